@@ -1,0 +1,49 @@
+# ruota-docs — two commands on a fresh machine:
+#   make site    build the site into site/ (or: make serve, for authors)
+#   make test    run every code block of every page, and the package's own tests
+# Both create .venv and install what they need on first use.
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+# The CPU build of PyTorch; a ROCm or CUDA build already in .venv is kept (see README).
+TORCH  ?= torch==2.13.0
+PYTEST_ARGS ?= -n 2 --dist loadgroup
+
+export NO_MKDOCS_2_WARNING := 1
+export KERAS_BACKEND := torch
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+.PHONY: site serve test check clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# The site needs only the package and the MkDocs stack.
+$(VENV)/.docs-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+# The tests also need what the guides' code imports, and a browser.
+$(VENV)/.tests-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -c "import torch" 2>/dev/null || $(BIN)/python -m pip install -q "$(TORCH)"
+	$(BIN)/python -m pip install -q -e ".[snippets,tests]"
+	scripts/ensure-chromium
+	touch $@ $(VENV)/.docs-installed
+
+site: $(VENV)/.docs-installed
+	$(BIN)/mkdocs build --strict
+
+serve: $(VENV)/.docs-installed
+	$(BIN)/mkdocs serve
+
+test: $(VENV)/.tests-installed
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# What CI adds after the tests: every block has a current record, translations match.
+check: $(VENV)/.tests-installed
+	$(BIN)/ruota-docs status --strict
+	$(BIN)/ruota-docs i18n check
+
+clean:
+	rm -rf site $(VENV)

@@ -1,0 +1,67 @@
+"""Small SVG bar charts generated at build time (no JavaScript, no CDN).
+
+Bars are drawn with CSS custom properties so they follow Material's light and
+dark schemes; every chart also ships the same numbers as a table.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+_METRIC_LINE = r"^\s*{name}\s*[:=]\s*(?P<value>[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)"
+
+
+def metric(output: str | None, name: str) -> float | None:
+    """The last value a block printed as ``name: value``."""
+    if not output:
+        return None
+    found = re.findall(_METRIC_LINE.format(name=re.escape(name)), output, flags=re.MULTILINE)
+    return float(found[-1]) if found else None
+
+
+def bar_chart(title: str, groups: list[tuple[str, list[tuple[str, float | None, str]]]], unit: str, fmt) -> str:
+    """A horizontal bar chart.
+
+    Args:
+        title: Accessible title of the chart.
+        groups: ``[(group label, [(series label, value, kind), …]), …]``; ``kind`` is
+            ``measured`` or ``reported`` (drawn hatched).
+        unit: Unit printed after each value.
+        fmt: Formats a number for the reader's locale.
+    """
+    values = [v for _, series in groups for _, v, _ in series if v is not None]
+    top = max(values) if values else 1.0
+    top = top or 1.0
+    label_w, bar_w, row_h, gap = 230, 360, 20, 8
+    rows = sum(len(series) for _, series in groups)
+    height = rows * (row_h + 4) + len(groups) * gap + 10
+    width = label_w + bar_w + 110
+    parts = [
+        f'<svg class="ruota-chart" role="img" viewBox="0 0 {width} {height}" width="100%" '
+        f'preserveAspectRatio="xMinYMin meet" aria-label="{html.escape(title)}">',
+        f"<title>{html.escape(title)}</title>",
+        '<defs><pattern id="ruota-hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
+        'patternTransform="rotate(45)"><rect width="3" height="6" class="ruota-chart-hatch"/></pattern></defs>',
+    ]
+    y = 4
+    for group, series in groups:
+        for label, value, kind in series:
+            text_label = f"{group} · {label}" if label and group else (group or label)
+            parts.append(f'<text x="{label_w - 8}" y="{y + row_h * 0.72:.1f}" text-anchor="end" class="ruota-chart-label">{html.escape(_short(text_label))}</text>')
+            if value is None:
+                parts.append(f'<text x="{label_w + 4}" y="{y + row_h * 0.72:.1f}" class="ruota-chart-value">—</text>')
+            else:
+                length = max(2.0, bar_w * value / top)
+                fill = 'url(#ruota-hatch)' if kind == "reported" else ""
+                style = f' fill="{fill}"' if fill else ""
+                parts.append(f'<rect x="{label_w}" y="{y}" width="{length:.1f}" height="{row_h}" rx="3" class="ruota-chart-bar ruota-chart-{kind}"{style}/>')
+                parts.append(f'<text x="{label_w + length + 6:.1f}" y="{y + row_h * 0.72:.1f}" class="ruota-chart-value">{html.escape(fmt(value))} {html.escape(unit)}</text>')
+            y += row_h + 4
+        y += gap
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _short(text: str, limit: int = 38) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,174 @@
+"""The ``ruota-docs`` command.
+
+    ruota-docs status [--strict]            what every machine's record says, per page
+    ruota-docs i18n check                   translations that differ from their source
+    ruota-docs i18n status                  translations whose source changed, with a diff
+    ruota-docs i18n mark-synced PAGE…       record that a translation matches its source again
+    ruota-docs verify [PYTEST ARGS…]        run the snippet suite on this machine, write its ledger
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+from . import __version__, i18n, ledger, marks
+from .includes import load_mkdocs_config
+from .sybil.lexers import LexError, scan
+from .sybil.parsers import block_from_fence
+
+
+def _root(path: str | None) -> Path:
+    start = Path(path or os.getcwd()).resolve()
+    for candidate in (start, *start.parents):
+        if (candidate / "mkdocs.yml").exists():
+            return candidate
+    raise SystemExit(f"ruota-docs: no mkdocs.yml in {start} or above; run inside the project or pass --root")
+
+
+def _site(root: Path) -> tuple[Path, list[str], str, list[str], str]:
+    config = load_mkdocs_config(root)
+    docs = root / config.get("docs_dir", "docs")
+    languages, default, options = [], "es", {}
+    for plugin in config.get("plugins") or []:
+        if isinstance(plugin, dict) and "i18n" in plugin:
+            for lang in plugin["i18n"].get("languages", []):
+                languages.append(lang["locale"])
+                if lang.get("default"):
+                    default = lang["locale"]
+        if isinstance(plugin, dict) and "ruota_docs" in plugin:
+            options = plugin["ruota_docs"] or {}
+    languages = languages or sorted(p.name for p in docs.iterdir() if p.is_dir())
+    return docs, languages, options.get("source_language", default), options.get("untranslated", []), options.get("ledger_dir", "verification")
+
+
+def cmd_status(args) -> int:
+    root = _root(args.root)
+    docs, languages, _, _, ledger_dir = _site(root)
+    try:
+        ledgers = ledger.load_all(root / ledger_dir)
+    except ledger.LedgerError as error:
+        print(f"ruota-docs: {error}", file=sys.stderr)
+        return 2
+    indexed = marks.index_ledgers(ledgers)
+    labels = [str(d.get("machine_id")) for d in ledgers]
+    print(f"machines: {', '.join(labels) or 'none (no ledger in ' + ledger_dir + '/)'}")
+    problems = 0
+    for lang in languages:
+        for path in sorted((docs / lang).rglob("*.md")):
+            page = path.relative_to(docs).as_posix()
+            try:
+                fences = scan(path.read_text(encoding="utf-8")).fences
+            except (LexError, UnicodeDecodeError) as error:
+                print(f"{page}: cannot read: {error}")
+                problems += 1
+                continue
+            blocks = [b for b in (block_from_fence(f, page, lang, root) for f in fences) if b is not None]
+            if not blocks:
+                continue
+            rows, stale, weak = [], [], []
+            per_machine = {m: Counter() for m in labels}
+            for index, block in enumerate(blocks):
+                block.index = index
+                verdict = marks.verdict(page, index, block.sha256, indexed)
+                for result in verdict.results:
+                    per_machine[result.machine_id][result.state] += 1
+                passed = verdict.by_state("passed")
+                failed = verdict.by_state("failed")
+                if not any(r.state in ("passed", "failed", "skipped") for r in verdict.results):
+                    stale.append(block.line)
+                if block.not_run_reason is None and (not passed or failed):
+                    if any(r.state != "skipped" for r in verdict.results) or not verdict.results:
+                        weak.append(block.line)
+            for machine in labels:
+                c = per_machine[machine]
+                rows.append(f"{machine}: {c['passed']} passed, {c['failed']} failed, {c['skipped']} skipped, {c['stale'] + c['absent']} not run")
+            print(f"\n{page} ({len(blocks)} blocks)")
+            for row in rows:
+                print(f"  {row}")
+            if stale:
+                print(f"  stale (no record of the current code): lines {', '.join(map(str, stale))}")
+            if weak:
+                print(f"  not verified anywhere or failing: lines {', '.join(map(str, weak))}")
+                problems += len(weak)
+    if args.strict and problems:
+        print(f"\n{problems} block(s) have no passing record on any machine or failed last time", file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_i18n(args) -> int:
+    root = _root(args.root)
+    docs, languages, source, untranslated, _ = _site(root)
+    if args.action == "check":
+        problems = i18n.check(docs, languages, source, untranslated)
+        for problem in problems:
+            print(f"docs/{problem}")
+        print(f"{len(problems)} problem(s) in {len(languages)} languages" if problems else f"translations match ({', '.join(languages)})")
+        return 1 if problems else 0
+    if args.action == "status":
+        stale = 0
+        for lang in languages:
+            if lang == source:
+                continue
+            for path in sorted((docs / lang).rglob("*.md")):
+                state = i18n.translation_state(docs, path.relative_to(docs).as_posix(), source)
+                if state is None or not state.stale:
+                    continue
+                stale += 1
+                when = state.source_changed.date().isoformat() if state.source_changed else "?"
+                print(f"STALE docs/{state.page}: {state.source_page} changed on {when} "
+                      f"(recorded {state.recorded or 'nothing'}, now {state.current})")
+                if not args.no_diff:
+                    print(i18n.source_diff(docs, state))
+        print(f"{stale} stale translation(s)" if stale else "every translation is in sync with its source")
+        return 1 if stale else 0
+    if not args.pages:
+        print("ruota-docs i18n mark-synced: name one or more pages (fr/guides/x.md, or guides/x.md for all translations)", file=sys.stderr)
+        return 2
+    for page in args.pages:
+        page = page.removeprefix("docs/")
+        targets = [page] if page.split("/", 1)[0] in languages else [f"{lang}/{page}" for lang in languages if lang != source]
+        for target in targets:
+            if not (docs / target).exists():
+                print(f"ruota-docs: docs/{target} does not exist", file=sys.stderr)
+                return 2
+            digest = i18n.mark_synced(docs, target, source)
+            print(f"docs/{target}: translation_of {digest}")
+    return 0
+
+
+def cmd_verify(args, extra: list[str]) -> int:
+    """Run the docs suite here; the pytest plugin writes this machine's ledger."""
+    root = _root(args.root)
+    command = [sys.executable, "-m", "pytest", "docs", "-p", "no:cacheprovider", *extra]
+    print("running:", " ".join(command), flush=True)
+    return subprocess.call(command, cwd=root)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="ruota-docs", description="Verified documentation: records, translations and runs.")
+    parser.add_argument("--version", action="version", version=f"ruota-docs {__version__}")
+    parser.add_argument("--root", help="project folder (default: the one holding mkdocs.yml, from here upwards)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    status = sub.add_parser("status", help="per page: which machines passed, failed, skipped; stale blocks")
+    status.add_argument("--strict", action="store_true", help="exit 1 if a block has no passing record or failed last")
+    tr = sub.add_parser("i18n", help="translation checks")
+    tr.add_argument("action", choices=["check", "status", "mark-synced"])
+    tr.add_argument("pages", nargs="*", help="for mark-synced: fr/guides/x.md, or guides/x.md for every translation")
+    tr.add_argument("--no-diff", action="store_true", help="status: list stale pages without the source diff")
+    sub.add_parser("verify", help="run every page's code blocks here and record the results (extra args go to pytest)")
+    args, extra = parser.parse_known_args(argv)
+    if args.command == "verify":
+        return cmd_verify(args, extra)
+    if extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    return {"status": cmd_status, "i18n": cmd_i18n}[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,352 @@
+"""Translations that cannot drift: parity checks and staleness of translations.
+
+Spanish (``docs/es``) is the source. For every page, each translation must have:
+the same code blocks in the same order (same includes, languages, directives), the
+same pinned heading ids, the same link targets, the same admonition and tab
+structure, and the same numbers in its prose once each language's separators are
+normalised (``28,6`` = ``28.6``; ``3.680`` in Spanish = ``3,680`` in English). A
+number that is genuinely language-specific is written inside
+``<span class="l10n">…</span>`` and ignored.
+
+Each translation records in its front matter the hash of the Spanish page it was
+translated from (``translation_of: 1a2b3c4d5e6f``); when the Spanish page changes,
+the translation is *stale* until ``ruota-docs i18n mark-synced`` records the new hash.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import hashlib
+import re
+import subprocess
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from .sybil.lexers import LexError, scan
+from .sybil.parsers import kind_of
+
+FRONT_MATTER = re.compile(r"\A---\n(?P<body>.*?)\n---\n", re.S)
+_HEADING = re.compile(r"^(?P<level>#{1,6})\s+(?P<text>.*?)\s*(?:\{[^}]*#(?P<id>[\w-]+)[^}]*\})?\s*$")
+_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\((?P<target><[^>]+>|[^)\s]+)(?:\s+\"[^\"]*\")?\)|<(?P<auto>https?://[^>\s]+)>")
+_ADMONITION = re.compile(r"^(?P<indent>[ \t]*)(?P<marker>!!!|\?\?\?\+?)\s+(?P<type>[\w-]+)")
+_TAB = re.compile(r"^(?P<indent>[ \t]*)===\+?\s+\"")
+_IGNORED = [
+    re.compile(r"<!--.*?-->", re.S),
+    re.compile(r'<span class="l10n">.*?</span>', re.S),
+    re.compile(r"`[^`\n]+`"),
+    re.compile(r"\]\([^)]*\)"),
+    re.compile(r"https?://[^\s)>\]]+"),
+    re.compile(r"\{[^}\n]*\}"),
+    re.compile(r"\[\^[^\]]+\]"),
+    re.compile(r"</?[a-zA-Z][^>\n]*>"),
+]
+_NUMBER = re.compile(r"(?<![\w.,\u00a0\u202f])\d+(?:(?:[.,]|[\u00a0\u202f](?=\d{3}(?!\d)))\d+)*(?![\w])")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One difference between a page and its translation."""
+
+    page: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.page}:{self.line}: {self.message}"
+
+
+# -- reading a page --------------------------------------------------------------
+def split_front_matter(text: str) -> tuple[dict, str, int]:
+    """``(fields, body, lines_of_front_matter)``; fields are ``key: value`` strings."""
+    match = FRONT_MATTER.match(text)
+    if not match:
+        return {}, text, 0
+    fields = {}
+    for line in match["body"].splitlines():
+        key, sep, value = line.partition(":")
+        if sep:
+            fields[key.strip()] = value.strip().strip("'\"")
+    return fields, text[match.end():], match["body"].count("\n") + 2
+
+
+def source_hash(text: str) -> str:
+    """The hash a translation records: 12 hex digits of the source page's SHA-256."""
+    return hashlib.sha256(text.replace("\r\n", "\n").encode()).hexdigest()[:12]
+
+
+def _prose_lines(text: str) -> list[tuple[int, str]]:
+    """Lines outside front matter and fenced code, numbered as in the file."""
+    _, body, offset = split_front_matter(text)
+    try:
+        fences = scan(body).fences
+    except LexError:
+        fences = []
+    code = set()
+    for fence in fences:
+        first = fence.line
+        last = first + body.count("\n", fence.start, fence.end)
+        code.update(range(first, last + 1))
+    return [(n + offset, line) for n, line in enumerate(body.splitlines(), 1) if n not in code]
+
+
+def normalise_number(token: str, lang: str) -> str:
+    """The language-independent spelling of a number as written in ``lang``."""
+    token = token.replace("\u00a0", "").replace("\u202f", "")
+    if lang in ("es", "fr"):
+        if re.fullmatch(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?", token):
+            token = token.replace(".", "")
+        if token.count(",") == 1 and "." not in token:
+            token = token.replace(",", ".")
+    elif re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", token):
+        token = token.replace(",", "")
+    return token
+
+
+def numbers(text: str, lang: str) -> list[tuple[str, int]]:
+    """``(normalised number, line)`` for every number in the prose."""
+    found = []
+    for n, line in _prose_lines(text):
+        if _HEADING.match(line) and line.lstrip().startswith("#"):
+            line = re.sub(r"\{[^}]*\}", "", line)
+        for pattern in _IGNORED:
+            line = pattern.sub(" ", line)
+        for match in _NUMBER.finditer(line):
+            found.append((normalise_number(match.group(0), lang), n))
+    return found
+
+
+def headings(text: str) -> list[tuple[int, int, str | None]]:
+    """``(line, level, pinned id)`` for every heading in the prose."""
+    result = []
+    for n, line in _prose_lines(text):
+        match = _HEADING.match(line)
+        if match:
+            result.append((n, len(match["level"]), match["id"]))
+    return result
+
+
+def links(text: str) -> list[tuple[str, int]]:
+    found = []
+    for n, line in _prose_lines(text):
+        line = re.sub(r"`[^`\n]+`", " ", line)
+        for match in _LINK.finditer(line):
+            target = (match["target"] or match["auto"] or "").strip("<>")
+            found.append((target, n))
+    return found
+
+
+def structure(text: str) -> list[tuple[str, int, int]]:
+    """Admonitions and tabs, in order: ``(kind, depth, line)``."""
+    result = []
+    for n, line in _prose_lines(text):
+        match = _ADMONITION.match(line)
+        if match:
+            result.append((f"{match['marker']} {match['type']}", len(match["indent"].expandtabs(4)) // 4, n))
+        elif _TAB.match(line):
+            result.append(("=== tab", len(_TAB.match(line)["indent"].expandtabs(4)) // 4, n))
+    return result
+
+
+def blocks(text: str) -> list[tuple[tuple, int]]:
+    """What must be equal about each fenced block, with its line."""
+    _, body, offset = split_front_matter(text)
+    result = []
+    for fence in scan(body).fences:
+        includes = tuple(re.findall(r'--8<--\s+"([^"]+)"', fence.body))
+        kind = kind_of(fence)
+        content = includes or (hashlib.sha256(fence.body.encode()).hexdigest()[:10] if kind not in (None,) else "")
+        directives = []
+        for d in fence.directives:
+            options = d.options()
+            options.pop("reason", None)
+            directives.append((d.name, tuple(sorted((k, str(v)) for k, v in options.items()))) if d.name == "run" else (d.name, d.args))
+        result.append(((fence.language, content, tuple(directives)), fence.line + offset))
+    return result
+
+
+# -- comparing a page with a translation -------------------------------------------
+def _multiset_diff(source, target, what: str, page: str, src_page: str) -> list[Problem]:
+    problems = []
+    src = Counter(v for v, _ in source)
+    dst = Counter(v for v, _ in target)
+    for value in sorted((src - dst).keys()):
+        line = next(n for v, n in source if v == value)
+        problems.append(Problem(page, 1, f"{what} {value!r} of {src_page}:{line} is missing here"))
+    for value in sorted((dst - src).keys()):
+        line = next(n for v, n in target if v == value)
+        problems.append(Problem(page, line, f"{what} {value!r} is not in {src_page}"))
+    return problems
+
+
+def compare(source_text: str, source_page: str, text: str, page: str, lang: str, source_lang: str = "es") -> list[Problem]:
+    """Every difference between ``page`` (in ``lang``) and its source."""
+    problems: list[Problem] = []
+    try:
+        src_blocks, dst_blocks = blocks(source_text), blocks(text)
+    except LexError as error:
+        return [Problem(page, error.line, str(error))]
+    for i in range(max(len(src_blocks), len(dst_blocks))):
+        if i >= len(dst_blocks):
+            problems.append(Problem(page, 1, f"code block {i + 1} ({source_page}:{src_blocks[i][1]}) is missing here"))
+        elif i >= len(src_blocks):
+            problems.append(Problem(page, dst_blocks[i][1], f"code block {i + 1} is not in {source_page}"))
+        elif src_blocks[i][0] != dst_blocks[i][0]:
+            problems.append(Problem(page, dst_blocks[i][1], f"code block {i + 1} differs from {source_page}:{src_blocks[i][1]} "
+                                    f"(language, code, includes or directives)"))
+    src_ids = [h for h in headings(source_text) if h[1] > 1]
+    dst_ids = [h for h in headings(text) if h[1] > 1]
+    for line, _, hid in dst_ids:
+        if hid is None:
+            problems.append(Problem(page, line, "heading has no pinned id ({ #id })"))
+    if [h[2] for h in src_ids] != [h[2] for h in dst_ids]:
+        problems.extend(_multiset_diff([(h[2], h[0]) for h in src_ids], [(h[2], h[0]) for h in dst_ids], "heading id", page, source_page)
+                        or [Problem(page, 1, f"heading ids are in another order than in {source_page}")])
+    problems.extend(_multiset_diff(links(source_text), links(text), "link target", page, source_page))
+    problems.extend(_multiset_diff(numbers(source_text, source_lang), numbers(text, lang), "number", page, source_page))
+    src_struct, dst_struct = structure(source_text), structure(text)
+    if [s[:2] for s in src_struct] != [s[:2] for s in dst_struct]:
+        for i, (a, b) in enumerate(zip(src_struct + [None] * len(dst_struct), dst_struct + [None] * len(src_struct))):
+            if a is None or b is None or a[:2] != b[:2]:
+                where = b[2] if b else 1
+                expected = f"{a[0]} at depth {a[1]} ({source_page}:{a[2]})" if a else "nothing more"
+                found = f"{b[0]} at depth {b[1]}" if b else "nothing"
+                problems.append(Problem(page, where, f"admonition/tab {i + 1}: expected {expected}, found {found}"))
+                break
+    return problems
+
+
+# -- the whole docs folder ---------------------------------------------------------
+def pages_by_language(docs_dir: Path, languages: list[str]) -> dict[str, set[str]]:
+    return {lang: {p.relative_to(docs_dir / lang).as_posix() for p in (docs_dir / lang).rglob("*.md")} for lang in languages}
+
+
+def check(docs_dir: Path, languages: list[str], source_lang: str = "es", untranslated: list[str] = ()) -> list[Problem]:
+    """Every parity problem in the docs folder."""
+    docs_dir = Path(docs_dir)
+    present = pages_by_language(docs_dir, languages)
+    every = set().union(*present.values())
+    problems: list[Problem] = []
+    for rel in sorted(every):
+        if rel not in present[source_lang]:
+            for lang in languages:
+                if rel in present[lang]:
+                    problems.append(Problem(f"{lang}/{rel}", 1, f"page has no {source_lang} source ({source_lang}/{rel} is missing)"))
+            continue
+        source_page = f"{source_lang}/{rel}"
+        try:
+            source_text = _read(docs_dir / source_page)
+        except ValueError as error:
+            problems.append(Problem(source_page, 1, str(error)))
+            continue
+        for lang in languages:
+            if lang == source_lang:
+                continue
+            page = f"{lang}/{rel}"
+            if rel not in present[lang]:
+                if rel not in untranslated:
+                    problems.append(Problem(page, 1, f"translation of {source_page} is missing (add it, or list the page under "
+                                                     f"'untranslated' in the ruota_docs plugin options)"))
+                continue
+            try:
+                text = _read(docs_dir / page)
+            except ValueError as error:
+                problems.append(Problem(page, 1, str(error)))
+                continue
+            problems.extend(compare(source_text, source_page, text, page, lang, source_lang))
+    return problems
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"not UTF-8 (byte {error.start}): save the file as UTF-8") from None
+
+
+# -- staleness ------------------------------------------------------------------------
+@dataclass
+class TranslationState:
+    page: str
+    source_page: str
+    recorded: str | None
+    current: str
+    source_changed: dt.datetime | None
+
+    @property
+    def stale(self) -> bool:
+        return self.recorded != self.current
+
+
+def _git(docs_dir: Path, *args: str) -> str | None:
+    try:
+        return subprocess.run(["git", *args], cwd=docs_dir, capture_output=True, text=True, check=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def last_change(path: Path) -> dt.datetime:
+    """When a file last changed: its last commit, or its modification time if uncommitted."""
+    stamp = None
+    if not _git(path.parent, "status", "--porcelain", "--", path.name):
+        stamp = (_git(path.parent, "log", "-1", "--format=%cI", "--", path.name) or "").strip()
+    if stamp:
+        return dt.datetime.fromisoformat(stamp)
+    return dt.datetime.fromtimestamp(path.stat().st_mtime, dt.timezone.utc)
+
+
+def translation_state(docs_dir: Path, page: str, source_lang: str = "es") -> TranslationState | None:
+    """The staleness of a translated page (``fr/guides/x.md``); ``None`` for a source page."""
+    lang, _, rel = page.partition("/")
+    if lang == source_lang:
+        return None
+    source = Path(docs_dir) / source_lang / rel
+    target = Path(docs_dir) / page
+    if not source.exists() or not target.exists():
+        return None
+    fields, _, _ = split_front_matter(target.read_text(encoding="utf-8"))
+    current = source_hash(source.read_text(encoding="utf-8"))
+    recorded = fields.get("translation_of")
+    return TranslationState(page, f"{source_lang}/{rel}", recorded, current, last_change(source) if recorded != current else None)
+
+
+def source_diff(docs_dir: Path, state: TranslationState) -> str:
+    """What changed in the source since the version the translation records."""
+    source = Path(docs_dir) / state.source_page
+    now_text = source.read_text(encoding="utf-8")
+    old_text = None
+    history = _git(source.parent, "log", "--format=%H", "--", source.name) or ""
+    top = (_git(source.parent, "rev-parse", "--show-toplevel") or "").strip()
+    rel = source.resolve().relative_to(Path(top).resolve()).as_posix() if top else None
+    for commit in history.split():
+        blob = _git(source.parent, "show", f"{commit}:{rel}") if rel else None
+        if blob is not None and source_hash(blob) == state.recorded:
+            old_text = blob
+            break
+    if old_text is None:
+        return (f"(the source version {state.recorded or 'of this translation'} is not in the git history; "
+                "compare the pages by hand)\n")
+    return "".join(difflib.unified_diff(old_text.splitlines(keepends=True), now_text.splitlines(keepends=True),
+                                        f"{state.source_page} (translated)", f"{state.source_page} (now)"))
+
+
+def mark_synced(docs_dir: Path, page: str, source_lang: str = "es") -> str:
+    """Record the current source hash in a translation's front matter; returns the hash."""
+    lang, _, rel = page.partition("/")
+    source = Path(docs_dir) / source_lang / rel
+    target = Path(docs_dir) / page
+    digest = source_hash(source.read_text(encoding="utf-8"))
+    text = target.read_text(encoding="utf-8")
+    match = FRONT_MATTER.match(text)
+    if match:
+        body = match["body"]
+        if re.search(r"^translation_of:.*$", body, re.M):
+            body = re.sub(r"^translation_of:.*$", f"translation_of: {digest}", body, flags=re.M)
+        else:
+            body = f"{body}\ntranslation_of: {digest}"
+        text = f"---\n{body}\n---\n" + text[match.end():]
+    else:
+        text = f"---\ntranslation_of: {digest}\n---\n\n" + text
+    target.write_text(text, encoding="utf-8")
+    return digest

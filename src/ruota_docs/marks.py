@@ -1,0 +1,76 @@
+"""From ledgers to verdicts: what the site may say about each block.
+
+A record counts for a block only when its ``sha256`` equals the hash of the
+block's current code: code changed since its last run is *stale*, never green.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+PRIORITY = ("failed", "passed", "skipped", "stale", "absent")
+
+
+def machine_label(machine: dict) -> str:
+    """``NVIDIA H200 (CUDA)``, ``AMD Radeon RX 7600 (ROCm, gfx1102)``, ``CPU x86_64``."""
+    backend = machine.get("backend")
+    if backend == "cuda" and machine.get("gpu_name"):
+        return f"{machine['gpu_name']} (CUDA)"
+    if backend == "rocm":
+        name = machine.get("gpu_name") or "AMD GPU"
+        return f"{name} (ROCm, {machine.get('arch')})" if machine.get("arch") else f"{name} (ROCm)"
+    return f"CPU {machine.get('machine', '')}".strip()
+
+
+@dataclass
+class MachineResult:
+    machine_id: str
+    label: str
+    state: str  #: passed, failed, skipped, stale or absent
+    entry: dict | None = None
+
+
+@dataclass
+class Verdict:
+    """What every machine's record says about one block."""
+
+    results: list[MachineResult] = field(default_factory=list)
+
+    def by_state(self, state: str) -> list[MachineResult]:
+        return [r for r in self.results if r.state == state]
+
+    @property
+    def state(self) -> str:
+        """The most important state: failed > passed > skipped > stale > absent."""
+        for state in PRIORITY:
+            if self.by_state(state):
+                return state if state != "absent" else "never"
+        return "never"
+
+
+def index_ledgers(ledgers: list[dict]) -> list[tuple[dict, dict[str, list[dict]]]]:
+    """Each ledger with its entries grouped by page, for fast lookups."""
+    indexed = []
+    for data in ledgers:
+        pages: dict[str, list[dict]] = {}
+        for entry in data.get("blocks", {}).values():
+            pages.setdefault(entry["page"], []).append(entry)
+        indexed.append((data, pages))
+    return indexed
+
+
+def verdict(page: str, index: int, sha256: str, indexed) -> Verdict:
+    """The verdict for block ``index`` of ``page`` whose code hashes to ``sha256``."""
+    result = Verdict()
+    for data, pages in indexed:
+        entries = pages.get(page, [])
+        same = [e for e in entries if e["sha256"] == sha256]
+        entry = next((e for e in same if e["index"] == index), same[0] if same else None)
+        if entry is not None:
+            state = "failed" if entry["outcome"] == "error" else entry["outcome"]
+        elif any(e["index"] == index for e in entries):
+            state = "stale"
+        else:
+            state = "absent"
+        result.results.append(MachineResult(str(data.get("machine_id")), machine_label(data.get("machine", {})), state, entry))
+    return result

@@ -1,0 +1,161 @@
+"""The pytest side of the engine: options, grouping, and the verification record.
+
+Loaded automatically (entry point ``pytest11``). Options:
+
+``--ledger PATH``        file or folder for the record (default: ``verification/``
+                         beside mkdocs.yml, file named after the machine id)
+``--no-ledger``          write no record
+``--block-timeout S``    seconds a block may run (default 900; ``run: timeout=`` wins)
+``--network``            let blocks marked ``requires: network`` run
+``--no-reuse``           execute identical translations again instead of crediting them
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
+
+from . import ledger
+from .device import probe
+
+_KEY = "ruota_block"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("ruota-docs", "verified documentation")
+    group.addoption("--ledger", metavar="PATH", help="verification record file or folder (default: verification/)")
+    group.addoption("--no-ledger", action="store_true", help="do not write the verification record")
+    group.addoption("--block-timeout", type=float, metavar="S", help="seconds a code block may run (default 900)")
+    group.addoption("--network", action="store_true", help="run blocks that need the internet")
+    group.addoption("--no-reuse", action="store_true", help="execute identical translations again")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Options reach the evaluators (and xdist workers) through the environment.
+    if config.getoption("block_timeout"):
+        os.environ["RUOTA_DOCS_TIMEOUT"] = str(config.getoption("block_timeout"))
+    if config.getoption("network"):
+        os.environ["RUOTA_DOCS_NETWORK"] = "1"
+    if config.getoption("no_reuse"):
+        os.environ["RUOTA_DOCS_REUSE"] = "0"
+    config._ruota_entries = []  # type: ignore[attr-defined]
+    config._ruota_totals = {}  # type: ignore[attr-defined]
+
+
+def _block(item):
+    example = getattr(item, "example", None)
+    block = getattr(example, "parsed", None)
+    return block if block is not None and hasattr(block, "signature") else None
+
+
+def pytest_collection_modifyitems(session, config, items) -> None:
+    """Keep each page's blocks together, Spanish (the source) first, and send the
+    translations of a page to the same xdist worker so identical pages run once."""
+    pages: dict[str, list] = defaultdict(list)
+    others = []
+    for item in items:
+        block = _block(item)
+        if block is None:
+            others.append(item)
+        else:
+            pages[block.page].append(item)
+            item.add_marker(pytest.mark.xdist_group(block.page.split("/", 1)[-1]))
+
+    def order(page: str):
+        lang, _, rest = page.partition("/")
+        return (rest, lang != "es", lang)
+
+    items[:] = others + [item for page in sorted(pages, key=order) for item in pages[page]]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    block = _block(item)
+    if block is None or report.when != "call":
+        return
+    if report.skipped and isinstance(report.longrepr, tuple):
+        # point the skip at the page and line, not at pytest's unittest shim
+        report.longrepr = (str(item.path), block.line, report.longrepr[2])
+    result = block.outcome
+    status = "error" if result is None else result.status
+    if result is None:
+        reason, output, duration, error, reused = str(call.excinfo.value) if call.excinfo else None, "", report.duration, None, None
+    else:
+        reason, output, duration, error = result.reason, result.output, result.duration, result.error
+        reused = getattr(result, "reused_from", None)
+    report.user_properties.append((_KEY, {
+        "page": block.page, "lang": block.lang, "index": block.index, "line": block.line,
+        "language": block.language, "sha256": block.sha256, "id": block.block_id,
+        "outcome": status, "reason": reason, "error": error, "duration": round(duration, 4),
+        "output": output, "ran_at": ledger.now(), "reused_from": reused, "page_blocks": block.page_total,
+    }))
+
+
+def pytest_runtest_logreport(report) -> None:
+    if report.when != "call":
+        return
+    for key, value in report.user_properties:
+        if key == _KEY:
+            config = _CONFIG[0]
+            config._ruota_entries.append(value)
+
+
+_CONFIG: list = []
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session) -> None:
+    _CONFIG[:] = [session.config]
+
+
+def _ledger_path(config: pytest.Config) -> Path:
+    option = config.getoption("ledger")
+    root = Path(config.rootpath)
+    target = Path(option) if option else root / "verification"
+    if not target.is_absolute():
+        target = Path(os.getcwd()) / target
+    if target.suffix == ".json":
+        return target
+    return target / f"{probe().machine_id}.json"
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:
+    config = session.config
+    if hasattr(config, "workerinput"):  # xdist worker: the controller writes the record
+        return
+    entries = config._ruota_entries
+    if not entries or config.getoption("no_ledger"):
+        return
+    recorded = defaultdict(set)
+    totals = {}
+    for entry in entries:
+        recorded[entry["page"]].add(entry["index"])
+        totals[entry["page"]] = entry.pop("page_blocks", None) or 0
+    complete = {page for page, seen in recorded.items() if len(seen) >= totals[page]}
+    path = _ledger_path(config)
+    try:
+        ledger.record(path, entries, complete, probe().to_dict())
+    except ledger.LedgerError as error:
+        config._ruota_summary = f"verification record NOT written: {error}"
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        return
+    counts = Counter(e["outcome"] for e in entries)
+    credited = sum(1 for e in entries if e.get("reused_from"))
+    shown = os.path.relpath(path) if not os.path.relpath(path).startswith("..") else str(path)
+    config._ruota_summary = (
+        f"{len(entries)} blocks recorded in {shown}: "
+        + ", ".join(f"{counts[k]} {k}" for k in ledger.OUTCOMES if counts[k])
+        + (f"; {credited} credited from an identical translation run once" if credited else "")
+    )
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    summary = getattr(config, "_ruota_summary", None)
+    if summary:
+        terminalreporter.write_sep("-", "ruota-docs verification record")
+        terminalreporter.write_line(summary)

@@ -1,0 +1,185 @@
+"""The requirement vocabulary of ``<!-- requires: … -->`` directives.
+
+A directive is a space-separated list of terms; a block runs only where every term
+holds. Terms:
+
+| term | holds when |
+| --- | --- |
+| `gpu` | PyTorch can use a GPU (ROCm or CUDA) |
+| `rocm` | PyTorch runs on ROCm (`torch.version.hip` set, a GPU visible) |
+| `cuda` | PyTorch runs on CUDA (an NVIDIA GPU visible) |
+| `cpu` | no GPU is visible (for blocks that show CPU-only behaviour) |
+| `arch=A[,B…]` | the GPU target is one of these (`gfx906`, `gfx1102`, `sm_90`) |
+| `vram>=N` | the first GPU has at least N of memory (`8GiB`, `512MiB`) |
+| `os=O[,P…]` | the operating system is one of `linux`, `windows`, `macos` |
+| `import=M[,N…]` | these modules are installed (checked without importing them) |
+| `network` | the run allows internet access (`pytest --network` or `RUOTA_DOCS_NETWORK=1`) |
+| `python>=X.Y` | the Python version is at least X.Y |
+| `torch>=X.Y` | torch is installed, at least version X.Y |
+
+An unknown term or a malformed value raises :class:`RequirementError`; it is never
+ignored.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+from dataclasses import dataclass
+
+from .device import Device
+
+#: Terms that take no value.
+FLAGS = ("gpu", "rocm", "cuda", "cpu", "network")
+#: Terms written ``name=value[,value…]``.
+CHOICES = ("arch", "os", "import")
+#: Terms written ``name>=value``.
+MINIMUMS = ("vram", "python", "torch")
+KNOWN = FLAGS + CHOICES + MINIMUMS
+OS_NAMES = ("linux", "windows", "macos")
+_UNITS = {"KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}
+_TERM = re.compile(r"^(?P<name>[a-z_]+)(?:(?P<op>>=|=)(?P<value>\S+))?$")
+
+
+class RequirementError(ValueError):
+    """A requirement directive that cannot be understood."""
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """One term of a ``requires:`` directive."""
+
+    name: str
+    values: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        if self.name in FLAGS:
+            return self.name
+        op = ">=" if self.name in MINIMUMS else "="
+        return f"{self.name}{op}{','.join(self.values)}"
+
+    def describe(self) -> str:
+        """English words for skip reasons: ``ROCm``, ``arch gfx906``, ``≥ 8 GiB of VRAM``."""
+        words = {"gpu": "a GPU", "rocm": "ROCm", "cuda": "CUDA", "cpu": "no GPU", "network": "network access"}
+        if self.name in words:
+            return words[self.name]
+        if self.name == "arch":
+            return "arch " + " or ".join(self.values)
+        if self.name == "os":
+            return " or ".join(v.capitalize() if v != "macos" else "macOS" for v in self.values)
+        if self.name == "import":
+            return "installed " + ", ".join(self.values)
+        if self.name == "vram":
+            return f"≥ {self.values[0]} of VRAM"
+        return f"{self.name} ≥ {self.values[0]}"
+
+
+def parse_size(text: str) -> int:
+    """``8GiB`` → bytes. Raises RequirementError for anything else."""
+    match = re.fullmatch(r"(\d+(?:\.\d+)?)(KiB|MiB|GiB|TiB)", text)
+    if not match:
+        raise RequirementError(f"malformed size {text!r}: write a number and a unit, e.g. 8GiB or 512MiB")
+    return int(float(match[1]) * _UNITS[match[2]])
+
+
+def _version(text: str) -> tuple[int, ...]:
+    if not re.fullmatch(r"\d+(\.\d+)*", text):
+        raise RequirementError(f"malformed version {text!r}: write digits and dots, e.g. 2.9")
+    return tuple(int(p) for p in text.split("."))
+
+
+def parse(text: str) -> tuple[Requirement, ...]:
+    """Parse the arguments of a ``requires:`` directive.
+
+    ``parse("gpu rocm arch=gfx906")`` gives three terms; ``parse("rocm colour=red")``
+    raises :class:`RequirementError` (unknown requirement ``colour``).
+    """
+    terms = []
+    for token in text.split():
+        match = _TERM.match(token)
+        if not match:
+            raise RequirementError(f"malformed requirement {token!r}")
+        name, op, value = match["name"], match["op"], match["value"]
+        if name not in KNOWN:
+            raise RequirementError(f"unknown requirement {name!r}; known: {', '.join(KNOWN)}")
+        if name in FLAGS:
+            if op:
+                raise RequirementError(f"requirement {name!r} takes no value (got {token!r})")
+            terms.append(Requirement(name))
+            continue
+        expected = ">=" if name in MINIMUMS else "="
+        if op != expected or not value:
+            raise RequirementError(f"requirement {name!r} is written {name}{expected}VALUE (got {token!r})")
+        values = tuple(v for v in value.split(",") if v)
+        if name == "os" and (bad := [v for v in values if v not in OS_NAMES]):
+            raise RequirementError(f"unknown os {bad[0]!r}; known: {', '.join(OS_NAMES)}")
+        if name == "vram":
+            parse_size(value)
+        if name in ("python", "torch"):
+            _version(value)
+        terms.append(Requirement(name, values))
+    if not terms:
+        raise RequirementError("empty requires: directive")
+    return tuple(terms)
+
+
+def network_allowed() -> bool:
+    """Whether this run may use the internet (``--network`` sets the variable)."""
+    return os.environ.get("RUOTA_DOCS_NETWORK", "") not in ("", "0", "false", "no")
+
+
+def is_met(req: Requirement, device: Device) -> bool:
+    """Whether ``device`` satisfies one requirement."""
+    if req.name == "gpu":
+        return device.backend in ("rocm", "cuda")
+    if req.name in ("rocm", "cuda"):
+        return device.backend == req.name
+    if req.name == "cpu":
+        return device.backend == "cpu"
+    if req.name == "network":
+        return network_allowed()
+    if req.name == "arch":
+        return device.arch in req.values
+    if req.name == "os":
+        return device.os in req.values
+    if req.name == "import":
+        return all(importlib.util.find_spec(v) is not None for v in req.values)
+    if req.name == "vram":
+        return device.vram_bytes is not None and device.vram_bytes >= parse_size(req.values[0])
+    if req.name == "python":
+        return _version(device.python) >= _version(req.values[0])
+    if req.name == "torch":
+        return device.torch is not None and _version(re.match(r"[\d.]+", device.torch)[0].rstrip(".")) >= _version(req.values[0])
+    raise RequirementError(f"unknown requirement {req.name!r}")
+
+
+def _this_machine(req: Requirement, device: Device) -> str:
+    if req.name == "os":
+        return {"linux": "Linux", "windows": "Windows", "macos": "macOS"}.get(device.os, device.os)
+    if req.name == "network":
+        return "offline (run with --network to allow)"
+    if req.name == "import":
+        return "missing " + ", ".join(v for v in req.values if importlib.util.find_spec(v) is None)
+    if req.name == "python":
+        return f"Python {device.python}"
+    if req.name == "torch":
+        return f"torch {device.torch}" if device.torch else "no torch"
+    if req.name in ("arch", "vram") and device.arch:
+        vram = f", {device.vram_bytes / 2**30:.0f} GiB" if device.vram_bytes else ""
+        return f"{device.describe()} ({device.arch}{vram})"
+    return device.describe()
+
+
+def unmet_reason(reqs: tuple[Requirement, ...], device: Device) -> str | None:
+    """``None`` where every requirement holds, else the skip reason:
+    ``requires ROCm; this machine: CUDA, NVIDIA H200``."""
+    missing = [r for r in reqs if not is_met(r, device)]
+    if not missing:
+        return None
+    facts = []
+    for req in missing:
+        fact = _this_machine(req, device)
+        if fact not in facts:
+            facts.append(fact)
+    return f"requires {', '.join(r.describe() for r in missing)}; this machine: {'; '.join(facts)}"

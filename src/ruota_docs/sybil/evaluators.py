@@ -1,0 +1,124 @@
+"""Evaluating blocks: requirements, reuse across languages, and the page's process.
+
+Every evaluation leaves an :class:`~ruota_docs.sybil.session.Outcome` on the
+block (``example.parsed.outcome``); the pytest plugin turns those into the
+verification record.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+import unittest
+
+import yaml
+from sybil.example import SybilFailure
+
+from .. import requirements
+from ..device import probe
+from .parsers import Block
+from .session import DEFAULT_TIMEOUT, Outcome, PageSession
+
+_SESSION = "__ruota_session__"
+#: Outcomes of executed blocks, keyed by (page signature, block index): a translation whose
+#: block sequence is identical to an already-run page is credited with that run.
+_EXECUTED: dict[tuple[str, int], tuple[str, Outcome]] = {}
+
+
+def default_timeout() -> float:
+    return float(os.environ.get("RUOTA_DOCS_TIMEOUT", DEFAULT_TIMEOUT))
+
+
+def reuse_enabled() -> bool:
+    return os.environ.get("RUOTA_DOCS_REUSE", "1") not in ("0", "false", "no")
+
+
+class BlockEvaluator:
+    """The Sybil evaluator for every :class:`~ruota_docs.sybil.parsers.Block`."""
+
+    def __call__(self, example) -> None:
+        block: Block = example.parsed
+        outcome = self._outcome(example, block)
+        block.outcome = outcome
+        if outcome.status == "skipped":
+            raise unittest.SkipTest(outcome.reason)
+        if outcome.status == "failed":
+            raise SybilFailure(example, _failure_text(block, outcome))
+
+    def _outcome(self, example, block: Block) -> Outcome:
+        if block.error:
+            return Outcome("failed", reason=block.error.split(": ", 1)[-1], error=block.error)
+        if block.not_run_reason is not None:
+            return Outcome("skipped", reason=f"not run: {block.not_run_reason}")
+        if block.kind == "windows" and probe().os != "windows":
+            return Outcome("skipped", reason=f"requires Windows; this machine: {probe().os.capitalize()}")
+        unmet = requirements.unmet_reason(block.requirements, probe())
+        if unmet:
+            return Outcome("skipped", reason=unmet)
+        if block.kind == "data":
+            return _check_data(block)
+        key = (block.signature, block.index)
+        if reuse_enabled() and key in _EXECUTED:
+            page, earlier = _EXECUTED[key]
+            if page != block.page:
+                return _credited(earlier, page)
+        session = example.namespace.get(_SESSION)
+        if session is None:
+            session = example.namespace[_SESSION] = PageSession(block.page)
+        timeout = float(block.options.get("timeout", default_timeout()))
+        if block.kind == "shell" or block.kind == "windows":
+            outcome = session.run_shell(_shell_script(block), timeout)
+        else:
+            outcome = session.run_python(block.code, _filename(block), block.line, timeout, block.kind)
+        _EXECUTED[key] = (block.page, outcome)
+        return outcome
+
+
+def _credited(earlier: Outcome, page: str) -> Outcome:
+    """The outcome of the identical block of ``page``, credited to a translation."""
+    credited = Outcome(earlier.status, earlier.output, earlier.duration, earlier.reason, earlier.error)
+    credited.reused_from = page
+    return credited
+
+
+def _filename(block: Block) -> str:
+    return f"{block.page}:{block.line}"
+
+
+def _shell_script(block: Block) -> str:
+    """``console`` blocks show prompts: only the lines after ``$ `` are commands."""
+    if block.language != "console":
+        return block.code
+    return "\n".join(line[2:] for line in block.code.splitlines() if line.startswith("$ "))
+
+
+def _check_data(block: Block) -> Outcome:
+    try:
+        if block.language == "json":
+            json.loads(block.code)
+        elif block.language == "toml":
+            tomllib.loads(block.code)
+        else:
+            list(yaml.safe_load_all(block.code))
+    except Exception as error:  # noqa: BLE001 — every parser error is the block's failure
+        return Outcome("failed", reason=f"invalid {block.language}: {error}".splitlines()[0], error=str(error))
+    return Outcome("passed", reason=f"valid {block.language}")
+
+
+def _failure_text(block: Block, outcome: Outcome) -> str:
+    if block.error:
+        return block.error
+    parts = [f"{block.page}:{block.line}: {outcome.reason or 'failed'}"]
+    if outcome.error and outcome.error.strip() != (outcome.reason or "").strip():
+        parts.append(outcome.error.rstrip())
+    if outcome.output.strip():
+        parts.append("--- output ---\n" + outcome.output[-4000:].rstrip())
+    return "\n".join(parts)
+
+
+def teardown_page(namespace: dict) -> None:
+    """Sybil's teardown: end the page's process and remove its working directory."""
+    session = namespace.pop(_SESSION, None)
+    if session is not None:
+        session.close()

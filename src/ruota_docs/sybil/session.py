@@ -1,0 +1,179 @@
+"""One page's process, seen from the test run.
+
+A :class:`PageSession` starts a fresh Python process for a page, sends it the
+page's blocks one at a time, enforces each block's timeout and reads what the
+block printed. A crash or hang ends that process and is reported as the block's
+failure, with the signal or the timeout named; the blocks after it are not run.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .worker import receive, send
+
+#: Seconds a block may run unless its page or the run says otherwise.
+DEFAULT_TIMEOUT = 900.0
+#: Bytes of a block's output kept in the record; the middle of longer output is cut.
+OUTPUT_LIMIT = 20_000
+
+
+@dataclass
+class Outcome:
+    """What happened to one block."""
+
+    status: str  #: "passed", "failed" or "skipped"
+    output: str = ""
+    duration: float = 0.0
+    reason: str | None = None  #: skip reason, or the failure's summary
+    error: str | None = None  #: traceback or report
+
+
+def signal_name(returncode: int) -> str:
+    if returncode < 0:
+        try:
+            return signal.Signals(-returncode).name
+        except ValueError:
+            return f"signal {-returncode}"
+    return f"exit status {returncode}"
+
+
+class PageSession:
+    """The process and working directory of one page."""
+
+    def __init__(self, page: str, env: dict[str, str] | None = None) -> None:
+        self.page = page
+        self.workdir = Path(tempfile.mkdtemp(prefix="ruota-page-"))
+        self.log_path = self.workdir.parent / f"{self.workdir.name}.log"
+        self._log = open(self.log_path, "w+b")  # noqa: SIM115 — closed in close()
+        self.env = dict(os.environ if env is None else env)
+        self.env.update(PYTHONUNBUFFERED="1", PYTHONFAULTHANDLER="1", MPLBACKEND="Agg", RUOTA_DOCS_PAGE=page)
+        self.env["PYTHONPATH"] = os.pathsep.join(p for p in [str(Path(__file__).resolve().parents[2]), self.env.get("PYTHONPATH", "")] if p)
+        self.process: subprocess.Popen | None = None
+        self.dead: str | None = None  #: why the page's process ended early
+
+    # -- the Python process ------------------------------------------------
+    def _start(self) -> None:
+        cmd_r, cmd_w = os.pipe()
+        res_r, res_w = os.pipe()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "ruota_docs.sybil.worker", str(cmd_r), str(res_w)],
+            pass_fds=(cmd_r, res_w),
+            stdin=subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            cwd=self.workdir,
+            env=self.env,
+            start_new_session=True,  # its own process group: a timeout kills the children too
+        )
+        os.close(cmd_r)
+        os.close(res_w)
+        self._cmd, self._res = cmd_w, res_r
+
+    def run_python(self, code: str, filename: str, line: int, timeout: float, kind: str = "python") -> Outcome:
+        """Run one block in the page's process."""
+        if self.dead:
+            return Outcome("skipped", reason=f"not run: {self.dead}")
+        if self.process is None:
+            self._start()
+        mark = self._mark()
+        started = time.perf_counter()
+        try:
+            send(self._cmd, {"kind": kind, "code": code, "filename": filename, "line": line})
+        except BrokenPipeError:
+            pass
+        ready, _, _ = select.select([self._res], [], [], timeout)
+        answer = receive(self._res) if ready else None
+        elapsed = time.perf_counter() - started
+        output = self._output_since(mark)
+        if answer is not None:
+            status = "passed" if answer["ok"] else "failed"
+            error = answer.get("error")
+            summary = error.strip().splitlines()[-1] if error else None
+            return Outcome(status, output, answer["duration"], reason=summary, error=error)
+        if not ready:
+            why = f"timed out after {timeout:g} s"
+            self._kill()
+        else:
+            self.process.wait()
+            why = f"the page's process died ({signal_name(self.process.returncode)})"
+        self.dead = f"an earlier block at line {line} ended the page's process ({why})"
+        return Outcome("failed", output, elapsed, reason=why, error=why)
+
+    # -- shell blocks ------------------------------------------------------
+    def run_shell(self, script: str, timeout: float) -> Outcome:
+        """Run a shell block with bash in the page's working directory."""
+        mark = self._mark()
+        started = time.perf_counter()
+        proc = subprocess.Popen(
+            ["bash", "-euo", "pipefail", "-c", script],
+            stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT,
+            cwd=self.workdir, env=self.env, start_new_session=True,
+        )
+        try:
+            code = proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            _killpg(proc)
+            return Outcome("failed", self._output_since(mark), time.perf_counter() - started, reason=f"timed out after {timeout:g} s")
+        output = self._output_since(mark)
+        elapsed = time.perf_counter() - started
+        if code == 0:
+            return Outcome("passed", output, elapsed)
+        return Outcome("failed", output, elapsed, reason=f"the shell block ended with {signal_name(code)}")
+
+    # -- output and clean-up -------------------------------------------------
+    def _mark(self) -> int:
+        self._log.flush()
+        return os.fstat(self._log.fileno()).st_size
+
+    def _output_since(self, mark: int) -> str:
+        """What was printed since ``mark``, reading at most a bounded amount of a huge log."""
+        size = os.fstat(self._log.fileno()).st_size - mark
+        half = OUTPUT_LIMIT // 2
+        with open(self.log_path, "rb") as log:
+            log.seek(mark)
+            if size <= OUTPUT_LIMIT:
+                return log.read(size).decode("utf-8", "replace")
+            head = log.read(half)
+            log.seek(mark + size - half)
+            tail = log.read(half)
+        omitted = size - 2 * half
+        return f"{head.decode('utf-8', 'replace')}\n… [{omitted:,} bytes of output omitted] …\n{tail.decode('utf-8', 'replace')}"
+
+    def _kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            _killpg(self.process)
+
+    def close(self) -> None:
+        """End the page's process (and anything it left running) and remove its files."""
+        if self.process is not None:
+            for fd in (self._cmd, self._res):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                pass
+            _killpg(self.process)
+        self._log.close()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+        self.log_path.unlink(missing_ok=True)
+
+
+def _killpg(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.wait()
