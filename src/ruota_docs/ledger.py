@@ -1,6 +1,6 @@
 """The verification record: one JSON file per machine, ``verification/<machine-id>.json``.
 
-Format (``schema`` 1)::
+Format (``schema`` 1):
 
     {
       "schema": 1,
@@ -61,7 +61,7 @@ def empty(machine: dict) -> dict:
 
 
 def load(path: Path) -> dict:
-    """Read and validate one ledger. Raises :class:`LedgerError` naming the file."""
+    """Read and validate one ledger. Raises `LedgerError` naming the file."""
     path = Path(path)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))

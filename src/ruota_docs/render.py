@@ -107,7 +107,7 @@ def output_tabs(verdict: Verdict, lang: str, uid: str) -> str:
         meta = [formatting.date(entry.get("ran_at"), lang), text(lang, "duration", seconds=formatting.seconds(entry.get("duration") or 0, lang))]
         if entry.get("reused_from"):
             other = entry["reused_from"].split("/", 1)[0]
-            meta.append(text(lang, "credited", lang=LANGUAGE_NAMES.get(lang, LANGUAGE_NAMES["en"]).get(other, other)))
+            meta.append(text(lang, "credited", language=LANGUAGE_NAMES.get(lang, LANGUAGE_NAMES["en"]).get(other, other)))
         content = (f'<pre class="ruota-output"><code>{html.escape(body)}</code></pre>' if body.strip()
                    else f'<p class="ruota-output-empty">{html.escape(text(lang, "no_output"))}</p>')
         blocks.append(f'<div class="tabbed-block">{content}<p class="ruota-output-meta">{html.escape(" · ".join(meta))}</p></div>')
@@ -176,8 +176,8 @@ def chart(options: dict, entries_by_machine: list[tuple[dict, list[dict]]], lang
         + "".join(f'<td class="ruota-num">{fmt(v) if v is not None else "—"}</td>' for v in values)
         + "</tr>" for label, kind, values in rows
     )
-    table = (f'<table class="ruota-chart-table"><thead><tr><th>{html.escape(text(lang, "machine"))}</th><th></th>{head}</tr></thead>'
-             f"<tbody>{body}</tbody></table>")
+    table = (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-chart-table"><table><thead><tr><th>{html.escape(text(lang, "machine"))}</th><th></th>{head}</tr></thead>'
+             f"<tbody>{body}</tbody></table></div></div>")
     svg = charts.bar_chart(title, groups, unit, fmt)
     return f'<figure class="ruota-figure">{svg}<figcaption>{html.escape(title)}</figcaption>{table}</figure>'
 
@@ -194,7 +194,7 @@ def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: s
         for _, v in items:
             for r in v.results:
                 totals[r.machine_id][r.state] += 1
-    groups = [(label, [(text(lang, s), float(totals[mid][s]), "measured") for s in ("passed", "failed", "skipped")])
+    groups = [(label, [(text(lang, s), float(totals[mid][s]), s) for s in ("passed", "failed", "skipped")])
               for mid, label in machines]
     svg = charts.bar_chart(text(lang, "outcomes_chart"), groups, text(lang, "blocks"), lambda v: formatting.number(v, lang, 0)) if groups else ""
     head = "".join(f"<th>{html.escape(label)}</th>" for _, label in machines)
@@ -209,8 +209,8 @@ def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: s
                 parts.append(f'<span class="ruota-count ruota-mark-stale" title="{html.escape(text(lang, "stale_col"))}">{icon("stale")}{pending}</span>')
             cells.append(f"<td>{' '.join(parts) or '—'}</td>")
         rows.append(f'<tr><td><a href="{html.escape(url)}">{html.escape(title)}</a></td><td class="ruota-num">{len(items)}</td>{"".join(cells)}</tr>')
-    table = (f'<table class="ruota-status-table"><thead><tr><th>{html.escape(text(lang, "page"))}</th>'
-             f'<th>{html.escape(text(lang, "blocks"))}</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
+    table = (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-status-table"><table><thead><tr><th>{html.escape(text(lang, "page"))}</th>'
+             f'<th>{html.escape(text(lang, "blocks"))}</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div></div>')
     described = []
     for data in ledgers:
         m = data.get("machine", {})
@@ -224,8 +224,8 @@ def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: s
             f"<td>{html.escape(gpu)}</td><td>{html.escape(facts)}</td>"
             f"<td>{formatting.date(data.get('updated'), lang)}</td></tr>"
         )
-    machines_table = (f'<table class="ruota-machines"><thead><tr><th>{html.escape(text(lang, "machine"))}</th><th>{html.escape(text(lang, "backend"))}</th>'
+    machines_table = (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-machines"><table><thead><tr><th>{html.escape(text(lang, "machine"))}</th><th>{html.escape(text(lang, "backend"))}</th>'
                       f'<th>{html.escape(text(lang, "gpu"))}</th><th>{html.escape(text(lang, "versions"))}</th><th>{html.escape(text(lang, "updated"))}</th></tr></thead>'
-                      f'<tbody>{"".join(described)}</tbody></table>')
+                      f'<tbody>{"".join(described)}</tbody></table></div></div>')
     figure = f'<figure class="ruota-figure">{svg}<figcaption>{html.escape(text(lang, "outcomes_chart"))}</figcaption></figure>' if svg else ""
     return f'<div class="ruota-status">{figure}{table}{machines_table}</div>'

@@ -17,7 +17,7 @@ holds. Terms:
 | `python>=X.Y` | the Python version is at least X.Y |
 | `torch>=X.Y` | torch is installed, at least version X.Y |
 
-An unknown term or a malformed value raises :class:`RequirementError`; it is never
+An unknown term or a malformed value raises `RequirementError`; it is never
 ignored.
 """
 
@@ -93,7 +93,7 @@ def parse(text: str) -> tuple[Requirement, ...]:
     """Parse the arguments of a ``requires:`` directive.
 
     ``parse("gpu rocm arch=gfx906")`` gives three terms; ``parse("rocm colour=red")``
-    raises :class:`RequirementError` (unknown requirement ``colour``).
+    raises `RequirementError` (unknown requirement ``colour``).
     """
     terms = []
     for token in text.split():

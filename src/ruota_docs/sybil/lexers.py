@@ -112,7 +112,7 @@ def _dedent(line: str, indent: str) -> str:
 
 
 def scan(text: str) -> Scan:
-    """Find every fenced block and directive. Raises :class:`LexError`."""
+    """Find every fenced block and directive. Raises `LexError`."""
     lines = text.splitlines(keepends=True)
     offsets = _offsets(text)
     fences: list[Fence] = []
@@ -170,11 +170,11 @@ def scan(text: str) -> Scan:
 
 
 class FencedBlockLexer:
-    """A Sybil lexer yielding one :class:`~sybil.Region` per fenced block.
+    """A Sybil lexer yielding one `sybil.Region` per fenced block.
 
-    Lexemes: ``fence`` (the :class:`Fence`) and ``source`` (its body as a
-    :class:`~sybil.Lexeme`). A page the lexer cannot read yields one region whose
-    ``error`` lexeme holds the :class:`LexError`, so the failure is reported against
+    Lexemes: ``fence`` (the `Fence`) and ``source`` (its body as a
+    `sybil.Lexeme`). A page the lexer cannot read yields one region whose
+    ``error`` lexeme holds the `LexError`, so the failure is reported against
     the page and line instead of aborting collection.
     """
 

@@ -1,18 +1,14 @@
 """Turning lexed fences into executable examples, one policy per language.
 
-==============================  ==============================================
-language of the fence            what the engine does
-==============================  ==============================================
-python, py, python3              executed in the page's process
-pycon (or python starting >>>)   run as a doctest; output checked
-bash, sh, shell, zsh, console    executed with bash when marked ``run: safe``;
-                                 otherwise needs ``run: skip reason="…"``
-powershell, pwsh, ps1, bat, cmd  Windows only: skipped elsewhere, with that reason
-yaml, yml, json, toml            parsed; must be valid
-text, txt, output, plaintext,    output or prose, not code: not executed
-log, markdown, md, mermaid
-anything else, or no language    fails unless ``run: skip reason="…"`` explains it
-==============================  ==============================================
+| language of the fence | what the engine does |
+| --- | --- |
+| python, py, python3 | executed in the page's process |
+| pycon (or python starting `>>>`) | run as a doctest; output checked |
+| bash, sh, shell, zsh, console | executed with bash when marked `run: safe`; otherwise needs `run: skip reason="…"` |
+| powershell, pwsh, ps1, bat, cmd | Windows only: skipped elsewhere, with that reason |
+| yaml, yml, json, toml | parsed; must be valid |
+| text, txt, output, plaintext, log, markdown, md, mermaid | output or prose, not code: not executed |
+| anything else, or no language | fails unless `run: skip reason="…"` explains it |
 """
 
 from __future__ import annotations
@@ -54,7 +50,7 @@ class Block:
     error: str | None = None  #: why the block cannot be run as written
     signature: str = ""  #: identical for pages whose block sequences are identical
     page_total: int = 0  #: how many checked blocks the page has
-    outcome: object = None  #: the :class:`~ruota_docs.sybil.session.Outcome`, once evaluated
+    outcome: object = None  #: the `ruota_docs.sybil.session.Outcome`, once evaluated
 
     @property
     def sha256(self) -> str:
@@ -98,7 +94,7 @@ def kind_of(fence: Fence) -> str | None:
 
 
 def block_from_fence(fence: Fence, page: str, lang: str, root: Path) -> Block | None:
-    """Build the :class:`Block` for a fence; problems are kept in ``Block.error``."""
+    """Build the `Block` for a fence; problems are kept in ``Block.error``."""
     kind = kind_of(fence)
     if kind is None:
         return None
@@ -171,7 +167,7 @@ class PageLayout:
 
 
 class BlockParser:
-    """A Sybil parser: one :class:`~sybil.Region` per checked block of a page."""
+    """A Sybil parser: one `sybil.Region` per checked block of a page."""
 
     def __init__(self, layout: PageLayout, evaluator) -> None:
         self.layout = layout

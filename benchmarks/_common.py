@@ -1,0 +1,42 @@
+"""Shared helpers for the benchmark scripts: timing commands side by side."""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1", KERAS_BACKEND="torch")
+
+
+def run(cmd: list[str], cwd: Path = ROOT, env: dict | None = None) -> float:
+    """Seconds one command takes; raises with its output if it fails."""
+    started = time.perf_counter()
+    result = subprocess.run(cmd, cwd=cwd, env=env or ENV, capture_output=True, text=True)
+    elapsed = time.perf_counter() - started
+    if result.returncode not in (0,):
+        raise SystemExit(f"command failed ({result.returncode}): {' '.join(cmd)}\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
+    return elapsed
+
+
+def best_of(n: int, cmd: list[str], **kwargs) -> tuple[float, list[float]]:
+    times = [run(cmd, **kwargs) for _ in range(n)]
+    return min(times), times
+
+
+def report(title: str, rows: list[tuple[str, float]], ratios: list[tuple[str, float, str]]) -> str:
+    lines = [f"## {title}", "", f"Machine: {platform.machine()}, {os.cpu_count()} CPU cores, Python {platform.python_version()}", "",
+             "| measurement | seconds |", "| --- | ---: |"]
+    lines += [f"| {name} | {value:.2f} |" for name, value in rows]
+    lines += ["", "| ratio | value | goal |", "| --- | ---: | --- |"]
+    lines += [f"| {name} | {value:.2f}× | {goal} |" for name, value, goal in ratios]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    return text
+
+
+PYTHON = sys.executable

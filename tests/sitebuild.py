@@ -1,0 +1,38 @@
+"""Building the real site once per test session (used by the site and browser tests)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LANGUAGES = ("es", "en", "fr")
+SOURCE = "es"
+
+
+def build(site_dir: Path) -> subprocess.CompletedProcess:
+    """``mkdocs build --strict`` of the repository's docs into ``site_dir``."""
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+    )
+
+
+def page_paths() -> list[str]:
+    """Every source page, relative to its language folder (``guides/keras-rx7600.md``)."""
+    return sorted(p.relative_to(ROOT / "docs" / SOURCE).as_posix() for p in (ROOT / "docs" / SOURCE).rglob("*.md"))
+
+
+def html_path(site: Path, page: str, lang: str) -> Path:
+    """Where a page lands: es at the root, other languages under /<lang>/."""
+    stem = page[:-3]
+    rel = "index.html" if stem == "index" else (f"{stem[:-6]}/index.html" if stem.endswith("/index") else f"{stem}/index.html")
+    return site / rel if lang == SOURCE else site / lang / rel
+
+
+def url_path(page: str, lang: str) -> str:
+    rel = html_path(Path("/"), page, lang).as_posix()
+    return rel[: -len("index.html")]
