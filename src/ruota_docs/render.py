@@ -54,6 +54,22 @@ def badges(block, lang: str) -> str:
             f'{html.escape(text(lang, "requires"))}</span>{spans}</div>')
 
 
+def localised_reason(block, reason: str, lang: str) -> str:
+    """A requirement skip in the reader's language, naming the unmet terms as badges do.
+
+    The record keeps the engine's English reason (``requires ROCm; this machine: …``);
+    the terms it names are the block's own, so they can be said in any language.
+    """
+    if not reason.startswith("requires "):
+        return reason
+    unmet = [t for t in block.requirements if t.describe() in reason.split(";")[0]]
+    if block.kind == "windows" and "Windows" in reason and not unmet:
+        return text(lang, "needs", what=text(lang, "windows_only"))
+    if not unmet:
+        return reason
+    return text(lang, "needs", what=", ".join(requirement_label(t, lang) for t in unmet))
+
+
 def _machines(results) -> str:
     return ", ".join(r.label for r in results)
 
@@ -77,7 +93,8 @@ def mark(block, verdict: Verdict, lang: str) -> str:
         reasons = Counter((r.entry or {}).get("reason") or "" for r in skipped)
         for reason in reasons:
             machines = [r for r in skipped if ((r.entry or {}).get("reason") or "") == reason]
-            lines.append(("skipped", text(lang, "skipped_on", machines=_machines(machines), reason=reason)))
+            words = text(lang, "skipped_on", machines=_machines(machines), reason=localised_reason(block, reason, lang))
+            lines.append(("skipped", words))
     if not verdict.by_state("passed") and not verdict.by_state("failed") and block.not_run_reason is None:
         if verdict.by_state("stale"):
             lines.append(("stale", text(lang, "stale")))
