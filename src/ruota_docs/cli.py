@@ -18,7 +18,7 @@ from pathlib import Path
 
 from . import __version__, i18n, ledger, marks
 from .includes import load_mkdocs_config
-from .sybil.lexers import LexError, scan
+from .sybil.lexers import LexError, read_page, scan
 from .sybil.parsers import block_from_fence
 
 
@@ -58,13 +58,15 @@ def cmd_status(args) -> int:
     labels = [str(d.get("machine_id")) for d in ledgers]
     print(f"machines: {', '.join(labels) or 'none (no ledger in ' + ledger_dir + '/)'}")
     problems = 0
+    seen_pages = set()
     for lang in languages:
         for path in sorted((docs / lang).rglob("*.md")):
             page = path.relative_to(docs).as_posix()
+            seen_pages.add(page)
             try:
-                fences = scan(path.read_text(encoding="utf-8")).fences
-            except (LexError, UnicodeDecodeError) as error:
-                print(f"{page}: cannot read: {error}")
+                fences = scan(read_page(path)).fences
+            except LexError as error:
+                print(f"{page}: cannot read: {error} (line {error.line})")
                 problems += 1
                 continue
             blocks = [b for b in (block_from_fence(f, page, lang, root) for f in fences) if b is not None]
@@ -95,6 +97,12 @@ def cmd_status(args) -> int:
             if weak:
                 print(f"  not verified anywhere or failing: lines {', '.join(map(str, weak))}")
                 problems += len(weak)
+    gone = sorted((page, str(data.get("machine_id")), len(entries))
+                  for data, pages in indexed for page, entries in pages.items() if page not in seen_pages)
+    if gone:
+        print(f"\nrecords of pages no longer in {docs.name}/ (ignored here and by the site):")
+        for page, machine, count in gone:
+            print(f"  {page}: {count} block(s) recorded by {machine}")
     if args.strict and problems:
         print(f"\n{problems} block(s) have no passing record on any machine or failed last time", file=sys.stderr)
         return 1

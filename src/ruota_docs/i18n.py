@@ -68,7 +68,7 @@ def split_front_matter(text: str) -> tuple[dict, str, int]:
         key, sep, value = line.partition(":")
         if sep:
             fields[key.strip()] = value.strip().strip("'\"")
-    return fields, text[match.end():], match["body"].count("\n") + 2
+    return fields, text[match.end():], match["body"].count("\n") + 3
 
 
 def source_hash(text: str) -> str:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import datetime as dt
 import fcntl
 import getpass
+import glob
 import json
 import os
 import re
@@ -122,6 +123,8 @@ def write_atomic(path: Path, data: dict) -> None:
     """Replace ``path`` with ``data`` in one step (temporary file + rename)."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        # mkstemp makes the file private (0600); a ledger is shared like any file of the repository
+        os.fchmod(fd, path.stat().st_mode & 0o777 if path.exists() else 0o644)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             json.dump(data, handle, indent=1, ensure_ascii=False)
             handle.write("\n")
@@ -133,11 +136,18 @@ def write_atomic(path: Path, data: dict) -> None:
         raise
 
 
+def _remove_leftovers(path: Path) -> None:
+    """Temporary files of writers that were killed mid-write (we hold the lock: none is live)."""
+    for leftover in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        leftover.unlink(missing_ok=True)
+
+
 def record(path: Path, entries: list[dict], complete_pages: set[str], machine: dict) -> dict:
     """Merge a run's entries into the ledger at ``path`` under an exclusive lock."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with _locked(path):
+        _remove_leftovers(path)
         old = load(path) if path.exists() else empty(machine)
         if old.get("machine_id") not in (None, machine.get("machine_id")):
             raise LedgerError(f"{path}: holds machine {old.get('machine_id')!r}, not this machine "

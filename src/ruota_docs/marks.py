@@ -48,27 +48,36 @@ class Verdict:
         return "never"
 
 
+class PageEntries(dict):
+    """A ledger's entries grouped by page (``page → [entry, …]``), with the lookups a
+    verdict needs indexed, so a page of thousands of blocks costs linear time."""
+
+    def __init__(self, entries) -> None:
+        super().__init__()
+        self.by_code: dict[tuple[str, str], list[dict]] = {}
+        self.by_index: dict[tuple[str, int], dict] = {}
+        for entry in entries:
+            self.setdefault(entry["page"], []).append(entry)
+            self.by_code.setdefault((entry["page"], entry["sha256"]), []).append(entry)
+            self.by_index[(entry["page"], entry["index"])] = entry
+
+
 def index_ledgers(ledgers: list[dict]) -> list[tuple[dict, dict[str, list[dict]]]]:
     """Each ledger with its entries grouped by page, for fast lookups."""
-    indexed = []
-    for data in ledgers:
-        pages: dict[str, list[dict]] = {}
-        for entry in data.get("blocks", {}).values():
-            pages.setdefault(entry["page"], []).append(entry)
-        indexed.append((data, pages))
-    return indexed
+    return [(data, PageEntries(data.get("blocks", {}).values())) for data in ledgers]
 
 
 def verdict(page: str, index: int, sha256: str, indexed) -> Verdict:
     """The verdict for block ``index`` of ``page`` whose code hashes to ``sha256``."""
     result = Verdict()
     for data, pages in indexed:
-        entries = pages.get(page, [])
-        same = [e for e in entries if e["sha256"] == sha256]
+        if not isinstance(pages, PageEntries):
+            pages = PageEntries(e for entries in pages.values() for e in entries)
+        same = pages.by_code.get((page, sha256), [])
         entry = next((e for e in same if e["index"] == index), same[0] if same else None)
         if entry is not None:
             state = "failed" if entry["outcome"] == "error" else entry["outcome"]
-        elif any(e["index"] == index for e in entries):
+        elif (page, index) in pages.by_index:
             state = "stale"
         else:
             state = "absent"

@@ -19,7 +19,7 @@ from mkdocs.utils import get_relative_url
 
 from . import i18n, ledger, marks, render, slots
 from .locales import text
-from .sybil.lexers import LexError, scan
+from .sybil.lexers import LexError, read_page, scan
 from .sybil.parsers import block_from_fence
 
 log = get_plugin_logger(__name__)
@@ -75,7 +75,10 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         folder = self.docs_dir / lang
         for path in sorted(folder.rglob("*.md")):
             key = path.relative_to(self.docs_dir).as_posix()
-            source = path.read_text(encoding="utf-8")
+            try:
+                source = read_page(path)
+            except LexError as error:
+                raise PluginError(f"{key}:{error.line}: {error}") from None
             _, blocks = self._blocks(source, key, lang)
             if not blocks:
                 continue
@@ -86,6 +89,20 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         return result
 
     # -- events ----------------------------------------------------------------
+    def on_files(self, files, config):
+        """A page that is not UTF-8 stops the build with its file and line (MkDocs itself
+        would stop with a traceback)."""
+        for file in files.documentation_pages():
+            if not file.abs_src_path or not file.src_uri.endswith(".md"):
+                continue  # generated in memory
+            try:
+                read_page(file.abs_src_path)
+            except LexError as error:
+                raise PluginError(f"{file.src_uri}:{error.line}: {error}") from None
+            except OSError:
+                continue
+        return files
+
     def on_page_markdown(self, markdown, page, config, files):
         if not self.config.enabled:
             return markdown
@@ -106,20 +123,27 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                 key = f"req-{block.index}"
                 contents[key] = badge
                 first = min([d.line for d in fence.directives] + [fence.line]) - 1
-                inserts.setdefault(first, []).append(slots.fence(key, fence.indent))
+                inserts.setdefault(first, []).append("\n" + slots.fence(key, fence.indent) + "\n")
+            for directive in fence.directives:
+                # for authors only (the badges show readers what a block needs); left in an admonition
+                # or a tab, the comment would pull the block into a paragraph
+                replaces[directive.line - 1] = "\n"
             key = f"verify-{block.index}"
             contents[key] = render.block_panel(block, verdict, lang, str(block.index))
             end_line = markdown.count("\n", 0, fence.end) + 1  # the line after the closing fence
-            inserts.setdefault(end_line, []).append(slots.fence(key, fence.indent))
+            inserts.setdefault(end_line, []).append("\n" + slots.fence(key, fence.indent) + "\n")
 
         for n, directive in enumerate(found.page_directives):
             key = f"directive-{n}"
             if directive.name == "chart":
                 options = directive.options()
-                contents[key] = render.chart(options, self._chart_entries(page_key, options), lang)
+                try:
+                    contents[key] = render.chart(options, self._chart_entries(page_key, options), lang)
+                except ValueError as error:
+                    raise PluginError(f"{page_key}:{directive.line}: chart: {error}") from None
             else:
                 contents[key] = render.status_page(self._language_pages(lang, files, page), self.ledgers, lang)
-            replaces[directive.line - 1] = slots.fence(key, "")
+            replaces[directive.line - 1] = "\n" + slots.fence(key, directive.indent) + "\n"
 
         header = [render.page_summary(verdicts, lang)] if verdicts else []
         header += self._translation_banners(page, page_key, lang)

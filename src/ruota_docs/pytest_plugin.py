@@ -131,12 +131,17 @@ def pytest_sessionfinish(session, exitstatus) -> None:
     entries = config._ruota_entries
     if not entries or config.getoption("no_ledger"):
         return
+    if os.environ.get("RUOTA_DOCS_FAKE_DEVICE"):
+        # a preview of other hardware: its results describe this machine, not the one named
+        config._ruota_summary = "verification record NOT written: RUOTA_DOCS_FAKE_DEVICE is set (a preview, not a real machine)"
+        return
     recorded = defaultdict(set)
     totals = {}
     for entry in entries:
         recorded[entry["page"]].add(entry["index"])
         totals[entry["page"]] = entry.pop("page_blocks", None) or 0
-    complete = {page for page, seen in recorded.items() if len(seen) >= totals[page]}
+    # a page that could not be read has no known total (0): its earlier records are kept
+    complete = {page for page, seen in recorded.items() if totals[page] and len(seen) >= totals[page]}
     path = _ledger_path(config)
     try:
         ledger.record(path, entries, complete, probe().to_dict())

@@ -5,9 +5,12 @@ from __future__ import annotations
 import html
 from collections import Counter
 
+from babel import Locale
+
 from . import charts, formatting
 from .locales import LANGUAGE_NAMES, text
 from .marks import Verdict, machine_label
+from .requirements import OS_LABELS
 
 _ICONS = {
     # Material Design Icons (Apache 2.0), inlined so pages load nothing from elsewhere.
@@ -34,7 +37,7 @@ def requirement_label(term, lang: str) -> str:
     if name == "arch":
         return " / ".join(values)
     if name == "os":
-        return " / ".join({"linux": "Linux", "windows": "Windows", "macos": "macOS"}[v] for v in values)
+        return " / ".join(OS_LABELS[v] for v in values)
     if name == "vram":
         return f"VRAM ≥ {values[0].replace('GiB', ' GiB').replace('MiB', ' MiB')}"
     if name == "import":
@@ -182,7 +185,10 @@ def chart(options: dict, entries_by_machine: list[tuple[dict, list[dict]]], lang
     for item in str(options.get("reported", "")).split(";"):
         label, sep, value = item.rpartition("=")
         if sep and label.strip():
-            number = float(value.strip())
+            try:
+                number = float(value.strip().replace(",", "."))
+            except ValueError:
+                raise ValueError(f"reported value {value.strip()!r} for {label.strip()!r} is not a number") from None
             groups.append((label.strip(), [("", number, "reported")]))
             rows.append((label.strip(), text(lang, "chart_reported"), [number]))
     if not groups:
@@ -199,6 +205,12 @@ def chart(options: dict, entries_by_machine: list[tuple[dict, list[dict]]], lang
     return f'<figure class="ruota-figure">{svg}<figcaption>{html.escape(title)}</figcaption>{table}</figure>'
 
 
+def _count_of_blocks(value: float, lang: str) -> str:
+    """``1 block`` / ``2 blocks``, ``0 bloc`` in French: the language's own plural rule."""
+    one = Locale.parse(lang).plural_form(int(value)) == "one"
+    return f"{formatting.number(value, lang, 0)} {text(lang, 'block' if one else 'blocks')}"
+
+
 def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: str) -> str:
     """The generated verification status: every page, every machine, the machines' descriptions.
 
@@ -213,7 +225,7 @@ def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: s
                 totals[r.machine_id][r.state] += 1
     groups = [(label, [(text(lang, s), float(totals[mid][s]), s) for s in ("passed", "failed", "skipped")])
               for mid, label in machines]
-    svg = charts.bar_chart(text(lang, "outcomes_chart"), groups, text(lang, "blocks"), lambda v: formatting.number(v, lang, 0)) if groups else ""
+    svg = charts.bar_chart(text(lang, "outcomes_chart"), groups, "", lambda v: _count_of_blocks(v, lang)) if groups else ""
     head = "".join(f"<th>{html.escape(label)}</th>" for _, label in machines)
     rows = []
     for title, url, items in pages:

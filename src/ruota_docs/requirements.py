@@ -38,6 +38,8 @@ CHOICES = ("arch", "os", "import")
 MINIMUMS = ("vram", "python", "torch")
 KNOWN = FLAGS + CHOICES + MINIMUMS
 OS_NAMES = ("linux", "windows", "macos")
+#: How skip reasons and badges write each operating system.
+OS_LABELS = {"linux": "Linux", "windows": "Windows", "macos": "macOS"}
 _UNITS = {"KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}
 _TERM = re.compile(r"^(?P<name>[a-z_]+)(?:(?P<op>>=|=)(?P<value>\S+))?$")
 
@@ -67,7 +69,7 @@ class Requirement:
         if self.name == "arch":
             return "arch " + " or ".join(self.values)
         if self.name == "os":
-            return " or ".join(v.capitalize() if v != "macos" else "macOS" for v in self.values)
+            return " or ".join(OS_LABELS[v] for v in self.values)
         if self.name == "import":
             return "installed " + ", ".join(self.values)
         if self.name == "vram":
@@ -112,6 +114,8 @@ def parse(text: str) -> tuple[Requirement, ...]:
         if op != expected or not value:
             raise RequirementError(f"requirement {name!r} is written {name}{expected}VALUE (got {token!r})")
         values = tuple(v for v in value.split(",") if v)
+        if not values:
+            raise RequirementError(f"requirement {name!r} is written {name}{expected}VALUE (got {token!r})")
         if name == "os" and (bad := [v for v in values if v not in OS_NAMES]):
             raise RequirementError(f"unknown os {bad[0]!r}; known: {', '.join(OS_NAMES)}")
         if name == "vram":
@@ -156,7 +160,7 @@ def is_met(req: Requirement, device: Device) -> bool:
 
 def _this_machine(req: Requirement, device: Device) -> str:
     if req.name == "os":
-        return {"linux": "Linux", "windows": "Windows", "macos": "macOS"}.get(device.os, device.os)
+        return OS_LABELS.get(device.os, device.os)
     if req.name == "network":
         return "offline (run with --network to allow)"
     if req.name == "import":

@@ -11,16 +11,19 @@ import json
 import os
 import tomllib
 import unittest
+from pathlib import Path
 
 import yaml
 from sybil.example import SybilFailure
 
 from .. import requirements
 from ..device import probe
+from .guard import RepositoryGuard, repository_note
 from .parsers import Block
 from .session import DEFAULT_TIMEOUT, Outcome, PageSession
 
 _SESSION = "__ruota_session__"
+_GUARD = "__ruota_guard__"
 #: Outcomes of executed blocks, keyed by (page signature, block index): a translation whose
 #: block sequence is identical to an already-run page is credited with that run.
 _EXECUTED: dict[tuple[str, int], tuple[str, Outcome]] = {}
@@ -35,7 +38,14 @@ def reuse_enabled() -> bool:
 
 
 class BlockEvaluator:
-    """The Sybil evaluator for every :class:`~ruota_docs.sybil.parsers.Block`."""
+    """The Sybil evaluator for every :class:`~ruota_docs.sybil.parsers.Block`.
+
+    With a ``root`` (the repository), a block that writes into it fails, naming the
+    files (see :mod:`ruota_docs.sybil.guard`).
+    """
+
+    def __init__(self, root: Path | None = None) -> None:
+        self.root = root
 
     def __call__(self, example) -> None:
         block: Block = example.parsed
@@ -52,7 +62,7 @@ class BlockEvaluator:
         if block.not_run_reason is not None:
             return Outcome("skipped", reason=f"not run: {block.not_run_reason}")
         if block.kind == "windows" and probe().os != "windows":
-            return Outcome("skipped", reason=f"requires Windows; this machine: {probe().os.capitalize()}")
+            return Outcome("skipped", reason=f"requires Windows; this machine: {requirements.OS_LABELS.get(probe().os, probe().os)}")
         unmet = requirements.unmet_reason(block.requirements, probe())
         if unmet:
             return Outcome("skipped", reason=unmet)
@@ -66,11 +76,20 @@ class BlockEvaluator:
         session = example.namespace.get(_SESSION)
         if session is None:
             session = example.namespace[_SESSION] = PageSession(block.page)
+            if self.root is not None:
+                example.namespace[_GUARD] = RepositoryGuard(self.root, skip_paths=(session.workdir, session.log_path))
         timeout = float(block.options.get("timeout", default_timeout()))
         if block.kind == "shell" or block.kind == "windows":
             outcome = session.run_shell(_shell_script(block), timeout)
         else:
             outcome = session.run_python(block.code, _filename(block), block.line, timeout, block.kind)
+        guard = example.namespace.get(_GUARD)
+        written = guard.changes() if guard is not None else []
+        if written:
+            note = repository_note(written)
+            reason = note if outcome.status != "failed" else f"{outcome.reason}; it also {note}"
+            outcome = Outcome("failed", outcome.output, outcome.duration, reason=reason,
+                              error="\n".join(x for x in (outcome.error, note) if x))
         _EXECUTED[key] = (block.page, outcome)
         return outcome
 

@@ -44,6 +44,7 @@ class Directive:
     line: int
     start: int
     end: int
+    indent: str = ""
 
     def options(self) -> dict[str, str | bool]:
         """``safe timeout=60 reason="a b"`` → ``{"safe": True, "timeout": "60", "reason": "a b"}``."""
@@ -96,6 +97,24 @@ class Scan:
     page_directives: list[Directive]
 
 
+def decode_page(raw: bytes) -> str:
+    """A page's text, read as MkDocs reads it (UTF-8, newlines normalised); raises
+    `LexError` naming the line of the first byte that is not UTF-8."""
+    try:
+        return raw.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        raise LexError(f"not UTF-8 text (byte 0x{raw[error.start]:02x} at line {line}, column {column}): "
+                       "save the file as UTF-8", line) from None
+
+
+def read_page(path) -> str:
+    """The text of a page file (UTF-8, as MkDocs reads it); raises `LexError` otherwise."""
+    with open(path, "rb") as handle:
+        return decode_page(handle.read())
+
+
 def _offsets(text: str) -> list[int]:
     starts, pos = [0], 0
     for line in text.splitlines(keepends=True):
@@ -123,7 +142,7 @@ def scan(text: str) -> Scan:
         raw = lines[i].rstrip("\r\n")
         directive = _DIRECTIVE.match(raw)
         if directive:
-            d = Directive(directive["name"], directive["args"].strip(), i + 1, offsets[i], offsets[i + 1])
+            d = Directive(directive["name"], directive["args"].strip(), i + 1, offsets[i], offsets[i + 1], directive["indent"])
             if d.name not in DIRECTIVES:
                 raise LexError(f"unknown directive {d.name!r}; known: {', '.join(DIRECTIVES)}", i + 1)
             if d.name in PAGE_DIRECTIVES:
@@ -182,9 +201,15 @@ class FencedBlockLexer:
         try:
             result = scan(document.text)
         except LexError as error:
-            start = _offsets(document.text)[error.line - 1]
-            yield Region(start, start + 1, lexemes={"error": error})
+            yield self.error_region(document, error)
             return
         for fence in result.fences:
             source = Lexeme(fence.body, offset=0, line_offset=1)
             yield Region(fence.start, fence.end, lexemes={"fence": fence, "source": source})
+
+    @staticmethod
+    def error_region(document: Document, error: LexError) -> Region:
+        """One region at the error's line, holding the `LexError`."""
+        offsets = _offsets(document.text)
+        start = offsets[min(error.line, len(offsets)) - 1]
+        return Region(start, min(start + 1, max(len(document.text), 1)), lexemes={"error": error})

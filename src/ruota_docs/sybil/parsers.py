@@ -22,7 +22,7 @@ from sybil import Document, Region, Sybil
 
 from .. import requirements
 from ..includes import IncludeError, expander_for, load_mkdocs_config
-from .lexers import Fence, FencedBlockLexer, LexError
+from .lexers import Fence, FencedBlockLexer, LexError, decode_page
 
 PYTHON = ("python", "py", "python3")
 DOCTEST = ("pycon",)
@@ -99,17 +99,20 @@ def block_from_fence(fence: Fence, page: str, lang: str, root: Path) -> Block | 
     if kind is None:
         return None
     block = Block(page=page, lang=lang, line=fence.line, language=fence.language, kind=kind, code=fence.body)
+    where = fence.line  # the line an error points at: the directive being read, else the fence
     try:
         for directive in fence.directives:
+            where = directive.line
             if directive.name == "requires":
                 block.requirements += requirements.parse(directive.args)
             else:
                 block.options.update(_run_options(directive))
+        where = fence.line
         expander = expander_for(str(root))
         block.includes = tuple(expander.sources(fence.body))
         block.code = expander.expand(fence.body)
     except (requirements.RequirementError, IncludeError, LexError) as error:
-        line = getattr(error, "line", None) or next((d.line for d in fence.directives), fence.line)
+        line = getattr(error, "line", None) or where
         block.error = f"{page}:{line}: {error}"
         block.kind = "invalid"
         return block
@@ -119,7 +122,7 @@ def block_from_fence(fence: Fence, page: str, lang: str, root: Path) -> Block | 
             f"{page}:{fence.line}: code block with {what} has no run policy; give it a known language "
             f"or explain it with <!-- run: skip reason=\"…\" -->"
         )
-    elif kind == "shell" and not block.options.get("safe") and block.not_run_reason is None:
+    elif kind in ("shell", "windows") and not block.options.get("safe") and block.not_run_reason is None:
         block.error = (
             f"{page}:{fence.line}: {fence.language} block is neither marked safe to run "
             f"(<!-- run: safe -->) nor explained (<!-- run: skip reason=\"…\" -->)"
@@ -166,6 +169,28 @@ class PageLayout:
         return page, page.split("/", 1)[0] if "/" in page else ""
 
 
+class PageDocument(Document):
+    """A Sybil document that survives a page that is not UTF-8: instead of an error that
+    stops collection, the page gets one failing example naming the file and line."""
+
+    decode_error: LexError | None = None
+
+    @classmethod
+    def parse(cls, path: str, *parsers, encoding: str = "utf-8") -> Document:
+        raw = Path(path).read_bytes()
+        try:
+            text = decode_page(raw)
+            error = None
+        except LexError as problem:
+            text, error = raw.decode("utf-8", "replace"), problem
+        document = cls(text, path)
+        document.decode_error = error
+        for parser in parsers:
+            for region in parser(document):
+                document.add(region)
+        return document
+
+
 class BlockParser:
     """A Sybil parser: one `sybil.Region` per checked block of a page."""
 
@@ -178,7 +203,9 @@ class BlockParser:
         page, lang = self.layout.page_of(document.path)
         regions: list[Region] = []
         blocks: list[Block] = []
-        for region in self.lexer(document):
+        decode_error = getattr(document, "decode_error", None)
+        found = self.lexer(document) if decode_error is None else [self.lexer.error_region(document, decode_error)]
+        for region in found:
             if "error" in region.lexemes:
                 error = region.lexemes["error"]
                 block = Block(page, lang, error.line, "", "invalid", "", error=f"{page}:{error.line}: {error}")
@@ -192,9 +219,11 @@ class BlockParser:
             region.evaluator = self.evaluator
             regions.append(region)
         signature = page_signature(blocks)
+        unreadable = decode_error is not None or any("error" in r.lexemes for r in regions)
         for block in blocks:
             block.signature = signature
-            block.page_total = len(blocks)
+            # an unreadable page has no known number of blocks: the record keeps its other entries
+            block.page_total = 0 if unreadable else len(blocks)
         yield from regions
 
 
@@ -204,9 +233,10 @@ def make_sybil(root: str | Path, docs_dir: str | Path | None = None, patterns=("
 
     layout = PageLayout(Path(root), Path(docs_dir) if docs_dir else None)
     return Sybil(
-        parsers=[BlockParser(layout, BlockEvaluator())],
+        parsers=[BlockParser(layout, BlockEvaluator(layout.root))],
         path=str(layout.docs_dir),
         patterns=list(patterns),
+        document_types={".md": PageDocument},
         teardown=teardown_page,
         name="ruota",
     )

@@ -4,6 +4,11 @@ A :class:`PageSession` starts a fresh Python process for a page, sends it the
 page's blocks one at a time, enforces each block's timeout and reads what the
 block printed. A crash or hang ends that process and is reported as the block's
 failure, with the signal or the timeout named; the blocks after it are not run.
+
+Every process the page starts carries the session's token in its environment
+(``RUOTA_DOCS_SESSION``), so when the page ends, or its process is killed, whatever
+it left running is found and killed too — also children that left the process group
+(``start_new_session=True``, ``setsid``, daemons that fork twice).
 """
 
 from __future__ import annotations
@@ -19,12 +24,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .worker import receive, send
+from .worker import MemoryLimitError, memory_limit, receive, send
 
 #: Seconds a block may run unless its page or the run says otherwise.
 DEFAULT_TIMEOUT = 900.0
 #: Bytes of a block's output kept in the record; the middle of longer output is cut.
 OUTPUT_LIMIT = 20_000
+#: Environment variable naming the page session that started a process.
+SESSION_VARIABLE = "RUOTA_DOCS_SESSION"
 
 
 @dataclass
@@ -57,6 +64,7 @@ class PageSession:
         self._log = open(self.log_path, "w+b")  # noqa: SIM115 — closed in close()
         self.env = dict(os.environ if env is None else env)
         self.env.update(PYTHONUNBUFFERED="1", PYTHONFAULTHANDLER="1", MPLBACKEND="Agg", RUOTA_DOCS_PAGE=page)
+        self.env[SESSION_VARIABLE] = self.token = f"{self.workdir.name}-{os.getpid()}"
         self.env["PYTHONPATH"] = os.pathsep.join(p for p in [str(Path(__file__).resolve().parents[2]), self.env.get("PYTHONPATH", "")] if p)
         self.process: subprocess.Popen | None = None
         self.dead: str | None = None  #: why the page's process ended early
@@ -84,6 +92,11 @@ class PageSession:
         if self.dead:
             return Outcome("skipped", reason=f"not run: {self.dead}")
         if self.process is None:
+            try:
+                memory_limit(self.env.get("RUOTA_DOCS_MEMORY_LIMIT"))
+            except MemoryLimitError as error:
+                self.dead = f"the page's process cannot start ({error})"
+                return Outcome("failed", reason=str(error), error=str(error))
             self._start()
         mark = self._mark()
         started = time.perf_counter()
@@ -112,6 +125,8 @@ class PageSession:
     # -- shell blocks ------------------------------------------------------
     def run_shell(self, script: str, timeout: float) -> Outcome:
         """Run a shell block with bash in the page's working directory."""
+        if self.dead:
+            return Outcome("skipped", reason=f"not run: {self.dead}")
         mark = self._mark()
         started = time.perf_counter()
         proc = subprocess.Popen(
@@ -152,6 +167,7 @@ class PageSession:
     def _kill(self) -> None:
         if self.process is not None and self.process.poll() is None:
             _killpg(self.process)
+        kill_session(self.token)
 
     def close(self) -> None:
         """End the page's process (and anything it left running) and remove its files."""
@@ -166,9 +182,49 @@ class PageSession:
             except subprocess.TimeoutExpired:
                 pass
             _killpg(self.process)
+        kill_session(self.token)
         self._log.close()
         shutil.rmtree(self.workdir, ignore_errors=True)
         self.log_path.unlink(missing_ok=True)
+
+
+def session_processes(token: str) -> list[int]:
+    """Live processes whose environment names the session ``token`` (Linux ``/proc``; [] elsewhere)."""
+    needle = f"\0{SESSION_VARIABLE}={token}\0".encode()
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        if not name.isdigit() or int(name) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{name}/environ", "rb") as handle:
+                environ = handle.read()
+        except OSError:  # gone, or another user's
+            continue
+        if needle in b"\0" + environ:
+            found.append(int(name))
+    return found
+
+
+def kill_session(token: str) -> list[int]:
+    """SIGKILL every process left by a page session, including those that left its
+    process group; repeated while new ones appear (a process forking meanwhile)."""
+    killed: list[int] = []
+    for _ in range(10):
+        pids = session_processes(token)
+        if not pids:
+            break
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+            except (ProcessLookupError, PermissionError):
+                pass
+        time.sleep(0.01)  # let the kernel turn them into zombies (no environment left)
+    return killed
 
 
 def _killpg(proc: subprocess.Popen) -> None:

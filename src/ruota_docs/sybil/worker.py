@@ -48,12 +48,38 @@ def _read_exact(fd: int, size: int) -> bytes | None:
     return b"".join(chunks)
 
 
+class MemoryLimitError(ValueError):
+    """A ``RUOTA_DOCS_MEMORY_LIMIT`` that is not a size."""
+
+
+_UNITS = {"": 1, "B": 1, "K": 2**10, "KiB": 2**10, "M": 2**20, "MiB": 2**20, "G": 2**30, "GiB": 2**30, "T": 2**40, "TiB": 2**40}
+
+
+def memory_limit(value: str | None) -> int | None:
+    """``RUOTA_DOCS_MEMORY_LIMIT`` in bytes: ``1073741824``, ``1GiB``, ``512MiB``; None if unset."""
+    if not value or not value.strip():
+        return None
+    number, unit = value.strip(), ""
+    while number and not number[-1].isdigit():
+        number, unit = number[:-1], number[-1] + unit
+    unit = unit.strip()
+    try:
+        size = int(float(number) * _UNITS[unit])
+    except (KeyError, ValueError):
+        size = 0
+    if size <= 0:
+        raise MemoryLimitError(f"RUOTA_DOCS_MEMORY_LIMIT={value!r} is not a size: write bytes or a number with a unit, e.g. 1GiB")
+    return size
+
+
 def _limit_memory() -> None:
-    limit = os.environ.get("RUOTA_DOCS_MEMORY_LIMIT")
+    """Cap the page's address space (RLIMIT_AS): running out raises MemoryError in the
+    block instead of exhausting the machine. Inherited by the processes a block starts."""
+    limit = memory_limit(os.environ.get("RUOTA_DOCS_MEMORY_LIMIT"))
     if limit:
         import resource  # noqa: PLC0415 — POSIX only
 
-        resource.setrlimit(resource.RLIMIT_AS, (int(limit), int(limit)))
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
 def _run_python(request: dict, namespace: dict) -> dict:
@@ -67,9 +93,11 @@ def _run_doctest(request: dict, namespace: dict) -> dict:
     test = parser.get_doctest(request["code"], namespace, request["filename"], request["filename"], request["line"])
     report = io.StringIO()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    runner.run(test, out=report.write, clear_globs=False)
-    failed = runner.summarize(verbose=False).failed
-    return {"ok": not failed, "error": report.getvalue() if failed else None}
+    # run()'s own counts: summarize() would print its summary into the block's output
+    failed, attempted = runner.run(test, out=report.write, clear_globs=False)
+    if not failed:
+        return {"ok": True, "error": None}
+    return {"ok": False, "error": f"{report.getvalue()}{failed} of {attempted} doctest examples failed\n"}
 
 
 def main(cmd_fd: int, result_fd: int) -> None:

@@ -1,0 +1,50 @@
+/* ruota-docs: the language selector keeps the reader's place, and asks nothing of anyone.
+ *
+ * mkdocs-static-i18n already points each language link (and each <link rel="alternate">)
+ * at the same page in the other language. Two things are left to the browser:
+ *
+ * 1. The section. Headings carry the same pinned ids in every language, so the current
+ *    #fragment is carried over to the other language's page.
+ * 2. Material's alternate integration fetches a sitemap.xml beside every
+ *    <link rel="alternate"> to map pages between language *sites*. Here those links are
+ *    pages, not site roots, so every page view asked for three sitemaps that do not exist
+ *    (404) and one on the absolute x-default host, another origin. Those lookups end as
+ *    aborted, without a request; Material then follows the plain link, which is already
+ *    the right page. (Material's only other sitemap reader is navigation.instant, which
+ *    this site does not use: mkdocs-static-i18n's language links do not work with it.)
+ */
+(function () {
+  "use strict";
+
+  var open = XMLHttpRequest.prototype.open;
+  var send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.open = function (method, url) {
+    try {
+      this.__ruotaSitemap = /\/sitemap\.xml$/.test(new URL(String(url), location.href).pathname);
+    } catch (error) {
+      this.__ruotaSitemap = false;
+    }
+    return open.apply(this, arguments);
+  };
+  XMLHttpRequest.prototype.send = function () {
+    if (this.__ruotaSitemap) {
+      this.dispatchEvent(new ProgressEvent("abort"));
+      return undefined;
+    }
+    return send.apply(this, arguments);
+  };
+
+  function carrySection() {
+    var links = document.querySelectorAll(".md-select__link[hreflang]");
+    for (var i = 0; i < links.length; i++) {
+      var url = new URL(links[i].href);
+      url.hash = location.hash;
+      links[i].href = url.href;
+    }
+  }
+  document.addEventListener("DOMContentLoaded", carrySection);
+  window.addEventListener("hashchange", carrySection);
+  document.addEventListener("click", function (event) {
+    if (event.target instanceof Element && event.target.closest(".md-select__link[hreflang]")) carrySection();
+  }, true);
+})();

@@ -1,0 +1,54 @@
+"""Reading a failure: what a wrong gradient looks like, and re-running one case under other flags.
+
+Run alone: python 030_narrow_down.py (reference_check.py must sit in the same folder).
+"""
+
+from reference_check import ConvCase, conv_check, default_device, report_conv
+
+# --8<-- [start:broken]
+import torch
+
+device = default_device()
+stem = ConvCase("RGB stem 7x7/2", 4, 3, (64, 64), 16, (7, 7), 2, 3)
+
+
+class FlippedWeightGradConv(torch.autograd.Function):
+    """A deliberately broken convolution: right output, right input gradient, but a
+    weight gradient whose kernel comes back flipped, as a solver that confused
+    correlation with convolution would return it. Training would not stop; it
+    would just stop learning in this layer."""
+
+    @staticmethod
+    def forward(ctx, x, w, b):
+        ctx.save_for_backward(x, w)
+        return stem(x, w, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, w = ctx.saved_tensors
+        grad_x = torch.nn.grad.conv2d_input(x.shape, w, grad, stem.stride, stem.padding)
+        grad_w = torch.nn.grad.conv2d_weight(x, w.shape, grad, stem.stride, stem.padding)
+        return grad_x, grad_w.flip(-1, -2), grad.sum((0, 2, 3))
+
+
+(broken,) = conv_check(stem, device=device, conv=FlippedWeightGradConv.apply)
+report_conv([broken], prefix="broken_checks")
+bad = [name for name, error in broken.errors.items() if error > broken.tolerance]
+print("outside tolerance:", ", ".join(bad))
+assert bad == ["grad_weight"], "the comparison must catch the broken weight gradient, and only it"
+# --8<-- [end:broken]
+
+# --8<-- [start:flags]
+# The same first-layer problem under every combination worth trying. On a healthy
+# backend every row passes; on a faulty one, the rows that pass say where to look.
+SETTINGS = (
+    {},  # as configured
+    {"benchmark": True},  # autotuning: cuDNN times its algorithms, MIOpen runs a full Find
+    {"benchmark": False, "deterministic": True},  # no timing; on ROCm, MIOpen immediate mode
+    {"allow_tf32": False},  # full float32 on NVIDIA tensor-core GPUs
+    {"enabled": False},  # no cuDNN / MIOpen at all: PyTorch's own kernels
+)
+rechecks = conv_check(stem, device=device, runs=SETTINGS)
+checked, passed = report_conv(rechecks, prefix="recheck_runs")
+assert passed == checked, "some settings give a wrong convolution here: see the table"
+# --8<-- [end:flags]

@@ -1,0 +1,153 @@
+"""Helpers shared by the package's tests: throwaway doc trees, sub-runs of pytest and mkdocs."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLES = Path(__file__).resolve().parent / "samples"
+OVERRIDES = REPO / "overrides"
+
+#: The repository's conftest.py: collect every page under docs/ with the project's Sybil.
+CONFTEST = (REPO / "conftest.py").read_text(encoding="utf-8")
+
+#: Environment variables of the engine that must not leak from the outer test run.
+_ENGINE_VARS = ("RUOTA_DOCS_NETWORK", "RUOTA_DOCS_REUSE", "RUOTA_DOCS_TIMEOUT", "RUOTA_DOCS_FAKE_DEVICE",
+                "RUOTA_DOCS_MEMORY_LIMIT", "RUOTA_DOCS_PAGE", "PYTEST_ADDOPTS", "PYTEST_XDIST_WORKER",
+                "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID")
+
+
+def mkdocs_yml(site: bool = False, ledger_dir: str = "verification", languages=("es", "en", "fr")) -> str:
+    """An mkdocs.yml adapted from the repository's: same Markdown extensions (superfences with
+    the ``ruota-slot`` fence, snippets from ``snippets/`` with ``check_paths``); with ``site``,
+    the theme (Material with the repository's overrides), search, ruota_docs and i18n plugins."""
+    names = {"es": "Español", "en": "English", "fr": "Français"}
+    langs = "".join(
+        f"        - locale: {lang}\n          name: {names[lang]}\n          build: true\n"
+        + ("          default: true\n" if n == 0 else "")
+        for n, lang in enumerate(languages)
+    )
+    head = textwrap.dedent(f"""\
+        site_name: sample
+        site_url: https://sample.example.org/
+        strict: true
+        docs_dir: docs
+        site_dir: site
+        theme:
+          name: material
+          custom_dir: {OVERRIDES}
+          language: es
+          font: false
+          features:
+            - content.code.copy
+            - content.tabs.link
+        extra_css:
+          - assets/stylesheets/ruota.css
+        plugins:
+          - search
+          - ruota_docs:
+              ledger_dir: {ledger_dir}
+          - i18n:
+              docs_structure: folder
+              fallback_to_default: true
+              reconfigure_material: true
+              reconfigure_search: true
+              languages:
+        """)
+    extensions = textwrap.dedent("""\
+        markdown_extensions:
+          - abbr
+          - admonition
+          - attr_list
+          - def_list
+          - footnotes
+          - md_in_html
+          - tables
+          - toc:
+              permalink: true
+          - pymdownx.details
+          - pymdownx.highlight:
+              anchor_linenums: true
+              line_spans: __span
+              pygments_lang_class: true
+          - pymdownx.inlinehilite
+          - pymdownx.snippets:
+              base_path: [snippets]
+              check_paths: true
+          - pymdownx.superfences:
+              custom_fences:
+                - name: ruota-slot
+                  class: ruota-slot
+                  format: !!python/name:ruota_docs.slots.format_slot
+          - pymdownx.tabbed:
+              alternate_style: true
+          - pymdownx.keys
+        """)
+    if not site:
+        return "site_name: sample\ndocs_dir: docs\n" + _i18n_only(languages) + extensions
+    return head + langs + extensions
+
+
+def _i18n_only(languages) -> str:
+    """Just enough of the i18n plugin entry for the CLI to learn the languages (never built)."""
+    items = "".join(f"        - locale: {lang}\n" + ("          default: true\n" if n == 0 else "")
+                    for n, lang in enumerate(languages))
+    return "plugins:\n  - i18n:\n      docs_structure: folder\n      languages:\n" + items
+
+
+def write_tree(root: Path, files: dict[str, str], site: bool = False, conftest: bool = True) -> Path:
+    """A throwaway project: mkdocs.yml, conftest.py, pytest.ini and the given files."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "mkdocs.yml").write_text(mkdocs_yml(site=site), encoding="utf-8")
+    if conftest:
+        (root / "conftest.py").write_text(CONFTEST, encoding="utf-8")
+        # rootdir of the sub-run is the tree, never the repository
+        (root / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\n", encoding="utf-8")
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(content).lstrip("\n"), encoding="utf-8")
+    return root
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in _ENGINE_VARS}
+    env["NO_MKDOCS_2_WARNING"] = "1"
+    env.update(extra)
+    return env
+
+
+def run_pytest(root: Path, *args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    """``python -m pytest`` in ``root``, in a subprocess."""
+    return subprocess.run([sys.executable, "-m", "pytest", "-rA", "-p", "no:cacheprovider", *args],
+                          cwd=root, env=env or clean_env(), capture_output=True, text=True, timeout=timeout)
+
+
+_RESULT = re.compile(r"^(PASSED|FAILED|SKIPPED|ERROR)\s+(?:\[\d+\]\s+)?(?P<path>docs/\S+?\.md)(?:::sybil:ruota,line:(?P<line>\d+)|:(?P<line2>\d+))")
+
+
+def outcomes(stdout: str) -> dict[tuple[str, int], str]:
+    """``{("es/a.md", 3): "PASSED", …}`` from the ``-rA`` short summary of a sub-run."""
+    found = {}
+    summary = stdout.split("short test summary info", 1)[-1]
+    for line in summary.splitlines():
+        match = _RESULT.match(line)
+        if match:
+            page = match["path"].removeprefix("docs/")
+            found[(page, int(match["line"] or match["line2"]))] = match[1]
+    return found
+
+
+def read_ledger(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def run_mkdocs(root: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "-f", str(root / "mkdocs.yml")],
+                          cwd=root, env=clean_env(), capture_output=True, text=True, timeout=timeout)

@@ -1,0 +1,340 @@
+"""Helpers of the browser tests: building and serving a site, recording what a page
+does over the network and on its console, and what the engine makes of each page."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from sitebuild import LANGUAGES, ROOT, SOURCE, build, page_paths, url_path
+
+from ruota_docs import ledger as ledger_mod
+from ruota_docs import marks
+from ruota_docs.device import Device
+from ruota_docs.requirements import unmet_reason
+from ruota_docs.sybil.lexers import scan
+from ruota_docs.sybil.parsers import block_from_fence
+
+__all__ = ["LANGUAGES", "ROOT", "SOURCE", "page_paths", "url_path"]
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync",
+    # Nothing leaves this machine even if a page asks for another host: the request is
+    # still reported (and fails the tests), but it never reaches the network.
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+]
+ARTIFACTS = ROOT / "test-artifacts"
+SCREENSHOTS = ARTIFACTS / "screenshots"
+
+
+# -- building and serving ------------------------------------------------------------
+def _check(result: subprocess.CompletedProcess, what: str) -> None:
+    if result.returncode != 0:
+        pytest.fail(f"mkdocs build --strict of {what} failed:\n{result.stdout[-4000:]}\n{result.stderr[-8000:]}", pytrace=False)
+
+
+def build_real_site(target: Path) -> Path:
+    _check(build(target), "the repository's docs")
+    return target
+
+
+def build_site(root: Path, target: Path) -> Path:
+    """``mkdocs build --strict`` of the repository copy at ``root`` (as sitebuild.build does)."""
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(target)],
+        cwd=root, env=env, capture_output=True, text=True, timeout=600,
+    )
+    _check(result, f"the fixture copy {root}")
+    return target
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 — the signature of the base class
+        pass
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # a page left before a file was sent
+            super().handle_error(request, client_address)
+
+
+@dataclass
+class Site:
+    """A built site served on 127.0.0.1, and the repository (copy) it was built from."""
+
+    dir: Path
+    root: Path
+    url: str  #: ``http://127.0.0.1:PORT`` (no trailing slash)
+    ledgers: list = field(default_factory=list)
+
+    @property
+    def host(self) -> str:
+        return urlsplit(self.url).netloc
+
+    def pages(self) -> list[str]:
+        """Every source page relative to its language folder, from this site's docs."""
+        source = self.root / "docs" / SOURCE
+        return sorted(p.relative_to(source).as_posix() for p in source.rglob("*.md"))
+
+    def guides(self) -> list[str]:
+        return [p for p in self.pages() if p.startswith("guides/")]
+
+    def href(self, page: str, lang: str) -> str:
+        return self.url + url_path(page, lang)
+
+    def source(self, page: str, lang: str) -> str:
+        return (self.root / "docs" / lang / page).read_text(encoding="utf-8")
+
+    def blocks(self, page: str, lang: str) -> list:
+        """The checked blocks of a page as the engine (and the plugin) number them."""
+        return engine_blocks(self.source(page, lang), f"{lang}/{page}", lang, self.root)
+
+    def verdicts(self, page: str, lang: str) -> list:
+        indexed = marks.index_ledgers(self.ledgers)
+        return [(b, marks.verdict(b.page, b.index, b.sha256, indexed)) for b in self.blocks(page, lang)]
+
+
+def engine_blocks(markdown: str, page_key: str, lang: str, root: Path) -> list:
+    """``ruota_docs.sybil.lexers.scan`` + ``parsers.block_from_fence``, numbered like the plugin."""
+    blocks = []
+    for fence in scan(markdown).fences:
+        block = block_from_fence(fence, page_key, lang, root)
+        if block is None:
+            continue
+        block.index = len(blocks)
+        blocks.append(block)
+    return blocks
+
+
+@contextlib.contextmanager
+def serve(site_dir: Path, root: Path):
+    """Serve ``site_dir`` on a free port of 127.0.0.1 from a thread."""
+    handler = functools.partial(_QuietHandler, directory=str(site_dir))
+    server = _Server(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
+    thread.start()
+    try:
+        yield Site(site_dir, root, f"http://127.0.0.1:{server.server_address[1]}", ledger_mod.load_all(root / "verification"))
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+# -- what a page does ------------------------------------------------------------------
+class Recorder:
+    """Every request a page makes, the ones that failed, console errors and uncaught errors."""
+
+    def __init__(self, page, host: str) -> None:
+        self.host = host
+        self.requests: list[str] = []
+        self.failed: list[str] = []
+        self.errors: list[str] = []
+        self.inflight = 0
+        page.on("request", self._started)
+        page.on("requestfinished", self._ended)
+        page.on("requestfailed", lambda r: (self._ended(r), self.failed.append(f"{r.url} ({r.failure})")))
+        page.on("response", lambda r: r.status >= 400 and self.failed.append(f"{r.url} (HTTP {r.status})"))
+        page.on("console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text} @ {m.location.get('url')}"))
+        page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
+
+    def _started(self, request) -> None:
+        self.requests.append(request.url)
+        self.inflight += 1
+
+    def _ended(self, request) -> None:
+        self.inflight = max(0, self.inflight - 1)
+
+    def settle(self, page, quiet_ms: int = 300, limit_ms: int = 10_000) -> None:
+        """Wait until no request has been in flight for ``quiet_ms`` (cheaper than networkidle,
+        long enough for Material's search worker to ask for its index and languages)."""
+        quiet = waited = 0
+        while quiet < quiet_ms and waited < limit_ms:
+            page.wait_for_timeout(50)
+            waited += 50
+            quiet = quiet + 50 if self.inflight == 0 else 0
+
+    def foreign(self) -> list[str]:
+        """Requests to any host but the local server (data: and blob: URLs have none)."""
+        return [u for u in self.requests if urlsplit(u).scheme in ("http", "https", "ws", "wss") and urlsplit(u).netloc != self.host]
+
+    def problems(self, navigated: bool = False) -> list[str]:
+        """What went wrong; ``navigated``: the test moved on before pages had settled, so
+        requests the browser cancelled on leaving a page (net::ERR_ABORTED) are expected."""
+        failed = [f for f in self.failed if not (navigated and "net::ERR_ABORTED" in f)]
+        return [f"request to another host: {u}" for u in self.foreign()] + [f"failed: {f}" for f in failed] + self.errors
+
+    def clear(self) -> None:
+        self.inflight = 0
+        self.requests.clear()
+        self.failed.clear()
+        self.errors.clear()
+
+
+def recorded_page(context, site: Site):
+    page = context.new_page()
+    return page, Recorder(page, site.host)
+
+
+def contrast(fg: tuple, bg: tuple) -> float:
+    """WCAG 2 contrast ratio of two sRGB colours (0–255 channels)."""
+    def luminance(rgb):
+        def channel(c):
+            c = c / 255
+            return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+        r, g, b = (channel(c) for c in rgb[:3])
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    high, low = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def parse_rgb(css: str) -> tuple[float, float, float, float]:
+    """``rgb(1, 2, 3)`` / ``rgba(1, 2, 3, 0.5)`` / ``color(srgb r g b / a)`` → 0–255 channels + alpha."""
+    numbers = [float(n) for n in re.findall(r"[-+]?\d*\.?\d+(?:e[-+]?\d+)?", css)]
+    if css.startswith("color(srgb"):
+        r, g, b, *a = numbers
+        return r * 255, g * 255, b * 255, (a[0] if a else 1.0)
+    r, g, b, *a = numbers
+    return r, g, b, (a[0] if a else 1.0)
+
+
+# -- the fixture repository ----------------------------------------------------------------
+FIXTURE_SNIPPET = '''"""Fixture for the browser tests: a snippet with a section, a tab and a long line."""
+import os
+
+# --8<-- [start:greet]
+def greet(name: str) -> str:
+    return f"hello {name}\\tfrom {os.name}"  # a tab inside the string, kept as written
+# --8<-- [end:greet]
+
+print(greet("ruota"))
+print("seconds_per_epoch: 12.5")
+'''
+
+FIXTURE_SECTION = '''
+
+## Browser fixture { #browser-fixture }
+
+<!-- run: id=fixture-metric -->
+```python title="greet.py" hl_lines="2 3"
+--8<-- "browser_fixture/greet.py"
+```
+
+<!-- requires: rocm arch=gfx906 vram>=16GiB -->
+```python
+--8<-- "browser_fixture/greet.py:greet"
+print(greet("gfx906"))
+```
+
+!!! note "Indented"
+
+    ```python
+    --8<-- "browser_fixture/greet.py:greet"
+    print(greet("admonition"))
+    ```
+
+<!-- run: skip reason="installs system packages" -->
+```bash
+sudo apt-get install -y rocm-hip-sdk
+```
+
+<!-- chart: block=fixture-metric metrics=seconds_per_epoch unit=s title="Seconds per epoch" reported="RX 7600 (source document)=5" -->
+'''
+
+MACHINES = {
+    "cpu-x86_64": dict(backend="cpu", gpu_name=None, arch=None, vram_bytes=None, gpu_count=0, os="linux",
+                       machine="x86_64", python="3.11.2", torch="2.13.0+cpu", packages={"torch": "2.13.0"}),
+    "cuda-nvidia-h200": dict(backend="cuda", gpu_name="NVIDIA H200", arch="sm_90", vram_bytes=150_000_000_000,
+                             gpu_count=1, os="linux", machine="x86_64", python="3.11.2", torch="2.13.0+cu130",
+                             cuda="13.0", packages={"torch": "2.13.0"}),
+}
+FAILING = "print(greet(\"admonition\"))"  #: the fixture block that fails on the GPU machine
+
+
+def fixture_output(machine_id: str, block) -> str:
+    """What the synthetic ledger says ``block`` printed on ``machine_id``."""
+    lines = [f"{machine_id} ran {block.page}#{block.index}"]
+    if block.block_id:
+        lines.append(f"seconds_per_epoch: {30.5 if machine_id.startswith('cpu') else 2.25}")
+    return "\n".join(lines)
+
+
+def make_fixture_repo(dest: Path) -> Path:
+    """A copy of the repository's docs with fixture blocks on the home pages and a
+    synthetic ledger of two machines (passed, failed, skipped and stale records)."""
+    dest.mkdir(parents=True)
+    shutil.copy2(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
+    for name in ("docs", "snippets", "overrides"):
+        shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
+    (dest / "src").symlink_to(ROOT / "src")  # mkdocstrings reads the package from src/
+    (dest / "snippets" / "browser_fixture").mkdir()
+    (dest / "snippets" / "browser_fixture" / "greet.py").write_text(FIXTURE_SNIPPET, encoding="utf-8")
+    for lang in LANGUAGES:
+        home = dest / "docs" / lang / "index.md"
+        home.write_text(home.read_text(encoding="utf-8").rstrip("\n") + FIXTURE_SECTION, encoding="utf-8")
+
+    (dest / "verification").mkdir()
+    stamp = "2026-11-20T10:00:00Z"
+    for machine_id, facts in MACHINES.items():
+        device = Device(**facts)
+        entries = {}
+        for lang in LANGUAGES:
+            for path in sorted((dest / "docs" / lang).rglob("*.md")):
+                page = path.relative_to(dest / "docs").as_posix()
+                for block in engine_blocks(path.read_text(encoding="utf-8"), page, lang, dest):
+                    entry = dict(page=page, lang=lang, index=block.index, line=block.line, language=block.language,
+                                 sha256=block.sha256, id=block.block_id, outcome="passed", reason=None,
+                                 duration=1.25 + block.index, output=fixture_output(machine_id, block),
+                                 ran_at=stamp, reused_from=None)
+                    unmet = unmet_reason(block.requirements, device)
+                    if block.not_run_reason is not None:
+                        entry.update(outcome="skipped", reason=f"not run: {block.not_run_reason}", output="")
+                    elif unmet:
+                        entry.update(outcome="skipped", reason=unmet, output="")
+                    elif machine_id.startswith("cuda") and FAILING in block.code:
+                        entry.update(outcome="error", error="Traceback (most recent call last):\nAssertionError: fixture failure")
+                    elif machine_id.startswith("cuda") and not page.endswith("index.md"):
+                        entry.update(sha256="0" * 64)  # recorded for older code: stale
+                    entries[ledger_mod.block_key(page, block.index)] = entry
+        data = ledger_mod.empty(dict(facts, machine_id=machine_id))
+        data.update(blocks=entries, updated=stamp)
+        (dest / "verification" / f"{machine_id}.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
+    return dest
+
+
+# -- small DOM helpers -------------------------------------------------------------------
+COPY_BUTTON = ".md-clipboard, .md-code__button[data-md-type='copy']"
+
+REVEAL_JS = """el => {
+  // open collapsed admonitions and select the content tab that holds the element
+  for (let node = el; node; node = node.parentElement) {
+    if (node.tagName === 'DETAILS') node.open = true;
+    if (node.classList && node.classList.contains('tabbed-block')) {
+      const blocks = [...node.parentElement.children];
+      const set = node.parentElement.parentElement;
+      const inputs = [...set.children].filter(c => c.tagName === 'INPUT');
+      const input = inputs[blocks.indexOf(node)];
+      if (input) input.click();
+    }
+  }
+  el.scrollIntoView({block: 'center'});
+}"""

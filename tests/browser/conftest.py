@@ -1,0 +1,111 @@
+"""Fixtures of the browser tests: the real site, a fixture site with a synthetic ledger,
+each served on 127.0.0.1, and one headless Chromium for the session.
+
+Every test here is marked ``browser``; without /usr/bin/chromium they are skipped with
+that reason. All of them run in one xdist group, so the site is built once per run.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path[:0] = [str(Path(__file__).parent), str(Path(__file__).parents[1])]
+
+import browserkit  # noqa: E402  (needs the paths above)
+import survey  # noqa: E402
+
+
+def pytest_collection_modifyitems(config, items):
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.xdist_group("browser"))
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    if not Path(browserkit.CHROMIUM).exists():
+        pytest.skip(f"{browserkit.CHROMIUM} is missing: install Debian's chromium (scripts/ensure-chromium)")
+    return browserkit.CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory, chromium_path) -> browserkit.Site:
+    """The repository's docs, built once with ``mkdocs build --strict`` and served locally."""
+    with browserkit.serve(browserkit.build_real_site(tmp_path_factory.mktemp("site")), browserkit.ROOT) as served:
+        yield served
+
+
+@pytest.fixture(scope="session")
+def fixture_site(tmp_path_factory, chromium_path) -> browserkit.Site:
+    """A copy of the docs with fixture blocks on the home pages and a synthetic two-machine
+    ledger, so marks, output tabs, charts and includes can be checked before real runs exist."""
+    work = tmp_path_factory.mktemp("fixture")
+    root = browserkit.make_fixture_repo(work / "repo")
+    with browserkit.serve(browserkit.build_site(root, work / "site"), root) as served:
+        yield served
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    """test-artifacts/screenshots/, emptied once per session (git-ignored)."""
+    shutil.rmtree(browserkit.SCREENSHOTS, ignore_errors=True)
+    browserkit.SCREENSHOTS.mkdir(parents=True)
+    return browserkit.SCREENSHOTS
+
+
+@pytest.fixture(scope="session")
+def real_survey(site, browser, screenshots) -> dict:
+    """Every page of the real site in every language, visited once (see survey.py);
+    full-page screenshots of the guides go to test-artifacts/screenshots/<lang>/."""
+    pages = [(page, lang) for page in site.pages() for lang in browserkit.LANGUAGES]
+    shots = {(page, lang) for page, lang in pages if page.startswith("guides/")}
+    context = browser.new_context(base_url=site.url, viewport=survey.DESKTOP)
+    try:
+        return survey.survey(context, site, pages, shots, screenshots)
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def fixture_survey(fixture_site, browser, screenshots) -> dict:
+    """The fixture site's pages with records (home, status page), visited once;
+    screenshots in test-artifacts/screenshots/fixture/<lang>/."""
+    pages = [(page, lang) for page in ("index.md", "verification-status.md") for lang in browserkit.LANGUAGES]
+    context = browser.new_context(base_url=fixture_site.url, viewport=survey.DESKTOP)
+    try:
+        return survey.survey(context, fixture_site, pages, set(pages), screenshots / "fixture")
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=chromium_path, args=browserkit.CHROMIUM_ARGS)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def new_context(browser):
+    """``new_context(site, **options)``: a fresh browser context; all are closed after the test."""
+    contexts = []
+
+    def make(site: browserkit.Site, **options):
+        options.setdefault("viewport", {"width": 1280, "height": 900})
+        context = browser.new_context(base_url=site.url, **options)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()

@@ -1,0 +1,200 @@
+"""One visit per page and language, collecting everything the page-level tests assert.
+
+Loading a page is the expensive part of a browser test, so each page is opened once:
+what it requested and logged, its landmarks and head, the plugin's panels, contrast of
+the verification colours in the light and the dark scheme, the print layout, overflow
+at desktop and phone widths, and (for guides) full-page screenshots in both schemes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from browserkit import SCREENSHOTS, contrast, parse_rgb, recorded_page
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+PRINTED = {"width": 720, "height": 1000}  #: an A4 page at 96 dpi, less its margins
+MARK_STATES = ("passed", "failed", "skipped", "stale", "notrun", "never")
+
+PAGE_JS = """() => {
+  const out = {problems: []};
+  out.lang = document.documentElement.getAttribute('lang');
+  out.landmarks = {
+    header: document.querySelectorAll('header, [role=banner]').length,
+    nav: document.querySelectorAll('nav, [role=navigation]').length,
+    main: document.querySelectorAll('main, [role=main]').length,
+  };
+  out.imgs_without_alt = [...document.querySelectorAll('img')].filter(i => !i.hasAttribute('alt')).map(i => i.src);
+  out.svgs = [...document.querySelectorAll('svg.ruota-chart, .md-content svg:not([aria-hidden=true])')]
+    .filter(svg => !svg.closest('[aria-hidden=true]') && !svg.closest('.md-code__nav'))
+    .map(svg => ({
+      cls: svg.getAttribute('class') || '',
+      title: (svg.querySelector(':scope > title') || {textContent: ''}).textContent.trim(),
+      role: svg.getAttribute('role') || '',
+      label: (svg.getAttribute('aria-label') || '').trim(),
+      html: svg.outerHTML.slice(0, 90),
+    }));
+  out.alternates = Object.fromEntries([...document.querySelectorAll('link[rel=alternate][hreflang]')]
+    .map(l => [l.getAttribute('hreflang'), l.href]));
+  out.switcher = Object.fromEntries([...document.querySelectorAll('.md-select__link[hreflang]')]
+    .map(a => [a.getAttribute('hreflang'), a.href]));
+  out.plugin_text = [...document.querySelectorAll(
+      '.ruota-summary, .ruota-banner, .ruota-requires, .ruota-verify, .ruota-status, .ruota-figure, .ruota-chart-empty')]
+    .map(e => { const c = e.cloneNode(true); c.querySelectorAll('pre, code').forEach(x => x.remove()); return c.textContent; })
+    .join('\\n');
+  const isCode = e => !!e && e.matches('.highlight, [class*="language-"]');
+  out.panels = [...document.querySelectorAll('.ruota-verify')].map(v => ({
+    cls: v.className,
+    after_code: isCode(v.previousElementSibling),
+    marks: [...v.querySelectorAll('.ruota-marks > li')].map(li => [li.className, li.textContent.trim()]),
+    labels: [...v.querySelectorAll('.ruota-outputs > .tabbed-labels > label')].map(l => l.textContent.trim()),
+    outputs: [...v.querySelectorAll('.ruota-outputs > .tabbed-content > .tabbed-block')].map(b => b.textContent),
+  }));
+  out.requires = [...document.querySelectorAll('.ruota-requires')].map(r => ({
+    before_code: isCode(r.nextElementSibling),
+    badges: [...r.querySelectorAll('.ruota-badge')].map(b => b.textContent.trim()),
+  }));
+  return out;
+}"""
+
+LAYOUT_JS = """() => {
+  const root = document.documentElement;
+  const out = {overflow: root.scrollWidth - root.clientWidth, badges: [], wide: []};
+  for (const b of document.querySelectorAll('.ruota-badge')) {
+    const lines = new Set([...b.getClientRects()].map(r => Math.round(r.top)));
+    const box = b.getBoundingClientRect(), holder = b.closest('.md-content').getBoundingClientRect();
+    if (lines.size > 1) out.badges.push(`badge ${JSON.stringify(b.textContent)} breaks across ${lines.size} lines`);
+    if (box.right > holder.right + 1) out.badges.push(`badge ${JSON.stringify(b.textContent)} sticks out of the content`);
+  }
+  for (const chart of document.querySelectorAll('svg.ruota-chart')) {
+    const heights = [...chart.querySelectorAll('text')].map(t => t.getBoundingClientRect().height).filter(h => h > 0);
+    if (heights.length && Math.min(...heights) < 9) out.wide.push(`chart ${JSON.stringify(chart.getAttribute('aria-label'))}: text ${Math.min(...heights).toFixed(1)} px high, too small to read`);
+  }
+  const content = document.querySelector('.md-content');
+  if (content) {
+    const limit = content.getBoundingClientRect().right + 1;
+    for (const e of content.querySelectorAll('table, .ruota-figure, .ruota-verify, .ruota-requires, .ruota-summary, .admonition')) {
+      const r = e.getBoundingClientRect();
+      if (r.width && r.right > limit && !e.closest('.md-typeset__scrollwrap, .highlight')) out.wide.push(`${e.tagName.toLowerCase()}.${[...e.classList].join('.')} ends at ${Math.round(r.right)} > ${Math.round(limit)}`);
+    }
+  }
+  return out;
+}"""
+
+# Colours of every verification mark on the page, plus one probe per state, against the
+# background actually painted behind each (transparent layers composited).
+CONTRAST_JS = """(states) => {
+  const host = document.querySelector('article.md-content__inner') || document.body;
+  const probe = document.createElement('ul');
+  probe.className = 'ruota-marks ruota-contrast-probe';
+  probe.innerHTML = states.map(s => `<li class="ruota-mark-${s}"><span>probe ${s}</span></li>`).join('');
+  host.appendChild(probe);
+  const parse = c => { const m = c.match(/[\\d.]+/g).map(Number); return c.startsWith('color(') ? [m[0]*255, m[1]*255, m[2]*255, m.length > 3 ? m[3] : 1] : [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
+  const over = (top, bottom) => { const a = top[3]; return [0, 1, 2].map(i => top[i] * a + bottom[i] * (1 - a)).concat([1]); };
+  const background = el => {
+    const layers = [];
+    for (let n = el; n; n = n.parentElement) {
+      const c = parse(getComputedStyle(n).backgroundColor);
+      if (c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
+    }
+    let colour = [255, 255, 255, 1];
+    for (const layer of layers.reverse()) colour = over(layer, colour);
+    return colour;
+  };
+  const found = [];
+  for (const el of document.querySelectorAll('.ruota-marks > li, .ruota-summary, .ruota-count')) {
+    const bg = background(el);
+    const fg = over(parse(getComputedStyle(el).color), bg);
+    const probeOf = el.closest('.ruota-contrast-probe') ? 'probe ' : '';
+    found.push({what: probeOf + el.className, text: el.textContent.trim().slice(0, 50), fg, bg});
+  }
+  probe.remove();
+  return {scheme: document.body.getAttribute('data-md-color-scheme'), found};
+}"""
+
+# Material's own palette toggle sets data-md-color-scheme on <body> (and remembers it).
+SCHEME_JS = """(scheme) => {
+  const input = document.querySelector(`input.md-option[data-md-color-scheme="${scheme}"]`);
+  if (input && !input.checked) input.click();
+  else if (!input) document.body.setAttribute('data-md-color-scheme', scheme);
+}"""
+
+PRINT_JS = """() => {
+  const shown = e => { const s = getComputedStyle(e), r = e.getBoundingClientRect();
+    return s.display !== 'none' && s.visibility !== 'hidden' && r.width > 0 && r.height > 0; };
+  const out = [];
+  for (const sel of ['.md-header', '.md-sidebar--primary', '.md-sidebar--secondary', '.md-footer', '.md-search', '.md-top'])
+    for (const e of document.querySelectorAll(sel)) if (shown(e)) out.push(`${sel} is printed`);
+  // the page's code blocks, and of each output the first tab (the others are not printed)
+  const codes = [...document.querySelectorAll('.md-content pre > code')].filter(c => !c.closest('.ruota-outputs'))
+    .concat([...document.querySelectorAll('.ruota-outputs > .tabbed-content > .tabbed-block:first-child pre > code')]);
+  for (const c of codes) {
+    if (!shown(c)) out.push(`a code block is not printed: ${c.textContent.slice(0, 40)}`);
+    else if (c.scrollWidth > c.clientWidth + 1) out.push(`printed code is cut at the right edge: ${c.textContent.split('\\n').sort((a, b) => b.length - a.length)[0].slice(0, 60)}`);
+  }
+  for (const m of document.querySelectorAll('.ruota-marks')) if (!shown(m)) out.push(`verification marks are not printed: ${m.textContent.trim().slice(0, 40)}`);
+  return {problems: out, codes: codes.length, marks: document.querySelectorAll('.ruota-marks').length};
+}"""
+
+
+@dataclass
+class PageReport:
+    page: str
+    lang: str
+    url: str
+    problems: list[str] = field(default_factory=list)  #: requests and console
+    requests: list[str] = field(default_factory=list)
+    dom: dict = field(default_factory=dict)  #: PAGE_JS
+    layout: dict = field(default_factory=dict)  #: viewport name → LAYOUT_JS
+    contrast: dict = field(default_factory=dict)  #: scheme → [(what, text, ratio)]
+    printed: dict = field(default_factory=dict)  #: PRINT_JS
+    screenshots: list[Path] = field(default_factory=list)
+    backgrounds: dict = field(default_factory=dict)  #: scheme → <body> background (0–255 RGBA)
+
+
+def _contrasts(page) -> tuple[str, list]:
+    data = page.evaluate(CONTRAST_JS, list(MARK_STATES))
+    return data["scheme"], [(f["what"], f["text"], round(contrast(f["fg"], f["bg"]), 2)) for f in data["found"]]
+
+
+def survey(context, site, pages: list[tuple[str, str]], shots: set[tuple[str, str]], shot_dir: Path) -> dict:
+    """Visit each ``(page, lang)`` once; screenshot those in ``shots`` into ``shot_dir``."""
+    page, recorder = recorded_page(context, site)
+    reports = {}
+    for path, lang in pages:
+        report = PageReport(path, lang, site.href(path, lang))
+        recorder.clear()
+        page.set_viewport_size(DESKTOP)
+        page.emulate_media(media="screen", color_scheme="light")
+        page.goto(report.url, wait_until="load")
+        recorder.settle(page)
+        report.problems = recorder.problems()
+        report.requests = list(recorder.requests)
+        report.dom = page.evaluate(PAGE_JS)
+        report.layout["desktop"] = page.evaluate(LAYOUT_JS)
+        for scheme, media in (("default", "light"), ("slate", "dark")):
+            page.emulate_media(color_scheme=media)
+            page.wait_for_timeout(20)  # Material re-reads its palette when the media query changes
+            page.evaluate(SCHEME_JS, scheme)
+            page.wait_for_function("s => document.body.getAttribute('data-md-color-scheme') === s && !document.body.hasAttribute('data-md-color-switching')", arg=scheme, timeout=3000)
+            report.backgrounds[scheme] = parse_rgb(page.evaluate("getComputedStyle(document.body).backgroundColor"))
+            found_scheme, values = _contrasts(page)
+            report.contrast[scheme] = values if found_scheme == scheme else [("scheme", f"data-md-color-scheme is {found_scheme}", 0.0)]
+            if (path, lang) in shots:
+                target = shot_dir / lang / f"{path[:-3].replace('/', '-')}-{'light' if media == 'light' else 'dark'}.png"
+                target.parent.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(target), full_page=True)
+                report.screenshots.append(target)
+        page.evaluate(SCHEME_JS, "default")
+        page.wait_for_function("() => document.body.getAttribute('data-md-color-scheme') === 'default'", timeout=3000)
+        page.set_viewport_size(PRINTED)
+        page.emulate_media(media="print", color_scheme="light")
+        report.printed = page.evaluate(PRINT_JS)
+        page.emulate_media(media="screen")
+        page.set_viewport_size(PHONE)
+        report.layout["phone"] = page.evaluate(LAYOUT_JS)
+        reports[(path, lang)] = report
+    page.close()
+    return reports

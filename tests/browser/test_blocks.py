@@ -1,0 +1,148 @@
+"""Code blocks on the page: their verification marks and output tabs follow the ledger,
+and the copy button copies exactly the code the engine executes (includes expanded)."""
+
+from __future__ import annotations
+
+import pytest
+
+from browserkit import COPY_BUTTON, LANGUAGES, MACHINES, REVEAL_JS, fixture_output, recorded_page
+
+SITES = ["site", "fixture_site"]
+SURVEY_OF = {"site": "real_survey", "fixture_site": "fixture_survey"}
+
+
+def _expected_labels(verdict) -> list[str]:
+    return [r.label for r in verdict.results if r.state in ("passed", "failed") and r.entry]
+
+
+@pytest.mark.parametrize("which", SITES)
+def test_marks_and_output_tabs_follow_the_ledger(request, which):
+    """Under every checked block: a mark; tabs exactly for the machines with a record."""
+    site, reports = request.getfixturevalue(which), request.getfixturevalue(SURVEY_OF[which])
+    problems, blocks_seen, tabs_seen = [], 0, 0
+    for (page, lang), report in sorted(reports.items()):
+        where = f"{lang}/{page}"
+        verdicts = site.verdicts(page, lang)
+        panels = report.dom["panels"]
+        if len(panels) != len(verdicts):
+            problems.append(f"{where}: {len(panels)} verification panels for {len(verdicts)} checked blocks")
+            continue
+        for (block, verdict), panel in zip(verdicts, panels):
+            blocks_seen += 1
+            state = "notrun" if block.not_run_reason is not None else verdict.state
+            label = f"{where} block {block.index} (line {block.line})"
+            if f"ruota-state-{state}" not in panel["cls"].split():
+                problems.append(f"{label}: panel {panel['cls']!r}, expected state {state!r}")
+            if not panel["after_code"]:
+                problems.append(f"{label}: the marks do not follow the code block")
+            if not panel["marks"]:
+                problems.append(f"{label}: no verification mark")
+            expected = _expected_labels(verdict)
+            tabs_seen += len(expected)
+            if panel["labels"] != expected:
+                problems.append(f"{label}: output tabs {panel['labels']}, expected {expected}")
+            for result, output in zip([r for r in verdict.results if r.label in expected], panel["outputs"]):
+                printed = (result.entry.get("output") or "").strip()
+                if printed and printed.splitlines()[0] not in output:
+                    problems.append(f"{label}: the {result.label} tab does not show what it printed ({printed[:40]!r})")
+        with_badges = [b for b, _ in verdicts if b.requirements or b.kind == "windows"]
+        if len(report.dom["requires"]) != len(with_badges):
+            problems.append(f"{where}: {len(report.dom['requires'])} requirement badges for {len(with_badges)} blocks with requirements")
+        problems += [f"{where}: requirement badges not directly above a code block" for r in report.dom["requires"] if not r["before_code"]]
+    assert not problems, "\n".join(problems)
+    if which == "fixture_site":  # guard: the fixture really exercises records and tabs
+        assert blocks_seen >= 15 and tabs_seen >= 18, (blocks_seen, tabs_seen)
+
+
+def _two_tab_blocks(site, page: str, lang: str) -> list:
+    return [(b, v) for b, v in site.verdicts(page, lang) if len(_expected_labels(v)) >= 2]
+
+
+@pytest.mark.parametrize("which", SITES)
+def test_clicking_an_output_tab_shows_that_machines_output(request, new_context, which):
+    site = request.getfixturevalue(which)
+    chosen = []
+    for lang in LANGUAGES:
+        found = [(p, b, v) for p in site.pages() for b, v in _two_tab_blocks(site, p, lang)]
+        if found:
+            chosen.append((lang, *found[0]))
+    if not chosen:
+        pytest.skip("no block has output recorded on two machines yet (verification/*.json)")
+    page, recorder = recorded_page(new_context(site), site)
+    for lang, path, block, verdict in chosen:
+        page.goto(site.href(path, lang))
+        panel = page.locator(".ruota-verify").nth(block.index)
+        page.evaluate(REVEAL_JS, panel.element_handle())
+        labels = panel.locator(".ruota-outputs > .tabbed-labels > label")
+        blocks = panel.locator(".ruota-outputs > .tabbed-content > .tabbed-block")
+        shown = [r for r in verdict.results if r.label in _expected_labels(verdict)]
+        for n in (1, 0):
+            labels.nth(n).click()
+            visible = [blocks.nth(i).is_visible() for i in range(blocks.count())]
+            assert visible == [i == n for i in range(len(visible))], f"{lang}/{path} block {block.index}: after clicking tab {n}: {visible}"
+            printed = (shown[n].entry.get("output") or shown[n].entry.get("error") or "").strip().splitlines()
+            if printed:
+                assert printed[0] in blocks.nth(n).inner_text(), f"{lang}/{path} block {block.index}: tab {n} shows {blocks.nth(n).inner_text()!r}"
+            if which == "fixture_site":  # the fixture knows what each machine printed
+                assert fixture_output(list(MACHINES)[n], block).splitlines()[0] in blocks.nth(n).inner_text()
+    assert not recorder.problems(navigated=True), recorder.problems(navigated=True)
+
+
+# Per page, for each block index: show it, press its copy button, read the clipboard.
+COPY_JS = """async ({indices, selector}) => {
+  const reveal = """ + REVEAL_JS + """;
+  const panels = [...document.querySelectorAll('.ruota-verify')];
+  const copied = {};
+  for (const index of indices) {
+    const box = panels[index] && panels[index].previousElementSibling;
+    const buttons = box ? box.querySelectorAll(selector) : [];
+    if (buttons.length !== 1) { copied[index] = {error: `${buttons.length} copy buttons`}; continue; }
+    reveal(box);
+    await navigator.clipboard.writeText('<nothing copied>');
+    buttons[0].click();
+    await new Promise(r => setTimeout(r, 30));
+    copied[index] = {text: await navigator.clipboard.readText()};
+  }
+  return copied;
+}"""
+
+
+def _copy_cases(site) -> dict[tuple[str, str], list]:
+    """Blocks to copy, per page: every block with an include, and the first plain block."""
+    cases = {}
+    for lang in LANGUAGES:
+        for page in site.pages():
+            blocks = site.blocks(page, lang)
+            chosen = [b for b in blocks if b.includes] + [b for b in blocks if not b.includes][:1]
+            if chosen:
+                cases[(lang, page)] = sorted(chosen, key=lambda b: b.index)
+    return cases
+
+
+@pytest.mark.parametrize("which", SITES)
+def test_copy_button_copies_the_executed_code(request, new_context, which):
+    """The copy button gives exactly the code the engine runs (``block.code``, includes
+    expanded), except trailing whitespace, which Material trims."""
+    site = request.getfixturevalue(which)
+    cases = _copy_cases(site)
+    included = sum(1 for blocks in cases.values() for b in blocks if b.includes)
+    if not included:
+        pytest.skip("no page includes a snippet yet")  # the fixture site always does
+    context = new_context(site)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site.url)
+    page, recorder = recorded_page(context, site)
+    problems = []
+    for (lang, path), blocks in sorted(cases.items()):
+        page.goto(site.href(path, lang))
+        first = page.locator(".ruota-verify").nth(blocks[0].index).locator("xpath=preceding-sibling::*[1]")
+        first.hover()  # the way a reader reaches the button (it shows on hover)
+        copied = page.evaluate(COPY_JS, {"indices": [b.index for b in blocks], "selector": COPY_BUTTON})
+        for block in blocks:
+            got = copied[str(block.index)]
+            if got.get("text") != block.code.rstrip():
+                problems.append(f"{lang}/{path} block {block.index} (line {block.line}) includes={list(block.includes)}:\n"
+                                f"  copied   {got.get('text', got.get('error'))[:300]!r}\n  executed {block.code.rstrip()[:300]!r}")
+    assert not problems, "\n".join(problems)
+    assert not recorder.problems(navigated=True), recorder.problems(navigated=True)
+    if which == "fixture_site":  # guard: includes, a section, an indented block were all copied
+        assert included >= 9, cases

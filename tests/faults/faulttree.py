@@ -1,0 +1,289 @@
+"""Throwaway documentation trees for the fault-injection tests, and the real commands run on them.
+
+A `DocTree` is a small copy of the project's layout in a temporary folder: a
+``mkdocs.yml`` adapted from the repository's (docs_dir, pymdownx.snippets base
+path, the ruota_docs plugin, i18n es/en/fr, Material with the repository's
+``overrides/``), a ``conftest.py`` like the repository's, ``docs/<lang>/`` pages
+and ``snippets/``. Its methods run the commands users run — ``python -m pytest``,
+``python -m mkdocs build --strict``, ``ruota-docs status`` and ``ruota-docs i18n
+check`` — in subprocesses, exactly as on the command line.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+LANGUAGES = ("es", "en", "fr")
+PYTHON = sys.executable
+RUOTA_DOCS = str(Path(sys.executable).with_name("ruota-docs"))
+
+MKDOCS_YML = """\
+site_name: fault tree
+site_url: https://faults.example.org/
+strict: true
+docs_dir: docs
+site_dir: site
+validation:
+  omitted_files: warn
+  absolute_links: warn
+  unrecognized_links: warn
+  anchors: warn
+theme:
+  name: material
+  custom_dir: {overrides}
+  language: es
+  font: false
+extra_css:
+  - assets/stylesheets/ruota.css
+plugins:
+  - search
+  - ruota_docs:
+      ledger_dir: verification
+  - i18n:
+      docs_structure: folder
+      fallback_to_default: true
+      reconfigure_material: true
+      reconfigure_search: true
+      languages:
+        - locale: es
+          default: true
+          name: Español
+          build: true
+        - locale: en
+          name: English
+          build: true
+        - locale: fr
+          name: Français
+          build: true
+markdown_extensions:
+  - admonition
+  - attr_list
+  - md_in_html
+  - toc:
+      permalink: true
+  - pymdownx.details
+  - pymdownx.highlight
+  - pymdownx.snippets:
+      base_path: [snippets]
+      check_paths: true
+  - pymdownx.superfences:
+      custom_fences:
+        - name: ruota-slot
+          class: ruota-slot
+          format: !!python/name:ruota_docs.slots.format_slot
+  - pymdownx.tabbed:
+      alternate_style: true
+"""
+
+#: The repository's own conftest.py: every page under docs/ collected with the project's Sybil.
+CONFTEST = (REPO / "conftest.py").read_text(encoding="utf-8")
+
+#: A pytest plugin (``-p faultplug``) that slows or synchronises the ledger write,
+#: so a test can kill the run in the middle of it or make two runs write together.
+FAULT_PLUGIN = '''\
+"""Fault hooks around ruota_docs.ledger, driven by environment variables."""
+
+import functools
+import json
+import os
+import time
+import types
+from pathlib import Path
+
+from ruota_docs import ledger
+
+_record, _dump = ledger.record, json.dump
+SIGNALS = Path(os.environ["FAULT_SIGNALS"])
+
+
+def _mark(name):
+    (SIGNALS / f"{name}-{os.getpid()}").write_text(repr(time.time()))
+
+
+def slow_dump(data, handle, **kwargs):
+    """Write half of the new ledger, then stall: the test SIGKILLs us here."""
+    text = json.dumps(data, **kwargs)
+    handle.write(text[: len(text) // 2])
+    handle.flush()
+    _mark("mid-write")
+    if os.environ.get("FAULT_STALL_WRITE"):
+        time.sleep(120)
+    time.sleep(float(os.environ.get("FAULT_WRITE_DELAY", "0")))
+    handle.write(text[len(text) // 2:])
+    _mark("written")
+
+
+def barrier_record(*args, **kwargs):
+    """Wait until every concurrent run has reached the write, then write."""
+    _mark("ready")
+    deadline = time.time() + 60
+    while len(list(SIGNALS.glob("ready-*"))) < int(os.environ["FAULT_BARRIER"]) and time.time() < deadline:
+        time.sleep(0.01)
+    return _record(*args, **kwargs)
+
+
+ledger.json = types.SimpleNamespace(**{**vars(json), "dump": slow_dump})
+if os.environ.get("FAULT_BARRIER"):
+    ledger.record = barrier_record
+'''
+
+
+@dataclass
+class Run:
+    """A finished command."""
+
+    args: list[str]
+    returncode: int
+    stdout: str
+    stderr: str
+    seconds: float
+
+    @property
+    def output(self) -> str:
+        return self.stdout + self.stderr
+
+    def __str__(self) -> str:  # shown by failing assertions
+        return f"$ {' '.join(self.args)}\nexit {self.returncode} after {self.seconds:.1f} s\n{self.output[-6000:]}"
+
+
+class DocTree:
+    """A throwaway project: mkdocs.yml, conftest.py, docs/<lang>/, snippets/, verification/."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self.docs = self.root / "docs"
+        self.snippets = self.root / "snippets"
+        self.verification = self.root / "verification"
+        self.signals = self.root.parent / f"{self.root.name}-signals"
+        for folder in (self.snippets, self.signals, *(self.docs / lang for lang in LANGUAGES)):
+            folder.mkdir(parents=True, exist_ok=True)
+        (self.root / "mkdocs.yml").write_text(MKDOCS_YML.format(overrides=REPO / "overrides"), encoding="utf-8")
+        (self.root / "conftest.py").write_text(CONFTEST, encoding="utf-8")
+        (self.root / "faultplug.py").write_text(FAULT_PLUGIN, encoding="utf-8")
+        for lang in LANGUAGES:
+            self.page(f"{lang}/index.md", "# Inicio { #home }\n\nTexto.\n", langs=(lang,))
+
+    # -- writing the tree ---------------------------------------------------------
+    def page(self, rel: str, text: str, langs=LANGUAGES) -> Path:
+        """Write ``docs/<lang>/<rel>`` for each language (``rel`` may start with a language)."""
+        if rel.split("/", 1)[0] in LANGUAGES:
+            langs, rel = (rel.split("/", 1)[0],), rel.split("/", 1)[1]
+        text = textwrap.dedent(text).lstrip("\n")
+        path = None
+        for lang in langs:
+            path = self.docs / lang / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        return path
+
+    def snippet(self, rel: str, text: str) -> Path:
+        path = self.snippets / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+        return path
+
+    def ledger_path(self, machine: str | None = None) -> Path:
+        return self.verification / f"{machine or this_machine()}.json"
+
+    def ledger(self, machine: str | None = None) -> dict:
+        return json.loads(self.ledger_path(machine).read_text(encoding="utf-8"))
+
+    def entries(self, page: str, machine: str | None = None) -> list[dict]:
+        """The recorded entries of one page, in block order."""
+        blocks = self.ledger(machine)["blocks"].values()
+        return sorted((e for e in blocks if e["page"] == page), key=lambda e: e["index"])
+
+    # -- running the real commands ------------------------------------------------------
+    def env(self, **extra: str) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("RUOTA_DOCS_", "PYTEST_", "FAULT_"))}
+        env.update(NO_MKDOCS_2_WARNING="1", FAULT_SIGNALS=str(self.signals),
+                   PYTHONPATH=str(self.root), PYTHONDONTWRITEBYTECODE="1")
+        env.update(extra)
+        return {k: v for k, v in env.items() if v is not None}
+
+    def command(self, args: list[str], timeout: float = 120, env: dict | None = None, **extra_env) -> Run:
+        started = time.perf_counter()
+        proc = subprocess.run(args, cwd=self.root, env=env or self.env(**extra_env), capture_output=True, text=True,
+                              timeout=timeout, stdin=subprocess.DEVNULL)
+        return Run(args, proc.returncode, proc.stdout, proc.stderr, time.perf_counter() - started)
+
+    def pytest_args(self, *args: str) -> list[str]:
+        return [PYTHON, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rA", *args]
+
+    def pytest(self, *args: str, timeout: float = 120, **env) -> Run:
+        return self.command(self.pytest_args(*args), timeout=timeout, **env)
+
+    def spawn_pytest(self, *args: str, **env) -> subprocess.Popen:
+        return subprocess.Popen(self.pytest_args(*args), cwd=self.root, env=self.env(**env), stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+    def build(self, timeout: float = 120, **env) -> Run:
+        return self.command([PYTHON, "-m", "mkdocs", "build", "--strict"], timeout=timeout, **env)
+
+    def status(self, *args: str, **env) -> Run:
+        return self.command([RUOTA_DOCS, "status", *args], **env)
+
+    def i18n_check(self, **env) -> Run:
+        return self.command([RUOTA_DOCS, "i18n", "check"], **env)
+
+    def wait_for_signal(self, name: str, timeout: float = 60) -> Path:
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            found = sorted(self.signals.glob(f"{name}-*"))
+            if found:
+                return found[0]
+            time.sleep(0.02)
+        raise AssertionError(f"no {name!r} signal within {timeout} s")
+
+    def html(self, page: str, lang: str = "es") -> str:
+        """The built HTML of ``page`` (``guides/x.md``): es at the root, others under /<lang>/."""
+        stem = page[:-3]
+        rel = "index.html" if stem == "index" else f"{stem}/index.html"
+        site = self.root / "site"
+        return ((site / rel) if lang == "es" else (site / lang / rel)).read_text(encoding="utf-8")
+
+
+@functools.lru_cache(maxsize=1)
+def this_machine() -> str:
+    """The machine id the runs in a tree record under (what ``ruota_docs.device.probe`` says here)."""
+    code = "from ruota_docs.device import probe; print(probe().machine_id)"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RUOTA_DOCS_")}
+    return subprocess.run([PYTHON, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.strip()
+
+
+def fence(code: str, lang: str = "python", directives: str = "") -> str:
+    """A fenced block with optional directive lines above it."""
+    head = "".join(f"{d.strip()}\n" for d in directives.splitlines() if d.strip())
+    return f"{head}```{lang}\n{textwrap.dedent(code).strip()}\n```\n"
+
+
+def compose(title: str, *parts: str) -> tuple[str, list[int]]:
+    """A page: a title, then each part (a `fence` or prose) after a blank line. Returns the
+    text and the line of each opening fence, counted here independently of the engine."""
+    text, lines = f"# {title}\n", []
+    for part in parts:
+        text += "\n"
+        for n, line in enumerate(part.splitlines(), text.count("\n") + 1):
+            if line.lstrip().startswith("```") and line.strip() != "```":
+                lines.append(n)
+        text += part if part.endswith("\n") else part + "\n"
+    return text, lines
+
+
+def alive(pid: int) -> bool:
+    """Whether a process exists and is not a zombie."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"

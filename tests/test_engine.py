@@ -1,0 +1,488 @@
+"""End to end: throwaway doc trees run by ``python -m pytest`` in a subprocess, as CI runs the docs."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from _support import clean_env, outcomes, read_ledger, run_pytest, write_tree
+from ruota_docs.device import probe
+from ruota_docs.requirements import parse, unmet_reason
+
+
+def openings(text: str) -> list[int]:
+    """1-based lines of the opening fences of a page (every fence here names a language)."""
+    return [n for n, line in enumerate(textwrap.dedent(text).lstrip("\n").splitlines(), 1)
+            if re.match(r"\s*(```|~~~)\S", line)]
+
+
+NAMESPACE = """
+    # Espacio de nombres { #namespace }
+
+    ```python
+    import os, pathlib
+    shared = 41
+    os.environ["RUOTA_LEAK"] = "from the first page"
+    pathlib.Path(os.environ["PROBE_DIR"], "cwd.txt").write_text(os.getcwd())
+    pathlib.Path("made-here.txt").write_text("in the page's folder")
+    print("cwd", os.getcwd())
+    ```
+
+    ```python
+    shared += 1
+    assert pathlib.Path("made-here.txt").exists()
+    print("shared", shared)
+    ```
+
+    ```pycon
+    >>> shared
+    42
+    ```
+
+    ```pycon
+    >>> shared + 1
+    0
+    ```
+
+    ```python
+    print("still running", shared)
+    ```
+    """
+
+ENV = """
+    # Entorno { #env }
+
+    ```python
+    import os
+    assert "RUOTA_LEAK" not in os.environ, os.environ["RUOTA_LEAK"]
+    assert "shared" not in globals()
+    print("clean")
+    ```
+    """
+
+RAISE = """
+    # Error { #error }
+
+    ```python
+    before = "set"
+    ```
+
+    ```python
+    value = 1
+    raise ValueError("boom from the page")
+    ```
+
+    ```python
+    print("after the error", before, value)
+    ```
+    """
+
+ABORT = """
+    # Abort { #abort }
+
+    ```python
+    import os
+    os.abort()
+    ```
+
+    ```python
+    print("never")
+    ```
+
+    <!-- run: safe -->
+    ```bash
+    echo never
+    ```
+    """
+
+EXIT = """
+    # Exit { #exit }
+
+    ```python
+    import os
+    os._exit(3)
+    ```
+
+    ```python
+    print("never")
+    ```
+    """
+
+HANG = """
+    # Hang { #hang }
+
+    <!-- run: timeout=2 -->
+    ```python
+    import os, pathlib, time
+    pathlib.Path(os.environ["PROBE_DIR"], "hang.pid").write_text(str(os.getpid()))
+    time.sleep(120)
+    ```
+
+    ```python
+    print("never")
+    ```
+    """
+
+SHELL = """
+    # Shell { #shell }
+
+    ```bash
+    echo unexplained
+    ```
+
+    <!-- run: safe -->
+    ```bash
+    echo "from bash" > note.txt
+    cat note.txt
+    ```
+
+    <!-- run: skip reason="instala paquetes del sistema" -->
+    ```bash
+    sudo apt-get install -y rocm
+    ```
+    """
+
+DIRECTIVE = """
+    # Directiva { #directive }
+
+    <!-- colour: red -->
+    ```python
+    pass
+    ```
+    """
+
+INCLUDE = """
+    # Include { #include }
+
+    <!-- requires: cpu gpu -->
+    ```python
+    --8<-- "g/nope.py"
+    ```
+
+    ```python title="hello.py"
+    --8<-- "g/hello.py"
+    ```
+    """
+
+REQUIRES = """
+    # Requisitos { #requires }
+
+    <!-- requires: rocm arch=gfx906 -->
+    ```python
+    print("only on a Radeon VII")
+    ```
+
+    ```json
+    {"valid": true}
+    ```
+
+    ```json
+    {"valid": tru}
+    ```
+
+    ```yaml
+    a: [1, 2
+    ```
+    """
+
+SAME = """
+    # Igual { #same }
+
+    ```python
+    import os, pathlib
+    counter = pathlib.Path(os.environ["PROBE_DIR"], "counter.txt")
+    with counter.open("a") as handle:
+        handle.write(os.environ["RUOTA_DOCS_PAGE"] + "\\n")
+    print("executed")
+    ```
+    """
+
+PAGES = {
+    "es/a_namespace.md": NAMESPACE, "es/b_env.md": ENV, "es/c_raise.md": RAISE, "es/d_abort.md": ABORT,
+    "es/e_exit.md": EXIT, "es/f_hang.md": HANG, "es/g_shell.md": SHELL, "es/h_directive.md": DIRECTIVE,
+    "es/i_include.md": INCLUDE, "es/k_requires.md": REQUIRES,
+    "es/same.md": SAME, "en/same.md": SAME, "fr/same.md": SAME,
+}
+SNIPPETS = {"snippets/g/hello.py": 'print("hello from a snippet")\n'}
+
+
+@pytest.fixture(scope="module")
+def machine_id() -> str:
+    return probe().machine_id
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    """One run of the whole sample tree."""
+    base = tmp_path_factory.mktemp("engine")
+    probe_dir = base / "probe"
+    probe_dir.mkdir()
+    tree = write_tree(base / "tree", {f"docs/{k}": v for k, v in PAGES.items()} | SNIPPETS)
+    result = run_pytest(tree, env=clean_env(PROBE_DIR=str(probe_dir)))
+    return tree, probe_dir, result
+
+
+@pytest.fixture(scope="module")
+def ledger(run, machine_id):
+    tree, _, _ = run
+    path = tree / "verification" / f"{machine_id}.json"
+    assert path.exists(), sorted(p.name for p in (tree / "verification").iterdir())
+    return read_ledger(path)
+
+
+def entry(ledger, page, index):
+    return ledger["blocks"][f"{page}#{index}"]
+
+
+def line(page, index):
+    return openings(PAGES[page])[index]
+
+
+# -- the run as a whole -----------------------------------------------------------------------------------
+def test_every_block_is_reported(run):
+    _, _, result = run
+    results = outcomes(result.stdout)
+    assert len(results) == sum(len(openings(v)) for v in PAGES.values()), result.stdout[-3000:]
+    assert result.returncode == 1
+
+
+def test_ledger_describes_this_machine(ledger, machine_id):
+    assert (ledger["schema"], ledger["kind"], ledger["machine_id"]) == (1, "ruota-docs/ledger", machine_id)
+    assert ledger["machine"]["machine_id"] == machine_id
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", ledger["updated"])
+
+
+def test_summary_line(run, machine_id):
+    _, _, result = run
+    assert f"blocks recorded in verification/{machine_id}.json" in result.stdout
+    assert "2 credited from an identical translation run once" in result.stdout
+
+
+# -- one namespace per page, in order, in a temporary folder ---------------------------------------------
+def test_namespace_is_shared_in_order(run, ledger):
+    page = "es/a_namespace.md"
+    assert [entry(ledger, page, i)["outcome"] for i in range(5)] == ["passed", "passed", "passed", "failed", "passed"]
+    assert entry(ledger, page, 1)["output"] == "shared 42\n"
+    assert entry(ledger, page, 4)["output"] == "still running 42\n"
+    assert [entry(ledger, page, i)["line"] for i in range(5)] == openings(NAMESPACE)
+
+
+def test_doctest_failure_is_reported(run, ledger):
+    _, _, result = run
+    failed = entry(ledger, "es/a_namespace.md", 3)
+    assert failed["reason"] == "1 of 1 doctest examples failed"
+    assert "Expected:\n    0\nGot:\n    43" in failed["error"]
+    # the doctest names the page line of its example
+    n = line("es/a_namespace.md", 3)
+    assert f'File "es/a_namespace.md:{n}", line {n + 1}' in failed["error"]
+    assert f"es/a_namespace.md:{line('es/a_namespace.md', 3)}: 1 of 1 doctest examples failed" in result.stdout
+    # the doctest runner's own summary is not what the block printed
+    assert "Test Failed" not in failed["output"]
+
+
+def test_cwd_is_a_temporary_folder_removed_afterwards(run, ledger):
+    tree, probe_dir, _ = run
+    cwd = Path((probe_dir / "cwd.txt").read_text())
+    assert cwd.name.startswith("ruota-page-")
+    assert cwd.parent == Path(tempfile.gettempdir())
+    assert not cwd.exists()
+    assert not list(tree.rglob("made-here.txt")) and not list(tree.rglob("note.txt"))
+    # the published output never shows the machine's folder
+    assert entry(ledger, "es/a_namespace.md", 0)["output"] == "cwd <page-dir>\n"
+
+
+def test_environment_does_not_leak_across_pages(ledger):
+    assert entry(ledger, "es/b_env.md", 0)["outcome"] == "passed"
+    assert entry(ledger, "es/b_env.md", 0)["output"] == "clean\n"
+
+
+# -- failures -----------------------------------------------------------------------------------------------
+def test_raising_block(run, ledger):
+    _, _, result = run
+    page, n = "es/c_raise.md", line("es/c_raise.md", 1)
+    failed = entry(ledger, page, 1)
+    assert (failed["outcome"], failed["reason"]) == ("failed", "ValueError: boom from the page")
+    assert f'File "{page}:{n}", line 2, in <module>' in failed["error"]
+    assert "worker.py" not in failed["error"]
+    assert f"{page}:{n}: ValueError: boom from the page" in result.stdout
+    # an exception does not end the page: the next block still runs with the namespace
+    assert entry(ledger, page, 2)["output"] == "after the error set 1\n"
+
+
+@pytest.mark.parametrize(("page", "why"), [
+    ("es/d_abort.md", "the page's process died (SIGABRT)"),
+    ("es/e_exit.md", "the page's process died (exit status 3)"),
+    ("es/f_hang.md", "timed out after 2 s"),
+])
+def test_crash_and_later_blocks(run, ledger, page, why):
+    _, _, result = run
+    first = entry(ledger, page, 0)
+    assert (first["outcome"], first["reason"]) == ("failed", why)
+    assert f"{page}:{line(page, 0)}: {why}" in result.stdout
+    later = [e for e in ledger["blocks"].values() if e["page"] == page and e["index"] > 0]
+    assert later and all(e["outcome"] == "skipped" for e in later)
+    for e in later:
+        assert e["reason"] == f"not run: an earlier block at line {line(page, 0)} ended the page's process ({why})"
+    assert all(outcomes(result.stdout)[(page, line(page, i))] == "SKIPPED" for i in range(1, len(later) + 1))
+
+
+def test_hung_block_is_killed(run, ledger):
+    _, probe_dir, _ = run
+    assert 1.9 < entry(ledger, "es/f_hang.md", 0)["duration"] < 30
+    pid = int((probe_dir / "hang.pid").read_text())
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+
+
+def test_abort_output_names_the_block(ledger):
+    assert 'File "es/d_abort.md:3"' in entry(ledger, "es/d_abort.md", 0)["output"]
+
+
+# -- policy ----------------------------------------------------------------------------------------------------
+def test_shell_blocks(run, ledger):
+    _, _, result = run
+    page = "es/g_shell.md"
+    unexplained, safe, skipped = (entry(ledger, page, i) for i in range(3))
+    assert unexplained["outcome"] == "failed"
+    assert (f"{page}:{line(page, 0)}: bash block is neither marked safe to run (<!-- run: safe -->) nor explained "
+            f'(<!-- run: skip reason="…" -->)') in result.stdout
+    assert (safe["outcome"], safe["output"]) == ("passed", "from bash\n")
+    assert (skipped["outcome"], skipped["reason"]) == ("skipped", "not run: instala paquetes del sistema")
+
+
+def test_unknown_directive_is_reported_with_page_and_line(run, ledger):
+    _, _, result = run
+    message = "unknown directive 'colour'; known: requires, run, chart, verification-status"
+    assert f"es/h_directive.md:3: {message}" in result.stdout
+    failed = entry(ledger, "es/h_directive.md", 0)
+    assert (failed["outcome"], failed["line"], failed["reason"]) == ("failed", 3, message)
+    assert outcomes(result.stdout)[("es/h_directive.md", 3)] == "FAILED"
+
+
+def test_missing_include_is_reported_with_page_and_line(run, ledger):
+    _, _, result = run
+    page = "es/i_include.md"
+    assert f"{page}:{line(page, 0)}: Snippet at path 'g/nope.py' could not be found" in result.stdout
+    assert entry(ledger, page, 0)["outcome"] == "failed"
+    assert entry(ledger, page, 1)["output"] == "hello from a snippet\n"
+
+
+def test_requirements_and_data(run, ledger):
+    page = "es/k_requires.md"
+    skipped = entry(ledger, page, 0)
+    assert (skipped["outcome"], skipped["reason"]) == ("skipped", unmet_reason(parse("rocm arch=gfx906"), probe())
+                                                       or pytest.skip("this machine is a ROCm gfx906"))
+    assert [entry(ledger, page, i)["outcome"] for i in (1, 2, 3)] == ["passed", "failed", "failed"]
+    assert entry(ledger, page, 2)["reason"].startswith("invalid json: Expecting value: line 1 column 11")
+    assert entry(ledger, page, 3)["reason"].startswith("invalid yaml: ")
+
+
+# -- translations run once ---------------------------------------------------------------------------------------
+def test_identical_translations_run_once(run, ledger):
+    _, probe_dir, result = run
+    assert (probe_dir / "counter.txt").read_text() == "es/same.md\n"
+    es, en, fr = (entry(ledger, f"{lang}/same.md", 0) for lang in ("es", "en", "fr"))
+    assert es["reused_from"] is None
+    assert en["reused_from"] == fr["reused_from"] == "es/same.md"
+    assert es["outcome"] == en["outcome"] == fr["outcome"] == "passed"
+    assert es["output"] == en["output"] == fr["output"] == "executed\n"
+    assert es["sha256"] == en["sha256"] == fr["sha256"]
+    results = outcomes(result.stdout)
+    assert results[("en/same.md", 3)] == results[("fr/same.md", 3)] == "PASSED"
+
+
+@pytest.fixture(scope="module")
+def same_tree(tmp_path_factory):
+    return tmp_path_factory.mktemp("same")
+
+
+def test_no_reuse_executes_every_translation(same_tree, machine_id):
+    probe_dir = same_tree / "probe"
+    probe_dir.mkdir()
+    tree = write_tree(same_tree / "tree", {f"docs/{lang}/same.md": SAME for lang in ("es", "en", "fr")})
+    result = run_pytest(tree, "--no-reuse", env=clean_env(PROBE_DIR=str(probe_dir)))
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert sorted((probe_dir / "counter.txt").read_text().split()) == ["en/same.md", "es/same.md", "fr/same.md"]
+    data = read_ledger(tree / "verification" / f"{machine_id}.json")
+    assert [e["reused_from"] for e in data["blocks"].values()] == [None, None, None]
+    assert "credited" not in result.stdout
+
+
+# -- where the record goes ------------------------------------------------------------------------------------------
+SMALL = {"docs/es/p.md": "# P { #p }\n\n```python\nprint('p')\n```\n\n```python\nprint('p2')\n```\n",
+         "docs/es/q.md": "# Q { #q }\n\n```python\nprint('q')\n```\n"}
+
+
+def test_no_ledger_writes_nothing(tmp_path):
+    tree = write_tree(tmp_path, SMALL)
+    result = run_pytest(tree, "--no-ledger")
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "3 passed" in result.stdout
+    assert not (tree / "verification").exists()
+    assert "recorded in" not in result.stdout
+
+
+def test_ledger_option_names_the_file(tmp_path, machine_id):
+    tree = write_tree(tmp_path, SMALL)
+    result = run_pytest(tree, "--ledger", "records/here.json")
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert not (tree / "verification").exists()
+    data = read_ledger(tree / "records/here.json")
+    assert sorted(data["blocks"]) == ["es/p.md#0", "es/p.md#1", "es/q.md#0"]
+    assert "3 blocks recorded in records/here.json: 3 passed" in result.stdout
+
+
+def test_fake_device_never_writes_a_ledger(tmp_path):
+    tree = write_tree(tmp_path, SMALL | {"docs/es/r.md": "# R\n\n<!-- requires: rocm arch=gfx1102 -->\n```python\nprint('r')\n```\n"})
+    result = run_pytest(tree, env=clean_env(RUOTA_DOCS_FAKE_DEVICE="rocm gfx1102 AMD Radeon RX 7600 8GiB"))
+    # the preview resolves requirements as on the named card ...
+    assert outcomes(result.stdout)[("es/r.md", 4)] == "PASSED"
+    # ... but its results describe this machine: no record is written
+    assert not (tree / "verification").exists()
+    assert "verification record NOT written: RUOTA_DOCS_FAKE_DEVICE is set" in result.stdout
+
+
+def test_subset_runs_keep_other_pages(tmp_path, machine_id):
+    tree = write_tree(tmp_path, SMALL)
+    path = tree / "verification" / f"{machine_id}.json"
+    assert run_pytest(tree).returncode == 0
+    before = read_ledger(path)["blocks"]
+    assert sorted(before) == ["es/p.md#0", "es/p.md#1", "es/q.md#0"]
+
+    # p.md loses a block and changes the other: a full run of that page replaces its entries
+    (tree / "docs/es/p.md").write_text("# P { #p }\n\n```python\nprint('p changed')\n```\n")
+    result = run_pytest(tree, "docs/es/p.md")
+    assert result.returncode == 0, result.stdout[-3000:]
+    after = read_ledger(path)["blocks"]
+    assert sorted(after) == ["es/p.md#0", "es/q.md#0"]
+    assert after["es/p.md#0"]["output"] == "p changed\n"
+    assert after["es/q.md#0"] == before["es/q.md#0"]
+
+    # a partial run of a page (one block selected) updates that block and keeps the others
+    (tree / "docs/es/q.md").write_text("# Q { #q }\n\n```python\nprint('q')\n```\n\n```python\nprint('q2')\n```\n")
+    result = run_pytest(tree, "docs/es/q.md", "-k", "line:7")
+    assert result.returncode == 0, result.stdout[-3000:]
+    partial = read_ledger(path)["blocks"]
+    assert sorted(partial) == ["es/p.md#0", "es/q.md#0", "es/q.md#1"]
+    assert partial["es/q.md#1"]["output"] == "q2\n"
+    assert partial["es/q.md#0"] == before["es/q.md#0"]
+    assert partial["es/p.md#0"] == after["es/p.md#0"]
+
+
+def test_ledger_of_another_machine_is_refused(tmp_path, machine_id):
+    tree = write_tree(tmp_path, SMALL)
+    other = tree / "records" / "other.json"
+    other.parent.mkdir()
+    text = '{"schema": 1, "kind": "ruota-docs/ledger", "machine_id": "rocm-gfx906", "machine": {}, "updated": null, "blocks": {}}\n'
+    other.write_text(text)
+    result = run_pytest(tree, "--ledger", str(other))
+    assert result.returncode == 1
+    assert "verification record NOT written" in result.stdout and "holds machine 'rocm-gfx906'" in result.stdout
+    assert other.read_text() == text
+    shutil.rmtree(tree / "records")

@@ -1,0 +1,388 @@
+"""The MkDocs plugin: a small sample site built with a hand-written ledger, checked in its HTML."""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from _support import REPO, clean_env, mkdocs_yml, run_mkdocs, run_pytest, write_tree
+from ruota_docs import i18n
+from ruota_docs.includes import load_mkdocs_config
+
+# -- the sample site -------------------------------------------------------------------------------------------
+PAGE = """\
+    # {title} {{ #home }}
+
+    {intro}
+
+    <!-- chart: block=bench metrics=seconds_per_epoch unit=s title="{chart}" reported="{reported}=28.6" -->
+
+    <!-- requires: rocm arch=gfx906 vram>=8GiB -->
+    ```python
+    print("gfx906 only")
+    ```
+
+    ```python
+    print("hola")
+    ```
+
+    ```python
+    raise SystemExit(1)
+    ```
+
+    ```python
+    print("changed since it ran")
+    ```
+
+    <!-- run: skip reason="{reason}" -->
+    ```bash
+    apt install foo
+    ```
+
+    <!-- run: id=bench -->
+    ```python
+    print("seconds_per_epoch: 12.41")
+    ```
+
+    !!! note "{note}"
+
+        <!-- requires: cuda -->
+        ```python
+        print("in a note")
+        ```
+    """
+WORDS = {
+    "es": dict(title="Inicio", intro="Una página de prueba.", chart="Segundos por época", reported="CPU (documento fuente)",
+               reason="instala paquetes", note="Dentro"),
+    "en": dict(title="Home", intro="A test page.", chart="Seconds per epoch", reported="CPU (source document)",
+               reason="installs packages", note="Inside"),
+    "fr": dict(title="Accueil", intro="Une page de test.", chart="Secondes par époque", reported="CPU (document source)",
+               reason="installe des paquets", note="Dedans"),
+}
+CODES = ['print("gfx906 only")\n', 'print("hola")\n', "raise SystemExit(1)\n", 'print("changed since it ran")\n',
+         "apt install foo\n", 'print("seconds_per_epoch: 12.41")\n', 'print("in a note")\n']
+STALE_CODE = 'print("the code as it was")\n'
+CPU = {"backend": "cpu", "gpu_name": None, "arch": None, "vram_bytes": None, "gpu_count": 0, "os": "linux",
+       "machine": "x86_64", "python": "3.11.7", "torch": "2.13.0+cpu", "hip": None, "cuda": None,
+       "packages": {"torch": "2.13.0+cpu", "numpy": "2.4.6"}, "machine_id": "cpu-x86_64"}
+H200 = CPU | {"backend": "cuda", "gpu_name": "NVIDIA H200", "arch": "sm_90", "vram_bytes": 150_754_820_096, "gpu_count": 1,
+              "torch": "2.13.0+cu130", "cuda": "13.0", "packages": {"torch": "2.13.0+cu130"}, "machine_id": "cuda-nvidia-h200"}
+CPU_SKIP = "requires ROCm, arch gfx906, ≥ 8GiB of VRAM; this machine: CPU only, x86_64"
+
+
+def sha(code: str) -> str:
+    return hashlib.sha256(code.encode()).hexdigest()
+
+
+def entry(page: str, index: int, outcome: str, code: str, output: str = "", when: str = "2026-11-20T10:00:00Z", **extra) -> dict:
+    return {"page": page, "lang": page[:2], "index": index, "line": 1, "language": "python", "sha256": sha(code),
+            "id": "bench" if index == 5 else None, "outcome": outcome, "reason": None, "error": None, "duration": 1.5,
+            "output": output, "ran_at": when, "reused_from": None} | extra
+
+
+def ledgers() -> dict[str, dict]:
+    cpu, cuda = {}, {}
+    for lang in ("es", "en", "fr"):
+        page = f"{lang}/index.md"
+        credited = {"reused_from": "es/index.md"} if lang != "es" else {}
+        rows = [
+            entry(page, 0, "skipped", CODES[0], reason=CPU_SKIP),
+            entry(page, 1, "passed", CODES[1], "hola\n", **credited),
+            entry(page, 2, "failed", CODES[2], reason="SystemExit: 1", error="SystemExit: 1"),
+            entry(page, 3, "passed", STALE_CODE, "old\n"),
+            entry(page, 4, "skipped", CODES[4], reason="not run: installs packages"),
+            entry(page, 5, "passed", CODES[5], "seconds_per_epoch: 12.41\n"),
+            entry(page, 6, "skipped", CODES[6], reason="requires CUDA; this machine: CPU only, x86_64"),
+        ]
+        cpu.update({f"{page}#{e['index']}": e for e in rows})
+        when = "2026-11-21T08:00:00Z"
+        rows = [
+            entry(page, 0, "skipped", CODES[0], reason="requires ROCm, arch gfx906; this machine: CUDA, NVIDIA H200", when=when),
+            entry(page, 1, "passed", CODES[1], "hola\n", when=when),
+            entry(page, 5, "passed", CODES[5], "epoch done\nseconds_per_epoch: 3.5 s\n", when=when),
+            entry(page, 6, "passed", CODES[6], "in a note\n", when=when),
+        ]
+        cuda.update({f"{page}#{e['index']}": e for e in rows})
+    wrap = lambda machine, blocks: {"schema": 1, "kind": "ruota-docs/ledger", "machine_id": machine["machine_id"],  # noqa: E731
+                                    "machine": machine, "updated": "2026-11-21T08:00:00Z", "blocks": blocks}
+    return {"cpu-x86_64.json": wrap(CPU, cpu), "cuda-nvidia-h200.json": wrap(H200, cuda)}
+
+
+def site_files() -> dict[str, str]:
+    files = {f"docs/{lang}/index.md": PAGE.format(**WORDS[lang]) for lang in ("es", "en", "fr")}
+    files |= {
+        "docs/es/verification-status.md": "# Estado { #status }\n\n<!-- verification-status: -->\n",
+        "docs/en/verification-status.md": "# Status { #status }\n\n<!-- verification-status: -->\n",
+        "docs/fr/verification-status.md": "# État { #status }\n\n<!-- verification-status: -->\n",
+        "docs/es/solo.md": "# Solo en español { #solo }\n\nTexto.\n",
+    }
+    return files
+
+
+def article(path: Path) -> str:
+    text = path.read_text(encoding="utf-8")
+    body = text[text.index("<article"):text.index("</article>")]
+    return re.sub(r'<svg class="ruota-icon".*?</svg>', "", body, flags=re.S)
+
+
+def panels(page: str) -> list[str]:
+    """The verification panel under each block, in order."""
+    starts = [m.start() for m in re.finditer(r'<div class="ruota-verify ', page)]
+    return [page[a:b] for a, b in zip(starts, starts[1:] + [len(page)])]
+
+
+def words(fragment: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", fragment))
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    root = write_tree(tmp_path_factory.mktemp("site"), site_files(), site=True, conftest=False)
+    for name, data in ledgers().items():
+        (root / "verification").mkdir(exist_ok=True)
+        (root / "verification" / name).write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    # the French page is in sync with its source; the English one records nothing
+    i18n.mark_synced(root / "docs", "fr/index.md")
+    result = run_mkdocs(root)
+    assert result.returncode == 0, result.stderr[-4000:]
+    return root / "site"
+
+
+@pytest.fixture(scope="module")
+def es(site):
+    return article(site / "index.html")
+
+
+@pytest.fixture(scope="module")
+def en(site):
+    return article(site / "en" / "index.html")
+
+
+@pytest.fixture(scope="module")
+def fr(site):
+    return article(site / "fr" / "index.html")
+
+
+def test_sample_config_uses_the_sites_extensions():
+    """The sample site renders with the same Markdown extensions as the real one."""
+    def names(config):
+        return [next(iter(e)) if isinstance(e, dict) else e for e in config["markdown_extensions"]]
+    real = load_mkdocs_config(REPO)
+    sample = load_mkdocs_config_text(mkdocs_yml(site=True))
+    assert names(sample) == names(real)
+
+
+def load_mkdocs_config_text(text: str) -> dict:
+    import yaml
+
+    from ruota_docs.includes import _Loader
+    return yaml.load(text, Loader=_Loader)
+
+
+# -- blocks ----------------------------------------------------------------------------------------------------------
+def test_requirement_badges(es):
+    badges = re.findall(r'<div class="ruota-requires" role="note">(.*?)</div>', es)
+    assert len(badges) == 2
+    assert re.findall(r'<span class="ruota-badge">(.*?)</span>', badges[0]) == ["ROCm", "gfx906", "VRAM ≥ 8 GiB"]
+    assert '<span class="ruota-requires-label">Requiere</span>' in badges[0]
+    assert re.findall(r'<span class="ruota-badge">(.*?)</span>', badges[1]) == ["CUDA"]
+    # the badges come before their block's code
+    assert es.index(badges[0]) < es.index("gfx906 only")
+
+
+def test_every_block_has_a_panel(es):
+    states = [re.match(r'<div class="ruota-verify ruota-state-(\w+)"', p)[1] for p in panels(es)]
+    assert states == ["skipped", "passed", "failed", "stale", "notrun", "passed", "passed"]
+
+
+def test_output_tabs_labelled_with_the_machine(es):
+    panel = panels(es)[1]
+    labels = re.findall(r'<label for="__ruota_1_\d">(.*?)</label>', panel)
+    assert labels == ["CPU x86_64", "NVIDIA H200 (CUDA)"]
+    assert panel.count('<pre class="ruota-output"><code>hola\n</code></pre>') == 2
+    assert '<div class="tabbed-labels" aria-label="Salida">' in panel
+    assert "20 nov 2026 · 1,5 s" in panel
+
+
+def test_verified_mark_with_date(es):
+    panel = panels(es)[1]
+    assert '<li class="ruota-mark-passed"><span>Verificado en CPU x86_64, NVIDIA H200 (CUDA), 21 nov 2026</span></li>' in panel
+
+
+def test_skipped_reason(es, en):
+    panel = panels(es)[0]
+    # the record keeps the engine's English reason; the page names the unmet terms in its language
+    assert '<li class="ruota-mark-skipped"><span>No se ejecutó en CPU x86_64: requiere ROCm, gfx906, VRAM ≥ 8 GiB</span></li>' in panel
+    assert "<span>No se ejecutó en NVIDIA H200 (CUDA): requiere ROCm, gfx906</span>" in panel
+    assert "ruota-output" not in panel
+    assert "<span>Not run on CPU x86_64: needs ROCm, gfx906, VRAM ≥ 8 GiB</span>" in panels(en)[0]
+
+
+def test_author_reason_for_not_running(es):
+    panel = panels(es)[4]
+    assert '<li class="ruota-mark-notrun"><span>No se ejecuta: instala paquetes</span></li>' in panel
+    assert "ruota-mark-skipped" not in panel
+
+
+def test_failed_mark(es):
+    panel = panels(es)[2]
+    assert '<li class="ruota-mark-failed"><span>Falló en CPU x86_64, 20 nov 2026</span></li>' in panel
+    assert "<code>SystemExit: 1</code>" in panel
+    assert "ruota-mark-passed" not in panel
+
+
+def test_stale_block_is_never_green(es):
+    panel = panels(es)[3]
+    assert '<li class="ruota-mark-stale"><span>Sin verificar: el código cambió desde la última ejecución</span></li>' in panel
+    assert "ruota-mark-passed" not in panel and "Verificado" not in panel
+    assert "old" not in words(panel)
+
+
+def test_block_inside_an_admonition(es):
+    note = es[es.index('<div class="admonition note">'):]
+    assert '<span class="ruota-badge">CUDA</span>' in note
+    assert "Verificado en NVIDIA H200 (CUDA), 21 nov 2026" in panels(note)[0]
+
+
+def test_no_paragraph_wraps_a_block(es):
+    assert "<p><div" not in es
+    assert not re.search(r"</div>\s*</p>", es)
+
+
+def test_page_summary(es):
+    summary = re.search(r'<p class="ruota-summary ruota-state-(\w+)"><span>(.*?)</span></p>', es)
+    assert summary[1] == "failed"
+    assert summary[2] == ("3 de 7 bloques de código verificados en 2 máquina(s); última ejecución: 21 nov 2026. "
+                          "1 bloque(s) fallaron en su última ejecución. 1 bloque(s) aún sin verificar en su forma actual. "
+                          "2 bloque(s) necesitan hardware o acceso que ninguna máquina tenía: mira cada bloque.")
+    # right under the title
+    assert es.index("ruota-summary") > es.index("<h1") and es.index("ruota-summary") < es.index("Una página de prueba")
+
+
+# -- page directives -------------------------------------------------------------------------------------------------
+def test_chart(es, en):
+    figure = es[es.index('<figure class="ruota-figure">'):]
+    figure = figure[:figure.index("</figure>")]
+    assert '<svg class="ruota-chart" role="img"' in figure and 'aria-label="Segundos por época"' in figure
+    assert "<figcaption>Segundos por época</figcaption>" in figure
+    rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td><td class=\"ruota-num\">(.*?)</td></tr>", figure)
+    assert rows == [("CPU x86_64", "medido", "12,41"), ("NVIDIA H200 (CUDA)", "medido", "3,5"),
+                    ("CPU (documento fuente)", "según otras fuentes", "28,6")]
+    assert "<th>seconds_per_epoch (s)</th>" in figure
+    assert ">12,41 s</text>" in figure and 'class="ruota-chart-bar ruota-chart-reported" fill="url(#ruota-hatch)"' in figure
+    assert "<!-- chart:" not in es and "<!-- requires:" not in es
+    en_rows = re.findall(r"<td class=\"ruota-num\">(.*?)</td>", en[en.index('<figure class="ruota-figure">'):])
+    assert en_rows[:3] == ["12.41", "3.5", "28.6"]
+
+
+def test_verification_status_page(site):
+    page = article(site / "verification-status" / "index.html")
+    assert '<svg class="ruota-chart" role="img"' in page and "<figcaption>Resultados por máquina</figcaption>" in page
+    table = page[page.index("ruota-status-table"):]
+    table = table[:table.index("</table>")]
+    assert "<th>Página</th><th>bloques</th><th>CPU x86_64</th><th>NVIDIA H200 (CUDA)</th>" in table
+    row = re.search(r'<tr><td><a href="([^"]+)">Inicio</a></td><td class="ruota-num">7</td>(.*?)</tr>', table)
+    assert row[1] == "../"
+    cpu, cuda = re.findall(r"<td>(.*?)</td>", row[2])
+    count = lambda cell, state: re.search(rf'ruota-mark-{state}"[^>]*>(\d+)</span>', cell)  # noqa: E731
+    assert (count(cpu, "passed")[1], count(cpu, "failed")[1], count(cpu, "skipped")[1], count(cpu, "stale")[1]) == ("2", "1", "3", "1")
+    assert (count(cuda, "passed")[1], count(cuda, "skipped")[1], count(cuda, "stale")[1]) == ("3", "1", "3")
+    assert count(cuda, "failed") is None
+    # pages without blocks are not listed
+    assert "Solo en español" not in table and "Estado" not in table
+    machines = page[page.index("ruota-machines"):]
+    assert "<td>NVIDIA H200 (CUDA)</td><td>cuda</td><td>NVIDIA H200 · sm_90</td>" in machines
+    assert "CUDA 13.0" in machines and "torch 2.13.0+cu130" in machines and "21 nov 2026" in machines
+    assert "<!-- verification-status" not in page
+
+
+# -- languages ---------------------------------------------------------------------------------------------------------
+def test_english_strings(en):
+    assert '<span class="ruota-requires-label">Requires</span>' in en
+    assert "Verified on CPU x86_64, NVIDIA H200 (CUDA), Nov 21, 2026" in panels(en)[1]
+    assert "Failed on CPU x86_64, Nov 20, 2026" in panels(en)[2]
+    assert "Not yet verified: this code has changed since it last ran" in panels(en)[3]
+    assert "Not run: installs packages" in panels(en)[4]
+    assert "Nov 20, 2026 · 1.5 s · identical to the Spanish page, executed once" in panels(en)[1]
+    assert "3 of 7 code blocks verified on 2 machine(s), last run Nov 21, 2026." in en
+    assert "Requiere" not in en and "Verificado" not in en
+
+
+def test_french_strings(fr):
+    assert '<span class="ruota-requires-label">Nécessite</span>' in fr
+    assert "Vérifié sur CPU x86_64, NVIDIA H200 (CUDA), 21 nov. 2026" in panels(fr)[1]
+    assert "Échec sur CPU x86_64, 20 nov. 2026" in panels(fr)[2]
+    assert "Non exécuté : installe des paquets" in panels(fr)[4]
+    assert "identique à la page en espagnol, exécuté une fois" in panels(fr)[1]
+    assert '<td class="ruota-num">12,41</td>' in fr
+
+
+def test_stale_translation_banner(en, fr):
+    assert '<div class="admonition warning ruota-banner"><p>This translation may be out of date: the Spanish original changed on ' in en
+    # the French page records the hash of its source
+    assert "ruota-banner" not in fr
+
+
+def test_untranslated_page_banner(site):
+    page = article(site / "en" / "solo" / "index.html")
+    assert "This page has not been translated yet; you are reading the Spanish original." in page
+    assert "ruota-banner" not in article(site / "solo" / "index.html")
+
+
+# -- other ledgers ------------------------------------------------------------------------------------------------------
+def small_site(tmp_path) -> Path:
+    files = {f"docs/{lang}/index.md": "# Inicio { #home }\n\n```python\nprint('hola')\n```\n" for lang in ("es", "en", "fr")}
+    return write_tree(tmp_path, files, site=True, conftest=False)
+
+
+def test_corrupt_ledger_fails_the_build(tmp_path):
+    root = small_site(tmp_path)
+    (root / "verification").mkdir()
+    bad = root / "verification" / "cpu-x86_64.json"
+    bad.write_text('{"schema": 1, "kind": "ruota-docs/ledger", "blocks": {', encoding="utf-8")
+    result = run_mkdocs(root)
+    assert result.returncode != 0
+    assert f"ruota_docs: {bad}: not valid JSON" in result.stderr
+    assert bad.read_text(encoding="utf-8") == '{"schema": 1, "kind": "ruota-docs/ledger", "blocks": {'
+
+
+def test_missing_verification_folder_builds(tmp_path):
+    root = small_site(tmp_path)
+    result = run_mkdocs(root)
+    assert result.returncode == 0, result.stderr[-3000:]
+    page = article(root / "site" / "index.html")
+    assert '<li class="ruota-mark-never"><span>Sin verificar: ninguna ejecución ha registrado este bloque</span></li>' in page
+    assert "Ningún bloque de código de esta página se ha verificado todavía." in page
+
+
+def test_unreadable_page_fails_the_build(tmp_path):
+    root = small_site(tmp_path)
+    (root / "docs/es/index.md").write_text("# Inicio\n\n<!-- requires: gpu colour=red -->\n```python\npass\n```\n")
+    result = run_mkdocs(root)
+    assert result.returncode != 0
+    assert "es/index.md:3: unknown requirement 'colour'" in result.stderr
+
+
+def test_engine_record_round_trip(tmp_path):
+    """What the engine records is what the site shows: same keys and hashes, includes expanded."""
+    files = {"snippets/g/hello.py": "print('from a snippet')\n"}
+    page = ("# Inicio { #home }\n\n```python title=\"hello.py\"\n--8<-- \"g/hello.py\"\n```\n\n"
+            "!!! note\n\n    ```python\n    print('in a note')\n    ```\n")
+    files |= {f"docs/{lang}/index.md": page for lang in ("es", "en", "fr")}
+    root = write_tree(tmp_path, files, site=True)
+    result = run_pytest(root, "--ledger", "verification/here.json")
+    assert result.returncode == 0, result.stdout[-3000:]
+    built = run_mkdocs(root)
+    assert built.returncode == 0, built.stderr[-3000:]
+    for path in (root / "site" / "index.html", root / "site" / "en" / "index.html"):
+        blocks = panels(article(path))
+        assert len(blocks) == 2
+        assert all("ruota-state-passed" in p for p in blocks)
+        assert "from a snippet" in blocks[0] and "in a note" in blocks[1]
+    shutil.rmtree(root / "site")

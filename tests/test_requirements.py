@@ -1,0 +1,154 @@
+"""The requirement vocabulary: parsing, evaluation against a machine, and skip reasons."""
+
+from __future__ import annotations
+
+import pytest
+
+from ruota_docs import device as device_module
+from ruota_docs.device import Device
+from ruota_docs.requirements import Requirement, RequirementError, parse, parse_size, unmet_reason
+
+RADEON_VII = Device(backend="rocm", gpu_name="AMD Radeon VII", arch="gfx906", vram_bytes=16 * 2**30, gpu_count=1,
+                    os="windows", machine="x86_64", python="3.12.4", torch="2.9.1+rocm7.14", hip="7.14.0")
+H200 = Device(backend="cuda", gpu_name="NVIDIA H200", arch="sm_90", vram_bytes=143_771 * 2**20, gpu_count=1,
+              os="linux", machine="x86_64", python="3.11.7", torch="2.13.0+cu130", cuda="13.0")
+CPU = Device(backend="cpu", gpu_name=None, arch=None, vram_bytes=None, gpu_count=0,
+             os="linux", machine="x86_64", python="3.10.12", torch=None)
+
+
+@pytest.fixture(autouse=True)
+def offline(monkeypatch):
+    monkeypatch.delenv("RUOTA_DOCS_NETWORK", raising=False)
+
+
+# -- parsing ------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("text", "expected"), [
+    ("gpu", (Requirement("gpu"),)),
+    ("rocm", (Requirement("rocm"),)),
+    ("cuda", (Requirement("cuda"),)),
+    ("cpu", (Requirement("cpu"),)),
+    ("network", (Requirement("network"),)),
+    ("arch=gfx906", (Requirement("arch", ("gfx906",)),)),
+    ("arch=gfx906,gfx1102", (Requirement("arch", ("gfx906", "gfx1102")),)),
+    ("vram>=8GiB", (Requirement("vram", ("8GiB",)),)),
+    ("vram>=512MiB", (Requirement("vram", ("512MiB",)),)),
+    ("os=linux", (Requirement("os", ("linux",)),)),
+    ("os=windows,macos", (Requirement("os", ("windows", "macos")),)),
+    ("import=tensorflow,keras", (Requirement("import", ("tensorflow", "keras")),)),
+    ("python>=3.10", (Requirement("python", ("3.10",)),)),
+    ("torch>=2.4", (Requirement("torch", ("2.4",)),)),
+    ("  gpu   rocm arch=gfx906  ", (Requirement("gpu"), Requirement("rocm"), Requirement("arch", ("gfx906",)))),
+])
+def test_parse_every_term(text, expected):
+    assert parse(text) == expected
+
+
+@pytest.mark.parametrize("text", ["gpu", "arch=gfx906,gfx1102", "vram>=8GiB", "os=linux", "python>=3.10", "import=numpy"])
+def test_str_round_trips(text):
+    (term,) = parse(text)
+    assert str(term) == text
+    assert parse(str(term)) == (term,)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("rocm colour=red", "unknown requirement 'colour'; known: gpu, rocm, cuda, cpu, network, arch, os, import, vram, python, torch"),
+    ("amd", "unknown requirement 'amd'; known: gpu, rocm, cuda, cpu, network, arch, os, import, vram, python, torch"),
+    ("", "empty requires: directive"),
+    ("   ", "empty requires: directive"),
+    ("ROCm", "malformed requirement 'ROCm'"),
+    ("arch=", "malformed requirement 'arch='"),
+    ("vram>8GiB", "malformed requirement 'vram>8GiB'"),
+    ("gpu=1", "requirement 'gpu' takes no value (got 'gpu=1')"),
+    ("network>=1", "requirement 'network' takes no value (got 'network>=1')"),
+    ("arch>=gfx906", "requirement 'arch' is written arch=VALUE (got 'arch>=gfx906')"),
+    ("os", "requirement 'os' is written os=VALUE (got 'os')"),
+    ("vram=8GiB", "requirement 'vram' is written vram>=VALUE (got 'vram=8GiB')"),
+    ("python=3.10", "requirement 'python' is written python>=VALUE (got 'python=3.10')"),
+    ("arch=,", "requirement 'arch' is written arch=VALUE (got 'arch=,')"),
+    ("os=beos", "unknown os 'beos'; known: linux, windows, macos"),
+    ("os=linux,Windows", "unknown os 'Windows'; known: linux, windows, macos"),
+    ("vram>=8GB", "malformed size '8GB': write a number and a unit, e.g. 8GiB or 512MiB"),
+    ("vram>=lots", "malformed size 'lots': write a number and a unit, e.g. 8GiB or 512MiB"),
+    ("python>=3.x", "malformed version '3.x': write digits and dots, e.g. 2.9"),
+    ("torch>=2.4rc1", "malformed version '2.4rc1': write digits and dots, e.g. 2.9"),
+])
+def test_parse_errors(text, message):
+    with pytest.raises(RequirementError) as caught:
+        parse(text)
+    assert str(caught.value) == message
+
+
+def test_parse_size():
+    assert parse_size("8GiB") == 8 * 2**30
+    assert parse_size("512MiB") == 512 * 2**20
+    assert parse_size("1.5GiB") == 3 * 2**29
+    assert parse_size("2TiB") == 2 * 2**40
+
+
+# -- the machines ---------------------------------------------------------------------------------
+def test_machine_ids_and_descriptions():
+    assert [d.machine_id for d in (RADEON_VII, H200, CPU)] == ["rocm-gfx906", "cuda-nvidia-h200", "cpu-x86_64"]
+    assert [d.describe() for d in (RADEON_VII, H200, CPU)] == ["ROCm, AMD Radeon VII", "CUDA, NVIDIA H200", "CPU only, x86_64"]
+    assert H200.to_dict()["machine_id"] == "cuda-nvidia-h200"
+
+
+def test_fake_device_spec(monkeypatch):
+    monkeypatch.setenv("RUOTA_DOCS_FAKE_DEVICE", "rocm gfx1102 AMD Radeon RX 7600 8GiB")
+    device_module.probe.cache_clear()
+    try:
+        fake = device_module.probe()
+    finally:
+        device_module.probe.cache_clear()
+    assert (fake.backend, fake.arch, fake.gpu_name, fake.vram_bytes, fake.gpu_count) == (
+        "rocm", "gfx1102", "AMD Radeon RX 7600", 8 * 2**30, 1)
+    assert fake.machine_id == "rocm-gfx1102"
+
+
+# -- evaluation and reasons ------------------------------------------------------------------------
+@pytest.mark.parametrize(("text", "device", "reason"), [
+    ("rocm", H200, "requires ROCm; this machine: CUDA, NVIDIA H200"),
+    ("rocm", CPU, "requires ROCm; this machine: CPU only, x86_64"),
+    ("cuda", RADEON_VII, "requires CUDA; this machine: ROCm, AMD Radeon VII"),
+    ("gpu", CPU, "requires a GPU; this machine: CPU only, x86_64"),
+    ("cpu", H200, "requires no GPU; this machine: CUDA, NVIDIA H200"),
+    ("cpu", RADEON_VII, "requires no GPU; this machine: ROCm, AMD Radeon VII"),
+    ("arch=gfx906", H200, "requires arch gfx906; this machine: CUDA, NVIDIA H200 (sm_90, 140 GiB)"),
+    ("arch=gfx1102,gfx1100", RADEON_VII, "requires arch gfx1102 or gfx1100; this machine: ROCm, AMD Radeon VII (gfx906, 16 GiB)"),
+    ("arch=gfx906", CPU, "requires arch gfx906; this machine: CPU only, x86_64"),
+    ("vram>=24GiB", RADEON_VII, "requires ≥ 24GiB of VRAM; this machine: ROCm, AMD Radeon VII (gfx906, 16 GiB)"),
+    ("vram>=8GiB", CPU, "requires ≥ 8GiB of VRAM; this machine: CPU only, x86_64"),
+    ("os=windows", H200, "requires Windows; this machine: Linux"),
+    ("os=linux,macos", RADEON_VII, "requires Linux or macOS; this machine: Windows"),
+    ("network", CPU, "requires network access; this machine: offline (run with --network to allow)"),
+    ("import=yaml,ruota_no_such_module", CPU, "requires installed yaml, ruota_no_such_module; this machine: missing ruota_no_such_module"),
+    ("python>=3.11", CPU, "requires python ≥ 3.11; this machine: Python 3.10.12"),
+    ("torch>=2.4", CPU, "requires torch ≥ 2.4; this machine: no torch"),
+    # versions compare as numbers: 2.9 < 2.10
+    ("torch>=2.10", RADEON_VII, "requires torch ≥ 2.10; this machine: torch 2.9.1+rocm7.14"),
+    ("rocm vram>=8GiB", CPU, "requires ROCm, ≥ 8GiB of VRAM; this machine: CPU only, x86_64"),
+    ("gpu rocm arch=gfx906", H200, "requires ROCm, arch gfx906; this machine: CUDA, NVIDIA H200; CUDA, NVIDIA H200 (sm_90, 140 GiB)"),
+])
+def test_unmet_reason(text, device, reason):
+    assert unmet_reason(parse(text), device) == reason
+
+
+@pytest.mark.parametrize(("text", "device"), [
+    ("gpu rocm arch=gfx906 vram>=16GiB os=windows", RADEON_VII),
+    ("gpu cuda arch=sm_90 vram>=100GiB os=linux python>=3.11 torch>=2.10", H200),
+    ("cpu os=linux python>=3.10", CPU),
+    ("import=yaml,json", CPU),
+    ("arch=gfx1102,gfx906", RADEON_VII),
+    ("torch>=2.9.1", RADEON_VII),
+])
+def test_met_requirements_give_no_reason(text, device):
+    assert unmet_reason(parse(text), device) is None
+
+
+def test_network_allowed_by_environment(monkeypatch):
+    reqs = parse("network")
+    for value in ("1", "yes", "true"):
+        monkeypatch.setenv("RUOTA_DOCS_NETWORK", value)
+        assert unmet_reason(reqs, CPU) is None
+    for value in ("0", "false", "no", ""):
+        monkeypatch.setenv("RUOTA_DOCS_NETWORK", value)
+        assert unmet_reason(reqs, CPU) is not None
