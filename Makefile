@@ -8,8 +8,12 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 # The CPU build of PyTorch; a ROCm or CUDA build already in .venv is kept (see README).
 TORCH  ?= torch==2.13.0
-PYTEST_ARGS ?= -n 2 --dist loadgroup
+PYTEST_ARGS ?= -n 2 --dist loadscope
 
+# One thread per page process: two pytest workers already fill CI's two cores, and
+# oversubscribed PyTorch CPU threads made a training epoch 10–40× slower there.
+OMP_NUM_THREADS ?= 1
+export OMP_NUM_THREADS
 export NO_MKDOCS_2_WARNING := 1
 export KERAS_BACKEND := torch
 export PIP_DISABLE_PIP_VERSION_CHECK := 1

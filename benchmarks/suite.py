@@ -19,7 +19,7 @@ def main() -> None:
     es_only, _ = best_of(1, BASE + ["docs/es"])
     all_langs, _ = best_of(1, BASE + ["docs"])
     no_reuse, _ = best_of(1, BASE + ["docs", "--no-reuse"])
-    parallel, _ = best_of(1, BASE + ["docs", "-n", "2", "--dist", "loadgroup"])
+    parallel, _ = best_of(1, BASE + ["docs", "-n", "2", "--dist", "loadscope"])
     report("Snippet suite", [("es alone", es_only), ("es + fr + en (identical pages run once)", all_langs),
                              ("es + fr + en, --no-reuse", no_reuse), ("es + fr + en, 2 workers (xdist)", parallel)],
            [("three languages / es alone", all_langs / es_only, "< 1.2"),

@@ -7,7 +7,9 @@ values = [0.1] * 10
 # --8<-- [end:setup]
 
 # --8<-- [start:check]
-naive = sum(values)  # each addition rounds
+naive = 0.0
+for value in values:  # each addition rounds (sum() compensates since Python 3.12)
+    naive += value
 exact = math.fsum(values)  # correctly rounded sum
 print("sum:", naive, "fsum:", exact)
 assert naive != exact and math.isclose(naive, exact, rel_tol=1e-15)

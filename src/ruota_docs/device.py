@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import importlib.metadata
 import importlib.util
+import json
 import os
 import platform
 import re
@@ -136,9 +137,29 @@ def _fake_device(spec: str) -> dict:
     }
 
 
+#: The test run's probe, handed to its worker processes so each does not import torch again.
+PROBED_ENV = "RUOTA_DOCS_PROBED"
+
+
+def share(device: Device) -> None:
+    """Hand ``device`` to child processes started from now on (xdist workers)."""
+    data = asdict(device)
+    os.environ[PROBED_ENV] = json.dumps(data, sort_keys=True)
+
+
 @functools.lru_cache(maxsize=1)
 def probe() -> Device:
-    """Describe this machine. Cached: call it as often as you like."""
+    """Describe this machine. Cached: call it as often as you like.
+
+    A process started by a test run that already probed this machine reads the
+    result from its environment instead of importing torch again (about 2 s).
+    """
+    shared = os.environ.get(PROBED_ENV)
+    if shared and not os.environ.get("RUOTA_DOCS_FAKE_DEVICE"):
+        try:
+            return Device(**json.loads(shared))
+        except (TypeError, ValueError):
+            pass  # not ours: probe for real
     facts = _torch_facts()
     facts.pop("fake", None)
     return Device(

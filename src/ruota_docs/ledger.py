@@ -14,7 +14,8 @@ Format (``schema`` 1):
           "language": "python", "sha256": "…", "id": "train-offline",
           "outcome": "passed" | "failed" | "skipped" | "error",
           "reason": null, "duration": 12.5, "output": "…", "ran_at": "…",
-          "reused_from": "en/guides/keras-rx7600.md" | null
+          "reused_from": "es/guides/keras-rx7600.md" | null,
+          "signature": "…"  (hash of the page's block sequence)
         }
       }
     }

@@ -8,6 +8,8 @@ Loaded automatically (entry point ``pytest11``). Options:
 ``--block-timeout S``    seconds a block may run (default 900; ``run: timeout=`` wins)
 ``--network``            let blocks marked ``requires: network`` run
 ``--no-reuse``           execute identical translations again instead of crediting them
+``--reuse-ledger``       do not run pages whose code passed here last time, unchanged
+                         (their records are kept as they were; for authors, not CI)
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from . import ledger
-from .device import probe
+from .device import probe, share
 
 _KEY = "ruota_block"
 
@@ -31,6 +33,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--block-timeout", type=float, metavar="S", help="seconds a code block may run (default 900)")
     group.addoption("--network", action="store_true", help="run blocks that need the internet")
     group.addoption("--no-reuse", action="store_true", help="execute identical translations again")
+    group.addoption("--reuse-ledger", action="store_true",
+                    help="skip executing pages that passed on this machine with the same code (author runs)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -41,6 +45,14 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["RUOTA_DOCS_NETWORK"] = "1"
     if config.getoption("no_reuse"):
         os.environ["RUOTA_DOCS_REUSE"] = "0"
+    if config.getoption("reuse_ledger") and not config.getoption("no_ledger"):
+        os.environ["RUOTA_DOCS_REUSE_LEDGER"] = str(_ledger_path(config))
+    if not hasattr(config, "workerinput") and not os.environ.get("RUOTA_DOCS_FAKE_DEVICE"):
+        share(probe())  # xdist workers read it instead of importing torch again
+    if config.pluginmanager.hasplugin("xdist"):
+        from .scheduling import SchedulingPlugin  # noqa: PLC0415 — xdist is optional
+
+        config.pluginmanager.register(SchedulingPlugin(), "ruota-docs-scheduling")
     config._ruota_entries = []  # type: ignore[attr-defined]
     config._ruota_totals = {}  # type: ignore[attr-defined]
 
@@ -52,8 +64,9 @@ def _block(item):
 
 
 def pytest_collection_modifyitems(session, config, items) -> None:
-    """Keep each page's blocks together, Spanish (the source) first, and send the
-    translations of a page to the same xdist worker so identical pages run once."""
+    """Keep each page's blocks together, the Spanish source before its translations, so
+    that identical translations are credited with the source's run (with xdist, use
+    ``--dist loadscope``: see :mod:`ruota_docs.scheduling`)."""
     pages: dict[str, list] = defaultdict(list)
     others = []
     for item in items:
@@ -62,7 +75,6 @@ def pytest_collection_modifyitems(session, config, items) -> None:
             others.append(item)
         else:
             pages[block.page].append(item)
-            item.add_marker(pytest.mark.xdist_group(block.page.split("/", 1)[-1]))
 
     def order(page: str):
         lang, _, rest = page.partition("/")
@@ -92,7 +104,8 @@ def pytest_runtest_makereport(item, call):
         "page": block.page, "lang": block.lang, "index": block.index, "line": block.line,
         "language": block.language, "sha256": block.sha256, "id": block.block_id,
         "outcome": status, "reason": reason, "error": error, "duration": round(duration, 4),
-        "output": output, "ran_at": ledger.now(), "reused_from": reused, "page_blocks": block.page_total,
+        "output": output, "ran_at": getattr(result, "ran_at", None) or ledger.now(), "reused_from": reused,
+        "signature": block.signature, "page_blocks": block.page_total,
     }))
 
 

@@ -52,9 +52,11 @@ def badges(block, lang: str) -> str:
         labels.insert(0, text(lang, "windows_only"))
     if not labels:
         return ""
-    spans = "".join(f'<span class="ruota-badge">{html.escape(label)}</span>' for label in labels)
+    # Spaces between the spans (a flex row ignores them) keep the words apart where the
+    # text is read without styles: the search index, copy and paste, plain-text readers.
+    spans = " ".join(f'<span class="ruota-badge">{html.escape(label)}</span>' for label in labels)
     return (f'<div class="ruota-requires" role="note"><span class="ruota-requires-label">'
-            f'{html.escape(text(lang, "requires"))}</span>{spans}</div>')
+            f'{html.escape(text(lang, "requires"))}</span> {spans}</div>')
 
 
 def localised_reason(block, reason: str, lang: str) -> str:
@@ -133,7 +135,7 @@ def output_tabs(verdict: Verdict, lang: str, uid: str) -> str:
         blocks.append(f'<div class="tabbed-block">{content}<p class="ruota-output-meta">{html.escape(" · ".join(meta))}</p></div>')
     return (f'<div class="tabbed-set tabbed-alternate ruota-outputs" data-tabs="{uid}:{len(shown)}">'
             + "".join(inputs)
-            + f'<div class="tabbed-labels" aria-label="{html.escape(text(lang, "output_on"))}">' + "".join(labels) + "</div>"
+            + f'<div class="tabbed-labels" aria-label="{html.escape(text(lang, "output_on"))}">' + " ".join(labels) + "</div>"
             + '<div class="tabbed-content">' + "".join(blocks) + "</div></div>")
 
 
@@ -202,7 +204,10 @@ def chart(options: dict, entries_by_machine: list[tuple[dict, list[dict]]], lang
     table = (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-chart-table"><table><thead><tr><th>{html.escape(text(lang, "machine"))}</th><th></th>{head}</tr></thead>'
              f"<tbody>{body}</tbody></table></div></div>")
     svg = charts.bar_chart(title, groups, unit, fmt)
-    return f'<figure class="ruota-figure">{svg}<figcaption>{html.escape(title)}</figcaption>{table}</figure>'
+    # data-search-exclude: Material's search would index the chart's labels and the table's
+    # cells run together ("CPU x86_64 · measured30,5 s"); the page's prose says what it shows.
+    return (f'<div data-search-exclude><figure class="ruota-figure">{svg}<figcaption>{html.escape(title)}</figcaption>'
+            f'{table}</figure></div>')
 
 
 def _count_of_blocks(value: float, lang: str) -> str:
@@ -257,4 +262,4 @@ def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: s
                       f'<th>{html.escape(text(lang, "gpu"))}</th><th>{html.escape(text(lang, "versions"))}</th><th>{html.escape(text(lang, "updated"))}</th></tr></thead>'
                       f'<tbody>{"".join(described)}</tbody></table></div></div>')
     figure = f'<figure class="ruota-figure">{svg}<figcaption>{html.escape(text(lang, "outcomes_chart"))}</figcaption></figure>' if svg else ""
-    return f'<div class="ruota-status">{figure}{table}{machines_table}</div>'
+    return f'<div class="ruota-status" data-search-exclude>{figure}{table}{machines_table}</div>'

@@ -321,6 +321,19 @@ def make_fixture_repo(dest: Path) -> Path:
     return dest
 
 
+def copy_plan(site: Site) -> dict[tuple[str, str], list]:
+    """Blocks whose copy button is tried, per ``(page, lang)``: every block with an
+    include, and the first block without one."""
+    plan = {}
+    for lang in LANGUAGES:
+        for page in site.pages():
+            blocks = site.blocks(page, lang)
+            chosen = [b for b in blocks if b.includes] + [b for b in blocks if not b.includes][:1]
+            if chosen:
+                plan[(page, lang)] = sorted(chosen, key=lambda b: b.index)
+    return plan
+
+
 # -- small DOM helpers -------------------------------------------------------------------
 COPY_BUTTON = ".md-clipboard, .md-code__button[data-md-type='copy']"
 

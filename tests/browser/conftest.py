@@ -1,8 +1,9 @@
 """Fixtures of the browser tests: the real site, a fixture site with a synthetic ledger,
 each served on 127.0.0.1, and one headless Chromium for the session.
 
-Every test here is marked ``browser``; without /usr/bin/chromium they are skipped with
-that reason. All of them run in one xdist group, so the site is built once per run.
+Every test here is marked ``browser`` (and ``realdocs``); without /usr/bin/chromium they
+are skipped with that reason. All of them run in one xdist group, so each site is built
+once per run.
 """
 
 from __future__ import annotations
@@ -19,11 +20,13 @@ import browserkit  # noqa: E402  (needs the paths above)
 import survey  # noqa: E402
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's loadgroup reads the group marks
 def pytest_collection_modifyitems(config, items):
     here = Path(__file__).parent
     for item in items:
-        if here in Path(str(item.fspath)).parents:
+        if here in Path(item.path).parents:
             item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.realdocs)  # every test here builds the repository's docs
             item.add_marker(pytest.mark.xdist_group("browser"))
 
 
@@ -67,7 +70,8 @@ def real_survey(site, browser, screenshots) -> dict:
     shots = {(page, lang) for page, lang in pages if page.startswith("guides/")}
     context = browser.new_context(base_url=site.url, viewport=survey.DESKTOP)
     try:
-        return survey.survey(context, site, pages, shots, screenshots)
+        copies = {key: [b.index for b in blocks] for key, blocks in browserkit.copy_plan(site).items()}
+        return survey.survey(context, site, pages, shots, screenshots, copies)
     finally:
         context.close()
 
@@ -79,7 +83,8 @@ def fixture_survey(fixture_site, browser, screenshots) -> dict:
     pages = [(page, lang) for page in ("index.md", "verification-status.md") for lang in browserkit.LANGUAGES]
     context = browser.new_context(base_url=fixture_site.url, viewport=survey.DESKTOP)
     try:
-        return survey.survey(context, fixture_site, pages, set(pages), screenshots / "fixture")
+        copies = {key: [b.index for b in blocks] for key, blocks in browserkit.copy_plan(fixture_site).items() if key in pages}
+        return survey.survey(context, fixture_site, pages, set(pages), screenshots / "fixture", copies)
     finally:
         context.close()
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from browserkit import SCREENSHOTS, contrast, parse_rgb, recorded_page
+from browserkit import COPY_BUTTON, REVEAL_JS, contrast, parse_rgb, recorded_page
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -139,6 +139,29 @@ PRINT_JS = """() => {
 }"""
 
 
+# For each block index: show the block, press its copy button, read the clipboard.
+COPY_JS = """async ({indices, selector}) => {
+  const reveal = """ + REVEAL_JS + """;
+  const panels = [...document.querySelectorAll('.ruota-verify')];
+  const copied = {};
+  for (const index of indices) {
+    const box = panels[index] && panels[index].previousElementSibling;
+    const buttons = box ? box.querySelectorAll(selector) : [];
+    if (buttons.length !== 1) { copied[index] = {error: `${buttons.length} copy buttons`}; continue; }
+    reveal(box);
+    await navigator.clipboard.writeText('<nothing copied>');
+    buttons[0].click();
+    let text = '<nothing copied>';
+    for (let waited = 0; text === '<nothing copied>' && waited < 2000; waited += 20) {
+      await new Promise(r => setTimeout(r, 20));
+      text = await navigator.clipboard.readText();
+    }
+    copied[index] = {text};
+  }
+  return copied;
+}"""
+
+
 @dataclass
 class PageReport:
     page: str
@@ -152,6 +175,7 @@ class PageReport:
     printed: dict = field(default_factory=dict)  #: PRINT_JS
     screenshots: list[Path] = field(default_factory=list)
     backgrounds: dict = field(default_factory=dict)  #: scheme → <body> background (0–255 RGBA)
+    copied: dict = field(default_factory=dict)  #: block index → {"text": clipboard} or {"error": …}
 
 
 def _contrasts(page) -> tuple[str, list]:
@@ -159,8 +183,11 @@ def _contrasts(page) -> tuple[str, list]:
     return data["scheme"], [(f["what"], f["text"], round(contrast(f["fg"], f["bg"]), 2)) for f in data["found"]]
 
 
-def survey(context, site, pages: list[tuple[str, str]], shots: set[tuple[str, str]], shot_dir: Path) -> dict:
-    """Visit each ``(page, lang)`` once; screenshot those in ``shots`` into ``shot_dir``."""
+def survey(context, site, pages: list[tuple[str, str]], shots: set[tuple[str, str]], shot_dir: Path,
+           copies: dict | None = None) -> dict:
+    """Visit each ``(page, lang)`` once; screenshot those in ``shots`` into ``shot_dir``;
+    press the copy button of the blocks ``copies[(page, lang)]`` lists (block indices)."""
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site.url)
     page, recorder = recorded_page(context, site)
     reports = {}
     for path, lang in pages:
@@ -189,6 +216,11 @@ def survey(context, site, pages: list[tuple[str, str]], shots: set[tuple[str, st
                 report.screenshots.append(target)
         page.evaluate(SCHEME_JS, "default")
         page.wait_for_function("() => document.body.getAttribute('data-md-color-scheme') === 'default'", timeout=3000)
+        indices = (copies or {}).get((path, lang))
+        if indices:
+            # the way a reader gets there: the pointer over the code shows the button
+            page.locator(".ruota-verify").nth(indices[0]).locator("xpath=preceding-sibling::*[1]").hover()
+            report.copied = {int(k): v for k, v in page.evaluate(COPY_JS, {"indices": indices, "selector": COPY_BUTTON}).items()}
         page.set_viewport_size(PRINTED)
         page.emulate_media(media="print", color_scheme="light")
         report.printed = page.evaluate(PRINT_JS)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from browserkit import LANGUAGES, contrast
+from browserkit import LANGUAGES, contrast, parse_rgb
 from survey import MARK_STATES
 
 SURVEYS = ["real_survey", "fixture_survey"]
@@ -36,9 +36,11 @@ def test_dark_system_setting_selects_the_dark_scheme(site, new_context, lang):
     page = new_context(site, color_scheme="dark").new_page()
     page.goto(site.href("index.md", lang))
     assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"
-    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
-    light = page.evaluate("getComputedStyle(document.querySelector('.md-typeset')).color")
-    assert background != light
+    background = parse_rgb(page.evaluate("getComputedStyle(document.body).backgroundColor"))
+    text = parse_rgb(page.evaluate("getComputedStyle(document.querySelector('.md-typeset')).color"))
+    assert contrast(background, (255, 255, 255)) > 10, f"the dark scheme's background is not dark: {background}"
+    shown = [t * text[3] + b * (1 - text[3]) for t, b in zip(text[:3], background[:3])]  # text colours have alpha
+    assert contrast(shown, background) >= MINIMUM, (text, background)
 
 
 @pytest.mark.parametrize("which", SURVEYS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from browserkit import COPY_BUTTON, LANGUAGES, MACHINES, REVEAL_JS, fixture_output, recorded_page
+from browserkit import LANGUAGES, MACHINES, REVEAL_JS, copy_plan, fixture_output, recorded_page
 
 SITES = ["site", "fixture_site"]
 SURVEY_OF = {"site": "real_survey", "fixture_site": "fixture_survey"}
@@ -88,61 +88,24 @@ def test_clicking_an_output_tab_shows_that_machines_output(request, new_context,
     assert not recorder.problems(navigated=True), recorder.problems(navigated=True)
 
 
-# Per page, for each block index: show it, press its copy button, read the clipboard.
-COPY_JS = """async ({indices, selector}) => {
-  const reveal = """ + REVEAL_JS + """;
-  const panels = [...document.querySelectorAll('.ruota-verify')];
-  const copied = {};
-  for (const index of indices) {
-    const box = panels[index] && panels[index].previousElementSibling;
-    const buttons = box ? box.querySelectorAll(selector) : [];
-    if (buttons.length !== 1) { copied[index] = {error: `${buttons.length} copy buttons`}; continue; }
-    reveal(box);
-    await navigator.clipboard.writeText('<nothing copied>');
-    buttons[0].click();
-    await new Promise(r => setTimeout(r, 30));
-    copied[index] = {text: await navigator.clipboard.readText()};
-  }
-  return copied;
-}"""
-
-
-def _copy_cases(site) -> dict[tuple[str, str], list]:
-    """Blocks to copy, per page: every block with an include, and the first plain block."""
-    cases = {}
-    for lang in LANGUAGES:
-        for page in site.pages():
-            blocks = site.blocks(page, lang)
-            chosen = [b for b in blocks if b.includes] + [b for b in blocks if not b.includes][:1]
-            if chosen:
-                cases[(lang, page)] = sorted(chosen, key=lambda b: b.index)
-    return cases
-
-
 @pytest.mark.parametrize("which", SITES)
-def test_copy_button_copies_the_executed_code(request, new_context, which):
-    """The copy button gives exactly the code the engine runs (``block.code``, includes
-    expanded), except trailing whitespace, which Material trims."""
-    site = request.getfixturevalue(which)
-    cases = _copy_cases(site)
-    included = sum(1 for blocks in cases.values() for b in blocks if b.includes)
+def test_copy_button_copies_the_executed_code(request, which):
+    """The copy button gives exactly the code the engine runs (``block.code``: the page
+    source through ``lexers.scan`` and ``parsers.block_from_fence``, includes expanded),
+    except trailing whitespace, which Material trims. The survey pressed the buttons."""
+    site, reports = request.getfixturevalue(which), request.getfixturevalue(SURVEY_OF[which])
+    plan = {key: blocks for key, blocks in copy_plan(site).items() if key in reports}
+    included = sum(1 for blocks in plan.values() for b in blocks if b.includes)
     if not included:
         pytest.skip("no page includes a snippet yet")  # the fixture site always does
-    context = new_context(site)
-    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site.url)
-    page, recorder = recorded_page(context, site)
     problems = []
-    for (lang, path), blocks in sorted(cases.items()):
-        page.goto(site.href(path, lang))
-        first = page.locator(".ruota-verify").nth(blocks[0].index).locator("xpath=preceding-sibling::*[1]")
-        first.hover()  # the way a reader reaches the button (it shows on hover)
-        copied = page.evaluate(COPY_JS, {"indices": [b.index for b in blocks], "selector": COPY_BUTTON})
+    for (path, lang), blocks in sorted(plan.items()):
+        copied = reports[(path, lang)].copied
         for block in blocks:
-            got = copied[str(block.index)]
+            got = copied.get(block.index, {"error": "not tried"})
             if got.get("text") != block.code.rstrip():
                 problems.append(f"{lang}/{path} block {block.index} (line {block.line}) includes={list(block.includes)}:\n"
-                                f"  copied   {got.get('text', got.get('error'))[:300]!r}\n  executed {block.code.rstrip()[:300]!r}")
+                                f"  copied   {(got.get('text') or got.get('error'))[:300]!r}\n  executed {block.code.rstrip()[:300]!r}")
     assert not problems, "\n".join(problems)
-    assert not recorder.problems(navigated=True), recorder.problems(navigated=True)
     if which == "fixture_site":  # guard: includes, a section, an indented block were all copied
-        assert included >= 9, cases
+        assert included >= 9, plan

@@ -13,6 +13,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from browserkit import LANGUAGES, SOURCE, recorded_page, url_path
+from ruota_docs import marks
+from ruota_docs.locales import STRINGS
 
 PINNED = re.compile(r"^##+ .*\{\s*#([A-Za-z0-9_-]+)\s*\}\s*$", re.MULTILINE)
 
@@ -86,6 +88,22 @@ def _search_terms(site) -> dict[str, tuple[str, str]]:
             _, _, word, location = min(options)
             chosen[lang] = (word, "/" + location)
     return chosen
+
+
+@pytest.mark.parametrize("which", ["site", "fixture_site"])
+def test_search_index_keeps_the_plugins_words_apart(request, which):
+    """Badges and tab labels are separate words for search too ("Requiere ROCm", not
+    "RequiereROCm"): the index is built from the HTML without its styles."""
+    site = request.getfixturevalue(which)
+    with urllib.request.urlopen(f"{site.url}/search/search_index.json", timeout=10) as response:
+        text = " ".join(re.sub(r"<[^>]+>", "", d.get("text", "")) for d in json.load(response)["docs"])
+    labels = [marks.machine_label(data.get("machine", {})) for data in site.ledgers]
+    glued = [f"{STRINGS[lang]['requires']}{badge}" for lang in LANGUAGES for badge in ("ROCm", "CUDA", "GPU", "Linux", "Windows", "gfx")]
+    glued += [a + b for a in labels for b in labels if a != b]
+    found = sorted({g for g in glued if g in text})
+    assert not found, f"words run together in the search index: {found}"
+    if which == "fixture_site":  # guard: the index does hold the fixture's badges and labels
+        assert all(f"{STRINGS[lang]['requires']} ROCm" in text for lang in LANGUAGES) and len(labels) == 2
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

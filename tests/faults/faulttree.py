@@ -14,7 +14,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import re
 import subprocess
 import sys
 import textwrap
@@ -93,7 +92,6 @@ CONFTEST = (REPO / "conftest.py").read_text(encoding="utf-8")
 FAULT_PLUGIN = '''\
 """Fault hooks around ruota_docs.ledger, driven by environment variables."""
 
-import functools
 import json
 import os
 import time
@@ -102,7 +100,7 @@ from pathlib import Path
 
 from ruota_docs import ledger
 
-_record, _dump = ledger.record, json.dump
+_record = ledger.record
 SIGNALS = Path(os.environ["FAULT_SIGNALS"])
 
 
@@ -206,8 +204,9 @@ class DocTree:
     # -- running the real commands ------------------------------------------------------
     def env(self, **extra: str) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("RUOTA_DOCS_", "PYTEST_", "FAULT_"))}
-        env.update(NO_MKDOCS_2_WARNING="1", FAULT_SIGNALS=str(self.signals),
-                   PYTHONPATH=str(self.root), PYTHONDONTWRITEBYTECODE="1")
+        # the project's folder first (for -p faultplug), then whatever the caller had
+        path = os.pathsep.join(p for p in (str(self.root), os.environ.get("PYTHONPATH", "")) if p)
+        env.update(NO_MKDOCS_2_WARNING="1", FAULT_SIGNALS=str(self.signals), PYTHONPATH=path, PYTHONDONTWRITEBYTECODE="1")
         env.update(extra)
         return {k: v for k, v in env.items() if v is not None}
 
@@ -217,8 +216,10 @@ class DocTree:
                               timeout=timeout, stdin=subprocess.DEVNULL)
         return Run(args, proc.returncode, proc.stdout, proc.stderr, time.perf_counter() - started)
 
-    def pytest_args(self, *args: str) -> list[str]:
-        return [PYTHON, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rA", *args]
+    def pytest_args(self, *args: str, report: str = "-rA") -> list[str]:
+        """``python -m pytest`` with a summary line per block (``report``; pytest's ``-rA``
+        summary costs quadratic time, so a page of thousands of blocks asks for less)."""
+        return [PYTHON, "-m", "pytest", "-p", "no:cacheprovider", "-q", report, *args]
 
     def pytest(self, *args: str, timeout: float = 120, **env) -> Run:
         return self.command(self.pytest_args(*args), timeout=timeout, **env)

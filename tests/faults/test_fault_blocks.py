@@ -9,7 +9,11 @@ is still there, and the exit status says the run failed.
 
 from __future__ import annotations
 
+import os
 import re
+import signal
+import subprocess
+import sys
 import time
 
 import pytest
@@ -17,6 +21,8 @@ import pytest
 from faulttree import DocTree, alive, compose, fence
 
 MEMORY_LIMIT = "1GiB"
+#: RLIMIT_AS and /proc/<pid>/environ, as on the CI machines
+LINUX = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
 
 PAGES = {
     "a_raise": compose(
@@ -47,6 +53,9 @@ PAGES = {
         fence("open(REPO + '/docs/es/stray.md', 'w').write('oops')"),
         fence("with open(REPO + '/snippets/demo/hello.py', 'a') as f:\n    f.write('# appended by a block\\n')"),
         fence("open('result.txt', 'w').write('fine: the working directory')\nimport os\nos.makedirs('out/deep', exist_ok=True)"),
+        fence('cd "$FAULT_REPO"\necho "notes" > notes.txt', lang="bash", directives="<!-- run: safe -->"),
+        # what git ignores is not the repository's content (a build or cache folder)
+        fence("import os\nos.makedirs(REPO + '/build/cache', exist_ok=True)\nopen(REPO + '/build/cache/x.bin', 'wb').write(b'x')"),
     ),
     "i_env_a": compose(
         "Environment A",
@@ -103,6 +112,8 @@ def faults(tmp_path_factory):
     """The project, the record before the fault run, and the fault run itself."""
     tree = DocTree(tmp_path_factory.mktemp("blocks") / "project")
     tree.snippet("demo/hello.py", "print('hello')\n")
+    (tree.root / ".gitignore").write_text("/build/\n/site/\n")
+    subprocess.run(["git", "init", "-q", str(tree.root)], check=True)
     tree.page("es/keep.md", compose("Keep", fence("print('recorded before the faults')"))[0], langs=("es",))
     first = tree.pytest("docs/es/keep.md")
     assert first.returncode == 0, first
@@ -110,7 +121,7 @@ def faults(tmp_path_factory):
     for name, (text, _) in PAGES.items():
         text = text.replace("REPO + '", f"{str(tree.root)!r} + '")
         tree.page(page(name), text, langs=("es",))
-    run = tree.pytest("docs/es/faults", RUOTA_DOCS_MEMORY_LIMIT=MEMORY_LIMIT, timeout=300)
+    run = tree.pytest("docs/es/faults", RUOTA_DOCS_MEMORY_LIMIT=MEMORY_LIMIT, FAULT_REPO=str(tree.root), timeout=300)
     return tree, before, run
 
 
@@ -189,6 +200,7 @@ def test_hang_is_killed_after_its_timeout(entries):
     assert not alive(pid)
 
 
+@LINUX
 def test_memory_exhaustion_is_a_memory_error(faults, entries):
     _, _, run = faults
     exhausted, recovered = entries["f_memory"]
@@ -223,15 +235,19 @@ def test_flood_of_output_stays_bounded(entries):
 
 def test_writing_into_the_repository_fails_the_block(faults, entries):
     tree, _, run = faults
-    created, modified, local = entries["h_repo"]
+    created, modified, local, shell, ignored = entries["h_repo"]
     assert created["outcome"] == "failed"
     assert created["reason"].startswith("wrote into the repository instead of its working directory: docs/es/stray.md (created)")
     assert modified["outcome"] == "failed"
     assert modified["reason"].startswith("wrote into the repository instead of its working directory: "
                                          "snippets/demo/hello.py (modified)")
     assert f"{page('h_repo')}:{line('h_repo', 0)}: wrote into the repository" in run.stdout
-    # writing in the working directory is what blocks should do
+    assert (shell["outcome"], shell["reason"].split(" (write")[0]) == (
+        "failed", "wrote into the repository instead of its working directory: notes.txt (created)")
+    # writing in the working directory is what blocks should do; git-ignored folders are not content
     assert local["outcome"] == "passed", local
+    assert ignored["outcome"] == "passed", ignored
+    assert (tree.root / "build/cache/x.bin").exists()
     # nothing is restored behind the author's back: the files are there to look at
     assert (tree.docs / "es/stray.md").read_text() == "oops"
 
@@ -243,6 +259,7 @@ def test_environment_does_not_leak_to_the_next_page(entries):
     assert checked["output"] == "leak None False False\n"
 
 
+@LINUX
 def test_children_do_not_outlive_the_page(entries):
     python, shell = entries["k_orphans"]
     assert python["outcome"] == "passed", python
@@ -252,7 +269,10 @@ def test_children_do_not_outlive_the_page(entries):
     deadline = time.time() + 5
     while any(alive(pid) for pid in pids) and time.time() < deadline:
         time.sleep(0.05)
-    assert [pid for pid in pids if alive(pid)] == []
+    left = [pid for pid in pids if alive(pid)]
+    for pid in left:  # do not leave them behind when the engine did
+        os.kill(pid, signal.SIGKILL)
+    assert left == []
 
 
 def test_stdin_is_empty(faults, entries):

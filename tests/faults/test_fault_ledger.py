@@ -8,9 +8,7 @@ down or makes two runs reach it together, so the faults happen exactly where the
 from __future__ import annotations
 
 import json
-import os
 import signal
-import time
 
 import pytest
 

@@ -4,7 +4,6 @@ includes, translations, encodings, and a page of 10,000 blocks."""
 from __future__ import annotations
 
 import re
-import sys
 import time
 
 import pytest
@@ -194,11 +193,11 @@ def test_ten_thousand_blocks(tree, figure):
     blocks = "\n".join(fence(f"total = {i} + (total if {i} else 0)\nprint('block', {i}, total)") for i in range(n))
     tree.page("es/big.md", f"# Big\n\n{blocks}", langs=("es",))
 
-    collect, collect_rss, collect_cpu = measured(tree, tree.pytest_args("--collect-only", "docs/es/big.md"))
+    collect, collect_rss, collect_cpu = measured(tree, tree.pytest_args("--collect-only", "docs/es/big.md", report="-rfE"))
     assert collect.returncode == 0, collect
     assert f"{n} tests collected" in collect.stdout
 
-    run, run_rss, run_cpu = measured(tree, tree.pytest_args("docs/es/big.md"))
+    run, run_rss, run_cpu = measured(tree, tree.pytest_args("docs/es/big.md", report="-rfE"))
     assert run.returncode == 0, run
     assert f"{n} passed" in run.stdout
     entries = tree.entries("es/big.md")

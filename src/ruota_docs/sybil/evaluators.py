@@ -24,6 +24,7 @@ from .session import DEFAULT_TIMEOUT, Outcome, PageSession
 
 _SESSION = "__ruota_session__"
 _GUARD = "__ruota_guard__"
+_RECORDED = "__ruota_recorded__"
 #: Outcomes of executed blocks, keyed by (page signature, block index): a translation whose
 #: block sequence is identical to an already-run page is credited with that run.
 _EXECUTED: dict[tuple[str, int], tuple[str, Outcome]] = {}
@@ -68,6 +69,9 @@ class BlockEvaluator:
             return Outcome("skipped", reason=unmet)
         if block.kind == "data":
             return _check_data(block)
+        recorded = _recorded(example, block)
+        if recorded is not None:
+            return recorded
         key = (block.signature, block.index)
         if reuse_enabled() and key in _EXECUTED:
             page, earlier = _EXECUTED[key]
@@ -92,6 +96,57 @@ class BlockEvaluator:
                               error="\n".join(x for x in (outcome.error, note) if x))
         _EXECUTED[key] = (block.page, outcome)
         return outcome
+
+
+def _executes(block: Block) -> bool:
+    """Whether evaluating the block starts code (rather than skipping or parsing it)."""
+    if block.error or block.not_run_reason is not None or block.kind == "data":
+        return False
+    if block.kind == "windows" and probe().os != "windows":
+        return False
+    return requirements.unmet_reason(block.requirements, probe()) is None
+
+
+def _recorded(example, block: Block) -> Outcome | None:
+    """With ``--reuse-ledger``: this machine's recorded outcome, where the whole page is unchanged.
+
+    A page is reused only if every block it would execute passed here last time with the
+    same code and the same page signature (blocks share one process, so it is all or
+    nothing); otherwise the page runs.
+    """
+    path = os.environ.get("RUOTA_DOCS_REUSE_LEDGER")
+    if not path:
+        return None
+    page = example.namespace.get(_RECORDED)
+    if page is None:
+        page = example.namespace[_RECORDED] = _reusable_page(Path(path), example.document)
+    entry = page.get(block.index) if page else None
+    if entry is None:
+        return None
+    outcome = Outcome("passed", entry.get("output") or "", entry.get("duration") or 0.0)
+    outcome.reused_from = entry.get("reused_from") or block.page
+    outcome.ran_at = entry.get("ran_at")
+    return outcome
+
+
+def _reusable_page(path: Path, document) -> dict | bool:
+    from .. import ledger  # noqa: PLC0415 — only needed with --reuse-ledger
+
+    try:
+        recorded = ledger.load(path)["blocks"]
+    except (OSError, ledger.LedgerError):
+        return False
+    reusable = {}
+    for _, region in document.regions:
+        block = region.parsed
+        if not isinstance(block, Block) or not _executes(block):
+            continue
+        entry = recorded.get(ledger.block_key(block.page, block.index))
+        if not entry or entry.get("outcome") != "passed" or entry.get("sha256") != block.sha256 \
+                or entry.get("signature") != block.signature:
+            return False
+        reusable[block.index] = entry
+    return reusable
 
 
 def _credited(earlier: Outcome, page: str) -> Outcome:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import doctest
 import io
 import json
+import linecache
 import os
 import struct
 import sys
@@ -82,13 +83,25 @@ def _limit_memory() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
+def _remember_source(request: dict) -> None:
+    """Let inspect and tracebacks find a block's source by its filename (``page.md:LINE``).
+
+    Without it, tools that read a function's source (TensorFlow's autograph, for one)
+    fall back to the ``__main__`` module's source — this worker's — and misread it.
+    """
+    lines = request["code"].splitlines(keepends=True)
+    linecache.cache[request["filename"]] = (len(request["code"]), None, lines, request["filename"])
+
+
 def _run_python(request: dict, namespace: dict) -> dict:
+    _remember_source(request)
     code = compile(request["code"], request["filename"], "exec", dont_inherit=True)
     exec(code, namespace)  # noqa: S102 — executing the page's code is the point
     return {"ok": True}
 
 
 def _run_doctest(request: dict, namespace: dict) -> dict:
+    _remember_source(request)
     parser = doctest.DocTestParser()
     test = parser.get_doctest(request["code"], namespace, request["filename"], request["filename"], request["line"])
     report = io.StringIO()
