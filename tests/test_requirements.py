@@ -126,7 +126,7 @@ def test_fake_device_spec(monkeypatch):
     # versions compare as numbers: 2.9 < 2.10
     ("torch>=2.10", RADEON_VII, "requires torch ≥ 2.10; this machine: torch 2.9.1+rocm7.14"),
     ("rocm vram>=8GiB", CPU, "requires ROCm, ≥ 8GiB of VRAM; this machine: CPU only, x86_64"),
-    ("gpu rocm arch=gfx906", H200, "requires ROCm, arch gfx906; this machine: CUDA, NVIDIA H200; CUDA, NVIDIA H200 (sm_90, 140 GiB)"),
+    ("gpu rocm arch=gfx906", H200, "requires ROCm, arch gfx906; this machine: CUDA, NVIDIA H200 (sm_90, 140 GiB)"),
 ])
 def test_unmet_reason(text, device, reason):
     assert unmet_reason(parse(text), device) == reason

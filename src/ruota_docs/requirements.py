@@ -181,9 +181,10 @@ def unmet_reason(reqs: tuple[Requirement, ...], device: Device) -> str | None:
     missing = [r for r in reqs if not is_met(r, device)]
     if not missing:
         return None
-    facts = []
+    facts: list[str] = []
     for req in missing:
         fact = _this_machine(req, device)
-        if fact not in facts:
-            facts.append(fact)
+        if any(f.startswith(fact) for f in facts):
+            continue
+        facts = [f for f in facts if not fact.startswith(f)] + [fact]  # keep the most precise
     return f"requires {', '.join(r.describe() for r in missing)}; this machine: {'; '.join(facts)}"
