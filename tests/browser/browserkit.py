@@ -79,34 +79,56 @@ class _Server(http.server.ThreadingHTTPServer):
 
 @dataclass
 class Site:
-    """A built site served on 127.0.0.1, and the repository (copy) it was built from."""
+    """A built site served on 127.0.0.1, and the repository (copy) it was built from.
+
+    The page list, each page's source and the engine's blocks are read once, right after
+    the build, so tests compare the served pages with the sources they were built from
+    even while people keep editing docs/ and snippets/.
+    """
 
     dir: Path
     root: Path
     url: str  #: ``http://127.0.0.1:PORT`` (no trailing slash)
     ledgers: list = field(default_factory=list)
+    _pages: list = field(default_factory=list, repr=False)
+    _sources: dict = field(default_factory=dict, repr=False)
+    _blocks: dict = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.root == ROOT:
+            self._pages = page_paths()
+        else:
+            source = self.root / "docs" / SOURCE
+            self._pages = sorted(p.relative_to(source).as_posix() for p in source.rglob("*.md"))
+        for page in self._pages:
+            for lang in LANGUAGES:
+                # a missing translation is built from the source page (with a banner)
+                written = lang if (self.root / "docs" / lang / page).exists() else SOURCE
+                text = (self.root / "docs" / written / page).read_text(encoding="utf-8")
+                self._sources[(page, lang)] = text
+                self._blocks[(page, lang)] = engine_blocks(text, f"{written}/{page}", lang, self.root)
 
     @property
     def host(self) -> str:
         return urlsplit(self.url).netloc
 
     def pages(self) -> list[str]:
-        """Every source page relative to its language folder, from this site's docs."""
-        source = self.root / "docs" / SOURCE
-        return sorted(p.relative_to(source).as_posix() for p in source.rglob("*.md"))
+        """Every source page relative to its language folder (``guides/keras-rx7600.md``)."""
+        return list(self._pages)
 
     def guides(self) -> list[str]:
-        return [p for p in self.pages() if p.startswith("guides/")]
+        return [p for p in self._pages if p.startswith("guides/")]
 
     def href(self, page: str, lang: str) -> str:
         return self.url + url_path(page, lang)
 
     def source(self, page: str, lang: str) -> str:
-        return (self.root / "docs" / lang / page).read_text(encoding="utf-8")
+        """The Markdown the page in ``lang`` was built from."""
+        return self._sources[(page, lang)]
 
     def blocks(self, page: str, lang: str) -> list:
         """The checked blocks of a page as the engine (and the plugin) number them."""
-        return engine_blocks(self.source(page, lang), f"{lang}/{page}", lang, self.root)
+        return self._blocks.get((page, lang), [])
 
     def verdicts(self, page: str, lang: str) -> list:
         indexed = marks.index_ledgers(self.ledgers)

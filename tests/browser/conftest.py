@@ -91,7 +91,7 @@ def fixture_survey(fixture_site, browser, screenshots) -> dict:
 
 @pytest.fixture(scope="session")
 def browser(chromium_path):
-    from playwright.sync_api import sync_playwright
+    sync_playwright = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").sync_playwright
 
     with sync_playwright() as playwright:
         instance = playwright.chromium.launch(executable_path=chromium_path, args=browserkit.CHROMIUM_ARGS)

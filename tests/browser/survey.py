@@ -71,6 +71,14 @@ LAYOUT_JS = """() => {
   for (const chart of document.querySelectorAll('svg.ruota-chart')) {
     const heights = [...chart.querySelectorAll('text')].map(t => t.getBoundingClientRect().height).filter(h => h > 0);
     if (heights.length && Math.min(...heights) < 9) out.wide.push(`chart ${JSON.stringify(chart.getAttribute('aria-label'))}: text ${Math.min(...heights).toFixed(1)} px high, too small to read`);
+    const width = chart.viewBox.baseVal.width;
+    for (const t of chart.querySelectorAll('text')) {
+      const box = t.getBBox();
+      if (box.width && (box.x < -0.5 || box.x + box.width > width + 0.5)) {
+        out.wide.push(`chart ${JSON.stringify(chart.getAttribute('aria-label'))}: ${JSON.stringify(t.textContent)} is cut at the edge (x ${box.x.toFixed(0)} to ${(box.x + box.width).toFixed(0)} of ${width})`);
+        break;
+      }
+    }
   }
   const content = document.querySelector('.md-content');
   if (content) {
@@ -210,10 +218,9 @@ def survey(context, site, pages: list[tuple[str, str]], shots: set[tuple[str, st
             found_scheme, values = _contrasts(page)
             report.contrast[scheme] = values if found_scheme == scheme else [("scheme", f"data-md-color-scheme is {found_scheme}", 0.0)]
             if (path, lang) in shots:
-                target = shot_dir / lang / f"{path[:-3].replace('/', '-')}-{'light' if media == 'light' else 'dark'}.jpg"
+                target = shot_dir / lang / f"{path[:-3].replace('/', '-')}-{'light' if media == 'light' else 'dark'}.png"
                 target.parent.mkdir(parents=True, exist_ok=True)
-                # JPEG: encodes in half the time of PNG on these 10 000-pixel pages, text stays crisp
-                page.screenshot(path=str(target), full_page=True, type="jpeg", quality=90)
+                page.screenshot(path=str(target), full_page=True)
                 report.screenshots.append(target)
         page.evaluate(SCHEME_JS, "default")
         page.wait_for_function("() => document.body.getAttribute('data-md-color-scheme') === 'default'", timeout=3000)
