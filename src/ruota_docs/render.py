@@ -126,7 +126,10 @@ def output_tabs(verdict: Verdict, lang: str, uid: str) -> str:
         body = entry.get("output") or ""
         if result.state == "failed" and entry.get("error"):
             body = (body + "\n" if body else "") + entry["error"]
-        meta = [formatting.date(entry.get("ran_at"), lang), text(lang, "duration", seconds=formatting.seconds(entry.get("duration") or 0, lang))]
+        took = entry.get("duration") or 0
+        # a block that ran in under 5 ms is not "0 s": say it took less than 0.01 s
+        took = formatting.seconds(took, lang) if took >= 0.005 else "< " + formatting.number(0.01, lang)
+        meta = [formatting.date(entry.get("ran_at"), lang), text(lang, "duration", seconds=took)]
         if entry.get("reused_from"):
             other = entry["reused_from"].split("/", 1)[0]
             meta.append(text(lang, "credited", language=LANGUAGE_NAMES.get(lang, LANGUAGE_NAMES["en"]).get(other, other)))
