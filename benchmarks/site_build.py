@@ -10,7 +10,9 @@ Then starts `mkdocs serve`, edits one page and times the rebuild.
 from __future__ import annotations
 
 import argparse
+import queue
 import re
+import threading
 import subprocess
 import tempfile
 import time
@@ -30,15 +32,16 @@ def config_without_plugin(tmp: Path) -> Path:
 
 def serve_rebuild(page: Path) -> float:
     """Seconds from touching a page to `mkdocs serve` finishing the rebuild."""
-    proc = subprocess.Popen([PYTHON, "-m", "mkdocs", "serve", "--dev-addr", "127.0.0.1:8765", "--no-livereload"],
+    proc = subprocess.Popen([PYTHON, "-m", "mkdocs", "serve", "--dev-addr", "127.0.0.1:8765"],
                             cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         _wait_for(proc, r"Serving on")
+        time.sleep(2)  # let the file watcher settle
         original = page.read_text(encoding="utf-8")
         started = time.perf_counter()
         page.write_text(original + "\n", encoding="utf-8")
         try:
-            _wait_for(proc, r"Documentation built in|Reloading browsers|Serving on")
+            _wait_for(proc, r"Documentation built in")
             return time.perf_counter() - started
         finally:
             page.write_text(original, encoding="utf-8")
@@ -48,13 +51,21 @@ def serve_rebuild(page: Path) -> float:
 
 
 def _wait_for(proc, pattern: str, timeout: float = 300) -> None:
+    """Read the server's log until ``pattern`` shows up; give up after ``timeout`` seconds."""
+    lines = getattr(proc, "lines", None)
+    if lines is None:  # one reader thread per server: select() cannot see Python's line buffer
+        lines = proc.lines = queue.Queue()
+        threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout], daemon=True).start()
     deadline = time.monotonic() + timeout
-    for line in proc.stdout:
+    while time.monotonic() < deadline:
+        try:
+            line = lines.get(timeout=1.0)
+        except queue.Empty:
+            continue
         if re.search(pattern, line):
             return
-        if time.monotonic() > deadline:
-            break
-    raise SystemExit(f"mkdocs serve never printed {pattern!r}")
+    proc.kill()
+    raise SystemExit(f"mkdocs serve did not print {pattern!r} within {timeout:g} s")
 
 
 def main() -> None:
