@@ -17,9 +17,8 @@ from collections import Counter
 from pathlib import Path
 
 from . import __version__, i18n, ledger, marks
-from .includes import load_mkdocs_config
-from .sybil.lexers import LexError, read_page, scan
-from .sybil.parsers import block_from_fence
+from .collect import PageError, page_blocks
+from .site_config import load_mkdocs_config
 
 
 def _root(path: str | None) -> Path:
@@ -64,19 +63,17 @@ def cmd_status(args) -> int:
             page = path.relative_to(docs).as_posix()
             seen_pages.add(page)
             try:
-                fences = scan(read_page(path)).fences
-            except LexError as error:
-                print(f"{page}: cannot read: {error} (line {error.line})")
+                blocks = page_blocks(root, docs, path)
+            except PageError as error:
+                print(f"{page}:{error.line}: cannot read: {error}")
                 problems += 1
                 continue
-            blocks = [b for b in (block_from_fence(f, page, lang, root) for f in fences) if b is not None]
             if not blocks:
                 continue
             rows, stale, weak = [], [], []
             per_machine = {m: Counter() for m in labels}
-            for index, block in enumerate(blocks):
-                block.index = index
-                verdict = marks.verdict(page, index, block.sha256, indexed)
+            for block in blocks:
+                verdict = marks.verdict(page, block.index, block.sha256, indexed)
                 for result in verdict.results:
                     per_machine[result.machine_id][result.state] += 1
                 passed = verdict.by_state("passed")

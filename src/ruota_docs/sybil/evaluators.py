@@ -17,9 +17,11 @@ import yaml
 from sybil.example import SybilFailure
 
 from .. import requirements
+from ..blocks import Block
 from ..device import probe
+from ..site_config import TagTolerantLoader
 from .guard import RepositoryGuard, repository_note
-from .parsers import Block
+from .parsers import PageProblem
 from .session import DEFAULT_TIMEOUT, Outcome, PageSession
 
 _SESSION = "__ruota_session__"
@@ -28,6 +30,13 @@ _RECORDED = "__ruota_recorded__"
 #: Outcomes of executed blocks, keyed by (page signature, block index): a translation whose
 #: block sequence is identical to an already-run page is credited with that run.
 _EXECUTED: dict[tuple[str, int], tuple[str, Outcome]] = {}
+
+
+#: Why blocks that are only shown are not run (recorded as their skip reason).
+SHOWN_ONLY_REASONS = {
+    "text": "output or prose, not code",
+    "indented": "an indented code block has no language; readers see it as text",
+}
 
 
 def default_timeout() -> float:
@@ -50,6 +59,8 @@ class BlockEvaluator:
 
     def __call__(self, example) -> None:
         block: Block = example.parsed
+        if isinstance(block, PageProblem):
+            raise SybilFailure(example, block.error)
         outcome = self._outcome(example, block)
         block.outcome = outcome
         if outcome.status == "skipped":
@@ -62,6 +73,8 @@ class BlockEvaluator:
             return Outcome("failed", reason=block.error.split(": ", 1)[-1], error=block.error)
         if block.not_run_reason is not None:
             return Outcome("skipped", reason=f"not run: {block.not_run_reason}")
+        if block.shown_only:
+            return Outcome("skipped", reason=f"not run: {SHOWN_ONLY_REASONS[block.kind]}")
         if block.kind == "windows" and probe().os != "windows":
             return Outcome("skipped", reason=f"requires Windows; this machine: {requirements.OS_LABELS.get(probe().os, probe().os)}")
         unmet = requirements.unmet_reason(block.requirements, probe())
@@ -100,7 +113,7 @@ class BlockEvaluator:
 
 def _executes(block: Block) -> bool:
     """Whether evaluating the block starts code (rather than skipping or parsing it)."""
-    if block.error or block.not_run_reason is not None or block.kind == "data":
+    if block.error or block.not_run_reason is not None or block.kind == "data" or block.shown_only:
         return False
     if block.kind == "windows" and probe().os != "windows":
         return False
@@ -162,22 +175,25 @@ def _filename(block: Block) -> str:
 
 def _shell_script(block: Block) -> str:
     """``console`` blocks show prompts: only the lines after ``$ `` are commands."""
-    if block.language != "console":
+    if block.language.lower() not in ("console", "shell-session"):
         return block.code
     return "\n".join(line[2:] for line in block.code.splitlines() if line.startswith("$ "))
 
 
 def _check_data(block: Block) -> Outcome:
+    """Parse a data block. YAML may use tags (MkDocs' ``!ENV``, ``!relative``,
+    ``!!python/name:``): an excerpt of a mkdocs.yml is valid YAML."""
+    what = block.data_format or block.language
     try:
-        if block.language == "json":
+        if what == "json":
             json.loads(block.code)
-        elif block.language == "toml":
+        elif what == "toml":
             tomllib.loads(block.code)
         else:
-            list(yaml.safe_load_all(block.code))
+            list(yaml.load_all(block.code, Loader=TagTolerantLoader))  # noqa: S506 — builds no objects
     except Exception as error:  # noqa: BLE001 — every parser error is the block's failure
-        return Outcome("failed", reason=f"invalid {block.language}: {error}".splitlines()[0], error=str(error))
-    return Outcome("passed", reason=f"valid {block.language}")
+        return Outcome("failed", reason=f"invalid {what}: {error}".splitlines()[0], error=str(error))
+    return Outcome("passed", reason=f"valid {what}")
 
 
 def _failure_text(block: Block, outcome: Outcome) -> str:

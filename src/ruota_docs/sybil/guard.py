@@ -25,7 +25,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from ..includes import load_mkdocs_config
+from ..site_config import load_mkdocs_config
 
 _SKIPPED_NAMES = frozenset({"__pycache__", "node_modules", "venv"})
 

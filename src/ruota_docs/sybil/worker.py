@@ -104,6 +104,7 @@ def _run_doctest(request: dict, namespace: dict) -> dict:
     _remember_source(request)
     parser = doctest.DocTestParser()
     test = parser.get_doctest(request["code"], namespace, request["filename"], request["filename"], request["line"])
+    test.globs = namespace  # DocTest copies its globals: share the page's namespace both ways
     report = io.StringIO()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     # run()'s own counts: summarize() would print its summary into the block's output
