@@ -12,12 +12,18 @@ import re
 _METRIC_LINE = r"^\s*{name}\s*[:=]\s*(?P<value>[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)"
 
 
-def metric(output: str | None, name: str) -> float | None:
-    """The last value a block printed as ``name: value``."""
+def metric_text(output: str | None, name: str) -> str | None:
+    """The last value a block printed as ``name: value``, as printed (``67.20``)."""
     if not output:
         return None
     found = re.findall(_METRIC_LINE.format(name=re.escape(name)), output, flags=re.MULTILINE)
-    return float(found[-1]) if found else None
+    return found[-1] if found else None
+
+
+def metric(output: str | None, name: str) -> float | None:
+    """The last value a block printed as ``name: value``."""
+    printed = metric_text(output, name)
+    return float(printed) if printed is not None else None
 
 
 def bar_chart(title: str, groups: list[tuple[str, list[tuple[str, float | None, str]]]], unit: str, fmt) -> str:

@@ -16,8 +16,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from . import __version__, i18n, ledger, marks
+from . import __version__, i18n, ledger, marks, values
 from .collect import PageError, page_blocks
+from .pages import read_page
 from .site_config import load_mkdocs_config
 
 
@@ -63,11 +64,16 @@ def cmd_status(args) -> int:
             page = path.relative_to(docs).as_posix()
             seen_pages.add(page)
             try:
-                blocks = page_blocks(root, docs, path)
+                every = page_blocks(root, docs, path, shown_only=True)
             except PageError as error:
                 print(f"{page}:{error.line}: cannot read: {error}")
                 problems += 1
                 continue
+            unmeasured = values.check_page(read_page(path), every, indexed)
+            for line, problem in unmeasured:
+                print(f"{page}:{line}: {problem}")
+            problems += len(unmeasured)
+            blocks = [b for b in every if not b.shown_only]
             if not blocks:
                 continue
             rows, stale, weak = [], [], []

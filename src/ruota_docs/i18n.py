@@ -1,12 +1,13 @@
 """Translations that cannot drift: parity checks and staleness of translations.
 
 Spanish (``docs/es``) is the source. For every page, each translation must have:
-the same code blocks in the same order (same includes, languages, directives), the
-same pinned heading ids, the same link targets, the same admonition and tab
-structure, and the same numbers in its prose once each language's separators are
-normalised (``28,6`` = ``28.6``; ``3.680`` in Spanish = ``3,680`` in English). A
-number that is genuinely language-specific is written inside
-``<span class="l10n">…</span>`` and ignored.
+the same code blocks in the same order, as the site renders them (same code, languages,
+requirements and run options), the same pinned heading ids, the same link targets, the
+same admonition and tab structure, and the same numbers in its prose once each
+language's separators are normalised (``28,6`` = ``28.6``; ``3.680`` in Spanish =
+``3,680`` in English). A measured value (``<!-- value: block=ID metric=NAME -->``)
+counts as a number: the same block and metric in every language. A number that is
+genuinely language-specific is written inside ``<span class="l10n">…</span>`` and ignored.
 
 Each translation records in its front matter the hash of the Spanish page it was
 translated from (``translation_of: 1a2b3c4d5e6f``); when the Spanish page changes,
@@ -24,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import renderer
+from . import renderer, values
 from .blocks import Block
 
 FRONT_MATTER = re.compile(r"\A---\n(?P<body>.*?)\n---\n", re.S)
@@ -98,7 +99,7 @@ class PageText:
 def read_page(root: Path, docs_dir: Path, page: str) -> PageText:
     """Render ``docs_dir/page`` as the site does. Raises `ValueError` for a page that is not UTF-8."""
     text = _read(Path(docs_dir) / page)
-    rendered = renderer.render(root, Path(docs_dir) / page, text, docs_dir)
+    rendered = renderer.render(root, Path(docs_dir) / page, text, docs_dir, fast=True)
     return PageText(page, text, rendered.blocks, rendered.problems)
 
 
@@ -125,6 +126,12 @@ def numbers(text: str, lang: str, code_lines=frozenset()) -> list[tuple[str, int
     """``(normalised number, line)`` for every number in the prose."""
     found = []
     for n, line in _prose_lines(text, code_lines):
+        # a measured value stands for its number: the same block and metric in every language
+        for match in values.DIRECTIVE.finditer(line):
+            try:
+                found.append((values.parse(match["args"]).key, n))
+            except values.ValueDirectiveError:
+                found.append((f"value:{match['args'].strip()}", n))
         if _HEADING.match(line) and line.lstrip().startswith("#"):
             line = re.sub(r"\{[^}]*\}", "", line)
         for pattern in _IGNORED:

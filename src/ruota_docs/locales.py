@@ -4,6 +4,10 @@ from __future__ import annotations
 
 STRINGS: dict[str, dict[str, str]] = {
     "en": {
+        "value_on": "{value} on {machine}",
+        "value_join": ", ",
+        "value_missing": "not measured yet",
+        "value_missing_tip": "No record holds {metric} of block {block} for its current code yet",
         "requires": "Requires",
         "verified": "Verified",
         "verified_on": "Verified on {machines}, {date}",
@@ -45,6 +49,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "value": "Value",
     },
     "es": {
+        "value_on": "{value} en {machine}",
+        "value_join": ", ",
+        "value_missing": "sin medir todavía",
+        "value_missing_tip": "Ningún registro tiene aún {metric} del bloque {block} con su código actual",
         "requires": "Requiere",
         "verified": "Verificado",
         "verified_on": "Verificado en {machines}, {date}",
@@ -86,6 +94,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "value": "Valor",
     },
     "fr": {
+        "value_on": "{value} sur {machine}",
+        "value_join": ", ",
+        "value_missing": "pas encore mesuré",
+        "value_missing_tip": "Aucun enregistrement ne contient encore {metric} du bloc {block} pour son code actuel",
         "requires": "Nécessite",
         "verified": "Vérifié",
         "verified_on": "Vérifié sur {machines}, {date}",

@@ -18,7 +18,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.utils import get_relative_url
 
-from . import i18n, ledger, marks, markers, render, renderer
+from . import i18n, ledger, marks, markers, render, renderer, values
 from .capture import BlockCapture, Context
 from .locales import text
 from .pages import PageError, read_page
@@ -142,8 +142,30 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             else:
                 filled[n] = render.status_page(self._language_pages(lang, files, page), self.ledgers, lang)
         html = markers.fill(html, rendered.nonce, before, after, filled)
+        html = self._values(html, rendered, page, lang)
         header = "".join([render.page_summary(verdicts, lang)] + self._translation_banners(page, page_key, lang))
         return _after_title(html, header) if header else html
+
+    def _values(self, html: str, rendered, page, lang: str) -> str:
+        """``<!-- value: … -->`` in the prose: the number each machine's record holds."""
+        if "value:" not in html:
+            return html
+        by_id = {b.block_id: b for b in rendered.blocks if b.block_id}
+        source = page.file.content_string if page.file.abs_src_path else ""
+
+        def fill(match):
+            line = _line_of(source, match.group(0))
+            try:
+                value = values.parse(match["args"])
+            except values.ValueDirectiveError as error:
+                raise PluginError(f"{rendered.page}:{line}: {error}") from None
+            block = by_id.get(value.block)
+            if block is None:
+                known = ", ".join(sorted(by_id)) or "none"
+                raise PluginError(f"{rendered.page}:{line}: value: no block on this page has id={value.block} (ids here: {known})")
+            return values.render(value, marks.verdict(block.page, block.index, block.sha256, self.indexed), lang)
+
+        return values.DIRECTIVE.sub(fill, html)
 
     def _chart_entries(self, page_key: str, options: dict, line: int):
         block_id = options.get("block")
@@ -167,6 +189,12 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             words = text(lang, "stale_translation", date=render.formatting.date(state.source_changed, lang))
             return [f'<div class="admonition warning ruota-banner"><p>{words}</p></div>']
         return []
+
+
+def _line_of(source: str, fragment: str) -> int:
+    """The line of ``fragment`` in a page's source (1 where it is not found as written)."""
+    position = source.find(fragment)
+    return source.count("\n", 0, position) + 1 if position >= 0 else 1
 
 
 def _after_title(html: str, header: str) -> str:

@@ -10,6 +10,8 @@ Loaded automatically (entry point ``pytest11``). Options:
 ``--no-reuse``           execute identical translations again instead of crediting them
 ``--reuse-ledger``       do not run pages whose code passed here last time, unchanged
                          (their records are kept as they were; for authors, not CI)
+``--update-outputs``     rewrite the ``#>`` lines of blocks whose output differs, from this
+                         machine's output, in the page or snippet file they are written in
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from . import ledger
 from .device import probe, share
 
 _KEY = "ruota_block"
+_UPDATED = "ruota_updated"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -35,6 +38,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--no-reuse", action="store_true", help="execute identical translations again")
     group.addoption("--reuse-ledger", action="store_true",
                     help="skip executing pages that passed on this machine with the same code (author runs)")
+    group.addoption("--update-outputs", action="store_true",
+                    help="rewrite #> output lines from this machine's output (pages and snippet files)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -45,6 +50,8 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["RUOTA_DOCS_NETWORK"] = "1"
     if config.getoption("no_reuse"):
         os.environ["RUOTA_DOCS_REUSE"] = "0"
+    if config.getoption("update_outputs"):
+        os.environ["RUOTA_DOCS_UPDATE_OUTPUTS"] = "1"
     if config.getoption("reuse_ledger") and not config.getoption("no_ledger"):
         os.environ["RUOTA_DOCS_REUSE_LEDGER"] = str(_ledger_path(config))
     if not hasattr(config, "workerinput") and not os.environ.get("RUOTA_DOCS_FAKE_DEVICE"):
@@ -54,6 +61,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
         config.pluginmanager.register(SchedulingPlugin(), "ruota-docs-scheduling")
     config._ruota_entries = []  # type: ignore[attr-defined]
+    config._ruota_updated = []  # type: ignore[attr-defined]
     config._ruota_totals = {}  # type: ignore[attr-defined]
 
 
@@ -100,9 +108,11 @@ def pytest_runtest_makereport(item, call):
     else:
         reason, output, duration, error = result.reason, result.output, result.duration, result.error
         reused = getattr(result, "reused_from", None)
+    for change in getattr(result, "updated", None) or []:
+        report.user_properties.append((_UPDATED, f"{change} (the block at {block.page}:{block.line})"))
     report.user_properties.append((_KEY, {
         "page": block.page, "lang": block.lang, "index": block.index, "line": block.line,
-        "language": block.language, "sha256": block.sha256, "id": block.block_id,
+        "language": block.language, "sha256": getattr(result, "sha256", None) or block.sha256, "id": block.block_id,
         "outcome": status, "reason": reason, "error": error, "duration": round(duration, 4),
         "output": output, "ran_at": getattr(result, "ran_at", None) or ledger.now(), "reused_from": reused,
         "signature": block.signature, "page_blocks": block.page_total,
@@ -114,8 +124,9 @@ def pytest_runtest_logreport(report) -> None:
         return
     for key, value in report.user_properties:
         if key == _KEY:
-            config = _CONFIG[0]
-            config._ruota_entries.append(value)
+            _CONFIG[0]._ruota_entries.append(value)
+        elif key == _UPDATED:
+            _CONFIG[0]._ruota_updated.append(value)
 
 
 _CONFIG: list = []
@@ -173,6 +184,14 @@ def pytest_sessionfinish(session, exitstatus) -> None:
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    updated = getattr(config, "_ruota_updated", None)
+    if updated:
+        terminalreporter.write_sep("-", "ruota-docs #> lines updated")
+        for line in updated:
+            terminalreporter.write_line(line)
+    elif config.getoption("update_outputs", default=False):
+        terminalreporter.write_sep("-", "ruota-docs #> lines updated")
+        terminalreporter.write_line("none: every block's output matched its #> lines")
     summary = getattr(config, "_ruota_summary", None)
     if summary:
         terminalreporter.write_sep("-", "ruota-docs verification record")

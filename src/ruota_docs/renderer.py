@@ -12,6 +12,7 @@ of the build's own rendering, so the site and the engine cannot disagree.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -78,7 +79,8 @@ def assemble(state: CaptureState, html: str, page: str, lang: str, root: Path) -
     _locate_indented(state, sorted(captured, key=lambda c: visible[c.number]))
     captured.sort(key=lambda c: (state.page_line(c.start), visible[c.number]))
     _apply_skips(state, captured)
-    result = PageRender(page, lang, problems=list(state.problems), directives=list(state.page_directives), nonce=state.nonce)
+    result = PageRender(page, lang, problems=list(state.problems) + _unclosed_fences(state, captured),
+                        directives=list(state.page_directives), nonce=state.nonce)
     errors = list(state.include_errors)
     for item in captured:
         line, source = state.where(item.start)
@@ -153,6 +155,38 @@ def _apply_skips(state: CaptureState, captured: list) -> None:
             state.problems.append(Problem(directive.line, f"skip: {action!r} is not a skip action (next, start or end)"))
     if opened is not None:
         state.problems.append(Problem(opened[1].line, "skip: start is never closed by skip: end"))
+
+
+_FENCE = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})(?P<info>[^`\n]*)$")
+
+
+def _unclosed_fences(state: CaptureState, captured: list) -> list[Problem]:
+    """A fence readers see as text because nothing closes it: the commonest typo, named.
+
+    Only lines outside every rendered block and every HTML comment count; a fence that
+    SuperFences closed somewhere unexpected is a block, and the renderer's business."""
+    covered = bytearray(len(state.lines))
+    for item in captured:
+        covered[max(item.start, 0):max(item.end, 0)] = b"\x01" * (max(item.end, 0) - max(item.start, 0))
+    text = "\n".join(state.lines)
+    for match in re.finditer(r"<!--.*?-->", text, re.S):
+        first, last = text.count("\n", 0, match.start()), text.count("\n", 0, match.end())
+        covered[first:last + 1] = b"\x01" * (last + 1 - first)
+    problems, opened = [], None
+    for index, line in enumerate(state.lines):
+        match = None if covered[index] else _FENCE.match(line.rstrip())
+        if match is None:
+            continue
+        fence = match["fence"]
+        if opened is None:
+            opened = (index, fence)
+        elif fence[0] == opened[1][0] and len(fence) >= len(opened[1]) and not match["info"].strip():
+            opened = None
+    if opened is not None:
+        line = state.page_line(opened[0])
+        problems.append(Problem(line, f"code block opened with {opened[1]} at line {line} is never closed "
+                                      f"(readers see it as text)"))
+    return problems
 
 
 def _relative(path: str, root: Path) -> str:

@@ -7,6 +7,7 @@ verification record.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tomllib
@@ -16,7 +17,7 @@ from pathlib import Path
 import yaml
 from sybil.example import SybilFailure
 
-from .. import requirements
+from .. import outputs, requirements
 from ..blocks import Block
 from ..device import probe
 from ..site_config import TagTolerantLoader
@@ -44,7 +45,12 @@ def default_timeout() -> float:
 
 
 def reuse_enabled() -> bool:
-    return os.environ.get("RUOTA_DOCS_REUSE", "1") not in ("0", "false", "no")
+    return os.environ.get("RUOTA_DOCS_REUSE", "1") not in ("0", "false", "no") and not update_outputs()
+
+
+def update_outputs() -> bool:
+    """``pytest --update-outputs``: rewrite ``#>`` lines from this machine's output."""
+    return os.environ.get("RUOTA_DOCS_UPDATE_OUTPUTS", "") not in ("", "0", "false", "no")
 
 
 class BlockEvaluator:
@@ -96,10 +102,11 @@ class BlockEvaluator:
             if self.root is not None:
                 example.namespace[_GUARD] = RepositoryGuard(self.root, skip_paths=(session.workdir, session.log_path))
         timeout = float(block.options.get("timeout", default_timeout()))
+        expected = outputs.expected(block.code) if block.kind == "python" else []
         if block.kind == "shell" or block.kind == "windows":
             outcome = session.run_shell(_shell_script(block), timeout)
         else:
-            outcome = session.run_python(block.code, _filename(block), block.line, timeout, block.kind)
+            outcome = session.run_python(block.code, _filename(block), block.line, timeout, block.kind, expect=bool(expected))
         guard = example.namespace.get(_GUARD)
         written = guard.changes() if guard is not None else []
         if written:
@@ -107,8 +114,50 @@ class BlockEvaluator:
             reason = note if outcome.status != "failed" else f"{outcome.reason}; it also {note}"
             outcome = Outcome("failed", outcome.output, outcome.duration, reason=reason,
                               error="\n".join(x for x in (outcome.error, note) if x))
+        elif expected and outcome.status == "passed":
+            outcome = self._check_output(block, expected, outcome)
+            if guard is not None:
+                guard.changes()  # --update-outputs rewrote #> lines: the engine's own writes
         _EXECUTED[key] = (block.page, outcome)
         return outcome
+
+
+    def _check_output(self, block: Block, expected: list, outcome: Outcome) -> Outcome:
+        """A block that ran must also print what its ``#>`` lines state."""
+        printed = "".join(text for _, text in outcome.printed or [])
+        diff = outputs.mismatch(expected, printed)
+        if diff is None:
+            return outcome
+        if update_outputs():
+            try:
+                code, changes = outputs.rewrite(block.code_origins, block.code, outputs.plan(expected, outcome.printed or []))
+            except (outputs.UpdateError, OSError) as error:
+                return Outcome("failed", outcome.output, outcome.duration, reason=f"its #> lines cannot be updated: {error}",
+                               error=diff)
+            outcome.reason = "#> lines updated from this run"
+            outcome.updated = [self._shown(c.path) + str(c)[len(c.path):] for c in changes]
+            outcome.sha256 = hashlib.sha256(code.encode()).hexdigest()
+            return outcome
+        line = outputs.first_difference(expected, printed)
+        where = self._where(block, line.index) if line else f"{block.page}:{block.line}"
+        return Outcome("failed", outcome.output, outcome.duration,
+                       reason=f"its output differs from its #> lines (first at {where}; pytest --update-outputs rewrites them)",
+                       error=diff)
+
+    def _where(self, block: Block, index: int) -> str:
+        """``file:line`` of line ``index`` of a block's code, as a reader finds it."""
+        origin = block.code_origins[index] if index < len(block.code_origins) else None
+        if origin is None:
+            return f"{block.page}:{block.line}"
+        return f"{self._shown(origin[0])}:{origin[1]}"
+
+    def _shown(self, path: str) -> str:
+        if self.root is None:
+            return path
+        try:
+            return Path(path).resolve().relative_to(Path(self.root).resolve()).as_posix()
+        except ValueError:
+            return path
 
 
 def _executes(block: Block) -> bool:
