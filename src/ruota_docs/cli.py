@@ -1,7 +1,7 @@
 """The ``ruota-docs`` command.
 
     ruota-docs status [--strict]            what every machine's record says, per page
-    ruota-docs i18n check                   translations that differ from their source
+    ruota-docs i18n check                   translations that differ from their source; glossary variants
     ruota-docs i18n status                  translations whose source changed, with a diff
     ruota-docs i18n mark-synced PAGE…       record that a translation matches its source again
     ruota-docs verify [PYTEST ARGS…]        run the snippet suite on this machine, write its ledger
@@ -16,7 +16,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from . import __version__, i18n, ledger, marks
+from . import __version__, glossary, i18n, ledger, marks
 from .includes import load_mkdocs_config
 from .sybil.lexers import LexError, read_page, scan
 from .sybil.parsers import block_from_fence
@@ -113,7 +113,12 @@ def cmd_i18n(args) -> int:
     root = _root(args.root)
     docs, languages, source, untranslated, _ = _site(root)
     if args.action == "check":
-        problems = i18n.check(docs, languages, source, untranslated)
+        try:
+            glossaries = glossary.for_site(root, languages)
+        except glossary.GlossaryError as error:
+            print(f"ruota-docs: {error}", file=sys.stderr)
+            return 2
+        problems = i18n.check(docs, languages, source, untranslated, glossaries)
         for problem in problems:
             print(f"docs/{problem}")
         print(f"{len(problems)} problem(s) in {len(languages)} languages" if problems else f"translations match ({', '.join(languages)})")

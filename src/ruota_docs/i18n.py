@@ -8,6 +8,9 @@ normalised (``28,6`` = ``28.6``; ``3.680`` in Spanish = ``3,680`` in English). A
 number that is genuinely language-specific is written inside
 ``<span class="l10n">…</span>`` and ignored.
 
+Each language's prose is also held to its glossary (:mod:`ruota_docs.glossary`): one
+term per concept, and no variant the glossary rules out.
+
 Each translation records in its front matter the hash of the Spanish page it was
 translated from (``translation_of: 1a2b3c4d5e6f``); when the Spanish page changes,
 the translation is *stale* until ``ruota-docs i18n mark-synced`` records the new hash.
@@ -24,6 +27,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from .glossary import Glossary
 from .sybil.lexers import LexError, scan
 from .sybil.parsers import kind_of
 
@@ -222,8 +226,9 @@ def pages_by_language(docs_dir: Path, languages: list[str]) -> dict[str, set[str
     return {lang: {p.relative_to(docs_dir / lang).as_posix() for p in (docs_dir / lang).rglob("*.md")} for lang in languages}
 
 
-def check(docs_dir: Path, languages: list[str], source_lang: str = "es", untranslated: list[str] = ()) -> list[Problem]:
-    """Every parity problem in the docs folder."""
+def check(docs_dir: Path, languages: list[str], source_lang: str = "es", untranslated: list[str] = (),
+          glossaries: dict[str, Glossary] | None = None) -> list[Problem]:
+    """Every parity problem in the docs folder, and every variant a language's glossary rules out."""
     docs_dir = Path(docs_dir)
     present = pages_by_language(docs_dir, languages)
     every = set().union(*present.values())
@@ -255,6 +260,14 @@ def check(docs_dir: Path, languages: list[str], source_lang: str = "es", untrans
                 problems.append(Problem(page, 1, str(error)))
                 continue
             problems.extend(compare(source_text, source_page, text, page, lang, source_lang))
+    for lang, glossary in (glossaries or {}).items():
+        for rel in sorted(present.get(lang, ())):
+            page = f"{lang}/{rel}"
+            try:
+                lines = _prose_lines(_read(docs_dir / page))
+            except ValueError:
+                continue  # already reported above
+            problems.extend(Problem(page, f.line, glossary.message(f)) for f in glossary.findings(lines))
     return problems
 
 
