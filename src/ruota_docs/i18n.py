@@ -260,13 +260,20 @@ def check(docs_dir: Path, languages: list[str], source_lang: str = "es", untrans
                 problems.append(Problem(page, 1, str(error)))
                 continue
             problems.extend(compare(source_text, source_page, text, page, lang, source_lang))
-    for lang, glossary in (glossaries or {}).items():
+    problems.extend(glossary_problems(docs_dir, present, glossaries or {}))
+    return problems
+
+
+def glossary_problems(docs_dir: Path, present: dict[str, set[str]], glossaries: dict[str, Glossary]) -> list[Problem]:
+    """Every variant a language's glossary rules out, in the prose of that language's pages."""
+    problems = []
+    for lang, glossary in glossaries.items():
         for rel in sorted(present.get(lang, ())):
             page = f"{lang}/{rel}"
             try:
-                lines = _prose_lines(_read(docs_dir / page))
+                lines = _prose_lines(_read(Path(docs_dir) / page))
             except ValueError:
-                continue  # already reported above
+                continue  # check() reports a page it cannot read
             problems.extend(Problem(page, f.line, glossary.message(f)) for f in glossary.findings(lines))
     return problems
 
