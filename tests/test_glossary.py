@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from _support import REPO
+from _support import REPO, mkdocs_yml
 from ruota_docs import glossary, i18n
 from ruota_docs.cli import _site, main
 
@@ -136,8 +136,7 @@ def test_typographic_apostrophes_match_straight_ones(tmp_path):
 
 # -- the report of `ruota-docs i18n check` -------------------------------------------------------------------
 def site(tmp_path) -> Path:
-    write(tmp_path, "mkdocs.yml", "site_name: t\ndocs_dir: docs\nplugins:\n  - i18n:\n      languages:\n"
-                                  "        - {locale: es, default: true}\n        - {locale: en}\n")
+    (tmp_path / "mkdocs.yml").write_text(mkdocs_yml(languages=("es", "en")), encoding="utf-8")  # the site's extensions
     write(tmp_path, "glossary/es.yml", ES)
     write(tmp_path, "docs/es/p.md", "# P { #p }\n\n```python\nkernel = 1\n```\n\nUn kernel.\n")
     write(tmp_path, "docs/en/p.md", "---\ntranslation_of: 0\n---\n# P { #p }\n\n```python\nkernel = 1\n```\n\nA kernel.\n")
@@ -147,7 +146,7 @@ def site(tmp_path) -> Path:
 def test_i18n_check_reports_page_line_and_term(tmp_path):
     root = site(tmp_path)
     docs, languages, source, untranslated, _ = _site(root)
-    problems = i18n.check(docs, languages, source, untranslated, glossary.for_site(root, languages))
+    problems = i18n.check(docs, languages, source, untranslated, glossaries=glossary.for_site(root, languages))
     assert [str(p) for p in problems] == [
         "es/p.md:7: 'kernel' is ruled out by glossary/es.yml (GPU kernel): write 'núcleo'"]
     assert i18n.check(docs, languages, source, untranslated) == []  # no glossary given: parity only
@@ -176,5 +175,5 @@ def test_repository_glossaries_load_and_the_pages_follow_them():
     docs, languages, source, untranslated, _ = _site(REPO)
     glossaries = glossary.for_site(REPO, languages)
     assert set(glossaries) == {"es", "en", "fr"}
-    problems = [p for p in i18n.check(docs, languages, source, untranslated, glossaries) if "ruled out by" in p.message]
+    problems = [p for p in i18n.check(docs, languages, source, untranslated, glossaries=glossaries) if "ruled out by" in p.message]
     assert not problems, "\n".join(str(p) for p in problems)

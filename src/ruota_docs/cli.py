@@ -118,7 +118,7 @@ def cmd_i18n(args) -> int:
         except glossary.GlossaryError as error:
             print(f"ruota-docs: {error}", file=sys.stderr)
             return 2
-        problems = i18n.check(docs, languages, source, untranslated, glossaries)
+        problems = i18n.check(docs, languages, source, untranslated, glossaries=glossaries)
         for problem in problems:
             print(f"docs/{problem}")
         print(f"{len(problems)} problem(s) in {len(languages)} languages" if problems else f"translations match ({', '.join(languages)})")
