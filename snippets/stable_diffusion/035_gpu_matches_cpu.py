@@ -40,7 +40,7 @@ def relative_error(on_gpu, on_cpu):
 
 
 def both(run):
-    """``run(model components, device, precision)`` on the GPU and on the CPU reference."""
+    """``run(pipeline, device, precision)`` on the GPU pipeline and on its CPU reference."""
     with torch.no_grad():
         return run(pipe, device, dtype), run(reference, "cpu", torch.float64)
 

@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     status = sub.add_parser("status", help="per page: which machines passed, failed, skipped; stale blocks")
     status.add_argument("--strict", action="store_true", help="exit 1 if a block has no passing record or failed last")
-    tr = sub.add_parser("i18n", help="translation checks")
+    tr = sub.add_parser("i18n", help="translation checks: parity with the source, staleness, the glossaries")
     tr.add_argument("action", choices=["check", "status", "mark-synced"])
     tr.add_argument("pages", nargs="*", help="for mark-synced: fr/guides/x.md, or guides/x.md for every translation")
     tr.add_argument("--no-diff", action="store_true", help="status: list stale pages without the source diff")
