@@ -1,7 +1,7 @@
 """The ``ruota-docs`` command.
 
     ruota-docs status [--strict]            what every machine's record says, per page
-    ruota-docs i18n check                   translations that differ from their source
+    ruota-docs i18n check                   translations that differ from their source; glossary variants
     ruota-docs i18n status                  translations whose source changed, with a diff
     ruota-docs i18n mark-synced PAGE…       record that a translation matches its source again
     ruota-docs verify [PYTEST ARGS…]        run the snippet suite on this machine, write its ledger
@@ -16,7 +16,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from . import __version__, i18n, ledger, marks, values
+from . import __version__, glossary, i18n, ledger, marks, values
 from .collect import PageError, page_blocks
 from .pages import read_page
 from .site_config import load_mkdocs_config
@@ -116,7 +116,12 @@ def cmd_i18n(args) -> int:
     root = _root(args.root)
     docs, languages, source, untranslated, _ = _site(root)
     if args.action == "check":
-        problems = i18n.check(docs, languages, source, untranslated)
+        try:
+            glossaries = glossary.for_site(root, languages)
+        except glossary.GlossaryError as error:
+            print(f"ruota-docs: {error}", file=sys.stderr)
+            return 2
+        problems = i18n.check(docs, languages, source, untranslated, glossaries=glossaries)
         for problem in problems:
             print(f"docs/{problem}")
         print(f"{len(problems)} problem(s) in {len(languages)} languages" if problems else f"translations match ({', '.join(languages)})")
@@ -168,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     status = sub.add_parser("status", help="per page: which machines passed, failed, skipped; stale blocks")
     status.add_argument("--strict", action="store_true", help="exit 1 if a block has no passing record or failed last")
-    tr = sub.add_parser("i18n", help="translation checks")
+    tr = sub.add_parser("i18n", help="translation checks: parity with the source, staleness, the glossaries")
     tr.add_argument("action", choices=["check", "status", "mark-synced"])
     tr.add_argument("pages", nargs="*", help="for mark-synced: fr/guides/x.md, or guides/x.md for every translation")
     tr.add_argument("--no-diff", action="store_true", help="status: list stale pages without the source diff")

@@ -9,6 +9,9 @@ language's separators are normalised (``28,6`` = ``28.6``; ``3.680`` in Spanish 
 counts as a number: the same block and metric in every language. A number that is
 genuinely language-specific is written inside ``<span class="l10n">…</span>`` and ignored.
 
+Each language's prose is also held to its glossary (:mod:`ruota_docs.glossary`): one
+term per concept, and no variant the glossary rules out.
+
 Each translation records in its front matter the hash of the Spanish page it was
 translated from (``translation_of: 1a2b3c4d5e6f``); when the Spanish page changes,
 the translation is *stale* until ``ruota-docs i18n mark-synced`` records the new hash.
@@ -27,6 +30,7 @@ from pathlib import Path
 
 from . import renderer, values
 from .blocks import Block
+from .glossary import Glossary
 
 FRONT_MATTER = re.compile(r"\A---\n(?P<body>.*?)\n---\n", re.S)
 _HEADING = re.compile(r"^(?P<level>#{1,6})\s+(?P<text>.*?)\s*(?:\{[^}]*#(?P<id>[\w-]+)[^}]*\})?\s*$")
@@ -243,8 +247,9 @@ def pages_by_language(docs_dir: Path, languages: list[str]) -> dict[str, set[str
 
 
 def check(docs_dir: Path, languages: list[str], source_lang: str = "es", untranslated: list[str] = (),
-          root: Path | None = None) -> list[Problem]:
-    """Every parity problem in the docs folder (``root``: the project, by default the docs folder's parent)."""
+          root: Path | None = None, glossaries: dict[str, Glossary] | None = None) -> list[Problem]:
+    """Every parity problem in the docs folder, and every variant a language's glossary rules
+    out (``root``: the project, by default the docs folder's parent)."""
     docs_dir = Path(docs_dir)
     root = Path(root) if root else docs_dir.parent
     present = pages_by_language(docs_dir, languages)
@@ -277,6 +282,23 @@ def check(docs_dir: Path, languages: list[str], source_lang: str = "es", untrans
                 problems.append(Problem(page, 1, str(error)))
                 continue
             problems.extend(compare(source, target, lang, source_lang))
+    problems.extend(glossary_problems(root, docs_dir, present, glossaries or {}))
+    return problems
+
+
+def glossary_problems(root: Path, docs_dir: Path, present: dict[str, set[str]],
+                      glossaries: dict[str, Glossary]) -> list[Problem]:
+    """Every variant a language's glossary rules out, in the prose of that language's pages."""
+    problems = []
+    for lang, glossary in glossaries.items():
+        for rel in sorted(present.get(lang, ())):
+            page = f"{lang}/{rel}"
+            try:
+                rendered = read_page(root, docs_dir, page)
+            except ValueError:
+                continue  # check() reports a page it cannot read
+            lines = _prose_lines(rendered.text, rendered.code_lines)
+            problems.extend(Problem(page, f.line, glossary.message(f)) for f in glossary.findings(lines))
     return problems
 
 
