@@ -31,5 +31,11 @@ def number(value: float, lang: str, digits: int = 2) -> str:
     return format_decimal(value, format=pattern, locale=lang)
 
 
+def fixed(value: float, lang: str, digits: int) -> str:
+    """A number with the locale's separators and exactly ``digits`` decimals (``66,0``)."""
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return format_decimal(value, format=pattern, locale=lang, decimal_quantization=True)
+
+
 def seconds(value: float, lang: str) -> str:
     return number(value, lang, 2 if value < 10 else 1)

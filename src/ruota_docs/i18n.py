@@ -131,7 +131,7 @@ def numbers(text: str, lang: str, code_lines=frozenset()) -> list[tuple[str, int
     found = []
     for n, line in _prose_lines(text, code_lines):
         # a measured value stands for its number: the same block and metric in every language
-        for match in values.DIRECTIVE.finditer(line):
+        for match in values.DIRECTIVE.finditer(re.sub(r"`[^`\n]+`", " ", line)):
             try:
                 found.append((values.parse(match["args"]).key, n))
             except values.ValueDirectiveError:

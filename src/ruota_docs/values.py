@@ -66,12 +66,12 @@ def parse(args: str) -> Value:
 
 
 def in_text(text: str, skip_lines=frozenset()) -> list[tuple[int, str]]:
-    """``(line, args)`` of every value directive in a page's text, outside the lines given."""
+    """``(line, args)`` of every value directive in a page's prose: outside the lines given
+    (code blocks) and outside inline code, where the directive is only shown."""
     found = []
-    for match in DIRECTIVE.finditer(text):
-        line = text.count("\n", 0, match.start()) + 1
-        if line not in skip_lines:
-            found.append((line, match["args"]))
+    for number, line in enumerate(text.split("\n"), 1):
+        if number not in skip_lines and "value" in line:
+            found.extend((number, m["args"]) for m in DIRECTIVE.finditer(re.sub(r"`[^`\n]+`", " ", line)))
     return found
 
 
@@ -97,7 +97,7 @@ def render(value: Value, verdict: Verdict | None, lang: str) -> str:
     parts = []
     for label, number, printed in found:
         digits = value.digits if value.digits is not None else _decimals(printed)
-        shown = formatting.number(number, lang, digits) + (f"\u00a0{value.unit}" if value.unit else "")
+        shown = formatting.fixed(number, lang, digits) + (f"\u00a0{value.unit}" if value.unit else "")
         parts.append(text(lang, "value_on", value=html.escape(shown), machine=html.escape(label)))
     return (f'<span class="ruota-value" data-block="{html.escape(value.block)}" data-metric="{html.escape(value.metric)}">'
             f'{text(lang, "value_join").join(parts)}</span>')
