@@ -9,6 +9,8 @@ from __future__ import annotations
 import html
 import re
 
+from .formatting import NBSP
+
 _METRIC_LINE = r"^\s*{name}\s*[:=]\s*(?P<value>[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)"
 
 
@@ -27,7 +29,8 @@ def bar_chart(title: str, groups: list[tuple[str, list[tuple[str, float | None, 
         title: Accessible title of the chart.
         groups: ``[(group label, [(series label, value, kind), …]), …]``; ``kind`` is
             ``measured`` or ``reported`` (drawn hatched).
-        unit: Unit printed after each value.
+        unit: Unit printed after each value (already in the reader's language), joined to
+            it by a no-break space so the two never part at the end of a line.
         fmt: Formats a number for the reader's locale.
     """
     values = [v for _, series in groups for _, v, _ in series if v is not None]
@@ -56,11 +59,15 @@ def bar_chart(title: str, groups: list[tuple[str, list[tuple[str, float | None, 
                 fill = 'url(#ruota-hatch)' if kind == "reported" else ""
                 style = f' fill="{fill}"' if fill else ""
                 parts.append(f'<rect x="{label_w}" y="{y}" width="{length:.1f}" height="{row_h}" rx="3" class="ruota-chart-bar ruota-chart-{kind}"{style}/>')
-                parts.append(f'<text x="{label_w + length + 6:.1f}" y="{y + row_h * 0.72:.1f}" class="ruota-chart-value">{html.escape(fmt(value))} {html.escape(unit)}</text>')
+                parts.append(f'<text x="{label_w + length + 6:.1f}" y="{y + row_h * 0.72:.1f}" class="ruota-chart-value">{html.escape(_with_unit(fmt(value), unit))}</text>')
             y += row_h + 4
         y += gap
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _with_unit(value: str, unit: str) -> str:
+    return f"{value}{NBSP}{unit}" if unit else value
 
 
 def _short(text: str, limit: int = 38) -> str:

@@ -5,6 +5,8 @@ mark with the output printed on each machine (below); at the top of each page a
 one-line summary; ``<!-- chart: … -->`` and ``<!-- verification-status -->``
 directives become tables and SVG charts; translations whose Spanish source changed
 get a banner. A page the engine cannot read fails the build with its file and line.
+The site's frame speaks the reader's language too: permalink titles, the templates'
+strings, and French typography on every French page.
 """
 
 from __future__ import annotations
@@ -17,12 +19,15 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.utils import get_relative_url
 
-from . import i18n, ledger, marks, render, slots
+from . import i18n, ledger, marks, render, slots, typography
 from .locales import text
 from .sybil.lexers import LexError, read_page, scan
 from .sybil.parsers import block_from_fence
 
 log = get_plugin_logger(__name__)
+
+#: mkdocstrings renders the package's docstrings: English on every page, and said so.
+_API_OBJECT = '<div class="doc doc-object '
 
 
 class RuotaDocsConfig(Config):
@@ -195,3 +200,28 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         if lost:
             log.warning(f"{page.file.src_uri}: could not place {', '.join(lost)} (is a code block inside raw HTML?)")
         return filled
+
+    # -- the site's frame in the reader's language ----------------------------------------
+    def on_pre_build(self, config):
+        """Headings' permalink title in the language being built (the i18n plugin builds
+        each language in turn, each with its own ``theme.language``)."""
+        toc = config.mdx_configs.get("toc")
+        if toc is not None and toc.get("permalink"):
+            toc["permalink_title"] = text(str(config.theme.get("language", "es")), "permalink")
+
+    def on_env(self, env, config, files):
+        """``ruota_text(lang, key)`` for templates (overrides/): strings from locales.py."""
+        env.globals["ruota_text"] = text
+        return env
+
+    def on_post_page(self, output, page, config):
+        lang = self._reader_lang(page, config)
+        if lang != "en":
+            output = output.replace(_API_OBJECT, '<div lang="en" class="doc doc-object ')
+        return typography.french(output) if lang == "fr" else output
+
+    def on_post_template(self, output, template_name, config):
+        """Pages rendered from a template alone (the 404 page) in a French build."""
+        if template_name.endswith(".html") and str(config.theme.get("language")) == "fr":
+            return typography.french(output)
+        return output
