@@ -37,7 +37,10 @@ def bar_chart(title: str, groups: list[tuple[str, list[tuple[str, float | None, 
     top = max(values) if values else 1.0
     top = top or 1.0
     label_w, bar_w, row_h, gap = 230, 360, 20, 8
-    rows = sum(len(series) for _, series in groups)
+    # a group of several named series gets its own heading line, so each series label has the
+    # whole column ("NVIDIA H200 (CUDA) · HiRes Fix, denoising 0.35" would be cut at 38 characters)
+    headed = [bool(group) and any(label for label, _, _ in series) for group, series in groups]
+    rows = sum(len(series) for _, series in groups) + sum(headed)
     height = rows * (row_h + 4) + len(groups) * gap + 10
     width = label_w + bar_w + 110
     parts = [
@@ -48,9 +51,12 @@ def bar_chart(title: str, groups: list[tuple[str, list[tuple[str, float | None, 
         'patternTransform="rotate(45)"><rect width="3" height="6" class="ruota-chart-hatch"/></pattern></defs>',
     ]
     y = 4
-    for group, series in groups:
+    for (group, series), heading in zip(groups, headed):
+        if heading:
+            parts.append(f'<text x="{label_w - 8}" y="{y + row_h * 0.72:.1f}" text-anchor="end" class="ruota-chart-group">{html.escape(_short(group))}</text>')
+            y += row_h + 4
         for label, value, kind in series:
-            text_label = f"{group} · {label}" if label and group else (group or label)
+            text_label = (label or group) if heading else (group or label)
             parts.append(f'<text x="{label_w - 8}" y="{y + row_h * 0.72:.1f}" text-anchor="end" class="ruota-chart-label">{html.escape(_short(text_label))}</text>')
             if value is None:
                 parts.append(f'<text x="{label_w + 4}" y="{y + row_h * 0.72:.1f}" class="ruota-chart-value">—</text>')
