@@ -34,6 +34,7 @@ NB, NN = "\u00a0", "\u202f"  # no-break space (before ':' and inside « »), nar
     ("«texte»", f"«{NB}texte{NB}»"),
     ("« texte »", f"«{NB}texte{NB}»"),
     ("« peut fonctionner »,", f"«{NB}peut fonctionner{NB}»,"),
+    ("des « » vides, «»", f"des «{NB}» vides, «{NB}»"),
 ])
 def test_french_spacing(given, expected):
     assert french_text(given) == expected
@@ -48,7 +49,7 @@ def test_french_spacing(given, expected):
     "voir https://example.org/a?",           # a URL ending in a sign
     "www.example.org/a?b",                   # a URL without a scheme
     "la règle red !important",               # "!important" is not a sentence ending
-    "le disque C: est plein",                # a drive letter
+    "dans C:\\Users\\moi",                    # a Windows path
     "super :) et ;-) ou :D",                 # emoticons
     "(?)",                                   # a sign right after an opening bracket
     "? au début",                            # nothing before the sign

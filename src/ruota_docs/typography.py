@@ -10,7 +10,7 @@ Only what readers read as French prose changes: text outside code (``pre``, ``co
 another language (``lang="en"``), outside table-of-contents links to headings that
 are code, and the attributes people read (``title``, ``aria-label``, ``alt``,
 ``placeholder``, a page's description). Punctuation inside a word or a URL is not
-prose either: ``12:30``, ``localhost:8000``, ``a?b=1``, ``!important``, ``C:``,
+prose either: ``12:30``, ``localhost:8000``, ``a?b=1``, ``!important``, ``C:\\Users``,
 ``https://…``, emoticons such as ``:)``.
 
 Text is handled per block (a paragraph, a list item, a cell…), so a colon right after
@@ -42,12 +42,11 @@ _SPACES = " \t\r\n\f\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009
 _PUNCTUATION = re.compile(r"[;:!?]+")
 _AFTER = re.compile(r"[)\]}\"'’”»]*(?:[\s.,…]|$)")
 _EMOTICON = re.compile(r"[:;]'?-?(?:\)+|\(+|[\[\]DPpOo3/\\|*])")
-_DRIVE = re.compile(r"[A-Z]:")
 _HEADING = re.compile(r"h[1-6]")
 
 
-def _wanted(mark: str) -> str:
-    return NBSP if mark in ":«»" else NNBSP
+def _wanted(sign: str) -> str:
+    return NBSP if sign == ":" else NNBSP
 
 
 def _is_space(char: str) -> bool:
@@ -94,7 +93,7 @@ def _edits(text: str, editable: list[bool]) -> list[tuple[int, int, str]]:
         while end < len(text) and not _is_space(text[end]):
             end += 1
         token = text[start:end]
-        if "://" in token or token.startswith("www.") or _EMOTICON.fullmatch(token) or _DRIVE.fullmatch(token):
+        if "://" in token or token.startswith("www.") or _EMOTICON.fullmatch(token):
             continue
         if not _AFTER.match(text, b):
             continue  # inside a word: ``12:30``, ``a?b``, ``!important``
@@ -115,7 +114,7 @@ def _edits(text: str, editable: list[bool]) -> list[tuple[int, int, str]]:
                 k -= 1
             if k > 0:
                 respace(k, a, a, NBSP)
-    return edits
+    return sorted(set(edits))  # « » asks twice for the space between them
 
 
 def french_text(text: str) -> str:
