@@ -291,6 +291,8 @@ def test_chart_series_names_units_and_headers():
         ("group", "CPU x86_64"), ("label", "sans découpage"), ("label", "découpé")]
     with pytest.raises(ValueError, match="labels= names 1 series but metrics= has 2"):
         render.chart(options | {"labels": "un seul"}, entries, "fr")
+    empty = render.chart(options | {"labels": "sin trocear; troceado"}, [], "es")
+    assert "Ninguna máquina ha registrado todavía sin trocear y troceado." in empty
     single = render.chart({"metrics": "peak_a", "unit": "MiB", "title": "Pico"}, entries, "es")
     assert "<th>Valor (MiB)</th>" in single and f">1081,4{NB}MiB</text>" in single
 

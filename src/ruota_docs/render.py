@@ -183,7 +183,7 @@ def chart(options: dict, entries_by_machine: list[tuple[dict, list[dict]]], lang
             groups.append((label.strip(), [("", number, "reported")]))
             rows.append((label.strip(), text(lang, "chart_reported"), [number]))
     if not groups:
-        return f'<p class="ruota-chart-empty">{html.escape(text(lang, "chart_none", metrics=", ".join(metrics)))}</p>'
+        return f'<p class="ruota-chart-empty">{html.escape(text(lang, "chart_none", metrics=formatting.join(names, lang)))}</p>'
     in_unit = f" ({unit})" if unit else ""
     heads = [text(lang, "value") + in_unit] if len(metrics) == 1 else [name + in_unit for name in names]
     head = "".join(f"<th>{html.escape(h)}</th>" for h in heads)
