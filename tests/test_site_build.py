@@ -187,9 +187,11 @@ def _french_problems(text: str, where: str) -> tuple[list[str], int]:
         wanted = _NB if sign == ":" else _NN
         if space != wanted:
             problems.append(f"{where}: {space!r} before {sign!r} in …{text[max(0, m.start() - 40): m.end() + 20]!r}…")
-    for m in re.finditer(r"«(?P<after>[ \u00a0\u202f]*)|(?P<before>[ \u00a0\u202f]*)»", text):
+    for m in re.finditer("[«»]", text):
         checked += 1
-        if (m["after"] if m["after"] is not None else m["before"]) != _NB:
+        opening = m[0] == "«"
+        space = re.match(r"[ \u00a0\u202f]*", text[m.end():] if opening else text[: m.start()][::-1])[0]
+        if space != _NB:
             problems.append(f"{where}: guillemet without its no-break space in …{text[max(0, m.start() - 30): m.end() + 30]!r}…")
     return problems, checked
 
