@@ -121,7 +121,7 @@ def site_files() -> dict[str, str]:
         "docs/es/verification-status.md": "# Estado { #status }\n\n<!-- verification-status: -->\n",
         "docs/en/verification-status.md": "# Status { #status }\n\n<!-- verification-status: -->\n",
         "docs/fr/verification-status.md": "# État { #status }\n\n<!-- verification-status: -->\n",
-        "docs/es/solo.md": "# Solo en español { #solo }\n\nTexto.\n",
+        "docs/es/solo.md": "# Solo en español { #solo }\n\nTexto: en español, sin espacio antes de los dos puntos.\n",
     }
     return files
 
@@ -341,6 +341,17 @@ def test_untranslated_page_banner(site):
     page = article(site / "en" / "solo" / "index.html")
     assert "This page has not been translated yet; you are reading the Spanish original." in page
     assert "ruota-banner" not in article(site / "solo" / "index.html")
+
+
+def test_a_page_shown_in_its_source_language_says_so(site):
+    """The Spanish original on the French site: marked Spanish, with its French banner, and no
+    French typography on the Spanish text."""
+    page = (site / "fr" / "solo" / "index.html").read_text(encoding="utf-8")
+    assert '<article lang="es" class="md-content__inner md-typeset">' in page
+    assert (f'<div lang="fr" class="admonition note ruota-banner"><p>Cette page n{chr(39)}est pas encore traduite{NN}; '
+            "vous lisez l'original espagnol.</p></div>") in page.replace("&#x27;", "'")
+    assert "<p>Texto: en español, sin espacio antes de los dos puntos.</p>" in page
+    assert '<article lang="es"' not in (site / "solo" / "index.html").read_text(encoding="utf-8")
 
 
 # -- other ledgers ------------------------------------------------------------------------------------------------------

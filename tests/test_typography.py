@@ -136,6 +136,11 @@ def test_another_language_is_left_alone():
     page = '<div lang="en" class="doc"><p>Returns: the value; or None!</p><a title="Note: x">y</a></div><p>Fin : oui</p>'
     assert french(page) == page.replace("Fin : oui", f"Fin{NB}: oui")
     assert french('<p lang="fr-CA">Oui : non</p>') == f'<p lang="fr-CA">Oui{NB}: non</p>'
+    # French again inside another language (a French banner over a page shown in Spanish); code stays code
+    page = '<article lang="es"><div lang="fr"><p>Non traduite ; voir</p></div><p>Texto: así</p></article>'
+    assert french(page) == page.replace("traduite ; voir", f"traduite{NN}; voir")
+    page = '<pre><code lang="fr">a ; b</code></pre>'
+    assert french(page) == page
 
 
 def test_table_of_contents_entry_of_a_code_heading():

@@ -20,7 +20,7 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.utils import get_relative_url
 
 from . import i18n, ledger, marks, render, slots, typography
-from .locales import text
+from .locales import LANGUAGE_NAMES, text
 from .sybil.lexers import LexError, read_page, scan
 from .sybil.parsers import block_from_fence
 
@@ -28,6 +28,9 @@ log = get_plugin_logger(__name__)
 
 #: mkdocstrings renders the package's docstrings: English on every page, and said so.
 _API_OBJECT = '<div class="doc doc-object '
+#: Material's page body, and the banner over a page shown in its source language.
+_ARTICLE = '<article class="md-content__inner md-typeset">'
+_BANNER = '<div class="admonition note ruota-banner">'
 
 
 class RuotaDocsConfig(Config):
@@ -215,9 +218,15 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         return env
 
     def on_post_page(self, output, page, config):
+        """Text in another language than the page's says so (``lang``), so that browsers,
+        screen readers and French typography treat it as what it is."""
         lang = self._reader_lang(page, config)
         if lang != "en":
             output = output.replace(_API_OBJECT, '<div lang="en" class="doc doc-object ')
+        written = page.file.src_uri.split("/", 1)[0]
+        if written != lang and written in LANGUAGE_NAMES:  # the source page, shown where no translation exists
+            output = output.replace(_ARTICLE, f'<article lang="{written}" class="md-content__inner md-typeset">', 1)
+            output = output.replace(_BANNER, f'<div lang="{lang}" class="admonition note ruota-banner">')
         return typography.french(output) if lang == "fr" else output
 
     def on_post_template(self, output, template_name, config):

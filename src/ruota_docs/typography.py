@@ -232,7 +232,9 @@ def french(page: str) -> str:
     tokens, raw = _tokens(page)
     code_ids = _code_headings(tokens)
     out = list(raw)
-    stack: list[tuple[str, bool]] = []  # open elements and whether their text is off limits
+    # open elements: (tag, inside code, in French); a lang= attribute sets the language of
+    # its element (``<div lang="fr">`` inside a Spanish page body is French again), code stays code
+    stack: list[tuple[str, bool, bool]] = []
     flow: list[_Piece] = []
 
     def flush() -> None:
@@ -259,26 +261,27 @@ def french(page: str) -> str:
         flow.clear()
 
     for n, (kind, _, tag, value) in enumerate(tokens):
-        closed = stack[-1][1] if stack else False
+        code, french_here = stack[-1][1:] if stack else (False, True)
         if kind in ("start", "empty"):
             if tag not in INLINE:
                 flush()
             attrs = dict(value)
-            lang = attrs.get("lang")
-            off = (closed or tag in CODE or (lang is not None and not lang.lower().startswith("fr"))
-                   or (tag == "a" and (attrs.get("href") or "").startswith("#") and attrs["href"][1:] in code_ids))
-            if not off:
+            href = attrs.get("href") or ""
+            code = code or tag in CODE or (tag == "a" and href.startswith("#") and href[1:] in code_ids)
+            if attrs.get("lang") is not None:
+                french_here = attrs["lang"].lower().startswith("fr")
+            if french_here and not code:
                 out[n] = _french_attributes(tag, value, raw[n])
             if kind == "start" and tag not in VOID:
-                stack.append((tag, off))
+                stack.append((tag, code, french_here))
         elif kind == "end":
             if tag not in INLINE:
                 flush()
-            if any(t == tag for t, _ in stack):
+            if any(entry[0] == tag for entry in stack):
                 while stack and stack.pop()[0] != tag:
                     pass
         elif kind == "text":
-            flow.append(_Piece(n, str(value), not closed))
+            flow.append(_Piece(n, str(value), french_here and not code))
         elif kind == "ref":
             flow.append(_Piece(n, str(value), False))
     flush()
