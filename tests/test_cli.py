@@ -107,7 +107,7 @@ def test_status_without_ledgers(tree, capsys):
     assert "  not verified anywhere or failing: lines 3, 7, 12\n" in out
     code, _, err = cli(capsys, "--root", str(tree), "status", "--strict")
     assert code == 1
-    assert "9 block(s) have no passing record on any machine or failed last time" in err
+    assert "9 blocks have no passing record on any machine or failed last time" in err
 
 
 def test_status_with_ledgers(tree, capsys):
@@ -135,7 +135,7 @@ def test_status_with_ledgers(tree, capsys):
     ]
     code, _, err = cli(capsys, "--root", str(tree), "status", "--strict")
     assert code == 1
-    assert err.strip() == "5 block(s) have no passing record on any machine or failed last time"
+    assert err.strip() == "5 blocks have no passing record on any machine or failed last time"
 
 
 def test_status_strict_passes_when_every_block_passed_or_is_explained(tree, capsys):
@@ -178,14 +178,14 @@ def test_i18n_check_exit_codes(tree, capsys):
     code, out, _ = cli(capsys, "--root", str(tree), "i18n", "check")
     assert code == 1
     assert out == ("docs/fr/p.md:7: code block 2 differs from es/p.md:7 (language, code, requirements or run options)\n"
-                   "1 problem(s) in 3 languages\n")
+                   "1 problem in 3 languages\n")
 
 
 def test_i18n_mark_synced_and_status(tree, capsys):
     code, out, _ = cli(capsys, "--root", str(tree), "i18n", "status", "--no-diff")
     assert code == 1
     assert "STALE docs/en/p.md: es/p.md changed on " in out and "STALE docs/fr/p.md" in out
-    assert out.endswith("2 stale translation(s)\n")
+    assert out.endswith("2 stale translations\n")
 
     code, out, _ = cli(capsys, "--root", str(tree), "i18n", "mark-synced", "p.md")
     digest = hashlib.sha256((tree / "docs/es/p.md").read_bytes()).hexdigest()[:12]

@@ -16,10 +16,15 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from . import __version__, glossary, i18n, ledger, marks, values
+from . import __version__, formatting, glossary, i18n, ledger, marks, values
 from .collect import PageError, page_blocks
 from .pages import read_page
 from .site_config import load_mkdocs_config
+
+
+def _count(count: int, one: str, other: str) -> str:
+    """``1 block`` / ``2 blocks``: English plurals for the command's own output."""
+    return f"{count} {one if formatting.plural_form(count, 'en') == 'one' else other}"
 
 
 def _root(path: str | None) -> Path:
@@ -92,7 +97,7 @@ def cmd_status(args) -> int:
             for machine in labels:
                 c = per_machine[machine]
                 rows.append(f"{machine}: {c['passed']} passed, {c['failed']} failed, {c['skipped']} skipped, {c['stale'] + c['absent']} not run")
-            print(f"\n{page} ({len(blocks)} blocks)")
+            print(f"\n{page} ({_count(len(blocks), 'block', 'blocks')})")
             for row in rows:
                 print(f"  {row}")
             if stale:
@@ -105,9 +110,10 @@ def cmd_status(args) -> int:
     if gone:
         print(f"\nrecords of pages no longer in {docs.name}/ (ignored here and by the site):")
         for page, machine, count in gone:
-            print(f"  {page}: {count} block(s) recorded by {machine}")
+            print(f"  {page}: {_count(count, 'block', 'blocks')} recorded by {machine}")
     if args.strict and problems:
-        print(f"\n{problems} block(s) have no passing record on any machine or failed last time", file=sys.stderr)
+        verb = "has" if problems == 1 else "have"
+        print(f"\n{_count(problems, 'block', 'blocks')} {verb} no passing record on any machine or failed last time", file=sys.stderr)
         return 1
     return 0
 
@@ -124,7 +130,7 @@ def cmd_i18n(args) -> int:
         problems = i18n.check(docs, languages, source, untranslated, glossaries=glossaries)
         for problem in problems:
             print(f"docs/{problem}")
-        print(f"{len(problems)} problem(s) in {len(languages)} languages" if problems else f"translations match ({', '.join(languages)})")
+        print(f"{_count(len(problems), 'problem', 'problems')} in {_count(len(languages), 'language', 'languages')}" if problems else f"translations match ({', '.join(languages)})")
         return 1 if problems else 0
     if args.action == "status":
         stale = 0
@@ -141,7 +147,7 @@ def cmd_i18n(args) -> int:
                       f"(recorded {state.recorded or 'nothing'}, now {state.current})")
                 if not args.no_diff:
                     print(i18n.source_diff(docs, state))
-        print(f"{stale} stale translation(s)" if stale else "every translation is in sync with its source")
+        print(f"{_count(stale, 'stale translation', 'stale translations')}" if stale else "every translation is in sync with its source")
         return 1 if stale else 0
     if not args.pages:
         print("ruota-docs i18n mark-synced: name one or more pages (fr/guides/x.md, or guides/x.md for all translations)", file=sys.stderr)

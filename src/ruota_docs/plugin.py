@@ -5,6 +5,8 @@ mark with the output printed on each machine (below); at the top of each page a
 one-line summary; ``<!-- chart: … -->`` and ``<!-- verification-status -->``
 directives become tables and SVG charts; translations whose Spanish source changed
 get a banner. A page the engine cannot read fails the build with its file and line.
+The site's frame speaks the reader's language too: permalink titles, the templates'
+strings, and French typography on every French page.
 """
 
 from __future__ import annotations
@@ -18,12 +20,18 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.utils import get_relative_url
 
-from . import i18n, ledger, marks, markers, render, renderer, values
+from . import i18n, ledger, marks, markers, render, renderer, typography, values
 from .capture import BlockCapture, Context
-from .locales import text
+from .locales import LANGUAGE_NAMES, text
 from .pages import PageError, read_page
 
 log = get_plugin_logger(__name__)
+
+#: mkdocstrings renders the package's docstrings: English on every page, and said so.
+_API_OBJECT = '<div class="doc doc-object '
+#: Material's page body, and the banner over a page shown in its source language.
+_ARTICLE = '<article class="md-content__inner md-typeset">'
+_BANNER = '<div class="admonition note ruota-banner">'
 
 
 class RuotaDocsConfig(Config):
@@ -190,6 +198,36 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             return [f'<div class="admonition warning ruota-banner"><p>{words}</p></div>']
         return []
 
+    # -- the site's frame in the reader's language ----------------------------------------
+    def on_pre_build(self, config):
+        """Headings' permalink title in the language being built (the i18n plugin builds
+        each language in turn, each with its own ``theme.language``)."""
+        toc = config.mdx_configs.get("toc")
+        if toc is not None and toc.get("permalink"):
+            toc["permalink_title"] = text(str(config.theme.get("language", "es")), "permalink")
+
+    def on_env(self, env, config, files):
+        """``ruota_text(lang, key)`` for templates (overrides/): strings from locales.py."""
+        env.globals["ruota_text"] = text
+        return env
+
+    def on_post_page(self, output, page, config):
+        """Text in another language than the page's says so (``lang``), so that browsers,
+        screen readers and French typography treat it as what it is."""
+        lang = self._reader_lang(page, config)
+        if lang != "en":
+            output = output.replace(_API_OBJECT, '<div lang="en" class="doc doc-object ')
+        written = page.file.src_uri.split("/", 1)[0]
+        if written != lang and written in LANGUAGE_NAMES:  # the source page, shown where no translation exists
+            output = output.replace(_ARTICLE, f'<article lang="{written}" class="md-content__inner md-typeset">', 1)
+            output = output.replace(_BANNER, f'<div lang="{lang}" class="admonition note ruota-banner">')
+        return typography.french(output) if lang == "fr" else output
+
+    def on_post_template(self, output, template_name, config):
+        """Pages rendered from a template alone (the 404 page) in a French build."""
+        if template_name.endswith(".html") and str(config.theme.get("language")) == "fr":
+            return typography.french(output)
+        return output
 
 def _line_of(source: str, fragment: str) -> int:
     """The line of ``fragment`` in a page's source (1 where it is not found as written)."""

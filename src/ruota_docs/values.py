@@ -3,8 +3,9 @@
 Written inline in prose, the directive becomes the value that block printed as a metric
 line (``NAME: value``, the lines charts read), for every machine whose record holds it
 for the block's current code, formatted for the reader's language:
-"67,2 MiB en NVIDIA H200 (CUDA), 66,0 MiB en CPU x86_64". Options: ``unit=`` (shown after
-the number), ``digits=`` (decimals; default: as printed). A value no record holds yet is
+"66,0 MiB en CPU x86_64 y 67,2 MiB en NVIDIA H200 (CUDA)". Options: ``unit=`` (shown after
+the number, in the reader's units: Mio in French), ``digits=`` (decimals; default: as
+printed). A value no record holds yet is
 shown as a visible "not measured yet" mark, and ``ruota-docs status --strict`` fails.
 """
 
@@ -97,10 +98,10 @@ def render(value: Value, verdict: Verdict | None, lang: str) -> str:
     parts = []
     for label, number, printed in found:
         digits = value.digits if value.digits is not None else _decimals(printed)
-        shown = formatting.fixed(number, lang, digits) + (f"\u00a0{value.unit}" if value.unit else "")
+        shown = formatting.quantity(formatting.fixed(number, lang, digits), value.unit, lang)
         parts.append(text(lang, "value_on", value=html.escape(shown), machine=html.escape(label)))
     return (f'<span class="ruota-value" data-block="{html.escape(value.block)}" data-metric="{html.escape(value.metric)}">'
-            f'{text(lang, "value_join").join(parts)}</span>')
+            f'{formatting.join(parts, lang)}</span>')
 
 
 def _decimals(printed: str) -> int:
