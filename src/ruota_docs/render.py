@@ -42,6 +42,10 @@ def requirement_label(term, lang: str) -> str:
         return f"VRAM ≥ {values[0].replace('GiB', ' GiB').replace('MiB', ' MiB')}"
     if name == "import":
         return " + ".join(values)
+    if name == "hipcc":
+        return "hipcc" + (" → " + " + ".join(values) if values else "")
+    if name == "tool":
+        return " + ".join(values)
     return f"{name} ≥ {values[0]}"
 
 
@@ -219,6 +223,45 @@ def _count_of_blocks(value: float, lang: str) -> str:
     return f"{formatting.number(value, lang, 0)} {text(lang, 'block' if one else 'blocks')}"
 
 
+def rocm_kind(block) -> str | None:
+    """``device`` for a block that needs PyTorch on a ROCm GPU, ``toolchain`` for one that needs
+    only ROCm's software (hipcc, ROCm's programs), ``None`` for any other."""
+    names = {t.name for t in block.requirements}
+    if "rocm" in names:
+        return "device"
+    if names & {"hipcc", "tool"} and not names & {"gpu", "cuda"}:
+        return "toolchain"
+    return None
+
+
+def rocm_evidence(pages: list[tuple[str, str, list]], lang: str) -> str:
+    """Two rows drawn from the records: where the ROCm toolchain blocks and the ROCm device
+    blocks of this language passed ("no record yet" where none did)."""
+    rows = []
+    for kind in ("toolchain", "device"):
+        items = [(b, v) for _, _, found in pages for b, v in found if rocm_kind(b) == kind and b.not_run_reason is None]
+        if not items:
+            continue
+        passed: dict[str, list] = {}
+        for _, verdict in items:
+            for result in verdict.by_state("passed"):
+                passed.setdefault(result.label, []).append(result)
+        if passed:
+            where = "; ".join(
+                text(lang, "rocm_passed_on", machine=label, passed=formatting.number(len(found), lang, 0),
+                     total=formatting.number(len(items), lang, 0), date=formatting.date(_latest(found), lang))
+                for label, found in passed.items())
+        else:
+            where = text(lang, "rocm_no_record")
+        rows.append(f'<tr><td>{html.escape(text(lang, "rocm_" + kind))}</td><td class="ruota-num">{formatting.number(len(items), lang, 0)}</td>'
+                    f'<td>{icon("passed" if passed else "never")} {html.escape(where)}</td></tr>')
+    if not rows:
+        return ""
+    return (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-rocm"><table><thead><tr>'
+            f'<th>{html.escape(text(lang, "rocm_what"))}</th><th>{html.escape(text(lang, "blocks"))}</th>'
+            f'<th>{html.escape(text(lang, "rocm_where"))}</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div></div>')
+
+
 def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: str) -> str:
     """The generated verification status: every page, every machine, the machines' descriptions.
 
@@ -265,4 +308,4 @@ def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: s
                       f'<th>{html.escape(text(lang, "gpu"))}</th><th>{html.escape(text(lang, "versions"))}</th><th>{html.escape(text(lang, "updated"))}</th></tr></thead>'
                       f'<tbody>{"".join(described)}</tbody></table></div></div>')
     figure = f'<figure class="ruota-figure">{svg}<figcaption>{html.escape(text(lang, "outcomes_chart"))}</figcaption></figure>' if svg else ""
-    return f'<div class="ruota-status" data-search-exclude>{figure}{table}{machines_table}</div>'
+    return f'<div class="ruota-status" data-search-exclude>{figure}{rocm_evidence(pages, lang)}{table}{machines_table}</div>'
