@@ -17,7 +17,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from . import __version__, i18n, ledger, marks, requirements, toolchain
+from . import requirements, toolchain
+from . import __version__, i18n, ledger, marks
 from .includes import load_mkdocs_config
 from .sybil.lexers import LexError, read_page, scan
 from .sybil.parsers import block_from_fence
