@@ -5,21 +5,19 @@ from __future__ import annotations
 
 import html
 import re
+from types import SimpleNamespace
 
 from ruota_docs import render
 from ruota_docs.marks import MachineResult, Verdict
 from ruota_docs.requirements import parse
-from ruota_docs.sybil.parsers import Block
 
 CPU = "CPU x86_64"
 
 
-def block(requires: str = "", skip: bool = False) -> Block:
-    made = Block(page="es/guides/x.md", lang="es", line=1, language="python", kind="python", code="pass",
-                 requirements=parse(requires) if requires else ())
-    if skip:
-        made.options = {"skip": True, "reason": "installs packages"}
-    return made
+def block(requires: str = "", skip: bool = False) -> SimpleNamespace:
+    """What render reads of a block (the engine's Block has these attributes)."""
+    return SimpleNamespace(kind="python", requirements=parse(requires) if requires else (),
+                           not_run_reason="installs packages" if skip else None)
 
 
 def verdict(*results: tuple[str, str, str | None]) -> Verdict:

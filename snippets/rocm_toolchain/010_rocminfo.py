@@ -11,6 +11,7 @@ from pathlib import Path
 globals().update(runpy.run_path(str(Path(__file__).resolve().with_name("rocm_tools.py"))))
 
 # --8<-- [start:rocminfo]
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -33,7 +34,6 @@ else:
 # rocminfo's verdict must agree with the kernel's own state.
 if not driver.exists():
     assert answer.returncode != 0 and "ROCk module is NOT loaded" in said, said
-#> rocminfo: ROCk module is NOT loaded, possibly no GPU devices (exit status 1)
-#> the amdgpu kernel driver is not loaded: check `lsmod | grep amdgpu` and `sudo dmesg | grep -i amdgpu`;
-#> in a container, pass the host's /dev/kfd and /dev/dri in (docker --device=/dev/kfd --device=/dev/dri)
+elif "live" in driver.read_text() and os.access("/dev/kfd", os.R_OK | os.W_OK):
+    assert answer.returncode == 0, f"the driver is live and /dev/kfd opens, yet rocminfo failed:\n{said}"
 # --8<-- [end:rocminfo]

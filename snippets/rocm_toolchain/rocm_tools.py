@@ -45,7 +45,8 @@ def fatbin_format(binary):
         head = read(0, 64)
         if head[:4] != b"\x7fELF" or head[4] != 2:
             raise ValueError(f"{binary} is not a 64-bit ELF file")
-        shoff, shentsize, shnum, shstrndx = number(head[0x28:0x30]), number(head[0x3A:0x3C]), number(head[0x3C:0x3E]), number(head[0x3E:0x40])
+        shoff, shentsize = number(head[0x28:0x30]), number(head[0x3A:0x3C])  # the section header table
+        shnum, shstrndx = number(head[0x3C:0x3E]), number(head[0x3E:0x40])
         sections = [read(shoff + i * shentsize, shentsize) for i in range(shnum)]
         names = read(number(sections[shstrndx][0x18:0x20]), number(sections[shstrndx][0x20:0x28]))
         for header in sections:
