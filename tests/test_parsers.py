@@ -121,7 +121,7 @@ def test_requirements_and_options_are_collected(root):
 
 @pytest.mark.parametrize(("markdown", "error"), [
     ("<!-- requires: gpu colour=red -->\n```python\npass\n```\n",
-     "es/guides/p.md:1: unknown requirement 'colour'; known: gpu, rocm, cuda, cpu, network, arch, os, import, vram, python, torch"),
+     "es/guides/p.md:1: unknown requirement 'colour'; known: gpu, rocm, cuda, cpu, network, hipcc, arch, os, import, tool, vram, python, torch"),
     # the line is the directive that is wrong, not the first directive of the block
     ("<!-- run: timeout=5 -->\n<!-- requires: vram>=8GB -->\n```python\npass\n```\n",
      "es/guides/p.md:2: malformed size '8GB': write a number and a unit, e.g. 8GiB or 512MiB"),

@@ -32,7 +32,7 @@ FAKE_HIPCC = """\
 echo "$HIP_PLATFORM $*" >> "{log}"
 case "$1" in
   --version)
-    [ -n "$FAKE_VERSION_SLEEP" ] && {sleep} "$FAKE_VERSION_SLEEP"
+    [ -n "$FAKE_VERSION_SLEEP" ] && {{ {sleep} "$FAKE_VERSION_SLEEP" & echo $! > "{log}.sleeper"; wait; }}
     echo "HIP version: 9.9.12345-abc"
     echo "AMD clang version 99.0.0"
     echo "InstalledDir: {llvm}"
@@ -279,6 +279,10 @@ def test_a_slow_version_is_a_timeout_not_cached(machine, fake_hipcc, monkeypatch
     found = toolchain.compiler()
     assert time.monotonic() - started < 2.5
     assert (found.error, found.transient) == ("`hipcc --version` timed out after 0.3 s", True)
+    # what hipcc started (clang, here a sleep) is ended with it
+    sleeper = int((machine / "hipcc.log.sleeper").read_text())
+    status = Path(f"/proc/{sleeper}/status")
+    assert not status.exists() or "State:\tZ" in status.read_text()
     assert unmet_reason(parse("hipcc"), CPU).endswith("does not work: `hipcc --version` timed out after 0.3 s")
     monkeypatch.delenv("FAKE_VERSION_SLEEP")
     assert toolchain.compiler().works  # the next run asks again

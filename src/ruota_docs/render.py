@@ -257,7 +257,7 @@ def rocm_evidence(pages: list[tuple[str, str, list]], lang: str) -> str:
                     f'<td>{icon("passed" if passed else "never")} {html.escape(where)}</td></tr>')
     if not rows:
         return ""
-    return (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-rocm"><table><thead><tr>'
+    return (f'<div class="md-typeset__scrollwrap" data-search-exclude><div class="md-typeset__table ruota-rocm"><table><thead><tr>'
             f'<th>{html.escape(text(lang, "rocm_what"))}</th><th>{html.escape(text(lang, "blocks"))}</th>'
             f'<th>{html.escape(text(lang, "rocm_where"))}</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div></div>')
 
@@ -289,7 +289,7 @@ def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: s
                 parts.append(f'<span class="ruota-count ruota-mark-stale" title="{html.escape(text(lang, "stale_col"))}">{icon("stale")}{pending}</span>')
             cells.append(f"<td>{' '.join(parts) or '—'}</td>")
         rows.append(f'<tr><td><a href="{html.escape(url)}">{html.escape(title)}</a></td><td class="ruota-num">{len(items)}</td>{"".join(cells)}</tr>')
-    table = (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-status-table"><table><thead><tr><th>{html.escape(text(lang, "page"))}</th>'
+    table = (f'<div class="md-typeset__scrollwrap" data-search-exclude><div class="md-typeset__table ruota-status-table"><table><thead><tr><th>{html.escape(text(lang, "page"))}</th>'
              f'<th>{html.escape(text(lang, "blocks"))}</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div></div>')
     described = []
     for data in ledgers:
@@ -304,8 +304,10 @@ def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: s
             f"<td>{html.escape(gpu)}</td><td>{html.escape(facts)}</td>"
             f"<td>{formatting.date(data.get('updated'), lang)}</td></tr>"
         )
-    machines_table = (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-machines"><table><thead><tr><th>{html.escape(text(lang, "machine"))}</th><th>{html.escape(text(lang, "backend"))}</th>'
+    machines_table = (f'<div class="md-typeset__scrollwrap" data-search-exclude><div class="md-typeset__table ruota-machines"><table><thead><tr><th>{html.escape(text(lang, "machine"))}</th><th>{html.escape(text(lang, "backend"))}</th>'
                       f'<th>{html.escape(text(lang, "gpu"))}</th><th>{html.escape(text(lang, "versions"))}</th><th>{html.escape(text(lang, "updated"))}</th></tr></thead>'
                       f'<tbody>{"".join(described)}</tbody></table></div></div>')
     figure = f'<figure class="ruota-figure">{svg}<figcaption>{html.escape(text(lang, "outcomes_chart"))}</figcaption></figure>' if svg else ""
+    # Each table carries its own data-search-exclude: Material's search compares elements by tag
+    # name, so the outer div's exclusion ends at the first nested </div>.
     return f'<div class="ruota-status" data-search-exclude>{figure}{rocm_evidence(pages, lang)}{table}{machines_table}</div>'

@@ -35,6 +35,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -122,8 +123,8 @@ def cache_path() -> Path:
 
 @contextmanager
 def _cache(refresh: bool = False):
-    """The cache's entries, locked for this process while the block runs and written back
-    after it; a cache that cannot be read or written makes every probe run again."""
+    """The cache's entries, locked while the caller uses them and written back afterwards;
+    a cache that cannot be read or written makes every probe run again."""
     path = cache_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -178,6 +179,20 @@ def _key(hipcc: str) -> str:
 
 
 # -- hipcc ----------------------------------------------------------------------------------------
+def _run(command: list[str], timeout: float, **options) -> subprocess.CompletedProcess:
+    """``subprocess.run`` whose timeout ends the whole process group: hipcc is a script that
+    starts clang, and a hung clang must not outlive the probe."""
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                          text=True, start_new_session=True, **options) as process:
+        try:
+            out, err = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise
+    return subprocess.CompletedProcess(command, process.returncode, out, err)
+
+
 def _first_error(output: str) -> str:
     """The line of a compiler's output that says what went wrong (or its last line)."""
     lines = [ln.strip() for ln in output.splitlines() if ln.strip()]
@@ -189,8 +204,7 @@ def _first_error(output: str) -> str:
 def _probe_version(hipcc: str) -> tuple[Compiler, list | None]:
     """Run ``hipcc --version``: the compiler, and the stat of the clang binary it drives."""
     try:
-        run = subprocess.run([hipcc, "--version"], capture_output=True, text=True, timeout=VERSION_TIMEOUT,
-                             env=hipcc_env(), stdin=subprocess.DEVNULL)
+        run = _run([hipcc, "--version"], VERSION_TIMEOUT, env=hipcc_env())
     except subprocess.TimeoutExpired:
         return Compiler(hipcc, error=f"`hipcc --version` timed out after {VERSION_TIMEOUT:g} s", transient=True), None
     except OSError as error:
@@ -244,8 +258,7 @@ def _try_build(hipcc: str, target: str, folder: Path) -> Build:
     source = folder / "probe.hip"
     command = [hipcc, f"--offload-arch={target}", "--cuda-device-only", "-c", str(source), "-o", str(folder / f"{target}.o")]
     try:
-        run = subprocess.run(command, capture_output=True, text=True, timeout=BUILD_TIMEOUT, env=hipcc_env(),
-                             stdin=subprocess.DEVNULL, cwd=folder)
+        run = _run(command, BUILD_TIMEOUT, env=hipcc_env(), cwd=folder)
     except subprocess.TimeoutExpired:
         return Build(target, False, f"timed out after {BUILD_TIMEOUT:g} s", transient=True)
     except OSError as error:
@@ -329,7 +342,7 @@ def rocminfo() -> Answer:
     if path is None:
         return Answer(None, None, f"no rocminfo on {searched()}")
     try:
-        run = subprocess.run([path], capture_output=True, text=True, timeout=VERSION_TIMEOUT, stdin=subprocess.DEVNULL)
+        run = _run([path], VERSION_TIMEOUT)
     except subprocess.TimeoutExpired:
         return Answer(path, None, f"rocminfo timed out after {VERSION_TIMEOUT:g} s")
     except OSError as error:
