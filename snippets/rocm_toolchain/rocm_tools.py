@@ -121,12 +121,14 @@ def default_library():
 
 
 def carries(library, target):
-    """Print the gfx targets in a library and whether ``target`` is among them; return the targets."""
+    """Print, in two lines, the gfx targets in a library and whether ``target`` is among them;
+    return the targets."""
     targets = gfx_targets(library)
     tensile = tensile_targets(library)
-    print(f"{Path(library).name}: " + (f"code for {', '.join(targets)}" if targets else "no GPU code"))
+    found = f"code for {', '.join(targets)}" if targets else "no GPU code"
     if tensile:
-        print(f"  kernel files beside it (rocBLAS/hipBLASLt) for {', '.join(tensile)}")
+        found += f"; rocBLAS/hipBLASLt kernel files for {', '.join(tensile)}"
+    print(f"{Path(library).name}: {found}")
     if target not in targets:
         print(f"{target}: NO - this build carries no {target} code")
     elif tensile and target not in tensile:
