@@ -35,6 +35,8 @@ def test_badges_of_the_toolchain_terms():
 def test_which_blocks_are_rocm_toolchain_or_device():
     assert render.rocm_kind(block("hipcc arch=gfx906")) == "toolchain"
     assert render.rocm_kind(block("tool=rocminfo")) == "toolchain"
+    assert render.rocm_kind(block("tool=git")) is None  # a program, but not ROCm's
+    assert render.rocm_kind(block("tool=git,roc-obj-ls")) == "toolchain"
     assert render.rocm_kind(block("rocm arch=gfx906 hipcc arch=gfx906")) == "device"
     assert render.rocm_kind(block("rocm")) == "device"
     assert render.rocm_kind(block("gpu hipcc")) is None  # any GPU: not a ROCm claim

@@ -11,6 +11,7 @@ from . import charts, formatting
 from .locales import LANGUAGE_NAMES, text
 from .marks import Verdict, machine_label
 from .requirements import OS_LABELS
+from .toolchain import ROCM_PROGRAMS
 
 _ICONS = {
     # Material Design Icons (Apache 2.0), inlined so pages load nothing from elsewhere.
@@ -225,11 +226,12 @@ def _count_of_blocks(value: float, lang: str) -> str:
 
 def rocm_kind(block) -> str | None:
     """``device`` for a block that needs PyTorch on a ROCm GPU, ``toolchain`` for one that needs
-    only ROCm's software (hipcc, ROCm's programs), ``None`` for any other."""
+    only ROCm's software (hipcc, or one of ROCm's programs), ``None`` for any other."""
     names = {t.name for t in block.requirements}
     if "rocm" in names:
         return "device"
-    if names & {"hipcc", "tool"} and not names & {"gpu", "cuda"}:
+    programs = {v for t in block.requirements if t.name == "tool" for v in t.values}
+    if ("hipcc" in names or programs & set(ROCM_PROGRAMS)) and not names & {"gpu", "cuda"}:
         return "toolchain"
     return None
 

@@ -116,7 +116,7 @@ def _check_targets(values: tuple[str, ...], token: str, following: str | None, f
     """gfx targets for hipcc (features such as ``:xnack-`` allowed); for the GPU, a gfx target
     without features (the probe strips them) or a CUDA compute capability."""
     for value in values:
-        if _GFX.fullmatch(value) and (for_hipcc or ":" not in value) or not for_hipcc and _CUDA_ARCH.fullmatch(value):
+        if (_GFX.fullmatch(value) and (for_hipcc or ":" not in value)) or (not for_hipcc and _CUDA_ARCH.fullmatch(value)):
             continue
         if value == "gfx" and following and following.isdigit():
             raise RequirementError(f"malformed target in {token!r}: write it without a space, gfx{following}")

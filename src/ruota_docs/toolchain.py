@@ -47,6 +47,9 @@ from pathlib import Path
 #: ROCm libraries commonly carry, oldest first.
 KNOWN_TARGETS = ("gfx803", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx942",
                  "gfx1030", "gfx1100", "gfx1101", "gfx1102", "gfx1200", "gfx1201")
+#: ROCm's own programs: a block that needs one of them (``tool=rocminfo``) needs ROCm's userland.
+ROCM_PROGRAMS = ("hipcc", "hipconfig", "rocminfo", "rocm_agent_enumerator", "roc-obj", "roc-obj-ls",
+                 "roc-obj-extract", "rocm-smi", "amd-smi")
 #: Environment variables hipcc reads to find its compiler, device libraries and flags.
 HIPCC_VARIABLES = ("HIP_PLATFORM", "HIP_PATH", "ROCM_PATH", "HIP_CLANG_PATH", "HIP_DEVICE_LIB_PATH",
                    "HIPCC_COMPILE_FLAGS_APPEND", "HIPCC_LINK_FLAGS_APPEND", "HIP_ROCCLR_HOME")
