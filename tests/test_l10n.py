@@ -138,7 +138,7 @@ def test_lists_in_each_language():
 
 # -- requirement terms -------------------------------------------------------------------------------------------
 _EXAMPLES = {"arch": "arch=gfx906,gfx1102", "os": "os=linux,windows", "import": "import=tensorflow,keras",
-             "vram": "vram>=8GiB", "python": "python>=3.10", "torch": "torch>=2.9"}
+             "vram": "vram>=8GiB", "python": "python>=3.10", "torch": "torch>=2.9", "tool": "tool=roc-obj-ls,rocminfo"}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -167,6 +167,14 @@ def test_the_hip_compiler_term():
     assert reasons.requirement_label(Requirement("hipcc", ("gfx906",)), "fr") == "compilateur HIP (hipcc) pour gfx906"
     assert reasons.requirement_phrase(Requirement("hipcc", ("gfx906",)), "en") == "a HIP compiler (hipcc) that can build for gfx906"
     assert reasons.requirement_phrase(Requirement("hipcc"), "es") == "un compilador HIP (hipcc)"
+    # several targets: the block builds for all of them
+    assert reasons.requirement_phrase(Requirement("hipcc", ("gfx906", "gfx1030")), "es") == \
+        "un compilador HIP (hipcc) capaz de compilar para gfx906 y gfx1030"
+
+
+def test_the_programs_term():
+    assert reasons.requirement_label(Requirement("tool", ("roc-obj-ls",)), "fr") == "roc-obj-ls"
+    assert reasons.needs(parse("tool=roc-obj-ls,rocminfo"), "fr") == "nécessite les programmes roc-obj-ls et rocminfo"
 
 
 @dataclass

@@ -5,6 +5,7 @@
     ruota-docs i18n status                  translations whose source changed, with a diff
     ruota-docs i18n mark-synced PAGE…       record that a translation matches its source again
     ruota-docs verify [PYTEST ARGS…]        run the snippet suite on this machine, write its ledger
+    ruota-docs toolchain [--targets A,B]    ROCm's software here: hipcc, the gfx targets it builds, rocminfo
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from . import __version__, formatting, glossary, i18n, ledger, marks, values
+from . import __version__, formatting, glossary, i18n, ledger, marks, requirements, toolchain, values
 from .collect import PageError, page_blocks
 from .pages import read_page
 from .site_config import load_mkdocs_config
@@ -172,6 +173,43 @@ def cmd_verify(args, extra: list[str]) -> int:
     return subprocess.call(command, cwd=root)
 
 
+def cmd_toolchain(args) -> int:
+    """What `requires: hipcc …` and `tool=` are checked against on this machine; exit 1 when a
+    target given with --targets cannot be built."""
+    wanted = []
+    if args.targets:
+        try:
+            (term,) = requirements.parse(f"hipcc arch={args.targets}")
+        except requirements.RequirementError as error:
+            print(f"ruota-docs toolchain: --targets: {error}", file=sys.stderr)
+            return 2
+        wanted = list(term.values)
+    found = toolchain.compiler(refresh=args.refresh)
+    if found.path is None:
+        print(f"hipcc: {found.error}")
+    elif found.error:
+        print(f"hipcc: {found.path} does not work: {found.error}")
+    else:
+        print(f"hipcc: {found.path} (HIP {found.version})")
+        results = toolchain.builds(list(toolchain.KNOWN_TARGETS) + [t for t in wanted if t not in toolchain.KNOWN_TARGETS])
+        ok = [t for t, b in results.items() if b.ok]
+        print(f"builds for: {', '.join(ok) or 'none'}")
+        for build in results.values():
+            if not build.ok:
+                print(f"  not {build.target}: {build.error}")
+    for name in ("roc-obj-ls", "rocminfo", "rocm_agent_enumerator"):
+        print(f"{name}: {toolchain.find_program(name) or 'not found on ' + toolchain.searched()}")
+    answer = toolchain.rocminfo()
+    if answer.returncode is not None:
+        print(f"rocminfo says: {answer.first_line} (exit status {answer.returncode})")
+    print(f"cache: {toolchain.cache_path()}")
+    missing = [t for t in wanted if not (found.works and toolchain.builds([t])[t].ok)]
+    if missing:
+        print(f"cannot build for: {', '.join(missing)}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="ruota-docs", description="Verified documentation: records, translations and runs.")
     parser.add_argument("--version", action="version", version=f"ruota-docs {__version__}")
@@ -184,12 +222,15 @@ def main(argv: list[str] | None = None) -> int:
     tr.add_argument("pages", nargs="*", help="for mark-synced: fr/guides/x.md, or guides/x.md for every translation")
     tr.add_argument("--no-diff", action="store_true", help="status: list stale pages without the source diff")
     sub.add_parser("verify", help="run every page's code blocks here and record the results (extra args go to pytest)")
+    tools = sub.add_parser("toolchain", help="ROCm's software on this machine: hipcc, the gfx targets it builds for, rocminfo")
+    tools.add_argument("--targets", metavar="A,B", help="also try these gfx targets; exit 1 if one cannot be built")
+    tools.add_argument("--refresh", action="store_true", help="ignore the cache and probe hipcc again")
     args, extra = parser.parse_known_args(argv)
     if args.command == "verify":
         return cmd_verify(args, extra)
     if extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    return {"status": cmd_status, "i18n": cmd_i18n}[args.command](args)
+    return {"status": cmd_status, "i18n": cmd_i18n, "toolchain": cmd_toolchain}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from . import charts, formatting, reasons
 from .locales import LANGUAGE_NAMES, text
 from .marks import Verdict, machine_label
 from .requirements import OS_LABELS, Requirement
+from .toolchain import ROCM_PROGRAMS
 
 # The badge and skip wording of requirement terms lives in ruota_docs.reasons.
 requirement_label = reasons.requirement_label
@@ -213,6 +214,46 @@ def _count(state: str, count: int, lang: str) -> str:
             f'<span aria-hidden="true">{formatting.number(count, lang, 0)}</span><span class="ruota-sr-only">{words}</span></span>')
 
 
+def rocm_kind(block) -> str | None:
+    """``device`` for a block that needs PyTorch on a ROCm GPU, ``toolchain`` for one that needs
+    only ROCm's software (hipcc, or one of ROCm's programs), ``None`` for any other."""
+    names = {t.name for t in block.requirements}
+    if "rocm" in names:
+        return "device"
+    programs = {v for t in block.requirements if t.name == "tool" for v in t.values}
+    if ("hipcc" in names or programs & set(ROCM_PROGRAMS)) and not names & {"gpu", "cuda"}:
+        return "toolchain"
+    return None
+
+
+def rocm_evidence(pages: list[tuple[str, str, list]], lang: str) -> str:
+    """Two rows drawn from the records: where the ROCm toolchain blocks and the ROCm device
+    blocks of this language passed ("no record yet" where none did)."""
+    rows = []
+    for kind in ("toolchain", "device"):
+        items = [(b, v) for _, _, found in pages for b, v in found if rocm_kind(b) == kind and b.not_run_reason is None]
+        if not items:
+            continue
+        passed: dict[str, list] = {}
+        for _, verdict in items:
+            for result in verdict.by_state("passed"):
+                passed.setdefault(result.label, []).append(result)
+        if passed:
+            where = "; ".join(
+                text(lang, "rocm_passed_on", machine=label, passed=formatting.number(len(found), lang, 0),
+                     total=formatting.number(len(items), lang, 0), date=formatting.date(_latest(found), lang, "medium"))
+                for label, found in passed.items())
+        else:
+            where = text(lang, "rocm_no_record")
+        rows.append(f'<tr><td>{html.escape(text(lang, "rocm_" + kind))}</td><td class="ruota-num">{formatting.number(len(items), lang, 0)}</td>'
+                    f'<td>{icon("passed" if passed else "never")} {html.escape(where)}</td></tr>')
+    if not rows:
+        return ""
+    return (f'<div class="md-typeset__scrollwrap" data-search-exclude><div class="md-typeset__table ruota-rocm"><table><thead><tr>'
+            f'<th>{html.escape(text(lang, "rocm_what"))}</th><th>{html.escape(text(lang, "blocks_header"))}</th>'
+            f'<th>{html.escape(text(lang, "rocm_where"))}</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div></div>')
+
+
 def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: str) -> str:
     """The generated verification status: every page, every machine, the machines' descriptions.
 
@@ -240,7 +281,7 @@ def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: s
             cells.append(f"<td>{' '.join(parts) or '—'}</td>")
         rows.append(f'<tr><td><a href="{html.escape(url)}">{html.escape(title)}</a></td>'
                     f'<td class="ruota-num">{formatting.number(len(items), lang, 0)}</td>{"".join(cells)}</tr>')
-    table = (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-status-table"><table><thead><tr><th>{html.escape(text(lang, "page"))}</th>'
+    table = (f'<div class="md-typeset__scrollwrap" data-search-exclude><div class="md-typeset__table ruota-status-table"><table><thead><tr><th>{html.escape(text(lang, "page"))}</th>'
              f'<th>{html.escape(text(lang, "blocks_header"))}</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div></div>')
     described = []
     for data in ledgers:
@@ -256,8 +297,10 @@ def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: s
             f"<td>{html.escape(gpu)}</td><td>{html.escape(facts)}</td>"
             f"<td>{formatting.date(data.get('updated'), lang, 'medium')}</td></tr>"
         )
-    machines_table = (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-machines"><table><thead><tr><th>{html.escape(text(lang, "machine"))}</th><th>{html.escape(text(lang, "backend"))}</th>'
+    machines_table = (f'<div class="md-typeset__scrollwrap" data-search-exclude><div class="md-typeset__table ruota-machines"><table><thead><tr><th>{html.escape(text(lang, "machine"))}</th><th>{html.escape(text(lang, "backend"))}</th>'
                       f'<th>{html.escape(text(lang, "gpu"))}</th><th>{html.escape(text(lang, "versions"))}</th><th>{html.escape(text(lang, "updated"))}</th></tr></thead>'
                       f'<tbody>{"".join(described)}</tbody></table></div></div>')
     figure = f'<figure class="ruota-figure">{svg}<figcaption>{html.escape(text(lang, "outcomes_chart"))}</figcaption></figure>' if svg else ""
-    return f'<div class="ruota-status" data-search-exclude>{figure}{table}{machines_table}</div>'
+    # Each table carries its own data-search-exclude: Material's search compares elements by tag
+    # name, so the outer div's exclusion ends at the first nested </div>.
+    return f'<div class="ruota-status" data-search-exclude>{figure}{rocm_evidence(pages, lang)}{table}{machines_table}</div>'
