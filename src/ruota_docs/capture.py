@@ -89,6 +89,7 @@ class Captured:
     start: int  #: index of the fence's first line among the page's lines (after includes)
     end: int  #: index after its last line
     indented: bool = False  #: an indented code block, not a fence
+    hidden: int = 0  #: leading blank lines of the fence's body that the highlighter drops
     formatter: str = "superfences"  #: the SuperFences entry that formatted it
     options: dict = field(default_factory=dict)
     attrs: dict = field(default_factory=dict)
@@ -266,10 +267,17 @@ class _CapturingFences:
     def process_nested_block(self, ws, content, start, end):
         state = self.md.ruota
         name = next((e["name"] for e in self.extension.superfences if e.get("formatter") is self.formatter), "superfences")
+        code = self.rebuild_block(self.code)
+        hidden = 0
+        if self.formatter == self.highlight and self.use_pygments and self.stripnl:
+            # Pygments' stripnl: readers never see the body's leading blank lines (trailing ones are
+            # kept in the code: they change nothing that runs, and records hash them)
+            hidden = len(code) - len(code.lstrip("\n"))
+            code = code[hidden:]
         state.pending = Captured(
-            number=len(state.captured), code=self.rebuild_block(self.code), language=self.lang or "",
+            number=len(state.captured), code=code, language=self.lang or "",
             info=self.first.strip(), start=start, end=end, formatter=name, options=dict(self.options),
-            attrs=dict(self.attrs), classes=list(self.classes or []), id=self.id or "",
+            attrs=dict(self.attrs), classes=list(self.classes or []), id=self.id or "", hidden=hidden,
         )
         try:
             super().process_nested_block(ws, content, start, end)

@@ -108,7 +108,7 @@ def _code_origins(state: CaptureState, item) -> tuple:
     count = item.code.count("\n") + 1
     if item.start < 0:
         return (None,) * count
-    first = item.start + (0 if item.indented else 1)
+    first = item.start + (0 if item.indented else 1 + item.hidden)
     return tuple((o[0], o[1]) if (o := state.origin(first + k)) else None for k in range(count))
 
 
