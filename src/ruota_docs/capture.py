@@ -29,7 +29,7 @@ from markdown import Extension
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
-from . import directives, markers
+from . import directives, markers, shown
 from .directives import Directive
 
 
@@ -269,7 +269,7 @@ class _CapturingFences:
         name = next((e["name"] for e in self.extension.superfences if e.get("formatter") is self.formatter), "superfences")
         code = self.rebuild_block(self.code)
         hidden = 0
-        if self.formatter == self.highlight and self.use_pygments and self.stripnl:
+        if name == "superfences" and self.use_pygments and self.stripnl:
             # Pygments' stripnl: readers never see the body's leading blank lines (trailing ones are
             # kept in the code: they change nothing that runs, and records hash them)
             hidden = len(code) - len(code.lstrip("\n"))
@@ -289,6 +289,14 @@ class _CapturingFences:
         captured = state.pending
         if captured is None:  # not through process_nested_block: leave it alone
             return super()._store(source, code, start, end)
+        if captured.formatter != "superfences":
+            # a custom fence is a block only where readers see code: a diagram's div or a
+            # formula is not one; a fence that formats as one code block shows that code
+            found = shown.code_blocks(code)
+            if not found:
+                return super()._store(source, code, start, end)
+            if len(found) == 1:
+                captured.code = found[0]
         super()._store(source, markers.wrap(state.nonce, captured.number, code), start, end)
         captured.placeholder = self.md.htmlStash.get_placeholder(self.md.htmlStash.html_counter - 1)
         state.captured.append(captured)
