@@ -55,9 +55,10 @@ def test_engine_blocks_are_the_rendered_code_blocks(built, case):
     root, pages = built[case]
     for page in _pages(root):
         seen = shown.code_blocks(pages[(root / "docs" / page).resolve()])
-        engine = renderer.render(root, root / "docs" / page)
-        assert not [p for p in engine.problems], f"{case}/{page}: {engine.problems}"
-        assert [b.code.rstrip("\n") for b in engine.blocks] == seen, f"{case}/{page}"
+        for fast in (False, True):  # unhighlighted, as collection renders, finds the same blocks
+            engine = renderer.render(root, root / "docs" / page, fast=fast)
+            assert not [p for p in engine.problems], f"{case}/{page}: {engine.problems}"
+            assert [b.code.rstrip("\n") for b in engine.blocks] == seen, f"{case}/{page} (fast={fast})"
 
 
 @pytest.mark.parametrize("case", CASES)

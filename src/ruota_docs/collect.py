@@ -22,7 +22,7 @@ def page_blocks(root: Path, docs_dir: Path, path: Path, *, shown_only: bool = Fa
 
     Raises `PageError` for a page with a problem that belongs to no block.
     """
-    rendered = renderer.render(Path(root), Path(path), docs_dir=Path(docs_dir))
+    rendered = renderer.render(Path(root), Path(path), docs_dir=Path(docs_dir), fast=True)
     if rendered.problems:
         first = rendered.problems[0]
         raise PageError(first.message, first.line)

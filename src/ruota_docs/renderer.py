@@ -11,6 +11,8 @@ of the build's own rendering, so the site and the engine cannot disagree.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import os
 import re
 from dataclasses import dataclass, field
@@ -150,6 +152,13 @@ def _apply_skips(state: CaptureState, captured: list) -> None:
         else:
             item.skip = default
 
+    in_order = sorted(captured, key=lambda c: c.start)
+    starts = [c.start for c in in_order]
+
+    def after(index: int):
+        """The blocks whose fence starts after line ``index``, in page order."""
+        return (in_order[i] for i in range(bisect.bisect_right(starts, index), len(in_order)))
+
     for index, directive in sorted(state.skips, key=lambda s: s[0]):
         parts = _SKIP_ARGS.match(directive.args)
         action = parts["action"] if parts else directive.args.split(" ", 1)[0]
@@ -159,7 +168,7 @@ def _apply_skips(state: CaptureState, captured: list) -> None:
             continue
         reason = parts["reason"]
         if action == "next":
-            target = next((c for c in captured if c.start > index and c.skip is None), None)
+            target = next((c for c in after(index) if c.skip is None), None)
             if target is None:
                 state.problems.append(Problem(directive.line, "skip: next is not followed by any code block"))
             else:
@@ -171,8 +180,8 @@ def _apply_skips(state: CaptureState, captured: list) -> None:
             state.problems.append(Problem(directive.line, "skip: end without an earlier skip: start"))
         else:
             first, start, found = opened
-            for item in captured:
-                if first < item.start < index and item.skip is None:
+            for item in itertools.takewhile(lambda c: c.start < index, after(first)):
+                if item.skip is None:
                     turn_off(item, start, found["reason"] or f"skipped between <!-- skip: start --> at line "
                                                              f"{start.line} and <!-- skip: end --> at line "
                                                              f"{directive.line}", found["condition"])
