@@ -7,7 +7,8 @@
 ROOT is any MkDocs project. It is copied to a temporary folder (ROOT itself is never
 written to), built there with MkDocs, and each built page's code blocks (the text of
 every ``<pre><code>`` in its HTML) are compared with ``renderer.render(root, page)``,
-which renders the page with the project's own ``markdown_extensions``. One line per
+which renders the page with the project's own ``markdown_extensions``, both as the site
+renders it and unhighlighted (``fast=True``), as test collection renders it. One line per
 page: the rendered and engine block counts, and the first disagreement; then a total.
 
 Plugins and hooks are left out of the build unless ``--keep-plugins`` is given: the
@@ -96,10 +97,14 @@ def compare(root: Path, config_name: str, keep_plugins: bool, verbose: bool,
         started = time.perf_counter()
         for path in sorted(pages):
             seen = shown.code_blocks(pages[path])
+            # as the site renders it, and as collection renders it (unhighlighted)
             rendered = renderer.render(copy, path)
             engine = [b.code.rstrip("\n") for b in rendered.blocks]
             page = path.relative_to(copy).as_posix()
             differences = _differences(seen, engine)
+            fast = [b.code.rstrip("\n") for b in renderer.render(copy, path, fast=True).blocks]
+            if not differences and fast != engine:
+                differences = [f"{d} (unhighlighted)" for d in _differences(seen, fast)]
             totals["pages"] += 1
             totals["rendered"] += len(seen)
             totals["engine"] += len(engine)

@@ -420,7 +420,7 @@ class BlockCapture(Extension):
 
     def __init__(self, context: Context | None = None, fast: bool = False, **kwargs) -> None:
         self._context = context
-        self.fast = fast  #: leave code unhighlighted (for finding blocks only)
+        self.fast = fast  #: leave code unhighlighted and prose unformatted (for finding blocks only)
         self.page_state: CaptureState | None = None  #: the state of the page's own Markdown instance
         super().__init__(**kwargs)
 
@@ -447,9 +447,19 @@ class BlockCapture(Extension):
             if self.fast and default["name"] == "superfences":
                 # the highlighter always returns HTML: skipping it changes no block
                 default["formatter"] = _unhighlighted
+        if self.fast:
+            # half of a page's rendering is inline markup, and almost none of it can decide a
+            # block: keep what decides which text is literal (code spans, escapes) and which
+            # ``<!--`` reach the HTML raw (inline HTML, entities), and footnote references
+            for name in [p.name for p in md.inlinePatterns._priority if p.name not in _DECIDING_INLINE]:
+                md.inlinePatterns.deregister(name)
 
     def reset(self) -> None:
         pass
+
+
+#: Inline patterns that can change which code blocks a page shows (see ``fast``).
+_DECIDING_INLINE = frozenset({"backtick", "escape", "html", "entity", "footnote"})
 
 
 def _unhighlighted(src="", language="", options=None, md=None, **kwargs) -> str:

@@ -44,7 +44,7 @@ def render(root: Path, path: Path, text: str | None = None, docs_dir: Path | Non
            fast: bool = False) -> PageRender:
     """Render the page at ``path`` (its ``text`` if already read) as the site does.
 
-    ``fast`` skips syntax highlighting, which decides nothing about which blocks exist.
+    ``fast`` skips syntax highlighting and inline formatting, which decide nothing about which blocks exist.
     """
     root = Path(root)
     path = Path(path).resolve()
@@ -91,7 +91,7 @@ def assemble(state: CaptureState, html: str, page: str, lang: str, root: Path) -
         end = state.origin(item.end - 1) if item.end > item.start else None
         end_line = end[1] if end and end[0] == state.context.path else None
         origins = _code_origins(state, item)
-        includes = tuple(sorted({_relative(o[0], root) for o in origins if o and o[0] != state.context.path}))
+        includes = tuple(sorted(_relative(path, root) for path in {o[0] for o in origins if o} - {state.context.path}))
         block = blocks_mod.build(item, page, lang, line=line, end_line=end_line, source=source,
                                  code_origins=origins, includes=includes, extended=state.extended)
         for problem in [e for e in errors if line <= e.line <= (end_line or line)]:
