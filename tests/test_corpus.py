@@ -18,12 +18,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
-from _support import CONFTEST, clean_env, run_pytest
+from _support import CONFTEST, REPO, clean_env, run_pytest
 from ruota_docs import shown
 from ruota_docs import renderer
 from ruota_docs.device import PROBED_ENV, probe, share
@@ -80,3 +82,21 @@ def test_every_block_gets_its_outcome_in_the_record(built, case, tmp_path):
         ("not run: output or prose", "not run: an indented code block")))]
     assert runnable == spec["outcomes"], f"{case}: {spec['about']}\n" + run.stdout[-3000:]
     assert run.returncode == (1 if "failed" in spec["outcomes"] or spec.get("fails") else 0), run.stdout[-3000:]
+
+
+def test_the_comparison_script_agrees_on_a_corpus_project_and_names_a_disagreement(tmp_path):
+    script = [sys.executable, str(REPO / "scripts/compare_external_docs.py")]
+    ok = subprocess.run([*script, str(CORPUS / "container-content-tabs")], capture_output=True, text=True,
+                        env=clean_env(), timeout=120)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "total: 1 pages, 3 rendered blocks, 3 engine blocks, 0 pages and 0 blocks disagree" in ok.stdout
+    # a plugin that rewrites a page's code: readers see what the engine does not
+    project = shutil.copytree(CORPUS / "container-content-tabs", tmp_path / "hooked")
+    (project / "hook.py").write_text("def on_page_markdown(markdown, **kwargs):\n"
+                                     "    return markdown.replace('a = 1', 'a = 2')\n", encoding="utf-8")
+    with open(project / "mkdocs.yml", "a", encoding="utf-8") as config:
+        config.write("hooks: [hook.py]\n")
+    differs = subprocess.run([*script, str(project), "--keep-plugins"], capture_output=True, text=True,
+                             env=clean_env(), timeout=120)
+    assert differs.returncode == 1, differs.stdout + differs.stderr
+    assert "docs/index.md: rendered 3, engine 3: DIFFERS at block 1: rendered 'a = 2' / engine 'a = 1'" in differs.stdout
