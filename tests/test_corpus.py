@@ -26,8 +26,7 @@ import pytest
 import yaml
 
 from _support import CONFTEST, REPO, clean_env, run_pytest
-from ruota_docs import shown
-from ruota_docs import renderer
+from ruota_docs import renderer, shown
 from ruota_docs.device import PROBED_ENV, probe, share
 
 CORPUS = Path(__file__).resolve().parent / "corpus"

@@ -307,7 +307,8 @@ class _CapturingFences:
             return super()._store(source, code, start, end)
         if captured.formatter != "superfences":
             # a custom fence is a block only where readers see code: a diagram's div or a
-            # formula is not one; a fence that formats as one code block shows that code
+            # formula is not one; a fence that formats as one code block shows that code (one
+            # that renders Markdown into several keeps its source, never run: a custom fence)
             found = shown.code_blocks(code)
             if not found:
                 return super()._store(source, code, start, end)

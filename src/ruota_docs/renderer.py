@@ -142,7 +142,7 @@ def _apply_skips(state: CaptureState, captured: list) -> None:
     with Sybil's optional quoted reason (``skip: next "not yet working"``). A condition
     (``skip: next if(…)``) is Python evaluated in Sybil's namespace, which pages do not
     share here: the blocks it governs fail, saying how to write it instead."""
-    opened: tuple[int, Directive, str | None] | None = None
+    opened: tuple[int, Directive, re.Match] | None = None
 
     def turn_off(item, directive, default: str, condition: str | None) -> None:
         if condition:
@@ -166,13 +166,12 @@ def _apply_skips(state: CaptureState, captured: list) -> None:
             state.problems.append(Problem(directive.line, f"skip: {directive.args!r} is not a skip action "
                                                           "(next, start or end, then a \"reason\" or if(…))"))
             continue
-        reason = parts["reason"]
         if action == "next":
             target = next((c for c in after(index) if c.skip is None), None)
             if target is None:
                 state.problems.append(Problem(directive.line, "skip: next is not followed by any code block"))
             else:
-                turn_off(target, directive, reason or f"skipped with <!-- skip: {directive.args} --> at line "
+                turn_off(target, directive, parts["reason"] or f"skipped with <!-- skip: {directive.args} --> at line "
                                                       f"{directive.line}", parts["condition"])
         elif action == "start":
             opened = (index, directive, parts)
