@@ -24,12 +24,13 @@ from __future__ import annotations
 import html
 import secrets
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from markdown import Extension
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
-from . import directives, markers, shown
+from . import directives, markers, shown, site_config
 from .directives import Directive
 
 
@@ -359,7 +360,8 @@ class _Directives(Preprocessor):
             directive = Directive(name, (args or "").strip(), page_line, source)
             out[i] = match["prefix"].rstrip(" \t")
             if kind == "typo":
-                typos.append(Problem(page_line, directives.typo_message(name, args is not None)))
+                written = f" (written at {_shorter(source, state.context.path)})" if source else ""
+                typos.append(Problem(page_line, directives.typo_message(name, args is not None) + written))
             elif name in directives.BLOCK_DIRECTIVES:
                 pending.append(directive)
             elif name in directives.PAGE_DIRECTIVES:
@@ -383,6 +385,15 @@ class _Directives(Preprocessor):
         if state.post_to_pre is None:
             return state.context.first_line, ""
         return state.where(self._pre(index))
+
+
+def _shorter(source: str, page: str) -> str:
+    """``file:line`` of an included file, relative to the page's folder's project when it can be."""
+    path, _, line = source.rpartition(":")
+    for folder in Path(page).parents:  # the folder holding mkdocs.yml: paths as authors write them
+        if site_config.config_path(folder).exists() and Path(path).is_relative_to(folder):
+            return f"{Path(path).relative_to(folder).as_posix()}:{line}"
+    return source
 
 
 def _post_to_pre(count: int, state: CaptureState) -> list[int] | None:
