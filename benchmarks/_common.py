@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import platform
+import resource
 import subprocess
 import sys
 import time
@@ -13,14 +14,23 @@ ROOT = Path(__file__).resolve().parents[1]
 ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1", KERAS_BACKEND="torch")
 
 
-def run(cmd: list[str], cwd: Path = ROOT, env: dict | None = None) -> float:
-    """Seconds one command takes; raises with its output if it fails."""
+def run_timed(cmd: list[str], cwd: Path = ROOT, env: dict | None = None) -> tuple[float, float]:
+    """``(wall seconds, CPU seconds)`` of one command (CPU: user + system of it and its
+    children, which other work on a shared machine disturbs far less); raises with its
+    output if it fails."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     result = subprocess.run(cmd, cwd=cwd, env=env or ENV, capture_output=True, text=True)
     elapsed = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if result.returncode not in (0,):
         raise SystemExit(f"command failed ({result.returncode}): {' '.join(cmd)}\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
-    return elapsed
+    return elapsed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def run(cmd: list[str], cwd: Path = ROOT, env: dict | None = None) -> float:
+    """Seconds one command takes; raises with its output if it fails."""
+    return run_timed(cmd, cwd, env)[0]
 
 
 def best_of(n: int, cmd: list[str], **kwargs) -> tuple[float, list[float]]:

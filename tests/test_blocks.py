@@ -218,11 +218,27 @@ def test_sybil_skip_next_and_ranges_are_not_run(root):
     assert not rendered.problems
 
 
+def test_sybil_skip_reasons_are_shown(root):
+    rendered = render(root, '<!-- skip: next "not yet working" -->\n\n```python\na = 1\n```\n\n'
+                            "<!-- skip: start 'Fix in v5' -->\n\n```python\nb = 2\n```\n\n<!-- skip: end -->\n")
+    assert [b.not_run_reason for b in rendered.blocks] == ["not yet working", "Fix in v5"]
+    assert not rendered.problems
+
+
+def test_sybil_conditional_skip_fails_the_blocks_it_governs(root):
+    rendered = render(root, '```python\nimport sys\n```\n\n<!-- skip: next if(sys.version_info < (3, 0), reason="py3") -->\n\n'
+                            "```python\na = 1\n```\n\n```python\nb = 2\n```\n")
+    assert [b.error is None for b in rendered.blocks] == [True, False, True]
+    assert rendered.blocks[1].error.startswith(
+        'es/guides/p.md:5: Sybil\'s conditional skip (if(sys.version_info < (3, 0), reason="py3")) is not evaluated here')
+    assert not rendered.problems
+
+
 @pytest.mark.parametrize(("markdown", "problem"), [
     ("<!-- skip: start -->\n\n```python\na = 1\n```\n", (1, "skip: start is never closed by skip: end")),
     ("<!-- skip: end -->\n", (1, "skip: end without an earlier skip: start")),
     ("```python\na = 1\n```\n\n<!-- skip: next -->\n", (5, "skip: next is not followed by any code block")),
-    ("<!-- skip: sometimes -->\n", (1, "skip: 'sometimes' is not a skip action (next, start or end)")),
+    ("<!-- skip: sometimes -->\n", (1, "skip: 'sometimes' is not a skip action (next, start or end, then a \"reason\" or if(…))")),
 ])
 def test_sybil_skip_mistakes(root, markdown, problem):
     assert [(p.line, p.message) for p in render(root, markdown).problems] == [problem]

@@ -6,7 +6,8 @@ maybe ``snippets/``) showing one way real MkDocs docs write or include code, and
 get (``outcomes``, in page order). For every project:
 
 1. ``mkdocs build`` (the real one, in this process) renders it; the code blocks are read
-   back from the built HTML: the text of every ``<pre><code>``, in page order;
+   back from each page's built HTML: the text of every ``<pre><code>``, in page order
+   (:mod:`ruota_docs.shown`);
 2. the engine's blocks for the same pages must have exactly those codes, in that order;
 3. ``pytest`` runs the project with the engine, as CI runs our docs, and the verification
    record must hold one entry per block, with the outcomes ``case.yml`` names.
@@ -14,97 +15,34 @@ get (``outcomes``, in page order). For every project:
 
 from __future__ import annotations
 
-import html.parser
 import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
-from _support import CONFTEST, clean_env, run_pytest
-from ruota_docs import renderer
+from _support import CONFTEST, REPO, clean_env, run_pytest
+from ruota_docs import renderer, shown
 from ruota_docs.device import PROBED_ENV, probe, share
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 CASES = sorted(p.name for p in CORPUS.iterdir() if (p / "mkdocs.yml").exists())
 
 
-class _CodeBlocks(html.parser.HTMLParser):
-    """The text of every ``<pre>…<code>`` in a page, line numbers and titles left out."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.blocks: list[str] = []
-        self._pre = 0
-        self._code = 0
-        self._skip = 0
-        self._text: list[str] = []
-        self._stack: list[bool] = []
-
-    def handle_starttag(self, tag, attrs):
-        classes = (dict(attrs).get("class") or "").split()
-        skipping = tag in ("span", "td", "div") and any(c in ("linenos", "lineno", "linenodiv", "filename") for c in classes)
-        if tag not in ("br", "img", "input"):
-            self._stack.append(skipping)
-        self._skip += skipping
-        if tag == "pre":
-            self._pre += 1
-        elif tag == "code" and self._pre:
-            self._code += 1
-            if self._code == 1:
-                self._text = []
-
-    def handle_endtag(self, tag):
-        if tag == "code" and self._code:
-            self._code -= 1
-            if not self._code:
-                self.blocks.append("".join(self._text))
-        elif tag == "pre" and self._pre:
-            self._pre -= 1
-        if self._stack:
-            self._skip -= self._stack.pop()
-
-    def handle_data(self, data):
-        if self._code and not self._skip:
-            self._text.append(data)
-
-
-def rendered_code_blocks(page_html: str) -> list[str]:
-    """The code readers see in a built page (its article, not the theme's chrome)."""
-    parser = _CodeBlocks()
-    parser.feed(page_html)
-    return [b.rstrip("\n") for b in parser.blocks]
-
-
-def _built_page(site: Path, page: str) -> Path:
-    stem = page[:-3]
-    if stem == "index" or stem.endswith("/index"):
-        return site / stem[: -len("index")] / "index.html"
-    return site / stem / "index.html"
-
-
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """Every corpus project copied to a temporary folder and built by MkDocs, once."""
-    from mkdocs.commands.build import build  # noqa: PLC0415
-    from mkdocs.config import load_config  # noqa: PLC0415
-
-    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    """Every corpus project copied to a temporary folder and built by MkDocs, once:
+    ``{case: (project folder, {page file: content HTML})}``."""
     base = tmp_path_factory.mktemp("corpus")
     result = {}
     for case in CASES:
         root = base / case
         shutil.copytree(CORPUS / case, root)
-        config = load_config(str(root / "mkdocs.yml"), site_dir=str(root / "site"))
-        cwd = os.getcwd()
-        os.chdir(root)  # pymdownx.snippets resolves a relative base_path from here, as in a build
-        try:
-            build(config)
-        finally:
-            os.chdir(cwd)
-        result[case] = root
+        result[case] = root, shown.build(root / "mkdocs.yml", root / "site")
     return result
 
 
@@ -115,17 +53,18 @@ def _pages(root: Path) -> list[str]:
 
 @pytest.mark.parametrize("case", CASES)
 def test_engine_blocks_are_the_rendered_code_blocks(built, case):
-    root = built[case]
+    root, pages = built[case]
     for page in _pages(root):
-        shown = rendered_code_blocks(_built_page(root / "site", page).read_text(encoding="utf-8"))
-        engine = renderer.render(root, root / "docs" / page)
-        assert not [p for p in engine.problems], f"{case}/{page}: {engine.problems}"
-        assert [b.code.rstrip("\n") for b in engine.blocks] == shown, f"{case}/{page}"
+        seen = shown.code_blocks(pages[(root / "docs" / page).resolve()])
+        for fast in (False, True):  # unhighlighted, as collection renders, finds the same blocks
+            engine = renderer.render(root, root / "docs" / page, fast=fast)
+            assert not [p for p in engine.problems], f"{case}/{page}: {engine.problems}"
+            assert [b.code.rstrip("\n") for b in engine.blocks] == seen, f"{case}/{page} (fast={fast})"
 
 
 @pytest.mark.parametrize("case", CASES)
 def test_every_block_gets_its_outcome_in_the_record(built, case, tmp_path):
-    root = built[case]
+    root, _ = built[case]
     spec = yaml.safe_load((root / "case.yml").read_text(encoding="utf-8"))
     (root / "conftest.py").write_text(CONFTEST, encoding="utf-8")
     (root / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\n", encoding="utf-8")
@@ -142,3 +81,21 @@ def test_every_block_gets_its_outcome_in_the_record(built, case, tmp_path):
         ("not run: output or prose", "not run: an indented code block")))]
     assert runnable == spec["outcomes"], f"{case}: {spec['about']}\n" + run.stdout[-3000:]
     assert run.returncode == (1 if "failed" in spec["outcomes"] or spec.get("fails") else 0), run.stdout[-3000:]
+
+
+def test_the_comparison_script_agrees_on_a_corpus_project_and_names_a_disagreement(tmp_path):
+    script = [sys.executable, str(REPO / "scripts/compare_external_docs.py")]
+    ok = subprocess.run([*script, str(CORPUS / "container-content-tabs")], capture_output=True, text=True,
+                        env=clean_env(), timeout=120)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "total: 1 pages, 3 rendered blocks, 3 engine blocks, 0 pages and 0 blocks disagree" in ok.stdout
+    # a plugin that rewrites a page's code: readers see what the engine does not
+    project = shutil.copytree(CORPUS / "container-content-tabs", tmp_path / "hooked")
+    (project / "hook.py").write_text("def on_page_markdown(markdown, **kwargs):\n"
+                                     "    return markdown.replace('a = 1', 'a = 2')\n", encoding="utf-8")
+    with open(project / "mkdocs.yml", "a", encoding="utf-8") as config:
+        config.write("hooks: [hook.py]\n")
+    differs = subprocess.run([*script, str(project), "--keep-plugins"], capture_output=True, text=True,
+                             env=clean_env(), timeout=120)
+    assert differs.returncode == 1, differs.stdout + differs.stderr
+    assert "docs/index.md: rendered 3, engine 3: DIFFERS at block 1: rendered 'a = 2' / engine 'a = 1'" in differs.stdout

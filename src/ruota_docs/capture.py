@@ -25,12 +25,13 @@ import html
 import os
 import secrets
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from markdown import Extension
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
-from . import directives, markers
+from . import directives, markers, shown, site_config
 from .directives import Directive
 
 
@@ -90,6 +91,7 @@ class Captured:
     start: int  #: index of the fence's first line among the page's lines (after includes)
     end: int  #: index after its last line
     indented: bool = False  #: an indented code block, not a fence
+    hidden: int = 0  #: leading blank lines of the fence's body that the highlighter drops
     formatter: str = "superfences"  #: the SuperFences entry that formatted it
     options: dict = field(default_factory=dict)
     attrs: dict = field(default_factory=dict)
@@ -274,10 +276,17 @@ class _CapturingFences:
     def process_nested_block(self, ws, content, start, end):
         state = self.md.ruota
         name = next((e["name"] for e in self.extension.superfences if e.get("formatter") is self.formatter), "superfences")
+        code = self.rebuild_block(self.code)
+        hidden = 0
+        if name == "superfences" and self.use_pygments and self.stripnl:
+            # Pygments' stripnl: readers never see the body's leading blank lines (trailing ones are
+            # kept in the code: they change nothing that runs, and records hash them)
+            hidden = len(code) - len(code.lstrip("\n"))
+            code = code[hidden:]
         state.pending = Captured(
-            number=len(state.captured), code=self.rebuild_block(self.code), language=self.lang or "",
+            number=len(state.captured), code=code, language=self.lang or "",
             info=self.first.strip(), start=start, end=end, formatter=name, options=dict(self.options),
-            attrs=dict(self.attrs), classes=list(self.classes or []), id=self.id or "",
+            attrs=dict(self.attrs), classes=list(self.classes or []), id=self.id or "", hidden=hidden,
         )
         try:
             super().process_nested_block(ws, content, start, end)
@@ -285,12 +294,14 @@ class _CapturingFences:
             state.pending = None
 
     def reassemble(self, lines):
-        # SuperFences splices the fences into the page one at a time, which is quadratic in
-        # the number of blocks (22 s for a page of 10,000); this is the same result in one pass.
-        if not self.stack:
-            return lines
+        # SuperFences splices each block in with a list copy (quadratic: minutes for a page of
+        # 10,000 blocks); its blocks are found in page order and never overlap, so one pass
+        # builds the same lines
+        spans = [(start, end) for _, start, end in self.stack]
+        if any(b[0] < a[1] for a, b in zip(spans, spans[1:])):
+            return super().reassemble(lines)
         out, last = [], 0
-        for fenced, start, end in self.stack:  # in page order, never overlapping
+        for fenced, start, end in self.stack:
             out.extend(lines[last:start])
             out.append(fenced)
             last = end
@@ -303,6 +314,15 @@ class _CapturingFences:
         captured = state.pending
         if captured is None:  # not through process_nested_block: leave it alone
             return super()._store(source, code, start, end)
+        if captured.formatter != "superfences":
+            # a custom fence is a block only where readers see code: a diagram's div or a
+            # formula is not one; a fence that formats as one code block shows that code (one
+            # that renders Markdown into several keeps its source, never run: a custom fence)
+            found = shown.code_blocks(code)
+            if not found:
+                return super()._store(source, code, start, end)
+            if len(found) == 1:
+                captured.code = found[0]
         super()._store(source, markers.wrap(state.nonce, captured.number, code), start, end)
         captured.placeholder = self.md.htmlStash.get_placeholder(self.md.htmlStash.html_counter - 1)
         state.captured.append(captured)
@@ -348,7 +368,8 @@ class _Directives(Preprocessor):
             directive = Directive(name, (args or "").strip(), page_line, source)
             out[i] = match["prefix"].rstrip(" \t")
             if kind == "typo":
-                typos.append(Problem(page_line, directives.typo_message(name, args is not None)))
+                written = f" (written at {_shorter(source, state.context.path)})" if source else ""
+                typos.append(Problem(page_line, directives.typo_message(name, args is not None) + written))
             elif name in directives.BLOCK_DIRECTIVES:
                 pending.append(directive)
             elif name in directives.PAGE_DIRECTIVES:
@@ -372,6 +393,15 @@ class _Directives(Preprocessor):
         if state.post_to_pre is None:
             return state.context.first_line, ""
         return state.where(self._pre(index))
+
+
+def _shorter(source: str, page: str) -> str:
+    """``file:line`` of an included file, relative to the page's folder's project when it can be."""
+    path, _, line = source.rpartition(":")
+    for folder in Path(page).parents:  # the folder holding mkdocs.yml: paths as authors write them
+        if site_config.config_path(folder).exists() and Path(path).is_relative_to(folder):
+            return f"{Path(path).relative_to(folder).as_posix()}:{line}"
+    return source
 
 
 def _post_to_pre(count: int, state: CaptureState) -> list[int] | None:
@@ -410,7 +440,7 @@ class BlockCapture(Extension):
 
     def __init__(self, context: Context | None = None, fast: bool = False, **kwargs) -> None:
         self._context = context
-        self.fast = fast  #: leave code unhighlighted (for finding blocks only)
+        self.fast = fast  #: leave code unhighlighted and prose unformatted (for finding blocks only)
         self.page_state: CaptureState | None = None  #: the state of the page's own Markdown instance
         super().__init__(**kwargs)
 
@@ -437,9 +467,19 @@ class BlockCapture(Extension):
             if self.fast and default["name"] == "superfences":
                 # the highlighter always returns HTML: skipping it changes no block
                 default["formatter"] = _unhighlighted
+        if self.fast:
+            # half of a page's rendering is inline markup, and almost none of it can decide a
+            # block: keep what decides which text is literal (code spans, escapes) and which
+            # ``<!--`` reach the HTML raw (inline HTML, entities), and footnote references
+            for name in [p.name for p in md.inlinePatterns._priority if p.name not in _DECIDING_INLINE]:
+                md.inlinePatterns.deregister(name)
 
     def reset(self) -> None:
         pass
+
+
+#: Inline patterns that can change which code blocks a page shows (see ``fast``).
+_DECIDING_INLINE = frozenset({"backtick", "escape", "html", "entity", "footnote"})
 
 
 def _unhighlighted(src="", language="", options=None, md=None, **kwargs) -> str:

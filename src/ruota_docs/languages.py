@@ -48,13 +48,15 @@ _DATA_FORMATS = {"YamlLexer": "yaml", "JsonLexer": "json", "TOMLLexer": "toml"}
 
 @functools.lru_cache(maxsize=512)
 def _lexer_name(name: str) -> str | None:
-    from pygments.lexers import get_lexer_by_name  # noqa: PLC0415 — imported by the highlighter anyway
-    from pygments.util import ClassNotFound  # noqa: PLC0415
+    """The class name of the lexer Pygments picks for ``name``, as ``get_lexer_by_name`` picks
+    it: its built-in table first (read without importing any lexer), then plugin lexers."""
+    from pygments.lexers import find_plugin_lexers  # noqa: PLC0415 — imported by the highlighter anyway
+    from pygments.lexers._mapping import LEXERS  # noqa: PLC0415
 
-    try:
-        return type(get_lexer_by_name(name)).__name__
-    except ClassNotFound:
-        return None
+    for class_name, (_module, _title, aliases, _files, _mimes) in LEXERS.items():
+        if name in aliases:
+            return class_name
+    return next((cls.__name__ for cls in find_plugin_lexers() if name in cls.aliases), None)
 
 
 def resolve(language: str | None, extended: dict | None = None) -> tuple[str, str | None]:

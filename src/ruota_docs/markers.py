@@ -9,6 +9,7 @@ marker inside an HTML comment is not part of the page: readers never see that bl
 
 from __future__ import annotations
 
+import bisect
 import re
 import xml.etree.ElementTree as etree
 
@@ -35,31 +36,37 @@ def elements(nonce: str, number: int) -> tuple[etree.Element, etree.Element]:
             etree.Element("div", {"data-ruota-end": f"{nonce}:{number}"}))
 
 
-def _commented(html: str) -> list[tuple[int, int]]:
-    return [m.span() for m in _COMMENT.finditer(html)] if "<!--" in html else []
+class _Comments:
+    """The HTML comments of a page, to ask whether a position is inside one (by bisection:
+    a page may hold thousands of comments and markers)."""
+
+    def __init__(self, html: str) -> None:
+        spans = [m.span() for m in _COMMENT.finditer(html)] if "<!--" in html else []
+        self.starts = [start for start, _ in spans]
+        self.ends = [end for _, end in spans]
+
+    def __contains__(self, position: int) -> bool:
+        at = bisect.bisect_right(self.starts, position) - 1
+        return at >= 0 and position < self.ends[at]
 
 
 def visible_blocks(html: str, nonce: str) -> list[int]:
     """The numbers of the blocks whose opening marker is in the page (not in a comment), in order."""
-    comments = _commented(html)
+    comments = _Comments(html)
     found = []
     for match in _MARKER.finditer(html):
-        if match["what"] == "block" and match["nonce"] == nonce and not _inside(match.start(), comments):
+        if match["what"] == "block" and match["nonce"] == nonce and match.start() not in comments:
             found.append(int(match["n"]))
     return found
-
-
-def _inside(position: int, spans: list[tuple[int, int]]) -> bool:
-    return any(start <= position < end for start, end in spans)
 
 
 def fill(html: str, nonce: str, before: dict[int, str], after: dict[int, str], directives: dict[int, str]) -> str:
     """Markers replaced by what goes before and after each block and in place of each
     directive; every other marker (another nonce, or a block readers do not see) removed."""
-    comments = _commented(html)
+    comments = _Comments(html)
 
     def replace(match: re.Match) -> str:
-        if match["nonce"] != nonce or _inside(match.start(), comments):
+        if match["nonce"] != nonce or match.start() in comments:
             return ""
         table = {"block": before, "end": after, "directive": directives}[match["what"]]
         return table.get(int(match["n"]), "")

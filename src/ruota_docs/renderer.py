@@ -11,6 +11,8 @@ of the build's own rendering, so the site and the engine cannot disagree.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import os
 import re
 from dataclasses import dataclass, field
@@ -42,7 +44,7 @@ def render(root: Path, path: Path, text: str | None = None, docs_dir: Path | Non
            fast: bool = False) -> PageRender:
     """Render the page at ``path`` (its ``text`` if already read) as the site does.
 
-    ``fast`` skips syntax highlighting, which decides nothing about which blocks exist.
+    ``fast`` skips syntax highlighting and inline formatting, which decide nothing about which blocks exist.
     """
     root = Path(root)
     path = Path(path).resolve()
@@ -84,10 +86,13 @@ def assemble(state: CaptureState, html: str, page: str, lang: str, root: Path) -
     errors = list(state.include_errors)
     for item in captured:
         line, source = state.where(item.start)
+        if source:
+            path, _, at = source.rpartition(":")
+            source = f"{_relative(path, root)}:{at}"
         end = state.origin(item.end - 1) if item.end > item.start else None
         end_line = end[1] if end and end[0] == state.context.path else None
         origins = _code_origins(state, item)
-        includes = tuple(sorted({_relative(o[0], root) for o in origins if o and o[0] != state.context.path}))
+        includes = tuple(sorted(_relative(path, root) for path in {o[0] for o in origins if o} - {state.context.path}))
         block = blocks_mod.build(item, page, lang, line=line, end_line=end_line, source=source,
                                  code_origins=origins, includes=includes, extended=state.extended)
         for problem in [e for e in errors if line <= e.line <= (end_line or line)]:
@@ -110,7 +115,7 @@ def _code_origins(state: CaptureState, item) -> tuple:
     count = item.code.count("\n") + 1
     if item.start < 0:
         return (None,) * count
-    first = item.start + (0 if item.indented else 1)
+    first = item.start + (0 if item.indented else 1 + item.hidden)
     return tuple((o[0], o[1]) if (o := state.origin(first + k)) else None for k in range(count))
 
 
@@ -129,30 +134,58 @@ def _locate_indented(state: CaptureState, in_order: list) -> None:
         cursor = item.end
 
 
+#: Sybil's skip arguments: an action, then a quoted reason or a condition ``if(…)``.
+_SKIP_ARGS = re.compile(r"""^(?P<action>\S+)\s*(?:(?P<q>["'])(?P<reason>.*)(?P=q)|(?P<condition>if\s*\(.*\)))?\s*$""", re.S)
+
+
 def _apply_skips(state: CaptureState, captured: list) -> None:
-    """Sybil's ``<!-- skip: next -->`` and ``skip: start`` … ``skip: end``, as "not run"."""
-    opened: tuple[int, Directive] | None = None
+    """Sybil's ``<!-- skip: next -->`` and ``skip: start`` … ``skip: end``, as "not run",
+    with Sybil's optional quoted reason (``skip: next "not yet working"``). A condition
+    (``skip: next if(…)``) is Python evaluated in Sybil's namespace, which pages do not
+    share here: the blocks it governs fail, saying how to write it instead."""
+    opened: tuple[int, Directive, re.Match] | None = None
+
+    def turn_off(item, directive, default: str, condition: str | None) -> None:
+        if condition:
+            item.error = item.error or (f"{directive.line}: Sybil's conditional skip ({condition}) is not evaluated "
+                                        "here: say where the block runs with <!-- requires: … -->, or turn it "
+                                        "off with <!-- skip: next \"reason\" -->")
+        else:
+            item.skip = default
+
+    in_order = sorted(captured, key=lambda c: c.start)
+    starts = [c.start for c in in_order]
+
+    def after(index: int):
+        """The blocks whose fence starts after line ``index``, in page order."""
+        return (in_order[i] for i in range(bisect.bisect_right(starts, index), len(in_order)))
+
     for index, directive in sorted(state.skips, key=lambda s: s[0]):
-        action, _, rest = directive.args.partition(" ")
-        reason = f"skipped with <!-- skip: {directive.args} --> at line {directive.line}"
+        parts = _SKIP_ARGS.match(directive.args)
+        action = parts["action"] if parts else directive.args.split(" ", 1)[0]
+        if parts is None or action not in ("next", "start", "end"):
+            state.problems.append(Problem(directive.line, f"skip: {directive.args!r} is not a skip action "
+                                                          "(next, start or end, then a \"reason\" or if(…))"))
+            continue
         if action == "next":
-            target = next((c for c in captured if c.start > index and c.skip is None), None)
+            target = next((c for c in after(index) if c.skip is None), None)
             if target is None:
                 state.problems.append(Problem(directive.line, "skip: next is not followed by any code block"))
             else:
-                target.skip = reason
+                turn_off(target, directive, parts["reason"] or f"skipped with <!-- skip: {directive.args} --> at line "
+                                                      f"{directive.line}", parts["condition"])
         elif action == "start":
-            opened = (index, directive)
-        elif action == "end":
-            if opened is None:
-                state.problems.append(Problem(directive.line, "skip: end without an earlier skip: start"))
-                continue
-            for item in captured:
-                if opened[0] < item.start < index and item.skip is None:
-                    item.skip = f"skipped between <!-- skip: start --> at line {opened[1].line} and <!-- skip: end --> at line {directive.line}"
-            opened = None
+            opened = (index, directive, parts)
+        elif opened is None:
+            state.problems.append(Problem(directive.line, "skip: end without an earlier skip: start"))
         else:
-            state.problems.append(Problem(directive.line, f"skip: {action!r} is not a skip action (next, start or end)"))
+            first, start, found = opened
+            for item in itertools.takewhile(lambda c: c.start < index, after(first)):
+                if item.skip is None:
+                    turn_off(item, start, found["reason"] or f"skipped between <!-- skip: start --> at line "
+                                                             f"{start.line} and <!-- skip: end --> at line "
+                                                             f"{directive.line}", found["condition"])
+            opened = None
     if opened is not None:
         state.problems.append(Problem(opened[1].line, "skip: start is never closed by skip: end"))
 

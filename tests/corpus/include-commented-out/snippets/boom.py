@@ -1,0 +1,1 @@
+raise SystemExit('should not be included')

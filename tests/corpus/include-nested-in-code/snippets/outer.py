@@ -1,0 +1,2 @@
+--8<-- "inner.py"
+outer = "o"

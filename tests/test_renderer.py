@@ -1,0 +1,121 @@
+"""Where the renderer's blocks come from: page:line and file:line at any include depth,
+directives inside containers and included files, and problems that belong to no block."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from ruota_docs import renderer
+
+CONFIG = """\
+site_name: t
+markdown_extensions:
+  - admonition
+  - pymdownx.details
+  - pymdownx.snippets:
+      base_path: [snippets]
+      check_paths: true
+  - pymdownx.superfences:
+      custom_fences:
+        - name: mermaid
+          class: mermaid
+          format: !!python/name:pymdownx.superfences.fence_code_format
+        - name: diagram
+          class: diagram
+          format: !!python/name:pymdownx.superfences.fence_div_format
+  - pymdownx.tabbed:
+      alternate_style: true
+"""
+
+
+@pytest.fixture
+def project(tmp_path):
+    def make(page: str, **files: str):
+        (tmp_path / "mkdocs.yml").write_text(CONFIG, encoding="utf-8")
+        for name, text in {"docs/index.md": page, **files}.items():
+            path = tmp_path / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+        return renderer.render(tmp_path, tmp_path / "docs/index.md")
+    make.root = tmp_path
+    return make
+
+
+def test_code_from_nested_includes_knows_every_line(project):
+    rendered = project("""
+        # T
+
+        Text.
+
+        --8<-- "outer.md"
+        """, **{"snippets/outer.md": 'Outer.\n\n```python\n--8<-- "inner.py"\n```\n',
+                "snippets/inner.py": 'a = 1\n--8<-- "deep.py"\n', "snippets/deep.py": "b = 2\nc = 3\n"})
+    block, = rendered.blocks
+    root = project.root / "snippets"
+    # the fence is written in outer.md, brought in at page line 5
+    assert (block.line, block.source, block.end_line) == (5, "snippets/outer.md:3", None)
+    assert block.code == "a = 1\nb = 2\nc = 3\n\n"
+    assert block.code_origins == ((str(root / "inner.py"), 1), (str(root / "deep.py"), 1), (str(root / "deep.py"), 2),
+                                  (str(root / "deep.py"), 3), (str(root / "inner.py"), 3))
+    assert block.includes == ("snippets/deep.py", "snippets/inner.py")
+
+
+def test_code_origins_skip_the_blank_lines_the_highlighter_drops(project):
+    block, = project("```python\n\n\nx = 1\ny = 2\n```\n").blocks
+    page = str(project.root / "docs/index.md")
+    assert (block.code, block.code_origins) == ("x = 1\ny = 2", ((page, 4), (page, 5)))
+
+
+@pytest.mark.parametrize("page", [
+    '!!! note\n\n    <!-- run: timeout=5 -->\n    ```python\n    x = 1\n    ```\n',
+    '??? note\n\n    <!-- run: timeout=5 -->\n    ```python\n    x = 1\n    ```\n',
+    '=== "A"\n\n    <!-- run: timeout=5 -->\n    ```python\n    x = 1\n    ```\n',
+    '> <!-- run: timeout=5 -->\n> ```python\n> x = 1\n> ```\n',
+    '1. Step:\n\n    <!-- run: timeout=5 -->\n    ```python\n    x = 1\n    ```\n',
+])
+def test_directives_attach_inside_containers(project, page):
+    block, = project(page).blocks
+    assert (block.options, block.error, block.line) == ({"timeout": "5"}, None, page.count("\n", 0, page.index("```")) + 1)
+
+
+def test_a_directive_in_an_included_file_attaches_to_its_fence(project):
+    rendered = project('# T\n\n--8<-- "part.md"\n', **{"snippets/part.md": '<!-- requires: cpu -->\n```python\nx = 1\n```\n'})
+    block, = rendered.blocks
+    assert ([str(r) for r in block.requirements], block.line, block.source) == (["cpu"], 3, "snippets/part.md:2")
+
+
+def test_a_typo_of_a_directive_fails_its_block_only(project):
+    rendered = project('=== "A"\n\n    <!-- requirs: rocm -->\n    ```python\n    x = 1\n    ```\n\n```python\ny = 2\n```\n')
+    assert [b.error for b in rendered.blocks] == [
+        "index.md:3: unknown directive 'requirs': did you mean 'requires'? (known: requires, run, chart, "
+        "verification-status, value, skip)", None]
+
+
+def test_a_typo_in_an_included_file_names_the_include_and_the_file(project):
+    rendered = project('# T\n\n--8<-- "part.md"\n', **{"snippets/part.md": 'Text.\n\n<!-- requirs: rocm -->\n```python\nx = 1\n```\n'})
+    assert [b.error for b in rendered.blocks] == [
+        "index.md:3: unknown directive 'requirs': did you mean 'requires'? (known: requires, run, chart, "
+        "verification-status, value, skip) (written at snippets/part.md:3)"]
+
+
+def test_problems_that_belong_to_no_block_name_their_line(project):
+    rendered = project('# T\n\n<!-- run: safe -->\n\nText.\n\n<!-- requires rocm -->\n\n```python\nx = 1\n```\n\n<!-- skip: end -->\n')
+    assert [(p.line, p.message) for p in rendered.problems] == [
+        (3, "run: directive at line 3 is not directly followed by a code block"),
+        (7, "<!-- requires … --> needs a colon: <!-- requires: … -->"),
+        (13, "skip: end without an earlier skip: start")]
+    assert [b.error for b in rendered.blocks] == [None]
+
+
+def test_a_missing_include_outside_any_block_is_a_page_problem(project):
+    rendered = project('# T\n\n--8<-- "nope.md"\n\n```python\nx = 1\n```\n')
+    assert [(p.line, p.message) for p in rendered.problems] == [(3, "Snippet at path 'nope.md' could not be found")]
+    assert [b.error for b in rendered.blocks] == [None]
+
+
+def test_custom_fences_are_blocks_only_where_readers_see_code(project):
+    rendered = project("```mermaid\ngraph LR\n```\n\n```diagram\ngraph TD\n```\n\n```python\nx = 1\n```\n")
+    # fence_code_format shows <pre><code>; fence_div_format shows a diagram, no code
+    assert [(b.code, b.kind) for b in rendered.blocks] == [("graph LR", "text"), ("x = 1", "python")]
