@@ -7,6 +7,7 @@ import textwrap
 
 import pytest
 
+from _support import write_tree
 from ruota_docs import renderer
 
 CONFIG = """\
@@ -119,3 +120,21 @@ def test_custom_fences_are_blocks_only_where_readers_see_code(project):
     rendered = project("```mermaid\ngraph LR\n```\n\n```diagram\ngraph TD\n```\n\n```python\nx = 1\n```\n")
     # fence_code_format shows <pre><code>; fence_div_format shows a diagram, no code
     assert [(b.code, b.kind) for b in rendered.blocks] == [("graph LR", "text"), ("x = 1", "python")]
+
+
+def test_an_unclosed_fence_is_a_page_problem_and_stray_fences_are_not(tmp_path):
+    """Nothing closes ```` ```python ````: readers see text, and the author is told where.
+    A bare stray fence, or a fence SuperFences refused whose closer opens another block, is
+    the renderer's business: no problem is made up for it."""
+    root = write_tree(tmp_path, {}, conftest=False)
+    page = root / "docs/es/p.md"
+    page.parent.mkdir(parents=True, exist_ok=True)
+    cases = {
+        "# T\n\n```python\nx = 1\n```\n\n````python\nprint(2)\n```\n": [(7, "code block opened with ```` at line 7 is never closed (readers see it as text)")],
+        "# T\n\n```python\nx = 1\n```\n\n```\n": [],
+        "# T\n\n```python notest\nx\n```\n\n```python\ny\n```\n": [],
+        "# T\n\n<!--\n```python\n-->\n": [],
+    }
+    for text, expected in cases.items():
+        page.write_text(text, encoding="utf-8")
+        assert [(p.line, p.message) for p in renderer.render(root, page).problems] == expected, text

@@ -202,24 +202,22 @@ def _unclosed_fences(state: CaptureState, captured: list) -> list[Problem]:
     for item in captured:
         covered[max(item.start, 0):max(item.end, 0)] = b"\x01" * (max(item.end, 0) - max(item.start, 0))
     text = "\n".join(state.lines)
-    for match in re.finditer(r"<!--.*?-->", text, re.S):
-        first, last = text.count("\n", 0, match.start()), text.count("\n", 0, match.end())
-        covered[first:last + 1] = b"\x01" * (last + 1 - first)
-    problems, opened = [], None
-    for index, line in enumerate(state.lines):
-        match = None if covered[index] else _FENCE.match(line.rstrip())
-        if match is None:
+    if "<!--" in text:
+        starts = list(itertools.accumulate((len(line) + 1 for line in state.lines), initial=0))
+        for match in re.finditer(r"<!--.*?-->", text, re.S):
+            first, last = bisect.bisect_right(starts, match.start()) - 1, bisect.bisect_right(starts, match.end()) - 1
+            covered[first:last + 1] = b"\x01" * (last + 1 - first)
+    fences = [(i, m["fence"], m["info"].strip()) for i, line in enumerate(state.lines) if (m := _FENCE.match(line.rstrip()))]
+    for position, (index, fence, info) in enumerate(fences):
+        # only an opening line that names a language, outside any block and comment, with no
+        # line anywhere below that could close it (a bare fence may be a stray closer)
+        if covered[index] or not info:
             continue
-        fence = match["fence"]
-        if opened is None:
-            opened = (index, fence)
-        elif fence[0] == opened[1][0] and len(fence) >= len(opened[1]) and not match["info"].strip():
-            opened = None
-    if opened is not None:
-        line = state.page_line(opened[0])
-        problems.append(Problem(line, f"code block opened with {opened[1]} at line {line} is never closed "
-                                      f"(readers see it as text)"))
-    return problems
+        if any(f[0] == fence[0] and len(f) >= len(fence) and not i for _, f, i in fences[position + 1:]):
+            continue
+        line = state.page_line(index)
+        return [Problem(line, f"code block opened with {fence} at line {line} is never closed (readers see it as text)")]
+    return []
 
 
 def _relative(path: str, root: Path) -> str:
