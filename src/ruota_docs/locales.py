@@ -43,6 +43,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "untranslated": "This page has not been translated yet; you are reading the Spanish original.",
         "outcomes_chart": "Outcomes per machine",
         "value": "Value",
+        "not_found_title": "Page not found",
+        "not_found_text": "There is no page at this address. Try the search, or start again from the home page.",
+        "not_found_home": "Go to the home page",
     },
     "es": {
         "requires": "Requiere",
@@ -84,6 +87,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "untranslated": "",
         "outcomes_chart": "Resultados por máquina",
         "value": "Valor",
+        "not_found_title": "Página no encontrada",
+        "not_found_text": "No hay ninguna página en esta dirección. Prueba la búsqueda o vuelve a empezar desde el inicio.",
+        "not_found_home": "Ir al inicio",
     },
     "fr": {
         "requires": "Nécessite",
@@ -125,6 +131,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "untranslated": "Cette page n'est pas encore traduite ; vous lisez l'original espagnol.",
         "outcomes_chart": "Résultats par machine",
         "value": "Valeur",
+        "not_found_title": "Page introuvable",
+        "not_found_text": "Il n'y a aucune page à cette adresse. Essayez la recherche ou repartez de l'accueil.",
+        "not_found_home": "Aller à l'accueil",
     },
 }
 

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from browserkit import LANGUAGES, SOURCE, recorded_page, url_path
+from browserkit import LANGUAGES, SOURCE, recorded_page
 from ruota_docs import marks
 from ruota_docs.locales import STRINGS
 
@@ -35,20 +35,22 @@ def _switch_page(site) -> tuple[str, str]:
     pytest.skip("no page has a pinned ## heading id in every language yet")
 
 
+@pytest.mark.parametrize("which", ["site", "subpath_site"])
 @pytest.mark.parametrize("cycle", [("es", "en", "fr", "es"), ("es", "fr", "en", "es")], ids=["es-en-fr-es", "es-fr-en-es"])
-def test_language_selector_keeps_page_and_section(site, new_context, cycle):
+def test_language_selector_keeps_page_and_section(request, new_context, which, cycle):
+    site = request.getfixturevalue(which)
     page_path, anchor = _switch_page(site)
     context = new_context(site)
     page, recorder = recorded_page(context, site)
     page.goto(site.href(page_path, cycle[0]) + "#" + anchor)
     for here, there in zip(cycle, cycle[1:]):
-        assert urlsplit(page.url).path == url_path(page_path, here)
+        assert page.url.split("#")[0] == site.href(page_path, here)
         page.hover(".md-header .md-select")
         link = page.locator(f".md-header .md-select__link[hreflang='{there}']")
         with page.expect_navigation():
             link.click()
         where = urlsplit(page.url)
-        assert where.path == url_path(page_path, there), f"{here}→{there}: landed on {page.url}"
+        assert page.url.split("#")[0] == site.href(page_path, there), f"{here}→{there}: landed on {page.url}"
         assert where.fragment == anchor, f"{here}→{there}: the section #{anchor} was lost ({page.url})"
         heading = page.locator(f"[id='{anchor}']")
         assert heading.count() == 1, f"{there}/{page_path} has no #{anchor}"
@@ -86,7 +88,7 @@ def _search_terms(site) -> dict[str, tuple[str, str]]:
             options.append((not location.removeprefix(f"{lang}/").startswith("guides/"), -len(word), word, location))
         if options:
             _, _, word, location = min(options)
-            chosen[lang] = (word, "/" + location)
+            chosen[lang] = (word, f"{site.url}/{location}")
     return chosen
 
 
@@ -106,8 +108,10 @@ def test_search_index_keeps_the_plugins_words_apart(request, which):
         assert all(f"{STRINGS[lang]['requires']} ROCm" in text for lang in LANGUAGES) and len(labels) == 2
 
 
+@pytest.mark.parametrize("which", ["site", "subpath_site"])
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_search_finds_the_page_in_the_readers_language(site, new_context, lang):
+def test_search_finds_the_page_in_the_readers_language(request, new_context, which, lang):
+    site = request.getfixturevalue(which)
     terms = _search_terms(site)
     if lang not in terms:
         pytest.skip(f"no word appears on exactly one {lang} page")
@@ -119,7 +123,7 @@ def test_search_finds_the_page_in_the_readers_language(site, new_context, lang):
     page.locator(".md-search__input").press_sequentially(word, delay=20)
     results = page.locator(".md-search-result__list .md-search-result__link")
     results.first.wait_for(timeout=10_000)
-    hrefs = [urlsplit(h).path for h in results.evaluate_all("links => links.map(a => a.href)")]
+    hrefs = [h.split("#")[0].split("?")[0] for h in results.evaluate_all("links => links.map(a => a.href)")]
     assert location in hrefs, f"searching {word!r} on the {lang} site: {location} not among {hrefs}"
     assert not recorder.problems(navigated=True), recorder.problems(navigated=True)
 
