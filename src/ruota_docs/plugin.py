@@ -5,7 +5,8 @@ mark with the output printed on each machine (below); at the top of each page a
 one-line summary; ``<!-- chart: … -->`` and ``<!-- verification-status -->``
 directives become tables and SVG charts; translations whose Spanish source changed
 get a banner. A page the engine cannot read fails the build with its file and line.
-Around the pages, each language gets its own 404 page (notfound.py).
+Around the pages, each language gets its own 404 page (notfound.py) and its own search
+index (search.py).
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from pathlib import Path
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.utils import get_relative_url
 
-from . import i18n, ledger, marks, notfound, render, slots
+from . import i18n, ledger, marks, notfound, render, search, slots
 from .locales import text
 from .site_languages import site_languages
 from .sybil.lexers import LexError, read_page, scan
@@ -203,7 +204,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             log.warning(f"{page.file.src_uri}: could not place {', '.join(lost)} (is a code block inside raw HTML?)")
         return filled
 
-    # -- around the pages: the 404 page in each language ----------------------------------
+    # -- around the pages: the 404 page and search, in each language ---------------------
     def on_pre_template(self, template, template_name, config):
         if template_name == notfound.TEMPLATE:
             return self.not_found.prepare(template, config, self.languages)
@@ -213,3 +214,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         if template_name == notfound.TEMPLATE:
             return self.not_found.place(output_content, config, self.languages)
         return output_content
+
+    @event_priority(-150)  # after mkdocs-static-i18n (-100), whose last build merges every language's index
+    def on_post_build(self, config):
+        search.write_language_indexes(Path(config.site_dir), self.languages)

@@ -5,8 +5,16 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -57,7 +65,7 @@ class Site:
     even while people keep editing docs/ and snippets/.
     """
 
-    dir: Path
+    dir: Path | None  #: the folder served (None: mkdocs serve's own)
     root: Path
     url: str  #: ``http://127.0.0.1:PORT`` or ``http://127.0.0.1:PORT/ruota-docs`` (no trailing slash)
     site_url: str = SITE_URL  #: the address it was built for
@@ -129,6 +137,46 @@ def serve(site_dir: Path, root: Path, site_url: str = SITE_URL):
     ``site_url``, on a free port of 127.0.0.1."""
     with preview.serving(site_dir, urlsplit(site_url).path) as url:
         yield Site(site_dir, root, url.rstrip("/"), site_url, ledger_mod.load_all(root / "verification"))
+
+
+@contextlib.contextmanager
+def mkdocs_serve(root: Path = ROOT, site_url: str | None = None, timeout: float = 300):
+    """``mkdocs serve`` of the docs at ``root`` on a free port, as authors run it (live
+    reload included), once it answers; stopped afterwards. It serves under the path of
+    ``site_url`` (None: mkdocs.yml's, the root)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    env.pop("SITE_URL", None)
+    if site_url:
+        env["SITE_URL"] = site_url
+    url = f"http://127.0.0.1:{port}{urlsplit(site_url or SITE_URL).path}".rstrip("/")
+    with tempfile.TemporaryFile("w+") as log:
+        process = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "--dev-addr", f"127.0.0.1:{port}"],
+                                   cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                if process.poll() is not None:
+                    log.seek(0)
+                    pytest.fail(f"mkdocs serve stopped (exit {process.returncode}):\n{log.read()[-6000:]}", pytrace=False)
+                try:
+                    with urllib.request.urlopen(url + "/", timeout=5):
+                        break
+                except (urllib.error.URLError, ConnectionError, TimeoutError):
+                    if time.monotonic() > deadline:
+                        log.seek(0)
+                        pytest.fail(f"mkdocs serve did not answer within {timeout:.0f} s:\n{log.read()[-6000:]}", pytrace=False)
+                    time.sleep(1)
+            yield Site(None, root, url, site_url or SITE_URL)
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
 
 
 # -- what a page does ------------------------------------------------------------------
