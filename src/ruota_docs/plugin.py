@@ -5,8 +5,6 @@ mark with the output printed on each machine (below); at the top of each page a
 one-line summary; ``<!-- chart: … -->`` and ``<!-- verification-status -->``
 directives become tables and SVG charts; translations whose Spanish source changed
 get a banner. A page the engine cannot read fails the build with its file and line.
-Around the pages, each language gets its own 404 page (notfound.py) and its own search
-index (search.py).
 """
 
 from __future__ import annotations
@@ -16,12 +14,11 @@ from pathlib import Path
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
+from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.utils import get_relative_url
 
-from . import i18n, ledger, marks, notfound, render, search, slots
+from . import i18n, ledger, marks, render, slots
 from .locales import text
-from .site_languages import site_languages
 from .sybil.lexers import LexError, read_page, scan
 from .sybil.parsers import block_from_fence
 
@@ -42,12 +39,7 @@ class RuotaDocsConfig(Config):
 
 
 class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
-    def __init__(self) -> None:
-        super().__init__()
-        self.not_found = notfound.NotFoundPages()  # kept across the builds of the languages
-
     def on_config(self, config):
-        self.languages = site_languages(config)
         self.root = Path(config.config_file_path).resolve().parent
         self.docs_dir = Path(config.docs_dir).resolve()
         try:
@@ -203,18 +195,3 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         if lost:
             log.warning(f"{page.file.src_uri}: could not place {', '.join(lost)} (is a code block inside raw HTML?)")
         return filled
-
-    # -- around the pages: the 404 page and search, in each language ---------------------
-    def on_pre_template(self, template, template_name, config):
-        if template_name == notfound.TEMPLATE:
-            return self.not_found.prepare(template, config, self.languages)
-        return template
-
-    def on_post_template(self, output_content, template_name, config):
-        if template_name == notfound.TEMPLATE:
-            return self.not_found.place(output_content, config, self.languages)
-        return output_content
-
-    @event_priority(-150)  # after mkdocs-static-i18n (-100), whose last build merges every language's index
-    def on_post_build(self, config):
-        search.write_language_indexes(Path(config.site_dir), self.languages)
