@@ -61,9 +61,6 @@ def built_base(site_dir: Path) -> str:
 class PagesHandler(http.server.SimpleHTTPRequestHandler):
     """GitHub Pages' rules for a static site under ``base`` (see the module's docstring)."""
 
-    base = "/"
-    quiet = False
-
     def __init__(self, *args, base: str = "/", quiet: bool = False, **kwargs) -> None:
         self.base, self.quiet = base, quiet
         super().__init__(*args, **kwargs)
