@@ -1,7 +1,9 @@
 # ruota-docs — two commands on a fresh machine:
 #   make site    build the site into site/ (or: make serve, for authors)
 #   make test    run every code block of every page, and the package's own tests
-# Both create .venv and install what they need on first use.
+# Both create .venv and install what they need on first use. Also:
+#   make preview         build site/ and serve it as GitHub Pages will (SITE_URL=… for its address)
+#   make record-check RECORDS="verification/<machine>.json …"   validate contributed records
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -18,7 +20,7 @@ export NO_MKDOCS_2_WARNING := 1
 export KERAS_BACKEND := torch
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: site serve test check clean
+.PHONY: site serve preview test check record-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +45,12 @@ site: $(VENV)/.docs-installed
 serve: $(VENV)/.docs-installed
 	$(BIN)/mkdocs serve
 
+# What will be published, as GitHub Pages will serve it: under the path of the site_url it
+# is built for, with its 404.html for missing pages, on a free port (PORT=8001 to choose):
+#   SITE_URL=https://<owner>.github.io/ruota-docs/ make preview
+preview: site
+	$(BIN)/python -m ruota_docs.preview site $(if $(PORT),--port $(PORT))
+
 test: $(VENV)/.tests-installed
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
@@ -50,6 +58,15 @@ test: $(VENV)/.tests-installed
 check: $(VENV)/.tests-installed
 	$(BIN)/ruota-docs status --strict
 	$(BIN)/ruota-docs i18n check
+
+# CI runs it on the records a pull request adds or changes (.github/workflows/site.yml).
+record-check: $(VENV)/.docs-installed
+	@test -n "$(RECORDS)" || { echo 'record-check: name the records: make record-check RECORDS="verification/<machine>.json"' >&2; exit 2; }
+	@if $(BIN)/ruota-docs record check --help >/dev/null 2>&1; then \
+	  $(BIN)/ruota-docs record check $(RECORDS); \
+	else \
+	  echo "record-check: skipped: this ruota-docs has no 'record check' command yet ($(RECORDS) not checked)"; \
+	fi
 
 clean:
 	rm -rf site $(VENV)

@@ -10,14 +10,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 LANGUAGES = ("es", "en", "fr")
 SOURCE = "es"
+SITE_URL = "https://ruota-docs.example.org/"  #: mkdocs.yml's default site_url
+#: A project page's address (GitHub Pages), for the builds served under a sub-path.
+SUBPATH_SITE_URL = "https://owner.github.io/ruota-docs/"
 
 
-def build(site_dir: Path) -> subprocess.CompletedProcess:
-    """``mkdocs build --strict`` of the repository's docs into ``site_dir``."""
+def build(site_dir: Path, site_url: str | None = None, root: Path = ROOT) -> subprocess.CompletedProcess:
+    """``mkdocs build --strict`` of the docs at ``root`` into ``site_dir``, for ``site_url``
+    (the SITE_URL of a deploy; None: mkdocs.yml's default, whatever this shell exports)."""
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    env.pop("SITE_URL", None)
+    if site_url:
+        env["SITE_URL"] = site_url
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+        cwd=root, env=env, capture_output=True, text=True, timeout=600,
     )
 
 

@@ -1,51 +1,119 @@
-"""The real site, built with ``mkdocs build --strict``: pages, languages, switcher, assets."""
+"""The real site, built with ``mkdocs build --strict``: pages, languages, switcher, assets,
+links, 404 pages and search indexes — at the root and under a sub-path (a project page)."""
 
 from __future__ import annotations
 
 import html
+import json
 import re
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
 
 from ruota_docs.collect import page_blocks
-from sitebuild import LANGUAGES, ROOT, SOURCE, build, html_path, page_paths, url_path
+from ruota_docs.locales import STRINGS
+from sitebuild import LANGUAGES, ROOT, SITE_URL, SOURCE, SUBPATH_SITE_URL, build, html_path, page_paths, url_path
 
 pytestmark = pytest.mark.slow
 
+BUILDS = ["site", "subpath_site"]
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
+
+@dataclass
+class Built:
+    dir: Path
+    site_url: str  #: what it was built for
+
+    @property
+    def base(self) -> str:
+        """The path the site is served under: ``/`` or ``/ruota-docs/``."""
+        return urlsplit(self.site_url).path
+
+    def file_for(self, url: str, page: Path) -> Path | None:
+        """The file a link of ``page`` leads to, or None when it leaves the site."""
+        if urlsplit(url).scheme and not url.startswith(self.site_url):
+            return None
+        here = self.base + page.relative_to(self.dir).as_posix()
+        path = unquote(urlsplit(urljoin(here, url)).path)
+        if not path.startswith(self.base):
+            return self.dir / "<outside the base path>" / path
+        target = self.dir / path[len(self.base):]
+        return target / "index.html" if path.endswith("/") or target.is_dir() else target
+
+
+def _build(tmp_path_factory, site_url: str) -> Built:
     target = tmp_path_factory.mktemp("site")
-    result = build(target)
+    result = build(target, site_url)
     assert result.returncode == 0, result.stdout + result.stderr
     # strict mode turns warnings into failure, but say it plainly if any slipped through
     assert "WARNING" not in result.stderr, result.stderr
-    return target
+    return Built(target, site_url)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Built:
+    return _build(tmp_path_factory, SITE_URL)
+
+
+@pytest.fixture(scope="module")
+def subpath_site(tmp_path_factory) -> Built:
+    """Built for a project page, as the deploy does (SITE_URL=https://<owner>.github.io/ruota-docs/)."""
+    return _build(tmp_path_factory, SUBPATH_SITE_URL)
+
+
+@pytest.fixture(scope="module")
+def site(built) -> Path:
+    return built.dir
+
+
+@pytest.fixture(params=BUILDS)
+def any_build(request, built) -> Built:
+    return built if request.param == "site" else request.getfixturevalue("subpath_site")
 
 
 class _Head(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
         self.lang = None
+        self.title = ""
+        self.h1 = ""
+        self.canonical = None
         self.alternates: dict[str, str] = {}
         self.switcher: dict[str, str] = {}
         self.loaded: list[str] = []
-        self._in_select = False
+        self.links: list[str] = []  #: every href and src
+        self._in = None
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if tag == "html":
             self.lang = a.get("lang")
+        if tag in ("title", "h1"):
+            self._in = tag
         if tag == "link" and a.get("rel") == "alternate" and a.get("hreflang"):
             self.alternates.setdefault(a["hreflang"], a["href"])
+        if tag == "link" and a.get("rel") == "canonical":
+            self.canonical = a.get("href")
         if tag == "a" and "md-select__link" in (a.get("class") or ""):
             self.switcher[a.get("hreflang")] = a.get("href")
         if tag in ("script", "img", "iframe") and a.get("src"):
             self.loaded.append(a["src"])
         if tag == "link" and a.get("rel") in ("stylesheet", "preload", "modulepreload", "icon") and a.get("href"):
             self.loaded.append(a["href"])
+        self.links += [value for key, value in attrs if key in ("href", "src") and value]
+
+    def handle_endtag(self, tag):
+        if tag == self._in:
+            self._in = None
+
+    def handle_data(self, data):
+        if self._in == "title":
+            self.title += data
+        elif self._in == "h1":
+            self.h1 += data
 
 
 def _parse(path: Path) -> _Head:
@@ -68,25 +136,39 @@ def test_lang_attribute(site, lang):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_switcher_leads_to_the_same_page(site, lang):
+def test_switcher_leads_to_the_same_page(any_build, lang):
     for page in page_paths():
-        path = html_path(site, page, lang)
+        path = html_path(any_build.dir, page, lang)
         head = _parse(path)
         assert set(head.switcher) == set(LANGUAGES), (page, head.switcher)
         for other, href in head.switcher.items():
-            # the home page links by root-relative paths (site_url's path is /)
-            target = (site / href.lstrip("/")) if href.startswith("/") else (path.parent / href)
-            target = target.resolve()
-            target = target / "index.html" if target.is_dir() or not target.suffix else target
-            assert target == html_path(site, page, other).resolve(), (page, lang, other, href)
+            assert any_build.file_for(href, path) == html_path(any_build.dir, page, other), (page, lang, other, href)
 
 
-def test_hreflang_alternates_are_absolute(site):
+def test_every_link_and_asset_is_on_the_site(any_build):
+    """Every href and src of every page (404 pages included) leads to a file of the site,
+    under its base path: nothing points at /assets/… or /en/… of the host's root."""
+    broken, checked, pages = [], 0, sorted(any_build.dir.rglob("*.html"))
+    assert len(pages) >= len(page_paths()) * len(LANGUAGES) + len(LANGUAGES)
+    for path in pages:
+        for url in set(_parse(path).links):
+            if url.startswith(("#", "mailto:", "data:", "javascript:")):
+                continue
+            target = any_build.file_for(url, path)
+            checked += target is not None
+            if target is not None and not target.is_file():
+                broken.append(f"{path.relative_to(any_build.dir)}: {url}")
+    assert checked > 10 * len(pages), checked
+    assert not broken, "\n".join(sorted(broken)[:50])
+
+
+def test_canonical_and_hreflang_are_absolute(any_build):
     for page in page_paths():
-        head = _parse(html_path(site, page, "en"))
         for lang in LANGUAGES:
-            assert lang in head.alternates, (page, head.alternates)
-        assert head.alternates.get("x-default", "").startswith("https://ruota-docs.example.org/"), page
+            head = _parse(html_path(any_build.dir, page, lang))
+            assert head.canonical == any_build.site_url.rstrip("/") + url_path(page, lang), (page, lang)
+            assert set(LANGUAGES) <= set(head.alternates), (page, head.alternates)
+            assert head.alternates.get("x-default") == any_build.site_url.rstrip("/") + url_path(page, SOURCE), (page, lang)
 
 
 def test_nothing_is_loaded_from_another_host(site):
@@ -102,19 +184,38 @@ def test_nothing_is_loaded_from_another_host(site):
     assert not offenders, offenders
 
 
-def test_sitemap_lists_every_language(site):
-    sitemap = (site / "sitemap.xml").read_text(encoding="utf-8")
+def test_sitemap_lists_every_language(any_build):
+    sitemap = (any_build.dir / "sitemap.xml").read_text(encoding="utf-8")
     for page in page_paths():
         for lang in LANGUAGES:
-            assert f"https://ruota-docs.example.org{url_path(page, lang)}" in sitemap, (page, lang)
+            assert f"{any_build.site_url.rstrip('/')}{url_path(page, lang)}" in sitemap, (page, lang)
 
 
-def test_search_index_in_each_language(site):
-    index = (site / "search" / "search_index.json").read_text(encoding="utf-8")
-    for lang in LANGUAGES:
-        assert f'"{lang}"' in index
-    for lang in ("en", "fr"):
-        assert f'"location":"{lang}/' in index.replace(" ", "")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_404_page_in_each_language(any_build, lang):
+    """Each language's 404 in its folder, the source language's at the root (the one GitHub
+    Pages serves); its language selector leads to each language's home."""
+    path = any_build.dir / ("" if lang == SOURCE else lang) / "404.html"
+    head = _parse(path)
+    assert head.lang == lang
+    assert head.h1 == STRINGS[lang]["not_found_title"]
+    assert head.title == f"{STRINGS[lang]['not_found_title']} - ruota-docs"
+    homes = {other: any_build.file_for(href, path) for other, href in head.switcher.items()}
+    assert homes == {other: html_path(any_build.dir, "index.md", other) for other in LANGUAGES}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_search_index_in_each_language(any_build, lang):
+    """At the language's root, lunr set to that language, every page of that language and
+    only those (addresses relative to that root), the API reference's sections included."""
+    root = any_build.dir / ("" if lang == SOURCE else lang)
+    index = json.loads((root / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert index["config"]["lang"] == [lang]
+    pages = {doc["location"].split("#")[0] for doc in index["docs"]}
+    assert {root / p / "index.html" if p else root / "index.html" for p in pages} == {html_path(any_build.dir, p, lang) for p in page_paths()}
+    api = [doc for doc in index["docs"] if doc["location"].startswith("reference/api/#")]
+    sections = json.loads((any_build.dir / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    assert len(api) == len([d for d in sections if d["location"].startswith("reference/api/#")]) > 20
 
 
 # -- the interface in the reader's language --------------------------------------------------------------

@@ -74,7 +74,6 @@ STRINGS: dict[str, dict[str, str | dict[str, str]]] = {
         # the site's frame (templates and Markdown settings)
         "permalink": "Permanent link",
         "made_with": "Made with",
-        "not_found": "404: page not found",
         # requirement terms: the badge above a block, and what a skip says the block needs
         "term.gpu": "GPU", "needs.gpu": "a GPU",
         "term.rocm": "ROCm", "needs.rocm": "ROCm",
@@ -105,6 +104,9 @@ STRINGS: dict[str, dict[str, str | dict[str, str]]] = {
         "rocm_device": "ROCm device: PyTorch on an AMD GPU",
         "rocm_passed_on": "{machine}: {passed} of {total}, {date}",
         "rocm_no_record": "no record yet",
+        "not_found_title": "Page not found",
+        "not_found_text": "There is no page at this address. Try the search, or start again from the home page.",
+        "not_found_home": "Go to the home page",
     },
     "es": {
         "value_on": "{value} en {machine}",
@@ -162,7 +164,6 @@ STRINGS: dict[str, dict[str, str | dict[str, str]]] = {
         "outcomes_chart": "Resultados por máquina",
         "permalink": "Enlace permanente",
         "made_with": "Hecho con",
-        "not_found": "404: página no encontrada",
         "term.gpu": "GPU", "needs.gpu": "una GPU",
         "term.rocm": "ROCm", "needs.rocm": "ROCm",
         "term.cuda": "CUDA", "needs.cuda": "CUDA",
@@ -191,6 +192,9 @@ STRINGS: dict[str, dict[str, str | dict[str, str]]] = {
         "rocm_device": "Dispositivo ROCm: PyTorch en una GPU de AMD",
         "rocm_passed_on": "{machine}: {passed} de {total}, {date}",
         "rocm_no_record": "ningún registro todavía",
+        "not_found_title": "Página no encontrada",
+        "not_found_text": "No hay ninguna página en esta dirección. Prueba la búsqueda o vuelve a empezar desde el inicio.",
+        "not_found_home": "Ir al inicio",
     },
     "fr": {
         "value_on": "{value} sur {machine}",
@@ -248,7 +252,6 @@ STRINGS: dict[str, dict[str, str | dict[str, str]]] = {
         "outcomes_chart": "Résultats par machine",
         "permalink": "Lien permanent",
         "made_with": "Réalisé avec",
-        "not_found": "404 : page introuvable",
         "term.gpu": "GPU", "needs.gpu": "un GPU",
         "term.rocm": "ROCm", "needs.rocm": "ROCm",
         "term.cuda": "CUDA", "needs.cuda": "CUDA",
@@ -277,6 +280,9 @@ STRINGS: dict[str, dict[str, str | dict[str, str]]] = {
         "rocm_device": "GPU sous ROCm : PyTorch sur un GPU AMD",
         "rocm_passed_on": "{machine} : {passed} sur {total}, {date}",
         "rocm_no_record": "aucun enregistrement pour l'instant",
+        "not_found_title": "Page introuvable",
+        "not_found_text": "Il n'y a aucune page à cette adresse. Essayez la recherche ou repartez de l'accueil.",
+        "not_found_home": "Aller à l'accueil",
     },
 }
 

@@ -4,25 +4,27 @@ does over the network and on its console, and what the engine makes of each page
 from __future__ import annotations
 
 import contextlib
-import functools
-import http.server
 import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
-import threading
+import tempfile
+import time
+import urllib.error
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-from sitebuild import LANGUAGES, ROOT, SOURCE, build, page_paths, url_path
+from sitebuild import LANGUAGES, ROOT, SITE_URL, SOURCE, build, page_paths, url_path
 
 from ruota_docs import ledger as ledger_mod
-from ruota_docs import marks
+from ruota_docs import marks, preview
 from ruota_docs.device import Device
 from ruota_docs.requirements import unmet_reason
 from ruota_docs.collect import page_blocks
@@ -42,38 +44,15 @@ SCREENSHOTS = ARTIFACTS / "screenshots"
 
 
 # -- building and serving ------------------------------------------------------------
-def _check(result: subprocess.CompletedProcess, what: str) -> None:
+def _check(result, what: str) -> None:
     if result.returncode != 0:
         pytest.fail(f"mkdocs build --strict of {what} failed:\n{result.stdout[-4000:]}\n{result.stderr[-8000:]}", pytrace=False)
 
 
-def build_real_site(target: Path) -> Path:
-    _check(build(target), "the repository's docs")
+def build_site(root: Path, target: Path, site_url: str | None = None) -> Path:
+    """``mkdocs build --strict`` of the repository (copy) at ``root`` for ``site_url``."""
+    _check(build(target, site_url, root), "the repository's docs" if root == ROOT else f"the fixture copy {root}")
     return target
-
-
-def build_site(root: Path, target: Path) -> Path:
-    """``mkdocs build --strict`` of the repository copy at ``root`` (as sitebuild.build does)."""
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(target)],
-        cwd=root, env=env, capture_output=True, text=True, timeout=600,
-    )
-    _check(result, f"the fixture copy {root}")
-    return target
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 — the signature of the base class
-        pass
-
-
-class _Server(http.server.ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request, client_address):
-        if not isinstance(sys.exc_info()[1], ConnectionError):  # a page left before a file was sent
-            super().handle_error(request, client_address)
 
 
 @dataclass
@@ -85,9 +64,10 @@ class Site:
     even while people keep editing docs/ and snippets/.
     """
 
-    dir: Path
+    dir: Path | None  #: the folder served (None: mkdocs serve's own)
     root: Path
-    url: str  #: ``http://127.0.0.1:PORT`` (no trailing slash)
+    url: str  #: ``http://127.0.0.1:PORT`` or ``http://127.0.0.1:PORT/ruota-docs`` (no trailing slash)
+    site_url: str = SITE_URL  #: the address it was built for
     ledgers: list = field(default_factory=list)
     _pages: list = field(default_factory=list, repr=False)
     _sources: dict = field(default_factory=dict, repr=False)
@@ -110,6 +90,10 @@ class Site:
     @property
     def host(self) -> str:
         return urlsplit(self.url).netloc
+
+    @property
+    def origin(self) -> str:
+        return f"{urlsplit(self.url).scheme}://{self.host}"
 
     def pages(self) -> list[str]:
         """Every source page relative to its language folder (``guides/keras-rx7600.md``)."""
@@ -143,18 +127,51 @@ def engine_blocks(page_key: str, lang: str, root: Path) -> list:
 
 
 @contextlib.contextmanager
-def serve(site_dir: Path, root: Path):
-    """Serve ``site_dir`` on a free port of 127.0.0.1 from a thread."""
-    handler = functools.partial(_QuietHandler, directory=str(site_dir))
-    server = _Server(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
-    thread.start()
-    try:
-        yield Site(site_dir, root, f"http://127.0.0.1:{server.server_address[1]}", ledger_mod.load_all(root / "verification"))
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+def serve(site_dir: Path, root: Path, site_url: str = SITE_URL):
+    """Serve ``site_dir`` as GitHub Pages would (ruota_docs.preview), under the path of
+    ``site_url``, on a free port of 127.0.0.1."""
+    with preview.serving(site_dir, urlsplit(site_url).path) as url:
+        yield Site(site_dir, root, url.rstrip("/"), site_url, ledger_mod.load_all(root / "verification"))
+
+
+@contextlib.contextmanager
+def mkdocs_serve(root: Path = ROOT, site_url: str | None = None, timeout: float = 300):
+    """``mkdocs serve`` of the docs at ``root`` on a free port, as authors run it (live
+    reload included), once it answers; stopped afterwards. It serves under the path of
+    ``site_url`` (None: mkdocs.yml's, the root)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    env.pop("SITE_URL", None)
+    if site_url:
+        env["SITE_URL"] = site_url
+    url = f"http://127.0.0.1:{port}{urlsplit(site_url or SITE_URL).path}".rstrip("/")
+    with tempfile.TemporaryFile("w+") as log:
+        process = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "--dev-addr", f"127.0.0.1:{port}"],
+                                   cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                if process.poll() is not None:
+                    log.seek(0)
+                    pytest.fail(f"mkdocs serve stopped (exit {process.returncode}):\n{log.read()[-6000:]}", pytrace=False)
+                try:
+                    with urllib.request.urlopen(url + "/", timeout=5):
+                        break
+                except (urllib.error.URLError, ConnectionError, TimeoutError):
+                    if time.monotonic() > deadline:
+                        log.seek(0)
+                        pytest.fail(f"mkdocs serve did not answer within {timeout:.0f} s:\n{log.read()[-6000:]}", pytrace=False)
+                    time.sleep(1)
+            yield Site(None, root, url, site_url or SITE_URL)
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
 
 
 # -- what a page does ------------------------------------------------------------------
@@ -205,6 +222,14 @@ class Recorder:
         self.requests.clear()
         self.failed.clear()
         self.errors.clear()
+
+
+#: Material's search shows its placeholder once the worker has loaded the index and lunr.
+SEARCH_READY_JS = """() => {
+  const meta = document.querySelector('.md-search-result__meta');
+  const words = JSON.parse(document.getElementById('__config').textContent).translations;
+  return !!meta && meta.textContent.trim() === words['search.result.placeholder'];
+}"""
 
 
 def recorded_page(context, site: Site):

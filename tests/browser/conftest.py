@@ -18,6 +18,7 @@ sys.path[:0] = [str(Path(__file__).parent), str(Path(__file__).parents[1])]
 
 import browserkit  # noqa: E402  (needs the paths above)
 import survey  # noqa: E402
+from sitebuild import SUBPATH_SITE_URL  # noqa: E402
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's loadgroup reads the group marks
@@ -40,7 +41,16 @@ def chromium_path() -> str:
 @pytest.fixture(scope="session")
 def site(tmp_path_factory, chromium_path) -> browserkit.Site:
     """The repository's docs, built once with ``mkdocs build --strict`` and served locally."""
-    with browserkit.serve(browserkit.build_real_site(tmp_path_factory.mktemp("site")), browserkit.ROOT) as served:
+    with browserkit.serve(browserkit.build_site(browserkit.ROOT, tmp_path_factory.mktemp("site")), browserkit.ROOT) as served:
+        yield served
+
+
+@pytest.fixture(scope="session")
+def subpath_site(tmp_path_factory, chromium_path) -> browserkit.Site:
+    """The repository's docs built for a project page (SITE_URL=https://owner.github.io/ruota-docs/,
+    as the deploy does) and served under /ruota-docs/, as GitHub Pages serves them."""
+    built = browserkit.build_site(browserkit.ROOT, tmp_path_factory.mktemp("subpath-site"), SUBPATH_SITE_URL)
+    with browserkit.serve(built, browserkit.ROOT, SUBPATH_SITE_URL) as served:
         yield served
 
 

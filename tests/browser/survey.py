@@ -195,7 +195,7 @@ def survey(context, site, pages: list[tuple[str, str]], shots: set[tuple[str, st
            copies: dict | None = None) -> dict:
     """Visit each ``(page, lang)`` once; screenshot those in ``shots`` into ``shot_dir``;
     press the copy button of the blocks ``copies[(page, lang)]`` lists (block indices)."""
-    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site.url)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site.origin)
     page, recorder = recorded_page(context, site)
     reports = {}
     for path, lang in pages:

@@ -1,20 +1,15 @@
-"""Moving around: the language selector keeps the page and the section, search finds
-pages in the reader's language, the keyboard reaches everything and shows where it is."""
+"""Moving around: the language selector keeps the page and the section (at the root and
+under a sub-path), the keyboard reaches everything and shows where it is. Search has
+its own file (test_search.py)."""
 
 from __future__ import annotations
 
-import bisect
-import json
 import re
-import urllib.request
-from collections import defaultdict
 from urllib.parse import urlsplit
 
 import pytest
 
-from browserkit import LANGUAGES, SOURCE, recorded_page, url_path
-from ruota_docs import marks
-from ruota_docs.locales import STRINGS
+from browserkit import LANGUAGES, SOURCE, recorded_page
 
 PINNED = re.compile(r"^##+ .*\{\s*#([A-Za-z0-9_-]+)\s*\}\s*$", re.MULTILINE)
 
@@ -35,92 +30,28 @@ def _switch_page(site) -> tuple[str, str]:
     pytest.skip("no page has a pinned ## heading id in every language yet")
 
 
+@pytest.mark.parametrize("which", ["site", "subpath_site"])
 @pytest.mark.parametrize("cycle", [("es", "en", "fr", "es"), ("es", "fr", "en", "es")], ids=["es-en-fr-es", "es-fr-en-es"])
-def test_language_selector_keeps_page_and_section(site, new_context, cycle):
+def test_language_selector_keeps_page_and_section(request, new_context, which, cycle):
+    site = request.getfixturevalue(which)
     page_path, anchor = _switch_page(site)
     context = new_context(site)
     page, recorder = recorded_page(context, site)
     page.goto(site.href(page_path, cycle[0]) + "#" + anchor)
     for here, there in zip(cycle, cycle[1:]):
-        assert urlsplit(page.url).path == url_path(page_path, here)
+        assert page.url.split("#")[0] == site.href(page_path, here)
         page.hover(".md-header .md-select")
         link = page.locator(f".md-header .md-select__link[hreflang='{there}']")
         with page.expect_navigation():
             link.click()
         where = urlsplit(page.url)
-        assert where.path == url_path(page_path, there), f"{here}→{there}: landed on {page.url}"
+        assert page.url.split("#")[0] == site.href(page_path, there), f"{here}→{there}: landed on {page.url}"
         assert where.fragment == anchor, f"{here}→{there}: the section #{anchor} was lost ({page.url})"
         heading = page.locator(f"[id='{anchor}']")
         assert heading.count() == 1, f"{there}/{page_path} has no #{anchor}"
         assert page.evaluate("document.documentElement.lang") == there
         top = heading.evaluate("e => e.getBoundingClientRect().top")
         assert 0 <= top < page.viewport_size["height"] - 40, f"{here}→{there}: #{anchor} is not in view (top={top})"
-    assert not recorder.problems(navigated=True), recorder.problems(navigated=True)
-
-
-def _search_terms(site) -> dict[str, tuple[str, str]]:
-    """Per language, a word that only one page of the site contains (in any language), and
-    that page: ``{lang: (word, page)}``. Guides are preferred, then longer words."""
-    with urllib.request.urlopen(f"{site.url}/search/search_index.json", timeout=10) as response:
-        index = json.load(response)
-    where = defaultdict(set)  # word → {(lang, page location)}
-    for doc in index["docs"]:
-        location = doc["location"].split("#")[0]
-        lang = next((l for l in LANGUAGES if l != SOURCE and location.startswith(f"{l}/")), SOURCE)
-        text = re.sub(r"<[^>]+>", " ", f"{doc.get('title', '')} {doc.get('text', '')}").lower()
-        for token in re.split(r"[\s\-]+", text):
-            word = token.strip(".,;:!?()[]{}«»\"'`*/")
-            if re.fullmatch(r"[a-z]{7,}", word):
-                where[word].add((lang, location))
-    ordered = sorted(where)
-    chosen = {}
-    for lang in LANGUAGES:
-        options = []
-        for word, places in where.items():
-            if len(places) != 1 or next(iter(places))[0] != lang:
-                continue
-            after = bisect.bisect_right(ordered, word)
-            if after < len(ordered) and ordered[after].startswith(word):
-                continue  # Material also finds words that start with the query: keep to one page
-            location = next(iter(places))[1]
-            options.append((not location.removeprefix(f"{lang}/").startswith("guides/"), -len(word), word, location))
-        if options:
-            _, _, word, location = min(options)
-            chosen[lang] = (word, "/" + location)
-    return chosen
-
-
-@pytest.mark.parametrize("which", ["site", "fixture_site"])
-def test_search_index_keeps_the_plugins_words_apart(request, which):
-    """Badges and tab labels are separate words for search too ("Requiere ROCm", not
-    "RequiereROCm"): the index is built from the HTML without its styles."""
-    site = request.getfixturevalue(which)
-    with urllib.request.urlopen(f"{site.url}/search/search_index.json", timeout=10) as response:
-        text = " ".join(re.sub(r"<[^>]+>", "", d.get("text", "")) for d in json.load(response)["docs"])
-    labels = [marks.machine_label(data.get("machine", {})) for data in site.ledgers]
-    glued = [f"{STRINGS[lang]['requires']}{badge}" for lang in LANGUAGES for badge in ("ROCm", "CUDA", "GPU", "Linux", "Windows", "gfx")]
-    glued += [a + b for a in labels for b in labels if a != b]
-    found = sorted({g for g in glued if g in text})
-    assert not found, f"words run together in the search index: {found}"
-    if which == "fixture_site":  # guard: the index does hold the fixture's badges and labels
-        assert all(f"{STRINGS[lang]['requires']} ROCm" in text for lang in LANGUAGES) and len(labels) == 2
-
-
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_search_finds_the_page_in_the_readers_language(site, new_context, lang):
-    terms = _search_terms(site)
-    if lang not in terms:
-        pytest.skip(f"no word appears on exactly one {lang} page")
-    word, location = terms[lang]
-    context = new_context(site)
-    page, recorder = recorded_page(context, site)
-    page.goto(site.href("index.md", lang))
-    page.locator(".md-search__input").click()
-    page.locator(".md-search__input").press_sequentially(word, delay=20)
-    results = page.locator(".md-search-result__list .md-search-result__link")
-    results.first.wait_for(timeout=10_000)
-    hrefs = [urlsplit(h).path for h in results.evaluate_all("links => links.map(a => a.href)")]
-    assert location in hrefs, f"searching {word!r} on the {lang} site: {location} not among {hrefs}"
     assert not recorder.problems(navigated=True), recorder.problems(navigated=True)
 
 

@@ -12,7 +12,6 @@ import pytest
 from browserkit import LANGUAGES, SOURCE, url_path
 from ruota_docs.locales import templates
 
-SITE_URL = "https://ruota-docs.example.org"
 # What the engine writes into the ledger in English; the page must say it in its own language.
 ENGINE_ENGLISH = ("requires ", "this machine:", "not run:", "offline (run with", "timed out after")
 
@@ -112,7 +111,7 @@ def test_hreflang_alternates_in_the_head(real_survey, site):
         for other in LANGUAGES:
             if alternates.get(other, "").split("#")[0] != site.href(page, other):
                 problems.append(f"{lang}/{page}: hreflang={other} is {alternates.get(other)!r}, expected {site.href(page, other)!r}")
-        if alternates.get("x-default") != SITE_URL + url_path(page, SOURCE):
+        if alternates.get("x-default") != site.site_url.rstrip("/") + url_path(page, SOURCE):
             problems.append(f"{lang}/{page}: x-default is {alternates.get('x-default')!r}")
     assert not problems, "\n".join(problems)
 
@@ -127,7 +126,7 @@ def test_sitemap_lists_every_page_with_its_translations(site):
         entries[url.findtext("s:loc", namespaces=ns)] = links
     problems = []
     for page in site.pages():
-        expected = {lang: SITE_URL + url_path(page, lang) for lang in LANGUAGES}
+        expected = {lang: site.site_url.rstrip("/") + url_path(page, lang) for lang in LANGUAGES}
         for lang, loc in expected.items():
             if loc not in entries:
                 problems.append(f"sitemap lacks {loc}")

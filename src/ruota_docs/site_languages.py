@@ -1,0 +1,41 @@
+"""The languages the site is built in, and where each one's pages live.
+
+mkdocs-static-i18n (``docs_structure: folder``) builds the default language at the root of
+the site and every other language into a folder named after its locale (``en/``, ``fr/``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SiteLanguage:
+    locale: str
+    folder: str  #: ``""`` for the default language (the root), else the locale
+
+    @property
+    def prefix(self) -> str:
+        """What the language's addresses start with, relative to the site: ``""`` or ``"en/"``."""
+        return f"{self.folder}/" if self.folder else ""
+
+
+def site_languages(config) -> list[SiteLanguage]:
+    """The built languages of an MkDocs config, the default (root) one first; a site without
+    the i18n plugin has one language, its theme's, at the root."""
+    i18n = config.plugins.get("i18n")
+    if i18n is None:
+        return [SiteLanguage(str(config.theme.get("language") or "en"), "")]
+    built = [lang for lang in i18n.config.languages if lang.build]
+    built.sort(key=lambda lang: not lang.default)
+    return [SiteLanguage(lang.locale, "" if lang.default else lang.locale) for lang in built]
+
+
+def build_language(config, languages: list[SiteLanguage]) -> SiteLanguage:
+    """The language the current build renders: mkdocs-static-i18n sets the theme's language
+    to it before each language's build."""
+    current = str(config.theme.get("language") or "")
+    for lang in languages:
+        if lang.locale == current:
+            return lang
+    return languages[0]
