@@ -19,7 +19,7 @@ from sybil.example import SybilFailure
 
 from .. import outputs, requirements
 from ..blocks import Block
-from ..device import probe
+from ..device import os_name, probe
 from ..site_config import TagTolerantLoader
 from .guard import RepositoryGuard, repository_note
 from .parsers import PageProblem
@@ -81,9 +81,10 @@ class BlockEvaluator:
             return Outcome("skipped", reason=f"not run: {block.not_run_reason}")
         if block.shown_only:
             return Outcome("skipped", reason=f"not run: {SHOWN_ONLY_REASONS[block.kind]}")
-        if block.kind == "windows" and probe().os != "windows":
-            return Outcome("skipped", reason=f"requires Windows; this machine: {requirements.OS_LABELS.get(probe().os, probe().os)}")
-        unmet = requirements.unmet_reason(block.requirements, probe())
+        if block.kind == "windows" and os_name() != "windows":
+            return Outcome("skipped", reason=f"requires Windows; this machine: {requirements.OS_LABELS.get(os_name(), os_name())}")
+        # the machine is described only for a block that asks something of it
+        unmet = requirements.unmet_reason(block.requirements, probe()) if block.requirements else None
         if unmet:
             return Outcome("skipped", reason=unmet)
         if block.kind == "data":
@@ -164,9 +165,9 @@ def _executes(block: Block) -> bool:
     """Whether evaluating the block starts code (rather than skipping or parsing it)."""
     if block.error or block.not_run_reason is not None or block.kind == "data" or block.shown_only:
         return False
-    if block.kind == "windows" and probe().os != "windows":
+    if block.kind == "windows" and os_name() != "windows":
         return False
-    return requirements.unmet_reason(block.requirements, probe()) is None
+    return not block.requirements or requirements.unmet_reason(block.requirements, probe()) is None
 
 
 def _recorded(example, block: Block) -> Outcome | None:
