@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -19,8 +20,17 @@ CONFTEST = (REPO / "conftest.py").read_text(encoding="utf-8")
 
 #: Environment variables of the engine that must not leak from the outer test run.
 _ENGINE_VARS = ("RUOTA_DOCS_NETWORK", "RUOTA_DOCS_REUSE", "RUOTA_DOCS_TIMEOUT", "RUOTA_DOCS_FAKE_DEVICE",
-                "RUOTA_DOCS_MEMORY_LIMIT", "RUOTA_DOCS_PAGE", "PYTEST_ADDOPTS", "PYTEST_XDIST_WORKER",
-                "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID")
+                "RUOTA_DOCS_MEMORY_LIMIT", "RUOTA_DOCS_PAGE", "RUOTA_DOCS_RUN_AS", "RUOTA_DOCS_RUN_AS_ROOT",
+                "RUOTA_DOCS_ROOT", "PYTEST_ADDOPTS", "PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT",
+                "PYTEST_XDIST_TESTRUNUID")
+
+
+def reader_folder(parent: Path, prefix: str) -> Path:
+    """A fresh folder in ``parent`` that other users can reach (mkdtemp makes it 0700): for
+    projects whose pages run as the unprivileged user when the tests run as root."""
+    folder = Path(tempfile.mkdtemp(prefix=f"{prefix}-", dir=parent))
+    folder.chmod(0o755)
+    return folder
 
 
 def mkdocs_yml(site: bool = False, ledger_dir: str = "verification", languages=("es", "en", "fr")) -> str:
@@ -117,10 +127,14 @@ def write_tree(root: Path, files: dict[str, str], site: bool = False, conftest: 
 
 
 def clean_env(**extra: str) -> dict[str, str]:
+    """The environment of a sub-run. Its pages keep the privileges of the tests: these trees
+    live in pytest's private temporary folders, out of the unprivileged user's reach (the
+    switch itself is tested with `reader_folder` trees: tests/test_unprivileged.py, tests/faults)."""
     env = {k: v for k, v in os.environ.items() if k not in _ENGINE_VARS}
     env["NO_MKDOCS_2_WARNING"] = "1"
+    env["RUOTA_DOCS_RUN_AS_ROOT"] = "1"
     env.update(extra)
-    return env
+    return {k: v for k, v in env.items() if v is not None}
 
 
 def run_pytest(root: Path, *args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:

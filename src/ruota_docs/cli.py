@@ -5,6 +5,8 @@
     ruota-docs i18n status                  translations whose source changed, with a diff
     ruota-docs i18n mark-synced PAGE…       record that a translation matches its source again
     ruota-docs verify [PYTEST ARGS…]        run the snippet suite on this machine, write its ledger
+    ruota-docs record check FILE… [--json]  validate records before they are accepted
+    ruota-docs runner [--grant]             who runs the pages when the suite runs as root
 """
 
 from __future__ import annotations
@@ -158,6 +160,34 @@ def cmd_verify(args, extra: list[str]) -> int:
     return subprocess.call(command, cwd=root)
 
 
+def cmd_runner(args) -> int:
+    """Who runs the pages' code here, and whether that user can reach what the pages need."""
+    from . import unprivileged  # noqa: PLC0415 — POSIX only
+
+    root = _root(args.root)
+    if not unprivileged.switch_needed():
+        who = "root, as --run-as-root asks" if unprivileged.run_as_root_requested() else "the user running the suite"
+        print(f"pages run as {who}: no other user is involved (the suite switches users only when run as root)")
+        return 0
+    try:
+        runner = unprivileged.ensure_user()
+        denied = unprivileged.unreachable(runner, unprivileged.needed_paths(root))
+        if denied and args.grant:
+            for command in unprivileged.grant(runner, denied):
+                print("ran:", " ".join(command))
+            denied = unprivileged.unreachable(runner, unprivileged.needed_paths(root))
+        smoke = None if denied else unprivileged.smoke_test(runner)
+    except unprivileged.RunnerError as error:
+        print(f"ruota-docs: {error}", file=sys.stderr)
+        return 2
+    if denied or smoke:
+        print(unprivileged.refusal(runner, denied, smoke), file=sys.stderr)
+        return 1
+    print(f"pages run as {runner.describe()}, with HOME in each page's temporary folder; "
+          "it can reach the interpreter, the virtualenv and the repository")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="ruota-docs", description="Verified documentation: records, translations and runs.")
     parser.add_argument("--version", action="version", version=f"ruota-docs {__version__}")
@@ -170,12 +200,18 @@ def main(argv: list[str] | None = None) -> int:
     tr.add_argument("pages", nargs="*", help="for mark-synced: fr/guides/x.md, or guides/x.md for every translation")
     tr.add_argument("--no-diff", action="store_true", help="status: list stale pages without the source diff")
     sub.add_parser("verify", help="run every page's code blocks here and record the results (extra args go to pytest)")
+    runner = sub.add_parser("runner", help="who runs the pages' code when the suite runs as root, and whether it can",
+                            description="When the suite runs as root, each page's code runs as the unprivileged user "
+                                        "ruota-docs-runner (created when missing, in the render and video groups). "
+                                        "This checks that it can reach the interpreter, the virtualenv and the repository.")
+    runner.add_argument("--grant", action="store_true",
+                        help="let it in where it cannot: an ACL entry for it (setfacl), else o+x on the folders in the way")
     args, extra = parser.parse_known_args(argv)
     if args.command == "verify":
         return cmd_verify(args, extra)
     if extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    return {"status": cmd_status, "i18n": cmd_i18n}[args.command](args)
+    return {"status": cmd_status, "i18n": cmd_i18n, "runner": cmd_runner}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from _support import reader_folder
 from faulttree import PYTHON, DocTree, compose, fence
 
 NESTED = """\
@@ -70,9 +71,9 @@ def snippets(tree: DocTree) -> None:
 
 
 @pytest.fixture(scope="module")
-def markdown(tmp_path_factory):
+def markdown(reader_tmp_root):
     """One project with every broken page (and a good one after them), run once."""
-    tree = DocTree(tmp_path_factory.mktemp("markdown") / "project")
+    tree = DocTree(reader_folder(reader_tmp_root, "markdown") / "project")
     snippets(tree)
     tree.page("es/nested.md", NESTED, langs=("es",))
     for name, (text, _, _) in BROKEN.items():

@@ -18,7 +18,7 @@ from sybil.example import SybilFailure
 
 from .. import requirements
 from ..device import probe
-from .guard import RepositoryGuard, repository_note
+from .guard import RepositoryGuard, records_note, repository_note
 from .parsers import Block
 from .session import DEFAULT_TIMEOUT, Outcome, PageSession
 
@@ -89,11 +89,12 @@ class BlockEvaluator:
             outcome = session.run_python(block.code, _filename(block), block.line, timeout, block.kind)
         guard = example.namespace.get(_GUARD)
         written = guard.changes() if guard is not None else []
-        if written:
-            note = repository_note(written)
+        bent, notes = guard.records.check() if guard is not None else ([], [])
+        if written or bent:
+            note = "; ".join(([repository_note(written)] if written else []) + ([records_note(bent, notes)] if bent else []))
             reason = note if outcome.status != "failed" else f"{outcome.reason}; it also {note}"
             outcome = Outcome("failed", outcome.output, outcome.duration, reason=reason,
-                              error="\n".join(x for x in (outcome.error, note) if x))
+                              error="\n".join(x for x in (outcome.error, note) if x), as_root=outcome.as_root)
         _EXECUTED[key] = (block.page, outcome)
         return outcome
 
@@ -123,7 +124,7 @@ def _recorded(example, block: Block) -> Outcome | None:
     entry = page.get(block.index) if page else None
     if entry is None:
         return None
-    outcome = Outcome("passed", entry.get("output") or "", entry.get("duration") or 0.0)
+    outcome = Outcome("passed", entry.get("output") or "", entry.get("duration") or 0.0, as_root=entry.get("as_root"))
     outcome.reused_from = entry.get("reused_from") or block.page
     outcome.ran_at = entry.get("ran_at")
     return outcome
@@ -151,7 +152,7 @@ def _reusable_page(path: Path, document) -> dict | bool:
 
 def _credited(earlier: Outcome, page: str) -> Outcome:
     """The outcome of the identical block of ``page``, credited to a translation."""
-    credited = Outcome(earlier.status, earlier.output, earlier.duration, earlier.reason, earlier.error)
+    credited = Outcome(earlier.status, earlier.output, earlier.duration, earlier.reason, earlier.error, earlier.as_root)
     credited.reused_from = page
     return credited
 
@@ -196,3 +197,8 @@ def teardown_page(namespace: dict) -> None:
     session = namespace.pop(_SESSION, None)
     if session is not None:
         session.close()
+    guard = namespace.pop(_GUARD, None)
+    if guard is not None:  # a process the page left running may have changed a record until killed
+        bent, notes = guard.records.check()
+        if bent:
+            raise RuntimeError(f"{session.page if session else 'the page'}: a process it started {records_note(bent, notes)}")
