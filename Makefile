@@ -1,7 +1,8 @@
 # ruota-docs — two commands on a fresh machine:
 #   make site    build the site into site/ (or: make serve, for authors)
 #   make test    run every code block of every page, and the package's own tests
-# Both create .venv and install what they need on first use.
+# Both create .venv and install what they need on first use. Run as root, the pages run as
+# the unprivileged user ruota-docs-runner: `make runner` lets it reach .venv and the repository.
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -18,7 +19,7 @@ export NO_MKDOCS_2_WARNING := 1
 export KERAS_BACKEND := torch
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: site serve test check clean
+.PHONY: site serve test check runner clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,10 +45,17 @@ serve: $(VENV)/.docs-installed
 test: $(VENV)/.tests-installed
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-# What CI adds after the tests: every block has a current record, translations match.
+# What CI adds after the tests: every block has a current record, every record passes
+# `record check`, translations match.
 check: $(VENV)/.tests-installed
 	$(BIN)/ruota-docs status --strict
+	$(BIN)/ruota-docs record check verification/*.json
 	$(BIN)/ruota-docs i18n check
+
+# Run as root: create the user the pages run as and let it in where it cannot reach
+# (an ACL entry for it, or o+x on the folders in the way); it says what it changed.
+runner: $(VENV)/.docs-installed
+	$(BIN)/ruota-docs runner --grant
 
 clean:
 	rm -rf site $(VENV)

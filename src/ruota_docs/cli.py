@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -160,6 +161,30 @@ def cmd_verify(args, extra: list[str]) -> int:
     return subprocess.call(command, cwd=root)
 
 
+def cmd_record(args) -> int:
+    """Validate records before they are accepted: schema, current code, machine, privacy, sizes, times."""
+    from . import record_check  # noqa: PLC0415 — only this command needs it
+
+    root = _root(args.root)
+    docs = _site(root)[0]
+    if not args.files:
+        print("ruota-docs record check: name one or more records (verification/<machine-id>.json)", file=sys.stderr)
+        return 2
+    reports = [record_check.check_file(Path(f), root, docs) for f in args.files]
+    line, status = record_check.summary(reports, strict=args.strict)
+    if args.json:
+        print(json.dumps({"ok": status == 0, "summary": line, "records": [r.to_dict() for r in reports]}, indent=1))
+        return status
+    for report in reports:
+        for problem in report.problems:
+            print(problem)
+        ran = f"; {record_check.plural(report.as_root, 'block')} ran as root" if report.as_root else ""
+        print(f"{report.file}: {record_check.plural(report.entries, 'entry', 'entries')}, {report.stale:,} stale, "
+              f"{record_check.plural(report.count('error'), 'error')}, {record_check.plural(report.count('warning'), 'warning')}{ran}")
+    print(line)
+    return status
+
+
 def cmd_runner(args) -> int:
     """Who runs the pages' code here, and whether that user can reach what the pages need."""
     from . import unprivileged  # noqa: PLC0415 — POSIX only
@@ -200,6 +225,16 @@ def main(argv: list[str] | None = None) -> int:
     tr.add_argument("pages", nargs="*", help="for mark-synced: fr/guides/x.md, or guides/x.md for every translation")
     tr.add_argument("--no-diff", action="store_true", help="status: list stale pages without the source diff")
     sub.add_parser("verify", help="run every page's code blocks here and record the results (extra args go to pytest)")
+    record = sub.add_parser("record", help="check verification records before they are accepted",
+                            description="Checks each record: its schema; that each entry's page and block exist with "
+                                        "the same code (else stale: never shown as verified); a coherent machine; "
+                                        "nothing personal or secret; outputs within the size limit; no time in the future. "
+                                        "One line per problem (FILE: WHERE: error|warning: reason), then a summary; "
+                                        "exit 1 on any error.")
+    record.add_argument("action", choices=["check"])
+    record.add_argument("files", nargs="*", metavar="FILE", help="records to check (verification/<machine-id>.json)")
+    record.add_argument("--json", action="store_true", help="print the report as JSON")
+    record.add_argument("--strict", action="store_true", help="warnings (stale entries, unknown GPUs) count as errors")
     runner = sub.add_parser("runner", help="who runs the pages' code when the suite runs as root, and whether it can",
                             description="When the suite runs as root, each page's code runs as the unprivileged user "
                                         "ruota-docs-runner (created when missing, in the render and video groups). "
@@ -211,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_verify(args, extra)
     if extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    return {"status": cmd_status, "i18n": cmd_i18n, "runner": cmd_runner}[args.command](args)
+    return {"status": cmd_status, "i18n": cmd_i18n, "record": cmd_record, "runner": cmd_runner}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 
 For each code block it adds the requirement badges (above) and the verification
 mark with the output printed on each machine (below); at the top of each page a
-one-line summary; ``<!-- chart: … -->`` and ``<!-- verification-status -->``
-directives become tables and SVG charts; translations whose Spanish source changed
+one-line summary; ``<!-- chart: … -->``, ``<!-- verification-status -->`` and
+``<!-- card-matrix -->`` directives become tables and SVG charts; translations whose Spanish source changed
 get a banner. A page the engine cannot read fails the build with its file and line.
 """
 
@@ -17,7 +17,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.utils import get_relative_url
 
-from . import i18n, ledger, marks, render, slots
+from . import evidence, i18n, ledger, marks, matrix, render, slots
 from .locales import text
 from .sybil.lexers import LexError, read_page, scan
 from .sybil.parsers import block_from_fence
@@ -141,6 +141,14 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                     contents[key] = render.chart(options, self._chart_entries(page_key, options), lang)
                 except ValueError as error:
                     raise PluginError(f"{page_key}:{directive.line}: chart: {error}") from None
+            elif directive.name == "card-matrix":
+                try:
+                    guides = evidence.load_guides(self.root, self.docs_dir, lang)
+                except evidence.EvidenceError as error:
+                    raise PluginError(f"{page_key}:{directive.line}: card-matrix: {error}") from None
+                found = lambda k: files.get_file_from_path(k) if files else None  # noqa: E731
+                to = lambda k: get_relative_url(found(k).url, page.url) if found(k) else k  # noqa: E731
+                contents[key] = matrix.card_matrix(guides, self.ledgers, lang, to)
             else:
                 contents[key] = render.status_page(self._language_pages(lang, files, page), self.ledgers, lang)
             replaces[directive.line - 1] = "\n" + slots.fence(key, directive.indent) + "\n"

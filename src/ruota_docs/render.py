@@ -130,6 +130,8 @@ def output_tabs(verdict: Verdict, lang: str, uid: str) -> str:
         # a block that ran in under 5 ms is not "0 s": say it took less than 0.01 s
         took = formatting.seconds(took, lang) if took >= 0.005 else "< " + formatting.number(0.01, lang)
         meta = [formatting.date(entry.get("ran_at"), lang), text(lang, "duration", seconds=took)]
+        if entry.get("as_root"):  # what a permission check printed there is not what readers get
+            meta.append(text(lang, "ran_as_root"))
         if entry.get("reused_from"):
             other = entry["reused_from"].split("/", 1)[0]
             meta.append(text(lang, "credited", language=LANGUAGE_NAMES.get(lang, LANGUAGE_NAMES["en"]).get(other, other)))
@@ -144,7 +146,9 @@ def output_tabs(verdict: Verdict, lang: str, uid: str) -> str:
 
 def block_panel(block, verdict: Verdict, lang: str, uid: str) -> str:
     state = "notrun" if block.not_run_reason is not None else verdict.state
-    return f'<div class="ruota-verify ruota-state-{state}">{mark(block, verdict, lang)}{output_tabs(verdict, lang, uid)}</div>'
+    # the id lets the card matrix link to the block's verification
+    return (f'<div class="ruota-verify ruota-state-{state}" id="ruota-block-{block.index}">'
+            f'{mark(block, verdict, lang)}{output_tabs(verdict, lang, uid)}</div>')
 
 
 def page_summary(blocks_verdicts, lang: str) -> str:

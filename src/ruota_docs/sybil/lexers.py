@@ -18,7 +18,7 @@ from sybil import Document, Lexeme, Region
 #: Directives written just before a code block; they apply to that block.
 BLOCK_DIRECTIVES = ("requires", "run")
 #: Directives that stand on their own and are expanded when the site is built.
-PAGE_DIRECTIVES = ("chart", "verification-status")
+PAGE_DIRECTIVES = ("chart", "verification-status", "card-matrix")
 DIRECTIVES = BLOCK_DIRECTIVES + PAGE_DIRECTIVES
 
 _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n]*?)[ \t]*$")
