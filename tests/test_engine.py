@@ -358,7 +358,7 @@ def test_shell_blocks(run, ledger):
 
 def test_unknown_directive_is_reported_with_page_and_line(run, ledger):
     _, _, result = run
-    message = "unknown directive 'colour'; known: requires, run, chart, verification-status"
+    message = "unknown directive 'colour'; known: requires, run, chart, verification-status, card-matrix"
     assert f"es/h_directive.md:3: {message}" in result.stdout
     failed = entry(ledger, "es/h_directive.md", 0)
     assert (failed["outcome"], failed["line"], failed["reason"]) == ("failed", 3, message)

@@ -302,7 +302,7 @@ def test_tab_nested_deeper(tmp_path):
 def test_unreadable_translation(tmp_path):
     fr = FR + "\n<!-- colour: red -->\n```python\npass\n```\n"
     assert check_variant(tmp_path, EN, fr) == [
-        ("fr/guide.md", len(FR.splitlines()) + 2, "unknown directive 'colour'; known: requires, run, chart, verification-status")]
+        ("fr/guide.md", len(FR.splitlines()) + 2, "unknown directive 'colour'; known: requires, run, chart, verification-status, card-matrix")]
 
 
 def test_not_utf8(tmp_path):

@@ -143,7 +143,7 @@ def test_malformed_directive_options():
 # -- errors -----------------------------------------------------------------------------------
 @pytest.mark.parametrize(("name", "message", "line"), [
     ("error_unclosed.md", "code block opened with ```` at line 5 is never closed", 5),
-    ("error_unknown_directive.md", "unknown directive 'colour'; known: requires, run, chart, verification-status", 3),
+    ("error_unknown_directive.md", "unknown directive 'colour'; known: requires, run, chart, verification-status, card-matrix", 3),
     ("error_orphan_directive.md", "requires: directive at line 3 is not directly followed by a code block", 3),
     ("error_directive_before_prose.md", "run: directive at line 7 is not directly followed by a code block", 7),
     ("error_directive_at_end.md", "run: directive at line 7 is not directly followed by a code block", 7),

@@ -216,4 +216,4 @@ def test_lex_error_becomes_one_failing_block(tmp_path):
                       conftest=False)
     blocks = [e.parsed for e in make_sybil(tree).parse(tree / "docs/es/bad.md")]
     assert [(b.kind, b.line, b.error) for b in blocks] == [
-        ("invalid", 7, "es/bad.md:7: unknown directive 'colour'; known: requires, run, chart, verification-status")]
+        ("invalid", 7, "es/bad.md:7: unknown directive 'colour'; known: requires, run, chart, verification-status, card-matrix")]

@@ -167,9 +167,6 @@ def cmd_record(args) -> int:
 
     root = _root(args.root)
     docs = _site(root)[0]
-    if not args.files:
-        print("ruota-docs record check: name one or more records (verification/<machine-id>.json)", file=sys.stderr)
-        return 2
     reports = [record_check.check_file(Path(f), root, docs) for f in args.files]
     line, status = record_check.summary(reports, strict=args.strict)
     if args.json:
@@ -232,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
                                         "One line per problem (FILE: WHERE: error|warning: reason), then a summary; "
                                         "exit 1 on any error.")
     record.add_argument("action", choices=["check"])
-    record.add_argument("files", nargs="*", metavar="FILE", help="records to check (verification/<machine-id>.json)")
+    record.add_argument("files", nargs="+", metavar="FILE", help="records to check (verification/<machine-id>.json)")
     record.add_argument("--json", action="store_true", help="print the report as JSON")
     record.add_argument("--strict", action="store_true", help="warnings (stale entries, unknown GPUs) count as errors")
     runner = sub.add_parser("runner", help="who runs the pages' code when the suite runs as root, and whether it can",

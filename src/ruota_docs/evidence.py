@@ -91,10 +91,10 @@ def _snippet(source: str) -> str:
     return source.split(":", 1)[0]
 
 
-def load_guides(root: Path, docs_dir: Path, lang: str) -> list[Guide]:
-    """The guides of `KEY_BLOCKS` in ``lang``, with their current blocks. Raises `EvidenceError`."""
+def load_guides(root: Path, docs_dir: Path, lang: str, table: dict | None = None) -> list[Guide]:
+    """The guides of ``table`` (`KEY_BLOCKS`) in ``lang``, with their current blocks. Raises `EvidenceError`."""
     guides = []
-    for key, levels in KEY_BLOCKS.items():
+    for key, levels in (KEY_BLOCKS if table is None else table).items():
         path = Path(docs_dir) / lang / key
         if not path.is_file():
             raise EvidenceError(f"ruota_docs/evidence.py names {lang}/{key}, which does not exist")

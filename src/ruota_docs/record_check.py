@@ -246,7 +246,7 @@ def _check_entry(report: Report, key: str, entry, pages: _Pages, device: Device 
         report.add(f"{key}.output", "error", "size", f"{len(output):,} characters: the engine keeps at most "
                                                      f"{OUTPUT_LIMIT:,} (and cuts the middle); this output was not cut by it")
     when = _time(report, f"{key}.ran_at", entry["ran_at"], now)
-    if when and updated and when > updated + SKEW:
+    if when and updated and updated + SKEW < when <= now + SKEW:
         report.add(f"{key}.ran_at", "error", "time", f"{entry['ran_at']} is after the record's updated time ({updated:%Y-%m-%dT%H:%M:%SZ})")
     if entry.get("as_root"):
         report.as_root += 1

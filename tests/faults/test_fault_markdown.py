@@ -49,7 +49,7 @@ BROKEN = {
     "unclosed.md": ("# Unclosed\n\n```python\nprint(1)\n```\n\nText.\n\n````python\nprint(2)\n```\n\nMore text.\n",
                     9, "code block opened with ```` at line 9 is never closed"),
     "directive.md": ("# Directive\n\nText.\n\n<!-- colour: red -->\n```python\nprint(1)\n```\n",
-                     5, "unknown directive 'colour'; known: requires, run, chart, verification-status"),
+                     5, "unknown directive 'colour'; known: requires, run, chart, verification-status, card-matrix"),
     "requirement.md": ("# Requirement\n\n<!-- run: timeout=5 -->\n<!-- requires: vram>=lots -->\n```python\nprint(1)\n```\n",
                        4, "malformed size 'lots': write a number and a unit, e.g. 8GiB or 512MiB"),
     "missing-file.md": ('# Missing\n\n```python\n--8<-- "demo/nope.py"\n```\n',

@@ -13,6 +13,7 @@ import tomllib
 import unittest
 from pathlib import Path
 
+import pytest
 import yaml
 from sybil.example import SybilFailure
 
@@ -201,4 +202,6 @@ def teardown_page(namespace: dict) -> None:
     if guard is not None:  # a process the page left running may have changed a record until killed
         bent, notes = guard.records.check()
         if bent:
-            raise RuntimeError(f"{session.page if session else 'the page'}: a process it started {records_note(bent, notes)}")
+            # the page's blocks are reported already: this fails its teardown, and so the run
+            pytest.fail(f"{session.page if session else 'the page'}: a process it started {records_note(bent, notes)}",
+                        pytrace=False)
