@@ -7,12 +7,12 @@ the block's key (``es/guides/keras-rx7600.md#8``), a field (``machine.hip``) or
 
 | rule | severity |
 | --- | --- |
-| **schema**: valid UTF-8 JSON, no duplicate keys, ``kind``/``schema`` known, every field of `ruota_docs.ledger.MACHINE_FIELDS` and `~ruota_docs.ledger.ENTRY_FIELDS` present with its type, nothing else; keys ``page#index``; outcomes, hashes, languages well formed | error |
+| **schema**: valid UTF-8 JSON, no duplicate keys, ``kind``/``schema`` known, every field of `ruota_docs.ledger.MACHINE_FIELDS` and `ruota_docs.ledger.ENTRY_FIELDS` present with its type, nothing else; keys ``page#index``; outcomes, hashes, languages well formed | error |
 | **stale**: the entry's page is gone, it has no block at that index, or no block of the page has the entry's code (its SHA-256) any more. The site never shows such an entry as verified (`ruota_docs.marks`), so it is only a warning: run the page again | warning |
 | **machine**: ROCm ⇒ a HIP version, a ``gfx…`` target and a GPU name; CUDA ⇒ a CUDA version, an ``sm_…`` target and a GPU name; CPU ⇒ no GPU; a torch build of the backend's kind; ``machine_id`` as the engine names this machine, in the record and in the file name; skip reasons that describe this machine | error |
 | **GPU name**: the target fits the name (`ruota_docs.gpus`); a name the table does not know | error / warning |
 | **private**: nothing in any field names a person or holds a secret (`ruota_docs.private_data`) | error (IP addresses, hardware ids: warning) |
-| **size**: each output within the engine's limit (`~ruota_docs.sybil.session.OUTPUT_LIMIT`, plus the note that says what was cut) | error |
+| **size**: each output within the engine's limit (`ruota_docs.sybil.session.OUTPUT_LIMIT`, plus the note that says what was cut) | error |
 | **time**: ``updated`` and every ``ran_at`` are UTC times, none in the future (5 minutes of clock skew allowed), none after ``updated`` | error |
 """
 
