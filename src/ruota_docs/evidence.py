@@ -28,7 +28,6 @@ from pathlib import Path
 
 from . import marks
 from .collect import PageError, page_blocks
-from .sybil.lexers import read_page
 
 LEVELS = ("none", "environment", "self_test", "whole_guide")
 
@@ -87,8 +86,14 @@ class Cell:
     counts: dict[str, int] = field(default_factory=dict)  #: states over the blocks meant to run
 
 
-def _snippet(source: str) -> str:
-    return source.split(":", 1)[0]
+def _includes(block, snippet: str) -> bool:
+    """Whether ``block`` includes ``snippet`` (a path under snippets/, whatever section of it,
+    however the engine spells the include: ``g/x.py:part`` or ``snippets/g/x.py``)."""
+    for source in block.includes:
+        path = str(source).split(":", 1)[0]
+        if path == snippet or path.endswith("/" + snippet):
+            return True
+    return False
 
 
 def load_guides(root: Path, docs_dir: Path, lang: str, table: dict | None = None) -> list[Guide]:
@@ -102,13 +107,13 @@ def load_guides(root: Path, docs_dir: Path, lang: str, table: dict | None = None
             blocks = page_blocks(root, docs_dir, path)
         except PageError as error:
             raise EvidenceError(f"{lang}/{key}:{error.line}: {error}") from None
-        text = read_page(path)
+        text = path.read_text(encoding="utf-8-sig")
         title = next((ln[2:].split("{")[0].split(":")[0].strip() for ln in text.splitlines() if ln.startswith("# ")), key)
         chosen = {}
         for level, snippets in levels.items():
             chosen[level] = []
             for snippet in snippets:
-                found = [b for b in blocks if any(_snippet(s) == snippet for s in b.includes)]
+                found = [b for b in blocks if _includes(b, snippet)]
                 if not found:
                     raise EvidenceError(f"ruota_docs/evidence.py: no block of {lang}/{key} includes {snippet} any more; "
                                         "name the guide's current environment and self-test snippets there")

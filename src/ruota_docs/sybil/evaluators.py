@@ -7,6 +7,7 @@ verification record.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import tomllib
@@ -94,8 +95,8 @@ class BlockEvaluator:
         if written or bent:
             note = "; ".join(([repository_note(written)] if written else []) + ([records_note(bent, notes)] if bent else []))
             reason = note if outcome.status != "failed" else f"{outcome.reason}; it also {note}"
-            outcome = Outcome("failed", outcome.output, outcome.duration, reason=reason,
-                              error="\n".join(x for x in (outcome.error, note) if x), as_root=outcome.as_root)
+            outcome = dataclasses.replace(outcome, status="failed", reason=reason,
+                                          error="\n".join(x for x in (outcome.error, note) if x))
         _EXECUTED[key] = (block.page, outcome)
         return outcome
 
@@ -153,7 +154,7 @@ def _reusable_page(path: Path, document) -> dict | bool:
 
 def _credited(earlier: Outcome, page: str) -> Outcome:
     """The outcome of the identical block of ``page``, credited to a translation."""
-    credited = Outcome(earlier.status, earlier.output, earlier.duration, earlier.reason, earlier.error, earlier.as_root)
+    credited = dataclasses.replace(earlier)  # every field, as_root included
     credited.reused_from = page
     return credited
 
