@@ -189,8 +189,18 @@ def test_entry_beyond_the_pages_blocks(project, good):
 def test_home_path_in_an_output(project, good):
     entry(good)["output"] = "uno\nsaved to /home/alice/models/pets.keras\n"
     report = check(project, good)
-    assert only(report, "es/p.md#0.output") == "line 2: a home folder (/home/a…): remove it from the record before sending it"
+    assert only(report, "es/p.md#0.output") == "line 2: a home folder (/home/<a…>): remove it from the record before sending it"
     assert "alice" not in "\n".join(map(str, report.problems))
+
+
+def test_a_report_quoted_in_an_output_is_not_private(project, good):
+    """A block may print record check's own report (the page on sending records does): its
+    masked excerpts are no home folder, name or token themselves."""
+    entry(good)["output"] = "alice's home /home/alice/x, USER=alice, token ghp_" + "a1B2" * 9 + "\n"
+    quoted = "\n".join(str(p) for p in check(project, good).problems)
+    assert quoted.count("error") == 3
+    entry(good)["output"] = quoted
+    assert problems(check(project, good)) == []
 
 
 @pytest.mark.parametrize("text, kind, secret", [

@@ -53,7 +53,7 @@ _EMAIL = re.compile(r"(?<![\w.+%-])(?P<local>[A-Za-z0-9._%+-]+)@(?P<domain>[A-Za
 _SAFE_DOMAINS = re.compile(r"(?i)(^|\.)(example\.(com|org|net)|example|invalid|localhost|test|users\.noreply\.github\.com)$")
 _PROMPT = re.compile(r"(?<![\w.@-])(?P<user>[a-z_][a-z0-9_-]{1,31})@(?P<host>[A-Za-z0-9][\w-]*):(?:~|/)")
 _IDENTITY = re.compile(r"\b(?P<key>USER|USERNAME|LOGNAME|HOSTNAME|HOST|COMPUTERNAME|USERPROFILE|HOME)\s*[=:]\s*['\"]?(?P<value>[^\s'\",;]+)")
-_NEUTRAL_VALUES = re.compile(r"^(~.*|<[\w-]+>.*|root|ruota-docs-runner|runner|localhost|127\.0\.0\.1|\$\w+|\$\{\w+\}|%\w+%|None|null|/root.*|/nonexistent|/tmp.*)$")
+_NEUTRAL_VALUES = re.compile(r"^(~.*|<.*|root|ruota-docs-runner|runner|localhost|127\.0\.0\.1|\$\w+|\$\{\w+\}|%\w+%|None|null|/root.*|/nonexistent|/tmp.*)$")
 _TOKENS = [
     ("a GitHub token", re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}\b")),
     ("a GitHub token", re.compile(r"\bgithub_pat_[A-Za-z0-9_]{22,}\b")),
@@ -109,7 +109,8 @@ def findings(text: str, this_machine: bool = True) -> list[Finding]:
         for match in pattern.finditer(text):
             if match["name"].lower() not in _PLACEHOLDER_NAMES:
                 start = match.group(0)[: match.start("name") - match.start()]
-                found.append(Finding("a home folder", start + mask(match["name"], 1), _line(text, match.start())))
+                # <…> around the masked name: a report quoting it is no home folder itself
+                found.append(Finding("a home folder", f"{start}<{mask(match['name'], 1)}>", _line(text, match.start())))
     for match in _EMAIL.finditer(text):
         if match["local"].lower() not in ("git",) and not _SAFE_DOMAINS.search(match["domain"]):
             found.append(Finding("an e-mail address", mask(match.group(0), 2), _line(text, match.start())))
@@ -118,7 +119,7 @@ def findings(text: str, this_machine: bool = True) -> list[Finding]:
             found.append(Finding("a user and host name (a shell prompt)", mask(match.group(0), 2), _line(text, match.start())))
     for match in _IDENTITY.finditer(text):
         if not _NEUTRAL_VALUES.match(match["value"]):
-            found.append(Finding("a user or host name", f"{match['key']}={mask(match['value'], 1)}", _line(text, match.start())))
+            found.append(Finding("a user or host name", f"{match['key']}=<{mask(match['value'], 1)}>", _line(text, match.start())))
     tokens = []
     for kind, pattern in _TOKENS:
         for match in pattern.finditer(text):
