@@ -124,7 +124,7 @@ def test_card_matrix_shows_the_rocm_row(site):
         (1, "Entorno comprobado El bloque de la línea 8 no se ejecutó: requiere gfx906"),
         (3, "Guía completa superada"),
     ]
-    assert words(row).startswith("AMD Radeon RX 7600 gfx1102 Linux x86_64 2.9.1+rocm6.4 · HIP 6.4.43482-0f2d60242 28 nov 2026")
+    assert words(row).startswith("AMD Radeon RX 7600 gfx1102 · Linux x86_64 PyTorch 2.9.1+rocm6.4 · HIP 6.4.43482-0f2d60242 28 nov 2026")
     missing = re.findall(r'<tr class="ruota-matrix-missing" data-targets="([^"]+)">', page)
     assert missing == ["gfx906", "gfx1030 gfx1031 gfx1032"]  # the RX 7600 has its record now
     assert '<a href="../run-on-your-card/">ejecuta la suite en esta tarjeta y envía su registro</a>' in page

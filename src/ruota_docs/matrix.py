@@ -40,13 +40,17 @@ def _torch(machine: dict) -> str:
     return version
 
 
-def _machine_cells(data: dict, lang: str) -> str:
+def _machine_cell(data: dict, lang: str) -> str:
+    """The row's head: the GPU, then its target and system, PyTorch, and the date of the run,
+    one per line (a compact column leaves room for the guides)."""
     m = data.get("machine", {})
     gpu = m.get("gpu_name") or text(lang, "matrix_cpu_only")
     system = f"{m.get('os', '?').capitalize().replace('Macos', 'macOS')} {m.get('machine', '')}".strip()
-    return (f'<th scope="row">{html.escape(gpu)}</th><td><code>{html.escape(m.get("arch") or "—")}</code></td>'
-            f"<td>{html.escape(system)}</td><td>{html.escape(_torch(m))}</td>"
-            f"<td>{formatting.date(data.get('updated'), lang)}</td>")
+    target = f"<code>{html.escape(m['arch'])}</code> · " if m.get("arch") else ""
+    lines = [f"<strong>{html.escape(gpu)}</strong>", f"{target}{html.escape(system)}",
+             f"PyTorch {html.escape(_torch(m))}", html.escape(formatting.date(data.get("updated"), lang))]
+    facts = "".join(f'<span class="ruota-matrix-fact">{line}</span>' for line in lines)
+    return f'<th scope="row">{facts}</th>'
 
 
 def _stop_words(cell: evidence.Cell, lang: str) -> str:
@@ -80,21 +84,20 @@ def card_matrix(guides: list[evidence.Guide], ledgers: list[dict], lang: str, ur
                                                 str(item[0].get("machine", {}).get("arch") or ""), str(item[0].get("machine_id"))))
     columns = len(guides)
     head = "".join(f'<th scope="col"><a href="{html.escape(url(g.page))}">{html.escape(g.title)}</a></th>' for g in guides)
-    header = (f'<tr><th scope="col">{html.escape(text(lang, "gpu"))}</th><th scope="col">{html.escape(text(lang, "matrix_target"))}</th>'
-              f'<th scope="col">{html.escape(text(lang, "matrix_system"))}</th><th scope="col">PyTorch</th>'
-              f'<th scope="col">{html.escape(text(lang, "updated"))}</th>{head}</tr>')
+    header = f'<tr><th scope="col">{html.escape(text(lang, "machine"))}</th>{head}</tr>'
     rows = []
     for data, pages in ordered:
         cells = "".join(_cell(evidence.cell(g, data, pages), url(g.page), lang) for g in guides)
-        rows.append(f'<tr data-machine="{html.escape(str(data.get("machine_id")))}">{_machine_cells(data, lang)}{cells}</tr>')
+        rows.append(f'<tr data-machine="{html.escape(str(data.get("machine_id")))}">{_machine_cell(data, lang)}{cells}</tr>')
     contribute = url(f"{lang}/run-on-your-card.md")
     for name, targets in evidence.missing_cards(ledgers):
         shown = ", ".join(targets) if len(targets) < 3 else f"{targets[0]}–{targets[-1]}"
         words = html.escape(text(lang, "matrix_no_record"))
         link = f'<a href="{html.escape(contribute)}">{html.escape(text(lang, "matrix_contribute"))}</a>'
         rows.append(f'<tr class="ruota-matrix-missing" data-targets="{html.escape(" ".join(targets))}">'
-                    f'<th scope="row">{html.escape(name)}</th><td><code>{html.escape(shown)}</code></td>'
-                    f'<td colspan="{3 + columns}">{icon("stale")}<strong>{words}</strong> — {link}</td></tr>')
+                    f'<th scope="row"><span class="ruota-matrix-fact"><strong>{html.escape(name)}</strong></span>'
+                    f'<span class="ruota-matrix-fact"><code>{html.escape(shown)}</code></span></th>'
+                    f'<td colspan="{columns}">{icon("stale")}<strong>{words}</strong> — {link}</td></tr>')
     table = (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-matrix"><table>'
              f"<thead>{header}</thead><tbody>{''.join(rows)}</tbody></table></div></div>")
     return f'<div class="ruota-card-matrix" data-search-exclude>{table}{_key_blocks(guides, url, lang)}</div>'

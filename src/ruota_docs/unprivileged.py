@@ -104,6 +104,14 @@ def lookup(name: str) -> Runner | None:
     return Runner(name, entry.pw_uid, entry.pw_gid, groups)
 
 
+def _group_exists(name: str) -> bool:
+    try:
+        grp.getgrnam(name)
+    except KeyError:
+        return False
+    return True
+
+
 def _tool(name: str) -> str:
     found = shutil.which(name) or next((p for p in (f"/usr/sbin/{name}", f"/sbin/{name}") if os.path.exists(p)), None)
     if not found:
@@ -126,13 +134,13 @@ def ensure_user(name: str = DEFAULT_USER) -> Runner:
     appeared meanwhile is simply used.
     """
     for group in GROUPS:
+        if _group_exists(group):
+            continue
         try:
-            grp.getgrnam(group)
-        except KeyError:
-            try:
-                _admin([_tool("groupadd"), "--system", group])
-            except RunnerError:
-                grp.getgrnam(group)  # created by a concurrent run; KeyError if really not
+            _admin([_tool("groupadd"), "--system", group])
+        except RunnerError:
+            if not _group_exists(group):  # else a concurrent run created it
+                raise
     runner = lookup(name)
     if runner is None:
         shell = "/usr/sbin/nologin" if os.path.exists("/usr/sbin/nologin") else "/bin/false"
@@ -250,16 +258,27 @@ def refusal(runner: Runner, denied: list[Denied], smoke: str | None = None) -> s
     return "\n".join(lines)
 
 
-@functools.lru_cache(maxsize=4)
 def prepare(root: str | None) -> Runner | None:
-    """Once per run: the user pages run as (None where no switch is needed). Raises `RunnerError`."""
+    """Once per run (per process): the user pages run as, None where no switch is needed.
+    Raises `RunnerError`, the same one again on every later call."""
     if not switch_needed():
         return None
-    runner = ensure_user(os.environ.get(USER_VARIABLE) or DEFAULT_USER)
-    denied = unreachable(runner, needed_paths(Path(root) if root else None))
-    smoke = None if denied else smoke_test(runner)
+    found = _prepared(root)
+    if isinstance(found, RunnerError):
+        raise found
+    return found
+
+
+@functools.lru_cache(maxsize=4)
+def _prepared(root: str | None) -> Runner | RunnerError:
+    try:
+        runner = ensure_user(os.environ.get(USER_VARIABLE) or DEFAULT_USER)
+        denied = unreachable(runner, needed_paths(Path(root) if root else None))
+        smoke = None if denied else smoke_test(runner)
+    except RunnerError as error:
+        return error
     if denied or smoke:
-        raise RunnerError(refusal(runner, denied, smoke))
+        return RunnerError(refusal(runner, denied, smoke))
     os.environ[USER_VARIABLE] = runner.name  # for xdist workers and sub-processes
     return runner
 

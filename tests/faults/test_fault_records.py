@@ -108,7 +108,8 @@ def test_the_block_fails_naming_the_record(bent, name, what):
     tree, _, run, pages = bent
     failed = entries(tree, name)[0]
     record = "rocm-gfx1102.json" if name == "c_create" else f"{OTHER}.json"
-    expected = f"changed a verification record: verification/{record} ({what}) (only the engine writes records, after the blocks)"
+    expected = (f"changed a verification record: verification/{record} ({what}) (only the engine writes records, after "
+                "the blocks; if another program changed it meanwhile, such as a page running in parallel, that page fails too)")
     assert (failed["outcome"], failed["reason"]) == ("failed", expected)
     assert f"es/bend/{name}.md:{pages[name][1][0]}: {expected}" in run.stdout
 

@@ -246,7 +246,8 @@ def keeper(folder: Path) -> RecordKeeper:
 def records_note(bent: list[str], notes: list[str]) -> str:
     """The failure reason for a block that changed a record."""
     return (f"changed {'a verification record' if len(bent) == 1 else 'verification records'}: {', '.join(bent)} "
-            "(only the engine writes records, after the blocks)" + "".join(f"; {n}" for n in notes))
+            "(only the engine writes records, after the blocks; if another program changed it meanwhile, "
+            "such as a page running in parallel, that page fails too)" + "".join(f"; {n}" for n in notes))
 
 
 def repository_note(changed: list[str]) -> str:
