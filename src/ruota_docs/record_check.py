@@ -134,6 +134,16 @@ def _time(report: Report, where: str, value, now: dt.datetime) -> dt.datetime | 
 
 
 # -- the machine ---------------------------------------------------------------------------
+#: backend → its name, its version field and what that is, its target's pattern and what that
+#: is, the other GPU backend's version field, the tag of a torch built for it, and its name
+_GPU_BACKENDS = {
+    "rocm": ("ROCm", "hip", "HIP version (torch.version.hip)", r"gfx[0-9a-f]{3,4}",
+             "gfx target (gcnArchName, e.g. gfx1102)", "cuda", "+cu", "CUDA"),
+    "cuda": ("CUDA", "cuda", "CUDA version (torch.version.cuda)", r"sm_\d{2,3}",
+             "compute capability (e.g. sm_90)", "hip", "+rocm", "ROCm"),
+}
+
+
 def _check_machine(report: Report, machine: dict, machine_id, stem: str) -> Device | None:
     if not _fields(report, "machine", machine, ledger.MACHINE_FIELDS):
         return None
@@ -145,33 +155,25 @@ def _check_machine(report: Report, machine: dict, machine_id, stem: str) -> Devi
     if machine["os"] not in OS_NAMES:
         add("machine.os", f"must be one of {', '.join(OS_NAMES)}, not {machine['os']!r}")
     torch = machine["torch"] or ""
-    if backend == "rocm":
-        if not machine["hip"]:
-            add("machine.hip", "a ROCm machine records its HIP version (torch.version.hip)")
-        if not (arch and re.fullmatch(r"gfx[0-9a-f]{3,4}", arch)):
-            add("machine.arch", f"a ROCm machine records its gfx target (gcnArchName, e.g. gfx1102), not {arch!r}")
-        if machine["cuda"]:
-            add("machine.cuda", "a ROCm build of torch has no CUDA version")
-        if "+cu" in torch:
-            add("machine.torch", f"{torch} is a CUDA build of torch, not a ROCm one")
-    elif backend == "cuda":
-        if not machine["cuda"]:
-            add("machine.cuda", "a CUDA machine records its CUDA version (torch.version.cuda)")
-        if not (arch and re.fullmatch(r"sm_\d{2,3}", arch)):
-            add("machine.arch", f"a CUDA machine records its compute capability (e.g. sm_90), not {arch!r}")
-        if machine["hip"]:
-            add("machine.hip", "a CUDA build of torch has no HIP version")
-        if "+rocm" in torch:
-            add("machine.torch", f"{torch} is a ROCm build of torch, not a CUDA one")
+    if backend in _GPU_BACKENDS:
+        label, version, version_is, target, target_is, other, other_tag, other_label = _GPU_BACKENDS[backend]
+        if not machine[version]:
+            add(f"machine.{version}", f"a {label} machine records its {version_is}")
+        if not (arch and re.fullmatch(target, arch)):
+            add("machine.arch", f"a {label} machine records its {target_is}, not {arch!r}")
+        if machine[other]:
+            add(f"machine.{other}", f"a {label} build of torch has no {other_label} version")
+        if other_tag in torch:
+            add("machine.torch", f"{torch} is a {other_label} build of torch, not a {label} one")
     else:
         for key in ("gpu_name", "arch", "vram_bytes"):
             if machine[key] is not None:
                 add(f"machine.{key}", f"a CPU machine has no GPU, so no {key} (got {machine[key]!r})")
         if machine["gpu_count"]:
             add("machine.gpu_count", f"a CPU machine sees no GPU (got {machine['gpu_count']})")
-    if backend in ("rocm", "cuda"):
+    if backend in _GPU_BACKENDS:
         if not name:
-            add("machine.gpu_name", f"a {backend.upper() if backend == 'cuda' else 'ROCm'} machine names its GPU")
+            add("machine.gpu_name", f"a {_GPU_BACKENDS[backend][0]} machine names its GPU")
         elif arch:
             known = gpus.expected_arch(name)
             if known is None:
