@@ -230,3 +230,13 @@ def test_replace_bytes_keeps_exact_content_and_mode(tmp_path):
     assert path.read_bytes() == b'{"exact": "bytes"}\n'
     assert oct(path.stat().st_mode & 0o777) == oct(0o640)
     assert files(tmp_path) == ["r.json"]
+
+
+def test_the_pages_home_reads_as_a_home():
+    """Run as the unprivileged user, a page's HOME is inside its temporary folder: the record
+    writes it ``~``, like any home, and the rest of the folder ``<page-dir>``."""
+    import tempfile
+
+    page = f"{tempfile.gettempdir()}/ruota-page-x1_y"
+    assert ledger.scrub(f"cache {page}/home/.cache/miopen, out {page}/out.txt, {page}/homework") == \
+        "cache ~/.cache/miopen, out <page-dir>/out.txt, <page-dir>/homework"

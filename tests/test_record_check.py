@@ -231,6 +231,7 @@ def test_secrets_and_names_are_errors_never_repeated(project, good, text, kind, 
     "saved to ~/models and <page-dir>/out", "HOME=~ USER=<user>", "git@github.com:org/repo.git",
     "see https://example.org/a", "write to docs@example.org", "TOKENIZERS_PARALLELISM=false", "max_tokens=2048",
     "/home/user/project", "torch 2.13.0+cpu, numpy 2.4.6", "listening on 127.0.0.1:8000",
+    "MIOpen kernel cache: <page-dir>/home/.cache/miopen", "ls /home/.snapshots",
 ])
 def test_what_is_not_personal(text):
     assert [f for f in private_data.findings(text, this_machine=False) if f.error] == []

@@ -68,11 +68,11 @@ def test_blocks_run_as_the_unprivileged_user(who):
     python, shell = blocks["es/who.md#0"], blocks["es/who.md#1"]
     lines = python["output"].splitlines()
     assert lines[0] == f"uid {runner.pw_uid} user {RUNNER} {RUNNER}"
-    # HOME is in the page's own temporary folder (scrubbed to <page-dir> in the record) and belongs to the user
-    assert lines[1] == f"home <page-dir>/home owned by uid {runner.pw_uid}"
+    # HOME is in the page's own temporary folder and belongs to the user; the record writes it "~"
+    assert lines[1] == f"home ~ owned by uid {runner.pw_uid}"
     groups = eval(lines[2].removeprefix("groups "))  # noqa: S307 — a list the block printed
     assert {"render", "video"} <= set(groups), groups
-    assert shell["output"].startswith(f"shell {runner.pw_uid} <page-dir>/home ")
+    assert shell["output"].startswith(f"shell {runner.pw_uid} ~ ")
     assert {"render", "video"} <= set(shell["output"].split()[3:])
     assert python["as_root"] is False and shell["as_root"] is False
     # credited translations carry the run's as_root too

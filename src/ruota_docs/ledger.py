@@ -227,7 +227,10 @@ def _private_words() -> list[tuple[re.Pattern, str]]:
     home = os.path.expanduser("~")
     if home and home not in ("/", ""):
         pairs.append((re.compile(re.escape(home) + r"(?![\w.-])"), "~"))
-    pairs.append((re.compile(r"/tmp/ruota-page-[A-Za-z0-9_]+"), "<page-dir>"))
+    # the page's own folder; HOME inside it (the unprivileged user's) reads as any home does
+    page_dir = re.escape(tempfile.gettempdir()) + r"/ruota-page-[A-Za-z0-9_]+"
+    pairs.append((re.compile(page_dir + r"/home(?![\w.-])"), "~"))
+    pairs.append((re.compile(page_dir), "<page-dir>"))
     try:
         user = getpass.getuser()
     except (KeyError, OSError):

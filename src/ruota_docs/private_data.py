@@ -45,8 +45,9 @@ class Finding:
 _PLACEHOLDER_NAMES = {"user", "username", "you", "yourname", "me", "runner", "<user>", "<name>", "<you>", "...", "…",
                       "$user", "${user}", "%username%", "shared", "public", "default", "all users"}
 _HOME = [
-    re.compile(r"(?<![\w.~-])(?:/var|/usr)?/home/(?P<name>[^/\s'\"<>:;,()\[\]]+)"),
-    re.compile(r"(?<![\w.~-])/Users/(?P<name>[^/\s'\"<>:;,()\[\]]+)"),
+    # not after a placeholder (<page-dir>/home/…), and no hidden folder is a person's name
+    re.compile(r"(?<![\w.~>-])(?:/var|/usr)?/home/(?P<name>[^./\s'\"<>:;,()\[\]][^/\s'\"<>:;,()\[\]]*)"),
+    re.compile(r"(?<![\w.~>-])/Users/(?P<name>[^./\s'\"<>:;,()\[\]][^/\s'\"<>:;,()\[\]]*)"),
     re.compile(r"(?i)\b[A-Z]:[\\/]+Users[\\/]+(?P<name>[^\\/\s'\"<>:;,()\[\]]+)"),
 ]
 _EMAIL = re.compile(r"(?<![\w.+%-])(?P<local>[A-Za-z0-9._%+-]+)@(?P<domain>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})(?![\w-])")

@@ -155,7 +155,7 @@ def test_nested_fences_build(tree):
     assert build.returncode == 0, build
     html = tree.html("nested.md")
     # a verification mark under each of the three blocks, inside the list, the admonition and the tab
-    assert html.count('<div class="ruota-verify ruota-state-passed">') == 3
+    assert html.count('<div class="ruota-verify ruota-state-passed" id="ruota-block-') == 3
     for printed in ("in a list", "in an admonition", "in a tab"):
         assert f'<pre class="ruota-output"><code>{printed}\n</code></pre>' in html
 
