@@ -29,11 +29,13 @@ $(VENV)/.docs-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e .
 	touch $@
 
-# The tests also need what the guides' code imports, and a browser.
-$(VENV)/.tests-installed: pyproject.toml | $(BIN)/python
+# The tests also need what the guides' code imports, a browser, and ROCm's own tools from
+# Debian's packages (hipcc, rocminfo, librocrand1: no GPU needed) for the toolchain blocks.
+$(VENV)/.tests-installed: pyproject.toml scripts/ensure-chromium scripts/ensure-rocm-tools | $(BIN)/python
 	$(BIN)/python -c "import torch" 2>/dev/null || $(BIN)/python -m pip install -q "$(TORCH)"
 	$(BIN)/python -m pip install -q -e ".[snippets,tests]"
 	scripts/ensure-chromium
+	scripts/ensure-rocm-tools
 	touch $@ $(VENV)/.docs-installed
 
 site: $(VENV)/.docs-installed

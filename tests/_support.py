@@ -35,8 +35,8 @@ def reader_folder(parent: Path, prefix: str) -> Path:
 
 
 def mkdocs_yml(site: bool = False, ledger_dir: str = "verification", languages=("es", "en", "fr")) -> str:
-    """An mkdocs.yml adapted from the repository's: same Markdown extensions (superfences with
-    the ``ruota-slot`` fence, snippets from ``snippets/`` with ``check_paths``); with ``site``,
+    """An mkdocs.yml adapted from the repository's: same Markdown extensions (superfences,
+    snippets from ``snippets/`` with ``check_paths``); with ``site``,
     the theme (Material with the repository's overrides), search, ruota_docs and i18n plugins."""
     names = {"es": "Español", "en": "English", "fr": "Français"}
     langs = "".join(
@@ -91,11 +91,7 @@ def mkdocs_yml(site: bool = False, ledger_dir: str = "verification", languages=(
           - pymdownx.snippets:
               base_path: [snippets]
               check_paths: true
-          - pymdownx.superfences:
-              custom_fences:
-                - name: ruota-slot
-                  class: ruota-slot
-                  format: !!python/name:ruota_docs.slots.format_slot
+          - pymdownx.superfences
           - pymdownx.tabbed:
               alternate_style: true
           - pymdownx.keys

@@ -37,7 +37,7 @@ PAGE = """\
     apt install x
     ```
     """
-CODES = ['print("uno")\n', 'print("dos")\n', 'print("tres")\n', "apt install x\n"]
+CODES = ['print("uno")', 'print("dos")', 'print("tres")', "apt install x"]
 
 
 def sha(code: str) -> str:
@@ -107,7 +107,7 @@ def test_status_without_ledgers(tree, capsys):
     assert "  not verified anywhere or failing: lines 3, 7, 12\n" in out
     code, _, err = cli(capsys, "--root", str(tree), "status", "--strict")
     assert code == 1
-    assert "9 block(s) have no passing record on any machine or failed last time" in err
+    assert "9 blocks have no passing record on any machine or failed last time" in err
 
 
 def test_status_with_ledgers(tree, capsys):
@@ -115,7 +115,7 @@ def test_status_with_ledgers(tree, capsys):
                 [(0, "passed", CODES[0]), (1, "failed", CODES[1]), (2, "skipped", CODES[2]), (3, "skipped", CODES[3])], ALL)
     # a GPU machine ran only the Spanish page, with older code for block 1
     ledger_file(tree / "verification" / "rocm-gfx906.json", "rocm-gfx906",
-                [(0, "passed", CODES[0]), (1, "passed", "old code\n"), (2, "passed", CODES[2])])
+                [(0, "passed", CODES[0]), (1, "passed", "old code"), (2, "passed", CODES[2])])
 
     code, out, _ = cli(capsys, "--root", str(tree), "status")
     assert code == 0
@@ -135,7 +135,7 @@ def test_status_with_ledgers(tree, capsys):
     ]
     code, _, err = cli(capsys, "--root", str(tree), "status", "--strict")
     assert code == 1
-    assert err.strip() == "5 block(s) have no passing record on any machine or failed last time"
+    assert err.strip() == "5 blocks have no passing record on any machine or failed last time"
 
 
 def test_status_strict_passes_when_every_block_passed_or_is_explained(tree, capsys):
@@ -157,10 +157,10 @@ def test_status_with_corrupt_ledger(tree, capsys):
 
 
 def test_status_reports_unreadable_pages(tree, capsys):
-    (tree / "docs/es/bad.md").write_text("# Bad\n\n<!-- colour: red -->\n```python\npass\n```\n")
+    (tree / "docs/es/bad.md").write_text("# Bad\n\n<!-- requires: rocm -->\nText.\n\n```python\npass\n```\n")
     code, out, _ = cli(capsys, "--root", str(tree), "status", "--strict")
     assert code == 1
-    assert "es/bad.md: cannot read: unknown directive 'colour'" in out
+    assert "es/bad.md:3: cannot read: requires: directive at line 3 is not directly followed by a code block" in out
 
 
 def test_status_finds_the_project_from_a_subfolder(tree, capsys, monkeypatch):
@@ -177,15 +177,15 @@ def test_i18n_check_exit_codes(tree, capsys):
     (tree / "docs/fr/p.md").write_text(page)
     code, out, _ = cli(capsys, "--root", str(tree), "i18n", "check")
     assert code == 1
-    assert out == ("docs/fr/p.md:7: code block 2 differs from es/p.md:7 (language, code, includes or directives)\n"
-                   "1 problem(s) in 3 languages\n")
+    assert out == ("docs/fr/p.md:7: code block 2 differs from es/p.md:7 (language, code, requirements or run options)\n"
+                   "1 problem in 3 languages\n")
 
 
 def test_i18n_mark_synced_and_status(tree, capsys):
     code, out, _ = cli(capsys, "--root", str(tree), "i18n", "status", "--no-diff")
     assert code == 1
     assert "STALE docs/en/p.md: es/p.md changed on " in out and "STALE docs/fr/p.md" in out
-    assert out.endswith("2 stale translation(s)\n")
+    assert out.endswith("2 stale translations\n")
 
     code, out, _ = cli(capsys, "--root", str(tree), "i18n", "mark-synced", "p.md")
     digest = hashlib.sha256((tree / "docs/es/p.md").read_bytes()).hexdigest()[:12]

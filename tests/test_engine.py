@@ -151,7 +151,7 @@ SHELL = """
 DIRECTIVE = """
     # Directiva { #directive }
 
-    <!-- colour: red -->
+    <!-- requirs: red -->
     ```python
     pass
     ```
@@ -358,17 +358,19 @@ def test_shell_blocks(run, ledger):
 
 def test_unknown_directive_is_reported_with_page_and_line(run, ledger):
     _, _, result = run
-    message = "unknown directive 'colour'; known: requires, run, chart, verification-status, card-matrix"
+    message = "unknown directive 'requirs': did you mean 'requires'? (known: requires, run, chart, verification-status, card-matrix, value, skip)"
     assert f"es/h_directive.md:3: {message}" in result.stdout
     failed = entry(ledger, "es/h_directive.md", 0)
-    assert (failed["outcome"], failed["line"], failed["reason"]) == ("failed", 3, message)
-    assert outcomes(result.stdout)[("es/h_directive.md", 3)] == "FAILED"
+    # the block (its fence, line 4) fails; the message names the directive's line
+    assert (failed["outcome"], failed["line"], failed["reason"]) == ("failed", 4, message)
+    assert outcomes(result.stdout)[("es/h_directive.md", 4)] == "FAILED"
 
 
 def test_missing_include_is_reported_with_page_and_line(run, ledger):
     _, _, result = run
     page = "es/i_include.md"
-    assert f"{page}:{line(page, 0)}: Snippet at path 'g/nope.py' could not be found" in result.stdout
+    # the line of the include, inside the fence
+    assert f"{page}:{line(page, 0) + 1}: Snippet at path 'g/nope.py' could not be found" in result.stdout
     assert entry(ledger, page, 0)["outcome"] == "failed"
     assert entry(ledger, page, 1)["output"] == "hello from a snippet\n"
 

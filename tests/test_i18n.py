@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from _support import REPO
+from _support import REPO, write_tree
 from ruota_docs import i18n
 from ruota_docs.cli import _site
 
@@ -131,6 +131,10 @@ LANGS = ["es", "en", "fr"]
 
 
 def write(docs: Path, pages: dict[str, str]) -> Path:
+    """Pages under ``docs``, in a project with the site's Markdown extensions and the snippets they include."""
+    if not (docs.parent / "mkdocs.yml").exists():
+        write_tree(docs.parent, {"snippets/g/010_probe.py": "print('probe')\n", "snippets/g/011_probe.py": "print('other')\n"},
+                   conftest=False)
     for rel, text in pages.items():
         (docs / rel).parent.mkdir(parents=True, exist_ok=True)
         (docs / rel).write_text(text, encoding="utf-8")
@@ -189,14 +193,14 @@ def test_blocks_in_another_order(tmp_path):
     fr = FR.replace("```powershell\n    Get-Item .", "```powershell\n    Get-Item ..")
     assert check_variant(tmp_path, EN, fr) == [
         ("fr/guide.md", line_of(FR, "```powershell"),
-         f"code block 2 differs from es/guide.md:{line_of(ES, '```powershell')} (language, code, includes or directives)")]
+         f"code block 2 differs from es/guide.md:{line_of(ES, '```powershell')} (language, code, requirements or run options)")]
 
 
 def test_different_include(tmp_path):
     en = EN.replace('"g/010_probe.py"', '"g/011_probe.py"')
     assert check_variant(tmp_path, en, FR) == [
         ("en/guide.md", line_of(EN, "```python"),
-         f"code block 1 differs from es/guide.md:{line_of(ES, '```python')} (language, code, includes or directives)")]
+         f"code block 1 differs from es/guide.md:{line_of(ES, '```python')} (language, code, requirements or run options)")]
 
 
 @pytest.mark.parametrize("changed", ["<!-- requires: rocm -->", "<!-- requires: rocm os=linux vram>=8GiB -->"])
@@ -204,14 +208,14 @@ def test_different_requirement_directive(tmp_path, changed):
     en = EN.replace("<!-- requires: rocm os=linux -->", changed)
     assert check_variant(tmp_path, en, FR) == [
         ("en/guide.md", line_of(EN, "```python"),
-         f"code block 1 differs from es/guide.md:{line_of(ES, '```python')} (language, code, includes or directives)")]
+         f"code block 1 differs from es/guide.md:{line_of(ES, '```python')} (language, code, requirements or run options)")]
 
 
 def test_different_run_option_but_not_reason(tmp_path):
     en = EN.replace('<!-- run: skip reason="Windows only" -->', '<!-- run: safe -->')
     assert check_variant(tmp_path, en, FR) == [
         ("en/guide.md", line_of(EN, "```powershell"),
-         f"code block 2 differs from es/guide.md:{line_of(ES, '```powershell')} (language, code, includes or directives)")]
+         f"code block 2 differs from es/guide.md:{line_of(ES, '```powershell')} (language, code, requirements or run options)")]
 
 
 def test_different_heading_id(tmp_path):
@@ -299,10 +303,11 @@ def test_tab_nested_deeper(tmp_path):
         ("fr/guide.md", line_of(FR, '=== "Linux"'), f"admonition/tab 2: expected === tab at depth 0 (es/guide.md:{n}), found === tab at depth 1")]
 
 
-def test_unreadable_translation(tmp_path):
-    fr = FR + "\n<!-- colour: red -->\n```python\npass\n```\n"
+def test_page_problem_in_a_translation(tmp_path):
+    fr = FR + "\n<!-- requires: rocm -->\nTexte.\n"
+    line = len(FR.splitlines()) + 2
     assert check_variant(tmp_path, EN, fr) == [
-        ("fr/guide.md", len(FR.splitlines()) + 2, "unknown directive 'colour'; known: requires, run, chart, verification-status, card-matrix")]
+        ("fr/guide.md", line, f"requires: directive at line {line} is not directly followed by a code block")]
 
 
 def test_not_utf8(tmp_path):
@@ -336,9 +341,12 @@ def test_numbers(lang, text, expected):
     assert [n for n, _ in i18n.numbers(text + "\n", lang)] == expected
 
 
-def test_numbers_skip_code_and_front_matter():
+def test_numbers_skip_code_and_front_matter(tmp_path):
     text = "---\nversion: 99\n---\n# T { #t }\n\n```python\nx = 42\n```\n\nSolo 7 aquí.\n"
-    assert i18n.numbers(text, "es") == [("7", 10)]
+    docs = write(tmp_path / "docs", {"es/p.md": text})
+    page = i18n.read_page(tmp_path, docs, "es/p.md")
+    assert page.code_lines == {6, 7, 8}
+    assert i18n.numbers(page.text, "es", page.code_lines) == [("7", 10)]
 
 
 def test_lines_count_front_matter():

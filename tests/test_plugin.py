@@ -13,7 +13,7 @@ import pytest
 
 from _support import REPO, clean_env, mkdocs_yml, run_mkdocs, run_pytest, write_tree
 from ruota_docs import i18n
-from ruota_docs.includes import load_mkdocs_config
+from ruota_docs.site_config import load_mkdocs_config
 
 # -- the sample site -------------------------------------------------------------------------------------------
 PAGE = """\
@@ -65,15 +65,16 @@ WORDS = {
     "fr": dict(title="Accueil", intro="Une page de test.", chart="Secondes par époque", reported="CPU (document source)",
                reason="installe des paquets", note="Dedans"),
 }
-CODES = ['print("gfx906 only")\n', 'print("hola")\n', "raise SystemExit(1)\n", 'print("changed since it ran")\n',
-         "apt install foo\n", 'print("seconds_per_epoch: 12.41")\n', 'print("in a note")\n']
-STALE_CODE = 'print("the code as it was")\n'
+CODES = ['print("gfx906 only")', 'print("hola")', "raise SystemExit(1)", 'print("changed since it ran")',
+         "apt install foo", 'print("seconds_per_epoch: 12.41")', 'print("in a note")']
+STALE_CODE = 'print("the code as it was")'
 CPU = {"backend": "cpu", "gpu_name": None, "arch": None, "vram_bytes": None, "gpu_count": 0, "os": "linux",
        "machine": "x86_64", "python": "3.11.7", "torch": "2.13.0+cpu", "hip": None, "cuda": None,
        "packages": {"torch": "2.13.0+cpu", "numpy": "2.4.6"}, "machine_id": "cpu-x86_64"}
 H200 = CPU | {"backend": "cuda", "gpu_name": "NVIDIA H200", "arch": "sm_90", "vram_bytes": 150_754_820_096, "gpu_count": 1,
               "torch": "2.13.0+cu130", "cuda": "13.0", "packages": {"torch": "2.13.0+cu130"}, "machine_id": "cuda-nvidia-h200"}
 CPU_SKIP = "requires ROCm, arch gfx906, ≥ 8GiB of VRAM; this machine: CPU only, x86_64"
+NB, NN = "\u00a0", "\u202f"  # no-break space, narrow no-break space
 
 
 def sha(code: str) -> str:
@@ -120,7 +121,7 @@ def site_files() -> dict[str, str]:
         "docs/es/verification-status.md": "# Estado { #status }\n\n<!-- verification-status: -->\n",
         "docs/en/verification-status.md": "# Status { #status }\n\n<!-- verification-status: -->\n",
         "docs/fr/verification-status.md": "# État { #status }\n\n<!-- verification-status: -->\n",
-        "docs/es/solo.md": "# Solo en español { #solo }\n\nTexto.\n",
+        "docs/es/solo.md": "# Solo en español { #solo }\n\nTexto: en español, sin espacio antes de los dos puntos.\n",
     }
     return files
 
@@ -181,7 +182,7 @@ def test_sample_config_uses_the_sites_extensions():
 def load_mkdocs_config_text(text: str) -> dict:
     import yaml
 
-    from ruota_docs.includes import _Loader
+    from ruota_docs.site_config import TagTolerantLoader as _Loader
     return yaml.load(text, Loader=_Loader)
 
 
@@ -189,7 +190,7 @@ def load_mkdocs_config_text(text: str) -> dict:
 def test_requirement_badges(es):
     badges = re.findall(r'<div class="ruota-requires" role="note">(.*?)</div>', es)
     assert len(badges) == 2
-    assert re.findall(r'<span class="ruota-badge">(.*?)</span>', badges[0]) == ["ROCm", "gfx906", "VRAM ≥ 8 GiB"]
+    assert re.findall(r'<span class="ruota-badge">(.*?)</span>', badges[0]) == ["ROCm", "gfx906", f"VRAM ≥{NB}8{NB}GiB"]
     assert '<span class="ruota-requires-label">Requiere</span>' in badges[0]
     assert re.findall(r'<span class="ruota-badge">(.*?)</span>', badges[1]) == ["CUDA"]
     # the badges come before their block's code
@@ -206,22 +207,24 @@ def test_output_tabs_labelled_with_the_machine(es):
     labels = re.findall(r'<label for="__ruota_1_\d">(.*?)</label>', panel)
     assert labels == ["CPU x86_64", "NVIDIA H200 (CUDA)"]
     assert panel.count('<pre class="ruota-output"><code>hola\n</code></pre>') == 2
-    assert '<div class="tabbed-labels" aria-label="Salida">' in panel
-    assert "20 nov 2026 · 1,5 s" in panel
+    assert '<div class="tabbed-labels" aria-label="Salida en cada máquina">' in panel
+    assert f"20 nov 2026 · 1,5{NB}s" in panel
 
 
 def test_verified_mark_with_date(es):
     panel = panels(es)[1]
-    assert '<li class="ruota-mark-passed"><span>Verificado en CPU x86_64, NVIDIA H200 (CUDA), 21 nov 2026</span></li>' in panel
+    assert ('<li class="ruota-mark-passed"><span>Verificado en CPU x86_64 y NVIDIA H200 (CUDA); '
+            "la última vez, el 21 de noviembre de 2026</span></li>") in panel
 
 
 def test_skipped_reason(es, en):
     panel = panels(es)[0]
     # the record keeps the engine's English reason; the page names the unmet terms in its language
-    assert '<li class="ruota-mark-skipped"><span>No se ejecutó en CPU x86_64: requiere ROCm, gfx906, VRAM ≥ 8 GiB</span></li>' in panel
-    assert "<span>No se ejecutó en NVIDIA H200 (CUDA): requiere ROCm, gfx906</span>" in panel
+    assert ('<li class="ruota-mark-skipped"><span>Sin ejecutar en CPU x86_64: requiere ROCm, una GPU gfx906 '
+            f"y al menos 8{NB}GiB de VRAM</span></li>") in panel
+    assert "<span>Sin ejecutar en NVIDIA H200 (CUDA): requiere ROCm y una GPU gfx906</span>" in panel
     assert "ruota-output" not in panel
-    assert "<span>Not run on CPU x86_64: needs ROCm, gfx906, VRAM ≥ 8 GiB</span>" in panels(en)[0]
+    assert f"<span>Not run on CPU x86_64: needs ROCm, a gfx906 GPU, and at least 8{NB}GiB of VRAM</span>" in panels(en)[0]
 
 
 def test_author_reason_for_not_running(es):
@@ -232,7 +235,8 @@ def test_author_reason_for_not_running(es):
 
 def test_failed_mark(es):
     panel = panels(es)[2]
-    assert '<li class="ruota-mark-failed"><span>Falló en CPU x86_64, 20 nov 2026</span></li>' in panel
+    # a Python error is not repeated in the mark: the output below shows it
+    assert '<li class="ruota-mark-failed"><span>Falló en CPU x86_64 el 20 de noviembre de 2026</span></li>' in panel
     assert "<code>SystemExit: 1</code>" in panel
     assert "ruota-mark-passed" not in panel
 
@@ -247,7 +251,7 @@ def test_stale_block_is_never_green(es):
 def test_block_inside_an_admonition(es):
     note = es[es.index('<div class="admonition note">'):]
     assert '<span class="ruota-badge">CUDA</span>' in note
-    assert "Verificado en NVIDIA H200 (CUDA), 21 nov 2026" in panels(note)[0]
+    assert "Verificado en NVIDIA H200 (CUDA) el 21 de noviembre de 2026" in panels(note)[0]
 
 
 def test_no_paragraph_wraps_a_block(es):
@@ -258,9 +262,10 @@ def test_no_paragraph_wraps_a_block(es):
 def test_page_summary(es):
     summary = re.search(r'<p class="ruota-summary ruota-state-(\w+)"><span>(.*?)</span></p>', es)
     assert summary[1] == "failed"
-    assert summary[2] == ("3 de 7 bloques de código verificados en 2 máquina(s); última ejecución: 21 nov 2026. "
-                          "1 bloque(s) fallaron en su última ejecución. 1 bloque(s) aún sin verificar en su forma actual. "
-                          "2 bloque(s) necesitan hardware o acceso que ninguna máquina tenía: mira cada bloque.")
+    assert summary[2] == ("3 de 7 bloques de código verificados en 2 máquinas; última ejecución: 21 de noviembre de 2026. "
+                          "1 bloque falló en su última ejecución. 1 bloque aún no se ha verificado en su forma actual. "
+                          "1 bloque requiere hardware o un acceso que ninguna máquina tenía: debajo se indica qué. "
+                          "1 bloque no se ejecuta nunca: debajo se explica por qué.")
     # right under the title
     assert es.index("ruota-summary") > es.index("<h1") and es.index("ruota-summary") < es.index("Una página de prueba")
 
@@ -274,8 +279,8 @@ def test_chart(es, en):
     rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td><td class=\"ruota-num\">(.*?)</td></tr>", figure)
     assert rows == [("CPU x86_64", "medido", "12,41"), ("NVIDIA H200 (CUDA)", "medido", "3,5"),
                     ("CPU (documento fuente)", "según otras fuentes", "28,6")]
-    assert "<th>seconds_per_epoch (s)</th>" in figure
-    assert ">12,41 s</text>" in figure and 'class="ruota-chart-bar ruota-chart-reported" fill="url(#ruota-hatch)"' in figure
+    assert "<th>Máquina</th><th>Procedencia</th><th>Valor (s)</th>" in figure
+    assert f">12,41{NB}s</text>" in figure and 'class="ruota-chart-bar ruota-chart-reported" fill="url(#ruota-hatch)"' in figure
     assert "<!-- chart:" not in es and "<!-- requires:" not in es
     en_rows = re.findall(r"<td class=\"ruota-num\">(.*?)</td>", en[en.index('<figure class="ruota-figure">'):])
     assert en_rows[:3] == ["12.41", "3.5", "28.6"]
@@ -286,40 +291,43 @@ def test_verification_status_page(site):
     assert '<svg class="ruota-chart" role="img"' in page and "<figcaption>Resultados por máquina</figcaption>" in page
     table = page[page.index("ruota-status-table"):]
     table = table[:table.index("</table>")]
-    assert "<th>Página</th><th>bloques</th><th>CPU x86_64</th><th>NVIDIA H200 (CUDA)</th>" in table
+    assert "<th>Página</th><th>Bloques</th><th>CPU x86_64</th><th>NVIDIA H200 (CUDA)</th>" in table
     row = re.search(r'<tr><td><a href="([^"]+)">Inicio</a></td><td class="ruota-num">7</td>(.*?)</tr>', table)
     assert row[1] == "../"
     cpu, cuda = re.findall(r"<td>(.*?)</td>", row[2])
-    count = lambda cell, state: re.search(rf'ruota-mark-{state}"[^>]*>(\d+)</span>', cell)  # noqa: E731
+    count = lambda cell, state: re.search(rf'ruota-mark-{state}" title="[^"]+"><span aria-hidden="true">(\d+)</span>', cell)  # noqa: E731
     assert (count(cpu, "passed")[1], count(cpu, "failed")[1], count(cpu, "skipped")[1], count(cpu, "stale")[1]) == ("2", "1", "3", "1")
     assert (count(cuda, "passed")[1], count(cuda, "skipped")[1], count(cuda, "stale")[1]) == ("3", "1", "3")
     assert count(cuda, "failed") is None
     # pages without blocks are not listed
     assert "Solo en español" not in table and "Estado" not in table
     machines = page[page.index("ruota-machines"):]
-    assert "<td>NVIDIA H200 (CUDA)</td><td>cuda</td><td>NVIDIA H200 · sm_90</td>" in machines
-    assert "CUDA 13.0" in machines and "torch 2.13.0+cu130" in machines and "21 nov 2026" in machines
+    assert "<td>NVIDIA H200 (CUDA)</td><td>CUDA</td><td>NVIDIA H200 · sm_90</td>" in machines
+    assert "Linux x86_64 · Python 3.11.7 · CUDA 13.0" in machines and "torch 2.13.0+cu130" in machines and "21 nov 2026" in machines
     assert "<!-- verification-status" not in page
 
 
 # -- languages ---------------------------------------------------------------------------------------------------------
 def test_english_strings(en):
     assert '<span class="ruota-requires-label">Requires</span>' in en
-    assert "Verified on CPU x86_64, NVIDIA H200 (CUDA), Nov 21, 2026" in panels(en)[1]
-    assert "Failed on CPU x86_64, Nov 20, 2026" in panels(en)[2]
+    assert "Verified on CPU x86_64 and NVIDIA H200 (CUDA), most recently on November 21, 2026" in panels(en)[1]
+    assert "Failed on CPU x86_64 on November 20, 2026" in panels(en)[2]
     assert "Not yet verified: this code has changed since it last ran" in panels(en)[3]
     assert "Not run: installs packages" in panels(en)[4]
-    assert "Nov 20, 2026 · 1.5 s · identical to the Spanish page, executed once" in panels(en)[1]
-    assert "3 of 7 code blocks verified on 2 machine(s), last run Nov 21, 2026." in en
+    assert f"Nov 20, 2026 · 1.5{NB}s · same code as the Spanish page: run once" in panels(en)[1]
+    assert "3 of 7 code blocks verified on 2 machines; last run November 21, 2026." in en
     assert "Requiere" not in en and "Verificado" not in en
 
 
 def test_french_strings(fr):
     assert '<span class="ruota-requires-label">Nécessite</span>' in fr
-    assert "Vérifié sur CPU x86_64, NVIDIA H200 (CUDA), 21 nov. 2026" in panels(fr)[1]
-    assert "Échec sur CPU x86_64, 20 nov. 2026" in panels(fr)[2]
-    assert "Non exécuté : installe des paquets" in panels(fr)[4]
-    assert "identique à la page en espagnol, exécuté une fois" in panels(fr)[1]
+    assert "Vérifié sur CPU x86_64 et NVIDIA H200 (CUDA), la dernière fois le 21 novembre 2026" in panels(fr)[1]
+    assert "Échec sur CPU x86_64 le 20 novembre 2026" in panels(fr)[2]
+    # French typography, applied to the built page: no-break space before the colon
+    assert f"Non exécuté{NB}: installe des paquets" in panels(fr)[4]
+    assert f"même code que la page en espagnol{NB}: exécuté une seule fois" in panels(fr)[1]
+    assert (f"3 blocs de code sur 7 vérifiés sur 2 machines{NN}; dernière exécution{NB}: 21 novembre 2026. "
+            "1 bloc a échoué lors de sa dernière exécution.") in fr
     assert '<td class="ruota-num">12,41</td>' in fr
 
 
@@ -333,6 +341,17 @@ def test_untranslated_page_banner(site):
     page = article(site / "en" / "solo" / "index.html")
     assert "This page has not been translated yet; you are reading the Spanish original." in page
     assert "ruota-banner" not in article(site / "solo" / "index.html")
+
+
+def test_a_page_shown_in_its_source_language_says_so(site):
+    """The Spanish original on the French site: marked Spanish, with its French banner, and no
+    French typography on the Spanish text."""
+    page = (site / "fr" / "solo" / "index.html").read_text(encoding="utf-8")
+    assert '<article lang="es" class="md-content__inner md-typeset">' in page
+    assert (f'<div lang="fr" class="admonition note ruota-banner"><p>Cette page n{chr(39)}est pas encore traduite{NN}; '
+            "vous lisez l'original espagnol.</p></div>") in page.replace("&#x27;", "'")
+    assert "<p>Texto: en español, sin espacio antes de los dos puntos.</p>" in page
+    assert '<article lang="es"' not in (site / "solo" / "index.html").read_text(encoding="utf-8")
 
 
 # -- other ledgers ------------------------------------------------------------------------------------------------------

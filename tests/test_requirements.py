@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ruota_docs import device as device_module
+from ruota_docs import toolchain
 from ruota_docs.device import Device
 from ruota_docs.requirements import Requirement, RequirementError, parse, parse_size, unmet_reason
 
@@ -38,12 +39,26 @@ def offline(monkeypatch):
     ("python>=3.10", (Requirement("python", ("3.10",)),)),
     ("torch>=2.4", (Requirement("torch", ("2.4",)),)),
     ("  gpu   rocm arch=gfx906  ", (Requirement("gpu"), Requirement("rocm"), Requirement("arch", ("gfx906",)))),
+    ("arch=gfx90a", (Requirement("arch", ("gfx90a",)),)),
+    ("arch=sm_90a", (Requirement("arch", ("sm_90a",)),)),
+    # the compiler: arch= right after hipcc is the compiler's target, anywhere else the GPU's
+    ("hipcc", (Requirement("hipcc"),)),
+    ("hipcc arch=gfx906", (Requirement("hipcc", ("gfx906",)),)),
+    ("hipcc arch=gfx906,gfx1030", (Requirement("hipcc", ("gfx906", "gfx1030")),)),
+    ("hipcc arch=gfx90a:xnack-", (Requirement("hipcc", ("gfx90a:xnack-",)),)),
+    ("hipcc arch=gfx11-generic", (Requirement("hipcc", ("gfx11-generic",)),)),
+    ("rocm arch=gfx906 hipcc arch=gfx906", (Requirement("rocm"), Requirement("arch", ("gfx906",)), Requirement("hipcc", ("gfx906",)))),
+    ("hipcc rocm arch=gfx1102", (Requirement("hipcc"), Requirement("rocm"), Requirement("arch", ("gfx1102",)))),
+    ("hipcc arch=gfx906 arch=gfx906", (Requirement("hipcc", ("gfx906",)), Requirement("arch", ("gfx906",)))),
+    ("tool=roc-obj-ls", (Requirement("tool", ("roc-obj-ls",)),)),
+    ("tool=rocminfo,rocm_agent_enumerator", (Requirement("tool", ("rocminfo", "rocm_agent_enumerator")),)),
 ])
 def test_parse_every_term(text, expected):
     assert parse(text) == expected
 
 
-@pytest.mark.parametrize("text", ["gpu", "arch=gfx906,gfx1102", "vram>=8GiB", "os=linux", "python>=3.10", "import=numpy"])
+@pytest.mark.parametrize("text", ["gpu", "arch=gfx906,gfx1102", "vram>=8GiB", "os=linux", "python>=3.10", "import=numpy",
+                                  "hipcc", "hipcc arch=gfx906", "hipcc arch=gfx906,gfx1030", "tool=roc-obj-ls,rocminfo"])
 def test_str_round_trips(text):
     (term,) = parse(text)
     assert str(term) == text
@@ -51,8 +66,8 @@ def test_str_round_trips(text):
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("rocm colour=red", "unknown requirement 'colour'; known: gpu, rocm, cuda, cpu, network, arch, os, import, vram, python, torch"),
-    ("amd", "unknown requirement 'amd'; known: gpu, rocm, cuda, cpu, network, arch, os, import, vram, python, torch"),
+    ("rocm colour=red", "unknown requirement 'colour'; known: gpu, rocm, cuda, cpu, network, hipcc, arch, os, import, tool, vram, python, torch"),
+    ("amd", "unknown requirement 'amd'; known: gpu, rocm, cuda, cpu, network, hipcc, arch, os, import, tool, vram, python, torch"),
     ("", "empty requires: directive"),
     ("   ", "empty requires: directive"),
     ("ROCm", "malformed requirement 'ROCm'"),
@@ -71,6 +86,25 @@ def test_str_round_trips(text):
     ("vram>=lots", "malformed size 'lots': write a number and a unit, e.g. 8GiB or 512MiB"),
     ("python>=3.x", "malformed version '3.x': write digits and dots, e.g. 2.9"),
     ("torch>=2.4rc1", "malformed version '2.4rc1': write digits and dots, e.g. 2.9"),
+    # targets
+    ("arch=gfx", "malformed target 'gfx' in 'arch=gfx': write a gfx target (gfx906, gfx90a, gfx1102) or a CUDA compute capability (sm_90)"),
+    ("arch=gfx 906", "malformed target in 'arch=gfx': write it without a space, gfx906"),
+    ("arch=906", "malformed target '906' in 'arch=906': write a gfx target (gfx906, gfx90a, gfx1102) or a CUDA compute capability (sm_90)"),
+    ("arch=GFX906", "malformed target 'GFX906' in 'arch=GFX906': write a gfx target (gfx906, gfx90a, gfx1102) or a CUDA compute capability (sm_90)"),
+    ("arch=gfx90a:xnack+", "the GPU's target is compared without features: write gfx90a (got 'arch=gfx90a:xnack+')"),
+    # the compiler
+    ("hipcc arch=", "hipcc arch= names no target: write hipcc arch=gfx906 (or hipcc alone for any working HIP compiler)"),
+    ("hipcc arch=,", "hipcc arch=, names no target: write hipcc arch=gfx906 (or hipcc alone for any working HIP compiler)"),
+    ("hipcc arch=gfx 906", "malformed target in 'hipcc arch=gfx': write it without a space, gfx906"),
+    ("rocm hipcc arch=gfx 906", "malformed target in 'hipcc arch=gfx': write it without a space, gfx906"),
+    ("hipcc arch=GFX906", "malformed gfx target 'GFX906' in 'hipcc arch=GFX906': write gfx and its number, e.g. hipcc arch=gfx906 or hipcc arch=gfx1030,gfx1102"),
+    ("hipcc arch=sm_90", "malformed gfx target 'sm_90' in 'hipcc arch=sm_90': write gfx and its number, e.g. hipcc arch=gfx906 or hipcc arch=gfx1030,gfx1102"),
+    ("hipcc arch=gfx906,906", "malformed gfx target '906' in 'hipcc arch=gfx906,906': write gfx and its number, e.g. hipcc arch=gfx906 or hipcc arch=gfx1030,gfx1102"),
+    ("hipcc=gfx906", "requirement 'hipcc' is written hipcc, or hipcc arch=TARGET (got 'hipcc=gfx906')"),
+    ("hipcc>=5.2", "requirement 'hipcc' is written hipcc, or hipcc arch=TARGET (got 'hipcc>=5.2')"),
+    ("tool=", "malformed requirement 'tool='"),
+    ("tool", "requirement 'tool' is written tool=VALUE (got 'tool')"),
+    ("tool=bin/hipcc", "malformed program name 'bin/hipcc' in 'tool=bin/hipcc': write the file name, e.g. tool=roc-obj-ls"),
 ])
 def test_parse_errors(text, message):
     with pytest.raises(RequirementError) as caught:
@@ -152,3 +186,45 @@ def test_network_allowed_by_environment(monkeypatch):
     for value in ("0", "false", "no", ""):
         monkeypatch.setenv("RUOTA_DOCS_NETWORK", value)
         assert unmet_reason(reqs, CPU) is not None
+
+
+# -- the ROCm toolchain: words, and reasons from what the toolchain module answers ------------------
+def test_toolchain_terms_describe_themselves():
+    assert Requirement("hipcc").describe() == "a working hipcc"
+    assert Requirement("hipcc", ("gfx906",)).describe() == "hipcc able to build for gfx906"
+    assert Requirement("hipcc", ("gfx906", "gfx1030")).describe() == "hipcc able to build for gfx906 and gfx1030"
+    assert Requirement("tool", ("roc-obj-ls", "rocminfo")).describe() == "roc-obj-ls and rocminfo"
+
+
+@pytest.fixture
+def debian_hipcc(monkeypatch):
+    """What Debian 12's hipcc answers here (HIP 5.2 builds gfx906 and gfx1030, not RDNA3), without running it."""
+    ok = {"gfx906", "gfx1030"}
+    monkeypatch.setattr(toolchain, "builds", lambda targets, refresh=False: {
+        t: toolchain.Build(t, t in ok, None if t in ok else f"cannot find ROCm device library for {t}") for t in targets})
+    monkeypatch.setattr(toolchain, "works", lambda refresh=False: True)
+    monkeypatch.setattr(toolchain, "describe", lambda needed=(), refresh=False: "hipcc (HIP 5.2.21153) builds gfx906, gfx1030"
+                        + "".join(f"; not {t}: cannot find ROCm device library for {t}" for t in needed if t not in ok))
+    monkeypatch.setattr(toolchain, "find_program", lambda name: f"/usr/bin/{name}" if name in ("hipcc", "roc-obj-ls") else None)
+    monkeypatch.setattr(toolchain, "searched", lambda: "PATH or in /opt/rocm/bin")
+
+
+@pytest.mark.parametrize(("text", "device", "reason"), [
+    ("hipcc arch=gfx906", CPU, None),
+    ("hipcc arch=gfx906,gfx1030", H200, None),
+    ("hipcc", CPU, None),
+    ("tool=roc-obj-ls", CPU, None),
+    ("hipcc arch=gfx1102", CPU, "requires hipcc able to build for gfx1102; this machine: hipcc (HIP 5.2.21153) builds gfx906, "
+                                "gfx1030; not gfx1102: cannot find ROCm device library for gfx1102"),
+    ("hipcc arch=gfx906,gfx1100", CPU, "requires hipcc able to build for gfx906 and gfx1100; this machine: hipcc (HIP 5.2.21153) "
+                                       "builds gfx906, gfx1030; not gfx1100: cannot find ROCm device library for gfx1100"),
+    ("tool=roc-obj-ls,rocminfo", CPU, "requires roc-obj-ls and rocminfo; this machine: no rocminfo on PATH or in /opt/rocm/bin"),
+    # the GPU and the compiler are judged apart: a CPU machine with hipcc lacks only the GPU
+    ("rocm arch=gfx906 hipcc arch=gfx906", CPU, "requires ROCm, arch gfx906; this machine: CPU only, x86_64"),
+    ("rocm arch=gfx906 hipcc arch=gfx906", RADEON_VII, None),
+    ("rocm arch=gfx1102 hipcc arch=gfx1102", RADEON_VII,
+     "requires arch gfx1102, hipcc able to build for gfx1102; this machine: ROCm, AMD Radeon VII (gfx906, 16 GiB); "
+     "hipcc (HIP 5.2.21153) builds gfx906, gfx1030; not gfx1102: cannot find ROCm device library for gfx1102"),
+])
+def test_toolchain_reasons(debian_hipcc, text, device, reason):
+    assert unmet_reason(parse(text), device) == reason

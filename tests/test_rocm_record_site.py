@@ -96,7 +96,7 @@ def test_status_page_describes_the_rocm_machine(site):
     page = article(site / "site" / "verification-status" / "index.html")
     assert "<th>AMD Radeon RX 7600 (ROCm, gfx1102)</th>" in page
     machines = page[page.index("ruota-machines"):]
-    assert "<td>AMD Radeon RX 7600 (ROCm, gfx1102)</td><td>rocm</td><td>AMD Radeon RX 7600 · gfx1102</td>" in machines
+    assert "<td>AMD Radeon RX 7600 (ROCm, gfx1102)</td><td>ROCm</td><td>AMD Radeon RX 7600 · gfx1102</td>" in machines
     assert "HIP 6.4.43482-0f2d60242" in machines and "torch 2.9.1+rocm6.4" in machines and "28 nov 2026" in machines
 
 
@@ -105,12 +105,12 @@ def test_output_tabs_name_the_rocm_machine(site):
     labels = re.findall(r'<label for="__ruota_1_\d">(.*?)</label>', es[1])
     assert labels == ["AMD Radeon RX 7600 (ROCm, gfx1102)"]
     assert '<pre class="ruota-output"><code>ROCm build, GPU visible\n</code></pre>' in es[1]
-    assert "Verificado en AMD Radeon RX 7600 (ROCm, gfx1102), 28 nov 2026" in words(es[1])
+    assert "Verificado en AMD Radeon RX 7600 (ROCm, gfx1102) el 28 de noviembre de 2026" in words(es[1])
     failed = panels(article(site / "site" / "en" / "guides" / "stable-diffusion-rocm" / "index.html"))[1]
-    assert "Failed on AMD Radeon RX 7600 (ROCm, gfx1102), Nov 28, 2026" in words(failed)
+    assert "Failed on AMD Radeon RX 7600 (ROCm, gfx1102) on November 28, 2026" in words(failed)
     assert '<pre class="ruota-output"><code>tiny pipeline\n</code></pre>' in failed
     vii = panels(article(site / "site" / "guides" / "radeon-vii-windows" / "index.html"))
-    assert "No se ejecutó en AMD Radeon RX 7600 (ROCm, gfx1102): requiere gfx906" in words(vii[1])
+    assert "Sin ejecutar en AMD Radeon RX 7600 (ROCm, gfx1102): requiere una GPU gfx906" in words(vii[1])
     assert "ejecutado como root" in words(vii[0]) and "ejecutado como root" not in words(es[1])
 
 
@@ -121,7 +121,7 @@ def test_card_matrix_shows_the_rocm_row(site):
     assert [(int(n), words(c)) for n, c in cells] == [
         (3, "Guía completa superada"),
         (1, "Entorno comprobado Falló el bloque de la línea 8"),
-        (1, "Entorno comprobado El bloque de la línea 8 no se ejecutó: requiere gfx906"),
+        (1, "Entorno comprobado El bloque de la línea 8 no se ejecutó: requiere una GPU gfx906"),
         (3, "Guía completa superada"),
     ]
     assert words(row).startswith("AMD Radeon RX 7600 gfx1102 · Linux x86_64 PyTorch 2.9.1+rocm6.4 · HIP 6.4.43482-0f2d60242 28 nov 2026")

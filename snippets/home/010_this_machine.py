@@ -11,6 +11,7 @@ print("python:", platform.python_version(), "on", system)
 
 if importlib.util.find_spec("torch") is None:
     print("torch: not installed (every GPU block will be skipped)")
+    print("gpu: none visible (no torch)")
 else:
     import torch
 
@@ -32,3 +33,6 @@ else:
         print(f"gpu: {props.name}, {arch}, {props.total_memory / 2**30:.1f} GiB")
     else:
         print("gpu: none visible to PyTorch")
+#> python: 3... on ...
+#> torch: ...
+#> gpu: ...

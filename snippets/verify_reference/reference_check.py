@@ -389,3 +389,10 @@ def print_tolerances(device=None) -> None:
 
 if __name__ == "__main__":
     print_tolerances()
+    #> precision  unit roundoff  tolerance  tolerance / u
+    #> float64          1.1e-16      1e-10       9.01e+05
+    #> float32          6.0e-08      1e-04       1.68e+03
+    #> tf32             4.9e-04      2e-03            4.1
+    #> float16          4.9e-04      5e-03           10.2
+    #> bfloat16         3.9e-03      3e-02           7.68
+    #> device ...

@@ -1,12 +1,13 @@
 """The ``ruota-docs`` command.
 
     ruota-docs status [--strict]            what every machine's record says, per page
-    ruota-docs i18n check                   translations that differ from their source
+    ruota-docs i18n check                   translations that differ from their source; glossary variants
     ruota-docs i18n status                  translations whose source changed, with a diff
     ruota-docs i18n mark-synced PAGE…       record that a translation matches its source again
     ruota-docs verify [PYTEST ARGS…]        run the snippet suite on this machine, write its ledger
     ruota-docs record check FILE… [--json]  validate records before they are accepted
     ruota-docs runner [--grant]             who runs the pages when the suite runs as root
+    ruota-docs toolchain [--targets A,B]    ROCm's software here: hipcc, the gfx targets it builds, rocminfo
 """
 
 from __future__ import annotations
@@ -19,10 +20,15 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from . import __version__, i18n, ledger, marks
-from .includes import load_mkdocs_config
-from .sybil.lexers import LexError, read_page, scan
-from .sybil.parsers import block_from_fence
+from . import __version__, formatting, glossary, i18n, ledger, marks, requirements, toolchain, values
+from .collect import PageError, page_blocks
+from .pages import read_page
+from .site_config import load_mkdocs_config
+
+
+def _count(count: int, one: str, other: str) -> str:
+    """``1 block`` / ``2 blocks``: English plurals for the command's own output."""
+    return f"{count} {one if formatting.plural_form(count, 'en') == 'one' else other}"
 
 
 def _root(path: str | None) -> Path:
@@ -67,19 +73,22 @@ def cmd_status(args) -> int:
             page = path.relative_to(docs).as_posix()
             seen_pages.add(page)
             try:
-                fences = scan(read_page(path)).fences
-            except LexError as error:
-                print(f"{page}: cannot read: {error} (line {error.line})")
+                every = page_blocks(root, docs, path, shown_only=True)
+            except PageError as error:
+                print(f"{page}:{error.line}: cannot read: {error}")
                 problems += 1
                 continue
-            blocks = [b for b in (block_from_fence(f, page, lang, root) for f in fences) if b is not None]
+            unmeasured = values.check_page(read_page(path), every, indexed)
+            for line, problem in unmeasured:
+                print(f"{page}:{line}: {problem}")
+            problems += len(unmeasured)
+            blocks = [b for b in every if not b.shown_only]
             if not blocks:
                 continue
             rows, stale, weak = [], [], []
             per_machine = {m: Counter() for m in labels}
-            for index, block in enumerate(blocks):
-                block.index = index
-                verdict = marks.verdict(page, index, block.sha256, indexed)
+            for block in blocks:
+                verdict = marks.verdict(page, block.index, block.sha256, indexed)
                 for result in verdict.results:
                     per_machine[result.machine_id][result.state] += 1
                 passed = verdict.by_state("passed")
@@ -92,7 +101,7 @@ def cmd_status(args) -> int:
             for machine in labels:
                 c = per_machine[machine]
                 rows.append(f"{machine}: {c['passed']} passed, {c['failed']} failed, {c['skipped']} skipped, {c['stale'] + c['absent']} not run")
-            print(f"\n{page} ({len(blocks)} blocks)")
+            print(f"\n{page} ({_count(len(blocks), 'block', 'blocks')})")
             for row in rows:
                 print(f"  {row}")
             if stale:
@@ -105,9 +114,10 @@ def cmd_status(args) -> int:
     if gone:
         print(f"\nrecords of pages no longer in {docs.name}/ (ignored here and by the site):")
         for page, machine, count in gone:
-            print(f"  {page}: {count} block(s) recorded by {machine}")
+            print(f"  {page}: {_count(count, 'block', 'blocks')} recorded by {machine}")
     if args.strict and problems:
-        print(f"\n{problems} block(s) have no passing record on any machine or failed last time", file=sys.stderr)
+        verb = "has" if problems == 1 else "have"
+        print(f"\n{_count(problems, 'block', 'blocks')} {verb} no passing record on any machine or failed last time", file=sys.stderr)
         return 1
     return 0
 
@@ -116,10 +126,15 @@ def cmd_i18n(args) -> int:
     root = _root(args.root)
     docs, languages, source, untranslated, _ = _site(root)
     if args.action == "check":
-        problems = i18n.check(docs, languages, source, untranslated)
+        try:
+            glossaries = glossary.for_site(root, languages)
+        except glossary.GlossaryError as error:
+            print(f"ruota-docs: {error}", file=sys.stderr)
+            return 2
+        problems = i18n.check(docs, languages, source, untranslated, glossaries=glossaries)
         for problem in problems:
             print(f"docs/{problem}")
-        print(f"{len(problems)} problem(s) in {len(languages)} languages" if problems else f"translations match ({', '.join(languages)})")
+        print(f"{_count(len(problems), 'problem', 'problems')} in {_count(len(languages), 'language', 'languages')}" if problems else f"translations match ({', '.join(languages)})")
         return 1 if problems else 0
     if args.action == "status":
         stale = 0
@@ -136,7 +151,7 @@ def cmd_i18n(args) -> int:
                       f"(recorded {state.recorded or 'nothing'}, now {state.current})")
                 if not args.no_diff:
                     print(i18n.source_diff(docs, state))
-        print(f"{stale} stale translation(s)" if stale else "every translation is in sync with its source")
+        print(f"{_count(stale, 'stale translation', 'stale translations')}" if stale else "every translation is in sync with its source")
         return 1 if stale else 0
     if not args.pages:
         print("ruota-docs i18n mark-synced: name one or more pages (fr/guides/x.md, or guides/x.md for all translations)", file=sys.stderr)
@@ -159,6 +174,43 @@ def cmd_verify(args, extra: list[str]) -> int:
     command = [sys.executable, "-m", "pytest", "docs", "-p", "no:cacheprovider", *extra]
     print("running:", " ".join(command), flush=True)
     return subprocess.call(command, cwd=root)
+
+
+def cmd_toolchain(args) -> int:
+    """What `requires: hipcc …` and `tool=` are checked against on this machine; exit 1 when a
+    target given with --targets cannot be built."""
+    wanted = []
+    if args.targets:
+        try:
+            (term,) = requirements.parse(f"hipcc arch={args.targets}")
+        except requirements.RequirementError as error:
+            print(f"ruota-docs toolchain: --targets: {error}", file=sys.stderr)
+            return 2
+        wanted = list(term.values)
+    found = toolchain.compiler(refresh=args.refresh)
+    if found.path is None:
+        print(f"hipcc: {found.error}")
+    elif found.error:
+        print(f"hipcc: {found.path} does not work: {found.error}")
+    else:
+        print(f"hipcc: {found.path} (HIP {found.version})")
+        results = toolchain.builds(list(toolchain.KNOWN_TARGETS) + [t for t in wanted if t not in toolchain.KNOWN_TARGETS])
+        ok = [t for t, b in results.items() if b.ok]
+        print(f"builds for: {', '.join(ok) or 'none'}")
+        for build in results.values():
+            if not build.ok:
+                print(f"  not {build.target}: {build.error}")
+    for name in ("roc-obj-ls", "rocminfo", "rocm_agent_enumerator"):
+        print(f"{name}: {toolchain.find_program(name) or 'not found on ' + toolchain.searched()}")
+    answer = toolchain.rocminfo()
+    if answer.returncode is not None:
+        print(f"rocminfo says: {answer.first_line} (exit status {answer.returncode})")
+    print(f"cache: {toolchain.cache_path()}")
+    missing = [t for t in wanted if not (found.works and toolchain.builds([t])[t].ok)]
+    if missing:
+        print(f"cannot build for: {', '.join(missing)}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def cmd_record(args) -> int:
@@ -217,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     status = sub.add_parser("status", help="per page: which machines passed, failed, skipped; stale blocks")
     status.add_argument("--strict", action="store_true", help="exit 1 if a block has no passing record or failed last")
-    tr = sub.add_parser("i18n", help="translation checks")
+    tr = sub.add_parser("i18n", help="translation checks: parity with the source, staleness, the glossaries")
     tr.add_argument("action", choices=["check", "status", "mark-synced"])
     tr.add_argument("pages", nargs="*", help="for mark-synced: fr/guides/x.md, or guides/x.md for every translation")
     tr.add_argument("--no-diff", action="store_true", help="status: list stale pages without the source diff")
@@ -238,12 +290,15 @@ def main(argv: list[str] | None = None) -> int:
                                         "This checks that it can reach the interpreter, the virtualenv and the repository.")
     runner.add_argument("--grant", action="store_true",
                         help="let it in where it cannot: an ACL entry for it (setfacl), else o+x on the folders in the way")
+    tools = sub.add_parser("toolchain", help="ROCm's software on this machine: hipcc, the gfx targets it builds for, rocminfo")
+    tools.add_argument("--targets", metavar="A,B", help="also try these gfx targets; exit 1 if one cannot be built")
+    tools.add_argument("--refresh", action="store_true", help="ignore the cache and probe hipcc again")
     args, extra = parser.parse_known_args(argv)
     if args.command == "verify":
         return cmd_verify(args, extra)
     if extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    return {"status": cmd_status, "i18n": cmd_i18n, "record": cmd_record, "runner": cmd_runner}[args.command](args)
+    return {"status": cmd_status, "i18n": cmd_i18n, "toolchain": cmd_toolchain, "record": cmd_record, "runner": cmd_runner}[args.command](args)
 
 
 if __name__ == "__main__":

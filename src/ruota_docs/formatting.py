@@ -1,11 +1,25 @@
-"""Numbers, dates and durations in the reader's locale (Babel)."""
+"""Numbers, quantities, dates and lists in the reader's locale (Babel, CLDR data).
+
+Everything the site prints next to a number goes through here, so that a number and
+its unit never break across lines (``12 s``, ``8 GiB``: a no-break space) and French
+readers get French units (``Gio``, ``Mio``, ``Kio``, ``o``).
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 
+from babel import Locale
 from babel.dates import format_date as _babel_date
+from babel.lists import format_list
 from babel.numbers import format_decimal
+
+NBSP = "\u00a0"
+#: CLDR's minimumGroupingDigits, which Babel does not apply: Spanish groups thousands
+#: only from five digits on (``1081``, but ``10.814``), as the RAE's Ortografía asks.
+_MIN_GROUPING = {"es": 2}
+#: Binary units in French: gibioctet, mébioctet, kibioctet, octet.
+_UNITS = {"fr": {"TiB": "Tio", "GiB": "Gio", "MiB": "Mio", "KiB": "Kio", "B": "o"}}
 
 
 def parse_time(stamp: str | None) -> dt.datetime | None:
@@ -17,19 +31,72 @@ def parse_time(stamp: str | None) -> dt.datetime | None:
         return None
 
 
-def date(stamp: str | dt.datetime | None, lang: str) -> str:
-    """``2026-11-29T…`` → ``29 nov 2026`` / ``Nov 29, 2026`` / ``29 nov. 2026``."""
+def date(stamp: str | dt.datetime | None, lang: str, style: str = "long") -> str:
+    """A date as the reader's language writes it.
+
+    ``long`` (in sentences): ``1 de diciembre de 2026``, ``1er décembre 2026``,
+    ``December 1, 2026``; ``medium`` (tables, compact lines): ``1 dic 2026``,
+    ``1 déc. 2026``, ``Dec 1, 2026``. ``—`` where there is no date.
+    """
     when = stamp if isinstance(stamp, dt.datetime) else parse_time(stamp)
     if when is None:
         return "—"
-    return _babel_date(when.date(), format="medium", locale=lang)
+    day = when.date()
+    written = _babel_date(day, format=style, locale=lang)
+    if lang == "fr" and day.day == 1 and written.startswith("1 "):
+        written = "1er" + written[1:]  # French writes the first of the month as an ordinal
+    return written
 
 
 def number(value: float, lang: str, digits: int = 2) -> str:
     """A number with the locale's separators and at most ``digits`` decimals."""
     pattern = "#,##0" + ("." + "#" * digits if digits else "")
-    return format_decimal(value, format=pattern, locale=lang)
+    grouping = abs(value) >= 10 ** (2 + _MIN_GROUPING.get(lang, 1))
+    return format_decimal(value, format=pattern, locale=lang, group_separator=grouping)
+
+
+def unit(name: str, lang: str) -> str:
+    """A unit symbol in the reader's language (``MiB`` → ``Mio`` in French)."""
+    return _UNITS.get(lang, {}).get(name, name)
+
+
+def quantity(value: float | str, unit_name: str, lang: str, digits: int = 2) -> str:
+    """``12,5 s``, ``8 Gio``: a number (or an already formatted one) and its unit,
+    joined by a no-break space; just the number where there is no unit."""
+    shown = value if isinstance(value, str) else number(value, lang, digits)
+    return f"{shown}{NBSP}{unit(unit_name, lang)}" if unit_name else shown
+
+
+def size(text: str, lang: str) -> str:
+    """A size as the requirement vocabulary writes it (``8GiB``) for readers: ``8 GiB``, ``8 Gio``."""
+    for name in _UNITS["fr"]:
+        if text.endswith(name) and text[: -len(name)].replace(".", "", 1).isdigit():
+            return quantity(float(text[: -len(name)]), name, lang)
+    return text
+
+
+def fixed(value: float, lang: str, digits: int) -> str:
+    """A number with the locale's separators and exactly ``digits`` decimals (``66,0``)."""
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    grouping = abs(value) >= 10 ** (2 + _MIN_GROUPING.get(lang, 1))
+    return format_decimal(value, format=pattern, locale=lang, group_separator=grouping)
 
 
 def seconds(value: float, lang: str) -> str:
-    return number(value, lang, 2 if value < 10 else 1)
+    """A duration: ``0,42 s``, ``14 s``, ``2 min 5 s`` (``< 0,01 s`` under 5 ms)."""
+    if value < 0.005:
+        return f"<{NBSP}{quantity(0.01, 's', lang)}"
+    if value < 60:
+        return quantity(value, "s", lang, 2 if value < 10 else 1)
+    minutes, rest = divmod(round(value), 60)
+    return f"{quantity(minutes, 'min', lang, 0)} {quantity(rest, 's', lang, 0)}" if rest else quantity(minutes, "min", lang, 0)
+
+
+def plural_form(count: float, lang: str) -> str:
+    """CLDR's plural category of ``count``: ``one``, ``many`` or ``other`` (French: 0 and 1 are ``one``)."""
+    return Locale.parse(lang).plural_form(abs(count))
+
+
+def join(items: list[str], lang: str, style: str = "standard") -> str:
+    """``a, b y c`` / ``a, b et c`` / ``a, b, and c``; ``style="or"`` for alternatives."""
+    return format_list(list(items), style=style, locale=lang) if items else ""

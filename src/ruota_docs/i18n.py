@@ -1,12 +1,16 @@
 """Translations that cannot drift: parity checks and staleness of translations.
 
 Spanish (``docs/es``) is the source. For every page, each translation must have:
-the same code blocks in the same order (same includes, languages, directives), the
-same pinned heading ids, the same link targets, the same admonition and tab
-structure, and the same numbers in its prose once each language's separators are
-normalised (``28,6`` = ``28.6``; ``3.680`` in Spanish = ``3,680`` in English). A
-number that is genuinely language-specific is written inside
-``<span class="l10n">…</span>`` and ignored.
+the same code blocks in the same order, as the site renders them (same code, languages,
+requirements and run options), the same pinned heading ids, the same link targets, the
+same admonition and tab structure, and the same numbers in its prose once each
+language's separators are normalised (``28,6`` = ``28.6``; ``3.680`` in Spanish =
+``3,680`` in English). A measured value (``<!-- value: block=ID metric=NAME -->``)
+counts as a number: the same block and metric in every language. A number that is
+genuinely language-specific is written inside ``<span class="l10n">…</span>`` and ignored.
+
+Each language's prose is also held to its glossary (:mod:`ruota_docs.glossary`): one
+term per concept, and no variant the glossary rules out.
 
 Each translation records in its front matter the hash of the Spanish page it was
 translated from (``translation_of: 1a2b3c4d5e6f``); when the Spanish page changes,
@@ -24,8 +28,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from .sybil.lexers import LexError, scan
-from .sybil.parsers import kind_of
+from . import renderer, values
+from .blocks import Block
+from .glossary import Glossary
 
 FRONT_MATTER = re.compile(r"\A---\n(?P<body>.*?)\n---\n", re.S)
 _HEADING = re.compile(r"^(?P<level>#{1,6})\s+(?P<text>.*?)\s*(?:\{[^}]*#(?P<id>[\w-]+)[^}]*\})?\s*$")
@@ -76,19 +81,36 @@ def source_hash(text: str) -> str:
     return hashlib.sha256(text.replace("\r\n", "\n").encode()).hexdigest()[:12]
 
 
-def _prose_lines(text: str) -> list[tuple[int, str]]:
-    """Lines outside front matter and fenced code, numbered as in the file."""
+@dataclass
+class PageText:
+    """A page's text and the blocks the site renders from it."""
+
+    page: str
+    text: str
+    blocks: list[Block]
+    problems: list
+
+    @property
+    def code_lines(self) -> frozenset[int]:
+        """File lines that belong to code blocks written in the page (fence to fence)."""
+        lines: set[int] = set()
+        for block in self.blocks:
+            if block.end_line is not None and not block.source:
+                lines.update(range(block.line, block.end_line + 1))
+        return frozenset(lines)
+
+
+def read_page(root: Path, docs_dir: Path, page: str) -> PageText:
+    """Render ``docs_dir/page`` as the site does. Raises `ValueError` for a page that is not UTF-8."""
+    text = _read(Path(docs_dir) / page)
+    rendered = renderer.render(root, Path(docs_dir) / page, text, docs_dir, fast=True)
+    return PageText(page, text, rendered.blocks, rendered.problems)
+
+
+def _prose_lines(text: str, code_lines=frozenset()) -> list[tuple[int, str]]:
+    """Lines outside front matter and code blocks, numbered as in the file."""
     _, body, offset = split_front_matter(text)
-    try:
-        fences = scan(body).fences
-    except LexError:
-        fences = []
-    code = set()
-    for fence in fences:
-        first = fence.line
-        last = first + body.count("\n", fence.start, fence.end)
-        code.update(range(first, last + 1))
-    return [(n + offset, line) for n, line in enumerate(body.splitlines(), 1) if n not in code]
+    return [(n + offset, line) for n, line in enumerate(body.splitlines(), 1) if n + offset not in code_lines]
 
 
 def normalise_number(token: str, lang: str) -> str:
@@ -104,10 +126,16 @@ def normalise_number(token: str, lang: str) -> str:
     return token
 
 
-def numbers(text: str, lang: str) -> list[tuple[str, int]]:
+def numbers(text: str, lang: str, code_lines=frozenset()) -> list[tuple[str, int]]:
     """``(normalised number, line)`` for every number in the prose."""
     found = []
-    for n, line in _prose_lines(text):
+    for n, line in _prose_lines(text, code_lines):
+        # a measured value stands for its number: the same block and metric in every language
+        for match in values.DIRECTIVE.finditer(re.sub(r"`[^`\n]+`", " ", line)):
+            try:
+                found.append((values.parse(match["args"]).key, n))
+            except values.ValueDirectiveError:
+                found.append((f"value:{match['args'].strip()}", n))
         if _HEADING.match(line) and line.lstrip().startswith("#"):
             line = re.sub(r"\{[^}]*\}", "", line)
         for pattern in _IGNORED:
@@ -117,19 +145,19 @@ def numbers(text: str, lang: str) -> list[tuple[str, int]]:
     return found
 
 
-def headings(text: str) -> list[tuple[int, int, str | None]]:
+def headings(text: str, code_lines=frozenset()) -> list[tuple[int, int, str | None]]:
     """``(line, level, pinned id)`` for every heading in the prose."""
     result = []
-    for n, line in _prose_lines(text):
+    for n, line in _prose_lines(text, code_lines):
         match = _HEADING.match(line)
         if match:
             result.append((n, len(match["level"]), match["id"]))
     return result
 
 
-def links(text: str) -> list[tuple[str, int]]:
+def links(text: str, code_lines=frozenset()) -> list[tuple[str, int]]:
     found = []
-    for n, line in _prose_lines(text):
+    for n, line in _prose_lines(text, code_lines):
         line = re.sub(r"`[^`\n]+`", " ", line)
         for match in _LINK.finditer(line):
             target = (match["target"] or match["auto"] or "").strip("<>")
@@ -137,10 +165,10 @@ def links(text: str) -> list[tuple[str, int]]:
     return found
 
 
-def structure(text: str) -> list[tuple[str, int, int]]:
+def structure(text: str, code_lines=frozenset()) -> list[tuple[str, int, int]]:
     """Admonitions and tabs, in order: ``(kind, depth, line)``."""
     result = []
-    for n, line in _prose_lines(text):
+    for n, line in _prose_lines(text, code_lines):
         match = _ADMONITION.match(line)
         if match:
             result.append((f"{match['marker']} {match['type']}", len(match["indent"].expandtabs(4)) // 4, n))
@@ -149,20 +177,15 @@ def structure(text: str) -> list[tuple[str, int, int]]:
     return result
 
 
-def blocks(text: str) -> list[tuple[tuple, int]]:
-    """What must be equal about each fenced block, with its line."""
-    _, body, offset = split_front_matter(text)
+def blocks(page: PageText) -> list[tuple[tuple, int]]:
+    """What must be equal about each block, with its line: the language, the code (of
+    a block that runs; outputs may be translated), the requirements and run options."""
     result = []
-    for fence in scan(body).fences:
-        includes = tuple(re.findall(r'--8<--\s+"([^"]+)"', fence.body))
-        kind = kind_of(fence)
-        content = includes or (hashlib.sha256(fence.body.encode()).hexdigest()[:10] if kind not in (None,) else "")
-        directives = []
-        for d in fence.directives:
-            options = d.options()
-            options.pop("reason", None)
-            directives.append((d.name, tuple(sorted((k, str(v)) for k, v in options.items()))) if d.name == "run" else (d.name, d.args))
-        result.append(((fence.language, content, tuple(directives)), fence.line + offset))
+    for block in page.blocks:
+        content = "" if block.shown_only else block.sha256[:10]
+        options = tuple(sorted((k, str(v)) for k, v in block.options.items() if k != "reason"))
+        requires = tuple(str(r) for r in block.requirements)
+        result.append(((block.language, content, requires, options, block.not_run_reason is not None), block.line))
     return result
 
 
@@ -180,13 +203,11 @@ def _multiset_diff(source, target, what: str, page: str, src_page: str) -> list[
     return problems
 
 
-def compare(source_text: str, source_page: str, text: str, page: str, lang: str, source_lang: str = "es") -> list[Problem]:
-    """Every difference between ``page`` (in ``lang``) and its source."""
-    problems: list[Problem] = []
-    try:
-        src_blocks, dst_blocks = blocks(source_text), blocks(text)
-    except LexError as error:
-        return [Problem(page, error.line, str(error))]
+def compare(source: PageText, target: PageText, lang: str, source_lang: str = "es") -> list[Problem]:
+    """Every difference between the page ``target`` (in ``lang``) and its ``source``."""
+    problems: list[Problem] = [Problem(target.page, p.line, p.message) for p in target.problems]
+    source_page, page = source.page, target.page
+    src_blocks, dst_blocks = blocks(source), blocks(target)
     for i in range(max(len(src_blocks), len(dst_blocks))):
         if i >= len(dst_blocks):
             problems.append(Problem(page, 1, f"code block {i + 1} ({source_page}:{src_blocks[i][1]}) is missing here"))
@@ -194,18 +215,21 @@ def compare(source_text: str, source_page: str, text: str, page: str, lang: str,
             problems.append(Problem(page, dst_blocks[i][1], f"code block {i + 1} is not in {source_page}"))
         elif src_blocks[i][0] != dst_blocks[i][0]:
             problems.append(Problem(page, dst_blocks[i][1], f"code block {i + 1} differs from {source_page}:{src_blocks[i][1]} "
-                                    f"(language, code, includes or directives)"))
-    src_ids = [h for h in headings(source_text) if h[1] > 1]
-    dst_ids = [h for h in headings(text) if h[1] > 1]
+                                    f"(language, code, requirements or run options)"))
+    source_text, text = source.text, target.text
+    src_code, dst_code = source.code_lines, target.code_lines
+    src_ids = [h for h in headings(source_text, src_code) if h[1] > 1]
+    dst_ids = [h for h in headings(text, dst_code) if h[1] > 1]
     for line, _, hid in dst_ids:
         if hid is None:
             problems.append(Problem(page, line, "heading has no pinned id ({ #id })"))
     if [h[2] for h in src_ids] != [h[2] for h in dst_ids]:
         problems.extend(_multiset_diff([(h[2], h[0]) for h in src_ids], [(h[2], h[0]) for h in dst_ids], "heading id", page, source_page)
                         or [Problem(page, 1, f"heading ids are in another order than in {source_page}")])
-    problems.extend(_multiset_diff(links(source_text), links(text), "link target", page, source_page))
-    problems.extend(_multiset_diff(numbers(source_text, source_lang), numbers(text, lang), "number", page, source_page))
-    src_struct, dst_struct = structure(source_text), structure(text)
+    problems.extend(_multiset_diff(links(source_text, src_code), links(text, dst_code), "link target", page, source_page))
+    problems.extend(_multiset_diff(numbers(source_text, source_lang, src_code), numbers(text, lang, dst_code),
+                                   "number", page, source_page))
+    src_struct, dst_struct = structure(source_text, src_code), structure(text, dst_code)
     if [s[:2] for s in src_struct] != [s[:2] for s in dst_struct]:
         for i, (a, b) in enumerate(zip(src_struct + [None] * len(dst_struct), dst_struct + [None] * len(src_struct))):
             if a is None or b is None or a[:2] != b[:2]:
@@ -222,9 +246,12 @@ def pages_by_language(docs_dir: Path, languages: list[str]) -> dict[str, set[str
     return {lang: {p.relative_to(docs_dir / lang).as_posix() for p in (docs_dir / lang).rglob("*.md")} for lang in languages}
 
 
-def check(docs_dir: Path, languages: list[str], source_lang: str = "es", untranslated: list[str] = ()) -> list[Problem]:
-    """Every parity problem in the docs folder."""
+def check(docs_dir: Path, languages: list[str], source_lang: str = "es", untranslated: list[str] = (),
+          root: Path | None = None, glossaries: dict[str, Glossary] | None = None) -> list[Problem]:
+    """Every parity problem in the docs folder, and every variant a language's glossary rules
+    out (``root``: the project, by default the docs folder's parent)."""
     docs_dir = Path(docs_dir)
+    root = Path(root) if root else docs_dir.parent
     present = pages_by_language(docs_dir, languages)
     every = set().union(*present.values())
     problems: list[Problem] = []
@@ -236,7 +263,7 @@ def check(docs_dir: Path, languages: list[str], source_lang: str = "es", untrans
             continue
         source_page = f"{source_lang}/{rel}"
         try:
-            source_text = _read(docs_dir / source_page)
+            source = read_page(root, docs_dir, source_page)
         except ValueError as error:
             problems.append(Problem(source_page, 1, str(error)))
             continue
@@ -250,11 +277,28 @@ def check(docs_dir: Path, languages: list[str], source_lang: str = "es", untrans
                                                      f"'untranslated' in the ruota_docs plugin options)"))
                 continue
             try:
-                text = _read(docs_dir / page)
+                target = read_page(root, docs_dir, page)
             except ValueError as error:
                 problems.append(Problem(page, 1, str(error)))
                 continue
-            problems.extend(compare(source_text, source_page, text, page, lang, source_lang))
+            problems.extend(compare(source, target, lang, source_lang))
+    problems.extend(glossary_problems(root, docs_dir, present, glossaries or {}))
+    return problems
+
+
+def glossary_problems(root: Path, docs_dir: Path, present: dict[str, set[str]],
+                      glossaries: dict[str, Glossary]) -> list[Problem]:
+    """Every variant a language's glossary rules out, in the prose of that language's pages."""
+    problems = []
+    for lang, glossary in glossaries.items():
+        for rel in sorted(present.get(lang, ())):
+            page = f"{lang}/{rel}"
+            try:
+                rendered = read_page(root, docs_dir, page)
+            except ValueError:
+                continue  # check() reports a page it cannot read
+            lines = _prose_lines(rendered.text, rendered.code_lines)
+            problems.extend(Problem(page, f.line, glossary.message(f)) for f in glossary.findings(lines))
     return problems
 
 

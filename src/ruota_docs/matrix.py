@@ -23,7 +23,8 @@ _STOP_ICONS = {"failed": "failed", "stale": "stale", "absent": "stale", "skipped
 
 
 def anchor(block) -> str:
-    """The id of a block's verification panel on its page (`ruota_docs.render.block_panel`)."""
+    """The id of a block's verification panel on its page (`ruota_docs.render.block_panel`,
+    which the plugin gives the block's index)."""
     return f"ruota-block-{block.index}"
 
 
@@ -48,7 +49,7 @@ def _machine_cell(data: dict, lang: str) -> str:
     system = f"{m.get('os', '?').capitalize().replace('Macos', 'macOS')} {m.get('machine', '')}".strip()
     target = f"<code>{html.escape(m['arch'])}</code> · " if m.get("arch") else ""
     lines = [f"<strong>{html.escape(gpu)}</strong>", f"{target}{html.escape(system)}",
-             f"PyTorch {html.escape(_torch(m))}", html.escape(formatting.date(data.get("updated"), lang))]
+             f"PyTorch {html.escape(_torch(m))}", html.escape(formatting.date(data.get("updated"), lang, "medium"))]
     facts = "".join(f'<span class="ruota-matrix-fact">{line}</span>' for line in lines)
     return f'<th scope="row">{facts}</th>'
 

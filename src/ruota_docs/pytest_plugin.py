@@ -10,6 +10,8 @@ Loaded automatically (entry point ``pytest11``). Options:
 ``--no-reuse``           execute identical translations again instead of crediting them
 ``--reuse-ledger``       do not run pages whose code passed here last time, unchanged
                          (their records are kept as they were; for authors, not CI)
+``--update-outputs``     rewrite the ``#>`` lines of blocks whose output differs, from this
+                         machine's output, in the page or snippet file they are written in
 ``--run-as-root``        when run as root, run the pages as root too (by default they run
                          as the unprivileged user ``ruota-docs-runner``: see
                          :mod:`ruota_docs.unprivileged`); each entry records ``as_root``
@@ -25,9 +27,10 @@ import pytest
 
 from . import ledger, unprivileged
 from .device import probe, share
-from .includes import load_mkdocs_config
+from .site_config import load_mkdocs_config
 
 _KEY = "ruota_block"
+_UPDATED = "ruota_updated"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -39,6 +42,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--no-reuse", action="store_true", help="execute identical translations again")
     group.addoption("--reuse-ledger", action="store_true",
                     help="skip executing pages that passed on this machine with the same code (author runs)")
+    group.addoption("--update-outputs", action="store_true",
+                    help="rewrite #> output lines from this machine's output (pages and snippet files)")
     group.addoption("--run-as-root", action="store_true",
                     help=f"when run as root, run the pages' code as root too (default: as {unprivileged.DEFAULT_USER})")
 
@@ -51,6 +56,8 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["RUOTA_DOCS_NETWORK"] = "1"
     if config.getoption("no_reuse"):
         os.environ["RUOTA_DOCS_REUSE"] = "0"
+    if config.getoption("update_outputs"):
+        os.environ["RUOTA_DOCS_UPDATE_OUTPUTS"] = "1"
     if config.getoption("reuse_ledger") and not config.getoption("no_ledger"):
         os.environ["RUOTA_DOCS_REUSE_LEDGER"] = str(_ledger_path(config))
     if config.getoption("run_as_root"):
@@ -68,6 +75,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
         config.pluginmanager.register(SchedulingPlugin(), "ruota-docs-scheduling")
     config._ruota_entries = []  # type: ignore[attr-defined]
+    config._ruota_updated = []  # type: ignore[attr-defined]
     config._ruota_totals = {}  # type: ignore[attr-defined]
 
 
@@ -128,9 +136,11 @@ def pytest_runtest_makereport(item, call):
     else:
         reason, output, duration, error = result.reason, result.output, result.duration, result.error
         reused, as_root = getattr(result, "reused_from", None), getattr(result, "as_root", None)
+    for change in getattr(result, "updated", None) or []:
+        report.user_properties.append((_UPDATED, f"{change} (the block at {block.page}:{block.line})"))
     report.user_properties.append((_KEY, {
         "page": block.page, "lang": block.lang, "index": block.index, "line": block.line,
-        "language": block.language, "sha256": block.sha256, "id": block.block_id,
+        "language": block.language, "sha256": getattr(result, "sha256", None) or block.sha256, "id": block.block_id,
         "outcome": status, "reason": reason, "error": error, "duration": round(duration, 4),
         "output": output, "ran_at": getattr(result, "ran_at", None) or ledger.now(), "reused_from": reused,
         "signature": block.signature, "as_root": as_root, "page_blocks": block.page_total,
@@ -142,8 +152,9 @@ def pytest_runtest_logreport(report) -> None:
         return
     for key, value in report.user_properties:
         if key == _KEY:
-            config = _CONFIG[0]
-            config._ruota_entries.append(value)
+            _CONFIG[0]._ruota_entries.append(value)
+        elif key == _UPDATED:
+            _CONFIG[0]._ruota_updated.append(value)
 
 
 _CONFIG: list = []
@@ -203,6 +214,14 @@ def pytest_sessionfinish(session, exitstatus) -> None:
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    updated = getattr(config, "_ruota_updated", None)
+    if updated:
+        terminalreporter.write_sep("-", "ruota-docs #> lines updated")
+        for line in updated:
+            terminalreporter.write_line(line)
+    elif config.getoption("update_outputs", default=False):
+        terminalreporter.write_sep("-", "ruota-docs #> lines updated")
+        terminalreporter.write_line("none: every block's output matched its #> lines")
     summary = getattr(config, "_ruota_summary", None)
     if summary:
         terminalreporter.write_sep("-", "ruota-docs verification record")

@@ -5,12 +5,15 @@ from __future__ import annotations
 import html
 from collections import Counter
 
-from babel import Locale
-
-from . import charts, formatting
+from . import charts, formatting, reasons
 from .locales import LANGUAGE_NAMES, text
 from .marks import Verdict, machine_label
-from .requirements import OS_LABELS
+from .requirements import OS_LABELS, Requirement
+from .toolchain import ROCM_PROGRAMS
+
+# The badge and skip wording of requirement terms lives in ruota_docs.reasons.
+requirement_label = reasons.requirement_label
+localised_reason = reasons.localised_reason
 
 _ICONS = {
     # Material Design Icons (Apache 2.0), inlined so pages load nothing from elsewhere.
@@ -28,28 +31,11 @@ def icon(state: str) -> str:
             f'<path d="{_ICONS[state]}"/></svg>')
 
 
-def requirement_label(term, lang: str) -> str:
-    """A short badge text for one requirement term."""
-    name, values = term.name, term.values
-    fixed = {"gpu": "GPU", "rocm": "ROCm", "cuda": "CUDA", "cpu": "CPU", "network": text(lang, "network")}
-    if name in fixed:
-        return fixed[name]
-    if name == "arch":
-        return " / ".join(values)
-    if name == "os":
-        return " / ".join(OS_LABELS[v] for v in values)
-    if name == "vram":
-        return f"VRAM ≥ {values[0].replace('GiB', ' GiB').replace('MiB', ' MiB')}"
-    if name == "import":
-        return " + ".join(values)
-    return f"{name} ≥ {values[0]}"
-
-
 def badges(block, lang: str) -> str:
     """The requirement badges shown above a block ('' when it has none)."""
     labels = [requirement_label(t, lang) for t in block.requirements]
     if block.kind == "windows" and not any(t.name == "os" for t in block.requirements):
-        labels.insert(0, text(lang, "windows_only"))
+        labels.insert(0, requirement_label(Requirement("os", ("windows",)), lang))
     if not labels:
         return ""
     # Spaces between the spans (a flex row ignores them) keep the words apart where the
@@ -59,29 +45,20 @@ def badges(block, lang: str) -> str:
             f'{html.escape(text(lang, "requires"))}</span> {spans}</div>')
 
 
-def localised_reason(block, reason: str, lang: str) -> str:
-    """A requirement skip in the reader's language, naming the unmet terms as badges do.
-
-    The record keeps the engine's English reason (``requires ROCm; this machine: …``);
-    the terms it names are the block's own, so they can be said in any language.
-    """
-    if not reason.startswith("requires "):
-        return reason
-    unmet = [t for t in block.requirements if t.describe() in reason.split(";")[0]]
-    if block.kind == "windows" and "Windows" in reason and not unmet:
-        return text(lang, "needs", what=text(lang, "windows_only"))
-    if not unmet:
-        return reason
-    return text(lang, "needs", what=", ".join(requirement_label(t, lang) for t in unmet))
-
-
-def _machines(results) -> str:
-    return ", ".join(r.label for r in results)
+def _machines(results, lang: str) -> str:
+    return formatting.join([r.label for r in results], lang)
 
 
 def _latest(results) -> str | None:
     stamps = [r.entry.get("ran_at") for r in results if r.entry and r.entry.get("ran_at")]
     return max(stamps) if stamps else None
+
+
+def _failure(results, lang: str) -> str | None:
+    """Why the block failed, where the engine itself said so alike on every machine
+    (a timeout, a dead process); a Python error is left to the output below."""
+    said = {reasons.engine_message((r.entry or {}).get("reason") or "", lang) for r in results}
+    return said.pop() if len(said) == 1 and None not in said else None
 
 
 def mark(block, verdict: Verdict, lang: str) -> str:
@@ -92,14 +69,19 @@ def mark(block, verdict: Verdict, lang: str) -> str:
     for state, key in (("failed", "failed_on"), ("passed", "verified_on")):
         results = verdict.by_state(state)
         if results:
-            lines.append((state, text(lang, key, machines=_machines(results), date=formatting.date(_latest(results), lang))))
+            words = text(lang, key, machines=_machines(results, lang), date=formatting.date(_latest(results), lang),
+                         count=len(results))
+            why = _failure(results, lang) if state == "failed" else None
+            lines.append((state, text(lang, "failed_because", failed=words, reason=why) if why else words))
     skipped = verdict.by_state("skipped")
     if skipped and block.not_run_reason is None:
-        reasons = Counter((r.entry or {}).get("reason") or "" for r in skipped)
-        for reason in reasons:
-            machines = [r for r in skipped if ((r.entry or {}).get("reason") or "") == reason]
-            words = text(lang, "skipped_on", machines=_machines(machines), reason=localised_reason(block, reason, lang))
-            lines.append(("skipped", words))
+        # grouped by what the reader is told: machines whose English reasons differ only
+        # in what they are ("this machine: …") share one line
+        said: dict[str, list] = {}
+        for r in skipped:
+            said.setdefault(localised_reason(block, (r.entry or {}).get("reason") or "", lang), []).append(r)
+        for reason, machines in said.items():
+            lines.append(("skipped", text(lang, "skipped_on", machines=_machines(machines, lang), reason=reason)))
     if not verdict.by_state("passed") and not verdict.by_state("failed") and block.not_run_reason is None:
         if verdict.by_state("stale"):
             lines.append(("stale", text(lang, "stale")))
@@ -125,11 +107,9 @@ def output_tabs(verdict: Verdict, lang: str, uid: str) -> str:
         labels.append(f'<label for="{tab_id}">{icon(result.state)}{html.escape(result.label)}</label>')
         body = entry.get("output") or ""
         if result.state == "failed" and entry.get("error"):
-            body = (body + "\n" if body else "") + entry["error"]
-        took = entry.get("duration") or 0
-        # a block that ran in under 5 ms is not "0 s": say it took less than 0.01 s
-        took = formatting.seconds(took, lang) if took >= 0.005 else "< " + formatting.number(0.01, lang)
-        meta = [formatting.date(entry.get("ran_at"), lang), text(lang, "duration", seconds=took)]
+            error = reasons.engine_message(entry["error"], lang) or entry["error"]
+            body = (body + "\n" if body else "") + error
+        meta = [formatting.date(entry.get("ran_at"), lang, "medium"), formatting.seconds(entry.get("duration") or 0, lang)]
         if entry.get("as_root"):  # what a permission check printed there is not what readers get
             meta.append(text(lang, "ran_as_root"))
         if entry.get("reused_from"):
@@ -146,8 +126,8 @@ def output_tabs(verdict: Verdict, lang: str, uid: str) -> str:
 
 def block_panel(block, verdict: Verdict, lang: str, uid: str) -> str:
     state = "notrun" if block.not_run_reason is not None else verdict.state
-    # the id lets the card matrix link to the block's verification
-    return (f'<div class="ruota-verify ruota-state-{state}" id="ruota-block-{block.index}">'
+    # the id (the block's index) lets the card matrix link to the block's verification
+    return (f'<div class="ruota-verify ruota-state-{state}" id="ruota-block-{uid}">'
             f'{mark(block, verdict, lang)}{output_tabs(verdict, lang, uid)}</div>')
 
 
@@ -159,34 +139,41 @@ def page_summary(blocks_verdicts, lang: str) -> str:
     counts = Counter("notrun" if b.not_run_reason is not None else v.state for b, v in blocks_verdicts)
     machines = {r.machine_id for _, v in blocks_verdicts for r in v.results if r.state == "passed"}
     stamps = [r.entry["ran_at"] for _, v in blocks_verdicts for r in v.results if r.entry and r.entry.get("ran_at")]
-    if counts["passed"] == 0 and counts["failed"] == 0:
+    if counts["passed"] == 0:
         parts = [text(lang, "summary_none")]
     else:
-        parts = [text(lang, "summary", passed=counts["passed"], total=total, machines=len(machines),
+        parts = [text(lang, "summary", passed=counts["passed"], total=total,
+                      machines=text(lang, "machines_count", count=len(machines)),
                       date=formatting.date(max(stamps) if stamps else None, lang))]
-    if counts["failed"]:
-        parts.append(text(lang, "summary_failed", failed=counts["failed"]))
     pending = counts["stale"] + counts["never"]
-    if pending:
-        parts.append(text(lang, "summary_pending", pending=pending))
-    if counts["skipped"] + counts["notrun"]:
-        parts.append(text(lang, "summary_skipped", skipped=counts["skipped"] + counts["notrun"]))
+    for key, count in (("summary_failed", counts["failed"]), ("summary_pending", pending),
+                       ("summary_skipped", counts["skipped"]), ("summary_notrun", counts["notrun"])):
+        if count:
+            parts.append(text(lang, key, count=count))
     state = "failed" if counts["failed"] else ("passed" if counts["passed"] and not pending else "stale")
     return f'<p class="ruota-summary ruota-state-{state}">{icon(state)}<span>{html.escape(" ".join(parts))}</span></p>'
+
+
+def _series_labels(options: dict, metrics: list[str]) -> list[str]:
+    """The readers' names of the series (``labels="a; b"``), else the metrics' own names."""
+    given = [label.strip() for label in str(options.get("labels", "")).split(";") if label.strip()]
+    if given and len(given) != len(metrics):
+        raise ValueError(f"labels= names {len(given)} series but metrics= has {len(metrics)}")
+    return given or metrics
 
 
 def chart(options: dict, entries_by_machine: list[tuple[dict, list[dict]]], lang: str) -> str:
     """A ``chart:`` directive: a table and an SVG bar chart of recorded metrics."""
     metrics = [m for m in str(options.get("metrics", "")).split(",") if m]
-    unit = str(options.get("unit", ""))
+    names = _series_labels(options, metrics)
+    unit = formatting.unit(str(options.get("unit", "")), lang)
     title = str(options.get("title", ", ".join(metrics)))
-    fmt = lambda v: formatting.number(v, lang)  # noqa: E731
     groups, rows = [], []
     for machine, entries in entries_by_machine:
         values = []
-        for name in metrics:
-            value = next((charts.metric(e.get("output"), name) for e in entries if e["outcome"] == "passed"
-                          and charts.metric(e.get("output"), name) is not None), None)
+        for metric, name in zip(metrics, names):
+            value = next((charts.metric(e.get("output"), metric) for e in entries if e["outcome"] == "passed"
+                          and charts.metric(e.get("output"), metric) is not None), None)
             values.append((name if len(metrics) > 1 else "", value, "measured"))
         if any(v is not None for _, v, _ in values):
             groups.append((machine_label(machine), values))
@@ -201,26 +188,74 @@ def chart(options: dict, entries_by_machine: list[tuple[dict, list[dict]]], lang
             groups.append((label.strip(), [("", number, "reported")]))
             rows.append((label.strip(), text(lang, "chart_reported"), [number]))
     if not groups:
-        return f'<p class="ruota-chart-empty">{html.escape(text(lang, "chart_none", metrics=", ".join(metrics)))}</p>'
-    head = "".join(f"<th>{html.escape(m)}{' (' + html.escape(unit) + ')' if unit else ''}</th>" for m in metrics)
+        return f'<p class="ruota-chart-empty">{html.escape(text(lang, "chart_none", metrics=formatting.join(names, lang)))}</p>'
+    in_unit = f" ({unit})" if unit else ""
+    heads = [text(lang, "value") + in_unit] if len(metrics) == 1 else [name + in_unit for name in names]
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in heads)
     body = "".join(
         f"<tr><td>{html.escape(label)}</td><td>{html.escape(kind)}</td>"
-        + "".join(f'<td class="ruota-num">{fmt(v) if v is not None else "—"}</td>' for v in values)
+        + "".join(f'<td class="ruota-num">{formatting.number(v, lang) if v is not None else "—"}</td>' for v in values)
         + "</tr>" for label, kind, values in rows
     )
-    table = (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-chart-table"><table><thead><tr><th>{html.escape(text(lang, "machine"))}</th><th></th>{head}</tr></thead>'
+    table = (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-chart-table"><table><thead><tr><th>{html.escape(text(lang, "machine"))}</th>'
+             f'<th>{html.escape(text(lang, "chart_source"))}</th>{head}</tr></thead>'
              f"<tbody>{body}</tbody></table></div></div>")
-    svg = charts.bar_chart(title, groups, unit, fmt)
+    svg = charts.bar_chart(title, groups, unit, lambda v: formatting.number(v, lang))
     # data-search-exclude: Material's search would index the chart's labels and the table's
     # cells run together ("CPU x86_64 · measured30,5 s"); the page's prose says what it shows.
     return (f'<div data-search-exclude><figure class="ruota-figure">{svg}<figcaption>{html.escape(title)}</figcaption>'
             f'{table}</figure></div>')
 
 
-def _count_of_blocks(value: float, lang: str) -> str:
-    """``1 block`` / ``2 blocks``, ``0 bloc`` in French: the language's own plural rule."""
-    one = Locale.parse(lang).plural_form(int(value)) == "one"
-    return f"{formatting.number(value, lang, 0)} {text(lang, 'block' if one else 'blocks')}"
+_BACKENDS = {"cpu": "CPU", "cuda": "CUDA", "rocm": "ROCm"}
+
+
+def _count(state: str, count: int, lang: str) -> str:
+    """A count in the status table: the icon and the number, and in words for screen
+    readers and on hover (``3 bloques correctos``)."""
+    words = html.escape(text(lang, f"count_{state}", count=count))
+    return (f'<span class="ruota-count ruota-mark-{state}" title="{words}">{icon(state)}'
+            f'<span aria-hidden="true">{formatting.number(count, lang, 0)}</span><span class="ruota-sr-only">{words}</span></span>')
+
+
+def rocm_kind(block) -> str | None:
+    """``device`` for a block that needs PyTorch on a ROCm GPU, ``toolchain`` for one that needs
+    only ROCm's software (hipcc, or one of ROCm's programs), ``None`` for any other."""
+    names = {t.name for t in block.requirements}
+    if "rocm" in names:
+        return "device"
+    programs = {v for t in block.requirements if t.name == "tool" for v in t.values}
+    if ("hipcc" in names or programs & set(ROCM_PROGRAMS)) and not names & {"gpu", "cuda"}:
+        return "toolchain"
+    return None
+
+
+def rocm_evidence(pages: list[tuple[str, str, list]], lang: str) -> str:
+    """Two rows drawn from the records: where the ROCm toolchain blocks and the ROCm device
+    blocks of this language passed ("no record yet" where none did)."""
+    rows = []
+    for kind in ("toolchain", "device"):
+        items = [(b, v) for _, _, found in pages for b, v in found if rocm_kind(b) == kind and b.not_run_reason is None]
+        if not items:
+            continue
+        passed: dict[str, list] = {}
+        for _, verdict in items:
+            for result in verdict.by_state("passed"):
+                passed.setdefault(result.label, []).append(result)
+        if passed:
+            where = "; ".join(
+                text(lang, "rocm_passed_on", machine=label, passed=formatting.number(len(found), lang, 0),
+                     total=formatting.number(len(items), lang, 0), date=formatting.date(_latest(found), lang, "medium"))
+                for label, found in passed.items())
+        else:
+            where = text(lang, "rocm_no_record")
+        rows.append(f'<tr><td>{html.escape(text(lang, "rocm_" + kind))}</td><td class="ruota-num">{formatting.number(len(items), lang, 0)}</td>'
+                    f'<td>{icon("passed" if passed else "never")} {html.escape(where)}</td></tr>')
+    if not rows:
+        return ""
+    return (f'<div class="md-typeset__scrollwrap" data-search-exclude><div class="md-typeset__table ruota-rocm"><table><thead><tr>'
+            f'<th>{html.escape(text(lang, "rocm_what"))}</th><th>{html.escape(text(lang, "blocks_header"))}</th>'
+            f'<th>{html.escape(text(lang, "rocm_where"))}</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div></div>')
 
 
 def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: str) -> str:
@@ -237,36 +272,39 @@ def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: s
                 totals[r.machine_id][r.state] += 1
     groups = [(label, [(text(lang, s), float(totals[mid][s]), s) for s in ("passed", "failed", "skipped")])
               for mid, label in machines]
-    svg = charts.bar_chart(text(lang, "outcomes_chart"), groups, "", lambda v: _count_of_blocks(v, lang)) if groups else ""
+    blocks = lambda v: text(lang, "blocks_count", count=int(v))  # noqa: E731
+    svg = charts.bar_chart(text(lang, "outcomes_chart"), groups, "", blocks) if groups else ""
     head = "".join(f"<th>{html.escape(label)}</th>" for _, label in machines)
     rows = []
     for title, url, items in pages:
         cells = []
         for mid, _ in machines:
             c = Counter(r.state for _, v in items for r in v.results if r.machine_id == mid)
-            parts = [f'<span class="ruota-count ruota-mark-{s}">{icon(s)}{c[s]}</span>' for s in ("passed", "failed", "skipped") if c[s]]
-            pending = c["stale"] + c["absent"]
-            if pending:
-                parts.append(f'<span class="ruota-count ruota-mark-stale" title="{html.escape(text(lang, "stale_col"))}">{icon("stale")}{pending}</span>')
+            c["stale"] += c.pop("absent", 0)
+            parts = [_count(s, c[s], lang) for s in ("passed", "failed", "skipped", "stale") if c[s]]
             cells.append(f"<td>{' '.join(parts) or '—'}</td>")
-        rows.append(f'<tr><td><a href="{html.escape(url)}">{html.escape(title)}</a></td><td class="ruota-num">{len(items)}</td>{"".join(cells)}</tr>')
-    table = (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-status-table"><table><thead><tr><th>{html.escape(text(lang, "page"))}</th>'
-             f'<th>{html.escape(text(lang, "blocks"))}</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div></div>')
+        rows.append(f'<tr><td><a href="{html.escape(url)}">{html.escape(title)}</a></td>'
+                    f'<td class="ruota-num">{formatting.number(len(items), lang, 0)}</td>{"".join(cells)}</tr>')
+    table = (f'<div class="md-typeset__scrollwrap" data-search-exclude><div class="md-typeset__table ruota-status-table"><table><thead><tr><th>{html.escape(text(lang, "page"))}</th>'
+             f'<th>{html.escape(text(lang, "blocks_header"))}</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div></div>')
     described = []
     for data in ledgers:
         m = data.get("machine", {})
         versions = ", ".join(f"{k} {v}" for k, v in sorted((m.get("packages") or {}).items()))
         extra = ", ".join(x for x in (m.get("hip") and f"HIP {m['hip']}", m.get("cuda") and f"CUDA {m['cuda']}") if x)
-        system = f"{m.get('os')} {m.get('machine')}"
+        system = f"{OS_LABELS.get(m.get('os'), m.get('os'))} {m.get('machine')}"
         facts = " · ".join(x for x in (system, f"Python {m.get('python')}", extra, versions) if x)
         gpu = str(m.get("gpu_name") or "—") + (f" · {m['arch']}" if m.get("arch") else "")
+        backend = _BACKENDS.get(m.get("backend"), str(m.get("backend")))
         described.append(
-            f"<tr><td>{html.escape(machine_label(m))}</td><td>{html.escape(str(m.get('backend')))}</td>"
+            f"<tr><td>{html.escape(machine_label(m))}</td><td>{html.escape(backend)}</td>"
             f"<td>{html.escape(gpu)}</td><td>{html.escape(facts)}</td>"
-            f"<td>{formatting.date(data.get('updated'), lang)}</td></tr>"
+            f"<td>{formatting.date(data.get('updated'), lang, 'medium')}</td></tr>"
         )
-    machines_table = (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-machines"><table><thead><tr><th>{html.escape(text(lang, "machine"))}</th><th>{html.escape(text(lang, "backend"))}</th>'
+    machines_table = (f'<div class="md-typeset__scrollwrap" data-search-exclude><div class="md-typeset__table ruota-machines"><table><thead><tr><th>{html.escape(text(lang, "machine"))}</th><th>{html.escape(text(lang, "backend"))}</th>'
                       f'<th>{html.escape(text(lang, "gpu"))}</th><th>{html.escape(text(lang, "versions"))}</th><th>{html.escape(text(lang, "updated"))}</th></tr></thead>'
                       f'<tbody>{"".join(described)}</tbody></table></div></div>')
     figure = f'<figure class="ruota-figure">{svg}<figcaption>{html.escape(text(lang, "outcomes_chart"))}</figcaption></figure>' if svg else ""
-    return f'<div class="ruota-status" data-search-exclude>{figure}{table}{machines_table}</div>'
+    # Each table carries its own data-search-exclude: Material's search compares elements by tag
+    # name, so the outer div's exclusion ends at the first nested </div>.
+    return f'<div class="ruota-status" data-search-exclude>{figure}{rocm_evidence(pages, lang)}{table}{machines_table}</div>'

@@ -25,8 +25,7 @@ from ruota_docs import ledger as ledger_mod
 from ruota_docs import marks
 from ruota_docs.device import Device
 from ruota_docs.requirements import unmet_reason
-from ruota_docs.sybil.lexers import scan
-from ruota_docs.sybil.parsers import block_from_fence
+from ruota_docs.collect import page_blocks
 
 __all__ = ["LANGUAGES", "ROOT", "SOURCE", "page_paths", "url_path"]
 
@@ -106,7 +105,7 @@ class Site:
                 written = lang if (self.root / "docs" / lang / page).exists() else SOURCE
                 text = (self.root / "docs" / written / page).read_text(encoding="utf-8")
                 self._sources[(page, lang)] = text
-                self._blocks[(page, lang)] = engine_blocks(text, f"{written}/{page}", lang, self.root)
+                self._blocks[(page, lang)] = engine_blocks(f"{written}/{page}", lang, self.root)
 
     @property
     def host(self) -> str:
@@ -135,15 +134,11 @@ class Site:
         return [(b, marks.verdict(b.page, b.index, b.sha256, indexed)) for b in self.blocks(page, lang)]
 
 
-def engine_blocks(markdown: str, page_key: str, lang: str, root: Path) -> list:
-    """``ruota_docs.sybil.lexers.scan`` + ``parsers.block_from_fence``, numbered like the plugin."""
-    blocks = []
-    for fence in scan(markdown).fences:
-        block = block_from_fence(fence, page_key, lang, root)
-        if block is None:
-            continue
-        block.index = len(blocks)
-        blocks.append(block)
+def engine_blocks(page_key: str, lang: str, root: Path) -> list:
+    """The blocks of ``docs/<page_key>`` as the engine (and the plugin) number them, read in ``lang``."""
+    blocks = page_blocks(root, root / "docs", root / "docs" / page_key)
+    for block in blocks:
+        block.lang = lang
     return blocks
 
 
@@ -322,7 +317,7 @@ def make_fixture_repo(dest: Path) -> Path:
         for lang in LANGUAGES:
             for path in sorted((dest / "docs" / lang).rglob("*.md")):
                 page = path.relative_to(dest / "docs").as_posix()
-                for block in engine_blocks(path.read_text(encoding="utf-8"), page, lang, dest):
+                for block in engine_blocks(page, lang, dest):
                     entry = dict(page=page, lang=lang, index=block.index, line=block.line, language=block.language,
                                  sha256=block.sha256, id=block.block_id, outcome="passed", reason=None,
                                  duration=1.25 + block.index, output=fixture_output(machine_id, block),

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from browserkit import LANGUAGES, SOURCE, url_path
-from ruota_docs.locales import STRINGS
+from ruota_docs.locales import templates
 
 SITE_URL = "https://ruota-docs.example.org"
 # What the engine writes into the ledger in English; the page must say it in its own language.
@@ -73,14 +73,12 @@ def test_fixture_status_page_and_home_have_accessible_charts(fixture_survey):
 
 def _foreign_fragments(lang: str) -> list[str]:
     """Pieces of the plugin's strings in the other languages that this language never uses."""
-    own = " ".join(STRINGS[lang].values())
+    own = " ".join(templates(lang))
     fragments = set()
     for other in LANGUAGES:
         if other == lang:
             continue
-        for key, template in STRINGS[other].items():
-            if template == STRINGS[lang].get(key):
-                continue
+        for template in templates(other):
             for piece in re.split(r"\{[^}]*\}", template):
                 piece = piece.strip(" .,;:()")
                 if len(piece) >= 5 and re.search(r"[^\W\d_]{3}", piece) and piece not in own:

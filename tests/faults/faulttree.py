@@ -75,11 +75,7 @@ markdown_extensions:
   - pymdownx.snippets:
       base_path: [snippets]
       check_paths: true
-  - pymdownx.superfences:
-      custom_fences:
-        - name: ruota-slot
-          class: ruota-slot
-          format: !!python/name:ruota_docs.slots.format_slot
+  - pymdownx.superfences
   - pymdownx.tabbed:
       alternate_style: true
 """

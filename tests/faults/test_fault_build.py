@@ -57,7 +57,7 @@ def test_page_whose_blocks_all_skipped(project):
     build = tree.build()
     assert build.returncode == 0, build
     html = tree.html("skipped.md")
-    assert "No se ejecutó en" in html
+    assert "Sin ejecutar en" in html
     assert "No se ejecuta: instala paquetes del sistema" in html
     assert html.count('class="ruota-verify ruota-state-skipped"') == 1
     assert html.count('class="ruota-verify ruota-state-notrun"') == 1
@@ -76,7 +76,7 @@ def test_records_of_deleted_pages(project):
     status = tree.status()
     assert status.returncode == 0, status
     assert "\n\nrecords of pages no longer in docs/ (ignored here and by the site):\n" in status.stdout
-    assert f"  es/gone.md: 2 block(s) recorded by {this_machine()}\n" in status.stdout
+    assert f"  es/gone.md: 2 blocks recorded by {this_machine()}\n" in status.stdout
     assert "es/keep.md" not in status.stdout.split("no longer in docs/")[1]
     # the records themselves are kept: deleting a page is not a reason to rewrite other pages' history
     assert len(tree.entries("es/gone.md")) == 2

@@ -42,23 +42,27 @@ print("an example of Markdown, not a block")
 ```
 ````
 """
-NESTED_LINES = (5, 11, 17)
+NESTED_LINES = (5, 11, 17, 25)
 
 #: page → (text, line the engine must name, message it must give)
 BROKEN = {
     "unclosed.md": ("# Unclosed\n\n```python\nprint(1)\n```\n\nText.\n\n````python\nprint(2)\n```\n\nMore text.\n",
-                    9, "code block opened with ```` at line 9 is never closed"),
-    "directive.md": ("# Directive\n\nText.\n\n<!-- colour: red -->\n```python\nprint(1)\n```\n",
-                     5, "unknown directive 'colour'; known: requires, run, chart, verification-status, card-matrix"),
+                    9, "code block opened with ```` at line 9 is never closed (readers see it as text)"),
+    "directive.md": ("# Directive\n\nText.\n\n<!-- requirs: rocm -->\n```python\nprint(1)\n```\n",
+                     5, "unknown directive 'requirs': did you mean 'requires'? "
+                        "(known: requires, run, chart, verification-status, card-matrix, value, skip)"),
     "requirement.md": ("# Requirement\n\n<!-- run: timeout=5 -->\n<!-- requires: vram>=lots -->\n```python\nprint(1)\n```\n",
                        4, "malformed size 'lots': write a number and a unit, e.g. 8GiB or 512MiB"),
+    # an include problem names the include's line, inside the fence
     "missing-file.md": ('# Missing\n\n```python\n--8<-- "demo/nope.py"\n```\n',
-                        3, "Snippet at path 'demo/nope.py' could not be found"),
+                        4, "Snippet at path 'demo/nope.py' could not be found"),
     "missing-section.md": ('# Section\n\n```python\n--8<-- "demo/hello.py:nope"\n```\n',
-                           3, "Snippet section 'nope' could not be located"),
+                           4, "Snippet section 'nope' could not be located"),
     "circular.md": ('# Circular\n\n```python\n--8<-- "demo/ping.py"\n```\n',
-                    3, "circular include of ping.py"),
+                    4, "circular include of demo/ping.py"),
 }
+#: Problems that belong to no block: they fail the run, and no block is recorded for them.
+PAGE_PROBLEMS = {"unclosed.md"}
 #: Latin-1: the first byte that is not UTF-8 is "á" (0xe1), line 1, column 4
 LATIN1 = "# Página\n\nUna señal.\n\n```python\nprint(1)\n```\n".encode("latin-1")
 LATIN1_ERROR = "not UTF-8 text (byte 0xe1 at line 1, column 4): save the file as UTF-8"
@@ -96,14 +100,20 @@ def test_broken_page_is_reported_with_file_and_line(markdown, name):
     _, line, message = BROKEN[name]
     assert f"es/broken/{name}:{line}: {message}" in run.stdout, run
     failed = [e for e in tree.entries(f"es/broken/{name}") if e["outcome"] == "failed"]
-    assert [e["reason"] for e in failed] == [message]
+    # the block with the problem fails, and only it; a problem outside any block fails the run alone
+    if name in PAGE_PROBLEMS:
+        assert failed == [] and [e["outcome"] for e in tree.entries(f"es/broken/{name}")] == ["passed"]
+    else:
+        assert [e["reason"] for e in failed] == [message]
 
 
 def test_not_utf8_page_is_reported_with_file_and_line(markdown):
     tree, run = markdown
     assert f"es/broken/latin1.md:1: {LATIN1_ERROR}" in run.stdout, run
     assert "UnicodeDecodeError" not in run.stdout
-    assert [e["outcome"] for e in tree.entries("es/broken/latin1.md")] == ["failed"]
+    assert "FAILED docs/es/broken/latin1.md" in run.stdout
+    # nothing of the page could be read: nothing is recorded for it
+    assert tree.entries("es/broken/latin1.md") == []
 
 
 def test_fences_inside_lists_admonitions_and_tabs_run(markdown):
@@ -113,6 +123,7 @@ def test_fences_inside_lists_admonitions_and_tabs_run(markdown):
         (NESTED_LINES[0], "passed", "in a list\n"),
         (NESTED_LINES[1], "passed", "in an admonition\n"),
         (NESTED_LINES[2], "passed", "in a tab\n"),
+        (NESTED_LINES[3], "skipped", ""),  # the Markdown example: shown, never run
     ]
 
 
@@ -121,15 +132,23 @@ def test_a_broken_page_keeps_its_earlier_records(tree):
     tree.page("es/grows.md", text, langs=("es",))
     assert tree.pytest().returncode == 0
     before = tree.entries("es/grows.md")
-    tree.page("es/grows.md", text + "\n```python\nprint('unclosed')\n", langs=("es",))
+    (tree.docs / "es/grows.md").write_bytes(text.replace("Grows", "Crece según")
+                                            .encode("latin-1"))
+    run = tree.pytest()
+    assert run.returncode == 1, run
+    assert "es/grows.md:1: not UTF-8 text" in run.stdout
+    # the page could not be read: the records of its blocks stay as they were
+    assert tree.entries("es/grows.md") == before
+
+
+def test_an_unclosed_fence_fails_the_run_and_the_page_still_runs(tree):
+    text, lines = compose("Open", fence("print('a')"), fence("print('b')"))
+    tree.page("es/open.md", text + "\n```python\nprint('unclosed')\n", langs=("es",))
     run = tree.pytest()
     assert run.returncode == 1, run
     unclosed = lines[-1] + 4
-    assert f"es/grows.md:{unclosed}: code block opened with ``` at line {unclosed} is never closed" in run.stdout
-    after = tree.entries("es/grows.md")
-    # the page could not be read: its failure is recorded, the records of its other blocks stay
-    assert [(e["index"], e["outcome"]) for e in after] == [(0, "failed"), (1, "passed"), (2, "passed")]
-    assert after[1:] == before[1:]
+    assert f"es/open.md:{unclosed}: code block opened with ``` at line {unclosed} is never closed" in run.stdout
+    assert [(e["index"], e["outcome"]) for e in tree.entries("es/open.md")] == [(0, "passed"), (1, "passed")]
 
 
 @pytest.mark.parametrize("name", sorted(BROKEN) + ["latin1.md"])
@@ -174,7 +193,7 @@ def test_page_in_one_language_only(tree):
         "in the ruota_docs plugin options)",
         "docs/fr/only-fr.md:1: page has no es source (es/only-fr.md is missing)",
     ]
-    assert check.stdout.splitlines()[-1] == "3 problem(s) in 3 languages"
+    assert check.stdout.splitlines()[-1] == "3 problems in 3 languages"
 
 
 MEASURE = ("import resource, subprocess, sys; code = subprocess.call(sys.argv[1:]); "

@@ -8,6 +8,7 @@ verification record.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import os
 import tomllib
@@ -18,10 +19,12 @@ import pytest
 import yaml
 from sybil.example import SybilFailure
 
-from .. import requirements
+from .. import outputs, requirements
+from ..blocks import Block
 from ..device import probe
+from ..site_config import TagTolerantLoader
 from .guard import RepositoryGuard, records_note, repository_note
-from .parsers import Block
+from .parsers import PageProblem
 from .session import DEFAULT_TIMEOUT, Outcome, PageSession
 
 _SESSION = "__ruota_session__"
@@ -32,12 +35,24 @@ _RECORDED = "__ruota_recorded__"
 _EXECUTED: dict[tuple[str, int], tuple[str, Outcome]] = {}
 
 
+#: Why blocks that are only shown are not run (recorded as their skip reason).
+SHOWN_ONLY_REASONS = {
+    "text": "output or prose, not code",
+    "indented": "an indented code block has no language; readers see it as text",
+}
+
+
 def default_timeout() -> float:
     return float(os.environ.get("RUOTA_DOCS_TIMEOUT", DEFAULT_TIMEOUT))
 
 
 def reuse_enabled() -> bool:
-    return os.environ.get("RUOTA_DOCS_REUSE", "1") not in ("0", "false", "no")
+    return os.environ.get("RUOTA_DOCS_REUSE", "1") not in ("0", "false", "no") and not update_outputs()
+
+
+def update_outputs() -> bool:
+    """``pytest --update-outputs``: rewrite ``#>`` lines from this machine's output."""
+    return os.environ.get("RUOTA_DOCS_UPDATE_OUTPUTS", "") not in ("", "0", "false", "no")
 
 
 class BlockEvaluator:
@@ -52,6 +67,8 @@ class BlockEvaluator:
 
     def __call__(self, example) -> None:
         block: Block = example.parsed
+        if isinstance(block, PageProblem):
+            raise SybilFailure(example, block.error)
         outcome = self._outcome(example, block)
         block.outcome = outcome
         if outcome.status == "skipped":
@@ -64,6 +81,8 @@ class BlockEvaluator:
             return Outcome("failed", reason=block.error.split(": ", 1)[-1], error=block.error)
         if block.not_run_reason is not None:
             return Outcome("skipped", reason=f"not run: {block.not_run_reason}")
+        if block.shown_only:
+            return Outcome("skipped", reason=f"not run: {SHOWN_ONLY_REASONS[block.kind]}")
         if block.kind == "windows" and probe().os != "windows":
             return Outcome("skipped", reason=f"requires Windows; this machine: {requirements.OS_LABELS.get(probe().os, probe().os)}")
         unmet = requirements.unmet_reason(block.requirements, probe())
@@ -85,10 +104,11 @@ class BlockEvaluator:
             if self.root is not None:
                 example.namespace[_GUARD] = RepositoryGuard(self.root, skip_paths=(session.workdir, session.log_path))
         timeout = float(block.options.get("timeout", default_timeout()))
+        expected = outputs.expected(block.code) if block.kind == "python" else []
         if block.kind == "shell" or block.kind == "windows":
             outcome = session.run_shell(_shell_script(block), timeout)
         else:
-            outcome = session.run_python(block.code, _filename(block), block.line, timeout, block.kind)
+            outcome = session.run_python(block.code, _filename(block), block.line, timeout, block.kind, expect=bool(expected))
         guard = example.namespace.get(_GUARD)
         written = guard.changes() if guard is not None else []
         bent, notes = guard.records.check() if guard is not None else ([], [])
@@ -97,13 +117,55 @@ class BlockEvaluator:
             reason = note if outcome.status != "failed" else f"{outcome.reason}; it also {note}"
             outcome = dataclasses.replace(outcome, status="failed", reason=reason,
                                           error="\n".join(x for x in (outcome.error, note) if x))
+        elif expected and outcome.status == "passed":
+            outcome = self._check_output(block, expected, outcome)
+            if guard is not None:
+                guard.changes()  # --update-outputs rewrote #> lines: the engine's own writes
         _EXECUTED[key] = (block.page, outcome)
         return outcome
 
 
+    def _check_output(self, block: Block, expected: list, outcome: Outcome) -> Outcome:
+        """A block that ran must also print what its ``#>`` lines state."""
+        printed = "".join(text for _, text in outcome.printed or [])
+        diff = outputs.mismatch(expected, printed)
+        if diff is None:
+            return outcome
+        if update_outputs():
+            try:
+                code, changes = outputs.rewrite(block.code_origins, block.code, outputs.plan(expected, outcome.printed or []))
+            except (outputs.UpdateError, OSError) as error:
+                return Outcome("failed", outcome.output, outcome.duration, reason=f"its #> lines cannot be updated: {error}",
+                               error=diff, as_root=outcome.as_root)
+            outcome.reason = "#> lines updated from this run"
+            outcome.updated = [self._shown(c.path) + str(c)[len(c.path):] for c in changes]
+            outcome.sha256 = hashlib.sha256(code.encode()).hexdigest()
+            return outcome
+        line = outputs.first_difference(expected, printed)
+        where = self._where(block, line.index) if line else f"{block.page}:{block.line}"
+        return Outcome("failed", outcome.output, outcome.duration,
+                       reason=f"its output differs from its #> lines (first at {where}; pytest --update-outputs rewrites them)",
+                       error=diff, as_root=outcome.as_root)
+
+    def _where(self, block: Block, index: int) -> str:
+        """``file:line`` of line ``index`` of a block's code, as a reader finds it."""
+        origin = block.code_origins[index] if index < len(block.code_origins) else None
+        if origin is None:
+            return f"{block.page}:{block.line}"
+        return f"{self._shown(origin[0])}:{origin[1]}"
+
+    def _shown(self, path: str) -> str:
+        if self.root is None:
+            return path
+        try:
+            return Path(path).resolve().relative_to(Path(self.root).resolve()).as_posix()
+        except ValueError:
+            return path
+
+
 def _executes(block: Block) -> bool:
     """Whether evaluating the block starts code (rather than skipping or parsing it)."""
-    if block.error or block.not_run_reason is not None or block.kind == "data":
+    if block.error or block.not_run_reason is not None or block.kind == "data" or block.shown_only:
         return False
     if block.kind == "windows" and probe().os != "windows":
         return False
@@ -165,22 +227,25 @@ def _filename(block: Block) -> str:
 
 def _shell_script(block: Block) -> str:
     """``console`` blocks show prompts: only the lines after ``$ `` are commands."""
-    if block.language != "console":
+    if block.language.lower() not in ("console", "shell-session"):
         return block.code
     return "\n".join(line[2:] for line in block.code.splitlines() if line.startswith("$ "))
 
 
 def _check_data(block: Block) -> Outcome:
+    """Parse a data block. YAML may use tags (MkDocs' ``!ENV``, ``!relative``,
+    ``!!python/name:``): an excerpt of a mkdocs.yml is valid YAML."""
+    what = block.data_format or block.language
     try:
-        if block.language == "json":
+        if what == "json":
             json.loads(block.code)
-        elif block.language == "toml":
+        elif what == "toml":
             tomllib.loads(block.code)
         else:
-            list(yaml.safe_load_all(block.code))
+            list(yaml.load_all(block.code, Loader=TagTolerantLoader))  # noqa: S506 — builds no objects
     except Exception as error:  # noqa: BLE001 — every parser error is the block's failure
-        return Outcome("failed", reason=f"invalid {block.language}: {error}".splitlines()[0], error=str(error))
-    return Outcome("passed", reason=f"valid {block.language}")
+        return Outcome("failed", reason=f"invalid {what}: {error}".splitlines()[0], error=str(error))
+    return Outcome("passed", reason=f"valid {what}")
 
 
 def _failure_text(block: Block, outcome: Outcome) -> str:

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import ledger
-from ..includes import load_mkdocs_config
+from ..site_config import load_mkdocs_config
 
 _SKIPPED_NAMES = frozenset({"__pycache__", "node_modules", "venv"})
 

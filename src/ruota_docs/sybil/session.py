@@ -48,6 +48,7 @@ class Outcome:
     duration: float = 0.0
     reason: str | None = None  #: skip reason, or the failure's summary
     error: str | None = None  #: traceback or report
+    printed: list | None = None  #: for a block with ``#>`` lines: ``[(statement line, text), …]`` it wrote to stdout
     as_root: bool | None = None  #: whether the block's code ran as root; None where none ran
 
 
@@ -114,8 +115,9 @@ class PageSession:
         os.close(res_w)
         self._cmd, self._res = cmd_w, res_r
 
-    def run_python(self, code: str, filename: str, line: int, timeout: float, kind: str = "python") -> Outcome:
-        """Run one block in the page's process."""
+    def run_python(self, code: str, filename: str, line: int, timeout: float, kind: str = "python",
+                   expect: bool = False) -> Outcome:
+        """Run one block in the page's process (``expect``: keep what it prints, for its ``#>`` lines)."""
         if self.dead:
             return Outcome("skipped", reason=f"not run: {self.dead}")
         if self.process is None:
@@ -130,7 +132,7 @@ class PageSession:
         mark = self._mark()
         started = time.perf_counter()
         try:
-            send(self._cmd, {"kind": kind, "code": code, "filename": filename, "line": line})
+            send(self._cmd, {"kind": kind, "code": code, "filename": filename, "line": line, "expect": expect})
         except BrokenPipeError:
             pass
         ready, _, _ = select.select([self._res], [], [], timeout)
@@ -141,7 +143,8 @@ class PageSession:
             status = "passed" if answer["ok"] else "failed"
             error = answer.get("error")
             summary = error.strip().splitlines()[-1] if error else None
-            return Outcome(status, output, answer["duration"], reason=summary, error=error, as_root=self.as_root)
+            return Outcome(status, output, answer["duration"], reason=summary, error=error, printed=answer.get("printed"),
+                           as_root=self.as_root)
         if not ready:
             why = f"timed out after {timeout:g} s"
             self._kill()

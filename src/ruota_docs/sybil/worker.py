@@ -20,6 +20,8 @@ import time
 import traceback
 
 _HEADER = struct.Struct("!I")
+#: Facts about the block just run that go back with its answer, whatever it raised.
+_ANSWER_EXTRA: dict = {}
 
 
 def send(fd: int, message: dict) -> None:
@@ -93,10 +95,49 @@ def _remember_source(request: dict) -> None:
     linecache.cache[request["filename"]] = (len(request["code"]), None, lines, request["filename"])
 
 
+class _Printed:
+    """``sys.stdout`` while a block with ``#>`` lines runs: writes go through unchanged,
+    and each is remembered with the block line of the top-level statement that made it."""
+
+    LIMIT = 1_000_000
+
+    def __init__(self, target, filename: str) -> None:
+        self._target, self._filename = target, filename
+        self.chunks: list[tuple[int | None, str]] = []
+        self._size = 0
+
+    def write(self, text: str) -> int:
+        written = self._target.write(text)
+        if self._size < self.LIMIT:
+            self.chunks.append((self._statement(), text))
+            self._size += len(text)
+        return written
+
+    def _statement(self) -> int | None:
+        frame, line = sys._getframe(2), None
+        while frame is not None:
+            if frame.f_code.co_filename == self._filename:
+                line = frame.f_lineno  # keep going: the outermost frame of the block wins
+            frame = frame.f_back
+        return line
+
+    def __getattr__(self, name):
+        return getattr(self._target, name)
+
+
 def _run_python(request: dict, namespace: dict) -> dict:
     _remember_source(request)
     code = compile(request["code"], request["filename"], "exec", dont_inherit=True)
-    exec(code, namespace)  # noqa: S102 — executing the page's code is the point
+    if not request.get("expect"):
+        exec(code, namespace)  # noqa: S102 — executing the page's code is the point
+        return {"ok": True}
+    original = sys.stdout
+    printed = sys.stdout = _Printed(original, request["filename"])
+    try:
+        exec(code, namespace)  # noqa: S102
+    finally:
+        sys.stdout = original
+        _ANSWER_EXTRA["printed"] = printed.chunks
     return {"ok": True}
 
 
@@ -104,6 +145,7 @@ def _run_doctest(request: dict, namespace: dict) -> dict:
     _remember_source(request)
     parser = doctest.DocTestParser()
     test = parser.get_doctest(request["code"], namespace, request["filename"], request["filename"], request["line"])
+    test.globs = namespace  # DocTest copies its globals: share the page's namespace both ways
     report = io.StringIO()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     # run()'s own counts: summarize() would print its summary into the block's output
@@ -132,6 +174,8 @@ def main(cmd_fd: int, result_fd: int) -> None:
             answer = {"ok": False, "error": _format_exception(request["filename"])}
         sys.stdout.flush()
         sys.stderr.flush()
+        answer.update(_ANSWER_EXTRA)
+        _ANSWER_EXTRA.clear()
         answer["duration"] = time.perf_counter() - started
         send(result_fd, answer)
 

@@ -1,0 +1,67 @@
+"""Empty ``div`` markers around each rendered code block, and finding them in the HTML.
+
+``<div data-ruota-block="NONCE:N"></div>`` before block N's HTML and
+``<div data-ruota-end="NONCE:N"></div>`` after it; ``data-ruota-directive`` where a page
+directive stands. They are block-level, so Python-Markdown places them exactly as it
+places the code block (never inside a paragraph), and harmless anywhere they end up. A
+marker inside an HTML comment is not part of the page: readers never see that block.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as etree
+
+_MARKER = re.compile(r'<div data-ruota-(?P<what>block|end|directive)="(?P<nonce>[0-9a-f]+):(?P<n>\d+)"></div>')
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+
+
+def _tag(what: str, nonce: str, number: int) -> str:
+    return f'<div data-ruota-{what}="{nonce}:{number}"></div>'
+
+
+def wrap(nonce: str, number: int, html: str) -> str:
+    """A code block's HTML between its two markers."""
+    return _tag("block", nonce, number) + html + _tag("end", nonce, number)
+
+
+def directive(nonce: str, number: int) -> str:
+    return _tag("directive", nonce, number)
+
+
+def elements(nonce: str, number: int) -> tuple[etree.Element, etree.Element]:
+    """The two markers as elements, for blocks that live in the element tree."""
+    return (etree.Element("div", {"data-ruota-block": f"{nonce}:{number}"}),
+            etree.Element("div", {"data-ruota-end": f"{nonce}:{number}"}))
+
+
+def _commented(html: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _COMMENT.finditer(html)] if "<!--" in html else []
+
+
+def visible_blocks(html: str, nonce: str) -> list[int]:
+    """The numbers of the blocks whose opening marker is in the page (not in a comment), in order."""
+    comments = _commented(html)
+    found = []
+    for match in _MARKER.finditer(html):
+        if match["what"] == "block" and match["nonce"] == nonce and not _inside(match.start(), comments):
+            found.append(int(match["n"]))
+    return found
+
+
+def _inside(position: int, spans: list[tuple[int, int]]) -> bool:
+    return any(start <= position < end for start, end in spans)
+
+
+def fill(html: str, nonce: str, before: dict[int, str], after: dict[int, str], directives: dict[int, str]) -> str:
+    """Markers replaced by what goes before and after each block and in place of each
+    directive; every other marker (another nonce, or a block readers do not see) removed."""
+    comments = _commented(html)
+
+    def replace(match: re.Match) -> str:
+        if match["nonce"] != nonce or _inside(match.start(), comments):
+            return ""
+        table = {"block": before, "end": after, "directive": directives}[match["what"]]
+        return table.get(int(match["n"]), "")
+
+    return _MARKER.sub(replace, html)

@@ -1,0 +1,227 @@
+"""Expected output written in the code: ``#>`` comment lines, checked and rewritten.
+
+In a Python block, comment lines that start with ``#>`` state what the block prints:
+
+```python
+print("gfx906" in targets)
+#> True
+print(f"device: {name}")
+#> device: ...
+```
+
+The block's printed output (what it writes to ``sys.stdout``; stderr and warnings do not
+count) must equal its ``#>`` lines in order, the ``#> `` prefix removed and trailing
+whitespace ignored; ``...`` inside a line matches any text. With ``pytest
+--update-outputs`` the ``#>`` lines are rewritten from this machine's output in the file
+the code came from — the page, or the snippet file behind an include — each group of
+``#>`` lines under the statement whose output it shows, and ``...`` kept wherever the old
+line still matches.
+"""
+
+from __future__ import annotations
+
+import difflib
+import fcntl
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+_EXPECTED = re.compile(r"^(?P<indent>[ \t]*)#>(?:[ ](?P<text>.*))?$")
+#: A line of output longer than this is never kept as expected text whole (nor shown in diffs).
+_SHOWN = 240
+
+
+@dataclass(frozen=True)
+class Expected:
+    """One ``#>`` line: where it is in the block's code (0-based) and what it states."""
+
+    index: int
+    indent: str
+    text: str
+
+
+def expected(code: str) -> list[Expected]:
+    """The ``#>`` lines of a block's code, in order."""
+    found = []
+    for index, line in enumerate(code.split("\n")):
+        match = _EXPECTED.match(line)
+        if match:
+            found.append(Expected(index, match["indent"], (match["text"] or "").rstrip()))
+    return found
+
+
+def _lines(text: str) -> list[str]:
+    lines = [line.rstrip() for line in text.split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def _pattern(text: str) -> re.Pattern:
+    return re.compile(".*".join(re.escape(part) for part in text.split("...")) + r"\Z", re.S)
+
+
+def line_matches(expected_text: str, actual: str) -> bool:
+    """``actual`` as ``expected_text`` states it (``...`` matching any text)."""
+    if "..." not in expected_text:
+        return expected_text == actual
+    return _pattern(expected_text).match(actual) is not None
+
+
+def mismatch(lines: list[Expected], printed: str) -> str | None:
+    """``None`` where the printed output is what the ``#>`` lines state, else a short diff."""
+    want = [e.text for e in lines]
+    while want and not want[-1]:
+        want.pop()
+    got = _lines(printed)
+    if len(want) == len(got) and all(line_matches(w, g) for w, g in zip(want, got)):
+        return None
+    shown = [g if len(g) <= _SHOWN else g[:_SHOWN] + "…" for g in got]
+    diff = difflib.unified_diff(want, shown, "#> lines", "printed", lineterm="", n=2)
+    return "\n".join(list(diff)[:60])
+
+
+def first_difference(lines: list[Expected], printed: str) -> Expected | None:
+    """The first ``#>`` line the output does not match (or the last one, if output runs on)."""
+    got = _lines(printed)
+    for position, line in enumerate(lines):
+        if position >= len(got) or not line_matches(line.text, got[position]):
+            return line
+    return lines[-1] if lines else None
+
+
+# -- rewriting ---------------------------------------------------------------------------
+@dataclass
+class Change:
+    """``#>`` lines rewritten in one file."""
+
+    path: str
+    first: int  #: first file line replaced (1-based)
+    removed: int
+    added: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.first}: {self.removed} #> line(s) replaced by {self.added}"
+
+
+class UpdateError(ValueError):
+    """The ``#>`` lines cannot be rewritten where they are written (the reason says why)."""
+
+
+def _groups(lines: list[Expected]) -> list[list[Expected]]:
+    groups: list[list[Expected]] = []
+    for line in lines:
+        if groups and groups[-1][-1].index + 1 == line.index:
+            groups[-1].append(line)
+        else:
+            groups.append([line])
+    return groups
+
+
+def _attributed(printed: list[tuple[int | None, str]]) -> list[tuple[int | None, str]]:
+    """Output lines, each with the block line of the statement that printed its first character."""
+    result: list[tuple[int | None, str]] = []
+    current, owner = "", None
+    for line, chunk in printed:
+        for piece in re.split(r"(\n)", chunk):
+            if piece == "\n":
+                result.append((owner, current))
+                current, owner = "", None
+            elif piece:
+                if not current:
+                    owner = line
+                current += piece
+    if current:
+        result.append((owner, current))
+    while result and not result[-1][1].strip():
+        result.pop()
+    return result
+
+
+def plan(lines: list[Expected], printed: list[tuple[int | None, str]]) -> list[tuple[list[Expected], list[str]]]:
+    """For each group of ``#>`` lines, the lines it should state now.
+
+    ``printed`` is what the block wrote, chunk by chunk, each with the block line (1-based)
+    of the top-level statement that wrote it. Output goes to the first group below its
+    statement (the last group for output from below every group)."""
+    groups = _groups(lines)
+    new: list[list[str]] = [[] for _ in groups]
+    for owner, text in _attributed(printed):
+        target = len(groups) - 1
+        if owner is not None:
+            target = next((i for i, g in enumerate(groups) if g[0].index + 1 > owner), len(groups) - 1)
+        new[target].append(text.rstrip())
+    result = []
+    for group, texts in zip(groups, new):
+        kept = []
+        for position, text in enumerate(texts):
+            old = group[position].text if position < len(group) else ""
+            kept.append(old if "..." in old and line_matches(old, text) else text)
+        result.append((group, kept))
+    return result
+
+
+def rewrite(code_origins: tuple, code: str, changes: list[tuple[list[Expected], list[str]]]) -> tuple[str, list[Change]]:
+    """Apply ``changes`` to the files the ``#>`` lines came from; returns the block's new
+    code and what changed. Raises `UpdateError` (and leaves that file as it was) where a
+    group cannot be found in its file."""
+    code_lines = code.split("\n")
+    edits: dict[str, list[tuple[int, list[str], list[str]]]] = {}
+    new_code = list(code_lines)
+    for group, texts in reversed(changes):
+        first, last = group[0].index, group[-1].index
+        origins = [code_origins[i] if i < len(code_origins) else None for i in range(first, last + 1)]
+        if any(o is None for o in origins) or len({o[0] for o in origins}) != 1 or \
+                [o[1] for o in origins] != list(range(origins[0][1], origins[0][1] + len(origins))):
+            raise UpdateError(f"the #> lines at block line {first + 1} are not written in one place of one file")
+        indent = group[0].indent
+        replacement = [f"{indent}#> {t}" if t else f"{indent}#>" for t in texts]
+        new_code[first:last + 1] = replacement
+        edits.setdefault(origins[0][0], []).append((origins[0][1], code_lines[first:last + 1], replacement))
+    done = []
+    for path, file_edits in edits.items():
+        done.extend(_edit_file(Path(path), file_edits))
+    return "\n".join(new_code), done
+
+
+def _edit_file(path: Path, file_edits: list[tuple[int, list[str], list[str]]]) -> list[Change]:
+    """Replace ``#>`` lines of one file under a lock. Each group is found by its text
+    nearest the line it was read at (an earlier update in this run may have moved it),
+    and keeps its own prefix (the indentation of a container on a page)."""
+    with open(path, "r+", encoding="utf-8", newline="") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        lines = handle.read().split("\n")
+        made = []
+        for first, old, replacement in sorted(file_edits, key=lambda e: e[0], reverse=True):
+            start = _find(lines, old, first - 1)
+            if start is None:
+                raise UpdateError(f"{path}:{first}: the #> lines read there are no longer in the file; run again")
+            prefix = lines[start][: len(lines[start]) - len(old[0])]
+            lines[start:start + len(old)] = [prefix + r for r in replacement]
+            made.append(Change(str(path), start + 1, len(old), len(replacement)))
+        _replace(path, "\n".join(lines))
+        fcntl.flock(handle, fcntl.LOCK_UN)
+    return sorted(made, key=lambda c: c.first)
+
+
+def _find(lines: list[str], old: list[str], near: int) -> int | None:
+    """Where the lines ``old`` stand in ``lines`` (each file line ending with one), nearest ``near``."""
+    found = [i for i in range(len(lines) - len(old) + 1)
+             if all(lines[i + k].endswith(o) and not lines[i + k][: len(lines[i + k]) - len(o)].strip(" \t>")
+                    for k, o in enumerate(old))]
+    return min(found, key=lambda i: abs(i - near)) if found else None
+
+
+def _replace(path: Path, text: str) -> None:
+    mode = path.stat().st_mode & 0o777
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

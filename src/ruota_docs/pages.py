@@ -1,0 +1,51 @@
+"""Reading a page file as MkDocs reads it: UTF-8, newlines normalised, front matter apart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class PageError(ValueError):
+    """A page the engine cannot read; ``line`` is 1-based in the file."""
+
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+def decode_page(raw: bytes) -> str:
+    """A page's text; raises `PageError` naming the line of the first byte that is not UTF-8."""
+    try:
+        return raw.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        raise PageError(f"not UTF-8 text (byte 0x{raw[error.start]:02x} at line {line}, column {column}): "
+                        "save the file as UTF-8", line) from None
+
+
+def read_page(path) -> str:
+    """The text of a page file; raises `PageError` where it is not UTF-8."""
+    with open(path, "rb") as handle:
+        return decode_page(handle.read())
+
+
+def split_meta(text: str) -> tuple[str, int]:
+    """``(markdown, first_line)``: the page without its front matter, as MkDocs renders it,
+    and the file's line number of the first line of that Markdown."""
+    from mkdocs.utils.meta import get_data  # noqa: PLC0415 — the very function MkDocs uses
+
+    markdown, _ = get_data(text)
+    if not text.endswith(markdown):  # cannot happen with MkDocs 1.6; stay safe
+        return markdown, 1
+    return markdown, text.count("\n", 0, len(text) - len(markdown)) + 1
+
+
+def page_key(docs_dir: Path, path: Path) -> tuple[str, str]:
+    """``("es/guides/x.md", "es")`` for a page file under ``docs_dir`` (its name alone elsewhere)."""
+    path = Path(path).resolve()
+    try:
+        page = path.relative_to(Path(docs_dir).resolve()).as_posix()
+    except ValueError:
+        page = path.name
+    return page, page.split("/", 1)[0] if "/" in page else ""

@@ -1,0 +1,170 @@
+"""``#>`` expected output: checked on every run, rewritten with ``--update-outputs``."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+from _support import read_ledger, run_pytest, write_tree
+from ruota_docs import outputs
+
+# -- the comparison ---------------------------------------------------------------------------------
+CODE = 'print("a")\n#> a\nfor i in range(2):\n    print(i)\n    #> 0\n    #> 1\nprint("device: cpu, 8 GiB")\n#> device: ...'
+
+
+def test_expected_lines_in_order():
+    found = outputs.expected(CODE)
+    assert [(e.index, e.indent, e.text) for e in found] == [
+        (1, "", "a"), (4, "    ", "0"), (5, "    ", "1"), (7, "", "device: ...")]
+    assert outputs.expected('x = 1  #> not at the start\n# > a comment') == []
+
+
+@pytest.mark.parametrize(("printed", "ok"), [
+    ("a\n0\n1\ndevice: cpu, 8 GiB\n", True),
+    ("a   \n0\n1\ndevice: anything at all\n\n\n", True),  # trailing whitespace and blank lines ignored
+    ("a\n0\n1\n", False),  # a line missing
+    ("a\n0\n1\ndevice: cpu\nextra\n", False),  # a line too many
+    ("b\n0\n1\ndevice: x\n", False),
+])
+def test_output_must_equal_the_expected_lines(printed, ok):
+    assert (outputs.mismatch(outputs.expected(CODE), printed) is None) is ok
+
+
+def test_ellipsis_matches_any_text_inside_a_line():
+    assert outputs.line_matches("peak: ... MiB", "peak: 67.2 MiB")
+    assert outputs.line_matches("...", "")
+    assert not outputs.line_matches("peak: ... MiB", "peak: 67.2 GiB")
+    assert not outputs.line_matches("a.b", "axb")  # only ``...`` is special
+
+
+def test_the_diff_is_short_and_names_both_sides():
+    diff = outputs.mismatch(outputs.expected("print(1)\n#> 2"), "1\n")
+    assert diff.splitlines()[:2] == ["--- #> lines", "+++ printed"]
+    assert "-2" in diff and "+1" in diff
+
+
+def test_each_group_gets_the_output_of_the_statement_above_it():
+    expected = outputs.expected(CODE)
+    printed = [(1, "A\n"), (3, "0\n"), (3, "1\n"), (3, "2\n"), (7, "device: gpu, 16 GiB\n")]
+    plan = outputs.plan(expected, printed)
+    assert [texts for _, texts in plan] == [["A"], ["0", "1", "2"], ["device: ..."]]  # ``...`` kept: it still matches
+
+
+# -- the engine -----------------------------------------------------------------------------------------
+PAGE = '''\
+    # Salidas { #outputs }
+
+    ```python
+    print("hola")
+    #> hola
+    ```
+
+    ```python
+    import sys
+    print("cpu:", 4)
+    print("a warning", file=sys.stderr)
+    #> cpu: ...
+    ```
+
+    !!! note
+
+        ```python
+        print("in a note")
+        #> in a note
+        ```
+
+    ```python title="included.py"
+    --8<-- "g/included.py"
+    ```
+    '''
+SNIPPET = 'total = 40 + 2\nprint("total:", total)\n#> total: 42\n'
+
+
+@pytest.fixture()
+def tree(tmp_path):
+    return write_tree(tmp_path, {"docs/es/p.md": PAGE, "snippets/g/included.py": SNIPPET})
+
+
+def entries(root):
+    return read_ledger(root / "out.json")["blocks"]
+
+
+def test_matching_outputs_pass_and_stderr_does_not_count(tree):
+    run = run_pytest(tree, "--ledger", "out.json")
+    assert run.returncode == 0, run.stdout
+    assert [e["outcome"] for e in entries(tree).values()] == ["passed"] * 4
+
+
+def test_a_wrong_line_fails_with_a_diff_and_the_line_it_is_on(tree):
+    page = tree / "docs/es/p.md"
+    page.write_text(page.read_text().replace("#> hola", "#> adiós"))
+    run = run_pytest(tree, "--ledger", "out.json")
+    assert run.returncode == 1
+    assert "es/p.md:3: its output differs from its #> lines (first at docs/es/p.md:5;" in run.stdout
+    assert "-adiós" in run.stdout and "+hola" in run.stdout
+    assert [e["outcome"] for e in entries(tree).values()] == ["failed", "passed", "passed", "passed"]
+
+
+def test_a_wrong_line_in_an_included_file_names_that_file(tree):
+    (tree / "snippets/g/included.py").write_text(SNIPPET.replace("42", "41"))
+    run = run_pytest(tree, "--ledger", "out.json")
+    assert run.returncode == 1
+    assert "first at snippets/g/included.py:3;" in run.stdout
+
+
+def test_update_rewrites_page_and_snippet_and_a_second_run_passes(tree):
+    page = tree / "docs/es/p.md"
+    page.write_text(page.read_text().replace('print("in a note")', 'print("in a note", "now")')
+                    .replace('print("hola")', 'print("hola")\nprint("y adiós")'))
+    (tree / "snippets/g/included.py").write_text(SNIPPET.replace("40 + 2", "40 + 3"))
+    run = run_pytest(tree, "--update-outputs", "--ledger", "out.json")
+    assert run.returncode == 0, run.stdout
+    listed = run.stdout.split("ruota-docs #> lines updated", 1)[1]
+    assert "docs/es/p.md:6: 1 #> line(s) replaced by 2 (the block at es/p.md:3)" in listed
+    assert "snippets/g/included.py:3: 1 #> line(s) replaced by 1" in listed
+    text = page.read_text()
+    assert 'print("y adiós")\n#> hola\n#> y adiós\n```' in text
+    assert '\n    #> in a note now\n' in text  # the admonition's indentation kept
+    assert "#> cpu: ...\n" in text  # unchanged: it still matches
+    assert (tree / "snippets/g/included.py").read_text() == SNIPPET.replace("40 + 2", "40 + 3").replace("42", "43")
+    again = run_pytest(tree, "--ledger", "out.json")
+    assert again.returncode == 0, again.stdout
+    assert "#> lines updated" not in again.stdout
+
+
+def test_update_leaves_a_block_that_failed_for_another_reason(tree):
+    page = tree / "docs/es/p.md"
+    page.write_text(page.read_text().replace('print("hola")', 'print("hola")\nraise SystemExit(3)'))
+    before = page.read_text()
+    run = run_pytest(tree, "--update-outputs", "--ledger", "out.json")
+    assert run.returncode == 1
+    assert page.read_text() == before
+    assert "none: every block's output matched its #> lines" in run.stdout
+
+
+def test_a_page_updated_in_place_is_recorded_with_its_new_code(tree):
+    page = tree / "docs/es/p.md"
+    page.write_text(page.read_text().replace("#> hola", "#> ?"))
+    run_pytest(tree, "--update-outputs", "--ledger", "out.json")
+    from ruota_docs.collect import page_blocks
+
+    current = page_blocks(tree, tree / "docs", page)[0]
+    assert entries(tree)["es/p.md#0"]["sha256"] == current.sha256
+
+
+def test_doctest_blocks_keep_their_own_checks(tmp_path):
+    tree = write_tree(tmp_path, {"docs/es/d.md": "# D\n\n```pycon\n>>> print(1)\n1\n```\n"})
+    assert run_pytest(tree, "--no-ledger").returncode == 0
+
+
+def test_expected_output_of_a_block_run_alone(tmp_path):
+    """The ``#>`` lines are comments: a snippet with them still runs on its own."""
+    script = tmp_path / "s.py"
+    script.write_text(textwrap.dedent(SNIPPET))
+    import subprocess
+    import sys
+
+    assert subprocess.run([sys.executable, str(script)], capture_output=True, text=True).stdout == "total: 42\n"
+    assert json.dumps(outputs.expected(SNIPPET)[0].text) == '"total: 42"'

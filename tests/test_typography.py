@@ -1,0 +1,175 @@
+"""French typography of built pages (ruota_docs.typography): prose changes, code never does."""
+
+from __future__ import annotations
+
+import pytest
+
+from ruota_docs.typography import french, french_text
+
+NB, NN = "\u00a0", "\u202f"  # no-break space (before ':' and inside « »), narrow one (before ; ? !)
+
+
+# -- plain text ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("given", "expected"), [
+    # an ordinary space is replaced by the right one
+    ("Remarque : lisez ceci", f"Remarque{NB}: lisez ceci"),
+    ("Vraiment ? Oui ! Bien ; ensuite", f"Vraiment{NN}? Oui{NN}! Bien{NN}; ensuite"),
+    # a missing space is added
+    ("Remarque: lisez ceci", f"Remarque{NB}: lisez ceci"),
+    ("Vraiment? Oui! Bien; ensuite", f"Vraiment{NN}? Oui{NN}! Bien{NN}; ensuite"),
+    # several spaces, a tab or a newline become one no-break space
+    ("Remarque  \t:\nsuite", f"Remarque{NB}:\nsuite"),
+    # the wrong no-break space is exchanged for the right one
+    (f"Vraiment{NB}?", f"Vraiment{NN}?"),
+    (f"Remarque{NN}: suite", f"Remarque{NB}: suite"),
+    # a run of signs takes one space, before the first
+    ("Quoi ?!", f"Quoi{NN}?!"),
+    ("Non !!!", f"Non{NN}!!!"),
+    # at the end of the text, before a closing bracket or quote, before a full stop
+    ("Vraiment?", f"Vraiment{NN}?"),
+    ("(vraiment?)", f"(vraiment{NN}?)"),
+    ("« Vraiment? »", f"«{NB}Vraiment{NN}?{NB}»"),
+    ("ensuite;.", f"ensuite{NN};."),
+    # guillemets: no-break space inside, added or replaced
+    ("«texte»", f"«{NB}texte{NB}»"),
+    ("« texte »", f"«{NB}texte{NB}»"),
+    ("« peut fonctionner »,", f"«{NB}peut fonctionner{NB}»,"),
+    ("des « » vides, «»", f"des «{NB}» vides, «{NB}»"),
+])
+def test_french_spacing(given, expected):
+    assert french_text(given) == expected
+    assert french_text(expected) == expected  # idempotent
+
+
+@pytest.mark.parametrize("untouched", [
+    "à 12:30 précises",                      # a time
+    "sur localhost:8000 ou 127.0.0.1:8080",  # ports
+    "un rapport 16:9",                       # a ratio
+    "https://example.org/a?b=1&c=d:e",       # a URL, with ? and : inside
+    "voir https://example.org/a?",           # a URL ending in a sign
+    "www.example.org/a?b",                   # a URL without a scheme
+    "la règle red !important",               # "!important" is not a sentence ending
+    "dans C:\\Users\\moi",                    # a Windows path
+    "super :) et ;-) ou :D",                 # emoticons
+    "(?)",                                   # a sign right after an opening bracket
+    "? au début",                            # nothing before the sign
+    "a::b et x:=1",                          # inside a token
+    "",
+])
+def test_what_is_not_prose_is_left_alone(untouched):
+    assert french_text(untouched) == untouched
+
+
+def test_only_french_signs_change():
+    text = "Pas de changement, ni. Ni - ni / ni (ni) [ni] {ni} « »"
+    assert french_text(text).replace(NB, " ") == text
+
+
+# -- HTML ------------------------------------------------------------------------------------------------------
+def test_text_nodes_change_and_markup_does_not():
+    page = '<p class="a:b" data-x="y ?">Voici : <a href="https://x.org/?q=1:2">un lien</a> !</p>'
+    assert french(page) == f'<p class="a:b" data-x="y ?">Voici{NB}: <a href="https://x.org/?q=1:2">un lien</a>{NN}!</p>'
+
+
+@pytest.mark.parametrize("tag", ["pre", "code", "kbd", "samp", "textarea"])
+def test_code_is_byte_for_byte(tag):
+    page = f"<p>Avant : <{tag}>x = a ? b : c; print('!') ; « a »</{tag}> après ?</p>"
+    assert french(page) == f"<p>Avant{NB}: <{tag}>x = a ? b : c; print('!') ; « a »</{tag}> après{NN}?</p>"
+
+
+def test_scripts_and_styles_are_left_alone():
+    page = ('<script>if (a ? b : c) { alert("Non !"); }</script><style>a:hover { color: red !important; }</style>'
+            '<script id="__config" type="application/json">{"a": "Copier : ok ?"}</script>')
+    assert french(page) == page
+
+
+def test_code_block_as_pygments_writes_it():
+    page = ('<div class="highlight"><pre><span></span><code><span class="n">x</span> <span class="o">=</span> '
+            '<span class="mi">1</span> <span class="k">if</span> <span class="n">a</span> <span class="k">else</span>'
+            ' <span class="s2">&quot;Non : ?&quot;</span>\n</code></pre></div><p>Fin : oui</p>')
+    assert french(page) == page.replace("Fin : oui", f"Fin{NB}: oui")
+
+
+def test_a_sign_right_after_inline_code_gets_its_space():
+    assert french("<p>La variable <code>KERAS_BACKEND</code>: à définir.</p>") == \
+        f"<p>La variable <code>KERAS_BACKEND</code>{NB}: à définir.</p>"
+    assert french("<p>Sur <em>Linux</em>?</p>") == f"<p>Sur <em>Linux</em>{NN}?</p>"
+    # the space before the sign sits in another inline element
+    assert french("<p><em>Note </em>: suite</p>") == f"<p><em>Note{NB}</em>: suite</p>"
+
+
+def test_code_before_a_space_is_not_changed():
+    page = "<p><code>x </code>: suite</p>"
+    assert french(page) == page  # the space belongs to the code: nothing safe to do
+
+
+def test_blocks_do_not_run_together():
+    # a cell ending a word, then a cell starting with a sign: two blocks, nothing to join
+    page = "<table><tr><td>Mot</td><td>: suite</td></tr></table><p>fin</p><p>? oui</p>"
+    assert french(page) == page
+
+
+def test_entities_count_as_what_they_are():
+    already = "<p>Remarque&nbsp;: suite</p>"
+    assert french(already) == already
+    assert french("<p>Tom &amp; Jerry ; puis</p>") == f"<p>Tom &amp; Jerry{NN}; puis</p>"
+    assert french("<p>&laquo;texte&raquo;</p>") == "<p>&laquo;texte&raquo;</p>"  # the signs are not editable text
+
+
+def test_readable_attributes_change_other_attributes_do_not():
+    page = ('<a href="/a?b:c" title="Précédent: Guides" aria-label="Suivant: Stable Diffusion" data-x="a : b">x</a>'
+            '<input placeholder="Rechercher ?" value="a : b"><img alt="Figure : un test" src="a:b.png">'
+            '<meta name="description" content="Le site : ses pages"><meta name="generator" content="mkdocs : 1">')
+    assert french(page) == (
+        f'<a href="/a?b:c" title="Précédent{NB}: Guides" aria-label="Suivant{NB}: Stable Diffusion" data-x="a : b">x</a>'
+        f'<input placeholder="Rechercher{NN}?" value="a : b"><img alt="Figure{NB}: un test" src="a:b.png">'
+        f'<meta name="description" content="Le site{NB}: ses pages"><meta name="generator" content="mkdocs : 1">')
+
+
+def test_escaped_attribute_values_stay_escaped():
+    page = '<a title="L&#39;IA : &quot;tout&quot; &amp; rien">x</a>'
+    changed = french(page)
+    assert changed == f'<a title="L&#x27;IA{NB}: &quot;tout&quot; &amp; rien">x</a>'
+
+
+def test_another_language_is_left_alone():
+    page = '<div lang="en" class="doc"><p>Returns: the value; or None!</p><a title="Note: x">y</a></div><p>Fin : oui</p>'
+    assert french(page) == page.replace("Fin : oui", f"Fin{NB}: oui")
+    assert french('<p lang="fr-CA">Oui : non</p>') == f'<p lang="fr-CA">Oui{NB}: non</p>'
+    # French again inside another language (a French banner over a page shown in Spanish); code stays code
+    page = '<article lang="es"><div lang="fr"><p>Non traduite ; voir</p></div><p>Texto: así</p></article>'
+    assert french(page) == page.replace("traduite ; voir", f"traduite{NN}; voir")
+    page = '<pre><code lang="fr">a ; b</code></pre>'
+    assert french(page) == page
+
+
+def test_table_of_contents_entry_of_a_code_heading():
+    """A heading that is all code is listed in the table of contents as plain text: still code."""
+    page = ('<nav><a href="#err" class="md-nav__link"><span class="md-ellipsis">RuntimeError: oops</span></a>'
+            '<a href="#why" class="md-nav__link"><span class="md-ellipsis">Pourquoi : oops</span></a></nav>'
+            '<h3 id="err"><code>RuntimeError: oops</code><a class="headerlink" href="#err" title="Lien permanent">&para;</a></h3>'
+            '<h3 id="why">Pourquoi : <code>oops</code><a class="headerlink" href="#why" title="Lien permanent">&para;</a></h3>')
+    assert french(page) == page.replace("Pourquoi : ", f"Pourquoi{NB}: ")
+
+
+def test_svg_text_and_titles_are_prose():
+    page = ('<svg role="img" aria-label="Pic : mémoire"><title>Pic : mémoire</title>'
+            '<rect x="1" y="2"/><text x="3">CPU · réussis ?</text></svg>')
+    assert french(page) == (f'<svg role="img" aria-label="Pic{NB}: mémoire"><title>Pic{NB}: mémoire</title>'
+                            f'<rect x="1" y="2"/><text x="3">CPU · réussis{NN}?</text></svg>')
+
+
+def test_a_whole_page_is_idempotent_and_keeps_its_markup():
+    page = ("<!doctype html>\n<html lang=\"fr\"><head><title>Guide : Keras</title>"
+            "<!-- un commentaire : ? --></head>\n<body><p>Un <br>test ; puis « fin ».</p>\n"
+            "<p>Deux\nlignes : oui</p></body></html>\n")
+    once = french(page)
+    assert once == (f"<!doctype html>\n<html lang=\"fr\"><head><title>Guide{NB}: Keras</title>"
+                    f"<!-- un commentaire : ? --></head>\n<body><p>Un <br>test{NN}; puis «{NB}fin{NB}».</p>\n"
+                    f"<p>Deux\nlignes{NB}: oui</p></body></html>\n")
+    assert french(once) == once
+
+
+def test_unclosed_and_stray_tags_do_not_lose_the_text():
+    page = "<p>Un : <b>deux ? </i>trois !</p><p>fin</p></div>"
+    assert french(page) == f"<p>Un{NB}: <b>deux{NN}? </i>trois{NN}!</p><p>fin</p></div>"

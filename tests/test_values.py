@@ -1,0 +1,158 @@
+"""``<!-- value: … -->``: numbers in sentences drawn from the record, per machine and locale."""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import re
+
+import pytest
+
+from _support import run_mkdocs, write_tree
+from ruota_docs import i18n, values
+from ruota_docs.cli import main
+
+CODE = 'print("peak_mib: 67.2")\nprint("unet_calls: 4")\nprint("gpu_only: 1.5")'
+PAGE = """\
+    # {title} {{ #home }}
+
+    <!-- run: id=bench -->
+    ```python
+    print("peak_mib: 67.2")
+    print("unet_calls: 4")
+    print("gpu_only: 1.5")
+    ```
+
+    {peak} <!-- value: block=bench metric=peak_mib unit=MiB -->.
+
+    {calls} <!-- value: block=bench metric=unet_calls -->.
+
+    {gpu} <!-- value: block=bench metric=gpu_only digits=2 unit=s -->.
+
+    {none} <!-- value: block=bench metric=never_printed -->.
+
+    ```text
+    <!-- value: block=bench metric=peak_mib --> shown in an output, never filled
+    ```
+    """
+WORDS = {
+    "es": dict(title="Inicio", peak="Pico:", calls="Llamadas:", gpu="Solo GPU:", none="Nada:"),
+    "en": dict(title="Home", peak="Peak:", calls="Calls:", gpu="GPU only:", none="Nothing:"),
+    "fr": dict(title="Accueil", peak="Pic :", calls="Appels :", gpu="GPU seul :", none="Rien :"),
+}
+MACHINES = {
+    "cpu-x86_64": ({"backend": "cpu", "machine": "x86_64", "gpu_name": None}, "peak_mib: 66.0\nunet_calls: 4\n"),
+    "cuda-nvidia-h200": ({"backend": "cuda", "machine": "x86_64", "gpu_name": "NVIDIA H200", "arch": "sm_90"},
+                         "peak_mib: 67.2\nunet_calls: 4\ngpu_only: 1.5\n"),
+}
+
+
+def ledger(machine_id: str, machine: dict, output: str, code: str = CODE) -> dict:
+    blocks = {f"{lang}/index.md#0": {"page": f"{lang}/index.md", "lang": lang, "index": 0, "line": 3, "language": "python",
+                                     "sha256": hashlib.sha256(code.encode()).hexdigest(), "id": "bench", "outcome": "passed",
+                                     "reason": None, "error": None, "duration": 1.0, "output": output,
+                                     "ran_at": "2026-11-20T10:00:00Z", "reused_from": None} for lang in WORDS}
+    return {"schema": 1, "kind": "ruota-docs/ledger", "machine_id": machine_id, "machine": machine | {"machine_id": machine_id},
+            "updated": "2026-11-20T10:00:00Z", "blocks": blocks}
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory):
+    root = write_tree(tmp_path_factory.mktemp("values"),
+                      {f"docs/{lang}/index.md": PAGE.format(**words) for lang, words in WORDS.items()}, site=True, conftest=False)
+    (root / "verification").mkdir()
+    for machine_id, (machine, output) in MACHINES.items():
+        (root / "verification" / f"{machine_id}.json").write_text(json.dumps(ledger(machine_id, machine, output)))
+    return root
+
+
+@pytest.fixture(scope="module")
+def site(tree):
+    result = run_mkdocs(tree)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return tree / "site"
+
+
+def sentence(page: str, start: str) -> str:
+    body = page[page.index("<article"):page.index("</article>")]
+    paragraph = next(p for p in re.findall(r"<p>(.*?)</p>", body, re.S) if p.startswith(start))
+    return html.unescape(re.sub(r"<[^>]+>", "", paragraph)).replace("\u00a0", " ").replace("\u202f", " ")
+
+
+@pytest.mark.parametrize(("lang", "path", "expected"), [
+    ("es", "index.html", "Pico: 66,0 MiB en CPU x86_64 y 67,2 MiB en NVIDIA H200 (CUDA)."),
+    ("en", "en/index.html", "Peak: 66.0 MiB on CPU x86_64 and 67.2 MiB on NVIDIA H200 (CUDA)."),
+    ("fr", "fr/index.html", "Pic : 66,0 Mio sur CPU x86_64 et 67,2 Mio sur NVIDIA H200 (CUDA)."),
+])
+def test_a_value_on_every_machine_that_printed_it_in_the_readers_format(site, lang, path, expected):
+    page = (site / path).read_text(encoding="utf-8")
+    assert sentence(page, expected.split()[0]) == expected
+
+
+def test_a_value_only_one_machine_printed(site):
+    page = (site / "en/index.html").read_text(encoding="utf-8")
+    assert sentence(page, "GPU only:") == "GPU only: 1.50 s on NVIDIA H200 (CUDA)."  # digits=2
+
+
+def test_a_value_no_record_holds_is_marked(site):
+    page = (site / "index.html").read_text(encoding="utf-8")
+    assert sentence(page, "Nada:") == "Nada: sin medir todavía."
+    assert 'class="ruota-value ruota-value-missing"' in page
+    fr = (site / "fr/index.html").read_text(encoding="utf-8")
+    assert "pas encore mesuré" in sentence(fr, "Rien")
+
+
+def test_a_directive_in_code_is_only_shown(site):
+    page = (site / "en/index.html").read_text(encoding="utf-8")
+    assert "&lt;!-- value: block=bench metric=peak_mib --&gt; shown in an output" in page
+
+
+def test_stale_code_gives_no_value(tmp_path):
+    root = write_tree(tmp_path, {"docs/es/index.md": PAGE.format(**WORDS["es"])}, site=True, conftest=False)
+    (root / "verification").mkdir()
+    machine, output = MACHINES["cpu-x86_64"]
+    (root / "verification/cpu-x86_64.json").write_text(json.dumps(ledger("cpu-x86_64", machine, output, code="old code")))
+    assert run_mkdocs(root).returncode == 0
+    page = (root / "site/index.html").read_text(encoding="utf-8")
+    assert sentence(page, "Pico:") == "Pico: sin medir todavía."
+
+
+def test_status_strict_fails_on_a_value_not_measured(tree, capsys):
+    code = main(["--root", str(tree), "status", "--strict"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "es/index.md:16: value bench/never_printed: not measured yet on any machine" in out
+    assert "es/index.md:10:" not in out  # measured on two machines
+
+
+def test_an_unknown_block_fails_the_build(tmp_path):
+    root = write_tree(tmp_path, {"docs/es/index.md": "# T { #t }\n\nPico <!-- value: block=nope metric=x -->.\n"},
+                      site=True, conftest=False)
+    result = run_mkdocs(root)
+    assert result.returncode == 1
+    assert "es/index.md:3: value: no block on this page has id=nope (ids here: none)" in result.stderr
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ("block=b", "value: needs metric="),
+    ("metric=m", "value: needs block="),
+    ("block=b metric=m colour=red", "value: takes block=, metric=, unit=, digits= (got 'colour=red')"),
+    ("block=b metric=m digits=two", "value: digits= must be a whole number (got 'two')"),
+])
+def test_malformed_directives(args, message):
+    with pytest.raises(values.ValueDirectiveError, match=re.escape(message)):
+        values.parse(args)
+
+
+def test_i18n_check_treats_a_value_as_a_number(tree):
+    assert i18n.check(tree / "docs", ["es", "en", "fr"]) == []
+    fr = tree / "docs/fr/index.md"
+    text = fr.read_text(encoding="utf-8")
+    try:
+        fr.write_text(text.replace("metric=unet_calls", "metric=unet_steps"), encoding="utf-8")
+        problems = [(p.page, p.line, p.message) for p in i18n.check(tree / "docs", ["es", "en", "fr"])]
+    finally:
+        fr.write_text(text, encoding="utf-8")
+    assert problems == [("fr/index.md", 1, "number 'value:bench/unet_calls' of es/index.md:12 is missing here"),
+                        ("fr/index.md", 12, "number 'value:bench/unet_steps' is not in es/index.md")]
