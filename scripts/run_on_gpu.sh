@@ -27,4 +27,6 @@ PY
 status=0
 "$PY" -m pytest docs -p no:cacheprovider -q -rs "$@" || status=$?
 "$PY" -m ruota_docs.cli status || true
+# what CI will say of the record before it is accepted
+"$PY" -m ruota_docs.cli record check "verification/$("$PY" -c 'from ruota_docs.device import probe; print(probe().machine_id)').json" || status=1
 exit $status

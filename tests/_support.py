@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import re
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -19,8 +21,17 @@ CONFTEST = (REPO / "conftest.py").read_text(encoding="utf-8")
 
 #: Environment variables of the engine that must not leak from the outer test run.
 _ENGINE_VARS = ("RUOTA_DOCS_NETWORK", "RUOTA_DOCS_REUSE", "RUOTA_DOCS_TIMEOUT", "RUOTA_DOCS_FAKE_DEVICE",
-                "RUOTA_DOCS_MEMORY_LIMIT", "RUOTA_DOCS_PAGE", "PYTEST_ADDOPTS", "PYTEST_XDIST_WORKER",
-                "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID")
+                "RUOTA_DOCS_MEMORY_LIMIT", "RUOTA_DOCS_PAGE", "RUOTA_DOCS_RUN_AS", "RUOTA_DOCS_RUN_AS_ROOT",
+                "RUOTA_DOCS_ROOT", "PYTEST_ADDOPTS", "PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT",
+                "PYTEST_XDIST_TESTRUNUID")
+
+
+def reader_folder(parent: Path, prefix: str) -> Path:
+    """A fresh folder in ``parent`` that other users can reach (mkdtemp makes it 0700): for
+    projects whose pages run as the unprivileged user when the tests run as root."""
+    folder = Path(tempfile.mkdtemp(prefix=f"{prefix}-", dir=parent))
+    folder.chmod(0o755)
+    return folder
 
 
 def mkdocs_yml(site: bool = False, ledger_dir: str = "verification", languages=("es", "en", "fr")) -> str:
@@ -113,10 +124,14 @@ def write_tree(root: Path, files: dict[str, str], site: bool = False, conftest: 
 
 
 def clean_env(**extra: str) -> dict[str, str]:
+    """The environment of a sub-run. Its pages keep the privileges of the tests: these trees
+    live in pytest's private temporary folders, out of the unprivileged user's reach (the
+    switch itself is tested with `reader_folder` trees: tests/test_unprivileged.py, tests/faults)."""
     env = {k: v for k, v in os.environ.items() if k not in _ENGINE_VARS}
     env["NO_MKDOCS_2_WARNING"] = "1"
+    env["RUOTA_DOCS_RUN_AS_ROOT"] = "1"
     env.update(extra)
-    return env
+    return {k: v for k, v in env.items() if v is not None}
 
 
 def run_pytest(root: Path, *args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
@@ -147,3 +162,41 @@ def read_ledger(path: Path) -> dict:
 def run_mkdocs(root: Path, timeout: float = 120) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "-f", str(root / "mkdocs.yml")],
                           cwd=root, env=clean_env(), capture_output=True, text=True, timeout=timeout)
+
+
+# -- synthetic records -------------------------------------------------------------------------------------------
+#: An RX 7600 as PyTorch on ROCm describes it (no such record is committed: tests build theirs in tmp folders).
+RX7600 = {"backend": "rocm", "gpu_name": "AMD Radeon RX 7600", "arch": "gfx1102", "vram_bytes": 8_573_157_376, "gpu_count": 1,
+          "os": "linux", "machine": "x86_64", "python": "3.12.3", "torch": "2.9.1+rocm6.4", "hip": "6.4.43482-0f2d60242",
+          "cuda": None, "packages": {"torch": "2.9.1+rocm6.4", "numpy": "2.3.4"}, "machine_id": "rocm-gfx1102"}
+
+
+def synthetic_record(root: Path, machine: dict, outcome=None, when: str = "2026-11-28T09:30:00Z", pages=None) -> dict:
+    """A record of ``machine`` for the pages under ``root/docs`` (or ``pages``), from their current blocks.
+
+    ``outcome(block)`` gives ``(outcome, output, reason)`` per block; by default every block
+    that is meant to run passes, printing ``ran on <gpu>``, and ``run: skip`` blocks are skipped.
+    """
+    from ruota_docs import ledger
+    from ruota_docs.collect import page_blocks
+
+    docs = root / "docs"
+    blocks = {}
+    for path in sorted(docs.rglob("*.md")):
+        key = path.relative_to(docs).as_posix()
+        if pages is not None and key not in pages:
+            continue
+        for block in page_blocks(root, docs, path):
+            if outcome is not None:
+                state, output, reason = outcome(block)
+            elif block.not_run_reason is not None:
+                state, output, reason = "skipped", "", f"not run: {block.not_run_reason}"
+            else:
+                state, output, reason = "passed", f"ran on {machine.get('gpu_name') or 'the CPU'}\n", None
+            blocks[ledger.block_key(block.page, block.index)] = {
+                "page": block.page, "lang": block.lang, "index": block.index, "line": block.line,
+                "language": block.language, "sha256": block.sha256, "id": block.block_id, "outcome": state,
+                "reason": reason, "error": None, "duration": 0.25, "output": output, "ran_at": when,
+                "reused_from": None, "signature": block.signature, "as_root": False if state != "skipped" else None}
+    return {"schema": 1, "kind": "ruota-docs/ledger", "machine_id": machine["machine_id"], "machine": copy.deepcopy(machine),
+            "updated": when, "blocks": blocks}

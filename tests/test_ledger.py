@@ -208,3 +208,35 @@ def test_record_scrubs_what_it_writes(tmp_path, private):
     block = json.loads(text)["blocks"]["es/a.md#0"]
     assert (block["output"], block["reason"], block["error"]) == ("saved to ~/out on <host>\n", "<user> has no GPU", "File ~/x.py")
     assert "hostname" not in json.loads(text)["machine"]
+
+
+# -- what the engine notes beside each write ------------------------------------------------------------------------
+def test_each_write_notes_its_hash_under_the_lock(tmp_path):
+    """The guard that watches records during blocks tells the engine's writes from a block's by this note."""
+    import hashlib
+
+    path = tmp_path / "cpu-x86_64.json"
+    ledger.record(path, [entry("es/a.md", 0)], {"es/a.md"}, MACHINE)
+    assert ledger.noted_write(path) == hashlib.sha256(path.read_bytes()).hexdigest()
+    path.write_text(path.read_text().replace('"passed"', '"failed"'))  # not the engine
+    assert ledger.noted_write(path) != hashlib.sha256(path.read_bytes()).hexdigest()
+    assert ledger.noted_write(tmp_path / "never-written.json") is None
+
+
+def test_replace_bytes_keeps_exact_content_and_mode(tmp_path):
+    path = tmp_path / "r.json"
+    path.write_text("old")
+    ledger.replace_bytes(path, b'{"exact": "bytes"}\n', 0o640)
+    assert path.read_bytes() == b'{"exact": "bytes"}\n'
+    assert oct(path.stat().st_mode & 0o777) == oct(0o640)
+    assert files(tmp_path) == ["r.json"]
+
+
+def test_the_pages_home_reads_as_a_home():
+    """Run as the unprivileged user, a page's HOME is inside its temporary folder: the record
+    writes it ``~``, like any home, and the rest of the folder ``<page-dir>``."""
+    import tempfile
+
+    page = f"{tempfile.gettempdir()}/ruota-page-x1_y"
+    assert ledger.scrub(f"cache {page}/home/.cache/miopen, out {page}/out.txt, {page}/homework") == \
+        "cache ~/.cache/miopen, out <page-dir>/out.txt, <page-dir>/homework"

@@ -1,6 +1,7 @@
 """What PyTorch and the system say when "no GPU" is the problem. Prints; never fails."""
 
 # --8<-- [start:diagnose]
+import glob
 import os
 import platform
 
@@ -17,10 +18,22 @@ for name in ("HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICE
 if platform.system() == "Linux":
     import grp
 
-    for path in ("/dev/kfd", "/dev/dri"):
-        state = "missing" if not os.path.exists(path) else (
-            "accessible" if os.access(path, os.R_OK | os.W_OK) else "NOT accessible")
-        print(f"{path}: {state}")
+    def group_of(path):
+        try:
+            return grp.getgrgid(os.stat(path).st_gid).gr_name
+        except KeyError:
+            return str(os.stat(path).st_gid)
+
+    # ROCm opens these device nodes (not the /dev/dri folder, which every user can list)
+    nodes = ["/dev/kfd"] + (sorted(glob.glob("/dev/dri/renderD*")) or ["/dev/dri/renderD*"])
+    for path in nodes:
+        if not os.path.exists(path):
+            what = "no compute interface" if path == "/dev/kfd" else "no render node"
+            print(f"{path}: missing ({what}: is the amdgpu kernel driver loaded?)")
+        elif os.access(path, os.R_OK | os.W_OK):
+            print(f"{path}: read-write for this user (group {group_of(path)})")
+        else:
+            print(f"{path}: NOT read-write for this user: it belongs to group {group_of(path)}")
     names = set()
     for gid in os.getgroups():
         try:
@@ -29,7 +42,7 @@ if platform.system() == "Linux":
             pass
     missing = [g for g in ("render", "video") if g not in names]
     if os.geteuid() == 0:
-        print("running as root: group membership does not matter")
+        print("running as root: the permissions above are not what a normal user gets")
     else:
         print("groups render and video: " + ("ok" if not missing else f"missing {missing}"))
 # --8<-- [end:diagnose]

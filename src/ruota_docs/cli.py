@@ -5,12 +5,15 @@
     ruota-docs i18n status                  translations whose source changed, with a diff
     ruota-docs i18n mark-synced PAGE…       record that a translation matches its source again
     ruota-docs verify [PYTEST ARGS…]        run the snippet suite on this machine, write its ledger
+    ruota-docs record check FILE… [--json]  validate records before they are accepted
+    ruota-docs runner [--grant]             who runs the pages when the suite runs as root
     ruota-docs toolchain [--targets A,B]    ROCm's software here: hipcc, the gfx targets it builds, rocminfo
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -210,6 +213,55 @@ def cmd_toolchain(args) -> int:
     return 0
 
 
+def cmd_record(args) -> int:
+    """Validate records before they are accepted: schema, current code, machine, privacy, sizes, times."""
+    from . import record_check  # noqa: PLC0415 — only this command needs it
+
+    root = _root(args.root)
+    docs = _site(root)[0]
+    reports = [record_check.check_file(Path(f), root, docs) for f in args.files]
+    line, status = record_check.summary(reports, strict=args.strict)
+    if args.json:
+        print(json.dumps({"ok": status == 0, "summary": line, "records": [r.to_dict() for r in reports]}, indent=1))
+        return status
+    for report in reports:
+        for problem in report.problems:
+            print(problem)
+        ran = f"; {record_check.plural(report.as_root, 'block')} ran as root" if report.as_root else ""
+        print(f"{report.file}: {record_check.plural(report.entries, 'entry', 'entries')}, {report.stale:,} stale, "
+              f"{record_check.plural(report.count('error'), 'error')}, {record_check.plural(report.count('warning'), 'warning')}{ran}")
+    print(line)
+    return status
+
+
+def cmd_runner(args) -> int:
+    """Who runs the pages' code here, and whether that user can reach what the pages need."""
+    from . import unprivileged  # noqa: PLC0415 — POSIX only
+
+    root = _root(args.root)
+    if not unprivileged.switch_needed():
+        who = "root, as --run-as-root asks" if unprivileged.run_as_root_requested() else "the user running the suite"
+        print(f"pages run as {who}: no other user is involved (the suite switches users only when run as root)")
+        return 0
+    try:
+        runner = unprivileged.ensure_user()
+        denied = unprivileged.unreachable(runner, unprivileged.needed_paths(root))
+        if denied and args.grant:
+            for command in unprivileged.grant(runner, denied):
+                print("ran:", " ".join(command))
+            denied = unprivileged.unreachable(runner, unprivileged.needed_paths(root))
+        smoke = None if denied else unprivileged.smoke_test(runner)
+    except unprivileged.RunnerError as error:
+        print(f"ruota-docs: {error}", file=sys.stderr)
+        return 2
+    if denied or smoke:
+        print(unprivileged.refusal(runner, denied, smoke), file=sys.stderr)
+        return 1
+    print(f"pages run as {runner.describe()}, with HOME in each page's temporary folder; "
+          "it can reach the interpreter, the virtualenv and the repository")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="ruota-docs", description="Verified documentation: records, translations and runs.")
     parser.add_argument("--version", action="version", version=f"ruota-docs {__version__}")
@@ -222,6 +274,22 @@ def main(argv: list[str] | None = None) -> int:
     tr.add_argument("pages", nargs="*", help="for mark-synced: fr/guides/x.md, or guides/x.md for every translation")
     tr.add_argument("--no-diff", action="store_true", help="status: list stale pages without the source diff")
     sub.add_parser("verify", help="run every page's code blocks here and record the results (extra args go to pytest)")
+    record = sub.add_parser("record", help="check verification records before they are accepted",
+                            description="Checks each record: its schema; that each entry's page and block exist with "
+                                        "the same code (else stale: never shown as verified); a coherent machine; "
+                                        "nothing personal or secret; outputs within the size limit; no time in the future. "
+                                        "One line per problem (FILE: WHERE: error|warning: reason), then a summary; "
+                                        "exit 1 on any error.")
+    record.add_argument("action", choices=["check"])
+    record.add_argument("files", nargs="+", metavar="FILE", help="records to check (verification/<machine-id>.json)")
+    record.add_argument("--json", action="store_true", help="print the report as JSON")
+    record.add_argument("--strict", action="store_true", help="warnings (stale entries, unknown GPUs) count as errors")
+    runner = sub.add_parser("runner", help="who runs the pages' code when the suite runs as root, and whether it can",
+                            description="When the suite runs as root, each page's code runs as the unprivileged user "
+                                        "ruota-docs-runner (created when missing, in the render and video groups). "
+                                        "This checks that it can reach the interpreter, the virtualenv and the repository.")
+    runner.add_argument("--grant", action="store_true",
+                        help="let it in where it cannot: an ACL entry for it (setfacl), else o+x on the folders in the way")
     tools = sub.add_parser("toolchain", help="ROCm's software on this machine: hipcc, the gfx targets it builds for, rocminfo")
     tools.add_argument("--targets", metavar="A,B", help="also try these gfx targets; exit 1 if one cannot be built")
     tools.add_argument("--refresh", action="store_true", help="ignore the cache and probe hipcc again")
@@ -230,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_verify(args, extra)
     if extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    return {"status": cmd_status, "i18n": cmd_i18n, "toolchain": cmd_toolchain}[args.command](args)
+    return {"status": cmd_status, "i18n": cmd_i18n, "toolchain": cmd_toolchain, "record": cmd_record, "runner": cmd_runner}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@
 | ``<!-- run: … -->`` | the line right before a code block | ``safe``, ``skip reason="…"``, ``timeout=S``, ``id=NAME`` |
 | ``<!-- chart: … -->`` | a line of its own | a chart of a block's metrics |
 | ``<!-- verification-status -->`` | a line of its own | the status of every page |
+| ``<!-- card-matrix -->`` | a line of its own | the level of evidence of each guide on each machine |
 | ``<!-- value: … -->`` | inline, in prose | a number a block printed |
 | ``<!-- skip: next -->``, ``skip: start`` / ``skip: end`` | a line of its own | Sybil's: the next block, or the blocks between, are not run |
 
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 #: Directives written just before a code block; they apply to that block.
 BLOCK_DIRECTIVES = ("requires", "run")
 #: Directives that stand on a line of their own and are expanded when the site is built.
-PAGE_DIRECTIVES = ("chart", "verification-status")
+PAGE_DIRECTIVES = ("chart", "verification-status", "card-matrix")
 #: Directives written inside a sentence.
 INLINE_DIRECTIVES = ("value",)
 #: Sybil's own skip directive, honoured as "not run".

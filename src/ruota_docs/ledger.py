@@ -15,16 +15,27 @@ Format (``schema`` 1):
           "outcome": "passed" | "failed" | "skipped" | "error",
           "reason": null, "duration": 12.5, "output": "…", "ran_at": "…",
           "reused_from": "es/guides/keras-rx7600.md" | null,
-          "signature": "…"  (hash of the page's block sequence)
+          "signature": "…",  (hash of the page's block sequence)
+          "as_root": false   (true: the code ran as root; false: as an ordinary user;
+                              null: no code of the block ran — skipped, or a data block the
+                              engine parsed; absent in records written before it existed)
         }
       }
     }
 
+`MACHINE_FIELDS` and `ENTRY_FIELDS` list every field and its type:
+``ruota-docs record check`` (:mod:`ruota_docs.record_check`) holds a record someone
+sends to exactly this schema. The machine holds no host or user name (`scrub_machine`),
+and outputs no home folder, user or host name of the machine that ran them (`scrub`).
+
 A run over some pages replaces the entries of the pages it ran in full and keeps
-every other entry. Writing takes an exclusive lock and replaces the file
-atomically, so runs that finish together both land and a run killed mid-write
-leaves the previous file intact. A file that is not valid JSON, or has another
-``kind`` or a newer ``schema``, is an error naming the file: it is never replaced.
+every other entry. Only the engine writes records, after the blocks: writing takes an
+exclusive lock (``.<name>.lock`` beside the record), replaces the file atomically and
+notes the SHA-256 of what it wrote in the lock file, so runs that finish together both
+land, a run killed mid-write leaves the previous file intact, and the guard that watches
+records during blocks (:mod:`ruota_docs.sybil.guard`) tells the engine's writes from a
+block's. A file that is not valid JSON, or has another ``kind`` or a newer ``schema``, is
+an error naming the file: it is never replaced.
 """
 
 from __future__ import annotations
@@ -33,6 +44,7 @@ import datetime as dt
 import fcntl
 import getpass
 import glob
+import hashlib
 import json
 import os
 import re
@@ -44,6 +56,23 @@ from pathlib import Path
 SCHEMA = 1
 KIND = "ruota-docs/ledger"
 OUTCOMES = ("passed", "failed", "skipped", "error")
+
+_TEXT = (str, type(None))
+_NUMBER = (int, float)
+#: Every field of ``machine`` (see `ruota_docs.device.Device`) and the types it may hold.
+MACHINE_FIELDS: dict[str, tuple] = {
+    "backend": (str,), "gpu_name": _TEXT, "arch": _TEXT, "vram_bytes": (int, type(None)), "gpu_count": (int,),
+    "os": (str,), "machine": (str,), "python": (str,), "torch": _TEXT, "hip": _TEXT, "cuda": _TEXT,
+    "packages": (dict,), "machine_id": (str,),
+}
+#: Every field of a block's entry and the types it may hold; ``as_root`` and ``signature``
+#: may be absent (records written before they existed).
+ENTRY_FIELDS: dict[str, tuple] = {
+    "page": (str,), "lang": (str,), "index": (int,), "line": (int,), "language": (str,), "sha256": (str,),
+    "id": _TEXT, "outcome": (str,), "reason": _TEXT, "error": _TEXT, "duration": _NUMBER, "output": _TEXT,
+    "ran_at": (str,), "reused_from": _TEXT, "signature": _TEXT, "as_root": (bool, type(None)),
+}
+OPTIONAL_ENTRY_FIELDS = ("signature", "as_root")
 
 
 class LedgerError(ValueError):
@@ -109,32 +138,65 @@ def merge(old: dict, entries: list[dict], complete_pages: set[str], machine: dic
     return merged
 
 
+def lock_path(path: Path) -> Path:
+    return path.with_name(f".{path.name}.lock")
+
+
 @contextmanager
-def _locked(path: Path):
-    lock_path = path.with_name(f".{path.name}.lock")
-    with open(lock_path, "a+") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+def _locked(path: Path, shared: bool = False):
+    with open(lock_path(path), "a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
         try:
             yield
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def write_atomic(path: Path, data: dict) -> None:
-    """Replace ``path`` with ``data`` in one step (temporary file + rename)."""
+@contextmanager
+def _replacing(path: Path, mode: int, binary: bool = False):
+    """A handle on a temporary file that replaces ``path`` in one step (fsync, rename) when
+    the block ends without error; on any error the temporary file is removed."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        # mkstemp makes the file private (0600); a ledger is shared like any file of the repository
-        os.fchmod(fd, path.stat().st_mode & 0o777 if path.exists() else 0o644)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, indent=1, ensure_ascii=False)
-            handle.write("\n")
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "wb" if binary else "w", encoding=None if binary else "utf-8") as handle:
+            yield handle
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_atomic(path: Path, data: dict) -> None:
+    """Replace ``path`` with ``data`` in one step (temporary file + rename)."""
+    # mkstemp makes the file private (0600); a ledger is shared like any file of the repository
+    with _replacing(path, path.stat().st_mode & 0o777 if path.exists() else 0o644) as handle:
+        json.dump(data, handle, indent=1, ensure_ascii=False)
+        handle.write("\n")
+
+
+def replace_bytes(path: Path, content: bytes, mode: int) -> None:
+    """Replace ``path`` with exactly ``content`` and ``mode``, in one step."""
+    with _replacing(path, mode, binary=True) as handle:
+        handle.write(content)
+
+
+def _note_write(path: Path) -> None:
+    """Note, in the lock file (we hold the lock), the hash of what the engine just wrote."""
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    lock_path(path).write_text(json.dumps({"sha256": digest, "pid": os.getpid(), "written": now()}) + "\n", encoding="utf-8")
+
+
+def noted_write(path: Path) -> str | None:
+    """The SHA-256 of what the engine last wrote at ``path``, as noted in its lock file
+    (read it holding the lock, or a write may be in progress)."""
+    try:
+        noted = json.loads(lock_path(path).read_text(encoding="utf-8") or "{}")
+    except (OSError, ValueError):
+        return None
+    return noted.get("sha256") if isinstance(noted, dict) else None
 
 
 def _remove_leftovers(path: Path) -> None:
@@ -155,6 +217,7 @@ def record(path: Path, entries: list[dict], complete_pages: set[str], machine: d
                               f"({machine.get('machine_id')!r}); choose another file with --ledger")
         merged = merge(old, [scrub_entry(e) for e in entries], complete_pages, scrub_machine(machine))
         write_atomic(path, merged)
+        _note_write(path)
     return merged
 
 
@@ -164,7 +227,10 @@ def _private_words() -> list[tuple[re.Pattern, str]]:
     home = os.path.expanduser("~")
     if home and home not in ("/", ""):
         pairs.append((re.compile(re.escape(home) + r"(?![\w.-])"), "~"))
-    pairs.append((re.compile(r"/tmp/ruota-page-[A-Za-z0-9_]+"), "<page-dir>"))
+    # the page's own folder; HOME inside it (the unprivileged user's) reads as any home does
+    page_dir = re.escape(tempfile.gettempdir()) + r"/ruota-page-[A-Za-z0-9_]+"
+    pairs.append((re.compile(page_dir + r"/home(?![\w.-])"), "~"))
+    pairs.append((re.compile(page_dir), "<page-dir>"))
     try:
         user = getpass.getuser()
     except (KeyError, OSError):

@@ -2,8 +2,8 @@
 
 For each code block it adds the requirement badges (above) and the verification
 mark with the output printed on each machine (below); at the top of each page a
-one-line summary; ``<!-- chart: … -->`` and ``<!-- verification-status -->``
-directives become tables and SVG charts; translations whose Spanish source changed
+one-line summary; ``<!-- chart: … -->``, ``<!-- verification-status -->`` and
+``<!-- card-matrix -->`` directives become tables and SVG charts; translations whose Spanish source changed
 get a banner. A page the engine cannot read fails the build with its file and line.
 The site's frame speaks the reader's language too: permalink titles, the templates'
 strings, and French typography on every French page.
@@ -20,7 +20,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.utils import get_relative_url
 
-from . import i18n, ledger, marks, markers, render, renderer, typography, values
+from . import evidence, i18n, ledger, marks, markers, matrix, render, renderer, typography, values
 from .capture import BlockCapture, Context
 from .locales import LANGUAGE_NAMES, text
 from .pages import PageError, read_page
@@ -147,6 +147,14 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                     filled[n] = render.chart(options, self._chart_entries(page_key, options, directive.line), lang)
                 except ValueError as error:
                     raise PluginError(f"{page_key}:{directive.line}: chart: {error}") from None
+            elif directive.name == "card-matrix":
+                try:
+                    guides = evidence.load_guides(self.root, self.docs_dir, lang)
+                except evidence.EvidenceError as error:
+                    raise PluginError(f"{page_key}:{directive.line}: card-matrix: {error}") from None
+                found = lambda k: files.get_file_from_path(k) if files else None  # noqa: E731
+                to = lambda k: get_relative_url(found(k).url, page.url) if found(k) else k  # noqa: E731
+                filled[n] = matrix.card_matrix(guides, self.ledgers, lang, to)
             else:
                 filled[n] = render.status_page(self._language_pages(lang, files, page), self.ledgers, lang)
         html = markers.fill(html, rendered.nonce, before, after, filled)

@@ -12,6 +12,9 @@ Loaded automatically (entry point ``pytest11``). Options:
                          (their records are kept as they were; for authors, not CI)
 ``--update-outputs``     rewrite the ``#>`` lines of blocks whose output differs, from this
                          machine's output, in the page or snippet file they are written in
+``--run-as-root``        when run as root, run the pages as root too (by default they run
+                         as the unprivileged user ``ruota-docs-runner``: see
+                         :mod:`ruota_docs.unprivileged`); each entry records ``as_root``
 """
 
 from __future__ import annotations
@@ -22,8 +25,9 @@ from pathlib import Path
 
 import pytest
 
-from . import ledger
+from . import ledger, unprivileged
 from .device import probe, share
+from .site_config import load_mkdocs_config
 
 _KEY = "ruota_block"
 _UPDATED = "ruota_updated"
@@ -40,6 +44,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="skip executing pages that passed on this machine with the same code (author runs)")
     group.addoption("--update-outputs", action="store_true",
                     help="rewrite #> output lines from this machine's output (pages and snippet files)")
+    group.addoption("--run-as-root", action="store_true",
+                    help=f"when run as root, run the pages' code as root too (default: as {unprivileged.DEFAULT_USER})")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -54,6 +60,14 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["RUOTA_DOCS_UPDATE_OUTPUTS"] = "1"
     if config.getoption("reuse_ledger") and not config.getoption("no_ledger"):
         os.environ["RUOTA_DOCS_REUSE_LEDGER"] = str(_ledger_path(config))
+    if config.getoption("run_as_root"):
+        os.environ[unprivileged.ROOT_VARIABLE] = "1"
+    os.environ[unprivileged.ROOT_DIR_VARIABLE] = str(config.rootpath)
+    if not hasattr(config, "workerinput") and _runs_pages(config):
+        try:  # once per run, before any page: who runs the pages, and can it reach them
+            unprivileged.prepare(os.environ[unprivileged.ROOT_DIR_VARIABLE])
+        except unprivileged.RunnerError as error:
+            raise pytest.UsageError(f"ruota-docs: {error}") from None
     if not hasattr(config, "workerinput") and not os.environ.get("RUOTA_DOCS_FAKE_DEVICE"):
         share(probe())  # xdist workers read it instead of importing torch again
     if config.pluginmanager.hasplugin("xdist"):
@@ -63,6 +77,19 @@ def pytest_configure(config: pytest.Config) -> None:
     config._ruota_entries = []  # type: ignore[attr-defined]
     config._ruota_updated = []  # type: ignore[attr-defined]
     config._ruota_totals = {}  # type: ignore[attr-defined]
+
+
+def _runs_pages(config: pytest.Config) -> bool:
+    """Whether this run collects the docs folder (or part of it): only then do pages run."""
+    root = Path(config.rootpath)
+    if not (root / "mkdocs.yml").exists():
+        return False
+    docs = (root / str(load_mkdocs_config(root).get("docs_dir", "docs"))).resolve()
+    for arg in config.args:
+        path = (Path(config.invocation_params.dir) / arg.split("::", 1)[0]).resolve()
+        if path == docs or docs in path.parents or path in docs.parents:
+            return True
+    return False
 
 
 def _block(item):
@@ -105,9 +132,10 @@ def pytest_runtest_makereport(item, call):
     status = "error" if result is None else result.status
     if result is None:
         reason, output, duration, error, reused = str(call.excinfo.value) if call.excinfo else None, "", report.duration, None, None
+        as_root = None
     else:
         reason, output, duration, error = result.reason, result.output, result.duration, result.error
-        reused = getattr(result, "reused_from", None)
+        reused, as_root = getattr(result, "reused_from", None), getattr(result, "as_root", None)
     for change in getattr(result, "updated", None) or []:
         report.user_properties.append((_UPDATED, f"{change} (the block at {block.page}:{block.line})"))
     report.user_properties.append((_KEY, {
@@ -115,7 +143,7 @@ def pytest_runtest_makereport(item, call):
         "language": block.language, "sha256": getattr(result, "sha256", None) or block.sha256, "id": block.block_id,
         "outcome": status, "reason": reason, "error": error, "duration": round(duration, 4),
         "output": output, "ran_at": getattr(result, "ran_at", None) or ledger.now(), "reused_from": reused,
-        "signature": block.signature, "page_blocks": block.page_total,
+        "signature": block.signature, "as_root": as_root, "page_blocks": block.page_total,
     }))
 
 
@@ -175,11 +203,13 @@ def pytest_sessionfinish(session, exitstatus) -> None:
         return
     counts = Counter(e["outcome"] for e in entries)
     credited = sum(1 for e in entries if e.get("reused_from"))
+    as_root = sum(1 for e in entries if e.get("as_root"))
     shown = os.path.relpath(path) if not os.path.relpath(path).startswith("..") else str(path)
     config._ruota_summary = (
         f"{len(entries)} blocks recorded in {shown}: "
         + ", ".join(f"{counts[k]} {k}" for k in ledger.OUTCOMES if counts[k])
         + (f"; {credited} credited from an identical translation run once" if credited else "")
+        + (f"; {as_root} ran as root" if as_root else "")
     )
 
 

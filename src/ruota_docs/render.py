@@ -110,6 +110,8 @@ def output_tabs(verdict: Verdict, lang: str, uid: str) -> str:
             error = reasons.engine_message(entry["error"], lang) or entry["error"]
             body = (body + "\n" if body else "") + error
         meta = [formatting.date(entry.get("ran_at"), lang, "medium"), formatting.seconds(entry.get("duration") or 0, lang)]
+        if entry.get("as_root"):  # what a permission check printed there is not what readers get
+            meta.append(text(lang, "ran_as_root"))
         if entry.get("reused_from"):
             other = entry["reused_from"].split("/", 1)[0]
             meta.append(text(lang, "credited", language=LANGUAGE_NAMES.get(lang, LANGUAGE_NAMES["en"]).get(other, other)))
@@ -124,7 +126,9 @@ def output_tabs(verdict: Verdict, lang: str, uid: str) -> str:
 
 def block_panel(block, verdict: Verdict, lang: str, uid: str) -> str:
     state = "notrun" if block.not_run_reason is not None else verdict.state
-    return f'<div class="ruota-verify ruota-state-{state}">{mark(block, verdict, lang)}{output_tabs(verdict, lang, uid)}</div>'
+    # the id (the block's index) lets the card matrix link to the block's verification
+    return (f'<div class="ruota-verify ruota-state-{state}" id="ruota-block-{uid}">'
+            f'{mark(block, verdict, lang)}{output_tabs(verdict, lang, uid)}</div>')
 
 
 def page_summary(blocks_verdicts, lang: str) -> str:

@@ -11,9 +11,10 @@ FIGURES: list[tuple[str, str]] = []
 
 
 @pytest.fixture
-def tree(tmp_path) -> DocTree:
-    """A fresh throwaway project (mkdocs.yml, conftest.py, docs/es|en|fr, snippets/)."""
-    return DocTree(tmp_path / "project")
+def tree(reader_tmp) -> DocTree:
+    """A fresh throwaway project (mkdocs.yml, conftest.py, docs/es|en|fr, snippets/), where
+    the unprivileged user pages run as (when run as root) can reach it."""
+    return DocTree(reader_tmp / "project")
 
 
 @pytest.fixture

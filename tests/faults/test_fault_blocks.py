@@ -18,9 +18,12 @@ import time
 
 import pytest
 
+from _support import reader_folder
 from faulttree import DocTree, alive, compose, fence
 
 MEMORY_LIMIT = "1GiB"
+#: Run as root, the pages run as the unprivileged user (what CI does): faults must be handled across that switch.
+AS_ROOT = os.geteuid() == 0
 #: RLIMIT_AS and /proc/<pid>/environ, as on the CI machines
 LINUX = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
 
@@ -108,9 +111,9 @@ def line(name: str, index: int) -> int:
 
 
 @pytest.fixture(scope="module")
-def faults(tmp_path_factory):
+def faults(reader_tmp_root):
     """The project, the record before the fault run, and the fault run itself."""
-    tree = DocTree(tmp_path_factory.mktemp("blocks") / "project")
+    tree = DocTree(reader_folder(reader_tmp_root, "blocks") / "project")
     tree.snippet("demo/hello.py", "print('hello')\n")
     (tree.root / ".gitignore").write_text("/build/\n/site/\n")
     subprocess.run(["git", "init", "-q", str(tree.root)], check=True)
@@ -121,6 +124,12 @@ def faults(tmp_path_factory):
     for name, (text, _) in PAGES.items():
         text = text.replace("REPO + '", f"{str(tree.root)!r} + '")
         tree.page(page(name), text, langs=("es",))
+    if AS_ROOT:
+        # the pages run as the unprivileged user: let it write where h_repo's blocks write, so
+        # that what stops them is the guard, not the files' permissions
+        for path in (tree.root, tree.docs / "es"):
+            path.chmod(0o777)
+        (tree.snippets / "demo/hello.py").chmod(0o666)
     run = tree.pytest("docs/es/faults", RUOTA_DOCS_MEMORY_LIMIT=MEMORY_LIMIT, FAULT_REPO=str(tree.root), timeout=300)
     return tree, before, run
 
@@ -283,3 +292,12 @@ def test_stdin_is_empty(faults, entries):
     assert (prompt["outcome"], prompt["reason"]) == ("failed", "EOFError: EOF when reading a line")
     assert prompt["duration"] < 5
     assert (shell["outcome"], shell["output"]) == ("passed", "cat saw EOF\n")
+
+
+def test_pages_ran_as_readers_run_them(entries):
+    """Run as root, every block above ran as the unprivileged user (and the engine, root, still
+    killed what hung and what was left running); otherwise as the user running the suite."""
+    ran = [e for name in PAGES for e in entries[name] if e["outcome"] != "skipped"]
+    assert ran and all(e["as_root"] is False for e in ran), [(e["page"], e["as_root"]) for e in ran]
+    skipped = [e for name in PAGES for e in entries[name] if e["outcome"] == "skipped"]
+    assert skipped and all(e["as_root"] is None for e in skipped)

@@ -7,6 +7,7 @@ import shutil
 
 import pytest
 
+from _support import reader_folder
 from faulttree import DocTree, compose, fence, this_machine
 
 SKIPPED = compose(
@@ -17,11 +18,11 @@ SKIPPED = compose(
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory):
+def project(reader_tmp_root):
     """A project built and reported on before any run (no verification/ folder), then run once."""
     if this_machine() == "rocm-gfx906":
         pytest.skip("this machine is a Radeon VII: the 'all skipped' page would run")
-    tree = DocTree(tmp_path_factory.mktemp("build") / "project")
+    tree = DocTree(reader_folder(reader_tmp_root, "build") / "project")
     tree.page("keep.md", compose("Keep", fence("print('kept')"))[0])
     tree.page("gone.md", compose("Gone", fence("print('soon deleted')"), fence("print('also')"))[0])
     tree.page("skipped.md", SKIPPED[0])

@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from _support import reader_folder
 from faulttree import PYTHON, DocTree, compose, fence
 
 NESTED = """\
@@ -49,7 +50,7 @@ BROKEN = {
                     9, "code block opened with ```` at line 9 is never closed (readers see it as text)"),
     "directive.md": ("# Directive\n\nText.\n\n<!-- requirs: rocm -->\n```python\nprint(1)\n```\n",
                      5, "unknown directive 'requirs': did you mean 'requires'? "
-                        "(known: requires, run, chart, verification-status, value, skip)"),
+                        "(known: requires, run, chart, verification-status, card-matrix, value, skip)"),
     "requirement.md": ("# Requirement\n\n<!-- run: timeout=5 -->\n<!-- requires: vram>=lots -->\n```python\nprint(1)\n```\n",
                        4, "malformed size 'lots': write a number and a unit, e.g. 8GiB or 512MiB"),
     # an include problem names the include's line, inside the fence
@@ -74,9 +75,9 @@ def snippets(tree: DocTree) -> None:
 
 
 @pytest.fixture(scope="module")
-def markdown(tmp_path_factory):
+def markdown(reader_tmp_root):
     """One project with every broken page (and a good one after them), run once."""
-    tree = DocTree(tmp_path_factory.mktemp("markdown") / "project")
+    tree = DocTree(reader_folder(reader_tmp_root, "markdown") / "project")
     snippets(tree)
     tree.page("es/nested.md", NESTED, langs=("es",))
     for name, (text, _, _) in BROKEN.items():
@@ -173,7 +174,7 @@ def test_nested_fences_build(tree):
     assert build.returncode == 0, build
     html = tree.html("nested.md")
     # a verification mark under each of the three blocks, inside the list, the admonition and the tab
-    assert html.count('<div class="ruota-verify ruota-state-passed">') == 3
+    assert html.count('<div class="ruota-verify ruota-state-passed" id="ruota-block-') == 3
     for printed in ("in a list", "in an admonition", "in a tab"):
         assert f'<pre class="ruota-output"><code>{printed}\n</code></pre>' in html
 

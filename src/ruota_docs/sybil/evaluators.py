@@ -7,6 +7,7 @@ verification record.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -14,6 +15,7 @@ import tomllib
 import unittest
 from pathlib import Path
 
+import pytest
 import yaml
 from sybil.example import SybilFailure
 
@@ -21,7 +23,7 @@ from .. import outputs, requirements
 from ..blocks import Block
 from ..device import os_name, probe
 from ..site_config import TagTolerantLoader
-from .guard import RepositoryGuard, repository_note
+from .guard import RepositoryGuard, records_note, repository_note
 from .parsers import PageProblem
 from .session import DEFAULT_TIMEOUT, Outcome, PageSession
 
@@ -110,11 +112,12 @@ class BlockEvaluator:
             outcome = session.run_python(block.code, _filename(block), block.line, timeout, block.kind, expect=bool(expected))
         guard = example.namespace.get(_GUARD)
         written = guard.changes() if guard is not None else []
-        if written:
-            note = repository_note(written)
+        bent, notes = guard.records.check() if guard is not None else ([], [])
+        if written or bent:
+            note = "; ".join(([repository_note(written)] if written else []) + ([records_note(bent, notes)] if bent else []))
             reason = note if outcome.status != "failed" else f"{outcome.reason}; it also {note}"
-            outcome = Outcome("failed", outcome.output, outcome.duration, reason=reason,
-                              error="\n".join(x for x in (outcome.error, note) if x))
+            outcome = dataclasses.replace(outcome, status="failed", reason=reason,
+                                          error="\n".join(x for x in (outcome.error, note) if x))
         elif expected and outcome.status == "passed":
             outcome = self._check_output(block, expected, outcome)
             if guard is not None:
@@ -134,7 +137,7 @@ class BlockEvaluator:
                 code, changes = outputs.rewrite(block.code_origins, block.code, outputs.plan(expected, outcome.printed or []))
             except (outputs.UpdateError, OSError) as error:
                 return Outcome("failed", outcome.output, outcome.duration, reason=f"its #> lines cannot be updated: {error}",
-                               error=diff)
+                               error=diff, as_root=outcome.as_root)
             outcome.reason = "#> lines updated from this run"
             outcome.updated = [self._shown(c.path) + str(c)[len(c.path):] for c in changes]
             outcome.sha256 = hashlib.sha256(code.encode()).hexdigest()
@@ -143,7 +146,7 @@ class BlockEvaluator:
         where = self._where(block, line.index) if line else f"{block.page}:{block.line}"
         return Outcome("failed", outcome.output, outcome.duration,
                        reason=f"its output differs from its #> lines (first at {where}; pytest --update-outputs rewrites them)",
-                       error=diff)
+                       error=diff, as_root=outcome.as_root)
 
     def _where(self, block: Block, index: int) -> str:
         """``file:line`` of line ``index`` of a block's code, as a reader finds it."""
@@ -186,7 +189,7 @@ def _recorded(example, block: Block) -> Outcome | None:
     entry = page.get(block.index) if page else None
     if entry is None:
         return None
-    outcome = Outcome("passed", entry.get("output") or "", entry.get("duration") or 0.0)
+    outcome = Outcome("passed", entry.get("output") or "", entry.get("duration") or 0.0, as_root=entry.get("as_root"))
     outcome.reused_from = entry.get("reused_from") or block.page
     outcome.ran_at = entry.get("ran_at")
     return outcome
@@ -214,7 +217,7 @@ def _reusable_page(path: Path, document) -> dict | bool:
 
 def _credited(earlier: Outcome, page: str) -> Outcome:
     """The outcome of the identical block of ``page``, credited to a translation."""
-    credited = Outcome(earlier.status, earlier.output, earlier.duration, earlier.reason, earlier.error)
+    credited = dataclasses.replace(earlier)  # every field, as_root included
     credited.reused_from = page
     return credited
 
@@ -262,3 +265,10 @@ def teardown_page(namespace: dict) -> None:
     session = namespace.pop(_SESSION, None)
     if session is not None:
         session.close()
+    guard = namespace.pop(_GUARD, None)
+    if guard is not None:  # a process the page left running may have changed a record until killed
+        bent, notes = guard.records.check()
+        if bent:
+            # the page's blocks are reported already: this fails its teardown, and so the run
+            pytest.fail(f"{session.page if session else 'the page'}: a process it started {records_note(bent, notes)}",
+                        pytrace=False)

@@ -9,6 +9,10 @@ Every process the page starts carries the session's token in its environment
 (``RUOTA_DOCS_SESSION``), so when the page ends, or its process is killed, whatever
 it left running is found and killed too — also children that left the process group
 (``start_new_session=True``, ``setsid``, daemons that fork twice).
+
+When the suite runs as root, the page's processes run as an unprivileged user
+(:mod:`ruota_docs.unprivileged`), with HOME in the page's folder; the parent stays
+root, so it can still kill them and read what they printed.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..unprivileged import RunnerError, page_user
 from .worker import MemoryLimitError, memory_limit, receive, send
 
 #: Seconds a block may run unless its page or the run says otherwise.
@@ -44,6 +49,7 @@ class Outcome:
     reason: str | None = None  #: skip reason, or the failure's summary
     error: str | None = None  #: traceback or report
     printed: list | None = None  #: for a block with ``#>`` lines: ``[(statement line, text), …]`` it wrote to stdout
+    as_root: bool | None = None  #: whether the block's code ran as root; None where none ran
 
 
 def signal_name(returncode: int) -> str:
@@ -69,6 +75,26 @@ class PageSession:
         self.env["PYTHONPATH"] = os.pathsep.join(p for p in [str(Path(__file__).resolve().parents[2]), self.env.get("PYTHONPATH", "")] if p)
         self.process: subprocess.Popen | None = None
         self.dead: str | None = None  #: why the page's process ended early
+        self.refused: str | None = None  #: why the page cannot run as the unprivileged user
+        try:
+            self.runner = page_user()
+        except RunnerError as error:
+            self.runner, self.refused = None, str(error)
+        self.as_root = self.runner is None and hasattr(os, "geteuid") and os.geteuid() == 0
+        if self.runner is not None:
+            home, tmp = self.workdir / "home", self.workdir / "tmp"
+            home.mkdir()
+            tmp.mkdir()
+            self.runner.own(self.workdir, home, tmp)
+            self.env = self.runner.environment(self.env, home, tmp)
+        self._as_user = self.runner.popen_kwargs() if self.runner is not None else {}
+
+    def _cannot_start(self) -> Outcome | None:
+        """The failure of a page whose user cannot run it (the rest of the page is then not run)."""
+        if self.refused is None:
+            return None
+        self.dead = "the page's process cannot start as the unprivileged user"
+        return Outcome("failed", reason=self.refused.splitlines()[0], error=self.refused)
 
     # -- the Python process ------------------------------------------------
     def _start(self) -> None:
@@ -83,6 +109,7 @@ class PageSession:
             cwd=self.workdir,
             env=self.env,
             start_new_session=True,  # its own process group: a timeout kills the children too
+            **self._as_user,
         )
         os.close(cmd_r)
         os.close(res_w)
@@ -94,6 +121,8 @@ class PageSession:
         if self.dead:
             return Outcome("skipped", reason=f"not run: {self.dead}")
         if self.process is None:
+            if (refused := self._cannot_start()) is not None:
+                return refused
             try:
                 memory_limit(self.env.get("RUOTA_DOCS_MEMORY_LIMIT"))
             except MemoryLimitError as error:
@@ -114,7 +143,8 @@ class PageSession:
             status = "passed" if answer["ok"] else "failed"
             error = answer.get("error")
             summary = error.strip().splitlines()[-1] if error else None
-            return Outcome(status, output, answer["duration"], reason=summary, error=error, printed=answer.get("printed"))
+            return Outcome(status, output, answer["duration"], reason=summary, error=error, printed=answer.get("printed"),
+                           as_root=self.as_root)
         if not ready:
             why = f"timed out after {timeout:g} s"
             self._kill()
@@ -122,30 +152,33 @@ class PageSession:
             self.process.wait()
             why = f"the page's process died ({signal_name(self.process.returncode)})"
         self.dead = f"an earlier block at line {line} ended the page's process ({why})"
-        return Outcome("failed", output, elapsed, reason=why, error=why)
+        return Outcome("failed", output, elapsed, reason=why, error=why, as_root=self.as_root)
 
     # -- shell blocks ------------------------------------------------------
     def run_shell(self, script: str, timeout: float) -> Outcome:
         """Run a shell block with bash in the page's working directory."""
         if self.dead:
             return Outcome("skipped", reason=f"not run: {self.dead}")
+        if (refused := self._cannot_start()) is not None:
+            return refused
         mark = self._mark()
         started = time.perf_counter()
         proc = subprocess.Popen(
             ["bash", "-euo", "pipefail", "-c", script],
             stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT,
-            cwd=self.workdir, env=self.env, start_new_session=True,
+            cwd=self.workdir, env=self.env, start_new_session=True, **self._as_user,
         )
         try:
             code = proc.wait(timeout)
         except subprocess.TimeoutExpired:
             _killpg(proc)
-            return Outcome("failed", self._output_since(mark), time.perf_counter() - started, reason=f"timed out after {timeout:g} s")
+            return Outcome("failed", self._output_since(mark), time.perf_counter() - started,
+                           reason=f"timed out after {timeout:g} s", as_root=self.as_root)
         output = self._output_since(mark)
         elapsed = time.perf_counter() - started
         if code == 0:
-            return Outcome("passed", output, elapsed)
-        return Outcome("failed", output, elapsed, reason=f"the shell block ended with {signal_name(code)}")
+            return Outcome("passed", output, elapsed, as_root=self.as_root)
+        return Outcome("failed", output, elapsed, reason=f"the shell block ended with {signal_name(code)}", as_root=self.as_root)
 
     # -- output and clean-up -------------------------------------------------
     def _mark(self) -> int:

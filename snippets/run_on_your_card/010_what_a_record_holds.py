@@ -1,0 +1,23 @@
+"""What this machine's record says about the machine, and what the engine keeps out of it."""
+
+import os
+
+from ruota_docs import ledger
+from ruota_docs.device import probe
+
+# The machine as the record describes it: no host name, no user name.
+machine = ledger.scrub_machine(probe().to_dict())
+for name, value in machine.items():
+    if name != "packages":
+        print(f"{name}: {value}")
+print("packages:", ", ".join(f"{name} {version}" for name, version in sorted(machine["packages"].items())))
+assert "hostname" not in machine and "user" not in machine
+
+# What a block prints is scrubbed before it is written: the home folder becomes "~".
+home = os.path.expanduser("~")
+printed = f"model saved to {home}/models/pets.keras"
+print("recorded as:", ledger.scrub(printed))
+assert ledger.scrub(printed) == "model saved to ~/models/pets.keras"
+
+# Whether this block runs as root is recorded too (as_root): as readers run it, it does not.
+print("this block runs as root:", os.geteuid() == 0 if hasattr(os, "geteuid") else False)

@@ -1,0 +1,52 @@
+"""`ruota-docs record check` on a small record with three problems, in a throwaway project."""
+
+import contextlib
+import hashlib
+import io
+import json
+from pathlib import Path
+
+from ruota_docs.cli import main
+
+# A project with one page of two blocks (in the current folder, a temporary one on this site).
+Path("mkdocs.yml").write_text("site_name: demo\ndocs_dir: docs\n")
+Path("docs/es").mkdir(parents=True, exist_ok=True)
+Path("docs/es/demo.md").write_text("# Demo\n\n```python\nprint('saved')\n```\n\n```python\nprint(2 + 2)\n```\n")
+
+
+def entry(index: int, code: str, output: str) -> dict:
+    return {"page": "es/demo.md", "lang": "es", "index": index, "line": 3 + 4 * index, "language": "python",
+            "sha256": hashlib.sha256(code.encode()).hexdigest(), "id": None, "outcome": "passed", "reason": None,
+            "error": None, "duration": 0.01, "output": output, "ran_at": "2026-11-20T10:00:00Z",
+            "reused_from": None, "signature": None, "as_root": False}
+
+
+record = {
+    "schema": 1, "kind": "ruota-docs/ledger", "machine_id": "rocm-gfx1102", "updated": "2026-11-20T10:00:00Z",
+    "machine": {"backend": "rocm", "gpu_name": "AMD Radeon RX 7600", "arch": "gfx1102", "vram_bytes": 8 * 2**30,
+                "gpu_count": 1, "os": "linux", "machine": "x86_64", "python": "3.12.3", "torch": "2.9.1+rocm6.4",
+                "hip": None, "cuda": None, "packages": {}, "machine_id": "rocm-gfx1102"},  # no HIP version
+    "blocks": {
+        "es/demo.md#0": entry(0, "print('saved')\n", "saved to /home/ada/models\n"),  # a home folder
+        "es/demo.md#1": entry(1, "print(1 + 1)\n", "2\n"),  # code that has changed since
+    },
+}
+Path("verification").mkdir(exist_ok=True)
+Path("verification/rocm-gfx1102.json").write_text(json.dumps(record, indent=1))
+
+report = io.StringIO()
+with contextlib.redirect_stdout(report):
+    status = main(["--root", ".", "record", "check", "verification/rocm-gfx1102.json"])
+print(report.getvalue(), end="")
+print("exit status", status)
+#> verification/rocm-gfx1102.json: machine.hip: error: a ROCm machine records its HIP version (torch.version.hip)
+#> verification/rocm-gfx1102.json: es/demo.md#1: warning: stale: the code of block 1 (line 7) changed since it ran; the site shows it as not verified until the page runs again
+#> verification/rocm-gfx1102.json: es/demo.md#0.output: error: a home folder (/home/<a…>): remove it from the record before sending it
+#> verification/rocm-gfx1102.json: 2 entries, 1 stale, 2 errors, 1 warning
+#> REFUSED: 1 record, 2 entries (1 stale); 2 errors, 1 warning
+#> exit status 1
+lines = report.getvalue().splitlines()
+assert status == 1 and lines[-1].startswith("REFUSED: 1 record, 2 entries (1 stale); 2 errors")
+assert any("machine.hip: error" in line for line in lines)
+assert any("es/demo.md#0.output: error: a home folder" in line for line in lines)
+assert any("es/demo.md#1: warning: stale" in line for line in lines)

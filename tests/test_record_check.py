@@ -1,0 +1,401 @@
+"""``ruota-docs record check``: every rule, on records built from a small project's real blocks."""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+
+from _support import REPO, RX7600, synthetic_record, write_tree
+from ruota_docs import gpus, private_data, record_check
+from ruota_docs.cli import main
+from ruota_docs.sybil.session import OUTPUT_LIMIT
+
+PAGE = """\
+    # Página { #page }
+
+    ```python
+    print("uno")
+    ```
+
+    ```python
+    print("dos")
+    ```
+
+    <!-- requires: rocm -->
+    ```python
+    print("tres")
+    ```
+    """
+NOW = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.timezone.utc)
+H200 = {"backend": "cuda", "gpu_name": "NVIDIA H200", "arch": "sm_90", "vram_bytes": 150_109_880_320, "gpu_count": 1,
+        "os": "linux", "machine": "x86_64", "python": "3.12.3", "torch": "2.11.0+cu130", "hip": None, "cuda": "13.0",
+        "packages": {"torch": "2.11.0"}, "machine_id": "cuda-nvidia-h200"}
+CPU = {"backend": "cpu", "gpu_name": None, "arch": None, "vram_bytes": None, "gpu_count": 0, "os": "linux",
+       "machine": "x86_64", "python": "3.11.7", "torch": "2.13.0+cpu", "hip": None, "cuda": None,
+       "packages": {"torch": "2.13.0+cpu"}, "machine_id": "cpu-x86_64"}
+
+
+@pytest.fixture
+def project(tmp_path) -> Path:
+    return write_tree(tmp_path / "project", {f"docs/{lang}/p.md": PAGE for lang in ("es", "en", "fr")}, conftest=False)
+
+
+@pytest.fixture
+def good(project) -> dict:
+    return synthetic_record(project, RX7600)
+
+
+def check(project: Path, data, name: str | None = None, raw: str | None = None) -> record_check.Report:
+    path = project / "incoming" / (name or f"{data['machine_id']}.json")
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(raw if raw is not None else json.dumps(data, indent=1), encoding="utf-8")
+    return record_check.check_file(path, project, project / "docs", now=NOW)
+
+
+def problems(report, severity=None) -> list[str]:
+    return [f"{p.where}: {p.severity}: {p.message}" for p in report.problems if severity in (None, p.severity)]
+
+
+def only(report, where: str, severity: str = "error") -> str:
+    found = [p.message for p in report.problems if p.where == where and p.severity == severity]
+    assert len(found) == 1, problems(report)
+    return found[0]
+
+
+def entry(data: dict, key: str = "es/p.md#0") -> dict:
+    return data["blocks"][key]
+
+
+# -- a good record ------------------------------------------------------------------------------------------------
+def test_a_coherent_rocm_record_is_accepted(project, good):
+    report = check(project, good)
+    assert problems(report) == []
+    assert (report.entries, report.stale) == (9, 0)
+    assert record_check.summary([report]) == ("accepted: 1 record, 9 entries (0 stale); 0 errors, 0 warnings", 0)
+
+
+@pytest.mark.parametrize("machine", [H200, CPU], ids=["cuda", "cpu"])
+def test_coherent_cuda_and_cpu_records_are_accepted(project, machine):
+    assert problems(check(project, synthetic_record(project, machine))) == []
+
+
+# -- the machine --------------------------------------------------------------------------------------------------
+def test_rocm_record_without_a_hip_version(project, good):
+    good["machine"]["hip"] = None
+    report = check(project, good)
+    assert only(report, "machine.hip") == "a ROCm machine records its HIP version (torch.version.hip)"
+    assert record_check.summary([report])[1] == 1
+
+
+@pytest.mark.parametrize("field, value, where, message", [
+    ("arch", None, "machine.arch", "a ROCm machine records its gfx target (gcnArchName, e.g. gfx1102), not None"),
+    ("arch", "gfx1100", "machine.arch", "'AMD Radeon RX 7600' is a gfx1102 card, not gfx1100"),
+    ("gpu_name", None, "machine.gpu_name", "a ROCm machine names its GPU"),
+    ("cuda", "12.4", "machine.cuda", "a ROCm build of torch has no CUDA version"),
+    ("torch", "2.9.1+cu126", "machine.torch", "2.9.1+cu126 is a CUDA build of torch, not a ROCm one"),
+    ("gpu_count", 0, "machine.gpu_count", "a machine with a GPU sees at least one (got 0)"),
+    ("os", "haiku", "machine.os", "must be one of linux, windows, macos, not 'haiku'"),
+])
+def test_incoherent_rocm_machine(project, good, field, value, where, message):
+    good["machine"][field] = value
+    assert message in [p.message for p in check(project, good).problems if p.where == where], problems(check(project, good))
+
+
+def test_cuda_record_without_a_cuda_version(project):
+    data = synthetic_record(project, H200)
+    data["machine"]["cuda"] = None
+    assert only(check(project, data), "machine.cuda") == "a CUDA machine records its CUDA version (torch.version.cuda)"
+
+
+def test_cpu_record_with_a_gpu(project):
+    data = synthetic_record(project, CPU)
+    data["machine"]["arch"] = "gfx1102"
+    assert only(check(project, data), "machine.arch") == "a CPU machine has no GPU, so no arch (got 'gfx1102')"
+
+
+def test_unknown_gpu_name_is_a_warning(project, good):
+    good["machine"]["gpu_name"] = "AMD Radeon Graphics"
+    report = check(project, good)
+    assert only(report, "machine.gpu_name", "warning") == (
+        "'AMD Radeon Graphics' is not in the table of known GPUs (ruota_docs/gpus.py): its target gfx1102 is unchecked")
+    assert record_check.summary([report])[1] == 0
+    assert record_check.summary([report], strict=True)[1] == 1
+
+
+def test_machine_id_must_name_the_machine(project, good):
+    good["machine"]["machine_id"] = good["machine_id"] = "rocm-gfx906"
+    report = check(project, good, name="rocm-gfx906.json")
+    assert only(report, "machine.machine_id") == "'rocm-gfx906' does not name this machine; the engine names it 'rocm-gfx1102'"
+    assert "the file must be named rocm-gfx1102.json (the machine's id), not rocm-gfx906.json" in problems(report)[1]
+
+
+def test_file_name_must_be_the_machine_id(project, good):
+    report = check(project, good, name="my-card.json")
+    assert only(report, "record") == "the file must be named rocm-gfx1102.json (the machine's id), not my-card.json"
+
+
+def test_skip_reasons_describe_the_records_machine(project, good):
+    # a CPU record's skip reasons pasted into an RX 7600's record
+    entry(good, "es/p.md#2").update(outcome="skipped", reason="requires ROCm; this machine: CPU only, x86_64", as_root=None)
+    assert only(check(project, good), "es/p.md#2.reason") == (
+        "the skip reason describes another machine ('CPU only, x86_64') than this record's ('ROCm, AMD Radeon RX 7600')")
+    entry(good, "es/p.md#2")["reason"] = "requires ROCm, arch gfx906; this machine: ROCm, AMD Radeon RX 7600 (gfx1102, 8 GiB)"
+    assert problems(check(project, good)) == []
+
+
+@pytest.mark.parametrize("name, arch", [
+    ("AMD Radeon RX 7600", "gfx1102"), ("AMD Radeon RX 7600 XT", "gfx1102"), ("AMD Radeon VII", "gfx906"),
+    ("AMD Radeon(TM) VII", "gfx906"), ("AMD Radeon RX 6700 XT", "gfx1031"), ("AMD Radeon RX 6600", "gfx1032"),
+    ("AMD Instinct MI300X", "gfx942"), ("NVIDIA H200", "sm_90"), ("NVIDIA GH200 480GB", "sm_90"),
+    ("NVIDIA A100-SXM4-80GB", "sm_80"), ("NVIDIA A10", "sm_86"), ("NVIDIA GeForce RTX 4090", "sm_89"),
+])
+def test_gpu_names_and_their_targets(name, arch):
+    assert gpus.expected_arch(name)[1] == arch
+
+
+def test_generic_gpu_names_are_unknown():
+    assert gpus.expected_arch("AMD Radeon Graphics") is None
+    assert gpus.expected_arch(None) is None
+
+
+# -- stale entries -------------------------------------------------------------------------------------------------
+def test_stale_entries_are_warnings(project, good):
+    entry(good, "es/p.md#1")["sha256"] = "0" * 64  # the code it ran is not on the page any more
+    moved = copy.deepcopy(entry(good, "es/p.md#2")) | {"index": 3, "line": 20}  # block 2's code, recorded as block 3
+    good["blocks"]["es/p.md#3"] = moved
+    gone = copy.deepcopy(entry(good)) | {"page": "es/gone.md"}
+    good["blocks"]["es/gone.md#0"] = gone
+    report = check(project, good)
+    assert problems(report) == [
+        "es/p.md#1: warning: stale: the code of block 1 (line 7) changed since it ran; "
+        "the site shows it as not verified until the page runs again",
+        "es/gone.md#0: warning: stale: es/gone.md no longer exists; the site shows it as not verified until the page runs again",
+    ]
+    # the same code at another index is the code the site credits, so it is current
+    assert report.stale == 2
+    assert record_check.summary([report]) == ("accepted: 1 record, 11 entries (2 stale); 0 errors, 2 warnings", 0)
+
+
+def test_entry_beyond_the_pages_blocks(project, good):
+    good["blocks"]["es/p.md#7"] = copy.deepcopy(entry(good)) | {"index": 7, "sha256": "1" * 64}
+    assert only(check(project, good), "es/p.md#7", "warning").startswith("stale: the page has 3 blocks now, none at index 7")
+
+
+# -- private data ----------------------------------------------------------------------------------------------------
+def test_home_path_in_an_output(project, good):
+    entry(good)["output"] = "uno\nsaved to /home/alice/models/pets.keras\n"
+    report = check(project, good)
+    assert only(report, "es/p.md#0.output") == "line 2: a home folder (/home/<a…>): remove it from the record before sending it"
+    assert "alice" not in "\n".join(map(str, report.problems))
+
+
+def test_a_report_quoted_in_an_output_is_not_private(project, good):
+    """A block may print record check's own report (the page on sending records does): its
+    masked excerpts are no home folder, name or token themselves."""
+    entry(good)["output"] = "alice's home /home/alice/x, USER=alice, token ghp_" + "a1B2" * 9 + "\n"
+    quoted = "\n".join(str(p) for p in check(project, good).problems)
+    assert quoted.count("error") == 3
+    entry(good)["output"] = quoted
+    assert problems(check(project, good)) == []
+
+
+@pytest.mark.parametrize("text, kind, secret", [
+    ("token ghp_" + "a1B2" * 9, "a GitHub token", "a1B2" * 9),
+    ("github_pat_" + "11ABCDEFG0" * 3, "a GitHub token", "11ABCDEFG0" * 3),
+    ("HF_TOKEN=hf_" + "aBcD" * 9, "a Hugging Face token", "aBcD" * 9),
+    ("key AKIAIOSFODNN7EXAMPLE", "an AWS access key", "IOSFODNN7EXAMPLE"),
+    ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "an AWS secret key", "wJalrXUtnFEMI"),
+    ("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9abcdef", "a bearer token", "eyJhbGciOiJIUzI1NiJ9abcdef"),
+    ("-----BEGIN OPENSSH PRIVATE KEY-----", "a private key", "OPENSSH PRIVATE"),
+    ("pip install from https://alice:s3cret@pypi.example.com/simple", "a password in a URL", "s3cret"),
+    ("DB_PASSWORD=Tr0ub4dor3xyzzyPlugh", "a secret setting", "Tr0ub4dor3xyzzyPlugh"),
+    ("mail alice@corp.io for access", "an e-mail address", "alice@corp.io"),
+    ("alice@workstation:~$ make test", "a user and host name (a shell prompt)", "alice@workstation"),
+    ("USER=alice", "a user or host name", "alice"),
+    ("C:\\Users\\Alice\\AppData\\Local\\Temp", "a home folder", "Alice"),
+    ("/Users/alice/Library/Caches", "a home folder", "alice"),
+])
+def test_secrets_and_names_are_errors_never_repeated(project, good, text, kind, secret):
+    entry(good)["output"] = text + "\n"
+    report = check(project, good)
+    message = only(report, "es/p.md#0.output")
+    assert message.startswith(kind + " (")
+    assert secret not in message
+
+
+@pytest.mark.parametrize("text", [
+    "saved to ~/models and <page-dir>/out", "HOME=~ USER=<user>", "git@github.com:org/repo.git",
+    "see https://example.org/a", "write to docs@example.org", "TOKENIZERS_PARALLELISM=false", "max_tokens=2048",
+    "/home/user/project", "torch 2.13.0+cpu, numpy 2.4.6", "listening on 127.0.0.1:8000",
+    "MIOpen kernel cache: <page-dir>/home/.cache/miopen", "ls /home/.snapshots",
+])
+def test_what_is_not_personal(text):
+    assert [f for f in private_data.findings(text, this_machine=False) if f.error] == []
+
+
+def test_ip_addresses_and_gpu_ids_are_warnings(project, good):
+    entry(good)["output"] = "nccl on 192.168.1.20 and 8.8.8.8\nGPU-12345678-abcd-ef01-2345-6789abcdef01\n"
+    report = check(project, good)
+    assert problems(report, "error") == []
+    assert [p.message.split(" (")[0] for p in report.problems] == [
+        "line 1: a private IP address", "line 1: an IP address", "line 2: a GPU's unique id"]
+
+
+def test_host_and_user_fields_are_refused(project, good):
+    good["machine"]["hostname"] = "desk"
+    assert only(check(project, good), "machine.hostname").startswith(
+        "unknown field (the engine never records host or user names); the engine writes only: backend, gpu_name")
+
+
+def test_this_machines_home_folder(project, good, monkeypatch):
+    """A contributor checking their own record: their home folder is found whatever its shape."""
+    monkeypatch.setenv("HOME", "/srv/people/tester")
+    entry(good)["error"] = 'File "/srv/people/tester/venv/x.py", line 3'
+    assert only(check(project, good), "es/p.md#0.error").startswith("this machine's home folder (/s…)")
+
+
+def test_secrets_in_any_field(project, good):
+    entry(good)["id"] = "hf_" + "Q" * 34
+    good["machine"]["packages"]["ghp_" + "z" * 36] = "1.0"
+    report = check(project, good)
+    assert only(report, "es/p.md#0.id").startswith("a Hugging Face token")
+    assert any(p.where.startswith("machine.packages") and "GitHub token" in p.message for p in report.problems)
+
+
+# -- sizes and times ---------------------------------------------------------------------------------------------------
+def test_oversized_output(project, good):
+    entry(good)["output"] = "y" * (OUTPUT_LIMIT + 500)
+    assert only(check(project, good), "es/p.md#0.output", "error") == (
+        f"{OUTPUT_LIMIT + 500:,} characters: the engine keeps at most {OUTPUT_LIMIT:,} (and cuts the middle); "
+        "this output was not cut by it")
+
+
+def test_output_cut_by_the_engine_fits(project, good):
+    half = OUTPUT_LIMIT // 2
+    entry(good)["output"] = "h" * half + "\n… [39,800,000 bytes of output omitted] …\n" + "t" * half
+    assert problems(check(project, good)) == []
+
+
+@pytest.mark.parametrize("where, field, value, message", [
+    ("es/p.md#0.ran_at", "ran_at", "2026-12-02T00:00:00Z", "2026-12-02T00:00:00Z is in the future (this machine's clock: 2026-12-01T12:00:00Z)"),
+    ("es/p.md#0.ran_at", "ran_at", "2026-11-28 09:30", "must be a UTC time like 2026-11-29T21:04:05Z, not \"2026-11-28 09:30\""),
+    ("es/p.md#0.ran_at", "ran_at", "2026-11-29T10:00:00Z", "2026-11-29T10:00:00Z is after the record's updated time (2026-11-28T09:30:00Z)"),
+])
+def test_times(project, good, where, field, value, message):
+    entry(good)[field] = value
+    assert only(check(project, good), where) == message
+
+
+def test_future_update_and_clock_skew(project, good):
+    good["updated"] = "2026-12-01T12:03:00Z"  # three minutes ahead: clock skew
+    assert problems(check(project, good)) == []
+    good["updated"] = "2027-01-01T00:00:00Z"
+    assert only(check(project, good), "record.updated").endswith("is in the future (this machine's clock: 2026-12-01T12:00:00Z)")
+
+
+# -- schema ----------------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("raw, message", [
+    ('{"schema": 1, "kind": "ruota-docs/ledger", "blocks": {', "not valid JSON (line 1, column 55: Expecting property name enclosed in double quotes)"),
+    ('{"schema": 1, "schema": 1}', "the key 'schema' appears twice: JSON readers would keep only one"),
+    ("[]", "must be a JSON object"),
+])
+def test_unreadable_records(project, raw, message):
+    report = check(project, None, name="rocm-gfx1102.json", raw=raw)
+    assert problems(report) == [f"record: error: {message}"]
+
+
+def test_not_utf8(project):
+    path = project / "rocm-gfx1102.json"
+    path.write_bytes(b'{"a": "\xff"}')
+    report = record_check.check_file(path, project, project / "docs", now=NOW)
+    assert problems(report) == ["record: error: not UTF-8 (byte 7)"]
+
+
+@pytest.mark.parametrize("change, where, message", [
+    (lambda e: e.pop("outcome"), "es/p.md#0", "missing field 'outcome' (a string)"),
+    (lambda e: e.update(index="0"), "es/p.md#0.index", 'must be an integer, not "0"'),
+    (lambda e: e.update(index=True), "es/p.md#0.index", "must be an integer, not true"),
+    (lambda e: e.update(env={"PATH": "/usr/bin"}), "es/p.md#0.env", "unknown field; the engine writes only: page, lang, index"),
+    (lambda e: e.update(outcome="great"), "es/p.md#0.outcome", "outcome must be one of passed, failed, skipped, error, not 'great'"),
+    (lambda e: e.update(sha256="abc"), "es/p.md#0.sha256", "must be the 64 lower-case hex digits of the code's SHA-256"),
+    (lambda e: e.update(lang="fr"), "es/p.md#0.lang", "lang 'fr' is not the page's language folder ('es')"),
+    (lambda e: e.update(index=1), "es/p.md#0", "the key must be 'es/p.md#1' (the entry's page#index)"),
+    (lambda e: e.update(reused_from="es/other.md"), "es/p.md#0.reused_from", "must name the same page in another language (p.md), not 'es/other.md'"),
+    (lambda e: e.update(duration=-1), "es/p.md#0.duration", "must be a number of seconds ≥ 0, not -1"),
+    (lambda e: e.update(as_root="no"), "es/p.md#0.as_root", 'must be true or false or null, not "no"'),
+])
+def test_entry_schema(project, good, change, where, message):
+    change(entry(good))
+    found = [p.message for p in check(project, good).problems if p.where == where]
+    assert any(m.startswith(message) for m in found), problems(check(project, good))
+
+
+def test_records_before_as_root_existed_are_accepted(project, good):
+    for item in good["blocks"].values():
+        del item["as_root"], item["signature"]
+    assert problems(check(project, good)) == []
+
+
+def test_top_level_schema(project, good):
+    good["schema"] = 2
+    good["kind"] = "someone/else"
+    report = check(project, good)
+    assert only(report, "record.schema") == "schema 2 is not the one this ruota-docs writes (1)"
+    assert only(report, "record.kind") == "must be 'ruota-docs/ledger'"
+
+
+# -- the command -------------------------------------------------------------------------------------------------------------
+def test_command_lines_and_exit_status(project, good, capsys):
+    good["machine"]["hip"] = None
+    entry(good, "es/p.md#1")["sha256"] = "0" * 64
+    path = project / "verification" / "rocm-gfx1102.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(good))
+    code = main(["--root", str(project), "record", "check", str(path)])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 1
+    assert out == [
+        f"{path}: machine.hip: error: a ROCm machine records its HIP version (torch.version.hip)",
+        f"{path}: es/p.md#1: warning: stale: the code of block 1 (line 7) changed since it ran; "
+        "the site shows it as not verified until the page runs again",
+        f"{path}: 9 entries, 1 stale, 1 error, 1 warning",
+        "REFUSED: 1 record, 9 entries (1 stale); 1 error, 1 warning",
+    ]
+
+
+def test_command_json_and_strict(project, good, capsys):
+    entry(good, "es/p.md#1")["sha256"] = "0" * 64
+    path = project / "rocm-gfx1102.json"
+    path.write_text(json.dumps(good))
+    assert main(["--root", str(project), "record", "check", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["--root", str(project), "record", "check", "--strict", "--json", str(path)]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is False
+    assert report["records"][0]["stale"] == 1
+    assert report["records"][0]["problems"][0] | {"file": None} == {
+        "file": None, "where": "es/p.md#1", "severity": "warning", "rule": "stale",
+        "message": "stale: the code of block 1 (line 7) changed since it ran; the site shows it as not verified until the page runs again"}
+
+
+def test_command_needs_files_and_reports_missing_ones(project, capsys):
+    with pytest.raises(SystemExit) as caught:
+        main(["--root", str(project), "record", "check"])
+    assert caught.value.code == 2
+    assert "the following arguments are required: FILE" in capsys.readouterr().err
+    assert main(["--root", str(project), "record", "check", str(project / "nope.json")]) == 1
+    assert f"{project / 'nope.json'}: record: error: cannot be read: No such file or directory" in capsys.readouterr().out
+
+
+@pytest.mark.realdocs
+def test_committed_records_pass(capsys):
+    records = sorted(str(p) for p in (REPO / "verification").glob("*.json"))
+    assert records
+    code = main(["--root", str(REPO), "record", "check", *records])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert " 0 errors" in out.splitlines()[-1]
