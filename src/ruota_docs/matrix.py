@@ -23,7 +23,8 @@ _STOP_ICONS = {"failed": "failed", "stale": "stale", "absent": "stale", "skipped
 
 
 def anchor(block) -> str:
-    """The id of a block's verification panel on its page (`ruota_docs.render.block_panel`)."""
+    """The id of a block's verification panel on its page (`ruota_docs.render.block_panel`,
+    which the plugin gives the block's index)."""
     return f"ruota-block-{block.index}"
 
 

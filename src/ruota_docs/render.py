@@ -146,8 +146,8 @@ def output_tabs(verdict: Verdict, lang: str, uid: str) -> str:
 
 def block_panel(block, verdict: Verdict, lang: str, uid: str) -> str:
     state = "notrun" if block.not_run_reason is not None else verdict.state
-    # the id lets the card matrix link to the block's verification
-    return (f'<div class="ruota-verify ruota-state-{state}" id="ruota-block-{block.index}">'
+    # the id (the block's index) lets the card matrix link to the block's verification
+    return (f'<div class="ruota-verify ruota-state-{state}" id="ruota-block-{uid}">'
             f'{mark(block, verdict, lang)}{output_tabs(verdict, lang, uid)}</div>')
 
 
