@@ -84,9 +84,8 @@ def level(project, data, lang="es") -> evidence.Cell:
 # -- levels -------------------------------------------------------------------------------------------------------
 def test_whole_guide_on_the_card(project):
     cell = level(project, run_on(project, RX7600))
+    # network and Windows-only skips, and the author's skip, are not held against it
     assert (evidence.LEVELS[cell.level], cell.stopped_by) == ("whole_guide", None)
-    # network, Windows-only and the author's skip are not held against it
-    assert cell.counts == {"passed": 4, "skipped": 2}
 
 
 def test_a_block_that_needs_missing_hardware_stops_the_whole_guide(project):

@@ -23,7 +23,7 @@ names that no block of the guide includes any more stops the build (`EvidenceErr
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import marks
@@ -83,7 +83,6 @@ class Cell:
     stopped_by: object = None  #: the first block that stops the next level
     stop: str | None = None  #: why: failed, stale, absent, skipped
     stop_entry: dict | None = None  #: the record's entry of that block, where there is one
-    counts: dict[str, int] = field(default_factory=dict)  #: states over the blocks meant to run
 
 
 def _includes(block, snippet: str) -> bool:
@@ -139,10 +138,7 @@ def cell(guide: Guide, data: dict, pages) -> Cell:
     found = {b.index: marks.verdict(guide.page, b.index, b.sha256, indexed).results[0] for b in guide.blocks}
     state = {index: r.state for index, r in found.items()}
     meant = [b for b in guide.blocks if b.not_run_reason is None]
-    counts: dict[str, int] = {}
-    for block in meant:
-        counts[state[block.index]] = counts.get(state[block.index], 0) + 1
-    result = Cell(0, counts=counts)
+    result = Cell(0)
 
     def stopped(block) -> Cell:
         result.stopped_by, result.stop, result.stop_entry = block, state[block.index], found[block.index].entry
