@@ -62,6 +62,7 @@ def main() -> None:
     many = {f"es/page{n:02}.md": page(50) for n in range(20)}
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
+        tmp.chmod(0o755)  # run as root, pages run as the unprivileged user: it must reach the project
         ours = project(tmp / "ours", engine_conftest, one | {f"big/{k}": v for k, v in many.items()})
         plain = project(tmp / "sybil", PLAIN_SYBIL, one | {f"big/{k}": v for k, v in many.items()})
         markdown_docs = project(tmp / "markdown-docs", "", one)

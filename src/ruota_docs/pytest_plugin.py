@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from . import ledger, unprivileged
-from .device import probe, share
+from .device import probe
 from .site_config import load_mkdocs_config
 
 _KEY = "ruota_block"
@@ -68,8 +68,8 @@ def pytest_configure(config: pytest.Config) -> None:
             unprivileged.prepare(os.environ[unprivileged.ROOT_DIR_VARIABLE])
         except unprivileged.RunnerError as error:
             raise pytest.UsageError(f"ruota-docs: {error}") from None
-    if not hasattr(config, "workerinput") and not os.environ.get("RUOTA_DOCS_FAKE_DEVICE"):
-        share(probe())  # xdist workers read it instead of importing torch again
+    # The machine is described only when a block asks something of it or a record is
+    # written (device.probe: lazy, and cached on disk for the next run and the workers).
     if config.pluginmanager.hasplugin("xdist"):
         from .scheduling import SchedulingPlugin  # noqa: PLC0415 — xdist is optional
 

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import functools
 import grp
+import hashlib
+import json
 import os
 import pwd
 import shutil
@@ -273,14 +275,56 @@ def prepare(root: str | None) -> Runner | None:
 def _prepared(root: str | None) -> Runner | RunnerError:
     try:
         runner = ensure_user(os.environ.get(USER_VARIABLE) or DEFAULT_USER)
-        denied = unreachable(runner, needed_paths(Path(root) if root else None))
-        smoke = None if denied else smoke_test(runner)
+        paths = needed_paths(Path(root) if root else None)
+        key = _access_key(runner, paths)
+        if key not in _passed_checks():
+            denied = unreachable(runner, paths)
+            smoke = None if denied else smoke_test(runner)
+            if denied or smoke:
+                return RunnerError(refusal(runner, denied, smoke))
+            _remember_passed(key)
     except RunnerError as error:
         return error
-    if denied or smoke:
-        return RunnerError(refusal(runner, denied, smoke))
     os.environ[USER_VARIABLE] = runner.name  # for xdist workers and sub-processes
     return runner
+
+
+# -- checks that passed, kept for the next run -----------------------------------------
+def _access_key(runner: Runner, paths: dict[str, str]) -> str:
+    """What the checks depend on: the user and its groups, the interpreter, and the owner,
+    mode and change time of every folder on the way (an ACL or chmod changes the time)."""
+    parts = [str(runner.uid), ",".join(map(str, sorted(runner.groups))), sys.executable, sys.version]
+    for path, _ in dict.fromkeys(pair for target in paths if os.path.exists(target) for pair in _chain(target)):
+        try:
+            info = os.stat(path)
+            parts.append(f"{path}:{info.st_mode}:{info.st_uid}:{info.st_gid}:{info.st_ctime_ns}")
+        except OSError:
+            parts.append(f"{path}:-")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:24]
+
+
+def _checks_file() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "ruota-docs" / "runner-checks.json"
+
+
+def _passed_checks() -> list[str]:
+    try:
+        found = json.loads(_checks_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return found if isinstance(found, list) else []
+
+
+def _remember_passed(key: str) -> None:
+    path = _checks_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(([k for k in _passed_checks() if k != key] + [key])[-8:]), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass
 
 
 #: Set by the run: the repository whose pages run (for the checks of `page_user`).
