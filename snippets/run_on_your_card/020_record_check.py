@@ -27,8 +27,8 @@ record = {
                 "gpu_count": 1, "os": "linux", "machine": "x86_64", "python": "3.12.3", "torch": "2.9.1+rocm6.4",
                 "hip": None, "cuda": None, "packages": {}, "machine_id": "rocm-gfx1102"},  # no HIP version
     "blocks": {
-        "es/demo.md#0": entry(0, "print('saved')\n", "saved to /home/ada/models\n"),  # a home folder
-        "es/demo.md#1": entry(1, "print(1 + 1)\n", "2\n"),  # code that has changed since
+        "es/demo.md#0": entry(0, "print('saved')", "saved to /home/ada/models\n"),  # a home folder
+        "es/demo.md#1": entry(1, "print(1 + 1)", "2\n"),  # code that has changed since
     },
 }
 Path("verification").mkdir(exist_ok=True)

@@ -91,6 +91,7 @@ class Captured:
     start: int  #: index of the fence's first line among the page's lines (after includes)
     end: int  #: index after its last line
     indented: bool = False  #: an indented code block, not a fence
+    collapsed: int = 1  #: lines the fence became (SuperFences: its placeholder; fenced_code: 3)
     hidden: int = 0  #: leading blank lines of the fence's body that the highlighter drops
     formatter: str = "superfences"  #: the SuperFences entry that formatted it
     options: dict = field(default_factory=dict)
@@ -329,6 +330,65 @@ class _CapturingFences:
         return None
 
 
+class _SearchWatch:
+    """fenced_code's block pattern, remembering the last match it returned (the block the
+    preprocessor is about to store) and the text it searched."""
+
+    def __init__(self, pattern, owner) -> None:
+        self.pattern, self.owner = pattern, owner
+
+    def search(self, text, pos=0):
+        match = self.pattern.search(text, pos)
+        self.owner._ruota_last = (match, text)
+        return match
+
+    def __getattr__(self, name):
+        return getattr(self.pattern, name)
+
+
+class _CapturingFencedCode:
+    """Mixed into Python-Markdown's own fenced_code preprocessor (MkDocs' default, where a
+    site does not use SuperFences): records each block it stores, as `_CapturingFences` does."""
+
+    def run(self, lines):
+        state = self.md.ruota
+        extra = len(lines) - len(state.lines)
+        state.aligned = extra >= 0 and not any(line.strip() for line in lines[len(lines) - extra:])
+        if state.aligned:
+            state.lines += [""] * extra
+            state.origins += [None] * extra
+        self._ruota_last, self._ruota_shift = (None, ""), 0
+        self.FENCED_BLOCK_RE = _SearchWatch(type(self).FENCED_BLOCK_RE, self)
+        stash, store = self.md.htmlStash, self.md.htmlStash.store
+        stash.store = self._ruota_store
+        try:
+            return super().run(lines)
+        finally:
+            stash.store = store
+            del self.FENCED_BLOCK_RE
+
+    def _ruota_store(self, html):
+        state, (match, text) = self.md.ruota, self._ruota_last
+        stash = self.md.htmlStash
+        if match is None:
+            return type(stash).store(stash, html)
+        # the text has had each earlier block replaced by 3 lines: count back to the page's lines
+        start = text.count("\n", 0, match.start()) - self._ruota_shift
+        length = match.group(0).count("\n") + 1
+        self._ruota_shift += 3 - length
+        language = match.group("lang") or ""
+        if match.group("attrs"):
+            classes = [w[1:] for w in match.group("attrs").split() if w.startswith(".")]
+            language = classes[0] if classes else ""
+        captured = Captured(number=len(state.captured), code=match.group("code").rstrip("\n"), language=language,
+                            info=match.group(0).split("\n", 1)[0].strip(), start=start, end=start + length,
+                            formatter="superfences", collapsed=3)
+        placeholder = type(stash).store(stash, markers.wrap(state.nonce, captured.number, html))
+        captured.placeholder = placeholder
+        state.captured.append(captured)
+        return placeholder
+
+
 class _Directives(Preprocessor):
     """After fences are formed: our directive comments, attached to the fence that
     follows them, and blanked (page directives become a placeholder to fill)."""
@@ -356,7 +416,12 @@ class _Directives(Preprocessor):
             match = directives.match_line(line)
             if match is None:
                 if pending or typos:
-                    settle(by_placeholder.get(line.lstrip(" \t>")))
+                    captured = by_placeholder.get(line.lstrip(" \t>"))
+                    if captured is None and not line.strip() and i + 1 < len(lines):
+                        # Python-Markdown's fenced_code puts a blank line before its placeholder
+                        following = by_placeholder.get(lines[i + 1].strip())
+                        captured = following if following is not None and following.collapsed == 3 else None
+                    settle(captured)
                 continue
             name, args = match["name"], match["args"]
             kind = directives.classify(name, args is not None)
@@ -405,14 +470,15 @@ def _shorter(source: str, page: str) -> str:
 
 
 def _post_to_pre(count: int, state: CaptureState) -> list[int] | None:
-    """Line indices before SuperFences collapsed each fence into one placeholder line."""
+    """Line indices before the fences were collapsed into placeholder lines."""
     if not state.aligned:
         return None
-    spans = {c.start: c.end for c in state.captured}
+    spans = {c.start: c for c in state.captured if not c.indented}
     mapping, i, total = [], 0, len(state.lines)
     while i < total:
-        mapping.append(i)
-        i = spans.get(i, i + 1)
+        captured = spans.get(i)
+        mapping += [i] * (captured.collapsed if captured else 1)
+        i = captured.end if captured else i + 1
     return mapping if len(mapping) == count else None
 
 
@@ -461,7 +527,9 @@ class BlockCapture(Extension):
         if "snippet" in md.preprocessors:
             _mix(md.preprocessors["snippet"], _TrackedSnippets, md)
         fences = md.preprocessors["fenced_code_block"] if "fenced_code_block" in md.preprocessors else None
-        if fences is not None and hasattr(fences, "process_nested_block"):
+        if fences is not None and not hasattr(fences, "process_nested_block") and hasattr(fences, "FENCED_BLOCK_RE"):
+            _mix(fences, _CapturingFencedCode, md)  # no SuperFences: Python-Markdown's fenced_code
+        elif fences is not None and hasattr(fences, "process_nested_block"):
             _mix(fences, _CapturingFences, md)
             default = fences.extension.superfences[0]
             if self.fast and default["name"] == "superfences":

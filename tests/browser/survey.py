@@ -150,10 +150,11 @@ PRINT_JS = """() => {
 # For each block index: show the block, press its copy button, read the clipboard.
 COPY_JS = """async ({indices, selector}) => {
   const reveal = """ + REVEAL_JS + """;
-  const panels = [...document.querySelectorAll('.ruota-verify')];
   const copied = {};
   for (const index of indices) {
-    const box = panels[index] && panels[index].previousElementSibling;
+    // each block's panel carries its index (outputs and diagrams have none)
+    const panel = document.getElementById(`ruota-block-${index}`);
+    const box = panel && panel.previousElementSibling;
     const buttons = box ? box.querySelectorAll(selector) : [];
     if (buttons.length !== 1) { copied[index] = {error: `${buttons.length} copy buttons`}; continue; }
     reveal(box);

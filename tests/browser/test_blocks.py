@@ -90,9 +90,9 @@ def test_clicking_an_output_tab_shows_that_machines_output(request, new_context,
 
 @pytest.mark.parametrize("which", SITES)
 def test_copy_button_copies_the_executed_code(request, which):
-    """The copy button gives exactly the code the engine runs (``block.code``: the page
-    source through ``lexers.scan`` and ``parsers.block_from_fence``, includes expanded),
-    except trailing whitespace, which Material trims. The survey pressed the buttons."""
+    """The copy button gives exactly the code the engine runs (``block.code``, as the
+    engine captured it from the site's renderer, includes expanded), except trailing
+    whitespace, which Material trims. The survey pressed the buttons."""
     site, reports = request.getfixturevalue(which), request.getfixturevalue(SURVEY_OF[which])
     plan = {key: blocks for key, blocks in copy_plan(site).items() if key in reports}
     included = sum(1 for blocks in plan.values() for b in blocks if b.includes)
