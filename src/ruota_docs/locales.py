@@ -127,7 +127,7 @@ STRINGS: dict[str, dict[str, str | dict[str, str]]] = {
     "es": {
         "value_on": "{value} en {machine}",
         "value_missing": "sin medir todavía",
-        "value_missing_tip": "Ningún registro tiene aún {metric} del bloque {block} con su código actual",
+        "value_missing_tip": "Ningún registro contiene aún {metric} del bloque {block} para su código actual",
         "requires": "Requiere",
         "verified_on": {"one": "Verificado en {machines} el {date}",
                         "other": "Verificado en {machines}; la última vez, el {date}"},
