@@ -247,7 +247,7 @@ def test_engine_messages_are_translated(engine_messages):
         f"un bloc précédent, à la ligne 3, a mis fin au processus de la page (délai de 0,5{NB}s dépassé)")
     assert reasons.engine_message(m["dead"], "en") == "an earlier block, at line 3, ended the page's process (timed out after 0.5\u00a0s)"
     assert reasons.engine_message(m["killed"], "es") == "el proceso de la página terminó de forma inesperada (señal SIGKILL)"
-    assert reasons.engine_message(m["shell"], "fr") == "le bloc shell s'est terminé en erreur (code de sortie 3)"
+    assert reasons.engine_message(m["shell"], "fr") == "le bloc shell s'est terminé sur une erreur (code de sortie 3)"
     assert reasons.engine_message(m["wrote"], "es") == (
         "escribió en el repositorio en vez de en su directorio de trabajo: docs/es/x.md (created)")
 

@@ -231,7 +231,7 @@ STRINGS: dict[str, dict[str, str | dict[str, str]]] = {
     "fr": {
         "value_on": "{value} sur {machine}",
         "value_missing": "pas encore mesuré",
-        "value_missing_tip": "Aucun enregistrement ne contient encore {metric} du bloc {block} pour son code actuel",
+        "value_missing_tip": "Aucun registre ne contient encore la métrique {metric} du bloc {block} pour son code actuel",
         "requires": "Nécessite",
         "verified_on": {"one": "Vérifié sur {machines} le {date}",
                         "other": "Vérifié sur {machines}, la dernière fois le {date}"},
@@ -302,7 +302,7 @@ STRINGS: dict[str, dict[str, str | dict[str, str]]] = {
         "engine.timeout": "délai de {duration} dépassé",
         "engine.died": "le processus de la page s'est arrêté brutalement ({signal})",
         "engine.cannot_start": "le processus de la page n'a pas pu démarrer ({detail})",
-        "engine.shell": "le bloc shell s'est terminé en erreur ({signal})",
+        "engine.shell": "le bloc shell s'est terminé sur une erreur ({signal})",
         "engine.wrote": "a écrit dans le dépôt au lieu de son répertoire de travail : {files}",
         "engine.exit_status": "code de sortie {code}",
         "engine.signal": "signal {name}",
@@ -311,7 +311,7 @@ STRINGS: dict[str, dict[str, str | dict[str, str]]] = {
         "rocm_toolchain": "Outils de ROCm : hipcc et les programmes de ROCm, aucun GPU requis",
         "rocm_device": "GPU sous ROCm : PyTorch sur un GPU AMD",
         "rocm_passed_on": "{machine} : {passed} sur {total}, {date}",
-        "rocm_no_record": "aucun enregistrement pour l'instant",
+        "rocm_no_record": "aucun registre pour l'instant",
         "not_found_title": "Page introuvable",
         "not_found_text": "Il n'y a aucune page à cette adresse. Essayez la recherche ou repartez de l'accueil.",
         "not_found_home": "Aller à l'accueil",
@@ -330,7 +330,7 @@ STRINGS: dict[str, dict[str, str | dict[str, str]]] = {
         "matrix_stop_skipped": "Le {block} n'a pas été exécuté : {reason}",
         "matrix_no_record": "Aucun registre pour l'instant",
         "matrix_contribute": "lancez la suite sur cette carte et envoyez son registre",
-        "matrix_keys_caption": "Les blocs qui marquent chaque niveau",
+        "matrix_keys_caption": "Blocs qui déterminent chaque niveau",
     },
 }
 
