@@ -178,8 +178,8 @@ def test_rows_per_machine_amd_first_then_cards_without_records(rendered):
     assert words(found[1]).startswith("NVIDIA H200 sm_90 · Linux x86_64 PyTorch 2.11.0+cu130 · CUDA 13.0")
     assert words(found[2]).startswith("CPU only Linux x86_64 PyTorch 2.13.0+cpu")
     missing = [words(r) for r in found if "ruota-matrix-missing" in r]
-    assert missing == ["Radeon VII gfx906 No record yet — run the suite on this card and send its record",
-                       "Radeon RX 6000 gfx1030–gfx1032 No record yet — run the suite on this card and send its record"]
+    assert missing == ["Radeon VII gfx906 No record yet — run the suite on this card and send in its record",
+                       "Radeon RX 6000 gfx1030–gfx1032 No record yet — run the suite on this card and send in its record"]
     assert 'href="../run-on-your-card/"' in found[-1]
 
 
