@@ -116,7 +116,7 @@ def test_durations(value, lang, expected):
     (dt.datetime(2026, 12, 1, 10), "fr", "long", "1er décembre 2026"),
     (dt.datetime(2026, 12, 1, 10), "fr", "medium", "1er déc. 2026"),
     (dt.datetime(2026, 11, 29, 10), "fr", "long", "29 novembre 2026"),
-    (dt.datetime(2026, 11, 29, 10), "en", "long", "November 29, 2026"),
+    (dt.datetime(2026, 11, 29, 10), "en", "long", "29 November 2026"),
     (dt.datetime(2026, 11, 29, 10), "es", "medium", "29 nov 2026"),
 ])
 def test_dates(day, lang, style, expected):
@@ -132,7 +132,7 @@ def test_lists_in_each_language():
     items = ["CPU x86_64", "NVIDIA H200 (CUDA)", "AMD Radeon VII (ROCm, gfx906)"]
     assert formatting.join(items, "es") == "CPU x86_64, NVIDIA H200 (CUDA) y AMD Radeon VII (ROCm, gfx906)"
     assert formatting.join(items[:2], "fr") == "CPU x86_64 et NVIDIA H200 (CUDA)"
-    assert formatting.join(items, "en") == "CPU x86_64, NVIDIA H200 (CUDA), and AMD Radeon VII (ROCm, gfx906)"
+    assert formatting.join(items, "en") == "CPU x86_64, NVIDIA H200 (CUDA) and AMD Radeon VII (ROCm, gfx906)"
     assert formatting.join(["gfx906", "gfx1102"], "es", "or") == "gfx906 o gfx1102"
 
 

@@ -224,7 +224,7 @@ def test_skipped_reason(es, en):
             f"y al menos 8{NB}GiB de VRAM</span></li>") in panel
     assert "<span>Sin ejecutar en NVIDIA H200 (CUDA): requiere ROCm y una GPU gfx906</span>" in panel
     assert "ruota-output" not in panel
-    assert f"<span>Not run on CPU x86_64: needs ROCm, a gfx906 GPU, and at least 8{NB}GiB of VRAM</span>" in panels(en)[0]
+    assert f"<span>Not run on CPU x86_64: needs ROCm, a gfx906 GPU and at least 8{NB}GiB of VRAM</span>" in panels(en)[0]
 
 
 def test_author_reason_for_not_running(es):
@@ -310,12 +310,12 @@ def test_verification_status_page(site):
 # -- languages ---------------------------------------------------------------------------------------------------------
 def test_english_strings(en):
     assert '<span class="ruota-requires-label">Requires</span>' in en
-    assert "Verified on CPU x86_64 and NVIDIA H200 (CUDA), most recently on November 21, 2026" in panels(en)[1]
-    assert "Failed on CPU x86_64 on November 20, 2026" in panels(en)[2]
+    assert "Verified on CPU x86_64 and NVIDIA H200 (CUDA), most recently on 21 November 2026" in panels(en)[1]
+    assert "Failed on CPU x86_64 on 20 November 2026" in panels(en)[2]
     assert "Not yet verified: this code has changed since it last ran" in panels(en)[3]
     assert "Not run: installs packages" in panels(en)[4]
-    assert f"Nov 20, 2026 · 1.5{NB}s · same code as the Spanish page: run once" in panels(en)[1]
-    assert "3 of 7 code blocks verified on 2 machines; last run November 21, 2026." in en
+    assert f"20 Nov 2026 · 1.5{NB}s · same code as the Spanish page: run once" in panels(en)[1]
+    assert "3 of 7 code blocks verified on 2 machines; last run 21 November 2026." in en
     assert "Requiere" not in en and "Verificado" not in en
 
 

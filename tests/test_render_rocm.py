@@ -60,7 +60,7 @@ def test_toolchain_verified_device_without_record():
         (block("tool=roc-obj-ls", skip=True), verdict()),  # never run by design: not counted
     ])]
     assert rows(render.rocm_evidence(pages, "en")) == [
-        ("ROCm toolchain: hipcc and ROCm's programs, no GPU needed", "2", "CPU x86_64: 2 of 2, Dec 1, 2026"),
+        ("ROCm toolchain: hipcc and ROCm's programs, no GPU needed", "2", "CPU x86_64: 2 of 2, 1 Dec 2026"),
         ("ROCm device: PyTorch on an AMD GPU", "2", "no record yet"),
     ]
     es = rows(render.rocm_evidence(pages, "es"))
@@ -75,8 +75,8 @@ def test_partial_and_several_machines():
         (block("hipcc"), verdict((CPU, "passed", "2026-12-01T08:00:00Z"), ("AMD Radeon VII (ROCm, gfx906)", "passed", "2026-12-02T10:00:00Z"))),
     ])]
     toolchain, device = rows(render.rocm_evidence(pages, "en"))
-    assert toolchain[2] == "CPU x86_64: 1 of 1, Dec 1, 2026; AMD Radeon VII (ROCm, gfx906): 1 of 1, Dec 2, 2026"
-    assert device[1:] == ("2", "AMD Radeon VII (ROCm, gfx906): 1 of 2, Dec 2, 2026")
+    assert toolchain[2] == "CPU x86_64: 1 of 1, 1 Dec 2026; AMD Radeon VII (ROCm, gfx906): 1 of 1, 2 Dec 2026"
+    assert device[1:] == ("2", "AMD Radeon VII (ROCm, gfx906): 1 of 2, 2 Dec 2026")
 
 
 def test_no_rocm_blocks_no_table():

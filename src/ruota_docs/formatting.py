@@ -42,10 +42,15 @@ def date(stamp: str | dt.datetime | None, lang: str, style: str = "long") -> str
     if when is None:
         return "—"
     day = when.date()
-    written = _babel_date(day, format=style, locale=lang)
+    written = _babel_date(day, format=style, locale=_dates_locale(lang))
     if lang == "fr" and day.day == 1 and written.startswith("1 "):
         written = "1er" + written[1:]  # French writes the first of the month as an ordinal
     return written
+
+
+def _dates_locale(lang: str) -> str:
+    """The English pages are written in British English: 1 December 2026, "a, b and c"."""
+    return "en_GB" if lang == "en" else lang
 
 
 def number(value: float, lang: str, digits: int = 2) -> str:
@@ -99,4 +104,4 @@ def plural_form(count: float, lang: str) -> str:
 
 def join(items: list[str], lang: str, style: str = "standard") -> str:
     """``a, b y c`` / ``a, b et c`` / ``a, b, and c``; ``style="or"`` for alternatives."""
-    return format_list(list(items), style=style, locale=lang) if items else ""
+    return format_list(list(items), style=style, locale=_dates_locale(lang)) if items else ""

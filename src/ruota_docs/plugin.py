@@ -144,7 +144,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             if directive.name == "chart":
                 options = directive.options()
                 try:
-                    filled[n] = render.chart(options, self._chart_entries(page_key, options, directive.line), lang)
+                    filled[n] = render.chart(options, self._chart_entries(rendered, options, directive.line), lang)
                 except ValueError as error:
                     raise PluginError(f"{page_key}:{directive.line}: chart: {error}") from None
             elif directive.name == "card-matrix":
@@ -183,15 +183,19 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
 
         return values.DIRECTIVE.sub(fill, html)
 
-    def _chart_entries(self, page_key: str, options: dict, line: int):
+    def _chart_entries(self, rendered, options: dict, line: int):
+        """Each machine's entries for the chart's block, for its current code only: what a
+        machine recorded for code that has changed since is not shown."""
         block_id = options.get("block")
         if not block_id:
-            raise PluginError(f"{page_key}:{line}: chart: directive needs block=ID (the id= of a run: directive)")
-        by_machine = []
-        for data, pages in self.indexed:
-            entries = [e for e in pages.get(page_key, []) if e.get("id") == block_id]
-            by_machine.append((data.get("machine", {}), entries))
-        return by_machine
+            raise PluginError(f"{rendered.page}:{line}: chart: directive needs block=ID (the id= of a run: directive)")
+        block = next((b for b in rendered.blocks if b.block_id == block_id), None)
+        if block is None:
+            known = ", ".join(sorted(b.block_id for b in rendered.blocks if b.block_id)) or "none"
+            raise PluginError(f"{rendered.page}:{line}: chart: no block on this page has id={block_id} (ids here: {known})")
+        verdict = marks.verdict(block.page, block.index, block.sha256, self.indexed)
+        return [(data.get("machine", {}), [r.entry] if r.entry and r.state in ("passed", "failed") else [])
+                for (data, _), r in zip(self.indexed, verdict.results)]
 
     def _translation_banners(self, page, page_key: str, lang: str) -> list[str]:
         source_lang = self.config.source_language
