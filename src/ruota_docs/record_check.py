@@ -210,7 +210,8 @@ class _Pages:
                 self.cache[page] = None
             else:
                 try:
-                    self.cache[page] = page_blocks(self.root, self.docs_dir, path)
+                    # every block the record may hold, outputs included (recorded as not run)
+                    self.cache[page] = page_blocks(self.root, self.docs_dir, path, shown_only=True)
                 except PageError as error:
                     self.cache[page] = error
         return self.cache[page]
@@ -271,9 +272,9 @@ def _check_current(report: Report, key: str, entry: dict, pages: _Pages) -> None
     elif isinstance(blocks, PageError):
         stale = f"stale: {entry['page']} cannot be read now (line {blocks.line}: {blocks})"
     elif not any(b.sha256 == entry["sha256"] for b in blocks):
-        stale = (f"stale: the page has {plural(len(blocks), 'block')} now, none at index {entry['index']}"
-                 if entry["index"] >= len(blocks) else
-                 f"stale: the code of block {entry['index']} (line {blocks[entry['index']].line}) changed since it ran")
+        at = next((b for b in blocks if b.index == entry["index"]), None)
+        stale = (f"stale: the page has {plural(len(blocks), 'block')} now, none at index {entry['index']}" if at is None
+                 else f"stale: the code of block {entry['index']} (line {at.line}) changed since it ran")
     if stale:
         report.stale += 1
         report.add(key, "warning", "stale", f"{stale}; the site shows it as not verified until the page runs again")
