@@ -80,9 +80,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _runs_pages(config: pytest.Config) -> bool:
-    """Whether this run collects the docs folder (or part of it): only then do pages run."""
+    """Whether this run collects the docs folder (or part of it) to run it: only then do pages run."""
     root = Path(config.rootpath)
-    if not (root / "mkdocs.yml").exists():
+    if config.getoption("collectonly", default=False) or not (root / "mkdocs.yml").exists():
         return False
     docs = (root / str(load_mkdocs_config(root).get("docs_dir", "docs"))).resolve()
     for arg in config.args:
