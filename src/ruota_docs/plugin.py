@@ -20,7 +20,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.utils import get_relative_url
 
-from . import evidence, i18n, ledger, marks, markers, matrix, render, renderer, typography, values
+from . import evidence, i18n, ledger, marks, markers, matrix, render, renderer, template_cache, typography, values
 from .capture import BlockCapture, Context
 from .locales import LANGUAGE_NAMES, text
 from .pages import PageError, read_page
@@ -215,8 +215,10 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             toc["permalink_title"] = text(str(config.theme.get("language", "es")), "permalink")
 
     def on_env(self, env, config, files):
-        """``ruota_text(lang, key)`` for templates (overrides/): strings from locales.py."""
+        """``ruota_text(lang, key)`` for templates (overrides/): strings from locales.py; the
+        theme's templates compiled once per process, not once per language and rebuild."""
         env.globals["ruota_text"] = text
+        env.bytecode_cache = template_cache.CACHE
         return env
 
     def on_post_page(self, output, page, config):
