@@ -26,7 +26,7 @@ from pathlib import Path
 from mkdocs.commands.build import build
 from mkdocs.plugins import BasePlugin, event_priority
 
-from . import search, serve_caches
+from . import search, serve_caches, template_cache
 from .site_languages import SiteLanguage, build_language, site_languages
 
 #: Each page's title in the navigation, per ``(locale, page path in the language folder)``,
@@ -63,12 +63,6 @@ class Selection(BasePlugin):
 
     def _language(self, config) -> SiteLanguage:
         return build_language(config, site_languages(config))
-
-    @event_priority(-200)  # after mkdocs-static-i18n has set the theme up for the language
-    def on_config(self, config):
-        if self.pages is not None:  # nothing in the theme changed: a change there rebuilds everything
-            serve_caches.keep_theme_listing(config.theme)
-        return config
 
     @event_priority(-200)  # after mkdocs-static-i18n (-100) has made the language's files
     def on_files(self, files, config):
@@ -173,6 +167,8 @@ def build_pages(config, pages: dict[str, set[str]], serve_url: str | None = None
     title changed. Raises `TitleUnknown` where that build is missing."""
     selection = Selection(pages)
     config.plugins["ruota_docs_titles"] = selection
+    serve_caches.keep_theme_listing(config.theme)  # before the first build: Material's search reads the theme in on_config
+    template_cache.compile_once(config.theme)
     i18n = config.plugins.get("i18n")
     with _quiet_partial_build():
         for lang in site_languages(config):

@@ -57,6 +57,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             raise PluginError(f"ruota_docs: {error}") from None
         self.indexed = marks.index_ledgers(self.ledgers)
         self._generated = []  # (page, placeholder, directive, lang): filled in on_env
+        template_cache.compile_once(config.theme)
         # The blocks are captured while MkDocs renders each page (static-i18n runs the
         # build once per language, with this config: one extension for all). mkdocstrings
         # renders each docstring with the list it holds of the site's extensions: blocks it
@@ -236,13 +237,11 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
     def on_env(self, env, config, files):
         """Every page is rendered now (MkDocs renders them all before it writes any): the
         status page and the card matrix, from their blocks. Also ``ruota_text(lang, key)``
-        for templates (overrides/): strings from locales.py; and the theme's templates
-        compiled once per process, not once per language and rebuild."""
+        for templates (overrides/): strings from locales.py."""
         for page, placeholder, directive, lang in self._generated:
             page.content = page.content.replace(placeholder, self._generate(page, directive, lang, files), 1)
         self._generated = []
         env.globals["ruota_text"] = text
-        env.bytecode_cache = template_cache.CACHE
         return env
 
     def on_post_page(self, output, page, config):

@@ -1,9 +1,9 @@
 """The theme's Jinja templates, compiled once per process.
 
-MkDocs makes a new Jinja environment for every build, and mkdocs-static-i18n builds the
-site once per language: each of the theme's templates was parsed and compiled three times
-per ``mkdocs build`` (about 70 templates, 212 compilations), and again on every rebuild of
-``mkdocs serve``. A template's compiled code depends only on its source and on how the
+MkDocs makes a new Jinja environment for every build, Material's search plugin three more
+to read its translations, and mkdocs-static-i18n builds the site once per language: each
+of the theme's templates was parsed and compiled three times per ``mkdocs build`` (about
+70 templates, 212 compilations), and again on every rebuild of ``mkdocs serve``. A template's compiled code depends only on its source and on how the
 environment parses (extensions, delimiters, whitespace and escaping options), so it is
 kept here, in memory, under exactly those: a changed template compiles again, and an
 environment set up differently never shares code with another. Rendering is untouched:
@@ -59,3 +59,18 @@ class MemoryBytecodeCache(jinja2.BytecodeCache):
 
 #: One per process: it outlives the builds (and the plugin instances) of ``mkdocs serve``.
 CACHE = MemoryBytecodeCache()
+
+
+def compile_once(theme) -> None:
+    """Give every Jinja environment ``theme`` (a loaded config's) makes from now on the cache."""
+    get_env = theme.get_env
+    if getattr(get_env, "ruota_docs_compiled_once", False):
+        return
+
+    def environment():
+        env = get_env()
+        env.bytecode_cache = CACHE
+        return env
+
+    environment.ruota_docs_compiled_once = True
+    theme.get_env = environment
