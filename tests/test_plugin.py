@@ -388,6 +388,16 @@ def test_unreadable_page_fails_the_build(tmp_path):
     assert "es/index.md:3: unknown requirement 'colour'" in result.stderr
 
 
+def test_a_translated_page_counts_lines_from_its_file(tmp_path):
+    """Lines named by the build are the file's, below a translation's front matter too."""
+    root = small_site(tmp_path)
+    (root / "docs/fr/index.md").write_text("---\ntranslation_of: 0123456789ab\n---\n\n# Accueil\n\n"
+                                           "<!-- requires: gpu colour=red -->\n```python\npass\n```\n")
+    result = run_mkdocs(root)
+    assert result.returncode != 0
+    assert "fr/index.md:7: unknown requirement 'colour'" in result.stderr
+
+
 def test_engine_record_round_trip(tmp_path):
     """What the engine records is what the site shows: same keys and hashes, includes expanded."""
     files = {"snippets/g/hello.py": "print('from a snippet')\n"}

@@ -173,3 +173,24 @@ def test_a_whole_page_is_idempotent_and_keeps_its_markup():
 def test_unclosed_and_stray_tags_do_not_lose_the_text():
     page = "<p>Un : <b>deux ? </i>trois !</p><p>fin</p></div>"
     assert french(page) == f"<p>Un{NB}: <b>deux{NN}? </i>trois{NN}!</p><p>fin</p></div>"
+
+
+@pytest.mark.parametrize(("page", "expected"), [
+    # a script's text is not markup, even where it looks like a tag
+    ('<script>var a = "<p>Non : oui</p>";</script><p>Fin : oui</p>',
+     f'<script>var a = "<p>Non : oui</p>";</script><p>Fin{NB}: oui</p>'),
+    # a code block inside a code block, and one never closed
+    ("<p>Avant : <pre>a ? b : c <pre>x ; y</pre> z ! </pre> après ?</p>",
+     f"<p>Avant{NB}: <pre>a ? b : c <pre>x ; y</pre> z ! </pre> après{NN}?</p>"),
+    ("<pre>jamais fermé : ?", "<pre>jamais fermé : ?"),
+    ("<textarea>a : b</textarea><p>c : d</p>", f"<textarea>a : b</textarea><p>c{NB}: d</p>"),
+    # a < and an & that open nothing are text; a comment inside a paragraph does not end it
+    ("<p>a < b : c & d ; e</p>", f"<p>a < b{NB}: c & d{NN}; e</p>"),
+    ("<p>x<!-- c : d -->y : z</p>", f"<p>x<!-- c : d -->y{NB}: z</p>"),
+    # a > inside a quoted attribute value; upper-case tags and attributes; a value-less attribute
+    ('<a title="a > b : c" href="#x">lien : ici</a>', f'<a title="a &gt; b{NB}: c" href="#x">lien{NB}: ici</a>'),
+    ('<P LANG="en">Note: x</P><p>Oui : non</p>', f'<P LANG="en">Note: x</P><p>Oui{NB}: non</p>'),
+    ('<input disabled placeholder="Chercher ?">', f'<input disabled placeholder="Chercher{NN}?">'),
+])
+def test_markup_is_read_as_html_parsers_read_it(page, expected):
+    assert french(page) == expected

@@ -95,15 +95,18 @@ def _includes(block, snippet: str) -> bool:
     return False
 
 
-def load_guides(root: Path, docs_dir: Path, lang: str, table: dict | None = None) -> list[Guide]:
-    """The guides of ``table`` (`KEY_BLOCKS`) in ``lang``, with their current blocks. Raises `EvidenceError`."""
+def load_guides(root: Path, docs_dir: Path, lang: str, table: dict | None = None, blocks_of=None) -> list[Guide]:
+    """The guides of ``table`` (`KEY_BLOCKS`) in ``lang``, with their current blocks. Raises `EvidenceError`.
+
+    ``blocks_of(path)`` gives a page's blocks as `page_blocks` does (the site build passes
+    those its own rendering found)."""
     guides = []
     for key, levels in (KEY_BLOCKS if table is None else table).items():
         path = Path(docs_dir) / lang / key
         if not path.is_file():
             raise EvidenceError(f"ruota_docs/evidence.py names {lang}/{key}, which does not exist")
         try:
-            blocks = page_blocks(root, docs_dir, path)
+            blocks = blocks_of(path) if blocks_of else page_blocks(root, docs_dir, path)
         except PageError as error:
             raise EvidenceError(f"{lang}/{key}:{error.line}: {error}") from None
         text = path.read_text(encoding="utf-8-sig")

@@ -11,19 +11,18 @@ strings, and French typography on every French page.
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.utils import get_relative_url
 
-from . import evidence, i18n, ledger, marks, markers, matrix, render, renderer, typography, values
+from . import evidence, ledger, marks, markers, matrix, page_cache, render, renderer, template_cache, typography, values
 from .capture import BlockCapture, Context
 from .locales import LANGUAGE_NAMES, text
-from .pages import PageError, read_page
+from .pages import PageError, read_page, split_meta
 
 log = get_plugin_logger(__name__)
 
@@ -48,6 +47,7 @@ class RuotaDocsConfig(Config):
 
 
 class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
+    @event_priority(-10)  # after mkdocstrings (0), which takes config.markdown_extensions for its docstrings
     def on_config(self, config):
         self.root = Path(config.config_file_path).resolve().parent
         self.docs_dir = Path(config.docs_dir).resolve()
@@ -56,12 +56,19 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         except ledger.LedgerError as error:
             raise PluginError(f"ruota_docs: {error}") from None
         self.indexed = marks.index_ledgers(self.ledgers)
+        self._generated = []  # (page, placeholder, directive, lang): filled in on_env
+        template_cache.compile_once(config.theme)
         # The blocks are captured while MkDocs renders each page (static-i18n runs the
-        # build once per language: add the extension once).
+        # build once per language, with this config: one extension for all). mkdocstrings
+        # renders each docstring with the list it holds of the site's extensions: blocks it
+        # generates are not the page's, so that list does without the capture (in place),
+        # and the pages get a list of their own with it.
         captures = [e for e in config.markdown_extensions if isinstance(e, BlockCapture)]
         self.capture = captures[0] if captures else BlockCapture()
-        if not captures and self.config.enabled:
-            config.markdown_extensions.append(self.capture)
+        if self.config.enabled:
+            for capture in captures:
+                config.markdown_extensions.remove(capture)
+            config.markdown_extensions = [*config.markdown_extensions, self.capture]
         return config
 
     # -- helpers -------------------------------------------------------------
@@ -69,16 +76,12 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         return getattr(page.file, "locale_alternate_of", None) or str(config.theme.get("language", "es"))
 
     def _language_pages(self, lang: str, files, page) -> list:
-        """``(title, url, [(block, verdict)…])`` for every page of one language, read from disk."""
+        """``(title, url, [(block, verdict)…])`` for every page of one language."""
         result = []
         folder = self.docs_dir / lang
         for path in sorted(folder.rglob("*.md")):
             key = path.relative_to(self.docs_dir).as_posix()
-            rendered = _blocks_of(self.root, self.docs_dir, path, path.stat().st_mtime_ns)
-            if rendered.problems:
-                problem = rendered.problems[0]
-                raise PluginError(f"{key}:{problem.line}: {problem.message}")
-            blocks = [b for b in rendered.blocks if not b.shown_only]
+            blocks = [b for b in self._blocks(path, key) if not b.shown_only]
             if not blocks:
                 continue
             source = read_page(path)
@@ -87,6 +90,26 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             url = get_relative_url(file.url, page.url) if file is not None else key
             result.append((title, url, [(b, marks.verdict(b.page, b.index, b.sha256, self.indexed)) for b in blocks]))
         return result
+
+    def _blocks(self, path: Path, key: str) -> list:
+        """Every block of the page file ``path``: from its rendering in this build (or an
+        earlier one of this process, where nothing it was rendered from changed), else
+        rendered now; a page the engine cannot read stops the build with its file and line."""
+        found = page_cache.blocks(path)
+        if found is not None:
+            return found
+        rendered = renderer.render(self.root, path, docs_dir=self.docs_dir, fast=True)
+        if rendered.problems:
+            problem = rendered.problems[0]
+            raise PluginError(f"{key}:{problem.line}: {problem.message}")
+        included = {self.root / str(source).split(":", 1)[0] for b in rendered.blocks for source in b.includes}
+        page_cache.remember(path, rendered.blocks, included)
+        return rendered.blocks
+
+    def _guide_blocks(self, path: Path) -> list:
+        """A guide's blocks for the card matrix (evidence.load_guides), as `page_blocks` gives them."""
+        key = Path(path).resolve().relative_to(self.docs_dir).as_posix()
+        return [b for b in self._blocks(Path(path), key) if not b.shown_only]
 
     # -- events ----------------------------------------------------------------
     def on_files(self, files, config):
@@ -106,13 +129,13 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
     def on_page_markdown(self, markdown, page, config, files):
         if not self.config.enabled:
             return markdown
-        # the Markdown instance MkDocs makes next renders this page: lines are counted in its file
+        # the Markdown instance MkDocs makes next renders this page: lines are counted in its
+        # file, from where MkDocs' front matter ends (plugins before this one may rewrite the
+        # Markdown without moving its lines: mkdocs-static-i18n drops its final newline)
         first_line = 1
         if page.file.abs_src_path:
             try:
-                source = read_page(page.file.abs_src_path)
-                if source.endswith(markdown):
-                    first_line = source.count("\n", 0, len(source) - len(markdown)) + 1
+                first_line = split_meta(read_page(page.file.abs_src_path))[1]
             except (OSError, PageError):
                 pass
         self.capture.context(Context(str(Path(page.file.abs_src_path or page.file.src_uri).resolve()), first_line))
@@ -147,20 +170,30 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                     filled[n] = render.chart(options, self._chart_entries(rendered, options, directive.line), lang)
                 except ValueError as error:
                     raise PluginError(f"{page_key}:{directive.line}: chart: {error}") from None
-            elif directive.name == "card-matrix":
-                try:
-                    guides = evidence.load_guides(self.root, self.docs_dir, lang)
-                except evidence.EvidenceError as error:
-                    raise PluginError(f"{page_key}:{directive.line}: card-matrix: {error}") from None
-                found = lambda k: files.get_file_from_path(k) if files else None  # noqa: E731
-                to = lambda k: get_relative_url(found(k).url, page.url) if found(k) else k  # noqa: E731
-                filled[n] = matrix.card_matrix(guides, self.ledgers, lang, to)
-            else:
-                filled[n] = render.status_page(self._language_pages(lang, files, page), self.ledgers, lang)
+            else:  # the status page and the card matrix list every page's blocks: filled once all are rendered
+                filled[n] = f'<div data-ruota-generated="{rendered.nonce}:{n}"></div>'
+                self._generated.append((page, filled[n], directive, lang))
+        banner = render.translation_banner(self.docs_dir, page_key, lang, self.config.source_language)
+        if page.file.abs_src_path and page_key.split("/", 1)[0] == lang:  # not a page shown in another language
+            page_cache.remember(page.file.abs_src_path, rendered.blocks, {o[0] for o in state.origins if o},
+                                lists_pages=any(d.name != "chart" for d in rendered.directives), banner=banner)
         html = markers.fill(html, rendered.nonce, before, after, filled)
         html = self._values(html, rendered, page, lang)
-        header = "".join([render.page_summary(verdicts, lang)] + self._translation_banners(page, page_key, lang))
+        header = render.page_summary(verdicts, lang) + banner
         return _after_title(html, header) if header else html
+
+    def _generate(self, page, directive, lang: str, files) -> str:
+        """What stands for a ``verification-status`` or ``card-matrix`` directive."""
+        page_key = page.file.src_uri
+        if directive.name != "card-matrix":
+            return render.status_page(self._language_pages(lang, files, page), self.ledgers, lang)
+        try:
+            guides = evidence.load_guides(self.root, self.docs_dir, lang, blocks_of=self._guide_blocks)
+        except evidence.EvidenceError as error:
+            raise PluginError(f"{page_key}:{directive.line}: card-matrix: {error}") from None
+        found = lambda k: files.get_file_from_path(k) if files else None  # noqa: E731
+        to = lambda k: get_relative_url(found(k).url, page.url) if found(k) else k  # noqa: E731
+        return matrix.card_matrix(guides, self.ledgers, lang, to)
 
     def _values(self, html: str, rendered, page, lang: str) -> str:
         """``<!-- value: … -->`` in the prose: the number each machine's record holds."""
@@ -197,19 +230,6 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         return [(data.get("machine", {}), [r.entry] if r.entry and r.state in ("passed", "failed") else [])
                 for (data, _), r in zip(self.indexed, verdict.results)]
 
-    def _translation_banners(self, page, page_key: str, lang: str) -> list[str]:
-        source_lang = self.config.source_language
-        file_lang = page_key.split("/", 1)[0]
-        if file_lang != lang:  # the i18n plugin fell back to the source page
-            return [f'<div class="admonition note ruota-banner"><p>{text(lang, "untranslated")}</p></div>']
-        if lang == source_lang:
-            return []
-        state = i18n.translation_state(self.docs_dir, page_key, source_lang)
-        if state is not None and state.stale:
-            words = text(lang, "stale_translation", date=render.formatting.date(state.source_changed, lang))
-            return [f'<div class="admonition warning ruota-banner"><p>{words}</p></div>']
-        return []
-
     # -- the site's frame in the reader's language ----------------------------------------
     def on_pre_build(self, config):
         """Headings' permalink title in the language being built (the i18n plugin builds
@@ -219,7 +239,12 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             toc["permalink_title"] = text(str(config.theme.get("language", "es")), "permalink")
 
     def on_env(self, env, config, files):
-        """``ruota_text(lang, key)`` for templates (overrides/): strings from locales.py."""
+        """Every page is rendered now (MkDocs renders them all before it writes any): the
+        status page and the card matrix, from their blocks. Also ``ruota_text(lang, key)``
+        for templates (overrides/): strings from locales.py."""
+        for page, placeholder, directive, lang in self._generated:
+            page.content = page.content.replace(placeholder, self._generate(page, directive, lang, files), 1)
+        self._generated = []
         env.globals["ruota_text"] = text
         return env
 
@@ -241,6 +266,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             return typography.french(output)
         return output
 
+
 def _line_of(source: str, fragment: str) -> int:
     """The line of ``fragment`` in a page's source (1 where it is not found as written)."""
     position = source.find(fragment)
@@ -251,9 +277,3 @@ def _after_title(html: str, header: str) -> str:
     """``header`` right after the page's first ``<h1>`` (at the top where there is none)."""
     end = html.find("</h1>")
     return html[: end + 5] + header + html[end + 5:] if end >= 0 else header + html
-
-
-@functools.lru_cache(maxsize=256)
-def _blocks_of(root: Path, docs_dir: Path, path: Path, _mtime: int):
-    """A page's blocks for the status page, rendered once per version of the file."""
-    return renderer.render(root, path, docs_dir=docs_dir, fast=True)

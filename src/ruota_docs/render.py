@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from collections import Counter
 
-from . import charts, formatting, reasons
+from . import charts, formatting, i18n, reasons
 from .locales import LANGUAGE_NAMES, text
 from .marks import Verdict, machine_label
 from .requirements import OS_LABELS, Requirement
@@ -129,6 +129,21 @@ def block_panel(block, verdict: Verdict, lang: str, uid: str) -> str:
     # the id (the block's index) lets the card matrix link to the block's verification
     return (f'<div class="ruota-verify ruota-state-{state}" id="ruota-block-{uid}">'
             f'{mark(block, verdict, lang)}{output_tabs(verdict, lang, uid)}</div>')
+
+
+def translation_banner(docs_dir, page_key: str, lang: str, source_lang: str) -> str:
+    """The banner over a page of another language than ``lang``'s own (the i18n plugin shows
+    the source page where a translation is missing), or over a translation whose source
+    changed since it was translated; '' for any other page."""
+    if page_key.split("/", 1)[0] != lang:
+        return f'<div class="admonition note ruota-banner"><p>{text(lang, "untranslated")}</p></div>'
+    if lang == source_lang:
+        return ""
+    state = i18n.translation_state(docs_dir, page_key, source_lang)
+    if state is not None and state.stale:
+        words = text(lang, "stale_translation", date=formatting.date(state.source_changed, lang))
+        return f'<div class="admonition warning ruota-banner"><p>{words}</p></div>'
+    return ""
 
 
 def page_summary(blocks_verdicts, lang: str) -> str:

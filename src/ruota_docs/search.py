@@ -72,3 +72,23 @@ def write_language_indexes(site_dir: Path, languages: list[SiteLanguage]) -> lis
         utils.write_file(json.dumps(part, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), str(target))
         written.append(target)
     return written
+
+
+def replace_pages(index: dict, fresh: dict, pages: set[str]) -> dict:
+    """``index`` (one language's) with the entries of ``pages`` (their locations, ``guides/x/``)
+    replaced by those ``fresh`` holds (an index of a build of those pages alone): in their
+    place, and at the end for a page ``index`` did not hold."""
+    page_of = lambda doc: doc.get("location", "").split("#", 1)[0]  # noqa: E731 — "guides/x/#section" is on "guides/x/"
+    new: dict[str, list[dict]] = {}
+    for doc in fresh.get("docs", []):
+        new.setdefault(page_of(doc), []).append(doc)
+    docs = []
+    for doc in index.get("docs", []):
+        page = page_of(doc)
+        if page not in pages:
+            docs.append(doc)
+        elif page in new:
+            docs += new.pop(page)
+    for page in sorted(pages):
+        docs += new.pop(page, [])
+    return dict(index, docs=docs)
