@@ -6,6 +6,7 @@
 # Also:
 #   make preview         build site/ and serve it as GitHub Pages will (SITE_URL=… for its address)
 #   make record-check RECORDS="verification/<machine>.json …"   validate contributed records
+#   make bench           the side-by-side benchmarks (minutes; results: benchmarks/RESULTS.md)
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -22,7 +23,7 @@ export NO_MKDOCS_2_WARNING := 1
 export KERAS_BACKEND := torch
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: site serve preview test check record-check runner clean
+.PHONY: site serve preview test check record-check runner bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -74,6 +75,17 @@ record-check: $(VENV)/.docs-installed
 # (an ACL entry for it, or o+x on the folders in the way); it says what it changed.
 runner: $(VENV)/.docs-installed
 	$(BIN)/ruota-docs runner --grant
+
+# Each script prints its measurements and ratios side by side, in one run, as Markdown.
+$(VENV)/.bench-installed: pyproject.toml $(VENV)/.tests-installed
+	$(BIN)/python -m pip install -q -e ".[snippets,tests,bench]"
+	touch $@
+
+bench: $(VENV)/.bench-installed
+	$(BIN)/python benchmarks/author_loop.py
+	$(BIN)/python benchmarks/site_build.py
+	$(BIN)/python benchmarks/collect.py
+	$(BIN)/python benchmarks/suite.py
 
 clean:
 	rm -rf site $(VENV)
