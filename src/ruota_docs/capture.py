@@ -258,17 +258,23 @@ class _TrackedSnippets:
             self.check_paths = False
 
 
+def _align(state, lines) -> None:
+    """Line up the page's origins with the lines a fence preprocessor gets: Python-Markdown's
+    whitespace normalisation appends blank lines, which have no origin. Where anything else
+    changed the lines, ``state.aligned`` is false and origins are not trusted."""
+    extra = len(lines) - len(state.lines)
+    state.aligned = extra >= 0 and not any(line.strip() for line in lines[len(lines) - extra:])
+    if state.aligned:
+        state.lines += [""] * extra
+        state.origins += [None] * extra
+
+
 class _CapturingFences:
     """Mixed into SuperFences' block preprocessor: records each fence it formats."""
 
     def run(self, lines):
         state = self.md.ruota
-        # Python-Markdown's whitespace normalisation appends blank lines: those have no origin
-        extra = len(lines) - len(state.lines)
-        state.aligned = extra >= 0 and not any(line.strip() for line in lines[len(lines) - extra:])
-        if state.aligned:
-            state.lines += [""] * extra
-            state.origins += [None] * extra
+        _align(state, lines)
         result = super().run(lines)
         state.extended = {str(e["name"]).lower(): [e.get("lang"), e.get("options", {})]
                           for e in self.extend_pygments_lang or [] if isinstance(e, dict) and e.get("name")}
@@ -351,12 +357,7 @@ class _CapturingFencedCode:
     site does not use SuperFences): records each block it stores, as `_CapturingFences` does."""
 
     def run(self, lines):
-        state = self.md.ruota
-        extra = len(lines) - len(state.lines)
-        state.aligned = extra >= 0 and not any(line.strip() for line in lines[len(lines) - extra:])
-        if state.aligned:
-            state.lines += [""] * extra
-            state.origins += [None] * extra
+        _align(self.md.ruota, lines)
         self._ruota_last, self._ruota_shift = (None, ""), 0
         self.FENCED_BLOCK_RE = _SearchWatch(type(self).FENCED_BLOCK_RE, self)
         stash, store = self.md.htmlStash, self.md.htmlStash.store
