@@ -24,7 +24,11 @@ def run_timed(cmd: list[str], cwd: Path = ROOT, env: dict | None = None) -> tupl
     elapsed = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if result.returncode not in (0,):
-        raise SystemExit(f"command failed ({result.returncode}): {' '.join(cmd)}\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
+        # pytest's failures section, where there is one: its summary of skips can be longer than the tail shown
+        out = result.stdout
+        failures = out.find("= FAILURES =")
+        shown = out[failures:failures + 6000] if failures >= 0 else out[-3000:]
+        raise SystemExit(f"command failed ({result.returncode}): {' '.join(cmd)}\n{shown}\n{result.stderr[-3000:]}")
     return elapsed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 

@@ -1,6 +1,6 @@
 """Site build: the plugin's cost on a full build, and how fast the preview shows an edit.
 
-    python benchmarks/site_build.py [--repeat 3] [--edits 3] [--keep]
+    python benchmarks/site_build.py [--repeat 5] [--edits 3] [--keep]
 
 Works on a copy of the project in a temporary folder (the repository is never edited,
 whatever happens to the run), and measures side by side, in one run:
@@ -194,7 +194,7 @@ def serve_times(name: str, command: list[str], project: Path, saves: int) -> dic
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=3, help="full builds of each kind; the best counts (default 3)")
+    parser.add_argument("--repeat", type=int, default=5, help="full builds of each kind; the best counts (default 5)")
     parser.add_argument("--edits", type=int, default=3, help="saves of each edit per server (default 3)")
     parser.add_argument("--keep", action="store_true", help="keep the project copy and print where it is")
     args = parser.parse_args()
