@@ -48,7 +48,7 @@ site: $(VENV)/.docs-installed
 # The live preview: saving a page rebuilds that page and what shows it, in about a second
 # (SERVE_ARGS="--full" rebuilds everything on every save, as mkdocs serve does).
 serve: $(VENV)/.docs-installed
-	$(BIN)/python -m ruota_docs.serve $(SERVE_ARGS)
+	$(BIN)/ruota-docs serve $(SERVE_ARGS)
 
 # What will be published, as GitHub Pages will serve it: under the path of the site_url it
 # is built for, with its 404.html for missing pages, on a free port (PORT=8001 to choose):

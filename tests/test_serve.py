@@ -252,6 +252,20 @@ def test_the_command_line_refuses_a_bad_poll(capsys):
     assert exited.value.code == 2 and "--poll must be a positive number of seconds" in capsys.readouterr().err
 
 
+def test_ruota_docs_serve_is_the_same_command(capsys, tmp_path, monkeypatch):
+    from ruota_docs.cli import main
+
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "--help"])
+    out = capsys.readouterr().out
+    assert exited.value.code == 0 and out.startswith("usage: ruota-docs serve") and "--full" in out
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "--poll", "-1"])
+    assert exited.value.code == 2 and "ruota-docs serve: error: --poll must be a positive" in capsys.readouterr().err
+
+
 def test_snapshot_of_a_single_file(tmp_path):
     config = tmp_path / "mkdocs.yml"
     config.write_text("site_name: x\n", encoding="utf-8")

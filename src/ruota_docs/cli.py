@@ -176,6 +176,14 @@ def cmd_verify(args, extra: list[str]) -> int:
     return subprocess.call(command, cwd=root)
 
 
+def cmd_serve(args, extra: list[str]) -> int:
+    """The authors' live preview (``python -m ruota_docs.serve``), in the project's folder."""
+    from . import serve  # noqa: PLC0415 — MkDocs' modules, only for this command
+
+    os.chdir(_root(args.root))
+    return serve.main(extra, prog="ruota-docs serve")
+
+
 def cmd_toolchain(args) -> int:
     """What `requires: hipcc …` and `tool=` are checked against on this machine; exit 1 when a
     target given with --targets cannot be built."""
@@ -274,6 +282,8 @@ def main(argv: list[str] | None = None) -> int:
     tr.add_argument("pages", nargs="*", help="for mark-synced: fr/guides/x.md, or guides/x.md for every translation")
     tr.add_argument("--no-diff", action="store_true", help="status: list stale pages without the source diff")
     sub.add_parser("verify", help="run every page's code blocks here and record the results (extra args go to pytest)")
+    sub.add_parser("serve", add_help=False,  # its own options and --help: ruota_docs.serve's
+                   help="live preview for authors: a save rebuilds the pages it shows on (ruota-docs serve --help)")
     record = sub.add_parser("record", help="check verification records before they are accepted",
                             description="Checks each record: its schema; that each entry's page and block exist with "
                                         "the same code (else stale: never shown as verified); a coherent machine; "
@@ -296,6 +306,8 @@ def main(argv: list[str] | None = None) -> int:
     args, extra = parser.parse_known_args(argv)
     if args.command == "verify":
         return cmd_verify(args, extra)
+    if args.command == "serve":
+        return cmd_serve(args, extra)
     if extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     return {"status": cmd_status, "i18n": cmd_i18n, "toolchain": cmd_toolchain, "record": cmd_record, "runner": cmd_runner}[args.command](args)

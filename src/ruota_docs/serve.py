@@ -197,8 +197,8 @@ def _logging(verbose: bool) -> None:
     logger.addHandler(handler)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ruota_docs.serve",
+def main(argv: list[str] | None = None, prog: str = "python -m ruota_docs.serve") -> int:
+    parser = argparse.ArgumentParser(prog=prog,
                                      description="Serve the site for authors: saving a page rebuilds what it shows on.")
     parser.add_argument("-a", "--dev-addr", metavar="IP:PORT", help="address to serve at (default: dev_addr of mkdocs.yml, 127.0.0.1:8000)")
     parser.add_argument("-f", "--config-file", metavar="FILE", help="the MkDocs configuration (default: mkdocs.yml here)")
@@ -216,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         serve(args.config_file, args.dev_addr, args.open, args.full, args.poll)
     except (Abort, ConfigurationError) as error:
-        print(f"ruota_docs.serve: {error}", file=sys.stderr)
+        print(f"{prog}: {error}", file=sys.stderr)
         return 1
     return 0
 
