@@ -92,6 +92,19 @@ def test_unknown_arguments(tree, capsys):
     assert "unrecognized arguments: --bogus" in capsys.readouterr().err
 
 
+def test_verify_runs_the_pages_named_or_every_page(tree, capsys, monkeypatch):
+    import ruota_docs.cli as cli_module
+
+    calls = []
+    monkeypatch.setattr(cli_module.subprocess, "call", lambda command, cwd: calls.append((command, cwd)) or 0)
+    monkeypatch.chdir(tree / "docs")
+    assert main(["verify", "es/p.md", "-n", "2", "--no-ledger"]) == 0
+    assert main(["verify", "--no-ledger"]) == 0
+    (named, cwd), (every, _) = calls
+    assert cwd == tree and named[3:] == ["-p", "no:cacheprovider", str(tree / "docs/es/p.md"), "-n", "2", "--no-ledger"]
+    assert every[3:] == ["docs", "-p", "no:cacheprovider", "--no-ledger"]
+
+
 def test_no_project(tmp_path):
     with pytest.raises(SystemExit) as caught:
         main(["--root", str(tmp_path), "status"])

@@ -52,6 +52,19 @@ def test_each_group_gets_the_output_of_the_statement_above_it():
     assert [texts for _, texts in plan] == [["A"], ["0", "1", "2"], ["device: ..."]]  # ``...`` kept: it still matches
 
 
+def test_output_below_the_last_group_has_no_place_to_go():
+    expected = outputs.expected('print("a")\n#> a\nprint("b")')
+    with pytest.raises(outputs.UpdateError, match="below the last #> lines") as raised:
+        outputs.plan(expected, [(1, "a\n"), (3, "b\n")])
+    assert raised.value.line == 3
+
+
+def test_a_matching_ellipsis_line_is_context_in_the_diff():
+    diff = outputs.mismatch(outputs.expected("#> x = ...\n#> 2"), "x = 1.5\n3\n")
+    assert " x = 1.5" in diff.splitlines() and "-x = ..." not in diff
+    assert "-2" in diff and "+3" in diff
+
+
 # -- the engine -----------------------------------------------------------------------------------------
 PAGE = '''\
     # Salidas { #outputs }
@@ -124,6 +137,7 @@ def test_update_rewrites_page_and_snippet_and_a_second_run_passes(tree):
     listed = run.stdout.split("ruota-docs #> lines updated", 1)[1]
     assert "docs/es/p.md:6: 1 #> line(s) replaced by 2 (the block at es/p.md:3)" in listed
     assert "snippets/g/included.py:3: 1 #> line(s) replaced by 1" in listed
+    assert listed.count("replaced by") == 3  # not the "cpu: ..." group, which still matches
     text = page.read_text()
     assert 'print("y adiós")\n#> hola\n#> y adiós\n```' in text
     assert '\n    #> in a note now\n' in text  # the admonition's indentation kept
@@ -142,6 +156,17 @@ def test_update_leaves_a_block_that_failed_for_another_reason(tree):
     assert run.returncode == 1
     assert page.read_text() == before
     assert "none: every block's output matched its #> lines" in run.stdout
+
+
+def test_update_refuses_output_printed_below_the_last_group(tree):
+    page = tree / "docs/es/p.md"
+    page.write_text(page.read_text().replace('print("hola")\n#> hola', 'print("hola")\n#> hola\nprint("tarde")'))
+    before = page.read_text()
+    assert 'print("tarde")' in before
+    run = run_pytest(tree, "--update-outputs", "--ledger", "out.json")
+    assert run.returncode == 1
+    assert page.read_text() == before
+    assert "its #> lines cannot be updated: docs/es/p.md:6: this statement prints 'tarde' below the last #> lines" in run.stdout
 
 
 def test_a_page_updated_in_place_is_recorded_with_its_new_code(tree):

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from _support import run_mkdocs, write_tree
+from _support import run_mkdocs, run_pytest, write_tree
 from ruota_docs import i18n, values
 from ruota_docs.cli import main
 
@@ -132,6 +132,19 @@ def test_an_unknown_block_fails_the_build(tmp_path):
     result = run_mkdocs(root)
     assert result.returncode == 1
     assert "es/index.md:3: value: no block on this page has id=nope (ids here: none)" in result.stderr
+
+
+def test_an_unknown_block_fails_the_page_run_too(tmp_path):
+    """The author's `pytest page.md` finds what the build would refuse, with the same words."""
+    page = ("# T { #t }\n\n<!-- run: id=uno -->\n```python\nprint('m: 1')\n```\n\n"
+            "Pico <!-- value: block=nope metric=m -->, `<!-- value: block=shown metric=m -->`.\n\n"
+            "<!-- chart: block=nada metric=m -->\n")
+    root = write_tree(tmp_path, {"docs/es/p.md": page})
+    result = run_pytest(root, "--no-ledger")
+    assert result.returncode == 1
+    assert "es/p.md:8: value: no block on this page has id=nope (ids here: uno)" in result.stdout
+    assert "es/p.md:10: chart: no block on this page has id=nada (ids here: uno)" in result.stdout
+    assert "id=shown" not in result.stdout  # in inline code: only shown
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -171,7 +171,10 @@ def cmd_i18n(args) -> int:
 def cmd_verify(args, extra: list[str]) -> int:
     """Run the docs suite here; the pytest plugin writes this machine's ledger."""
     root = _root(args.root)
-    command = [sys.executable, "-m", "pytest", "docs", "-p", "no:cacheprovider", *extra]
+    # pages or folders named here (from this folder) run instead of the whole docs folder
+    paths = {i for i, a in enumerate(extra) if not a.startswith("-") and Path(a).exists()}
+    named = [str(Path(a).resolve()) if i in paths else a for i, a in enumerate(extra)]
+    command = [sys.executable, "-m", "pytest", *([] if paths else ["docs"]), "-p", "no:cacheprovider", *named]
     print("running:", " ".join(command), flush=True)
     return subprocess.call(command, cwd=root)
 
@@ -281,7 +284,12 @@ def main(argv: list[str] | None = None) -> int:
     tr.add_argument("action", choices=["check", "status", "mark-synced"])
     tr.add_argument("pages", nargs="*", help="for mark-synced: fr/guides/x.md, or guides/x.md for every translation")
     tr.add_argument("--no-diff", action="store_true", help="status: list stale pages without the source diff")
-    sub.add_parser("verify", help="run every page's code blocks here and record the results (extra args go to pytest)")
+    sub.add_parser("verify", help="run every page's code blocks here and record the results (extra args go to pytest)",
+                   usage="ruota-docs verify [PAGE or FOLDER ...] [pytest options]",
+                   description="Runs pytest from the project folder on docs/, or on the pages and folders named, and "
+                               "writes this machine's record (verification/<machine-id>.json). Every other argument goes "
+                               "to pytest: -n 2 --dist loadscope (two workers), --no-ledger, --reuse-ledger, "
+                               "--update-outputs, --network, --block-timeout S (pytest --help lists them all).")
     sub.add_parser("serve", add_help=False,  # its own options and --help: ruota_docs.serve's
                    help="live preview for authors: a save rebuilds the pages it shows on (ruota-docs serve --help)")
     record = sub.add_parser("record", help="check verification records before they are accepted",

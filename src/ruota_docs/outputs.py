@@ -79,7 +79,9 @@ def mismatch(lines: list[Expected], printed: str) -> str | None:
     if len(want) == len(got) and all(line_matches(w, g) for w, g in zip(want, got)):
         return None
     shown = [g if len(g) <= _SHOWN else g[:_SHOWN] + "…" for g in got]
-    diff = difflib.unified_diff(want, shown, "#> lines", "printed", lineterm="", n=2)
+    # a "..." line that matches the printed line in its place is shown as that line: context, not a difference
+    stated = [shown[i] if "..." in w and i < len(got) and line_matches(w, got[i]) else w for i, w in enumerate(want)]
+    diff = difflib.unified_diff(stated, shown, "#> lines", "printed", lineterm="", n=2)
     return "\n".join(list(diff)[:60])
 
 
@@ -107,7 +109,12 @@ class Change:
 
 
 class UpdateError(ValueError):
-    """The ``#>`` lines cannot be rewritten where they are written (the reason says why)."""
+    """The ``#>`` lines cannot be rewritten where they are written (the reason says why;
+    ``line``: the block line, 1-based, it is about, where there is one)."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
 
 
 def _groups(lines: list[Expected]) -> list[list[Expected]]:
@@ -145,13 +152,18 @@ def plan(lines: list[Expected], printed: list[tuple[int | None, str]]) -> list[t
 
     ``printed`` is what the block wrote, chunk by chunk, each with the block line (1-based)
     of the top-level statement that wrote it. Output goes to the first group below its
-    statement (the last group for output from below every group)."""
+    statement. Raises `UpdateError` for output of a statement below every group: no ``#>``
+    line is there to hold it, and putting it in a group above would show it before the code
+    that prints it."""
     groups = _groups(lines)
     new: list[list[str]] = [[] for _ in groups]
     for owner, text in _attributed(printed):
         target = len(groups) - 1
         if owner is not None:
-            target = next((i for i, g in enumerate(groups) if g[0].index + 1 > owner), len(groups) - 1)
+            target = next((i for i, g in enumerate(groups) if g[0].index + 1 > owner), None)
+            if target is None:
+                raise UpdateError(f"this statement prints {text.strip()[:60]!r} below the last #> lines; "
+                                  "write a #> line under it, and pytest --update-outputs fills it in", owner)
         new[target].append(text.rstrip())
     result = []
     for group, texts in zip(groups, new):
@@ -195,6 +207,8 @@ def _edit_file(path: Path, file_edits: list[tuple[int, list[str], list[str]]]) -
         lines = handle.read().split("\n")
         made = []
         for first, old, replacement in sorted(file_edits, key=lambda e: e[0], reverse=True):
+            if old == replacement:  # this group already says what was printed
+                continue
             start = _find(lines, old, first - 1)
             if start is None:
                 raise UpdateError(f"{path}:{first}: the #> lines read there are no longer in the file; run again")

@@ -25,7 +25,7 @@ from . import blocks as blocks_mod
 from . import markers, pages, site_config
 from .blocks import Block
 from .capture import BlockCapture, CaptureState, Context, Problem
-from .directives import Directive
+from .directives import Directive, DirectiveError
 
 
 @dataclass
@@ -71,7 +71,43 @@ def render(root: Path, path: Path, text: str | None = None, docs_dir: Path | Non
                                                                     f"{type(error).__name__}: {error}")])
     finally:
         setup.config._current_page = None
-    return assemble(md.ruota, html, page, lang, root)
+    result = assemble(md.ruota, html, page, lang, root)
+    result.problems = sorted(result.problems + _unknown_references(result, text), key=lambda p: p.line)
+    return result
+
+
+def _unknown_references(result: PageRender, text: str) -> list[Problem]:
+    """``chart:`` and ``value:`` directives that name no block of the page: found when the
+    page's blocks are collected, not first when the site is built."""
+    ids = {b.block_id for b in result.blocks if b.block_id}
+    known = ", ".join(sorted(ids)) or "none"
+    problems = []
+    for directive in result.directives:
+        if directive.name != "chart":
+            continue
+        try:
+            block_id = directive.options().get("block")
+        except DirectiveError as error:
+            problems.append(Problem(directive.line, str(error)))
+            continue
+        if not isinstance(block_id, str) or not block_id:
+            problems.append(Problem(directive.line, "chart: directive needs block=ID (the id= of a run: directive)"))
+        elif block_id not in ids:
+            problems.append(Problem(directive.line, f"chart: no block on this page has id={block_id} (ids here: {known})"))
+    if "value" not in text:
+        return problems
+    from . import values  # noqa: PLC0415 — formatting and marks: only for pages that have values
+
+    code = {n for b in result.blocks if b.end_line is not None and not b.source for n in range(b.line, b.end_line + 1)}
+    for line, args in values.in_text(text, code):
+        try:
+            value = values.parse(args)
+        except values.ValueDirectiveError as error:
+            problems.append(Problem(line, str(error)))
+            continue
+        if value.block not in ids:
+            problems.append(Problem(line, f"value: no block on this page has id={value.block} (ids here: {known})"))
+    return problems
 
 
 def assemble(state: CaptureState, html: str, page: str, lang: str, root: Path) -> PageRender:

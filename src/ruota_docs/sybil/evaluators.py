@@ -136,7 +136,9 @@ class BlockEvaluator:
             try:
                 code, changes = outputs.rewrite(block.code_origins, block.code, outputs.plan(expected, outcome.printed or []))
             except (outputs.UpdateError, OSError) as error:
-                return Outcome("failed", outcome.output, outcome.duration, reason=f"its #> lines cannot be updated: {error}",
+                line = getattr(error, "line", None)
+                at = f"{self._where(block, line - 1)}: " if line else ""
+                return Outcome("failed", outcome.output, outcome.duration, reason=f"its #> lines cannot be updated: {at}{error}",
                                error=diff, as_root=outcome.as_root)
             outcome.reason = "#> lines updated from this run"
             outcome.updated = [self._shown(c.path) + str(c)[len(c.path):] for c in changes]
