@@ -356,6 +356,18 @@ def test_shell_blocks(run, ledger):
     assert (skipped["outcome"], skipped["reason"]) == ("skipped", "not run: instala paquetes del sistema")
 
 
+def test_a_failed_shell_block_names_the_command_that_failed(tmp_path):
+    page = ("# P { #p }\n\n<!-- run: safe -->\n```console\n$ echo hola\n$ false\n$ echo nunca\n```\n\n"
+            "<!-- run: safe -->\n```bash\nls -A\n```\n")
+    tree = write_tree(tmp_path, {"docs/es/p.md": page})
+    result = run_pytest(tree, "--ledger", "out.json")
+    assert result.returncode == 1
+    assert "es/p.md:4: the shell block ended with exit status 1 at `false`\n--- output ---\nhola\n" in result.stdout
+    blocks = read_ledger(tree / "out.json")["blocks"]
+    assert blocks["es/p.md#0"]["output"] == "hola\n"  # what readers see: the commands' own output
+    assert ".ruota-docs" not in blocks["es/p.md#1"]["output"]  # the next block never sees how it was found
+
+
 def test_unknown_directive_is_reported_with_page_and_line(run, ledger):
     _, _, result = run
     message = "unknown directive 'requirs': did you mean 'requires'? (known: requires, run, chart, verification-status, card-matrix, value, skip)"

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import select
+import shlex
 import shutil
 import signal
 import subprocess
@@ -163,8 +164,13 @@ class PageSession:
             return refused
         mark = self._mark()
         started = time.perf_counter()
+        # bash names the command that failed (set -e stops there) in a file of its own: the
+        # block's output, which readers see, stays what its commands printed
+        failed_at = Path(self.workdir, ".ruota-docs-failed-command")
+        failed_at.unlink(missing_ok=True)
+        trap = f"trap 'printf %s \"$BASH_COMMAND\" > {shlex.quote(str(failed_at))}' ERR\n"
         proc = subprocess.Popen(
-            ["bash", "-euo", "pipefail", "-c", script],
+            ["bash", "-euo", "pipefail", "-c", trap + script],
             stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT,
             cwd=self.workdir, env=self.env, start_new_session=True, **self._as_user,
         )
@@ -178,7 +184,14 @@ class PageSession:
         elapsed = time.perf_counter() - started
         if code == 0:
             return Outcome("passed", output, elapsed, as_root=self.as_root)
-        return Outcome("failed", output, elapsed, reason=f"the shell block ended with {signal_name(code)}", as_root=self.as_root)
+        try:
+            command = failed_at.read_text(encoding="utf-8", errors="replace").strip()
+        except OSError:
+            command = ""
+        failed_at.unlink(missing_ok=True)  # the page's next blocks never see it
+        at = f" at `{command[:120]}`" if command else ""
+        return Outcome("failed", output, elapsed, reason=f"the shell block ended with {signal_name(code)}{at}",
+                       as_root=self.as_root)
 
     # -- output and clean-up -------------------------------------------------
     def _mark(self) -> int:
