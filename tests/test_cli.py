@@ -222,3 +222,16 @@ def test_i18n_mark_synced_errors(tree, capsys):
     assert code == 2 and "name one or more pages" in err
     code, _, err = cli(capsys, "--root", str(tree), "i18n", "mark-synced", "fr/nope.md")
     assert code == 2 and "docs/fr/nope.md does not exist" in err
+    code, _, err = cli(capsys, "--root", str(tree), "i18n", "mark-synced", "de/p.md")
+    assert code == 2 and "'de' is not a language of this site (es, en, fr)" in err
+    code, _, err = cli(capsys, "--root", str(tree), "i18n", "mark-synced", "es/p.md")
+    assert code == 2 and "docs/es/p.md is the source page: name a translation (en/p.md, fr/p.md), or p.md for all of them" in err
+
+
+def test_i18n_status_names_a_missing_translation(tree, capsys):
+    cli(capsys, "--root", str(tree), "i18n", "mark-synced", "p.md")
+    (tree / "docs/es/nueva.md").write_text("# Nueva { #nueva }\n", encoding="utf-8")
+    code, out, _ = cli(capsys, "--root", str(tree), "i18n", "status")
+    assert code == 1
+    assert "MISSING docs/en/nueva.md: no translation of docs/es/nueva.md yet (the site shows the original)" in out
+    assert out.endswith("2 missing translations\n")

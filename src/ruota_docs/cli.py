@@ -137,10 +137,15 @@ def cmd_i18n(args) -> int:
         print(f"{_count(len(problems), 'problem', 'problems')} in {_count(len(languages), 'language', 'languages')}" if problems else f"translations match ({', '.join(languages)})")
         return 1 if problems else 0
     if args.action == "status":
-        stale = 0
+        stale = missing = 0
         for lang in languages:
             if lang == source:
                 continue
+            for path in sorted((docs / source).rglob("*.md")):  # a page not translated yet
+                page = path.relative_to(docs / source).as_posix()
+                if not (docs / lang / page).exists() and page not in untranslated:
+                    missing += 1
+                    print(f"MISSING docs/{lang}/{page}: no translation of docs/{source}/{page} yet (the site shows the original)")
             for path in sorted((docs / lang).rglob("*.md")):
                 state = i18n.translation_state(docs, path.relative_to(docs).as_posix(), source)
                 if state is None or not state.stale:
@@ -151,14 +156,26 @@ def cmd_i18n(args) -> int:
                       f"(recorded {state.recorded or 'nothing'}, now {state.current})")
                 if not args.no_diff:
                     print(i18n.source_diff(docs, state))
-        print(f"{_count(stale, 'stale translation', 'stale translations')}" if stale else "every translation is in sync with its source")
-        return 1 if stale else 0
+        found = [_count(n, one, many) for n, one, many in ((stale, "stale translation", "stale translations"),
+                                                            (missing, "missing translation", "missing translations")) if n]
+        print(", ".join(found) if found else "every translation is in sync with its source")
+        return 1 if found else 0
     if not args.pages:
         print("ruota-docs i18n mark-synced: name one or more pages (fr/guides/x.md, or guides/x.md for all translations)", file=sys.stderr)
         return 2
     for page in args.pages:
         page = page.removeprefix("docs/")
-        targets = [page] if page.split("/", 1)[0] in languages else [f"{lang}/{page}" for lang in languages if lang != source]
+        first = page.split("/", 1)[0]
+        if first == source:
+            rest = page.split("/", 1)[1] if "/" in page else page
+            names = ", ".join(f"{lang}/{rest}" for lang in languages if lang != source)
+            print(f"ruota-docs: docs/{page} is the source page: name a translation ({names}), or {rest} for all of them",
+                  file=sys.stderr)
+            return 2
+        if "/" in page and len(first) in (2, 3) and first not in languages and not (docs / source / page).exists():
+            print(f"ruota-docs: {first!r} is not a language of this site ({', '.join(languages)})", file=sys.stderr)
+            return 2
+        targets = [page] if first in languages else [f"{lang}/{page}" for lang in languages if lang != source]
         for target in targets:
             if not (docs / target).exists():
                 print(f"ruota-docs: docs/{target} does not exist", file=sys.stderr)
@@ -281,7 +298,10 @@ def main(argv: list[str] | None = None) -> int:
     status = sub.add_parser("status", help="per page: which machines passed, failed, skipped; stale blocks")
     status.add_argument("--strict", action="store_true", help="exit 1 if a block has no passing record or failed last")
     tr = sub.add_parser("i18n", help="translation checks: parity with the source, staleness, the glossaries")
-    tr.add_argument("action", choices=["check", "status", "mark-synced"])
+    tr.add_argument("action", choices=["check", "status", "mark-synced"],
+                    help="check: every translation matches its source (blocks, links, numbers, glossary); "
+                         "status: translations missing, or stale since their source changed, with the diff; "
+                         "mark-synced: record that a translation matches its source as it is now")
     tr.add_argument("pages", nargs="*", help="for mark-synced: fr/guides/x.md, or guides/x.md for every translation")
     tr.add_argument("--no-diff", action="store_true", help="status: list stale pages without the source diff")
     sub.add_parser("verify", help="run every page's code blocks here and record the results (extra args go to pytest)",
