@@ -120,9 +120,11 @@ def test_stale_code_gives_no_value(tmp_path):
 
 def test_status_strict_fails_on_a_value_not_measured(tree, capsys):
     code = main(["--root", str(tree), "status", "--strict"])
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
     assert code == 1
     assert "es/index.md:16: value bench/never_printed: not measured yet on any machine" in out
+    assert out.index("\nes/index.md (") < out.index("es/index.md:16: value")  # under its page's heading
+    assert err.strip() == "3 values in the prose are wrong or not measured on any machine"  # es, en, fr
     assert "es/index.md:10:" not in out  # measured on two machines
 
 

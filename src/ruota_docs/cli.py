@@ -66,7 +66,7 @@ def cmd_status(args) -> int:
     indexed = marks.index_ledgers(ledgers)
     labels = [str(d.get("machine_id")) for d in ledgers]
     print(f"machines: {', '.join(labels) or 'none (no ledger in ' + ledger_dir + '/)'}")
-    problems = 0
+    problems = unreadable = values_missing = 0
     seen_pages = set()
     for lang in languages:
         for path in sorted((docs / lang).rglob("*.md")):
@@ -76,14 +76,12 @@ def cmd_status(args) -> int:
                 every = page_blocks(root, docs, path, shown_only=True)
             except PageError as error:
                 print(f"{page}:{error.line}: cannot read: {error}")
-                problems += 1
+                unreadable += 1
                 continue
             unmeasured = values.check_page(read_page(path), every, indexed)
-            for line, problem in unmeasured:
-                print(f"{page}:{line}: {problem}")
-            problems += len(unmeasured)
+            values_missing += len(unmeasured)
             blocks = [b for b in every if not b.shown_only]
-            if not blocks:
+            if not blocks and not unmeasured:
                 continue
             rows, stale, weak = [], [], []
             per_machine = {m: Counter() for m in labels}
@@ -104,6 +102,8 @@ def cmd_status(args) -> int:
             print(f"\n{page} ({_count(len(blocks), 'block', 'blocks')})")
             for row in rows:
                 print(f"  {row}")
+            for line, problem in unmeasured:
+                print(f"  {page}:{line}: {problem}")
             if stale:
                 print(f"  stale (no record of the current code): lines {', '.join(map(str, stale))}")
             if weak:
@@ -115,9 +115,17 @@ def cmd_status(args) -> int:
         print(f"\nrecords of pages no longer in {docs.name}/ (ignored here and by the site):")
         for page, machine, count in gone:
             print(f"  {page}: {_count(count, 'block', 'blocks')} recorded by {machine}")
-    if args.strict and problems:
-        verb = "has" if problems == 1 else "have"
-        print(f"\n{_count(problems, 'block', 'blocks')} {verb} no passing record on any machine or failed last time", file=sys.stderr)
+    if args.strict and (problems or unreadable or values_missing):
+        found = []
+        if problems:
+            found.append(f"{_count(problems, 'block', 'blocks')} {'has' if problems == 1 else 'have'} no passing record "
+                         "on any machine or failed last time")
+        if values_missing:
+            found.append(f"{_count(values_missing, 'value', 'values')} in the prose {'is' if values_missing == 1 else 'are'} "
+                         "wrong or not measured on any machine")
+        if unreadable:
+            found.append(f"{_count(unreadable, 'page', 'pages')} cannot be read")
+        print("\n" + "; ".join(found), file=sys.stderr)
         return 1
     return 0
 
@@ -296,7 +304,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", help="project folder (default: the one holding mkdocs.yml, from here upwards)")
     sub = parser.add_subparsers(dest="command", required=True)
     status = sub.add_parser("status", help="per page: which machines passed, failed, skipped; stale blocks")
-    status.add_argument("--strict", action="store_true", help="exit 1 if a block has no passing record or failed last")
+    status.add_argument("--strict", action="store_true",
+                        help="exit 1 if a block has no passing record or failed last, a value in the prose is not "
+                             "measured on any machine, or a page cannot be read")
     tr = sub.add_parser("i18n", help="translation checks: parity with the source, staleness, the glossaries")
     tr.add_argument("action", choices=["check", "status", "mark-synced"],
                     help="check: every translation matches its source (blocks, links, numbers, glossary); "
