@@ -54,7 +54,7 @@ serve: $(VENV)/.docs-installed
 # is built for, with its 404.html for missing pages, on a free port (PORT=8001 to choose):
 #   SITE_URL=https://<owner>.github.io/ruota-docs/ make preview
 preview: site
-	$(BIN)/python -m ruota_docs.preview site $(if $(PORT),--port $(PORT))
+	$(BIN)/python -m ruota_docs.serve.preview site $(if $(PORT),--port $(PORT))
 
 test: $(VENV)/.tests-installed
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -2,6 +2,6 @@
 
 from pathlib import Path
 
-from ruota_docs.sybil import make_sybil
+from ruota_docs.run.sybil import make_sybil
 
 pytest_collect_file = make_sybil(Path(__file__).parent).pytest()

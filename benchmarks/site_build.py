@@ -8,7 +8,7 @@ whatever happens to the run), and measures side by side, in one run:
 - ``mkdocs build`` of the whole site (three languages) with the ruota_docs plugin and with
   it disabled (``enabled: false``), best of ``--repeat``, runs interleaved; wall and CPU
   seconds (goal: the plugin adds < 15 %);
-- save → rebuilt page, under ``mkdocs serve`` and under ``python -m ruota_docs.serve``
+- save → rebuilt page, under ``mkdocs serve`` and under ``python -m ruota_docs.serve.server``
   (``make serve``), each on a free port: from writing the file to the server's "Reloading
   browsers" (the moment the browser is told to reload; the page is then fetched to check
   it shows the edit), for three edits of ``--edits`` saves each: a word changed in a
@@ -208,7 +208,7 @@ def main() -> None:
             runs["off"].append(run_timed([PYTHON, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(no_plugin),
                                           "-d", str(tmp / f"off{n}")], cwd=builds))
         best = {(k, kind): min(r[i] for r in v) for k, v in runs.items() for i, kind in enumerate(("wall", "cpu"))}
-        ours = serve_times("ruota_docs.serve", [PYTHON, "-m", "ruota_docs.serve"], copy_project(tmp / "ours"), args.edits)
+        ours = serve_times("ruota_docs.serve.server", [PYTHON, "-m", "ruota_docs.serve.server"], copy_project(tmp / "ours"), args.edits)
         theirs = serve_times("mkdocs serve", [PYTHON, "-m", "mkdocs", "serve"], copy_project(tmp / "mkdocs"), args.edits)
     finally:
         if args.keep:

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import yaml
 
-from ruota_docs import renderer, shown, site_config
+from ruota_docs.blocks import renderer, shown, site_config
 
 #: Left out of the copy: history, build output, dependencies.
 _IGNORE = shutil.ignore_patterns(".git", "site", "node_modules", ".venv", "__pycache__", ".tox", ".nox")

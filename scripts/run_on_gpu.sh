@@ -20,7 +20,7 @@ if [ "${INSTALL:-1}" != 0 ]; then
   "$PY" -m pip install -q -e ".[snippets]"
 fi
 "$PY" - <<'PY'
-from ruota_docs.device import probe
+from ruota_docs.run.device import probe
 d = probe()
 print(f"run_on_gpu: {d.describe()} ({d.arch}), torch {d.torch}; record: verification/{d.machine_id}.json", flush=True)
 PY
@@ -28,5 +28,5 @@ status=0
 "$PY" -m pytest docs -p no:cacheprovider -q -rs "$@" || status=$?
 "$PY" -m ruota_docs.cli status || true
 # what CI will say of the record before it is accepted
-"$PY" -m ruota_docs.cli record check "verification/$("$PY" -c 'from ruota_docs.device import probe; print(probe().machine_id)').json" || status=1
+"$PY" -m ruota_docs.cli record check "verification/$("$PY" -c 'from ruota_docs.run.device import probe; print(probe().machine_id)').json" || status=1
 exit $status

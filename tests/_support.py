@@ -177,8 +177,8 @@ def synthetic_record(root: Path, machine: dict, outcome=None, when: str = "2026-
     ``outcome(block)`` gives ``(outcome, output, reason)`` per block; by default every block
     that is meant to run passes, printing ``ran on <gpu>``, and ``run: skip`` blocks are skipped.
     """
-    from ruota_docs import ledger
-    from ruota_docs.collect import page_blocks
+    from ruota_docs.records import ledger
+    from ruota_docs.blocks.collect import page_blocks
 
     docs = root / "docs"
     blocks = {}

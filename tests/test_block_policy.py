@@ -7,9 +7,9 @@ import hashlib
 import pytest
 
 from _support import write_tree
-from ruota_docs import renderer
-from ruota_docs.requirements import Requirement
-from ruota_docs.sybil import make_sybil
+from ruota_docs.blocks import renderer
+from ruota_docs.blocks.terms import Requirement
+from ruota_docs.run.sybil import make_sybil
 
 UNEXPLAINED = "block is neither marked safe to run (<!-- run: safe -->) nor explained (<!-- run: skip reason=\"…\" -->)"
 

@@ -7,7 +7,7 @@ get (``outcomes``, in page order). For every project:
 
 1. ``mkdocs build`` (the real one, in this process) renders it; the code blocks are read
    back from each page's built HTML: the text of every ``<pre><code>``, in page order
-   (:mod:`ruota_docs.shown`);
+   (:mod:`ruota_docs.blocks.shown`);
 2. the engine's blocks for the same pages must have exactly those codes, in that order;
 3. ``pytest`` runs the project with the engine, as CI runs our docs, and the verification
    record must hold one entry per block, with the outcomes ``case.yml`` names.
@@ -26,8 +26,8 @@ import pytest
 import yaml
 
 from _support import CONFTEST, REPO, clean_env, run_pytest
-from ruota_docs import renderer, shown
-from ruota_docs.device import PROBED_ENV, probe, share
+from ruota_docs.blocks import renderer, shown
+from ruota_docs.run.device import PROBED_ENV, probe, share
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 CASES = sorted(p.name for p in CORPUS.iterdir() if (p / "mkdocs.yml").exists())

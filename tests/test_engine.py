@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from _support import clean_env, outcomes, read_ledger, run_pytest, write_tree
-from ruota_docs.device import probe
-from ruota_docs.requirements import parse, unmet_reason
+from ruota_docs.run.device import probe
+from ruota_docs.blocks.terms import parse
+from ruota_docs.run.conditions import unmet_reason
 
 
 def openings(text: str) -> list[int]:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from _support import REPO, mkdocs_yml
-from ruota_docs import glossary, i18n
+from ruota_docs.translations import glossary, parity
 from ruota_docs.cli import _site, main
 
 ES = """\
@@ -146,10 +146,10 @@ def site(tmp_path) -> Path:
 def test_i18n_check_reports_page_line_and_term(tmp_path):
     root = site(tmp_path)
     docs, languages, source, untranslated, _ = _site(root)
-    problems = i18n.check(docs, languages, source, untranslated, glossaries=glossary.for_site(root, languages))
+    problems = parity.check(docs, languages, source, untranslated, glossaries=glossary.for_site(root, languages))
     assert [str(p) for p in problems] == [
         "es/p.md:7: 'kernel' is ruled out by glossary/es.yml (GPU kernel): write 'núcleo'"]
-    assert i18n.check(docs, languages, source, untranslated) == []  # no glossary given: parity only
+    assert parity.check(docs, languages, source, untranslated) == []  # no glossary given: parity only
 
 
 def test_cli_prints_the_finding_and_fails(tmp_path, capsys):
@@ -175,5 +175,5 @@ def test_repository_glossaries_load_and_the_pages_follow_them():
     docs, languages, source, untranslated, _ = _site(REPO)
     glossaries = glossary.for_site(REPO, languages)
     assert set(glossaries) == {"es", "en", "fr"}
-    problems = [p for p in i18n.check(docs, languages, source, untranslated, glossaries=glossaries) if "ruled out by" in p.message]
+    problems = [p for p in parity.check(docs, languages, source, untranslated, glossaries=glossaries) if "ruled out by" in p.message]
     assert not problems, "\n".join(str(p) for p in problems)

@@ -5,13 +5,12 @@ from __future__ import annotations
 import datetime as dt
 import os
 import subprocess
-import textwrap
 from pathlib import Path
 
 import pytest
 
 from _support import REPO, write_tree
-from ruota_docs import i18n
+from ruota_docs.translations import parity, staleness
 from ruota_docs.cli import _site
 
 ES = """\
@@ -154,7 +153,7 @@ def check_variant(tmp_path, en: str | None = None, fr: str | None = None, **kwar
     if fr is not None:
         pages["fr/guide.md"] = fr
     docs = write(tmp_path / "docs", pages)
-    return [(p.page, p.line, p.message) for p in i18n.check(docs, LANGS, **kwargs)]
+    return [(p.page, p.line, p.message) for p in parity.check(docs, LANGS, **kwargs)]
 
 
 def test_faithful_translations_pass(tmp_path):
@@ -314,8 +313,8 @@ def test_not_utf8(tmp_path):
     docs = write(tmp_path / "docs", {"es/guide.md": ES, "en/guide.md": EN})
     (docs / "fr/guide.md").parent.mkdir(parents=True, exist_ok=True)
     (docs / "fr/guide.md").write_bytes(FR.encode("latin-1", "replace"))
-    assert [(p.page, p.line) for p in i18n.check(docs, LANGS)] == [("fr/guide.md", 1)]
-    assert "not UTF-8" in str(i18n.check(docs, LANGS)[0])
+    assert [(p.page, p.line) for p in parity.check(docs, LANGS)] == [("fr/guide.md", 1)]
+    assert "not UTF-8" in str(parity.check(docs, LANGS)[0])
 
 
 # -- numbers ---------------------------------------------------------------------------------------------
@@ -338,22 +337,22 @@ def test_not_utf8(tmp_path):
     ("es", "16 de julio de 2026", ["16", "2026"]),
 ])
 def test_numbers(lang, text, expected):
-    assert [n for n, _ in i18n.numbers(text + "\n", lang)] == expected
+    assert [n for n, _ in parity.numbers(text + "\n", lang)] == expected
 
 
 def test_numbers_skip_code_and_front_matter(tmp_path):
     text = "---\nversion: 99\n---\n# T { #t }\n\n```python\nx = 42\n```\n\nSolo 7 aquí.\n"
     docs = write(tmp_path / "docs", {"es/p.md": text})
-    page = i18n.read_page(tmp_path, docs, "es/p.md")
+    page = parity.read_page(tmp_path, docs, "es/p.md")
     assert page.code_lines == {6, 7, 8}
-    assert i18n.numbers(page.text, "es", page.code_lines) == [("7", 10)]
+    assert parity.numbers(page.text, "es", page.code_lines) == [("7", 10)]
 
 
 def test_lines_count_front_matter():
     text = "---\ntitle: a\ntranslation_of: b\n---\n# Title { #t }\n\n## Sub\n\n[l](x.md)\n"
-    assert i18n.headings(text) == [(5, 1, "t"), (7, 2, None)]
-    assert i18n.links(text) == [("x.md", 9)]
-    assert i18n.split_front_matter(text)[0] == {"title": "a", "translation_of": "b"}
+    assert parity.headings(text) == [(5, 1, "t"), (7, 2, None)]
+    assert parity.links(text) == [("x.md", 9)]
+    assert parity.split_front_matter(text)[0] == {"title": "a", "translation_of": "b"}
 
 
 # -- staleness ---------------------------------------------------------------------------------------------
@@ -374,62 +373,62 @@ def repo(tmp_path):
 
 
 def test_translation_state_and_mark_synced(repo):
-    assert i18n.translation_state(repo, "es/p.md") is None
-    assert i18n.translation_state(repo, "en/missing.md") is None
-    state = i18n.translation_state(repo, "en/p.md")
+    assert staleness.translation_state(repo, "es/p.md") is None
+    assert staleness.translation_state(repo, "en/missing.md") is None
+    state = staleness.translation_state(repo, "en/p.md")
     source = (repo / "es/p.md").read_text(encoding="utf-8")
-    assert (state.recorded, state.current, state.stale) == (None, i18n.source_hash(source), True)
+    assert (state.recorded, state.current, state.stale) == (None, parity.source_hash(source), True)
     assert state.source_page == "es/p.md"
     assert state.source_changed == dt.datetime(2026, 7, 16, 12, tzinfo=dt.timezone.utc)
 
-    digest = i18n.mark_synced(repo, "en/p.md")
-    assert digest == i18n.source_hash(source) and len(digest) == 12
+    digest = staleness.mark_synced(repo, "en/p.md")
+    assert digest == parity.source_hash(source) and len(digest) == 12
     text = (repo / "en/p.md").read_text(encoding="utf-8")
     assert text == f"---\ntitle: P\ntranslation_of: {digest}\n---\n# P {{ #p }}\n\nFirst line.\n\nSecond line.\n"
-    state = i18n.translation_state(repo, "en/p.md")
+    state = staleness.translation_state(repo, "en/p.md")
     assert (state.stale, state.recorded, state.source_changed) == (False, digest, None)
 
 
 def test_mark_synced_without_front_matter_and_twice(repo):
     (repo / "en/p.md").write_text("# P { #p }\n\nFirst line.\n", encoding="utf-8")
-    first = i18n.mark_synced(repo, "en/p.md")
+    first = staleness.mark_synced(repo, "en/p.md")
     assert (repo / "en/p.md").read_text(encoding="utf-8") == f"---\ntranslation_of: {first}\n---\n\n# P {{ #p }}\n\nFirst line.\n"
     (repo / "es/p.md").write_text("# P { #p }\n\nOtra.\n", encoding="utf-8")
-    second = i18n.mark_synced(repo, "en/p.md")
+    second = staleness.mark_synced(repo, "en/p.md")
     assert second != first
     assert (repo / "en/p.md").read_text(encoding="utf-8").count("translation_of:") == 1
     assert f"translation_of: {second}\n" in (repo / "en/p.md").read_text(encoding="utf-8")
 
 
 def test_source_diff_lists_the_change(repo):
-    i18n.mark_synced(repo, "en/p.md")
+    staleness.mark_synced(repo, "en/p.md")
     git(repo.parent, "commit", "-q", "-am", "synced")
     (repo / "es/p.md").write_text("# P { #p }\n\nPrimera línea.\n\nSegunda línea, corregida.\n", encoding="utf-8")
     git(repo.parent, "commit", "-q", "-am", "source changed", date="2026-08-01T09:30:00+00:00")
-    state = i18n.translation_state(repo, "en/p.md")
+    state = staleness.translation_state(repo, "en/p.md")
     assert state.stale
     assert state.source_changed == dt.datetime(2026, 8, 1, 9, 30, tzinfo=dt.timezone.utc)
-    diff = i18n.source_diff(repo, state)
+    diff = staleness.source_diff(repo, state)
     assert diff.startswith("--- es/p.md (translated)\n+++ es/p.md (now)\n")
     assert "\n-Segunda línea.\n+Segunda línea, corregida.\n" in diff
     assert "Primera línea." in diff and "+Primera" not in diff
 
 
 def test_uncommitted_change_counts_by_modification_time(repo):
-    i18n.mark_synced(repo, "en/p.md")
+    staleness.mark_synced(repo, "en/p.md")
     (repo / "es/p.md").write_text("# P { #p }\n\nCambiado.\n", encoding="utf-8")
     os.utime(repo / "es/p.md", (1_800_000_000, 1_800_000_000))
-    state = i18n.translation_state(repo, "en/p.md")
+    state = staleness.translation_state(repo, "en/p.md")
     assert state.stale
     assert state.source_changed == dt.datetime.fromtimestamp(1_800_000_000, dt.timezone.utc)
     # the translated version is the committed one: the diff still works
-    assert "+Cambiado." in i18n.source_diff(repo, state)
+    assert "+Cambiado." in staleness.source_diff(repo, state)
 
 
 def test_source_diff_without_history(repo):
-    state = i18n.translation_state(repo, "en/p.md")
+    state = staleness.translation_state(repo, "en/p.md")
     state.recorded = "0123456789ab"
-    assert i18n.source_diff(repo, state) == ("(the source version 0123456789ab is not in the git history; "
+    assert staleness.source_diff(repo, state) == ("(the source version 0123456789ab is not in the git history; "
                                             "compare the pages by hand)\n")
 
 
@@ -439,5 +438,5 @@ def test_real_docs_translations_match():
     """The repository's pages agree across languages (``ruota-docs i18n check``)."""
     docs, languages, source, untranslated, _ = _site(REPO)
     assert set(languages) >= {"es", "en", "fr"}
-    problems = i18n.check(docs, languages, source, untranslated)
+    problems = parity.check(docs, languages, source, untranslated)
     assert not problems, "\n".join(str(p) for p in problems)

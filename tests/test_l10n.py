@@ -10,13 +10,14 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from ruota_docs import formatting, reasons, render
-from ruota_docs.device import Device
-from ruota_docs.locales import STRINGS, text
-from ruota_docs.marks import MachineResult, Verdict
-from ruota_docs.requirements import KNOWN, Requirement, parse, unmet_reason
-from ruota_docs.sybil.guard import repository_note
-from ruota_docs.sybil.session import PageSession
+from ruota_docs.site import formatting, fragments, reasons
+from ruota_docs.records.machine import Device
+from ruota_docs.site.locales import STRINGS, text
+from ruota_docs.records.verdicts import MachineResult, Verdict
+from ruota_docs.blocks.terms import KNOWN, Requirement, parse
+from ruota_docs.run.conditions import unmet_reason
+from ruota_docs.run.guard import repository_note
+from ruota_docs.run.process.session import PageSession
 
 NB = "\u00a0"
 LANGUAGES = ("es", "fr", "en")
@@ -269,7 +270,7 @@ def _words(fragment: str) -> str:
 
 def test_a_skip_after_a_dead_process_is_said_in_the_readers_language(engine_messages):
     verdict = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", engine_messages["dead"]))])
-    shown = _words(render.mark(_block(), verdict, "es"))
+    shown = _words(fragments.mark(_block(), verdict, "es"))
     assert "Sin ejecutar en CPU x86_64: un bloque anterior, en la línea 3, acabó con el proceso de la página" in shown
     assert "not run" not in shown and "timed out" not in shown
 
@@ -277,7 +278,7 @@ def test_a_skip_after_a_dead_process_is_said_in_the_readers_language(engine_mess
 def test_a_failure_the_engine_explains_is_said_under_the_block(engine_messages):
     failed = _entry("error", engine_messages["timeout"], error=engine_messages["timeout"])
     verdict = Verdict([MachineResult("cpu", "CPU x86_64", "failed", failed), MachineResult("h200", "NVIDIA H200 (CUDA)", "failed", failed)])
-    shown = render.block_panel(_block(), verdict, "fr", "0")
+    shown = fragments.block_panel(_block(), verdict, "fr", "0")
     assert (f"Échec sur CPU x86_64 et NVIDIA H200 (CUDA), la dernière fois le 1er décembre 2026 : délai de 0,5{NB}s dépassé"
             in _words(shown))
     assert "timed out" not in shown
@@ -287,14 +288,14 @@ def test_machines_with_the_same_need_share_one_line():
     block = _block("rocm")
     verdict = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", unmet_reason(block.requirements, CPU))),
                        MachineResult("h200", "NVIDIA H200 (CUDA)", "skipped", _entry("skipped", unmet_reason(block.requirements, H200)))])
-    assert render.mark(block, verdict, "es").count("<li") == 1
-    assert "Sin ejecutar en CPU x86_64 y NVIDIA H200 (CUDA): requiere ROCm" in render.mark(block, verdict, "es")
+    assert fragments.mark(block, verdict, "es").count("<li") == 1
+    assert "Sin ejecutar en CPU x86_64 y NVIDIA H200 (CUDA): requiere ROCm" in fragments.mark(block, verdict, "es")
 
 
 def test_summary_line_with_singulars():
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
-    line = _words(render.page_summary([(_block(), passed), (_block("rocm"), skipped)], "fr"))
+    line = _words(fragments.page_summary([(_block(), passed), (_block("rocm"), skipped)], "fr"))
     assert ("1 bloc de code sur 2 vérifié sur 1 machine ; dernière exécution : 1er décembre 2026. "
             "1 bloc demande un matériel ou un accès qu'aucune machine n'avait : le détail figure sous le bloc.") in line
 
@@ -303,24 +304,24 @@ def test_chart_series_names_units_and_headers():
     entries = [({"backend": "cpu", "machine": "x86_64"},
                 [{"outcome": "passed", "output": "peak_a: 1081.4\npeak_b: 67.2\n"}])]
     options = {"metrics": "peak_a,peak_b", "unit": "MiB", "title": "Pic de mémoire", "labels": "sans découpage; découpé"}
-    shown = render.chart(options, entries, "fr")
+    shown = fragments.chart(options, entries, "fr")
     assert "<th>Machine</th><th>Provenance</th><th>sans découpage (Mio)</th><th>découpé (Mio)</th>" in shown
     assert f">1\u202f081,4{NB}Mio</text>" in shown
     # the machine heads its series, each series named in full
     assert re.findall(r'class="ruota-chart-(group|label)">([^<]*)</text>', shown) == [
         ("group", "CPU x86_64"), ("label", "sans découpage"), ("label", "découpé")]
     with pytest.raises(ValueError, match="labels= names 1 series but metrics= has 2"):
-        render.chart(options | {"labels": "un seul"}, entries, "fr")
-    empty = render.chart(options | {"labels": "sin trocear; troceado"}, [], "es")
+        fragments.chart(options | {"labels": "un seul"}, entries, "fr")
+    empty = fragments.chart(options | {"labels": "sin trocear; troceado"}, [], "es")
     assert "Ninguna máquina ha registrado todavía sin trocear y troceado." in empty
-    single = render.chart({"metrics": "peak_a", "unit": "MiB", "title": "Pico"}, entries, "es")
+    single = fragments.chart({"metrics": "peak_a", "unit": "MiB", "title": "Pico"}, entries, "es")
     assert "<th>Valor (MiB)</th>" in single and f">1081,4{NB}MiB</text>" in single
 
 
 def test_status_counts_say_what_they_count():
     verdicts = [(_block(), Verdict([MachineResult("cpu", "CPU x86_64", s, None)])) for s in ("passed", "passed", "skipped", "absent")]
     ledger = {"machine_id": "cpu", "machine": {"backend": "cpu", "machine": "x86_64", "os": "linux"}, "updated": "2026-12-01T10:00:00Z"}
-    shown = render.status_page([("Inicio", "./", verdicts)], [ledger], "es")
+    shown = fragments.status_page([("Inicio", "./", verdicts)], [ledger], "es")
     assert 'title="2 bloques correctos"' in shown and '<span class="ruota-sr-only">2 bloques correctos</span>' in shown
     assert '<span class="ruota-sr-only">1 bloque omitido</span>' in shown
     assert '<span class="ruota-sr-only">1 bloque sin verificar</span>' in shown

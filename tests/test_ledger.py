@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ruota_docs import ledger
+from ruota_docs.records import ledger
 
 MACHINE = {"backend": "cpu", "gpu_name": None, "machine": "x86_64", "machine_id": "cpu-x86_64"}
 

@@ -1,4 +1,4 @@
-"""The card matrix: the levels of evidence (ruota_docs.evidence) and their HTML (ruota_docs.matrix)."""
+"""The card matrix: the levels of evidence (ruota_docs.site.evidence) and their HTML (ruota_docs.site.matrix)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import re
 import pytest
 
 from _support import REPO, RX7600, synthetic_record, write_tree
-from ruota_docs import evidence, marks, matrix
+from ruota_docs.records import verdicts
+from ruota_docs.site import evidence, matrix
 
 GUIDE = """\
     # Una guía: con subtítulo { #guide }
@@ -77,7 +78,7 @@ def run_on(project, machine, **states) -> dict:
 
 def level(project, data, lang="es") -> evidence.Cell:
     guide = evidence.load_guides(project, project / "docs", lang, TABLE)[0]
-    (ledger, pages), = marks.index_ledgers([data])
+    (ledger, pages), = verdicts.index_ledgers([data])
     return evidence.cell(guide, ledger, pages)
 
 

@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 from _support import read_ledger, run_pytest, write_tree
-from ruota_docs import outputs
+from ruota_docs.run import outputs
 
 # -- the comparison ---------------------------------------------------------------------------------
 CODE = 'print("a")\n#> a\nfor i in range(2):\n    print(i)\n    #> 0\n    #> 1\nprint("device: cpu, 8 GiB")\n#> device: ...'
@@ -173,7 +173,7 @@ def test_a_page_updated_in_place_is_recorded_with_its_new_code(tree):
     page = tree / "docs/es/p.md"
     page.write_text(page.read_text().replace("#> hola", "#> ?"))
     run_pytest(tree, "--update-outputs", "--ledger", "out.json")
-    from ruota_docs.collect import page_blocks
+    from ruota_docs.blocks.collect import page_blocks
 
     current = page_blocks(tree, tree / "docs", page)[0]
     assert entries(tree)["es/p.md#0"]["sha256"] == current.sha256

@@ -1,4 +1,4 @@
-"""What the build keeps of each page's rendering (ruota_docs.page_cache), and when it stops holding."""
+"""What the build keeps of each page's rendering (ruota_docs.blocks.page_cache), and when it stops holding."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from ruota_docs import page_cache
+from ruota_docs.blocks import page_cache
 
 
 @pytest.fixture(autouse=True)

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from _support import REPO, clean_env, mkdocs_yml, run_mkdocs, run_pytest, write_tree
-from ruota_docs import i18n
-from ruota_docs.site_config import load_mkdocs_config
+from _support import REPO, mkdocs_yml, run_mkdocs, run_pytest, write_tree
+from ruota_docs.translations import staleness
+from ruota_docs.blocks.site_config import load_mkdocs_config
 
 # -- the sample site -------------------------------------------------------------------------------------------
 PAGE = """\
@@ -149,7 +149,7 @@ def site(tmp_path_factory):
         (root / "verification").mkdir(exist_ok=True)
         (root / "verification" / name).write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     # the French page is in sync with its source; the English one records nothing
-    i18n.mark_synced(root / "docs", "fr/index.md")
+    staleness.mark_synced(root / "docs", "fr/index.md")
     result = run_mkdocs(root)
     assert result.returncode == 0, result.stderr[-4000:]
     return root / "site"
@@ -182,7 +182,7 @@ def test_sample_config_uses_the_sites_extensions():
 def load_mkdocs_config_text(text: str) -> dict:
     import yaml
 
-    from ruota_docs.site_config import TagTolerantLoader as _Loader
+    from ruota_docs.blocks.site_config import TagTolerantLoader as _Loader
     return yaml.load(text, Loader=_Loader)
 
 

@@ -1,4 +1,4 @@
-"""The preview server answers as GitHub Pages does (ruota_docs.preview)."""
+"""The preview server answers as GitHub Pages does (ruota_docs.serve.preview)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from ruota_docs import preview
+from ruota_docs.serve import preview
 
 SITEMAP = """<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -101,8 +101,8 @@ def test_clear_errors_for_what_cannot_be_served(tmp_path, site):
 
 
 def test_command_line(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "ruota_docs.preview", str(tmp_path)], capture_output=True, text=True, timeout=60)
+    result = subprocess.run([sys.executable, "-m", "ruota_docs.serve.preview", str(tmp_path)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert result.stderr.startswith("preview: ") and "no built site" in result.stderr
-    result = subprocess.run([sys.executable, "-m", "ruota_docs.preview", "--help"], capture_output=True, text=True, timeout=60)
+    result = subprocess.run([sys.executable, "-m", "ruota_docs.serve.preview", "--help"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and "--base" in result.stdout and "404.html" in result.stdout

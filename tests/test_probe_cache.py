@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from ruota_docs import device
+from ruota_docs.run import device
 
-SHOW = ("import sys, json; from ruota_docs import device; d = device.probe(); "
+SHOW = ("import sys, json; from ruota_docs.run import device; d = device.probe(); "
         "print(json.dumps({'torch_imported': 'torch' in sys.modules, 'id': d.machine_id, 'key': device.cache_key()}))")
 
 

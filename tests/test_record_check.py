@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from _support import REPO, RX7600, synthetic_record, write_tree
-from ruota_docs import gpus, private_data, record_check
+from ruota_docs.records import check as record_check
+from ruota_docs.records import gpus, private_data
 from ruota_docs.cli import main
-from ruota_docs.sybil.session import OUTPUT_LIMIT
+from ruota_docs.records.schema import OUTPUT_LIMIT
 
 PAGE = """\
     # Página { #page }
@@ -121,7 +122,7 @@ def test_unknown_gpu_name_is_a_warning(project, good):
     good["machine"]["gpu_name"] = "AMD Radeon Graphics"
     report = check(project, good)
     assert only(report, "machine.gpu_name", "warning") == (
-        "'AMD Radeon Graphics' is not in the table of known GPUs (ruota_docs/gpus.py): its target gfx1102 is unchecked")
+        "'AMD Radeon Graphics' is not in the table of known GPUs (ruota_docs/records/gpus.py): its target gfx1102 is unchecked")
     assert record_check.summary([report])[1] == 0
     assert record_check.summary([report], strict=True)[1] == 1
 

@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 from _support import write_tree
-from ruota_docs import renderer
+from ruota_docs.blocks import renderer
 
 CONFIG = """\
 site_name: t

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from ruota_docs import device as device_module
-from ruota_docs import toolchain
-from ruota_docs.device import Device
-from ruota_docs.requirements import Requirement, RequirementError, parse, parse_size, unmet_reason
+from ruota_docs.run import device as device_module
+from ruota_docs.run import toolchain
+from ruota_docs.records.machine import Device
+from ruota_docs.blocks.terms import Requirement, RequirementError, parse, parse_size
+from ruota_docs.run.conditions import unmet_reason
 
 RADEON_VII = Device(backend="rocm", gpu_name="AMD Radeon VII", arch="gfx906", vram_bytes=16 * 2**30, gpu_count=1,
                     os="windows", machine="x86_64", python="3.12.4", torch="2.9.1+rocm7.14", hip="7.14.0")

@@ -1,4 +1,4 @@
-"""One search index per language (ruota_docs.search), from the one Material writes."""
+"""One search index per language (ruota_docs.site.search), from the one Material writes."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from ruota_docs import search
-from ruota_docs.site_languages import SiteLanguage
+from ruota_docs.site import search
+from ruota_docs.site.site_languages import SiteLanguage
 
 LANGUAGES = [SiteLanguage("es", ""), SiteLanguage("en", "en"), SiteLanguage("fr", "fr")]
 CONFIG = {"lang": ["es", "en", "fr"], "separator": "[\\s\\-]+", "pipeline": ["stopWordFilter"], "fields": {"title": {"boost": 1000.0}}}

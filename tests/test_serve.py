@@ -1,4 +1,4 @@
-"""The author's preview (ruota_docs.serve): what a change rebuilds, and that the rebuilt site is
+"""The author's preview (ruota_docs.serve.server): what a change rebuilds, and that the rebuilt site is
 byte for byte the site a full build makes of the same files."""
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 
 from _support import run_mkdocs, write_tree
-from ruota_docs import page_cache, partial_build, rebuild_plan, render, renderer, search, serve
-from ruota_docs.site_languages import SiteLanguage
+from ruota_docs.blocks import page_cache, renderer
+from ruota_docs.serve import partial_build, rebuild_plan, server
+from ruota_docs.site import fragments, search
+from ruota_docs.site.site_languages import SiteLanguage
 
 LANGUAGES = [SiteLanguage("es", ""), SiteLanguage("en", "en"), SiteLanguage("fr", "fr")]
 
@@ -24,7 +26,7 @@ def test_changes_between_snapshots(tmp_path):
     kept, edited, removed = (tmp_path / "docs" / name for name in ("kept.md", "edited.md", "removed.md"))
     for path in (kept, edited, removed):
         path.write_text("x\n", encoding="utf-8")
-    before = serve.snapshot([tmp_path / "docs"])
+    before = server.snapshot([tmp_path / "docs"])
     edited.write_text("longer\n", encoding="utf-8")
     removed.unlink()
     added = tmp_path / "docs" / "added.md"
@@ -34,7 +36,7 @@ def test_changes_between_snapshots(tmp_path):
         (tmp_path / "docs" / name).write_text("z\n", encoding="utf-8")
     (tmp_path / "docs" / "__pycache__").mkdir()
     (tmp_path / "docs" / "__pycache__" / "m.cpython-311.pyc").write_bytes(b"\0")
-    found = serve.changes(before, serve.snapshot([tmp_path / "docs"]))
+    found = server.changes(before, server.snapshot([tmp_path / "docs"]))
     assert found == {edited.resolve(): "modified", removed.resolve(): "removed", added.resolve(): "added"}
 
 
@@ -59,7 +61,7 @@ def rendered(tmp_path, monkeypatch):
         found = renderer.render(root, path, docs_dir=root / "docs", fast=True)
         included = {root / "snippets" / src.split(":", 1)[0].removeprefix("snippets/") for b in found.blocks for src in b.includes}
         page_cache.remember(path, found.blocks, included, lists_pages=path.name == "status.md",
-                            banner=render.translation_banner(root / "docs", key, key[:2], "es"))
+                            banner=fragments.translation_banner(root / "docs", key, key[:2], "es"))
     yield root
     page_cache.clear()
 
@@ -189,7 +191,7 @@ def test_rebuilt_pages_make_the_site_a_full_build_makes(project, caplog):
 
     served = project.parent / "served"
     load = lambda: load_config(config_file=str(project / "mkdocs.yml"), site_dir=str(served))  # noqa: E731
-    builder = serve.Builder(load, "https://sample.example.org/")
+    builder = server.Builder(load, "https://sample.example.org/")
     rebuilt = []
 
     def rebuild(**expected_pages):
@@ -232,7 +234,7 @@ def test_a_failed_rebuild_is_followed_by_a_full_one(project, caplog):
     from mkdocs.exceptions import Abort
 
     served = project.parent / "served"
-    builder = serve.Builder(lambda: load_config(config_file=str(project / "mkdocs.yml"), site_dir=str(served)),
+    builder = server.Builder(lambda: load_config(config_file=str(project / "mkdocs.yml"), site_dir=str(served)),
                             "https://sample.example.org/")
     with caplog.at_level("INFO", logger="mkdocs"):
         builder()
@@ -248,7 +250,7 @@ def test_a_failed_rebuild_is_followed_by_a_full_one(project, caplog):
 
 def test_the_command_line_refuses_a_bad_poll(capsys):
     with pytest.raises(SystemExit) as exited:
-        serve.main(["--poll", "0"])
+        server.main(["--poll", "0"])
     assert exited.value.code == 2 and "--poll must be a positive number of seconds" in capsys.readouterr().err
 
 
@@ -269,8 +271,8 @@ def test_ruota_docs_serve_is_the_same_command(capsys, tmp_path, monkeypatch):
 def test_snapshot_of_a_single_file(tmp_path):
     config = tmp_path / "mkdocs.yml"
     config.write_text("site_name: x\n", encoding="utf-8")
-    taken = serve.snapshot([config])
+    taken = server.snapshot([config])
     assert list(taken) == [config.resolve()]
     time.sleep(0.01)
     config.write_text("site_name: y\n", encoding="utf-8")
-    assert serve.changes(taken, serve.snapshot([config])) == {config.resolve(): "modified"}
+    assert server.changes(taken, server.snapshot([config])) == {config.resolve(): "modified"}

@@ -13,8 +13,8 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
 
-from ruota_docs.collect import page_blocks
-from ruota_docs.locales import STRINGS
+from ruota_docs.blocks.collect import page_blocks
+from ruota_docs.site.locales import STRINGS
 from sitebuild import LANGUAGES, ROOT, SITE_URL, SOURCE, SUBPATH_SITE_URL, build, html_path, page_paths, url_path
 
 pytestmark = pytest.mark.slow

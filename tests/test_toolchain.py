@@ -11,15 +11,15 @@ import json
 import os
 import shutil
 import stat
-import textwrap
 import time
 from pathlib import Path
 
 import pytest
 
-from ruota_docs import toolchain
-from ruota_docs.device import Device
-from ruota_docs.requirements import parse, unmet_reason
+from ruota_docs.run import toolchain
+from ruota_docs.records.machine import Device
+from ruota_docs.blocks.terms import parse
+from ruota_docs.run.conditions import unmet_reason
 
 from _support import read_ledger, run_pytest, write_tree, clean_env
 

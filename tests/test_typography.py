@@ -1,10 +1,10 @@
-"""French typography of built pages (ruota_docs.typography): prose changes, code never does."""
+"""French typography of built pages (ruota_docs.site.typography): prose changes, code never does."""
 
 from __future__ import annotations
 
 import pytest
 
-from ruota_docs.typography import french, french_text
+from ruota_docs.site.typography import french, french_text
 
 NB, NN = "\u00a0", "\u202f"  # no-break space (before ':' and inside « »), narrow one (before ; ? !)
 

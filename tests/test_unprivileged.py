@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from _support import REPO, clean_env, read_ledger, run_pytest, write_tree
-from ruota_docs import unprivileged
+from ruota_docs.run import unprivileged
 
 ROOT = pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
                           reason="switching users needs root (CI runs the suite as root)")
@@ -157,7 +157,7 @@ def test_what_the_user_must_reach():
     paths = unprivileged.needed_paths(REPO)
     assert paths[sys.executable] == "the Python interpreter"
     assert paths[str(REPO)] == "the repository" and paths[str(REPO / "snippets")] == "the repository's snippets"
-    assert paths[str(Path(unprivileged.__file__).resolve().parent)] == "the ruota_docs package the page's process imports"
+    assert paths[str(Path(unprivileged.__file__).resolve().parents[1])] == "the ruota_docs package the page's process imports"
     assert "Python's standard library" in paths.values()
 
 

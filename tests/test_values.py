@@ -10,7 +10,8 @@ import re
 import pytest
 
 from _support import run_mkdocs, run_pytest, write_tree
-from ruota_docs import i18n, values
+from ruota_docs.blocks import value_directive
+from ruota_docs.translations import parity
 from ruota_docs.cli import main
 
 CODE = 'print("peak_mib: 67.2")\nprint("unet_calls: 4")\nprint("gpu_only: 1.5")'
@@ -156,17 +157,17 @@ def test_an_unknown_block_fails_the_page_run_too(tmp_path):
     ("block=b metric=m digits=two", "value: digits= must be a whole number (got 'two')"),
 ])
 def test_malformed_directives(args, message):
-    with pytest.raises(values.ValueDirectiveError, match=re.escape(message)):
-        values.parse(args)
+    with pytest.raises(value_directive.ValueDirectiveError, match=re.escape(message)):
+        value_directive.parse(args)
 
 
 def test_i18n_check_treats_a_value_as_a_number(tree):
-    assert i18n.check(tree / "docs", ["es", "en", "fr"]) == []
+    assert parity.check(tree / "docs", ["es", "en", "fr"]) == []
     fr = tree / "docs/fr/index.md"
     text = fr.read_text(encoding="utf-8")
     try:
         fr.write_text(text.replace("metric=unet_calls", "metric=unet_steps"), encoding="utf-8")
-        problems = [(p.page, p.line, p.message) for p in i18n.check(tree / "docs", ["es", "en", "fr"])]
+        problems = [(p.page, p.line, p.message) for p in parity.check(tree / "docs", ["es", "en", "fr"])]
     finally:
         fr.write_text(text, encoding="utf-8")
     assert problems == [("fr/index.md", 1, "number 'value:bench/unet_calls' of es/index.md:12 is missing here"),

@@ -2,8 +2,8 @@
 
 import os
 
-from ruota_docs import ledger
-from ruota_docs.device import probe
+from ruota_docs.records import ledger
+from ruota_docs.run.device import probe
 
 # The machine as the record describes it: no host name, no user name.
 machine = ledger.scrub_machine(probe().to_dict())

@@ -1,6 +1,6 @@
 """How the engine sees this machine: what `requires:` is checked against."""
 
-from ruota_docs.device import probe
+from ruota_docs.run.device import probe
 
 device = probe()
 print("machine id:", device.machine_id)

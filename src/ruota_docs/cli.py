@@ -20,10 +20,15 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from . import __version__, formatting, glossary, i18n, ledger, marks, requirements, toolchain, values
-from .collect import PageError, page_blocks
-from .pages import read_page
-from .site_config import load_mkdocs_config
+from ruota_docs import __version__
+from ruota_docs.blocks import terms
+from ruota_docs.records import ledger, verdicts
+from ruota_docs.run import toolchain
+from ruota_docs.site import formatting, values
+from ruota_docs.translations import glossary, parity, staleness
+from ruota_docs.blocks.collect import PageError, page_blocks
+from ruota_docs.blocks.pages import read_page
+from ruota_docs.blocks.site_config import load_mkdocs_config
 
 
 def _count(count: int, one: str, other: str) -> str:
@@ -63,7 +68,7 @@ def cmd_status(args) -> int:
     except ledger.LedgerError as error:
         print(f"ruota-docs: {error}", file=sys.stderr)
         return 2
-    indexed = marks.index_ledgers(ledgers)
+    indexed = verdicts.index_ledgers(ledgers)
     labels = [str(d.get("machine_id")) for d in ledgers]
     print(f"machines: {', '.join(labels) or 'none (no ledger in ' + ledger_dir + '/)'}")
     problems = unreadable = values_missing = 0
@@ -86,7 +91,7 @@ def cmd_status(args) -> int:
             rows, stale, weak = [], [], []
             per_machine = {m: Counter() for m in labels}
             for block in blocks:
-                verdict = marks.verdict(page, block.index, block.sha256, indexed)
+                verdict = verdicts.verdict(page, block.index, block.sha256, indexed)
                 for result in verdict.results:
                     per_machine[result.machine_id][result.state] += 1
                 passed = verdict.by_state("passed")
@@ -139,7 +144,7 @@ def cmd_i18n(args) -> int:
         except glossary.GlossaryError as error:
             print(f"ruota-docs: {error}", file=sys.stderr)
             return 2
-        problems = i18n.check(docs, languages, source, untranslated, glossaries=glossaries)
+        problems = parity.check(docs, languages, source, untranslated, glossaries=glossaries)
         for problem in problems:
             print(f"docs/{problem}")
         print(f"{_count(len(problems), 'problem', 'problems')} in {_count(len(languages), 'language', 'languages')}" if problems else f"translations match ({', '.join(languages)})")
@@ -155,7 +160,7 @@ def cmd_i18n(args) -> int:
                     missing += 1
                     print(f"MISSING docs/{lang}/{page}: no translation of docs/{source}/{page} yet (the site shows the original)")
             for path in sorted((docs / lang).rglob("*.md")):
-                state = i18n.translation_state(docs, path.relative_to(docs).as_posix(), source)
+                state = staleness.translation_state(docs, path.relative_to(docs).as_posix(), source)
                 if state is None or not state.stale:
                     continue
                 stale += 1
@@ -163,7 +168,7 @@ def cmd_i18n(args) -> int:
                 print(f"STALE docs/{state.page}: {state.source_page} changed on {when} "
                       f"(recorded {state.recorded or 'nothing'}, now {state.current})")
                 if not args.no_diff:
-                    print(i18n.source_diff(docs, state))
+                    print(staleness.source_diff(docs, state))
         found = [_count(n, one, many) for n, one, many in ((stale, "stale translation", "stale translations"),
                                                             (missing, "missing translation", "missing translations")) if n]
         print(", ".join(found) if found else "every translation is in sync with its source")
@@ -188,7 +193,7 @@ def cmd_i18n(args) -> int:
             if not (docs / target).exists():
                 print(f"ruota-docs: docs/{target} does not exist", file=sys.stderr)
                 return 2
-            digest = i18n.mark_synced(docs, target, source)
+            digest = staleness.mark_synced(docs, target, source)
             print(f"docs/{target}: translation_of {digest}")
     return 0
 
@@ -205,11 +210,11 @@ def cmd_verify(args, extra: list[str]) -> int:
 
 
 def cmd_serve(args, extra: list[str]) -> int:
-    """The authors' live preview (``python -m ruota_docs.serve``), in the project's folder."""
-    from . import serve  # noqa: PLC0415 — MkDocs' modules, only for this command
+    """The authors' live preview (``python -m ruota_docs.serve.server``), in the project's folder."""
+    from ruota_docs.serve import server  # noqa: PLC0415 — MkDocs' modules, only for this command
 
     os.chdir(_root(args.root))
-    return serve.main(extra, prog="ruota-docs serve")
+    return server.main(extra, prog="ruota-docs serve")
 
 
 def cmd_toolchain(args) -> int:
@@ -218,8 +223,8 @@ def cmd_toolchain(args) -> int:
     wanted = []
     if args.targets:
         try:
-            (term,) = requirements.parse(f"hipcc arch={args.targets}")
-        except requirements.RequirementError as error:
+            (term,) = terms.parse(f"hipcc arch={args.targets}")
+        except terms.RequirementError as error:
             print(f"ruota-docs toolchain: --targets: {error}", file=sys.stderr)
             return 2
         wanted = list(term.values)
@@ -251,28 +256,28 @@ def cmd_toolchain(args) -> int:
 
 def cmd_record(args) -> int:
     """Validate records before they are accepted: schema, current code, machine, privacy, sizes, times."""
-    from . import record_check  # noqa: PLC0415 — only this command needs it
+    from ruota_docs.records import check  # noqa: PLC0415 — only this command needs it
 
     root = _root(args.root)
     docs = _site(root)[0]
-    reports = [record_check.check_file(Path(f), root, docs) for f in args.files]
-    line, status = record_check.summary(reports, strict=args.strict)
+    reports = [check.check_file(Path(f), root, docs) for f in args.files]
+    line, status = check.summary(reports, strict=args.strict)
     if args.json:
         print(json.dumps({"ok": status == 0, "summary": line, "records": [r.to_dict() for r in reports]}, indent=1))
         return status
     for report in reports:
         for problem in report.problems:
             print(problem)
-        ran = f"; {record_check.plural(report.as_root, 'block')} ran as root" if report.as_root else ""
-        print(f"{report.file}: {record_check.plural(report.entries, 'entry', 'entries')}, {report.stale:,} stale, "
-              f"{record_check.plural(report.count('error'), 'error')}, {record_check.plural(report.count('warning'), 'warning')}{ran}")
+        ran = f"; {check.plural(report.as_root, 'block')} ran as root" if report.as_root else ""
+        print(f"{report.file}: {check.plural(report.entries, 'entry', 'entries')}, {report.stale:,} stale, "
+              f"{check.plural(report.count('error'), 'error')}, {check.plural(report.count('warning'), 'warning')}{ran}")
     print(line)
     return status
 
 
 def cmd_runner(args) -> int:
     """Who runs the pages' code here, and whether that user can reach what the pages need."""
-    from . import unprivileged  # noqa: PLC0415 — POSIX only
+    from ruota_docs.run import unprivileged  # noqa: PLC0415 — POSIX only
 
     root = _root(args.root)
     if not unprivileged.switch_needed():
@@ -320,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
                                "writes this machine's record (verification/<machine-id>.json). Every other argument goes "
                                "to pytest: -n 2 --dist loadscope (two workers), --no-ledger, --reuse-ledger, "
                                "--update-outputs, --network, --block-timeout S (pytest --help lists them all).")
-    sub.add_parser("serve", add_help=False,  # its own options and --help: ruota_docs.serve's
+    sub.add_parser("serve", add_help=False,  # its own options and --help: ruota_docs.serve.server's
                    help="live preview for authors: a save rebuilds the pages it shows on (ruota-docs serve --help)")
     record = sub.add_parser("record", help="check verification records before they are accepted",
                             description="Checks each record: its schema; that each entry's page and block exist with "

@@ -23,11 +23,12 @@ import pytest
 
 from sitebuild import LANGUAGES, ROOT, SITE_URL, SOURCE, build, page_paths, url_path
 
-from ruota_docs import ledger as ledger_mod
-from ruota_docs import marks, preview
-from ruota_docs.device import Device
-from ruota_docs.requirements import unmet_reason
-from ruota_docs.collect import page_blocks
+from ruota_docs.records import ledger as ledger_mod
+from ruota_docs.records import verdicts
+from ruota_docs.serve import preview
+from ruota_docs.records.machine import Device
+from ruota_docs.run.conditions import unmet_reason
+from ruota_docs.blocks.collect import page_blocks
 
 __all__ = ["LANGUAGES", "ROOT", "SOURCE", "page_paths", "url_path"]
 
@@ -114,8 +115,8 @@ class Site:
         return self._blocks.get((page, lang), [])
 
     def verdicts(self, page: str, lang: str) -> list:
-        indexed = marks.index_ledgers(self.ledgers)
-        return [(b, marks.verdict(b.page, b.index, b.sha256, indexed)) for b in self.blocks(page, lang)]
+        indexed = verdicts.index_ledgers(self.ledgers)
+        return [(b, verdicts.verdict(b.page, b.index, b.sha256, indexed)) for b in self.blocks(page, lang)]
 
 
 def engine_blocks(page_key: str, lang: str, root: Path) -> list:
@@ -128,7 +129,7 @@ def engine_blocks(page_key: str, lang: str, root: Path) -> list:
 
 @contextlib.contextmanager
 def serve(site_dir: Path, root: Path, site_url: str = SITE_URL):
-    """Serve ``site_dir`` as GitHub Pages would (ruota_docs.preview), under the path of
+    """Serve ``site_dir`` as GitHub Pages would (ruota_docs.serve.preview), under the path of
     ``site_url``, on a free port of 127.0.0.1."""
     with preview.serving(site_dir, urlsplit(site_url).path) as url:
         yield Site(site_dir, root, url.rstrip("/"), site_url, ledger_mod.load_all(root / "verification"))

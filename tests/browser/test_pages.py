@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from browserkit import LANGUAGES, SOURCE, url_path
-from ruota_docs.locales import templates
+from ruota_docs.site.locales import templates
 
 # What the engine writes into the ledger in English; the page must say it in its own language.
 ENGINE_ENGLISH = ("requires ", "this machine:", "not run:", "offline (run with", "timed out after")

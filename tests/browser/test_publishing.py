@@ -13,7 +13,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 import pytest
 
 from browserkit import LANGUAGES, SEARCH_READY_JS, SOURCE, recorded_page
-from ruota_docs.locales import STRINGS
+from ruota_docs.site.locales import STRINGS
 from survey import DESKTOP
 
 LINKS_JS = """() => ({

@@ -17,8 +17,8 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from browserkit import LANGUAGES, SEARCH_READY_JS, SOURCE, mkdocs_serve, recorded_page, url_path
-from ruota_docs import marks
-from ruota_docs.locales import STRINGS
+from ruota_docs.records import verdicts
+from ruota_docs.site.locales import STRINGS
 from sitebuild import SUBPATH_SITE_URL
 
 BUILDS = ["site", "subpath_site"]
@@ -223,7 +223,7 @@ def test_search_index_keeps_the_plugins_words_apart(request, which):
     "RequiereROCm"): the index is built from the HTML without its styles."""
     site = request.getfixturevalue(which)
     text = " ".join(re.sub(r"<[^>]+>", "", d.get("text", "")) for lang in LANGUAGES for d in _index(site, lang)["docs"])
-    labels = [marks.machine_label(data.get("machine", {})) for data in site.ledgers]
+    labels = [verdicts.machine_label(data.get("machine", {})) for data in site.ledgers]
     glued = [f"{STRINGS[lang]['requires']}{badge}" for lang in LANGUAGES for badge in ("ROCm", "CUDA", "GPU", "Linux", "Windows", "gfx")]
     glued += [a + b for a in labels for b in labels if a != b]
     found = sorted({g for g in glued if g in text})

@@ -86,7 +86,7 @@ CONFTEST = (REPO / "conftest.py").read_text(encoding="utf-8")
 #: A pytest plugin (``-p faultplug``) that slows or synchronises the ledger write,
 #: so a test can kill the run in the middle of it or make two runs write together.
 FAULT_PLUGIN = '''\
-"""Fault hooks around ruota_docs.ledger, driven by environment variables."""
+"""Fault hooks around ruota_docs.records.ledger, driven by environment variables."""
 
 import json
 import os
@@ -94,7 +94,7 @@ import time
 import types
 from pathlib import Path
 
-from ruota_docs import ledger
+from ruota_docs.records import ledger
 
 _record = ledger.record
 SIGNALS = Path(os.environ["FAULT_SIGNALS"])
@@ -252,8 +252,8 @@ class DocTree:
 
 @functools.lru_cache(maxsize=1)
 def this_machine() -> str:
-    """The machine id the runs in a tree record under (what ``ruota_docs.device.probe`` says here)."""
-    code = "from ruota_docs.device import probe; print(probe().machine_id)"
+    """The machine id the runs in a tree record under (what ``ruota_docs.run.device.probe`` says here)."""
+    code = "from ruota_docs.run.device import probe; print(probe().machine_id)"
     env = {k: v for k, v in os.environ.items() if not k.startswith("RUOTA_DOCS_")}
     return subprocess.run([PYTHON, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.strip()
 

@@ -1,0 +1,142 @@
+"""A code block as the engine runs it, made from what the renderer captured.
+
+The language decides the policy (:mod:`ruota_docs.blocks.languages`); the directives written
+before the fence add requirements and run options; Sybil's ``skip:`` and
+``run: skip reason="…"`` turn a block off with a reason readers see.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+
+from ruota_docs.blocks import languages, terms
+from ruota_docs.blocks.capture import Captured
+from ruota_docs.blocks.directives import DirectiveError
+
+RUN_OPTIONS = ("safe", "skip", "reason", "timeout", "id")
+#: Blocks that are shown but hold no code to run: outputs, prose, diagrams, indented code.
+SHOWN_ONLY = ("text", "indented")
+
+
+@dataclass
+class Block:
+    """A code block as the engine runs it: the parsed form of a Sybil region."""
+
+    page: str  #: path under the docs folder, ``es/guides/keras-rx7600.md``
+    lang: str  #: the page's language, ``es``
+    line: int  #: the page line of the fence (of the include, for a fence in an included file)
+    language: str  #: as written after the fence (``py3``), '' for none
+    kind: str  #: python, doctest, shell, windows, data, text, indented or invalid
+    code: str  #: exactly the code readers see, after includes
+    index: int = 0  #: position among the page's blocks
+    number: int = -1  #: its capture number in this rendering (places its markers)
+    end_line: int | None = None  #: the page line of the closing fence, when it is on the page
+    source: str = ""  #: ``file:line`` of the fence when it is written in an included file
+    data_format: str | None = None  #: yaml, json or toml for data blocks
+    title: str | None = None
+    requirements: tuple = ()
+    options: dict = field(default_factory=dict)
+    includes: tuple = ()  #: files (relative to the project) the code came from, besides the page
+    code_origins: tuple = ()  #: ``(file, line)`` per code line: where to rewrite it
+    error: str | None = None  #: why the block cannot be run as written
+    skip_reason: str | None = None  #: Sybil's ``<!-- skip: … -->``
+    signature: str = ""  #: identical for pages whose block sequences are identical
+    page_total: int = 0  #: how many blocks the page has
+    outcome: object = None  #: the `ruota_docs.run.process.session.Outcome`, once evaluated
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.code.encode()).hexdigest()
+
+    @property
+    def block_id(self) -> str | None:
+        value = self.options.get("id")
+        return value if isinstance(value, str) else None
+
+    @property
+    def shown_only(self) -> bool:
+        """Output, prose or a diagram: never run, and not marked on the page."""
+        return self.kind in SHOWN_ONLY
+
+    @property
+    def not_run_reason(self) -> str | None:
+        """The author's reason not to run this block, if any."""
+        if self.options.get("skip"):
+            return str(self.options.get("reason") or "")
+        return self.skip_reason
+
+    def identity(self) -> tuple:
+        """What must be equal for two pages to share one execution of this block (an
+        output shown in a translation may be translated: it never runs)."""
+        reqs = tuple(str(r) for r in self.requirements)
+        opts = tuple(sorted((k, str(v)) for k, v in self.options.items() if k != "reason"))
+        code = "" if self.shown_only else self.code
+        return (self.kind, self.language, code, reqs, opts, self.not_run_reason is not None)
+
+
+def build(captured: Captured, page: str, lang: str, *, line: int, end_line: int | None, source: str,
+          code_origins: tuple, includes: tuple, extended: dict | None) -> Block:
+    """The `Block` for one captured code block; problems are kept in ``Block.error``."""
+    if captured.indented:
+        kind, data_format = "indented", None
+    else:
+        kind, data_format = languages.resolve(captured.language, extended)
+        if captured.formatter != "superfences" and kind == "invalid":
+            kind = "text"  # a custom fence (a diagram, say) that is no known language
+    block = Block(page=page, lang=lang, line=line, language=captured.language, kind=kind, code=captured.code,
+                  end_line=end_line, source=source, data_format=data_format, title=captured.options.get("title"),
+                  code_origins=code_origins, includes=includes, number=captured.number)
+    if kind == "python" and captured.code.lstrip().startswith(">>>"):
+        block.kind = "doctest"
+    where = line
+    try:
+        if captured.error:
+            where = int(captured.error.split(":", 1)[0])
+            raise DirectiveError(captured.error.split(": ", 1)[1], where)
+        for directive in captured.directives:
+            where = directive.line
+            if directive.name == "requires":
+                block.requirements += terms.parse(directive.args)
+            else:
+                block.options.update(run_options(directive))
+    except (terms.RequirementError, DirectiveError) as error:
+        block.error = f"{page}:{where}: {error}"
+        block.kind = "invalid"
+        return block
+    if captured.skip is not None:
+        block.skip_reason = captured.skip
+    if block.not_run_reason is not None or block.shown_only:
+        return block
+    if kind == "invalid":
+        what = f"language {captured.language!r}" if captured.language else "no language"
+        block.error = (f"{page}:{line}: code block with {what} has no run policy; give it a known language "
+                       f"or explain it with <!-- run: skip reason=\"…\" -->")
+    elif kind in ("shell", "windows") and not block.options.get("safe"):
+        block.error = (f"{page}:{line}: {captured.language} block is neither marked safe to run "
+                       f"(<!-- run: safe -->) nor explained (<!-- run: skip reason=\"…\" -->)")
+    return block
+
+
+def run_options(directive) -> dict:
+    """The options of a ``run:`` directive, checked."""
+    options = directive.options()
+    unknown = [k for k in options if k not in RUN_OPTIONS]
+    if unknown:
+        raise DirectiveError(f"unknown run: option {unknown[0]!r}; known: {', '.join(RUN_OPTIONS)}", directive.line)
+    if options.get("skip") and not str(options.get("reason", "") or "").strip():
+        raise DirectiveError('run: skip needs a reason readers can see: <!-- run: skip reason="…" -->', directive.line)
+    if "timeout" in options:
+        try:
+            if float(options["timeout"]) <= 0:
+                raise ValueError
+        except (TypeError, ValueError):
+            raise DirectiveError(f"run: timeout must be a positive number of seconds (got {options['timeout']!r})",
+                                 directive.line) from None
+    return options
+
+
+def page_signature(blocks: list[Block]) -> str:
+    data = json.dumps([b.identity() for b in blocks], default=str)
+    return hashlib.sha256(data.encode()).hexdigest()

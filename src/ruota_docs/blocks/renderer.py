@@ -1,0 +1,262 @@
+"""A page's blocks, as the site renders them.
+
+:func:`render` renders a page with Python-Markdown and the site's own
+``markdown_extensions`` (:mod:`ruota_docs.blocks.site_config`), plus
+:class:`~ruota_docs.blocks.capture.BlockCapture`, and :func:`assemble` turns what was
+captured into the page's :class:`~ruota_docs.blocks.Block` list: the code blocks
+readers see, in page order, each with its page line (and ``file:line`` when it was
+written in an included file). The MkDocs plugin calls :func:`assemble` on the capture
+of the build's own rendering, so the site and the engine cannot disagree.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+
+import markdown
+
+from ruota_docs.blocks import block as blocks_mod
+from ruota_docs.blocks import markers, pages, site_config, value_directive
+from ruota_docs.blocks.block import Block
+from ruota_docs.blocks.capture import BlockCapture, CaptureState, Context, Problem
+from ruota_docs.blocks.directives import Directive, DirectiveError
+
+
+@dataclass
+class PageRender:
+    """What rendering one page found."""
+
+    page: str
+    lang: str
+    blocks: list[Block] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)  #: page:line errors that belong to no block
+    directives: list[Directive] = field(default_factory=list)  #: chart:, verification-status
+    nonce: str = ""
+
+
+def render(root: Path, path: Path, text: str | None = None, docs_dir: Path | None = None,
+           fast: bool = False) -> PageRender:
+    """Render the page at ``path`` (its ``text`` if already read) as the site does.
+
+    ``fast`` skips syntax highlighting and inline formatting, which decide nothing about which blocks exist.
+    """
+    root = Path(root)
+    path = Path(path).resolve()
+    try:
+        setup = site_config.markdown_setup(root)
+    except site_config.ConfigError as error:
+        page, lang = pages.page_key(docs_dir or root / "docs", path)
+        return PageRender(page, lang, problems=[Problem(1, f"cannot render with {error}")])
+    docs = Path(docs_dir) if docs_dir else setup.docs_dir
+    page, lang = pages.page_key(docs, path)
+    try:
+        text = pages.read_page(path) if text is None else text
+    except pages.PageError as error:
+        return PageRender(page, lang, problems=[Problem(error.line, str(error))])
+    body, first_line = pages.split_meta(text)
+    # ``!relative`` in markdown_extensions points at the folder of the page being rendered
+    setup.config._current_page = SimpleNamespace(file=SimpleNamespace(src_path=os.path.relpath(path, setup.docs_dir)))
+    capture = BlockCapture(Context(str(path), first_line), fast=fast)
+    try:
+        md = markdown.Markdown(extensions=[*setup.extensions, capture], extension_configs=setup.extension_configs)
+        html = md.convert(body)
+    except Exception as error:  # noqa: BLE001 — an extension failed on this page: say so, page by page
+        return PageRender(page, lang, problems=[Problem(first_line, f"the renderer failed on this page: "
+                                                                    f"{type(error).__name__}: {error}")])
+    finally:
+        setup.config._current_page = None
+    result = assemble(md.ruota, html, page, lang, root)
+    result.problems = sorted(result.problems + _unknown_references(result, text), key=lambda p: p.line)
+    return result
+
+
+def _unknown_references(result: PageRender, text: str) -> list[Problem]:
+    """``chart:`` and ``value:`` directives that name no block of the page: found when the
+    page's blocks are collected, not first when the site is built."""
+    ids = {b.block_id for b in result.blocks if b.block_id}
+    known = ", ".join(sorted(ids)) or "none"
+    problems = []
+    for directive in result.directives:
+        if directive.name != "chart":
+            continue
+        try:
+            block_id = directive.options().get("block")
+        except DirectiveError as error:
+            problems.append(Problem(directive.line, str(error)))
+            continue
+        if not isinstance(block_id, str) or not block_id:
+            problems.append(Problem(directive.line, "chart: directive needs block=ID (the id= of a run: directive)"))
+        elif block_id not in ids:
+            problems.append(Problem(directive.line, f"chart: no block on this page has id={block_id} (ids here: {known})"))
+    if "value" not in text:
+        return problems
+
+    code = {n for b in result.blocks if b.end_line is not None and not b.source for n in range(b.line, b.end_line + 1)}
+    for line, args in value_directive.in_text(text, code):
+        try:
+            value = value_directive.parse(args)
+        except value_directive.ValueDirectiveError as error:
+            problems.append(Problem(line, str(error)))
+            continue
+        if value.block not in ids:
+            problems.append(Problem(line, f"value: no block on this page has id={value.block} (ids here: {known})"))
+    return problems
+
+
+def assemble(state: CaptureState, html: str, page: str, lang: str, root: Path) -> PageRender:
+    """The page's blocks from one rendering's capture and HTML."""
+    visible = {number: position for position, number in enumerate(markers.visible_blocks(html, state.nonce))}
+    captured = [c for c in state.captured if c.number in visible]
+    _locate_indented(state, sorted(captured, key=lambda c: visible[c.number]))
+    captured.sort(key=lambda c: (state.page_line(c.start), visible[c.number]))
+    _apply_skips(state, captured)
+    result = PageRender(page, lang, problems=list(state.problems) + _unclosed_fences(state, captured),
+                        directives=list(state.page_directives), nonce=state.nonce)
+    errors = list(state.include_errors)
+    for item in captured:
+        line, source = state.where(item.start)
+        if source:
+            path, _, at = source.rpartition(":")
+            source = f"{_relative(path, root)}:{at}"
+        end = state.origin(item.end - 1) if item.end > item.start else None
+        end_line = end[1] if end and end[0] == state.context.path else None
+        origins = _code_origins(state, item)
+        includes = tuple(sorted(_relative(path, root) for path in {o[0] for o in origins if o} - {state.context.path}))
+        block = blocks_mod.build(item, page, lang, line=line, end_line=end_line, source=source,
+                                 code_origins=origins, includes=includes, extended=state.extended)
+        for problem in [e for e in errors if line <= e.line <= (end_line or line)]:
+            errors.remove(problem)
+            block.error = block.error or f"{page}:{problem.line}: {problem.message}"
+            block.kind = "invalid"
+        block.index = len(result.blocks)
+        result.blocks.append(block)
+    result.problems.extend(errors)
+    result.problems.sort(key=lambda p: p.line)
+    signature = blocks_mod.page_signature(result.blocks)
+    for block in result.blocks:
+        block.signature = signature
+        block.page_total = len(result.blocks)
+    return result
+
+
+def _code_origins(state: CaptureState, item) -> tuple:
+    """``(file, line)`` of each line of a block's code (None where unknown)."""
+    count = item.code.count("\n") + 1
+    if item.start < 0:
+        return (None,) * count
+    first = item.start + (0 if item.indented else 1 + item.hidden)
+    return tuple((o[0], o[1]) if (o := state.origin(first + k)) else None for k in range(count))
+
+
+def _locate_indented(state: CaptureState, in_order: list) -> None:
+    """Indented code blocks carry no line: find each one's first line after the block before it."""
+    cursor = 0
+    for item in in_order:
+        if not item.indented:
+            cursor = max(cursor, item.end)
+            continue
+        first = next((ln.strip() for ln in item.code.splitlines() if ln.strip()), "")
+        found = next((i for i in range(cursor, len(state.lines)) if state.lines[i].strip() == first and first), None)
+        if found is None:
+            found = cursor
+        item.start, item.end = found, found + item.code.count("\n") + 1
+        cursor = item.end
+
+
+#: Sybil's skip arguments: an action, then a quoted reason or a condition ``if(…)``.
+_SKIP_ARGS = re.compile(r"""^(?P<action>\S+)\s*(?:(?P<q>["'])(?P<reason>.*)(?P=q)|(?P<condition>if\s*\(.*\)))?\s*$""", re.S)
+
+
+def _apply_skips(state: CaptureState, captured: list) -> None:
+    """Sybil's ``<!-- skip: next -->`` and ``skip: start`` … ``skip: end``, as "not run",
+    with Sybil's optional quoted reason (``skip: next "not yet working"``). A condition
+    (``skip: next if(…)``) is Python evaluated in Sybil's namespace, which pages do not
+    share here: the blocks it governs fail, saying how to write it instead."""
+    opened: tuple[int, Directive, re.Match] | None = None
+
+    def turn_off(item, directive, default: str, condition: str | None) -> None:
+        if condition:
+            item.error = item.error or (f"{directive.line}: Sybil's conditional skip ({condition}) is not evaluated "
+                                        "here: say where the block runs with <!-- requires: … -->, or turn it "
+                                        "off with <!-- skip: next \"reason\" -->")
+        else:
+            item.skip = default
+
+    in_order = sorted(captured, key=lambda c: c.start)
+    starts = [c.start for c in in_order]
+
+    def after(index: int):
+        """The blocks whose fence starts after line ``index``, in page order."""
+        return (in_order[i] for i in range(bisect.bisect_right(starts, index), len(in_order)))
+
+    for index, directive in sorted(state.skips, key=lambda s: s[0]):
+        parts = _SKIP_ARGS.match(directive.args)
+        action = parts["action"] if parts else directive.args.split(" ", 1)[0]
+        if parts is None or action not in ("next", "start", "end"):
+            state.problems.append(Problem(directive.line, f"skip: {directive.args!r} is not a skip action "
+                                                          "(next, start or end, then a \"reason\" or if(…))"))
+            continue
+        if action == "next":
+            target = next((c for c in after(index) if c.skip is None), None)
+            if target is None:
+                state.problems.append(Problem(directive.line, "skip: next is not followed by any code block"))
+            else:
+                turn_off(target, directive, parts["reason"] or f"skipped with <!-- skip: {directive.args} --> at line "
+                                                      f"{directive.line}", parts["condition"])
+        elif action == "start":
+            opened = (index, directive, parts)
+        elif opened is None:
+            state.problems.append(Problem(directive.line, "skip: end without an earlier skip: start"))
+        else:
+            first, start, found = opened
+            for item in itertools.takewhile(lambda c: c.start < index, after(first)):
+                if item.skip is None:
+                    turn_off(item, start, found["reason"] or f"skipped between <!-- skip: start --> at line "
+                                                             f"{start.line} and <!-- skip: end --> at line "
+                                                             f"{directive.line}", found["condition"])
+            opened = None
+    if opened is not None:
+        state.problems.append(Problem(opened[1].line, "skip: start is never closed by skip: end"))
+
+
+_FENCE = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})(?P<info>[^`\n]*)$")
+
+
+def _unclosed_fences(state: CaptureState, captured: list) -> list[Problem]:
+    """A fence readers see as text because nothing closes it: the commonest typo, named.
+
+    Only lines outside every rendered block and every HTML comment count; a fence that
+    SuperFences closed somewhere unexpected is a block, and the renderer's business."""
+    covered = bytearray(len(state.lines))
+    for item in captured:
+        covered[max(item.start, 0):max(item.end, 0)] = b"\x01" * (max(item.end, 0) - max(item.start, 0))
+    text = "\n".join(state.lines)
+    if "<!--" in text:
+        starts = list(itertools.accumulate((len(line) + 1 for line in state.lines), initial=0))
+        for match in re.finditer(r"<!--.*?-->", text, re.S):
+            first, last = bisect.bisect_right(starts, match.start()) - 1, bisect.bisect_right(starts, match.end()) - 1
+            covered[first:last + 1] = b"\x01" * (last + 1 - first)
+    fences = [(i, m["fence"], m["info"].strip()) for i, line in enumerate(state.lines) if (m := _FENCE.match(line.rstrip()))]
+    for position, (index, fence, info) in enumerate(fences):
+        # only an opening line that names a language, outside any block and comment, with no
+        # line anywhere below that could close it (a bare fence may be a stray closer)
+        if covered[index] or not info:
+            continue
+        if any(f[0] == fence[0] and len(f) >= len(fence) and not i for _, f, i in fences[position + 1:]):
+            continue
+        line = state.page_line(index)
+        return [Problem(line, f"code block opened with {fence} at line {line} is never closed (readers see it as text)")]
+    return []
+
+
+def _relative(path: str, root: Path) -> str:
+    try:
+        return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
+    except ValueError:
+        return path

@@ -1,0 +1,364 @@
+"""``ruota-docs record check FILE…``: what a record must be before the site shows it.
+
+A record someone sends (``verification/<machine-id>.json``) is checked against the rules
+below; each problem is one line ``FILE: WHERE: error|warning: reason``, where WHERE is
+the block's key (``es/guides/keras-rx7600.md#8``), a field (``machine.hip``) or
+``record``. Any error makes the command exit 1; warnings do not, unless ``--strict``.
+
+| rule | severity |
+| --- | --- |
+| **schema**: valid UTF-8 JSON, no duplicate keys, ``kind``/``schema`` known, every field of `ruota_docs.records.ledger.MACHINE_FIELDS` and `ruota_docs.records.ledger.ENTRY_FIELDS` present with its type, nothing else; keys ``page#index``; outcomes, hashes, languages well formed | error |
+| **stale**: the entry's page is gone, it has no block at that index, or no block of the page has the entry's code (its SHA-256) any more. The site never shows such an entry as verified (`ruota_docs.records.verdicts`), so it is only a warning: run the page again | warning |
+| **machine**: ROCm ⇒ a HIP version, a ``gfx…`` target and a GPU name; CUDA ⇒ a CUDA version, an ``sm_…`` target and a GPU name; CPU ⇒ no GPU; a torch build of the backend's kind; ``machine_id`` as the engine names this machine, in the record and in the file name; skip reasons that describe this machine | error |
+| **GPU name**: the target fits the name (`ruota_docs.records.gpus`); a name the table does not know | error / warning |
+| **private**: nothing in any field names a person or holds a secret (`ruota_docs.records.private_data`) | error (IP addresses, hardware ids: warning) |
+| **size**: each output within the engine's limit (`ruota_docs.records.schema.OUTPUT_LIMIT`, plus the note that says what was cut) | error |
+| **time**: ``updated`` and every ``ran_at`` are UTC times, none in the future (5 minutes of clock skew allowed), none after ``updated`` | error |
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ruota_docs.records import gpus, ledger, private_data
+from ruota_docs.blocks.collect import PageError, page_blocks
+from ruota_docs.records.machine import Device
+from ruota_docs.blocks.terms import OS_NAMES
+from ruota_docs.records.schema import CUT_NOTE, OUTPUT_LIMIT
+
+#: Clock skew allowed between the machine that ran the suite and the one checking.
+SKEW = dt.timedelta(minutes=5)
+#: A record larger than this is refused unread (the engine writes a few MiB at most).
+MAX_BYTES = 64 * 2**20
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z")
+_KEY = re.compile(r"(?P<page>[a-z]{2}(?:[-_][A-Za-z]+)?/[^#\s]+\.md)#(?P<index>\d+)")
+_MACHINE_DESCRIBED = re.compile(r"(?:^|; )((?:ROCm|CUDA|CPU only), [^;()]+?)(?: \(|;|$)")
+
+
+@dataclass
+class Problem:
+    file: str
+    where: str
+    severity: str  #: "error" or "warning"
+    rule: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.where}: {self.severity}: {self.message}"
+
+    def to_dict(self) -> dict:
+        return {"file": self.file, "where": self.where, "severity": self.severity, "rule": self.rule, "message": self.message}
+
+
+@dataclass
+class Report:
+    """What checking one file found."""
+
+    file: str
+    problems: list[Problem] = field(default_factory=list)
+    entries: int = 0
+    stale: int = 0
+    as_root: int = 0
+
+    def add(self, where: str, severity: str, rule: str, message: str) -> None:
+        self.problems.append(Problem(self.file, where, severity, rule, message))
+
+    def count(self, severity: str) -> int:
+        return sum(1 for p in self.problems if p.severity == severity)
+
+    def to_dict(self) -> dict:
+        return {"file": self.file, "entries": self.entries, "stale": self.stale, "as_root": self.as_root,
+                "errors": self.count("error"), "warnings": self.count("warning"),
+                "problems": [p.to_dict() for p in self.problems]}
+
+
+class _Duplicate(ValueError):
+    pass
+
+
+def _no_duplicates(pairs):
+    data = {}
+    for key, value in pairs:
+        if key in data:
+            raise _Duplicate(key)
+        data[key] = value
+    return data
+
+
+def _type_name(types: tuple) -> str:
+    names = {str: "a string", int: "an integer", float: "a number", bool: "true or false", dict: "an object", type(None): "null"}
+    return " or ".join(dict.fromkeys(names[t] for t in types))
+
+
+def _has_type(value, types: tuple) -> bool:
+    if isinstance(value, bool) and bool not in types:
+        return False  # true is not an index
+    return isinstance(value, types)
+
+
+def _fields(report: Report, where: str, data: dict, expected: dict, optional=()) -> bool:
+    """Every expected field with its type, nothing else; False if any is wrong."""
+    ok = True
+    for name, types in expected.items():
+        if name not in data:
+            if name not in optional:
+                report.add(where, "error", "schema", f"missing field {name!r} ({_type_name(types)})")
+                ok = False
+        elif not _has_type(data[name], types):
+            report.add(f"{where}.{name}", "error", "schema", f"must be {_type_name(types)}, not {json.dumps(data[name])[:60]}")
+            ok = False
+    for name in data:
+        if name not in expected:
+            why = " (the engine never records host or user names)" if name in ("hostname", "user", "username", "host") else ""
+            report.add(f"{where}.{name}", "error", "schema", f"unknown field{why}; the engine writes only: {', '.join(expected)}")
+            ok = False
+    return ok
+
+
+def _time(report: Report, where: str, value, now: dt.datetime) -> dt.datetime | None:
+    if not isinstance(value, str) or not _TIME.fullmatch(value):
+        report.add(where, "error", "time", f"must be a UTC time like 2026-11-29T21:04:05Z, not {json.dumps(value)[:40]}")
+        return None
+    when = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    if when > now + SKEW:
+        report.add(where, "error", "time", f"{value} is in the future (this machine's clock: {now:%Y-%m-%dT%H:%M:%SZ})")
+    return when
+
+
+# -- the machine ---------------------------------------------------------------------------
+#: backend → its name, its version field and what that is, its target's pattern and what that
+#: is, the other GPU backend's version field, the tag of a torch built for it, and its name
+_GPU_BACKENDS = {
+    "rocm": ("ROCm", "hip", "HIP version (torch.version.hip)", r"gfx[0-9a-f]{3,4}",
+             "gfx target (gcnArchName, e.g. gfx1102)", "cuda", "+cu", "CUDA"),
+    "cuda": ("CUDA", "cuda", "CUDA version (torch.version.cuda)", r"sm_\d{2,3}",
+             "compute capability (e.g. sm_90)", "hip", "+rocm", "ROCm"),
+}
+
+
+def _check_machine(report: Report, machine: dict, machine_id, stem: str) -> Device | None:
+    if not _fields(report, "machine", machine, ledger.MACHINE_FIELDS):
+        return None
+    backend, arch, name = machine["backend"], machine["arch"], machine["gpu_name"]
+    add = lambda where, message: report.add(where, "error", "machine", message)  # noqa: E731
+    if backend not in ("rocm", "cuda", "cpu"):
+        add("machine.backend", f"must be rocm, cuda or cpu, not {backend!r}")
+        return None
+    if machine["os"] not in OS_NAMES:
+        add("machine.os", f"must be one of {', '.join(OS_NAMES)}, not {machine['os']!r}")
+    torch = machine["torch"] or ""
+    if backend in _GPU_BACKENDS:
+        label, version, version_is, target, target_is, other, other_tag, other_label = _GPU_BACKENDS[backend]
+        if not machine[version]:
+            add(f"machine.{version}", f"a {label} machine records its {version_is}")
+        if not (arch and re.fullmatch(target, arch)):
+            add("machine.arch", f"a {label} machine records its {target_is}, not {arch!r}")
+        if machine[other]:
+            add(f"machine.{other}", f"a {label} build of torch has no {other_label} version")
+        if other_tag in torch:
+            add("machine.torch", f"{torch} is a {other_label} build of torch, not a {label} one")
+    else:
+        for key in ("gpu_name", "arch", "vram_bytes"):
+            if machine[key] is not None:
+                add(f"machine.{key}", f"a CPU machine has no GPU, so no {key} (got {machine[key]!r})")
+        if machine["gpu_count"]:
+            add("machine.gpu_count", f"a CPU machine sees no GPU (got {machine['gpu_count']})")
+    if backend in _GPU_BACKENDS:
+        if not name:
+            add("machine.gpu_name", f"a {_GPU_BACKENDS[backend][0]} machine names its GPU")
+        elif arch:
+            known = gpus.expected_arch(name)
+            if known is None:
+                report.add("machine.gpu_name", "warning", "gpu",
+                           f"{name!r} is not in the table of known GPUs (ruota_docs/records/gpus.py): its target {arch} is unchecked")
+            elif known[1] != arch:
+                add("machine.arch", f"{name!r} is a {known[1]} card, not {arch}")
+        if machine["gpu_count"] < 1:
+            add("machine.gpu_count", f"a machine with a GPU sees at least one (got {machine['gpu_count']})")
+    for package, version in machine["packages"].items():
+        if not isinstance(version, str):
+            report.add(f"machine.packages.{package}", "error", "schema", "must be a version string")
+    device = Device(**{k: v for k, v in machine.items() if k != "machine_id"})
+    if machine["machine_id"] != device.machine_id:
+        add("machine.machine_id", f"{machine['machine_id']!r} does not name this machine; the engine names it {device.machine_id!r}")
+    if machine_id != machine["machine_id"]:
+        add("record", f"machine_id {machine_id!r} differs from machine.machine_id {machine['machine_id']!r}")
+    if stem != device.machine_id:
+        add("record", f"the file must be named {device.machine_id}.json (the machine's id), not {stem}.json")
+    return device
+
+
+# -- the entries -----------------------------------------------------------------------------
+class _Pages:
+    """The current blocks of each page (read once)."""
+
+    def __init__(self, root: Path, docs_dir: Path) -> None:
+        self.root, self.docs_dir, self.cache = root, docs_dir, {}
+
+    def blocks(self, page: str):
+        if page not in self.cache:
+            path = self.docs_dir / page
+            if not path.is_file():
+                self.cache[page] = None
+            else:
+                try:
+                    # every block the record may hold, outputs included (recorded as not run)
+                    self.cache[page] = page_blocks(self.root, self.docs_dir, path, shown_only=True)
+                except PageError as error:
+                    self.cache[page] = error
+        return self.cache[page]
+
+
+def _check_entry(report: Report, key: str, entry, pages: _Pages, device: Device | None, updated, now) -> None:
+    if not isinstance(entry, dict):
+        report.add(key, "error", "schema", "an entry must be an object")
+        return
+    if not _fields(report, key, entry, ledger.ENTRY_FIELDS, ledger.OPTIONAL_ENTRY_FIELDS):
+        return
+    add = lambda message, where=key: report.add(where, "error", "schema", message)  # noqa: E731
+    page, index = entry["page"], entry["index"]
+    match = _KEY.fullmatch(key)
+    if not match or match["page"] != page or int(match["index"]) != index:
+        add(f"the key must be {ledger.block_key(page, index)!r} (the entry's page#index)")
+    if entry["lang"] != page.split("/", 1)[0]:
+        add(f"lang {entry['lang']!r} is not the page's language folder ({page.split('/', 1)[0]!r})", f"{key}.lang")
+    if index < 0 or entry["line"] < 1:
+        add("index must be ≥ 0 and line ≥ 1")
+    if entry["outcome"] not in ledger.OUTCOMES:
+        add(f"outcome must be one of {', '.join(ledger.OUTCOMES)}, not {entry['outcome']!r}", f"{key}.outcome")
+    if not _HEX64.fullmatch(entry["sha256"]):
+        add("must be the 64 lower-case hex digits of the code's SHA-256", f"{key}.sha256")
+    if entry.get("signature") is not None and not _HEX64.fullmatch(entry["signature"]):
+        add("must be 64 lower-case hex digits", f"{key}.signature")
+    if not (math.isfinite(entry["duration"]) and entry["duration"] >= 0):
+        add(f"must be a number of seconds ≥ 0, not {entry['duration']!r}", f"{key}.duration")
+    reused = entry["reused_from"]
+    if reused is not None and (not _KEY.fullmatch(f"{reused}#0") or reused == page
+                               or reused.split("/", 1)[1:] != page.split("/", 1)[1:]):
+        add(f"must name the same page in another language ({page.split('/', 1)[-1]}), not {reused!r}", f"{key}.reused_from")
+    output = entry["output"] or ""
+    if len(output) > OUTPUT_LIMIT + CUT_NOTE:
+        report.add(f"{key}.output", "error", "size", f"{len(output):,} characters: the engine keeps at most "
+                                                     f"{OUTPUT_LIMIT:,} (and cuts the middle); this output was not cut by it")
+    when = _time(report, f"{key}.ran_at", entry["ran_at"], now)
+    if when and updated and updated + SKEW < when <= now + SKEW:
+        report.add(f"{key}.ran_at", "error", "time", f"{entry['ran_at']} is after the record's updated time ({updated:%Y-%m-%dT%H:%M:%SZ})")
+    if entry.get("as_root"):
+        report.as_root += 1
+    reason = entry["reason"] or ""
+    if device is not None and entry["outcome"] == "skipped" and "; this machine: " in reason:
+        # the engine's requirement skips say what the machine was: it must be this record's
+        for described in _MACHINE_DESCRIBED.findall(reason.split("; this machine: ", 1)[1]):
+            if described.strip() != device.describe():
+                report.add(f"{key}.reason", "error", "machine",
+                           f"the skip reason describes another machine ({described.strip()!r}) than this record's ({device.describe()!r})")
+                break
+    _check_current(report, key, entry, pages)
+
+
+def _check_current(report: Report, key: str, entry: dict, pages: _Pages) -> None:
+    blocks = pages.blocks(entry["page"])
+    stale = None
+    if blocks is None:
+        stale = f"stale: {entry['page']} no longer exists"
+    elif isinstance(blocks, PageError):
+        stale = f"stale: {entry['page']} cannot be read now (line {blocks.line}: {blocks})"
+    elif not any(b.sha256 == entry["sha256"] for b in blocks):
+        at = next((b for b in blocks if b.index == entry["index"]), None)
+        stale = (f"stale: the page has {plural(len(blocks), 'block')} now, none at index {entry['index']}" if at is None
+                 else f"stale: the code of block {entry['index']} (line {at.line}) changed since it ran")
+    if stale:
+        report.stale += 1
+        report.add(key, "warning", "stale", f"{stale}; the site shows it as not verified until the page runs again")
+
+
+# -- private data, everywhere -------------------------------------------------------------------
+def _strings(value, where: str):
+    """``(where, text)`` for every string in the record, keys included."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            inner = key if where == "blocks" else f"{where}.{key}" if where else key
+            yield inner, str(key)
+            yield from _strings(item, inner)
+    elif isinstance(value, list):
+        for n, item in enumerate(value):
+            yield from _strings(item, f"{where}[{n}]")
+    elif isinstance(value, str):
+        yield where, value
+
+
+def _check_private(report: Report, data: dict) -> None:
+    for where, text in _strings(data, ""):
+        for finding in private_data.findings(text):
+            place = f"line {finding.line}: " if "\n" in text.rstrip("\n") else ""
+            report.add(where or "record", "error" if finding.error else "warning", "private",
+                       f"{place}{finding.describe()}: remove it from the record before sending it")
+
+
+# -- a file -----------------------------------------------------------------------------------------
+def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None = None) -> Report:
+    """Every problem of the record at ``path`` against the pages under ``docs_dir``."""
+    path = Path(path)
+    now = now or dt.datetime.now(dt.timezone.utc)
+    report = Report(str(path))
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            report.add("record", "error", "size", f"{path.stat().st_size:,} bytes: larger than any record the engine writes")
+            return report
+        raw = path.read_bytes()
+    except OSError as error:
+        report.add("record", "error", "schema", f"cannot be read: {error.strerror or error}")
+        return report
+    try:
+        data = json.loads(raw.decode("utf-8"), object_pairs_hook=_no_duplicates)
+    except UnicodeDecodeError as error:
+        report.add("record", "error", "schema", f"not UTF-8 (byte {error.start})")
+        return report
+    except _Duplicate as duplicate:
+        report.add("record", "error", "schema", f"the key {str(duplicate)!r} appears twice: JSON readers would keep only one")
+        return report
+    except json.JSONDecodeError as error:
+        report.add("record", "error", "schema", f"not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})")
+        return report
+    if not isinstance(data, dict):
+        report.add("record", "error", "schema", "must be a JSON object")
+        return report
+    top = {"schema": (int,), "kind": (str,), "machine_id": (str,), "machine": (dict,), "updated": (str,), "blocks": (dict,)}
+    if not _fields(report, "record", data, top):
+        return report
+    if data["kind"] != ledger.KIND:
+        report.add("record.kind", "error", "schema", f"must be {ledger.KIND!r}")
+    if data["schema"] != ledger.SCHEMA:
+        report.add("record.schema", "error", "schema", f"schema {data['schema']} is not the one this ruota-docs writes ({ledger.SCHEMA})")
+    device = _check_machine(report, data["machine"], data["machine_id"], path.stem)
+    updated = _time(report, "record.updated", data["updated"], now)
+    pages = _Pages(Path(root), Path(docs_dir))
+    report.entries = len(data["blocks"])
+    for key, entry in data["blocks"].items():
+        _check_entry(report, key, entry, pages, device, updated, now)
+    _check_private(report, data)
+    return report
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    return f"{count:,} {word if count == 1 else many or word + 's'}"
+
+
+def summary(reports: list[Report], strict: bool = False) -> tuple[str, int]:
+    """The last line of the report and the exit status (1 on any error, or warning with ``strict``)."""
+    errors = sum(r.count("error") for r in reports)
+    warnings = sum(r.count("warning") for r in reports)
+    entries = sum(r.entries for r in reports)
+    stale = sum(r.stale for r in reports)
+    failed = errors or (strict and warnings)
+    verdict = "REFUSED" if failed else "accepted"
+    line = (f"{verdict}: {plural(len(reports), 'record')}, {plural(entries, 'entry', 'entries')} "
+            f"({stale:,} stale); {plural(errors, 'error')}, {plural(warnings, 'warning')}"
+            + (" (--strict: warnings count as errors)" if strict and warnings else ""))
+    return line, 1 if failed else 0

@@ -1,0 +1,258 @@
+"""The verification record: one JSON file per machine, ``verification/<machine-id>.json``.
+
+Format (``schema`` 1):
+
+    {
+      "schema": 1,
+      "kind": "ruota-docs/ledger",
+      "machine_id": "cpu-x86_64",
+      "machine": { ... ruota_docs.records.machine.Device.to_dict() ... },
+      "updated": "2026-11-29T21:04:05Z",
+      "blocks": {
+        "es/guides/keras-rx7600.md#3": {
+          "page": "es/guides/keras-rx7600.md", "lang": "es", "index": 3, "line": 120,
+          "language": "python", "sha256": "…", "id": "train-offline",
+          "outcome": "passed" | "failed" | "skipped" | "error",
+          "reason": null, "duration": 12.5, "output": "…", "ran_at": "…",
+          "reused_from": "es/guides/keras-rx7600.md" | null,
+          "signature": "…",  (hash of the page's block sequence)
+          "as_root": false   (true: the code ran as root; false: as an ordinary user;
+                              null: no code of the block ran — skipped, or a data block the
+                              engine parsed; absent in records written before it existed)
+        }
+      }
+    }
+
+`MACHINE_FIELDS` and `ENTRY_FIELDS` list every field and its type:
+``ruota-docs record check`` (:mod:`ruota_docs.records.check`) holds a record someone
+sends to exactly this schema. The machine holds no host or user name (`scrub_machine`),
+and outputs no home folder, user or host name of the machine that ran them (`scrub`).
+
+A run over some pages replaces the entries of the pages it ran in full and keeps
+every other entry. Only the engine writes records, after the blocks: writing takes an
+exclusive lock (``.<name>.lock`` beside the record), replaces the file atomically and
+notes the SHA-256 of what it wrote in the lock file, so runs that finish together both
+land, a run killed mid-write leaves the previous file intact, and the guard that watches
+records during blocks (:mod:`ruota_docs.run.guard`) tells the engine's writes from a
+block's. A file that is not valid JSON, or has another ``kind`` or a newer ``schema``, is
+an error naming the file: it is never replaced.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import fcntl
+import getpass
+import glob
+import hashlib
+import json
+import os
+import re
+import socket
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+SCHEMA = 1
+KIND = "ruota-docs/ledger"
+OUTCOMES = ("passed", "failed", "skipped", "error")
+
+_TEXT = (str, type(None))
+_NUMBER = (int, float)
+#: Every field of ``machine`` (see `ruota_docs.records.machine.Device`) and the types it may hold.
+MACHINE_FIELDS: dict[str, tuple] = {
+    "backend": (str,), "gpu_name": _TEXT, "arch": _TEXT, "vram_bytes": (int, type(None)), "gpu_count": (int,),
+    "os": (str,), "machine": (str,), "python": (str,), "torch": _TEXT, "hip": _TEXT, "cuda": _TEXT,
+    "packages": (dict,), "machine_id": (str,),
+}
+#: Every field of a block's entry and the types it may hold; ``as_root`` and ``signature``
+#: may be absent (records written before they existed).
+ENTRY_FIELDS: dict[str, tuple] = {
+    "page": (str,), "lang": (str,), "index": (int,), "line": (int,), "language": (str,), "sha256": (str,),
+    "id": _TEXT, "outcome": (str,), "reason": _TEXT, "error": _TEXT, "duration": _NUMBER, "output": _TEXT,
+    "ran_at": (str,), "reused_from": _TEXT, "signature": _TEXT, "as_root": (bool, type(None)),
+}
+OPTIONAL_ENTRY_FIELDS = ("signature", "as_root")
+
+
+class LedgerError(ValueError):
+    """A ledger file that cannot be used as it is."""
+
+
+def now() -> str:
+    return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def block_key(page: str, index: int) -> str:
+    return f"{page}#{index}"
+
+
+def empty(machine: dict) -> dict:
+    return {"schema": SCHEMA, "kind": KIND, "machine_id": machine.get("machine_id"), "machine": machine, "updated": None, "blocks": {}}
+
+
+def load(path: Path) -> dict:
+    """Read and validate one ledger. Raises `LedgerError` naming the file."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise LedgerError(f"{path}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg}); "
+                          "fix or remove the file — it is never overwritten") from None
+    except UnicodeDecodeError:
+        raise LedgerError(f"{path}: not UTF-8 text; fix or remove the file — it is never overwritten") from None
+    if not isinstance(data, dict) or data.get("kind") != KIND:
+        raise LedgerError(f"{path}: not a ruota-docs ledger (expected \"kind\": \"{KIND}\")")
+    schema = data.get("schema")
+    if not isinstance(schema, int) or schema > SCHEMA:
+        raise LedgerError(f"{path}: schema {schema!r} is newer than this ruota-docs understands ({SCHEMA}); upgrade ruota-docs")
+    if not isinstance(data.get("blocks"), dict):
+        raise LedgerError(f"{path}: \"blocks\" must be an object")
+    for key, entry in data["blocks"].items():
+        if not isinstance(entry, dict) or entry.get("outcome") not in OUTCOMES or "sha256" not in entry:
+            raise LedgerError(f"{path}: entry {key!r} lacks an outcome or a sha256")
+    return data
+
+
+def load_all(directory: Path) -> list[dict]:
+    """Every ledger in a folder, sorted by machine id; a missing folder holds none."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        return []
+    ledgers = [load(p) for p in sorted(directory.glob("*.json"))]
+    return sorted(ledgers, key=lambda d: str(d.get("machine_id")))
+
+
+def merge(old: dict, entries: list[dict], complete_pages: set[str], machine: dict) -> dict:
+    """``old`` updated with this run's ``entries``.
+
+    Pages in ``complete_pages`` were run in full: their old entries are dropped first,
+    so blocks that no longer exist leave the record.
+    """
+    blocks = {k: v for k, v in old.get("blocks", {}).items() if v.get("page") not in complete_pages}
+    for entry in entries:
+        blocks[block_key(entry["page"], entry["index"])] = entry
+    merged = empty(machine)
+    merged["blocks"] = dict(sorted(blocks.items(), key=lambda kv: (kv[1]["page"], kv[1]["index"])))
+    merged["updated"] = now()
+    return merged
+
+
+def lock_path(path: Path) -> Path:
+    return path.with_name(f".{path.name}.lock")
+
+
+@contextmanager
+def _locked(path: Path, shared: bool = False):
+    with open(lock_path(path), "a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+@contextmanager
+def _replacing(path: Path, mode: int, binary: bool = False):
+    """A handle on a temporary file that replaces ``path`` in one step (fsync, rename) when
+    the block ends without error; on any error the temporary file is removed."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "wb" if binary else "w", encoding=None if binary else "utf-8") as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_atomic(path: Path, data: dict) -> None:
+    """Replace ``path`` with ``data`` in one step (temporary file + rename)."""
+    # mkstemp makes the file private (0600); a ledger is shared like any file of the repository
+    with _replacing(path, path.stat().st_mode & 0o777 if path.exists() else 0o644) as handle:
+        json.dump(data, handle, indent=1, ensure_ascii=False)
+        handle.write("\n")
+
+
+def replace_bytes(path: Path, content: bytes, mode: int) -> None:
+    """Replace ``path`` with exactly ``content`` and ``mode``, in one step."""
+    with _replacing(path, mode, binary=True) as handle:
+        handle.write(content)
+
+
+def _note_write(path: Path) -> None:
+    """Note, in the lock file (we hold the lock), the hash of what the engine just wrote."""
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    lock_path(path).write_text(json.dumps({"sha256": digest, "pid": os.getpid(), "written": now()}) + "\n", encoding="utf-8")
+
+
+def noted_write(path: Path) -> str | None:
+    """The SHA-256 of what the engine last wrote at ``path``, as noted in its lock file
+    (read it holding the lock, or a write may be in progress)."""
+    try:
+        noted = json.loads(lock_path(path).read_text(encoding="utf-8") or "{}")
+    except (OSError, ValueError):
+        return None
+    return noted.get("sha256") if isinstance(noted, dict) else None
+
+
+def _remove_leftovers(path: Path) -> None:
+    """Temporary files of writers that were killed mid-write (we hold the lock: none is live)."""
+    for leftover in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        leftover.unlink(missing_ok=True)
+
+
+def record(path: Path, entries: list[dict], complete_pages: set[str], machine: dict) -> dict:
+    """Merge a run's entries into the ledger at ``path`` under an exclusive lock."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with _locked(path):
+        _remove_leftovers(path)
+        old = load(path) if path.exists() else empty(machine)
+        if old.get("machine_id") not in (None, machine.get("machine_id")):
+            raise LedgerError(f"{path}: holds machine {old.get('machine_id')!r}, not this machine "
+                              f"({machine.get('machine_id')!r}); choose another file with --ledger")
+        merged = merge(old, [scrub_entry(e) for e in entries], complete_pages, scrub_machine(machine))
+        write_atomic(path, merged)
+        _note_write(path)
+    return merged
+
+
+# -- scrubbing: nothing published names the home folder, the user or the host ------
+def _private_words() -> list[tuple[re.Pattern, str]]:
+    pairs = []
+    home = os.path.expanduser("~")
+    if home and home not in ("/", ""):
+        pairs.append((re.compile(re.escape(home) + r"(?![\w.-])"), "~"))
+    # the page's own folder; HOME inside it (the unprivileged user's) reads as any home does
+    page_dir = re.escape(tempfile.gettempdir()) + r"/ruota-page-[A-Za-z0-9_]+"
+    pairs.append((re.compile(page_dir + r"/home(?![\w.-])"), "~"))
+    pairs.append((re.compile(page_dir), "<page-dir>"))
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = ""
+    host = socket.gethostname()
+    for word, label in ((host, "<host>"), (user, "<user>")):
+        if word and len(word) >= 3 and word not in ("root",):
+            pairs.append((re.compile(rf"\b{re.escape(word)}\b"), label))
+    return pairs
+
+
+def scrub(text: str | None) -> str | None:
+    if not text:
+        return text
+    for pattern, label in _private_words():
+        text = pattern.sub(label, text)
+    return text
+
+
+def scrub_entry(entry: dict) -> dict:
+    return {k: scrub(v) if k in ("output", "reason", "error") else v for k, v in entry.items()}
+
+
+def scrub_machine(machine: dict) -> dict:
+    return {k: v for k, v in machine.items() if k not in ("hostname", "user")}

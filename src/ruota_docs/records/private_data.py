@@ -1,0 +1,157 @@
+"""What a published record must not hold: home folders, user and host names, e-mail
+addresses, tokens and keys — and, as warnings, network addresses and hardware ids.
+
+`findings(text)` lists what one string gives away, each with a masked excerpt: the
+report of a record someone sends is read in public CI logs, so it never repeats a
+secret in full. The engine scrubs the running machine's own home folder, user and host
+names when it writes a record (`ruota_docs.records.ledger.scrub`); this module is for records
+that come from elsewhere, where those names are unknown, so it looks for their shapes.
+
+| kind | examples | severity |
+| --- | --- | --- |
+| home folder | ``/home/alice/``, ``/Users/alice/``, ``C:\\Users\\alice\\`` | error |
+| this machine | the home folder (error), user or host name (warning) of the machine running the check | error / warning |
+| user or host name | ``USER=alice``, ``HOSTNAME=desk``, a prompt ``alice@desk:~$`` | error |
+| e-mail address | ``alice@mail.example.com`` (example domains and ``git@`` are fine) | error |
+| token or key | GitHub ``ghp_…``/``github_pat_…``, Hugging Face ``hf_…``, AWS ``AKIA…`` and secret keys, ``Bearer …``, private keys, Slack, OpenAI, Google keys, JWTs, passwords in URLs, long values of ``*_TOKEN=``/``*SECRET*=``/``*PASSWORD*=``/``*API_KEY=`` | error |
+| IP address | any IPv4 address but loopback, ``0.0.0.0`` and the documentation ranges; private ones (10/8, 172.16/12, 192.168/16) say so | warning |
+| hardware id | GPU UUIDs (``GPU-…``), MAC addresses | warning |
+
+Placeholders are fine: ``~``, ``<user>``, ``<host>``, ``<page-dir>`` (what the engine
+writes), ``/home/user/``, ``/home/runner/`` (CI's account).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from dataclasses import dataclass
+
+from ruota_docs.records import ledger
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str
+    excerpt: str  #: masked: never the whole secret
+    line: int  #: 1-based line within the string
+    error: bool = True
+
+    def describe(self) -> str:
+        return f"{self.kind} ({self.excerpt})"
+
+
+#: Names in home-folder paths that are placeholders or service accounts, not people.
+_PLACEHOLDER_NAMES = {"user", "username", "you", "yourname", "me", "runner", "<user>", "<name>", "<you>", "...", "…",
+                      "$user", "${user}", "%username%", "shared", "public", "default", "all users"}
+_HOME = [
+    # not after a placeholder (<page-dir>/home/…), and no hidden folder is a person's name
+    re.compile(r"(?<![\w.~>-])(?:/var|/usr)?/home/(?P<name>[^./\s'\"<>:;,()\[\]][^/\s'\"<>:;,()\[\]]*)"),
+    re.compile(r"(?<![\w.~>-])/Users/(?P<name>[^./\s'\"<>:;,()\[\]][^/\s'\"<>:;,()\[\]]*)"),
+    re.compile(r"(?i)\b[A-Z]:[\\/]+Users[\\/]+(?P<name>[^\\/\s'\"<>:;,()\[\]]+)"),
+]
+_EMAIL = re.compile(r"(?<![\w.+%-])(?P<local>[A-Za-z0-9._%+-]+)@(?P<domain>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})(?![\w-])")
+_SAFE_DOMAINS = re.compile(r"(?i)(^|\.)(example\.(com|org|net)|example|invalid|localhost|test|users\.noreply\.github\.com)$")
+_PROMPT = re.compile(r"(?<![\w.@-])(?P<user>[a-z_][a-z0-9_-]{1,31})@(?P<host>[A-Za-z0-9][\w-]*):(?:~|/)")
+_IDENTITY = re.compile(r"\b(?P<key>USER|USERNAME|LOGNAME|HOSTNAME|HOST|COMPUTERNAME|USERPROFILE|HOME)\s*[=:]\s*['\"]?(?P<value>[^\s'\",;]+)")
+_NEUTRAL_VALUES = re.compile(r"^(~.*|<.*|root|ruota-docs-runner|runner|localhost|127\.0\.0\.1|\$\w+|\$\{\w+\}|%\w+%|None|null|/root.*|/nonexistent|/tmp.*)$")
+_TOKENS = [
+    ("a GitHub token", re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}\b")),
+    ("a GitHub token", re.compile(r"\bgithub_pat_[A-Za-z0-9_]{22,}\b")),
+    ("a Hugging Face token", re.compile(r"\bhf_[A-Za-z0-9]{30,}\b")),
+    ("an AWS access key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
+    ("an AWS secret key", re.compile(r"(?i)aws_secret_access_key\s*[=:]\s*['\"]?[A-Za-z0-9/+=]{40}")),
+    ("a bearer token", re.compile(r"\bBearer\s+[A-Za-z0-9._~+/-]{16,}=*")),
+    ("a private key", re.compile(r"-----BEGIN (?:[A-Z]+ )*PRIVATE KEY-----")),
+    ("a Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
+    ("an OpenAI key", re.compile(r"\bsk-(?:proj-)?[A-Za-z0-9_-]{32,}")),
+    ("a Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
+    ("a JSON web token", re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
+    ("a password in a URL", re.compile(r"\b[a-z][a-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@")),
+]
+_SECRET_SETTING = re.compile(
+    r"(?i)\b(?P<key>[\w.-]*(?:secret|token|passw(?:or)?d|api[_-]?key|access[_-]?key|auth[_-]?key|private[_-]?key|credential)s?)"
+    r"\s*[=:]\s*['\"]?(?P<value>[A-Za-z0-9+/=_.-]{16,})")
+_IPV4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w.])")
+_DOCUMENTATION_NETS = [ipaddress.ip_network(n) for n in ("192.0.2.0/24", "198.51.100.0/24", "203.0.113.0/24")]
+_GPU_UUID = re.compile(r"\bGPU-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b")
+_MAC = re.compile(r"(?i)(?<![\w:])(?:[0-9a-f]{2}:){5}[0-9a-f]{2}(?![\w:])")
+
+
+def mask(text: str, keep: int = 4) -> str:
+    """``ghp_…`` — enough to find it, not enough to use it."""
+    return text if len(text) <= keep else text[:keep] + "…"
+
+
+def _line(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def _ip_finding(text: str, match: re.Match) -> Finding | None:
+    try:
+        address = ipaddress.ip_address(match.group(0))
+    except ValueError:
+        return None
+    if address.is_loopback or address.is_unspecified or any(address in net for net in _DOCUMENTATION_NETS):
+        return None
+    if match.group(0).startswith("0") or address.is_multicast or str(address).endswith(".255"):
+        return None  # not a host (and often a version or a mask)
+    kind = "a private IP address" if address.is_private else "an IP address"
+    return Finding(kind, mask(match.group(0), 6), _line(text, match.start()), error=False)
+
+
+def findings(text: str, this_machine: bool = True) -> list[Finding]:
+    """What ``text`` gives away. ``this_machine``: also look for the home folder, user and host
+    names of the machine running the check (a contributor checking their own record)."""
+    if not text:
+        return []
+    found: list[Finding] = []
+    for pattern in _HOME:
+        for match in pattern.finditer(text):
+            if match["name"].lower() not in _PLACEHOLDER_NAMES:
+                start = match.group(0)[: match.start("name") - match.start()]
+                # <…> around the masked name: a report quoting it is no home folder itself
+                found.append(Finding("a home folder", f"{start}<{mask(match['name'], 1)}>", _line(text, match.start())))
+    for match in _EMAIL.finditer(text):
+        if match["local"].lower() not in ("git",) and not _SAFE_DOMAINS.search(match["domain"]):
+            found.append(Finding("an e-mail address", mask(match.group(0), 2), _line(text, match.start())))
+    for match in _PROMPT.finditer(text):
+        if not _EMAIL.fullmatch(match.group(0).rstrip(":~/")) and match["user"] not in ("root", "git"):
+            found.append(Finding("a user and host name (a shell prompt)", mask(match.group(0), 2), _line(text, match.start())))
+    for match in _IDENTITY.finditer(text):
+        if not _NEUTRAL_VALUES.match(match["value"]):
+            found.append(Finding("a user or host name", f"{match['key']}=<{mask(match['value'], 1)}>", _line(text, match.start())))
+    tokens = []
+    for kind, pattern in _TOKENS:
+        for match in pattern.finditer(text):
+            tokens.append(match.span())
+            found.append(Finding(kind, mask(match.group(0)), _line(text, match.start())))
+    for match in _SECRET_SETTING.finditer(text):
+        value, (start, end) = match["value"], match.span("value")
+        if any(a < end and start < b for a, b in tokens):
+            continue  # already named by its kind
+        if re.search(r"\d", value) and re.search(r"[A-Za-z]", value):
+            found.append(Finding("a secret setting", f"{match['key']}={mask(value, 2)}", _line(text, match.start())))
+    for match in _IPV4.finditer(text):
+        finding = _ip_finding(text, match)
+        if finding:
+            found.append(finding)
+    for kind, pattern in (("a GPU's unique id", _GPU_UUID), ("a MAC address", _MAC)):
+        for match in pattern.finditer(text):
+            found.append(Finding(kind, mask(match.group(0), 6), _line(text, match.start()), error=False))
+    if this_machine:
+        found += _this_machine(text)
+    return found
+
+
+def _this_machine(text: str) -> list[Finding]:
+    """This machine's home folder (error), user or host name (warning: it may be a common word)."""
+    found = []
+    for pattern, label in ledger._private_words():
+        if label == "<page-dir>" or (label == "~" and pattern.pattern.startswith(re.escape("/root"))):
+            continue  # root's home is no person's
+        match = pattern.search(text)
+        if match:
+            kind = {"~": "this machine's home folder", "<user>": "this machine's user name", "<host>": "this machine's host name"}[label]
+            found.append(Finding(kind, mask(match.group(0), 2), _line(text, match.start()), error=label == "~"))
+    return found

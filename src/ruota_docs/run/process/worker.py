@@ -1,0 +1,192 @@
+"""The page process: runs one page's blocks in order, in one namespace.
+
+Started by :class:`~ruota_docs.run.process.session.PageSession` as
+``python -m ruota_docs.run.process.worker CMD_FD RESULT_FD``. It reads one request at a
+time from ``CMD_FD`` and answers on ``RESULT_FD``; its stdin is empty and its
+stdout/stderr go to a file the parent reads, so a block may print, read stdin or
+crash without disturbing the protocol.
+"""
+
+from __future__ import annotations
+
+import doctest
+import io
+import json
+import linecache
+import os
+import struct
+import sys
+import time
+import traceback
+
+_HEADER = struct.Struct("!I")
+#: Facts about the block just run that go back with its answer, whatever it raised.
+_ANSWER_EXTRA: dict = {}
+
+
+def send(fd: int, message: dict) -> None:
+    data = json.dumps(message).encode()
+    view = memoryview(_HEADER.pack(len(data)) + data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def receive(fd: int) -> dict | None:
+    header = _read_exact(fd, _HEADER.size)
+    if header is None:
+        return None
+    (size,) = _HEADER.unpack(header)
+    data = _read_exact(fd, size)
+    return None if data is None else json.loads(data)
+
+
+def _read_exact(fd: int, size: int) -> bytes | None:
+    chunks, left = [], size
+    while left:
+        chunk = os.read(fd, left)
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+class MemoryLimitError(ValueError):
+    """A ``RUOTA_DOCS_MEMORY_LIMIT`` that is not a size."""
+
+
+_UNITS = {"": 1, "B": 1, "K": 2**10, "KiB": 2**10, "M": 2**20, "MiB": 2**20, "G": 2**30, "GiB": 2**30, "T": 2**40, "TiB": 2**40}
+
+
+def memory_limit(value: str | None) -> int | None:
+    """``RUOTA_DOCS_MEMORY_LIMIT`` in bytes: ``1073741824``, ``1GiB``, ``512MiB``; None if unset."""
+    if not value or not value.strip():
+        return None
+    number, unit = value.strip(), ""
+    while number and not number[-1].isdigit():
+        number, unit = number[:-1], number[-1] + unit
+    unit = unit.strip()
+    try:
+        size = int(float(number) * _UNITS[unit])
+    except (KeyError, ValueError):
+        size = 0
+    if size <= 0:
+        raise MemoryLimitError(f"RUOTA_DOCS_MEMORY_LIMIT={value!r} is not a size: write bytes or a number with a unit, e.g. 1GiB")
+    return size
+
+
+def _limit_memory() -> None:
+    """Cap the page's address space (RLIMIT_AS): running out raises MemoryError in the
+    block instead of exhausting the machine. Inherited by the processes a block starts."""
+    limit = memory_limit(os.environ.get("RUOTA_DOCS_MEMORY_LIMIT"))
+    if limit:
+        import resource  # noqa: PLC0415 — POSIX only
+
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _remember_source(request: dict) -> None:
+    """Let inspect and tracebacks find a block's source by its filename (``page.md:LINE``).
+
+    Without it, tools that read a function's source (TensorFlow's autograph, for one)
+    fall back to the ``__main__`` module's source — this worker's — and misread it.
+    """
+    lines = request["code"].splitlines(keepends=True)
+    linecache.cache[request["filename"]] = (len(request["code"]), None, lines, request["filename"])
+
+
+class _Printed:
+    """``sys.stdout`` while a block with ``#>`` lines runs: writes go through unchanged,
+    and each is remembered with the block line of the top-level statement that made it."""
+
+    LIMIT = 1_000_000
+
+    def __init__(self, target, filename: str) -> None:
+        self._target, self._filename = target, filename
+        self.chunks: list[tuple[int | None, str]] = []
+        self._size = 0
+
+    def write(self, text: str) -> int:
+        written = self._target.write(text)
+        if self._size < self.LIMIT:
+            self.chunks.append((self._statement(), text))
+            self._size += len(text)
+        return written
+
+    def _statement(self) -> int | None:
+        frame, line = sys._getframe(2), None
+        while frame is not None:
+            if frame.f_code.co_filename == self._filename:
+                line = frame.f_lineno  # keep going: the outermost frame of the block wins
+            frame = frame.f_back
+        return line
+
+    def __getattr__(self, name):
+        return getattr(self._target, name)
+
+
+def _run_python(request: dict, namespace: dict) -> dict:
+    _remember_source(request)
+    code = compile(request["code"], request["filename"], "exec", dont_inherit=True)
+    if not request.get("expect"):
+        exec(code, namespace)  # noqa: S102 — executing the page's code is the point
+        return {"ok": True}
+    original = sys.stdout
+    printed = sys.stdout = _Printed(original, request["filename"])
+    try:
+        exec(code, namespace)  # noqa: S102
+    finally:
+        sys.stdout = original
+        _ANSWER_EXTRA["printed"] = printed.chunks
+    return {"ok": True}
+
+
+def _run_doctest(request: dict, namespace: dict) -> dict:
+    _remember_source(request)
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest(request["code"], namespace, request["filename"], request["filename"], request["line"])
+    test.globs = namespace  # DocTest copies its globals: share the page's namespace both ways
+    report = io.StringIO()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    # run()'s own counts: summarize() would print its summary into the block's output
+    failed, attempted = runner.run(test, out=report.write, clear_globs=False)
+    if not failed:
+        return {"ok": True, "error": None}
+    return {"ok": False, "error": f"{report.getvalue()}{failed} of {attempted} doctest examples failed\n"}
+
+
+def main(cmd_fd: int, result_fd: int) -> None:
+    _limit_memory()
+    namespace: dict = {"__name__": "__main__"}
+    while True:
+        request = receive(cmd_fd)
+        if request is None:
+            return
+        started = time.perf_counter()
+        try:
+            runner = _run_doctest if request["kind"] == "doctest" else _run_python
+            answer = runner(request, namespace)
+        except SystemExit as exit_:
+            code = exit_.code
+            ok = code in (None, 0)
+            answer = {"ok": ok, "error": None if ok else f"SystemExit: {code}"}
+        except BaseException:  # noqa: BLE001 — report whatever the block raised
+            answer = {"ok": False, "error": _format_exception(request["filename"])}
+        sys.stdout.flush()
+        sys.stderr.flush()
+        answer.update(_ANSWER_EXTRA)
+        _ANSWER_EXTRA.clear()
+        answer["duration"] = time.perf_counter() - started
+        send(result_fd, answer)
+
+
+def _format_exception(filename: str) -> str:
+    """The traceback from the block's own frames onward (not the worker's)."""
+    kind, value, tb = sys.exc_info()
+    while tb is not None and tb.tb_frame.f_code.co_filename != filename:
+        tb = tb.tb_next
+    return "".join(traceback.format_exception(kind, value, tb))
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]), int(sys.argv[2]))

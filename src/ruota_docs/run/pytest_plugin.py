@@ -1,0 +1,229 @@
+"""The pytest side of the engine: options, grouping, and the verification record.
+
+Loaded automatically (entry point ``pytest11``). Options:
+
+``--ledger PATH``        file or folder for the record (default: ``verification/``
+                         beside mkdocs.yml, file named after the machine id)
+``--no-ledger``          write no record
+``--block-timeout S``    seconds a block may run (default 900; ``run: timeout=`` wins)
+``--network``            let blocks marked ``requires: network`` run
+``--no-reuse``           execute identical translations again instead of crediting them
+``--reuse-ledger``       do not run pages whose code passed here last time, unchanged
+                         (their records are kept as they were; for authors, not CI)
+``--update-outputs``     rewrite the ``#>`` lines of blocks whose output differs, from this
+                         machine's output, in the page or snippet file they are written in
+``--run-as-root``        when run as root, run the pages as root too (by default they run
+                         as the unprivileged user ``ruota-docs-runner``: see
+                         :mod:`ruota_docs.run.unprivileged`); each entry records ``as_root``
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
+
+from ruota_docs.records import ledger
+from ruota_docs.run import unprivileged
+from ruota_docs.run.device import probe
+from ruota_docs.blocks.site_config import load_mkdocs_config
+
+_KEY = "ruota_block"
+_UPDATED = "ruota_updated"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("ruota-docs", "verified documentation")
+    group.addoption("--ledger", metavar="PATH", help="verification record file or folder (default: verification/)")
+    group.addoption("--no-ledger", action="store_true", help="do not write the verification record")
+    group.addoption("--block-timeout", type=float, metavar="S", help="seconds a code block may run (default 900)")
+    group.addoption("--network", action="store_true", help="run blocks that need the internet")
+    group.addoption("--no-reuse", action="store_true", help="execute identical translations again")
+    group.addoption("--reuse-ledger", action="store_true",
+                    help="skip executing pages that passed on this machine with the same code (author runs)")
+    group.addoption("--update-outputs", action="store_true",
+                    help="rewrite #> output lines from this machine's output (pages and snippet files)")
+    group.addoption("--run-as-root", action="store_true",
+                    help=f"when run as root, run the pages' code as root too (default: as {unprivileged.DEFAULT_USER})")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Options reach the evaluators (and xdist workers) through the environment.
+    if config.getoption("block_timeout"):
+        os.environ["RUOTA_DOCS_TIMEOUT"] = str(config.getoption("block_timeout"))
+    if config.getoption("network"):
+        os.environ["RUOTA_DOCS_NETWORK"] = "1"
+    if config.getoption("no_reuse"):
+        os.environ["RUOTA_DOCS_REUSE"] = "0"
+    if config.getoption("update_outputs"):
+        os.environ["RUOTA_DOCS_UPDATE_OUTPUTS"] = "1"
+    if config.getoption("reuse_ledger") and not config.getoption("no_ledger"):
+        os.environ["RUOTA_DOCS_REUSE_LEDGER"] = str(_ledger_path(config))
+    if config.getoption("run_as_root"):
+        os.environ[unprivileged.ROOT_VARIABLE] = "1"
+    os.environ[unprivileged.ROOT_DIR_VARIABLE] = str(config.rootpath)
+    if not hasattr(config, "workerinput") and _runs_pages(config):
+        try:  # once per run, before any page: who runs the pages, and can it reach them
+            unprivileged.prepare(os.environ[unprivileged.ROOT_DIR_VARIABLE])
+        except unprivileged.RunnerError as error:
+            raise pytest.UsageError(f"ruota-docs: {error}") from None
+    # The machine is described only when a block asks something of it or a record is
+    # written (device.probe: lazy, and cached on disk for the next run and the workers).
+    if config.pluginmanager.hasplugin("xdist"):
+        from ruota_docs.run.scheduling import SchedulingPlugin  # noqa: PLC0415 — xdist is optional
+
+        config.pluginmanager.register(SchedulingPlugin(), "ruota-docs-scheduling")
+    config._ruota_entries = []  # type: ignore[attr-defined]
+    config._ruota_updated = []  # type: ignore[attr-defined]
+    config._ruota_totals = {}  # type: ignore[attr-defined]
+
+
+def _runs_pages(config: pytest.Config) -> bool:
+    """Whether this run collects the docs folder (or part of it) to run it: only then do pages run."""
+    root = Path(config.rootpath)
+    if config.getoption("collectonly", default=False) or not (root / "mkdocs.yml").exists():
+        return False
+    docs = (root / str(load_mkdocs_config(root).get("docs_dir", "docs"))).resolve()
+    for arg in config.args:
+        path = (Path(config.invocation_params.dir) / arg.split("::", 1)[0]).resolve()
+        if path == docs or docs in path.parents or path in docs.parents:
+            return True
+    return False
+
+
+def _block(item):
+    example = getattr(item, "example", None)
+    block = getattr(example, "parsed", None)
+    return block if block is not None and hasattr(block, "signature") else None
+
+
+def pytest_collection_modifyitems(session, config, items) -> None:
+    """Keep each page's blocks together, the Spanish source before its translations, so
+    that identical translations are credited with the source's run (with xdist, use
+    ``--dist loadscope``: see :mod:`ruota_docs.run.scheduling`)."""
+    pages: dict[str, list] = defaultdict(list)
+    others = []
+    for item in items:
+        block = _block(item)
+        if block is None:
+            others.append(item)
+        else:
+            pages[block.page].append(item)
+
+    def order(page: str):
+        lang, _, rest = page.partition("/")
+        return (rest, lang != "es", lang)
+
+    items[:] = others + [item for page in sorted(pages, key=order) for item in pages[page]]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    block = _block(item)
+    if block is None or report.when != "call":
+        return
+    if report.skipped and isinstance(report.longrepr, tuple):
+        # point the skip at the page and line, not at pytest's unittest shim
+        report.longrepr = (str(item.path), block.line, report.longrepr[2])
+    result = block.outcome
+    status = "error" if result is None else result.status
+    if result is None:
+        reason, output, duration, error, reused = str(call.excinfo.value) if call.excinfo else None, "", report.duration, None, None
+        as_root = None
+    else:
+        reason, output, duration, error = result.reason, result.output, result.duration, result.error
+        reused, as_root = getattr(result, "reused_from", None), getattr(result, "as_root", None)
+    for change in getattr(result, "updated", None) or []:
+        report.user_properties.append((_UPDATED, f"{change} (the block at {block.page}:{block.line})"))
+    report.user_properties.append((_KEY, {
+        "page": block.page, "lang": block.lang, "index": block.index, "line": block.line,
+        "language": block.language, "sha256": getattr(result, "sha256", None) or block.sha256, "id": block.block_id,
+        "outcome": status, "reason": reason, "error": error, "duration": round(duration, 4),
+        "output": output, "ran_at": getattr(result, "ran_at", None) or ledger.now(), "reused_from": reused,
+        "signature": block.signature, "as_root": as_root, "page_blocks": block.page_total,
+    }))
+
+
+def pytest_runtest_logreport(report) -> None:
+    if report.when != "call":
+        return
+    for key, value in report.user_properties:
+        if key == _KEY:
+            _CONFIG[0]._ruota_entries.append(value)
+        elif key == _UPDATED:
+            _CONFIG[0]._ruota_updated.append(value)
+
+
+_CONFIG: list = []
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session) -> None:
+    _CONFIG[:] = [session.config]
+
+
+def _ledger_path(config: pytest.Config) -> Path:
+    option = config.getoption("ledger")
+    root = Path(config.rootpath)
+    target = Path(option) if option else root / "verification"
+    if not target.is_absolute():
+        target = Path(os.getcwd()) / target
+    if target.suffix == ".json":
+        return target
+    return target / f"{probe().machine_id}.json"
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:
+    config = session.config
+    if hasattr(config, "workerinput"):  # xdist worker: the controller writes the record
+        return
+    entries = config._ruota_entries
+    if not entries or config.getoption("no_ledger"):
+        return
+    if os.environ.get("RUOTA_DOCS_FAKE_DEVICE"):
+        # a preview of other hardware: its results describe this machine, not the one named
+        config._ruota_summary = "verification record NOT written: RUOTA_DOCS_FAKE_DEVICE is set (a preview, not a real machine)"
+        return
+    recorded = defaultdict(set)
+    totals = {}
+    for entry in entries:
+        recorded[entry["page"]].add(entry["index"])
+        totals[entry["page"]] = entry.pop("page_blocks", None) or 0
+    # a page that could not be read has no known total (0): its earlier records are kept
+    complete = {page for page, seen in recorded.items() if totals[page] and len(seen) >= totals[page]}
+    path = _ledger_path(config)
+    try:
+        ledger.record(path, entries, complete, probe().to_dict())
+    except ledger.LedgerError as error:
+        config._ruota_summary = f"verification record NOT written: {error}"
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        return
+    counts = Counter(e["outcome"] for e in entries)
+    credited = sum(1 for e in entries if e.get("reused_from"))
+    as_root = sum(1 for e in entries if e.get("as_root"))
+    shown = os.path.relpath(path) if not os.path.relpath(path).startswith("..") else str(path)
+    config._ruota_summary = (
+        f"{len(entries)} blocks recorded in {shown}: "
+        + ", ".join(f"{counts[k]} {k}" for k in ledger.OUTCOMES if counts[k])
+        + (f"; {credited} credited from an identical translation run once" if credited else "")
+        + (f"; {as_root} ran as root" if as_root else "")
+    )
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    updated = getattr(config, "_ruota_updated", None)
+    if updated:
+        terminalreporter.write_sep("-", "ruota-docs #> lines updated")
+        for line in updated:
+            terminalreporter.write_line(line)
+    elif config.getoption("update_outputs", default=False):
+        terminalreporter.write_sep("-", "ruota-docs #> lines updated")
+        terminalreporter.write_line("none: every block's output matched its #> lines")
+    summary = getattr(config, "_ruota_summary", None)
+    if summary:
+        terminalreporter.write_sep("-", "ruota-docs verification record")
+        terminalreporter.write_line(summary)

@@ -1,0 +1,30 @@
+"""The snippet engine: Sybil parsers and evaluators over the blocks the site renders.
+
+``conftest.py`` at the repository root builds the Sybil with :func:`make_sybil`. This
+package's own import stays empty: every page's process starts as
+``python -m ruota_docs.run.process.worker`` and should load nothing it does not need.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+__all__ = ["make_sybil"]
+
+
+def make_sybil(root: str | Path, docs_dir: str | Path | None = None, patterns=("*.md",)):
+    """The Sybil that collects every page under the docs folder."""
+    from sybil import Sybil  # noqa: PLC0415 — see the module docstring
+
+    from ruota_docs.run.sybil.evaluators import BlockEvaluator, teardown_page  # noqa: PLC0415
+    from ruota_docs.run.sybil.parsers import BlockParser, PageDocument, PageLayout  # noqa: PLC0415
+
+    layout = PageLayout(Path(root), Path(docs_dir) if docs_dir else None)
+    return Sybil(
+        parsers=[BlockParser(layout, BlockEvaluator(layout.root))],
+        path=str(layout.docs_dir),
+        patterns=list(patterns),
+        document_types={".md": PageDocument},
+        teardown=teardown_page,
+        name="ruota",
+    )

@@ -1,0 +1,1 @@
+"""The live preview for authors and the preview of the published site. Imports site and blocks."""

@@ -1,0 +1,171 @@
+"""How far each machine's record goes for each guide: the levels of the card matrix.
+
+In the spirit of TheRock's support table (build passing → sanity tested → release
+ready), a guide reaches on a machine, from its record, one of these levels:
+
+0. **no evidence** — the guide's environment blocks did not all pass there (skipped
+   for lack of hardware, failed, changed since they ran, or never run);
+1. **environment checked** — every *environment* block of the guide passed there, in
+   its current form (the blocks that check the installed stack sees the device);
+2. **self-test passed** — level 1, and every *self-test* block passed (the guide's
+   small computation on the device);
+3. **whole guide passed** — level 2, and every other block of the guide that is meant
+   to run (not ``run: skip``) passed there too, in its current form. A block skipped
+   only because the run did not allow the network (``requires: network``) or because it
+   is for another operating system does not count against it; any other skip (ROCm, a
+   GPU, a target, VRAM or a package the machine lacked), a failure, a changed or a
+   missing block does.
+
+Which blocks are a guide's environment and self-test blocks is the table `KEY_BLOCKS`,
+by the snippet each includes (so it survives blocks moving on the page): a snippet it
+names that no block of the guide includes any more stops the build (`EvidenceError`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ruota_docs.records import verdicts
+from ruota_docs.blocks.collect import PageError, page_blocks
+
+LEVELS = ("none", "environment", "self_test", "whole_guide")
+
+#: Guide (path under a language folder) → level → the snippets whose blocks mark it.
+KEY_BLOCKS: dict[str, dict[str, tuple[str, ...]]] = {
+    "guides/keras-rx7600.md": {
+        "environment": ("keras_rx7600/010_check_install.py", "keras_rx7600/020_assert_rocm.py"),
+        "self_test": ("keras_rx7600/030_self_test.py",),
+    },
+    "guides/stable-diffusion-rocm.md": {
+        "environment": ("stable_diffusion/020_identify_gpu.py",),
+        "self_test": ("stable_diffusion/030_tiny_pipeline.py",),
+    },
+    "guides/radeon-vii-windows.md": {
+        "environment": ("radeon_vii/010_environment_report.py",),
+        "self_test": ("radeon_vii/020_gfx906_first_layer.py",),
+    },
+    "guides/verify-against-reference.md": {
+        "environment": ("verify_reference/010_op_sweep.py",),
+        "self_test": ("verify_reference/020_conv_sweep.py",),
+    },
+}
+
+#: The cards the guides are about: a row says "no record yet" while no record has their target.
+TARGET_CARDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Radeon RX 7600", ("gfx1102",)),
+    ("Radeon VII", ("gfx906",)),
+    ("Radeon RX 6000", ("gfx1030", "gfx1031", "gfx1032")),
+)
+
+
+class EvidenceError(ValueError):
+    """`KEY_BLOCKS` and the guides disagree."""
+
+
+@dataclass
+class Guide:
+    """One guide in the reader's language: its blocks, and which of them are key blocks."""
+
+    key: str  #: ``guides/keras-rx7600.md``
+    page: str  #: ``es/guides/keras-rx7600.md``
+    title: str  #: the page's title up to its first colon: short enough for a column
+    blocks: list  #: `ruota_docs.run.sybil.parsers.Block`, in page order
+    key_blocks: dict[str, list]  #: level → ``(snippet, block)`` pairs
+
+
+@dataclass
+class Cell:
+    """What one machine's record says about one guide."""
+
+    level: int  #: index in `LEVELS`
+    reached_by: object = None  #: the last key block of the level reached
+    stopped_by: object = None  #: the first block that stops the next level
+    stop: str | None = None  #: why: failed, stale, absent, skipped
+    stop_entry: dict | None = None  #: the record's entry of that block, where there is one
+
+
+def _includes(block, snippet: str) -> bool:
+    """Whether ``block`` includes ``snippet`` (a path under snippets/, whatever section of it,
+    however the engine spells the include: ``g/x.py:part`` or ``snippets/g/x.py``)."""
+    for source in block.includes:
+        path = str(source).split(":", 1)[0]
+        if path == snippet or path.endswith("/" + snippet):
+            return True
+    return False
+
+
+def load_guides(root: Path, docs_dir: Path, lang: str, table: dict | None = None, blocks_of=None) -> list[Guide]:
+    """The guides of ``table`` (`KEY_BLOCKS`) in ``lang``, with their current blocks. Raises `EvidenceError`.
+
+    ``blocks_of(path)`` gives a page's blocks as `page_blocks` does (the site build passes
+    those its own rendering found)."""
+    guides = []
+    for key, levels in (KEY_BLOCKS if table is None else table).items():
+        path = Path(docs_dir) / lang / key
+        if not path.is_file():
+            raise EvidenceError(f"ruota_docs/site/evidence.py names {lang}/{key}, which does not exist")
+        try:
+            blocks = blocks_of(path) if blocks_of else page_blocks(root, docs_dir, path)
+        except PageError as error:
+            raise EvidenceError(f"{lang}/{key}:{error.line}: {error}") from None
+        text = path.read_text(encoding="utf-8-sig")
+        title = next((ln[2:].split("{")[0].split(":")[0].strip() for ln in text.splitlines() if ln.startswith("# ")), key)
+        chosen = {}
+        for level, snippets in levels.items():
+            chosen[level] = []
+            for snippet in snippets:
+                found = [b for b in blocks if _includes(b, snippet)]
+                if not found:
+                    raise EvidenceError(f"ruota_docs/site/evidence.py: no block of {lang}/{key} includes {snippet} any more; "
+                                        "name the guide's current environment and self-test snippets there")
+                chosen[level] += [(snippet, b) for b in found]
+        guides.append(Guide(key, f"{lang}/{key}", title, blocks, chosen))
+    return guides
+
+
+def _excused(block, machine: dict) -> bool:
+    """A skip that says nothing about the card: no network allowed, or another operating system."""
+    names = {t.name: t for t in block.requirements}
+    if "network" in names:
+        return True
+    if "os" in names and machine.get("os") not in names["os"].values:
+        return True
+    return block.kind == "windows" and machine.get("os") != "windows"
+
+
+def cell(guide: Guide, data: dict, pages) -> Cell:
+    """The level ``guide`` reaches in one ledger (``data``, with ``pages`` its `verdicts.PageEntries`)."""
+    machine = data.get("machine", {})
+    indexed = [(data, pages)]
+    found = {b.index: verdicts.verdict(guide.page, b.index, b.sha256, indexed).results[0] for b in guide.blocks}
+    state = {index: r.state for index, r in found.items()}
+    meant = [b for b in guide.blocks if b.not_run_reason is None]
+    result = Cell(0)
+
+    def stopped(block) -> Cell:
+        result.stopped_by, result.stop, result.stop_entry = block, state[block.index], found[block.index].entry
+        return result
+
+    for level in ("environment", "self_test"):
+        blocking = next((b for _, b in guide.key_blocks[level] if state[b.index] != "passed"), None)
+        if blocking is not None:
+            return stopped(blocking)
+        result.level, result.reached_by = LEVELS.index(level), guide.key_blocks[level][-1][1]
+    for block in meant:
+        if state[block.index] == "passed" or (state[block.index] == "skipped" and _excused(block, machine)):
+            continue
+        return stopped(block)
+    result.level = LEVELS.index("whole_guide")
+    return result
+
+
+def missing_cards(ledgers: list[dict]) -> list[tuple[str, tuple[str, ...]]]:
+    """`TARGET_CARDS` whose targets no ROCm record has yet: ``(name, targets without a record)``."""
+    seen = {d.get("machine", {}).get("arch") for d in ledgers if d.get("machine", {}).get("backend") == "rocm"}
+    rows = []
+    for name, targets in TARGET_CARDS:
+        left = tuple(t for t in targets if t not in seen)
+        if left:
+            rows.append((name, left))
+    return rows

@@ -1,0 +1,326 @@
+"""HTML fragments the plugin puts into pages, in the reader's language."""
+
+from __future__ import annotations
+
+import html
+from collections import Counter
+
+from ruota_docs.site import charts, formatting, reasons
+from ruota_docs.translations import staleness
+from ruota_docs.site.locales import LANGUAGE_NAMES, text
+from ruota_docs.records.verdicts import Verdict, machine_label
+from ruota_docs.blocks.terms import OS_LABELS, Requirement
+from ruota_docs.blocks.terms import ROCM_PROGRAMS
+
+# The badge and skip wording of requirement terms lives in ruota_docs.site.reasons.
+requirement_label = reasons.requirement_label
+localised_reason = reasons.localised_reason
+
+_ICONS = {
+    # Material Design Icons (Apache 2.0), inlined so pages load nothing from elsewhere.
+    "passed": "M12 2C6.5 2 2 6.5 2 12S6.5 22 12 22 22 17.5 22 12 17.5 2 12 2M10 17L5 12L6.41 10.59L10 14.17L17.59 6.58L19 8L10 17Z",
+    "failed": "M12 2C17.53 2 22 6.47 22 12S17.53 22 12 22 2 17.53 2 12 6.47 2 12 2M15.59 7L12 10.59L8.41 7L7 8.41L10.59 12L7 15.59L8.41 17L12 13.41L15.59 17L17 15.59L13.41 12L17 8.41L15.59 7Z",
+    "skipped": "M12 2A10 10 0 0 0 2 12A10 10 0 0 0 12 22A10 10 0 0 0 22 12A10 10 0 0 0 12 2M7 13V11H17V13H7Z",
+    "stale": "M12 20A8 8 0 0 0 20 12A8 8 0 0 0 12 4A8 8 0 0 0 4 12A8 8 0 0 0 12 20M12 2A10 10 0 0 1 22 12A10 10 0 0 1 12 22C6.47 22 2 17.5 2 12A10 10 0 0 1 12 2M12.5 7V12.25L17 14.92L16.25 16.15L11 13V7H12.5Z",
+}
+_ICONS["never"] = _ICONS["stale"]
+_ICONS["notrun"] = _ICONS["skipped"]
+
+
+def icon(state: str) -> str:
+    return (f'<svg class="ruota-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">'
+            f'<path d="{_ICONS[state]}"/></svg>')
+
+
+def badges(block, lang: str) -> str:
+    """The requirement badges shown above a block ('' when it has none)."""
+    labels = [requirement_label(t, lang) for t in block.requirements]
+    if block.kind == "windows" and not any(t.name == "os" for t in block.requirements):
+        labels.insert(0, requirement_label(Requirement("os", ("windows",)), lang))
+    if not labels:
+        return ""
+    # Spaces between the spans (a flex row ignores them) keep the words apart where the
+    # text is read without styles: the search index, copy and paste, plain-text readers.
+    spans = " ".join(f'<span class="ruota-badge">{html.escape(label)}</span>' for label in labels)
+    return (f'<div class="ruota-requires" role="note"><span class="ruota-requires-label">'
+            f'{html.escape(text(lang, "requires"))}</span> {spans}</div>')
+
+
+def _machines(results, lang: str) -> str:
+    return formatting.join([r.label for r in results], lang)
+
+
+def _latest(results) -> str | None:
+    stamps = [r.entry.get("ran_at") for r in results if r.entry and r.entry.get("ran_at")]
+    return max(stamps) if stamps else None
+
+
+def _failure(results, lang: str) -> str | None:
+    """Why the block failed, where the engine itself said so alike on every machine
+    (a timeout, a dead process); a Python error is left to the output below."""
+    said = {reasons.engine_message((r.entry or {}).get("reason") or "", lang) for r in results}
+    return said.pop() if len(said) == 1 and None not in said else None
+
+
+def mark(block, verdict: Verdict, lang: str) -> str:
+    """The small verification mark under a block: one line per kind of result."""
+    lines = []
+    if block.not_run_reason is not None:
+        lines.append(("notrun", text(lang, "not_run", reason=block.not_run_reason)))
+    for state, key in (("failed", "failed_on"), ("passed", "verified_on")):
+        results = verdict.by_state(state)
+        if results:
+            words = text(lang, key, machines=_machines(results, lang), date=formatting.date(_latest(results), lang),
+                         count=len(results))
+            why = _failure(results, lang) if state == "failed" else None
+            lines.append((state, text(lang, "failed_because", failed=words, reason=why) if why else words))
+    skipped = verdict.by_state("skipped")
+    if skipped and block.not_run_reason is None:
+        # grouped by what the reader is told: machines whose English reasons differ only
+        # in what they are ("this machine: …") share one line
+        said: dict[str, list] = {}
+        for r in skipped:
+            said.setdefault(localised_reason(block, (r.entry or {}).get("reason") or "", lang), []).append(r)
+        for reason, machines in said.items():
+            lines.append(("skipped", text(lang, "skipped_on", machines=_machines(machines, lang), reason=reason)))
+    if not verdict.by_state("passed") and not verdict.by_state("failed") and block.not_run_reason is None:
+        if verdict.by_state("stale"):
+            lines.append(("stale", text(lang, "stale")))
+        elif not skipped:
+            lines.append(("never", text(lang, "never")))
+    items = "".join(
+        f'<li class="ruota-mark-{state}">{icon(state)}<span>{html.escape(words)}</span></li>' for state, words in lines
+    )
+    return f'<ul class="ruota-marks">{items}</ul>'
+
+
+def output_tabs(verdict: Verdict, lang: str, uid: str) -> str:
+    """Tabs with what the block printed on each machine where it ran."""
+    shown = [r for r in verdict.results if r.state in ("passed", "failed") and r.entry]
+    if not shown:
+        return ""
+    inputs, labels, blocks = [], [], []
+    for n, result in enumerate(shown, 1):
+        entry = result.entry
+        tab_id = f"__ruota_{uid}_{n}"
+        checked = ' checked="checked"' if n == 1 else ""
+        inputs.append(f'<input{checked} id="{tab_id}" name="__ruota_{uid}" type="radio">')
+        labels.append(f'<label for="{tab_id}">{icon(result.state)}{html.escape(result.label)}</label>')
+        body = entry.get("output") or ""
+        if result.state == "failed" and entry.get("error"):
+            error = reasons.engine_message(entry["error"], lang) or entry["error"]
+            body = (body + "\n" if body else "") + error
+        meta = [formatting.date(entry.get("ran_at"), lang, "medium"), formatting.seconds(entry.get("duration") or 0, lang)]
+        if entry.get("as_root"):  # what a permission check printed there is not what readers get
+            meta.append(text(lang, "ran_as_root"))
+        if entry.get("reused_from"):
+            other = entry["reused_from"].split("/", 1)[0]
+            meta.append(text(lang, "credited", language=LANGUAGE_NAMES.get(lang, LANGUAGE_NAMES["en"]).get(other, other)))
+        content = (f'<pre class="ruota-output"><code>{html.escape(body)}</code></pre>' if body.strip()
+                   else f'<p class="ruota-output-empty">{html.escape(text(lang, "no_output"))}</p>')
+        blocks.append(f'<div class="tabbed-block">{content}<p class="ruota-output-meta">{html.escape(" · ".join(meta))}</p></div>')
+    return (f'<div class="tabbed-set tabbed-alternate ruota-outputs" data-tabs="{uid}:{len(shown)}">'
+            + "".join(inputs)
+            + f'<div class="tabbed-labels" aria-label="{html.escape(text(lang, "output_on"))}">' + " ".join(labels) + "</div>"
+            + '<div class="tabbed-content">' + "".join(blocks) + "</div></div>")
+
+
+def block_panel(block, verdict: Verdict, lang: str, uid: str) -> str:
+    state = "notrun" if block.not_run_reason is not None else verdict.state
+    # the id (the block's index) lets the card matrix link to the block's verification
+    return (f'<div class="ruota-verify ruota-state-{state}" id="ruota-block-{uid}">'
+            f'{mark(block, verdict, lang)}{output_tabs(verdict, lang, uid)}</div>')
+
+
+def translation_banner(docs_dir, page_key: str, lang: str, source_lang: str) -> str:
+    """The banner over a page of another language than ``lang``'s own (the i18n plugin shows
+    the source page where a translation is missing), or over a translation whose source
+    changed since it was translated; '' for any other page."""
+    if page_key.split("/", 1)[0] != lang:
+        return f'<div class="admonition note ruota-banner"><p>{text(lang, "untranslated")}</p></div>'
+    if lang == source_lang:
+        return ""
+    state = staleness.translation_state(docs_dir, page_key, source_lang)
+    if state is not None and state.stale:
+        words = text(lang, "stale_translation", date=formatting.date(state.source_changed, lang))
+        return f'<div class="admonition warning ruota-banner"><p>{words}</p></div>'
+    return ""
+
+
+def page_summary(blocks_verdicts, lang: str) -> str:
+    """The one line at the top of a page."""
+    total = len(blocks_verdicts)
+    if not total:
+        return ""
+    counts = Counter("notrun" if b.not_run_reason is not None else v.state for b, v in blocks_verdicts)
+    machines = {r.machine_id for _, v in blocks_verdicts for r in v.results if r.state == "passed"}
+    stamps = [r.entry["ran_at"] for _, v in blocks_verdicts for r in v.results if r.entry and r.entry.get("ran_at")]
+    if counts["passed"] == 0:
+        parts = [text(lang, "summary_none")]
+    else:
+        parts = [text(lang, "summary", passed=counts["passed"], total=total,
+                      machines=text(lang, "machines_count", count=len(machines)),
+                      date=formatting.date(max(stamps) if stamps else None, lang))]
+    pending = counts["stale"] + counts["never"]
+    for key, count in (("summary_failed", counts["failed"]), ("summary_pending", pending),
+                       ("summary_skipped", counts["skipped"]), ("summary_notrun", counts["notrun"])):
+        if count:
+            parts.append(text(lang, key, count=count))
+    state = "failed" if counts["failed"] else ("passed" if counts["passed"] and not pending else "stale")
+    return f'<p class="ruota-summary ruota-state-{state}">{icon(state)}<span>{html.escape(" ".join(parts))}</span></p>'
+
+
+def _series_labels(options: dict, metrics: list[str]) -> list[str]:
+    """The readers' names of the series (``labels="a; b"``), else the metrics' own names."""
+    given = [label.strip() for label in str(options.get("labels", "")).split(";") if label.strip()]
+    if given and len(given) != len(metrics):
+        raise ValueError(f"labels= names {len(given)} series but metrics= has {len(metrics)}")
+    return given or metrics
+
+
+def chart(options: dict, entries_by_machine: list[tuple[dict, list[dict]]], lang: str) -> str:
+    """A ``chart:`` directive: a table and an SVG bar chart of recorded metrics."""
+    metrics = [m for m in str(options.get("metrics", "")).split(",") if m]
+    names = _series_labels(options, metrics)
+    unit = formatting.unit(str(options.get("unit", "")), lang)
+    title = str(options.get("title", ", ".join(metrics)))
+    groups, rows = [], []
+    for machine, entries in entries_by_machine:
+        values = []
+        for metric, name in zip(metrics, names):
+            value = next((charts.metric(e.get("output"), metric) for e in entries if e["outcome"] == "passed"
+                          and charts.metric(e.get("output"), metric) is not None), None)
+            values.append((name if len(metrics) > 1 else "", value, "measured"))
+        if any(v is not None for _, v, _ in values):
+            groups.append((machine_label(machine), values))
+            rows.append((machine_label(machine), text(lang, "chart_measured"), [v for _, v, _ in values]))
+    for item in str(options.get("reported", "")).split(";"):
+        label, sep, value = item.rpartition("=")
+        if sep and label.strip():
+            try:
+                number = float(value.strip().replace(",", "."))
+            except ValueError:
+                raise ValueError(f"reported value {value.strip()!r} for {label.strip()!r} is not a number") from None
+            groups.append((label.strip(), [("", number, "reported")]))
+            rows.append((label.strip(), text(lang, "chart_reported"), [number]))
+    if not groups:
+        return f'<p class="ruota-chart-empty">{html.escape(text(lang, "chart_none", metrics=formatting.join(names, lang)))}</p>'
+    in_unit = f" ({unit})" if unit else ""
+    heads = [text(lang, "value") + in_unit] if len(metrics) == 1 else [name + in_unit for name in names]
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in heads)
+    body = "".join(
+        f"<tr><td>{html.escape(label)}</td><td>{html.escape(kind)}</td>"
+        + "".join(f'<td class="ruota-num">{formatting.number(v, lang) if v is not None else "—"}</td>' for v in values)
+        + "</tr>" for label, kind, values in rows
+    )
+    table = (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-chart-table"><table><thead><tr><th>{html.escape(text(lang, "machine"))}</th>'
+             f'<th>{html.escape(text(lang, "chart_source"))}</th>{head}</tr></thead>'
+             f"<tbody>{body}</tbody></table></div></div>")
+    svg = charts.bar_chart(title, groups, unit, lambda v: formatting.number(v, lang))
+    # data-search-exclude: Material's search would index the chart's labels and the table's
+    # cells run together ("CPU x86_64 · measured30,5 s"); the page's prose says what it shows.
+    return (f'<div data-search-exclude><figure class="ruota-figure">{svg}<figcaption>{html.escape(title)}</figcaption>'
+            f'{table}</figure></div>')
+
+
+_BACKENDS = {"cpu": "CPU", "cuda": "CUDA", "rocm": "ROCm"}
+
+
+def _count(state: str, count: int, lang: str) -> str:
+    """A count in the status table: the icon and the number, and in words for screen
+    readers and on hover (``3 bloques correctos``)."""
+    words = html.escape(text(lang, f"count_{state}", count=count))
+    return (f'<span class="ruota-count ruota-mark-{state}" title="{words}">{icon(state)}'
+            f'<span aria-hidden="true">{formatting.number(count, lang, 0)}</span><span class="ruota-sr-only">{words}</span></span>')
+
+
+def rocm_kind(block) -> str | None:
+    """``device`` for a block that needs PyTorch on a ROCm GPU, ``toolchain`` for one that needs
+    only ROCm's software (hipcc, or one of ROCm's programs), ``None`` for any other."""
+    names = {t.name for t in block.requirements}
+    if "rocm" in names:
+        return "device"
+    programs = {v for t in block.requirements if t.name == "tool" for v in t.values}
+    if ("hipcc" in names or programs & set(ROCM_PROGRAMS)) and not names & {"gpu", "cuda"}:
+        return "toolchain"
+    return None
+
+
+def rocm_evidence(pages: list[tuple[str, str, list]], lang: str) -> str:
+    """Two rows drawn from the records: where the ROCm toolchain blocks and the ROCm device
+    blocks of this language passed ("no record yet" where none did)."""
+    rows = []
+    for kind in ("toolchain", "device"):
+        items = [(b, v) for _, _, found in pages for b, v in found if rocm_kind(b) == kind and b.not_run_reason is None]
+        if not items:
+            continue
+        passed: dict[str, list] = {}
+        for _, verdict in items:
+            for result in verdict.by_state("passed"):
+                passed.setdefault(result.label, []).append(result)
+        if passed:
+            where = "; ".join(
+                text(lang, "rocm_passed_on", machine=label, passed=formatting.number(len(found), lang, 0),
+                     total=formatting.number(len(items), lang, 0), date=formatting.date(_latest(found), lang, "medium"))
+                for label, found in passed.items())
+        else:
+            where = text(lang, "rocm_no_record")
+        rows.append(f'<tr><td>{html.escape(text(lang, "rocm_" + kind))}</td><td class="ruota-num">{formatting.number(len(items), lang, 0)}</td>'
+                    f'<td>{icon("passed" if passed else "never")} {html.escape(where)}</td></tr>')
+    if not rows:
+        return ""
+    return (f'<div class="md-typeset__scrollwrap" data-search-exclude><div class="md-typeset__table ruota-rocm"><table><thead><tr>'
+            f'<th>{html.escape(text(lang, "rocm_what"))}</th><th>{html.escape(text(lang, "blocks_header"))}</th>'
+            f'<th>{html.escape(text(lang, "rocm_where"))}</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div></div>')
+
+
+def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: str) -> str:
+    """The generated verification status: every page, every machine, the machines' descriptions.
+
+    ``pages`` holds ``(title, url, [(block, verdict), …])`` for the reader's language.
+    """
+    machines = [(d.get("machine_id"), machine_label(d.get("machine", {}))) for d in ledgers]
+    # Outcomes per machine over every page of this language.
+    totals = {mid: Counter() for mid, _ in machines}
+    for _, _, items in pages:
+        for _, v in items:
+            for r in v.results:
+                totals[r.machine_id][r.state] += 1
+    groups = [(label, [(text(lang, s), float(totals[mid][s]), s) for s in ("passed", "failed", "skipped")])
+              for mid, label in machines]
+    blocks = lambda v: text(lang, "blocks_count", count=int(v))  # noqa: E731
+    svg = charts.bar_chart(text(lang, "outcomes_chart"), groups, "", blocks) if groups else ""
+    head = "".join(f"<th>{html.escape(label)}</th>" for _, label in machines)
+    rows = []
+    for title, url, items in pages:
+        cells = []
+        for mid, _ in machines:
+            c = Counter(r.state for _, v in items for r in v.results if r.machine_id == mid)
+            c["stale"] += c.pop("absent", 0)
+            parts = [_count(s, c[s], lang) for s in ("passed", "failed", "skipped", "stale") if c[s]]
+            cells.append(f"<td>{' '.join(parts) or '—'}</td>")
+        rows.append(f'<tr><td><a href="{html.escape(url)}">{html.escape(title)}</a></td>'
+                    f'<td class="ruota-num">{formatting.number(len(items), lang, 0)}</td>{"".join(cells)}</tr>')
+    table = (f'<div class="md-typeset__scrollwrap" data-search-exclude><div class="md-typeset__table ruota-status-table"><table><thead><tr><th>{html.escape(text(lang, "page"))}</th>'
+             f'<th>{html.escape(text(lang, "blocks_header"))}</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div></div>')
+    described = []
+    for data in ledgers:
+        m = data.get("machine", {})
+        versions = ", ".join(f"{k} {v}" for k, v in sorted((m.get("packages") or {}).items()))
+        extra = ", ".join(x for x in (m.get("hip") and f"HIP {m['hip']}", m.get("cuda") and f"CUDA {m['cuda']}") if x)
+        system = f"{OS_LABELS.get(m.get('os'), m.get('os'))} {m.get('machine')}"
+        facts = " · ".join(x for x in (system, f"Python {m.get('python')}", extra, versions) if x)
+        gpu = str(m.get("gpu_name") or "—") + (f" · {m['arch']}" if m.get("arch") else "")
+        backend = _BACKENDS.get(m.get("backend"), str(m.get("backend")))
+        described.append(
+            f"<tr><td>{html.escape(machine_label(m))}</td><td>{html.escape(backend)}</td>"
+            f"<td>{html.escape(gpu)}</td><td>{html.escape(facts)}</td>"
+            f"<td>{formatting.date(data.get('updated'), lang, 'medium')}</td></tr>"
+        )
+    machines_table = (f'<div class="md-typeset__scrollwrap" data-search-exclude><div class="md-typeset__table ruota-machines"><table><thead><tr><th>{html.escape(text(lang, "machine"))}</th><th>{html.escape(text(lang, "backend"))}</th>'
+                      f'<th>{html.escape(text(lang, "gpu"))}</th><th>{html.escape(text(lang, "versions"))}</th><th>{html.escape(text(lang, "updated"))}</th></tr></thead>'
+                      f'<tbody>{"".join(described)}</tbody></table></div></div>')
+    figure = f'<figure class="ruota-figure">{svg}<figcaption>{html.escape(text(lang, "outcomes_chart"))}</figcaption></figure>' if svg else ""
+    # Each table carries its own data-search-exclude: Material's search compares elements by tag
+    # name, so the outer div's exclusion ends at the first nested </div>.
+    return f'<div class="ruota-status" data-search-exclude>{figure}{rocm_evidence(pages, lang)}{table}{machines_table}</div>'

@@ -1,0 +1,282 @@
+"""The MkDocs plugin: shows the verification record on every page.
+
+For each code block it adds the requirement badges (above) and the verification
+mark with the output printed on each machine (below); at the top of each page a
+one-line summary; ``<!-- chart: … -->``, ``<!-- verification-status -->`` and
+``<!-- card-matrix -->`` directives become tables and SVG charts; translations whose Spanish source changed
+get a banner. A page the engine cannot read fails the build with its file and line.
+The site's frame speaks the reader's language too: permalink titles, the templates'
+strings, and French typography on every French page.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mkdocs.config import config_options as c
+from mkdocs.config.base import Config
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
+from mkdocs.utils import get_relative_url
+
+from ruota_docs.blocks import markers, page_cache, renderer
+from ruota_docs.records import ledger, verdicts
+from ruota_docs.blocks import value_directive
+from ruota_docs.site import evidence, fragments, matrix, template_cache, typography, values
+from ruota_docs.blocks.capture import BlockCapture, Context
+from ruota_docs.site.locales import LANGUAGE_NAMES, text
+from ruota_docs.blocks.pages import PageError, read_page, split_meta
+
+log = get_plugin_logger(__name__)
+
+#: mkdocstrings renders the package's docstrings: English on every page, and said so.
+_API_OBJECT = '<div class="doc doc-object '
+#: Material's page body, and the banner over a page shown in its source language.
+_ARTICLE = '<article class="md-content__inner md-typeset">'
+_BANNER = '<div class="admonition note ruota-banner">'
+
+
+class RuotaDocsConfig(Config):
+    """Options of the ``ruota_docs`` plugin in mkdocs.yml."""
+
+    #: Folder of verification ledgers (``<machine-id>.json``), relative to mkdocs.yml.
+    ledger_dir = c.Type(str, default="verification")
+    #: Set to false to build without badges, marks and charts (for measuring the plugin's cost).
+    enabled = c.Type(bool, default=True)
+    #: Source language: translations are compared against its pages.
+    source_language = c.Type(str, default="es")
+    #: Pages deliberately left untranslated (path under the language folder); they get a banner.
+    untranslated = c.Type(list, default=[])
+
+
+class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
+    @event_priority(-10)  # after mkdocstrings (0), which takes config.markdown_extensions for its docstrings
+    def on_config(self, config):
+        self.root = Path(config.config_file_path).resolve().parent
+        self.docs_dir = Path(config.docs_dir).resolve()
+        try:
+            self.ledgers = ledger.load_all(self.root / self.config.ledger_dir)
+        except ledger.LedgerError as error:
+            raise PluginError(f"ruota_docs: {error}") from None
+        self.indexed = verdicts.index_ledgers(self.ledgers)
+        self._generated = []  # (page, placeholder, directive, lang): filled in on_env
+        template_cache.compile_once(config.theme)
+        # The blocks are captured while MkDocs renders each page (static-i18n runs the
+        # build once per language, with this config: one extension for all). mkdocstrings
+        # renders each docstring with the list it holds of the site's extensions: blocks it
+        # generates are not the page's, so that list does without the capture (in place),
+        # and the pages get a list of their own with it.
+        captures = [e for e in config.markdown_extensions if isinstance(e, BlockCapture)]
+        self.capture = captures[0] if captures else BlockCapture()
+        if self.config.enabled:
+            for capture in captures:
+                config.markdown_extensions.remove(capture)
+            config.markdown_extensions = [*config.markdown_extensions, self.capture]
+        return config
+
+    # -- helpers -------------------------------------------------------------
+    def _reader_lang(self, page, config) -> str:
+        return getattr(page.file, "locale_alternate_of", None) or str(config.theme.get("language", "es"))
+
+    def _language_pages(self, lang: str, files, page) -> list:
+        """``(title, url, [(block, verdict)…])`` for every page of one language."""
+        result = []
+        folder = self.docs_dir / lang
+        for path in sorted(folder.rglob("*.md")):
+            key = path.relative_to(self.docs_dir).as_posix()
+            blocks = [b for b in self._blocks(path, key) if not b.shown_only]
+            if not blocks:
+                continue
+            source = read_page(path)
+            title = next((ln[2:].split("{")[0].strip() for ln in source.splitlines() if ln.startswith("# ")), key)
+            file = files.get_file_from_path(key) if files else None
+            url = get_relative_url(file.url, page.url) if file is not None else key
+            result.append((title, url, [(b, verdicts.verdict(b.page, b.index, b.sha256, self.indexed)) for b in blocks]))
+        return result
+
+    def _blocks(self, path: Path, key: str) -> list:
+        """Every block of the page file ``path``: from its rendering in this build (or an
+        earlier one of this process, where nothing it was rendered from changed), else
+        rendered now; a page the engine cannot read stops the build with its file and line."""
+        found = page_cache.blocks(path)
+        if found is not None:
+            return found
+        rendered = renderer.render(self.root, path, docs_dir=self.docs_dir, fast=True)
+        if rendered.problems:
+            problem = rendered.problems[0]
+            raise PluginError(f"{key}:{problem.line}: {problem.message}")
+        included = {self.root / str(source).split(":", 1)[0] for b in rendered.blocks for source in b.includes}
+        page_cache.remember(path, rendered.blocks, included)
+        return rendered.blocks
+
+    def _guide_blocks(self, path: Path) -> list:
+        """A guide's blocks for the card matrix (evidence.load_guides), as `page_blocks` gives them."""
+        key = Path(path).resolve().relative_to(self.docs_dir).as_posix()
+        return [b for b in self._blocks(Path(path), key) if not b.shown_only]
+
+    # -- events ----------------------------------------------------------------
+    def on_files(self, files, config):
+        """A page that is not UTF-8 stops the build with its file and line (MkDocs itself
+        would stop with a traceback)."""
+        for file in files.documentation_pages():
+            if not file.abs_src_path or not file.src_uri.endswith(".md"):
+                continue  # generated in memory
+            try:
+                read_page(file.abs_src_path)
+            except PageError as error:
+                raise PluginError(f"{file.src_uri}:{error.line}: {error}") from None
+            except OSError:
+                continue
+        return files
+
+    def on_page_markdown(self, markdown, page, config, files):
+        if not self.config.enabled:
+            return markdown
+        # the Markdown instance MkDocs makes next renders this page: lines are counted in its
+        # file, from where MkDocs' front matter ends (plugins before this one may rewrite the
+        # Markdown without moving its lines: mkdocs-static-i18n drops its final newline)
+        first_line = 1
+        if page.file.abs_src_path:
+            try:
+                first_line = split_meta(read_page(page.file.abs_src_path))[1]
+            except (OSError, PageError):
+                pass
+        self.capture.context(Context(str(Path(page.file.abs_src_path or page.file.src_uri).resolve()), first_line))
+        return markdown
+
+    def on_page_content(self, html, page, config, files):
+        state = self.capture.page_state if self.config.enabled else None
+        if state is None:
+            return html
+        page_key = page.file.src_uri
+        lang = self._reader_lang(page, config)
+        rendered = renderer.assemble(state, html, page_key, lang, self.root)
+        self.capture.page_state = None
+        if rendered.problems:
+            problem = rendered.problems[0]
+            raise PluginError(f"{page_key}:{problem.line}: {problem.message}")
+        before, after, page_verdicts = {}, {}, []
+        for block in rendered.blocks:
+            if block.error:
+                raise PluginError(block.error)
+            if block.shown_only:
+                continue
+            verdict = verdicts.verdict(page_key, block.index, block.sha256, self.indexed)
+            page_verdicts.append((block, verdict))
+            before[block.number] = fragments.badges(block, lang)
+            after[block.number] = fragments.block_panel(block, verdict, lang, str(block.index))
+        filled = {}
+        for n, directive in enumerate(rendered.directives):
+            if directive.name == "chart":
+                options = directive.options()
+                try:
+                    filled[n] = fragments.chart(options, self._chart_entries(rendered, options, directive.line), lang)
+                except ValueError as error:
+                    raise PluginError(f"{page_key}:{directive.line}: chart: {error}") from None
+            else:  # the status page and the card matrix list every page's blocks: filled once all are rendered
+                filled[n] = f'<div data-ruota-generated="{rendered.nonce}:{n}"></div>'
+                self._generated.append((page, filled[n], directive, lang))
+        banner = fragments.translation_banner(self.docs_dir, page_key, lang, self.config.source_language)
+        if page.file.abs_src_path and page_key.split("/", 1)[0] == lang:  # not a page shown in another language
+            page_cache.remember(page.file.abs_src_path, rendered.blocks, {o[0] for o in state.origins if o},
+                                lists_pages=any(d.name != "chart" for d in rendered.directives), banner=banner)
+        html = markers.fill(html, rendered.nonce, before, after, filled)
+        html = self._values(html, rendered, page, lang)
+        header = fragments.page_summary(page_verdicts, lang) + banner
+        return _after_title(html, header) if header else html
+
+    def _generate(self, page, directive, lang: str, files) -> str:
+        """What stands for a ``verification-status`` or ``card-matrix`` directive."""
+        page_key = page.file.src_uri
+        if directive.name != "card-matrix":
+            return fragments.status_page(self._language_pages(lang, files, page), self.ledgers, lang)
+        try:
+            guides = evidence.load_guides(self.root, self.docs_dir, lang, blocks_of=self._guide_blocks)
+        except evidence.EvidenceError as error:
+            raise PluginError(f"{page_key}:{directive.line}: card-matrix: {error}") from None
+        found = lambda k: files.get_file_from_path(k) if files else None  # noqa: E731
+        to = lambda k: get_relative_url(found(k).url, page.url) if found(k) else k  # noqa: E731
+        return matrix.card_matrix(guides, self.ledgers, lang, to)
+
+    def _values(self, html: str, rendered, page, lang: str) -> str:
+        """``<!-- value: … -->`` in the prose: the number each machine's record holds."""
+        if "value:" not in html:
+            return html
+        by_id = {b.block_id: b for b in rendered.blocks if b.block_id}
+        source = page.file.content_string if page.file.abs_src_path else ""
+
+        def fill(match):
+            line = _line_of(source, match.group(0))
+            try:
+                value = value_directive.parse(match["args"])
+            except value_directive.ValueDirectiveError as error:
+                raise PluginError(f"{rendered.page}:{line}: {error}") from None
+            block = by_id.get(value.block)
+            if block is None:
+                known = ", ".join(sorted(by_id)) or "none"
+                raise PluginError(f"{rendered.page}:{line}: value: no block on this page has id={value.block} (ids here: {known})")
+            return values.render(value, verdicts.verdict(block.page, block.index, block.sha256, self.indexed), lang)
+
+        return value_directive.DIRECTIVE.sub(fill, html)
+
+    def _chart_entries(self, rendered, options: dict, line: int):
+        """Each machine's entries for the chart's block, for its current code only: what a
+        machine recorded for code that has changed since is not shown."""
+        block_id = options.get("block")
+        if not block_id:
+            raise PluginError(f"{rendered.page}:{line}: chart: directive needs block=ID (the id= of a run: directive)")
+        block = next((b for b in rendered.blocks if b.block_id == block_id), None)
+        if block is None:
+            known = ", ".join(sorted(b.block_id for b in rendered.blocks if b.block_id)) or "none"
+            raise PluginError(f"{rendered.page}:{line}: chart: no block on this page has id={block_id} (ids here: {known})")
+        verdict = verdicts.verdict(block.page, block.index, block.sha256, self.indexed)
+        return [(data.get("machine", {}), [r.entry] if r.entry and r.state in ("passed", "failed") else [])
+                for (data, _), r in zip(self.indexed, verdict.results)]
+
+    # -- the site's frame in the reader's language ----------------------------------------
+    def on_pre_build(self, config):
+        """Headings' permalink title in the language being built (the i18n plugin builds
+        each language in turn, each with its own ``theme.language``)."""
+        toc = config.mdx_configs.get("toc")
+        if toc is not None and toc.get("permalink"):
+            toc["permalink_title"] = text(str(config.theme.get("language", "es")), "permalink")
+
+    def on_env(self, env, config, files):
+        """Every page is rendered now (MkDocs renders them all before it writes any): the
+        status page and the card matrix, from their blocks. Also ``ruota_text(lang, key)``
+        for templates (overrides/): strings from locales.py."""
+        for page, placeholder, directive, lang in self._generated:
+            page.content = page.content.replace(placeholder, self._generate(page, directive, lang, files), 1)
+        self._generated = []
+        env.globals["ruota_text"] = text
+        return env
+
+    def on_post_page(self, output, page, config):
+        """Text in another language than the page's says so (``lang``), so that browsers,
+        screen readers and French typography treat it as what it is."""
+        lang = self._reader_lang(page, config)
+        if lang != "en":
+            output = output.replace(_API_OBJECT, '<div lang="en" class="doc doc-object ')
+        written = page.file.src_uri.split("/", 1)[0]
+        if written != lang and written in LANGUAGE_NAMES:  # the source page, shown where no translation exists
+            output = output.replace(_ARTICLE, f'<article lang="{written}" class="md-content__inner md-typeset">', 1)
+            output = output.replace(_BANNER, f'<div lang="{lang}" class="admonition note ruota-banner">')
+        return typography.french(output) if lang == "fr" else output
+
+    def on_post_template(self, output, template_name, config):
+        """Pages rendered from a template alone (the 404 page) in a French build."""
+        if template_name.endswith(".html") and str(config.theme.get("language")) == "fr":
+            return typography.french(output)
+        return output
+
+
+def _line_of(source: str, fragment: str) -> int:
+    """The line of ``fragment`` in a page's source (1 where it is not found as written)."""
+    position = source.find(fragment)
+    return source.count("\n", 0, position) + 1 if position >= 0 else 1
+
+
+def _after_title(html: str, header: str) -> str:
+    """``header`` right after the page's first ``<h1>`` (at the top where there is none)."""
+    end = html.find("</h1>")
+    return html[: end + 5] + header + html[end + 5:] if end >= 0 else header + html

@@ -1,0 +1,4 @@
+"""Translations that cannot drift: parity with the source page, staleness, glossaries.
+
+Imports only blocks.
+"""
