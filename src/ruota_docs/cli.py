@@ -17,17 +17,14 @@ import json
 import os
 import subprocess
 import sys
-from collections import Counter
 from pathlib import Path
 
-from ruota_docs import __version__
+from ruota_docs import __version__, status
 from ruota_docs.blocks import terms
-from ruota_docs.records import ledger, verdicts
+from ruota_docs.records import ledger
 from ruota_docs.run import toolchain
-from ruota_docs.site import formatting, values
+from ruota_docs.site import formatting
 from ruota_docs.translations import glossary, parity, staleness
-from ruota_docs.blocks.collect import PageError, page_blocks
-from ruota_docs.blocks.pages import read_page
 from ruota_docs.blocks.site_config import load_mkdocs_config
 
 
@@ -64,69 +61,37 @@ def cmd_status(args) -> int:
     root = _root(args.root)
     docs, languages, _, _, ledger_dir = _site(root)
     try:
-        ledgers = ledger.load_all(root / ledger_dir)
+        report = status.compute(root, docs, languages, ledger_dir)
     except ledger.LedgerError as error:
         print(f"ruota-docs: {error}", file=sys.stderr)
         return 2
-    indexed = verdicts.index_ledgers(ledgers)
-    labels = [str(d.get("machine_id")) for d in ledgers]
-    print(f"machines: {', '.join(labels) or 'none (no ledger in ' + ledger_dir + '/)'}")
-    problems = unreadable = values_missing = 0
-    seen_pages = set()
-    for lang in languages:
-        for path in sorted((docs / lang).rglob("*.md")):
-            page = path.relative_to(docs).as_posix()
-            seen_pages.add(page)
-            try:
-                every = page_blocks(root, docs, path, shown_only=True)
-            except PageError as error:
-                print(f"{page}:{error.line}: cannot read: {error}")
-                unreadable += 1
-                continue
-            unmeasured = values.check_page(read_page(path), every, indexed)
-            values_missing += len(unmeasured)
-            blocks = [b for b in every if not b.shown_only]
-            if not blocks and not unmeasured:
-                continue
-            rows, stale, weak = [], [], []
-            per_machine = {m: Counter() for m in labels}
-            for block in blocks:
-                verdict = verdicts.verdict(page, block.index, block.sha256, indexed)
-                for result in verdict.results:
-                    per_machine[result.machine_id][result.state] += 1
-                passed = verdict.by_state("passed")
-                failed = verdict.by_state("failed")
-                if not any(r.state in ("passed", "failed", "skipped") for r in verdict.results):
-                    stale.append(block.line)
-                if block.not_run_reason is None and (not passed or failed):
-                    if any(r.state != "skipped" for r in verdict.results) or not verdict.results:
-                        weak.append(block.line)
-            for machine in labels:
-                c = per_machine[machine]
-                rows.append(f"{machine}: {c['passed']} passed, {c['failed']} failed, {c['skipped']} skipped, {c['stale'] + c['absent']} not run")
-            print(f"\n{page} ({_count(len(blocks), 'block', 'blocks')})")
-            for row in rows:
-                print(f"  {row}")
-            for line, problem in unmeasured:
-                print(f"  {page}:{line}: {problem}")
-            if stale:
-                print(f"  stale (no record of the current code): lines {', '.join(map(str, stale))}")
-            if weak:
-                print(f"  not verified anywhere or failing: lines {', '.join(map(str, weak))}")
-                problems += len(weak)
-    gone = sorted((page, str(data.get("machine_id")), len(entries))
-                  for data, pages in indexed for page, entries in pages.items() if page not in seen_pages)
-    if gone:
+    print(f"machines: {', '.join(report.machines) or 'none (no ledger in ' + ledger_dir + '/)'}")
+    for page in report.pages:
+        if page.error:
+            print(f"{page.page}:{page.error[0]}: cannot read: {page.error[1]}")
+            continue
+        print(f"\n{page.page} ({_count(page.blocks, 'block', 'blocks')})")
+        for machine, c in page.per_machine.items():
+            print(f"  {machine}: {c['passed']} passed, {c['failed']} failed, {c['skipped']} skipped, "
+                  f"{c['stale'] + c['absent']} not run")
+        for line, problem in page.unmeasured:
+            print(f"  {page.page}:{line}: {problem}")
+        if page.stale:
+            print(f"  stale (no record of the current code): lines {', '.join(map(str, page.stale))}")
+        if page.weak:
+            print(f"  not verified anywhere or failing: lines {', '.join(map(str, page.weak))}")
+    if report.gone:
         print(f"\nrecords of pages no longer in {docs.name}/ (ignored here and by the site):")
-        for page, machine, count in gone:
+        for page, machine, count in report.gone:
             print(f"  {page}: {_count(count, 'block', 'blocks')} recorded by {machine}")
-    if args.strict and (problems or unreadable or values_missing):
+    weak, missing, unreadable = report.weak, report.values_missing, report.unreadable
+    if args.strict and (weak or unreadable or missing):
         found = []
-        if problems:
-            found.append(f"{_count(problems, 'block', 'blocks')} {'has' if problems == 1 else 'have'} no passing record "
+        if weak:
+            found.append(f"{_count(weak, 'block', 'blocks')} {'has' if weak == 1 else 'have'} no passing record "
                          "on any machine or failed last time")
-        if values_missing:
-            found.append(f"{_count(values_missing, 'value', 'values')} in the prose {'is' if values_missing == 1 else 'are'} "
+        if missing:
+            found.append(f"{_count(missing, 'value', 'values')} in the prose {'is' if missing == 1 else 'are'} "
                          "wrong or not measured on any machine")
         if unreadable:
             found.append(f"{_count(unreadable, 'page', 'pages')} cannot be read")
