@@ -3,7 +3,7 @@
 Run alone: python 030_narrow_down.py (reference_check.py must sit in the same folder).
 """
 
-from reference_check import ConvCase, conv_check, default_device, report_conv
+from reference_check import ConvCase, backend_flags, conv_check, default_device, miopen_immediate_flag, report_conv
 
 # --8<-- [start:broken]
 import torch
@@ -41,14 +41,35 @@ assert bad == ["grad_weight"], "the comparison must catch the broken weight grad
 # --8<-- [start:flags]
 # The same first-layer problem under every combination worth trying. On a healthy
 # backend every row passes; on a faulty one, the rows that pass say where to look.
-SETTINGS = (
+SETTINGS = [
     {},  # as configured
     {"benchmark": True},  # autotuning: cuDNN times its algorithms, MIOpen runs a full Find
-    {"benchmark": False, "deterministic": True},  # no timing; on ROCm, MIOpen immediate mode
+    # On ROCm up to PyTorch 2.8 this is MIOpen's immediate mode (no Find at all);
+    # from 2.9 on, MIOpen still runs its quick Find here (pytorch#158951).
+    {"benchmark": False, "deterministic": True},
     {"allow_tf32": False},  # full float32 on NVIDIA tensor-core GPUs
     {"enabled": False},  # no cuDNN / MIOpen at all: PyTorch's own kernels
-)
+]
+if miopen_immediate_flag():  # PyTorch 2.9+: immediate mode has a flag of its own
+    SETTINGS.insert(3, {"immediate": True})
 rechecks = conv_check(stem, device=device, runs=SETTINGS)
 checked, passed = report_conv(rechecks, prefix="recheck_runs")
 assert passed == checked, "some settings give a wrong convolution here: see the table"
 # --8<-- [end:flags]
+
+# --8<-- [start:which-flags]
+# Which rows this PyTorch can try, checked against its version: this holds on any machine.
+version = tuple(int(part) for part in torch.__version__.split("+")[0].split(".")[:2])
+flag = "exists" if miopen_immediate_flag() else "does not exist"
+print(f"PyTorch {torch.__version__}: torch.backends.miopen.immediate {flag}")
+assert miopen_immediate_flag() == (version >= (2, 9)), "the flag arrived in PyTorch 2.9"
+assert ({"immediate": True} in SETTINGS) == (version >= (2, 9))
+if miopen_immediate_flag():
+    import torch.backends.miopen
+
+    assert torch.backends.miopen.immediate is False, "off unless you set it"
+    with backend_flags(immediate=True):
+        assert torch.backends.miopen.immediate is True
+    assert torch.backends.miopen.immediate is False, "backend_flags restores it"
+print("rows tried here:", " | ".join(" ".join(f"{k}={v}" for k, v in row.items()) or "as configured" for row in SETTINGS))
+# --8<-- [end:which-flags]

@@ -250,23 +250,49 @@ def report(results, prefix="ops") -> tuple[int, int]:
     return len(checked), len(passed)
 
 
+def miopen_immediate_flag() -> bool:
+    """Whether this PyTorch has ``torch.backends.miopen.immediate`` (PyTorch 2.9 and later).
+
+    Up to PyTorch 2.8, ROCm builds put MIOpen in immediate mode when ``deterministic``
+    was True and ``benchmark`` False; from 2.9 only this flag does (pytorch#158951).
+    """
+    try:
+        import torch.backends.miopen as miopen
+    except ImportError:
+        return False
+    return hasattr(miopen, "immediate")
+
+
 @contextlib.contextmanager
 def backend_flags(**settings):
-    """Set ``torch.backends.cudnn`` flags for a block of code, then restore them.
+    """Set backend flags for a block of code, then restore them.
 
-    ``enabled``, ``benchmark``, ``deterministic`` and ``allow_tf32`` steer cuDNN on
-    NVIDIA GPUs and MIOpen on ROCm (PyTorch keeps the cudnn names for both);
-    on the CPU they change nothing.
+    ``enabled``, ``benchmark``, ``deterministic`` and ``allow_tf32`` are the
+    ``torch.backends.cudnn`` flags: they steer cuDNN on NVIDIA GPUs and MIOpen on ROCm
+    (PyTorch keeps the cudnn names for both). ``immediate`` is
+    ``torch.backends.miopen.immediate``, which only PyTorch 2.9 and later have.
+    On the CPU none of them changes anything.
     """
-    cudnn = torch.backends.cudnn
-    saved = {name: getattr(cudnn, name) for name in settings}
+    modules = {}
+    for name in settings:
+        if name == "immediate":
+            if not miopen_immediate_flag():
+                raise ValueError(f"immediate: torch.backends.miopen.immediate needs PyTorch 2.9 or later "
+                                 f"(this is {torch.__version__})")
+            modules[name] = torch.backends.miopen
+        elif name in ("enabled", "benchmark", "deterministic", "allow_tf32"):
+            modules[name] = torch.backends.cudnn
+        else:
+            raise ValueError(f"{name}: not a backend flag (expected enabled, benchmark, deterministic, "
+                             "allow_tf32 or immediate)")
+    saved = {name: getattr(modules[name], name) for name in settings}
     try:
         for name, value in settings.items():
-            setattr(cudnn, name, value)
+            setattr(modules[name], name, value)
         yield
     finally:
         for name, value in saved.items():
-            setattr(cudnn, name, value)
+            setattr(modules[name], name, value)
 
 
 @dataclass(frozen=True)
