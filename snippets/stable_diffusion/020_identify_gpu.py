@@ -28,9 +28,25 @@ if row:
 else:
     print(f"in the ROCm {ROCM_RELEASE} table: no. It may still work (TheRock builds more "
           "targets), but nobody promises it: test before you rely on it")
-if target in AOTRITON_TARGETS:
-    print("SDPA: AOTriton has flash/memory-efficient kernels for this target")
+
+# Fused attention (flash / memory-efficient) comes from AOTriton, whose list of targets
+# changes from release to release. PyTorch asks AOTriton at run time whether it has
+# kernels for this GPU, so ask PyTorch the same way rather than keep a list here.
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+q = torch.randn(1, 1, 64, 64, device="cuda", dtype=torch.float16)
+fused = []
+for name, backend in (("flash", SDPBackend.FLASH_ATTENTION), ("memory-efficient", SDPBackend.EFFICIENT_ATTENTION)):
+    try:
+        with sdpa_kernel(backend):
+            torch.nn.functional.scaled_dot_product_attention(q, q, q)
+        fused.append(name)
+    except RuntimeError:  # PyTorch found no kernel of that kind for this GPU
+        pass
+if fused:
+    print("SDPA: fused attention kernels for this target:", ", ".join(fused))
 else:
-    print("SDPA: no AOTriton kernels for this target; expect the math fallback "
+    print("SDPA: no fused attention kernels for this target; expect the math fallback "
           "(try TORCH_ROCM_AOTRITON_ENABLE_EXPERIMENTAL=1)")
+del q
 # --8<-- [end:identify]

@@ -7,9 +7,9 @@ generates and the block that identifies your GPU looks your target up here.
     python rocm_support.py --markdown > rocm_support_table.md   # regenerate the page's table
     python rocm_support.py gfx1102                              # look one target up
 
-Sources (read 2026-11): ROCm 7.13/7.14 compatibility matrix (Radeon and Ryzen, Linux);
-AMD's "ROCm on Radeon and Ryzen" pages for PyTorch on Windows (RDNA3 and RDNA4);
-PyTorch's AOTriton target list for scaled_dot_product_attention on ROCm.
+Sources: ROCm 7.13/7.14 compatibility matrix (Radeon and Ryzen, Linux; read 2026-11);
+AMD's "ROCm on Radeon and Ryzen" pages (docs-7.2.1, read 2026-12), which give a PyTorch
+install on Windows for Radeon RDNA3 and RDNA4 cards and for Ryzen APUs.
 """
 
 import sys
@@ -24,7 +24,7 @@ class Target(NamedTuple):
     gfx: str
     family: str
     products: tuple[str, ...]
-    windows_pytorch: bool  # AMD's PyTorch-on-Windows pages name RDNA3 and RDNA4
+    windows_pytorch: bool  # AMD's PyTorch-on-Windows pages: Radeon RDNA3/RDNA4 and Ryzen APUs
 
 
 ROCM_RELEASE = "7.14"
@@ -38,15 +38,11 @@ ROCM_7_14_RADEON_RYZEN = (
                                 "PRO V710"), True),
     Target("gfx1102", "RDNA3", ("RX 7600",), True),
     Target("gfx1030", "RDNA2", ("PRO W6800", "PRO V620"), False),
-    Target("gfx1150", "RDNA3.5", ("Ryzen AI (APU)",), False),
-    Target("gfx1151", "RDNA3.5", ("Ryzen AI (APU)",), False),
-    Target("gfx1152", "RDNA3.5", ("Ryzen AI (APU)",), False),
+    Target("gfx1150", "RDNA3.5", ("Ryzen AI (APU)",), True),
+    Target("gfx1151", "RDNA3.5", ("Ryzen AI (APU)",), True),
+    Target("gfx1152", "RDNA3.5", ("Ryzen AI (APU)",), True),
 )
 LINUX_DISTRIBUTIONS = ("Ubuntu 24.04", "Ubuntu 22.04", "Ubuntu 26.04 (7.13+)", "RHEL 10.x")
-
-# Targets with AOTriton kernels for torch.nn.functional.scaled_dot_product_attention
-# (flash / memory-efficient attention) in PyTorch's ROCm builds.
-AOTRITON_TARGETS = ("gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1101", "gfx1201")
 
 
 def lookup(gfx: str) -> Target | None:
