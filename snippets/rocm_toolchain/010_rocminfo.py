@@ -22,11 +22,14 @@ first = next((line.strip() for line in said.splitlines() if line.strip()), "(not
 print(f"rocminfo: {first} (exit status {answer.returncode})")
 
 driver = Path("/sys/module/amdgpu/initstate")
+# /sys/module is the host's even inside a container, so "NOT loaded" is about the host's driver.
 if "NOT loaded" in first:
-    print("the amdgpu kernel driver is not loaded: check `lsmod | grep amdgpu` and `sudo dmesg | grep -i amdgpu`;")
-    print("in a container, pass the host's /dev/kfd and /dev/dri in (docker --device=/dev/kfd --device=/dev/dri)")
+    print("the amdgpu kernel driver is not loaded: check `lsmod | grep amdgpu` and `sudo dmesg | grep -i amdgpu`")
 elif "NOT live" in first:
     print("the amdgpu driver is loaded but did not start: `sudo dmesg | grep -i amdgpu` says why")
+elif "Unable to open /dev/kfd" in said and not Path("/dev/kfd").exists():
+    print("the driver runs, but /dev/kfd does not exist here: a container must be given the devices")
+    print("(docker run --device=/dev/kfd --device=/dev/dri ...)")
 elif "Unable to open /dev/kfd" in said:
     print("the driver runs, but this user cannot open /dev/kfd: join the render and video groups, then log in again")
 else:
