@@ -1,0 +1,41 @@
+"""One entry of a committed verification record, read from the file the engine wrote.
+
+Run alone from the repository root: python snippets/verification/005_record_entry.py
+"""
+
+import json
+import os
+from pathlib import Path
+
+from ruota_docs.records.ledger import ENTRY_FIELDS
+
+# The suite runs each page in a temporary folder and names the repository in RUOTA_DOCS_ROOT.
+root = Path(os.environ.get("RUOTA_DOCS_ROOT", "."))
+record = json.loads((root / "verification" / "cpu-x86_64.json").read_text(encoding="utf-8"))
+entry = record["blocks"]["es/index.md#0"]
+assert list(entry) == list(ENTRY_FIELDS), "the record's fields are the ones the engine defines, in its order"
+
+# Long values cut short, so the excerpt fits on the page: hashes to 6 digits, output to its first line.
+shown = dict(entry, sha256=entry["sha256"][:6] + "…", signature=entry["signature"][:6] + "…",
+             output=entry["output"].split("\n")[0] + "\n…")
+print(json.dumps({"es/index.md#0": shown}, indent=2, ensure_ascii=False))
+#> {
+#>   "es/index.md#0": {
+#>     "page": "es/index.md",
+#>     "lang": "es",
+#>     "index": 0,
+#>     "line": ...,
+#>     "language": "python",
+#>     "sha256": "...…",
+#>     "id": null,
+#>     "outcome": "passed",
+#>     "reason": null,
+#>     "error": null,
+#>     "duration": ...,
+#>     "output": "python: ...\n…",
+#>     "ran_at": "...Z",
+#>     "reused_from": null,
+#>     "signature": "...…",
+#>     "as_root": false
+#>   }
+#> }
