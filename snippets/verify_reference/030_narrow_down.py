@@ -71,5 +71,6 @@ if miopen_immediate_flag():
     with backend_flags(immediate=True):
         assert torch.backends.miopen.immediate is True
     assert torch.backends.miopen.immediate is False, "backend_flags restores it"
-print("rows tried here:", " | ".join(" ".join(f"{k}={v}" for k, v in row.items()) or "as configured" for row in SETTINGS))
+rows = [" ".join(f"{name}={value}" for name, value in row.items()) or "as configured" for row in SETTINGS]
+print("rows tried here:", " | ".join(rows))
 # --8<-- [end:which-flags]
