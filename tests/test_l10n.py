@@ -12,7 +12,8 @@ import pytest
 
 from ruota_docs.site import formatting, fragments, reasons
 from ruota_docs.records.machine import Device
-from ruota_docs.site.locales import STRINGS, text
+from ruota_docs.site import locales
+from ruota_docs.site.locales import LANGUAGE_NAMES, STRINGS, text
 from ruota_docs.records.verdicts import MachineResult, Verdict
 from ruota_docs.blocks.terms import KNOWN, Requirement, parse
 from ruota_docs.run.conditions import unmet_reason
@@ -77,6 +78,59 @@ def test_counts_follow_each_languages_plural_rule(lang, count, expected):
 def test_a_counted_string_needs_its_number():
     with pytest.raises(KeyError, match="counts 'total'"):
         text("es", "summary", passed=1, machines="1 máquina", date="hoy")
+
+
+
+# -- the data files ------------------------------------------------------------------------------------------------
+@pytest.fixture
+def locale_dir(tmp_path, monkeypatch):
+    """An empty folder of locale files in place of the package's own."""
+    monkeypatch.setattr(locales, "LOCALES_DIR", tmp_path)
+    locales._table.cache_clear()
+    yield tmp_path
+    locales._table.cache_clear()
+
+
+def test_the_strings_are_the_packages_data_files():
+    assert list(STRINGS) == ["en", "es", "fr"] == locales.languages()
+    assert all((locales.LOCALES_DIR / f"{lang}.yml").is_file() for lang in LANGUAGES)
+
+
+def test_a_language_without_a_file_is_an_error_not_english():
+    with pytest.raises(locales.LocaleError, match=r"no interface strings for language 'de': .*de\.yml does not exist "
+                                                  r"\(languages with strings: en, es, fr\)"):
+        text("de", "requires")
+    assert "de" not in STRINGS
+
+
+def test_a_missing_key_is_an_error_that_names_the_file():
+    with pytest.raises(locales.LocaleError, match=r"fr\.yml: no string 'no_such_string'"):
+        text("fr", "no_such_string")
+
+
+@pytest.mark.parametrize(("content", "expected"), [
+    ("strings: {a: b}\n", "expected the sections 'language_names' and 'strings', found strings"),
+    ("language_names: {}\nstrings:\n  a: b\n  a: c\n", r":4: strings: 'a' is given twice"),
+    ("language_names: {}\nstrings:\n  a: [b]\n", ":3: a: expected a string or a mapping of plural forms"),
+    ("language_names: {}\nstrings:\n  a:\n    one: x\n    several: y\n", ":5: a: 'several' is no plural form"),
+    ("language_names: {}\nstrings:\n  a:\n    one: x\n", ":4: a: a counted string needs at least its 'other' form"),
+    ("language_names: {}\nstrings:\n  a: yes\n", ":3: a: expected a string"),
+    ("language_names: {}\nstrings:\n  a: \"b\n", "not valid YAML"),
+    ("", "empty"),
+])
+def test_a_malformed_file_is_an_error_with_its_line(locale_dir, content, expected):
+    (locale_dir / "xx.yml").write_text(content, encoding="utf-8")
+    with pytest.raises(locales.LocaleError) as raised:
+        text("xx", "a")
+    assert str(raised.value).startswith(str(locale_dir / "xx.yml")) and expected in str(raised.value)
+
+
+def test_a_file_is_read_with_its_escapes_and_plural_forms(locale_dir):
+    (locale_dir / "it.yml").write_text(
+        'language_names: {it: italiano}\nstrings:\n  size: "VRAM \\u2265\\u00a0{size}"\n'
+        "  n:\n    one: '{count} cosa'\n    other: '{count} cose'\n", encoding="utf-8")
+    assert text("it", "size", size="8 GiB") == "VRAM \u2265\u00a08 GiB"
+    assert text("it", "n", count=2) == "2 cose" and LANGUAGE_NAMES["it"] == {"it": "italiano"}
 
 
 def test_the_summary_agrees_with_its_counts():

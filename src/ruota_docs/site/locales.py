@@ -1,344 +1,146 @@
 """Strings the plugin writes into pages, in each language of the site.
 
+The strings live in data files, one per language, shipped with the package:
+``locales/<lang>.yml`` beside this module (see ``en.yml`` for the layout). A translator
+edits only those files; this module reads them, checks them and fills them in.
+
 A string is a ``str.format`` template, or, where it counts something, a table of
 CLDR plural forms (``one``, ``other``, and ``many`` where a language has it) chosen
 by Babel's plural rule for the number named by ``by`` (default ``count``): French
 treats 0 and 1 as singular, Spanish and English only 1. Numbers passed to
 :func:`text` are written in the reader's locale; strings are inserted as given.
 
-French strings keep ordinary spaces before ``: ; ? !``: the build applies French
-typography to every French page (:mod:`ruota_docs.site.typography`).
+A language without a file, a key that its file lacks and a malformed file are errors
+that name the file (and the line), never a silent fall back to English: a page in
+French with one English sentence in it is a bug a reader would see first.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import yaml
 
 from ruota_docs.site import formatting
 
-STRINGS: dict[str, dict[str, str | dict[str, str]]] = {
-    "en": {
-        "value_on": "{value} on {machine}",
-        "value_missing": "not measured yet",
-        "value_missing_tip": "No record holds {metric} of block {block} for its current code yet",
-        "requires": "Requires",
-        "verified_on": {"one": "Verified on {machines} on {date}",
-                        "other": "Verified on {machines}, most recently on {date}"},
-        "failed_on": {"one": "Failed on {machines} on {date}",
-                      "other": "Failed on {machines}, most recently on {date}"},
-        "failed_because": "{failed}: {reason}",
-        "skipped_on": "Not run on {machines}: {reason}",
-        "not_run": "Not run: {reason}",
-        "needs": "needs {what}",
-        "stale": "Not yet verified: this code has changed since it last ran",
-        "never": "Not yet verified: no run has recorded this block",
-        "output_on": "Output on each machine",
-        "no_output": "(printed nothing)",
-        "credited": "same code as the {language} page: run once",
-        "summary": {"by": "total",
-                    "one": "{passed} of {total} code block verified on {machines}; last run {date}.",
-                    "other": "{passed} of {total} code blocks verified on {machines}; last run {date}."},
-        "machines_count": {"one": "{count} machine", "other": "{count} machines"},
-        "summary_pending": {"one": "{count} block not yet verified in its current form.",
-                            "other": "{count} blocks not yet verified in their current form."},
-        "summary_failed": {"one": "{count} block failed on its last run.",
-                           "other": "{count} blocks failed on their last run."},
-        "summary_skipped": {"one": "{count} block needs hardware or access that no machine had: what is missing is shown below it.",
-                            "other": "{count} blocks need hardware or access that no machine had: what is missing is shown below each one."},
-        "summary_notrun": {"one": "{count} block is never run: the reason is given below it.",
-                           "other": "{count} blocks are never run: the reason is given below each one."},
-        "summary_none": "No code block on this page has been verified yet.",
-        "machine": "Machine",
-        "page": "Page",
-        "passed": "passed",
-        "failed": "failed",
-        "skipped": "skipped",
-        "blocks_header": "Blocks",
-        "blocks_count": {"one": "{count} block", "other": "{count} blocks"},
-        "count_passed": {"one": "{count} block passed", "other": "{count} blocks passed"},
-        "count_failed": {"one": "{count} block failed", "other": "{count} blocks failed"},
-        "count_skipped": {"one": "{count} block skipped", "other": "{count} blocks skipped"},
-        "count_stale": {"one": "{count} block not verified", "other": "{count} blocks not verified"},
-        "backend": "Backend",
-        "gpu": "GPU",
-        "versions": "Versions",
-        "updated": "Last run",
-        "chart_source": "Source",
-        "chart_measured": "measured",
-        "chart_reported": "reported by others",
-        "chart_none": "No machine has recorded {metrics} yet.",
-        "value": "Value",
-        "stale_translation": "This translation may be out of date: the Spanish original changed on {date}.",
-        "untranslated": "This page has not been translated yet; you are reading the Spanish original.",
-        "outcomes_chart": "Outcomes per machine",
-        # the site's frame (templates and Markdown settings)
-        "permalink": "Permanent link",
-        "made_with": "Made with",
-        # requirement terms: the badge above a block, and what a skip says the block needs
-        "term.gpu": "GPU", "needs.gpu": "a GPU",
-        "term.rocm": "ROCm", "needs.rocm": "ROCm",
-        "term.cuda": "CUDA", "needs.cuda": "CUDA",
-        "term.cpu": "CPU only", "needs.cpu": "a machine without a GPU",
-        "term.network": "Network access", "needs.network": "network access",
-        "term.arch": "{slash}", "needs.arch": "a {or} GPU",
-        "term.os": "{slash}", "needs.os": "{or}",
-        "term.import": "{plus}", "needs.import": {"one": "the {and} module", "other": "the {and} modules"},
-        "term.tool": "{plus}", "needs.tool": {"one": "the {and} program", "other": "the {and} programs"},
-        "term.vram": "VRAM ≥\u00a0{size}", "needs.vram": "at least {size} of VRAM",
-        "term.python": "Python ≥\u00a0{value}", "needs.python": "Python {value} or later",
-        "term.torch": "torch ≥\u00a0{value}", "needs.torch": "torch {value} or later",
-        "term.hipcc": "HIP compiler (hipcc)", "needs.hipcc": "a HIP compiler (hipcc)",
-        "term.hipcc_arch": "HIP compiler (hipcc) for {and}", "needs.hipcc_arch": "a HIP compiler (hipcc) that can build for {and}",
-        # the engine's English messages, said again at display time (see ruota_docs.site.reasons)
-        "engine.dead": "an earlier block, at line {line}, ended the page's process ({why})",
-        "engine.timeout": "timed out after {duration}",
-        "engine.died": "the page's process died ({signal})",
-        "engine.cannot_start": "the page's process could not start ({detail})",
-        "engine.shell": "the shell block ended with {signal}",
-        "engine.wrote": "wrote into the repository instead of its working directory: {files}",
-        "engine.exit_status": "exit status {code}",
-        "engine.signal": "signal {name}",
-        "rocm_what": "Blocks that need ROCm",
-        "rocm_where": "Verified on",
-        "rocm_toolchain": "ROCm toolchain: hipcc and ROCm's programs, no GPU needed",
-        "rocm_device": "ROCm device: PyTorch on an AMD GPU",
-        "rocm_passed_on": "{machine}: {passed} of {total}, {date}",
-        "rocm_no_record": "no record yet",
-        "not_found_title": "Page not found",
-        "not_found_text": "There is no page at this address. Try the search, or start again from the home page.",
-        "not_found_home": "Go to the home page",
-        "ran_as_root": "ran as root",
-        "matrix_cpu_only": "CPU only",
-        "matrix_guide": "Guide",
-        "matrix_meant": "Blocks meant to run",
-        "matrix_level_none": "No evidence",
-        "matrix_level_environment": "Environment checked",
-        "matrix_level_self_test": "Self-test passed",
-        "matrix_level_whole_guide": "Whole guide passed",
-        "matrix_block": "block at line {line}",
-        "matrix_stop_failed": "The {block} failed",
-        "matrix_stop_stale": "The {block} has changed since it ran",
-        "matrix_stop_absent": "The {block} never ran here",
-        "matrix_stop_skipped": "The {block} was not run: {reason}",
-        "matrix_no_record": "No record yet",
-        "matrix_contribute": "run the suite on this card and send in its record",
-        "matrix_keys_caption": "Which blocks mark each level",
-    },
-    "es": {
-        "value_on": "{value} en {machine}",
-        "value_missing": "sin medir todavía",
-        "value_missing_tip": "Ningún registro contiene aún {metric} del bloque {block} para su código actual",
-        "requires": "Requiere",
-        "verified_on": {"one": "Verificado en {machines} el {date}",
-                        "other": "Verificado en {machines}; la última vez, el {date}"},
-        "failed_on": {"one": "Falló en {machines} el {date}",
-                      "other": "Falló en {machines}; la última vez, el {date}"},
-        "failed_because": "{failed}: {reason}",
-        "skipped_on": "Sin ejecutar en {machines}: {reason}",
-        "not_run": "No se ejecuta: {reason}",
-        "needs": "requiere {what}",
-        "stale": "Sin verificar: el código cambió desde la última ejecución",
-        "never": "Sin verificar: ninguna ejecución ha registrado este bloque",
-        "output_on": "Salida en cada máquina",
-        "no_output": "(no imprimió nada)",
-        "credited": "mismo código que la página en {language}: se ejecutó una sola vez",
-        "summary": {"by": "total",
-                    "one": "{passed} de {total} bloque de código verificado en {machines}; última ejecución: {date}.",
-                    "other": "{passed} de {total} bloques de código verificados en {machines}; última ejecución: {date}."},
-        "machines_count": {"one": "{count} máquina", "other": "{count} máquinas"},
-        "summary_pending": {"one": "{count} bloque aún no se ha verificado en su forma actual.",
-                            "other": "{count} bloques aún no se han verificado en su forma actual."},
-        "summary_failed": {"one": "{count} bloque falló en su última ejecución.",
-                           "other": "{count} bloques fallaron en su última ejecución."},
-        "summary_skipped": {"one": "{count} bloque requiere hardware o un acceso que ninguna máquina tenía: debajo se indica qué.",
-                            "other": "{count} bloques requieren hardware o un acceso que ninguna máquina tenía: debajo de cada uno se indica qué."},
-        "summary_notrun": {"one": "{count} bloque no se ejecuta nunca: debajo se explica por qué.",
-                           "other": "{count} bloques no se ejecutan nunca: debajo de cada uno se explica por qué."},
-        "summary_none": "Ningún bloque de código de esta página se ha verificado todavía.",
-        "machine": "Máquina",
-        "page": "Página",
-        "passed": "correctos",
-        "failed": "fallidos",
-        "skipped": "omitidos",
-        "blocks_header": "Bloques",
-        "blocks_count": {"one": "{count} bloque", "other": "{count} bloques"},
-        "count_passed": {"one": "{count} bloque correcto", "other": "{count} bloques correctos"},
-        "count_failed": {"one": "{count} bloque fallido", "other": "{count} bloques fallidos"},
-        "count_skipped": {"one": "{count} bloque omitido", "other": "{count} bloques omitidos"},
-        "count_stale": {"one": "{count} bloque sin verificar", "other": "{count} bloques sin verificar"},
-        "backend": "Backend",
-        "gpu": "GPU",
-        "versions": "Versiones",
-        "updated": "Última ejecución",
-        "chart_source": "Procedencia",
-        "chart_measured": "medido",
-        "chart_reported": "según otras fuentes",
-        "chart_none": "Ninguna máquina ha registrado todavía {metrics}.",
-        "value": "Valor",
-        "stale_translation": "",
-        "untranslated": "",
-        "outcomes_chart": "Resultados por máquina",
-        "permalink": "Enlace permanente",
-        "made_with": "Hecho con",
-        "term.gpu": "GPU", "needs.gpu": "una GPU",
-        "term.rocm": "ROCm", "needs.rocm": "ROCm",
-        "term.cuda": "CUDA", "needs.cuda": "CUDA",
-        "term.cpu": "solo CPU", "needs.cpu": "una máquina sin GPU",
-        "term.network": "acceso a la red", "needs.network": "acceso a la red",
-        "term.arch": "{slash}", "needs.arch": "una GPU {or}",
-        "term.os": "{slash}", "needs.os": "{or}",
-        "term.import": "{plus}", "needs.import": {"one": "el módulo {and}", "other": "los módulos {and}"},
-        "term.tool": "{plus}", "needs.tool": {"one": "el programa {and}", "other": "los programas {and}"},
-        "term.vram": "VRAM ≥\u00a0{size}", "needs.vram": "al menos {size} de VRAM",
-        "term.python": "Python ≥\u00a0{value}", "needs.python": "Python {value} o posterior",
-        "term.torch": "torch ≥\u00a0{value}", "needs.torch": "torch {value} o posterior",
-        "term.hipcc": "compilador HIP (hipcc)", "needs.hipcc": "un compilador HIP (hipcc)",
-        "term.hipcc_arch": "compilador HIP (hipcc) para {and}", "needs.hipcc_arch": "un compilador HIP (hipcc) capaz de compilar para {and}",
-        "engine.dead": "un bloque anterior, en la línea {line}, acabó con el proceso de la página ({why})",
-        "engine.timeout": "superó el tiempo límite de {duration}",
-        "engine.died": "el proceso de la página terminó de forma inesperada ({signal})",
-        "engine.cannot_start": "no se pudo iniciar el proceso de la página ({detail})",
-        "engine.shell": "el bloque de shell terminó con error ({signal})",
-        "engine.wrote": "escribió en el repositorio en vez de en su directorio de trabajo: {files}",
-        "engine.exit_status": "código de salida {code}",
-        "engine.signal": "señal {name}",
-        "rocm_what": "Bloques que necesitan ROCm",
-        "rocm_where": "Verificado en",
-        "rocm_toolchain": "Herramientas de ROCm: hipcc y los programas de ROCm, sin necesidad de GPU",
-        "rocm_device": "Dispositivo ROCm: PyTorch en una GPU de AMD",
-        "rocm_passed_on": "{machine}: {passed} de {total}, {date}",
-        "rocm_no_record": "ningún registro todavía",
-        "not_found_title": "Página no encontrada",
-        "not_found_text": "No hay ninguna página en esta dirección. Prueba la búsqueda o vuelve a empezar desde el inicio.",
-        "not_found_home": "Ir al inicio",
-        "ran_as_root": "ejecutado como root",
-        "matrix_cpu_only": "Solo CPU",
-        "matrix_guide": "Guía",
-        "matrix_meant": "Bloques que deben ejecutarse",
-        "matrix_level_none": "Sin evidencia",
-        "matrix_level_environment": "Entorno comprobado",
-        "matrix_level_self_test": "Autoprueba superada",
-        "matrix_level_whole_guide": "Guía completa superada",
-        "matrix_block": "bloque de la línea {line}",
-        "matrix_stop_failed": "Falló el {block}",
-        "matrix_stop_stale": "El {block} cambió desde que se ejecutó",
-        "matrix_stop_absent": "El {block} nunca se ejecutó aquí",
-        "matrix_stop_skipped": "El {block} no se ejecutó: {reason}",
-        "matrix_no_record": "Todavía no hay ningún registro",
-        "matrix_contribute": "ejecuta la suite en esta tarjeta y envía su registro",
-        "matrix_keys_caption": "Qué bloques marcan cada nivel",
-    },
-    "fr": {
-        "value_on": "{value} sur {machine}",
-        "value_missing": "pas encore mesuré",
-        "value_missing_tip": "Aucun registre ne contient encore la métrique {metric} du bloc {block} pour son code actuel",
-        "requires": "Nécessite",
-        "verified_on": {"one": "Vérifié sur {machines} le {date}",
-                        "other": "Vérifié sur {machines}, la dernière fois le {date}"},
-        "failed_on": {"one": "Échec sur {machines} le {date}",
-                      "other": "Échec sur {machines}, la dernière fois le {date}"},
-        "failed_because": "{failed} : {reason}",
-        "skipped_on": "Non exécuté sur {machines} : {reason}",
-        "not_run": "Non exécuté : {reason}",
-        "needs": "nécessite {what}",
-        "stale": "Pas encore vérifié : ce code a changé depuis sa dernière exécution",
-        "never": "Pas encore vérifié : aucune exécution n'a enregistré ce bloc",
-        "output_on": "Sortie sur chaque machine",
-        "no_output": "(n'a rien affiché)",
-        "credited": "même code que la page en {language} : exécuté une seule fois",
-        "summary": {"by": "passed",
-                    "one": "{passed} bloc de code sur {total} vérifié sur {machines} ; dernière exécution : {date}.",
-                    "other": "{passed} blocs de code sur {total} vérifiés sur {machines} ; dernière exécution : {date}."},
-        "machines_count": {"one": "{count} machine", "other": "{count} machines"},
-        "summary_pending": {"one": "{count} bloc n'a pas encore été vérifié sous sa forme actuelle.",
-                            "other": "{count} blocs n'ont pas encore été vérifiés sous leur forme actuelle."},
-        "summary_failed": {"one": "{count} bloc a échoué lors de sa dernière exécution.",
-                           "other": "{count} blocs ont échoué lors de leur dernière exécution."},
-        "summary_skipped": {"one": "{count} bloc demande un matériel ou un accès qu'aucune machine n'avait : le détail figure sous le bloc.",
-                            "other": "{count} blocs demandent un matériel ou un accès qu'aucune machine n'avait : le détail figure sous chacun."},
-        "summary_notrun": {"one": "{count} bloc n'est jamais exécuté : la raison figure sous le bloc.",
-                           "other": "{count} blocs ne sont jamais exécutés : la raison figure sous chacun."},
-        "summary_none": "Aucun bloc de code de cette page n'a encore été vérifié.",
-        "machine": "Machine",
-        "page": "Page",
-        "passed": "réussis",
-        "failed": "en échec",
-        "skipped": "non exécutés",
-        "blocks_header": "Blocs",
-        "blocks_count": {"one": "{count} bloc", "other": "{count} blocs"},
-        "count_passed": {"one": "{count} bloc réussi", "other": "{count} blocs réussis"},
-        "count_failed": {"one": "{count} bloc en échec", "other": "{count} blocs en échec"},
-        "count_skipped": {"one": "{count} bloc non exécuté", "other": "{count} blocs non exécutés"},
-        "count_stale": {"one": "{count} bloc non vérifié", "other": "{count} blocs non vérifiés"},
-        "backend": "Backend",
-        "gpu": "GPU",
-        "versions": "Versions",
-        "updated": "Dernière exécution",
-        "chart_source": "Provenance",
-        "chart_measured": "mesuré",
-        "chart_reported": "selon d'autres sources",
-        "chart_none": "Aucune machine n'a encore enregistré {metrics}.",
-        "value": "Valeur",
-        "stale_translation": "Cette traduction n'est peut-être plus à jour : l'original espagnol a changé le {date}.",
-        "untranslated": "Cette page n'est pas encore traduite ; vous lisez l'original espagnol.",
-        "outcomes_chart": "Résultats par machine",
-        "permalink": "Lien permanent",
-        "made_with": "Réalisé avec",
-        "term.gpu": "GPU", "needs.gpu": "un GPU",
-        "term.rocm": "ROCm", "needs.rocm": "ROCm",
-        "term.cuda": "CUDA", "needs.cuda": "CUDA",
-        "term.cpu": "CPU seul", "needs.cpu": "une machine sans GPU",
-        "term.network": "accès au réseau", "needs.network": "un accès au réseau",
-        "term.arch": "{slash}", "needs.arch": "un GPU {or}",
-        "term.os": "{slash}", "needs.os": "{or}",
-        "term.import": "{plus}", "needs.import": {"one": "le module {and}", "other": "les modules {and}"},
-        "term.tool": "{plus}", "needs.tool": {"one": "le programme {and}", "other": "les programmes {and}"},
-        "term.vram": "VRAM ≥\u00a0{size}", "needs.vram": "au moins {size} de VRAM",
-        "term.python": "Python ≥\u00a0{value}", "needs.python": "Python {value} ou une version ultérieure",
-        "term.torch": "torch ≥\u00a0{value}", "needs.torch": "torch {value} ou une version ultérieure",
-        "term.hipcc": "compilateur HIP (hipcc)", "needs.hipcc": "un compilateur HIP (hipcc)",
-        "term.hipcc_arch": "compilateur HIP (hipcc) pour {and}", "needs.hipcc_arch": "un compilateur HIP (hipcc) capable de compiler pour {and}",
-        "engine.dead": "un bloc précédent, à la ligne {line}, a mis fin au processus de la page ({why})",
-        "engine.timeout": "délai de {duration} dépassé",
-        "engine.died": "le processus de la page s'est arrêté brutalement ({signal})",
-        "engine.cannot_start": "le processus de la page n'a pas pu démarrer ({detail})",
-        "engine.shell": "le bloc shell s'est terminé sur une erreur ({signal})",
-        "engine.wrote": "a écrit dans le dépôt au lieu de son répertoire de travail : {files}",
-        "engine.exit_status": "code de sortie {code}",
-        "engine.signal": "signal {name}",
-        "rocm_what": "Blocs qui ont besoin de ROCm",
-        "rocm_where": "Vérifié sur",
-        "rocm_toolchain": "Outils de ROCm : hipcc et les programmes de ROCm, aucun GPU requis",
-        "rocm_device": "GPU sous ROCm : PyTorch sur un GPU AMD",
-        "rocm_passed_on": "{machine} : {passed} sur {total}, {date}",
-        "rocm_no_record": "aucun registre pour l'instant",
-        "not_found_title": "Page introuvable",
-        "not_found_text": "Il n'y a aucune page à cette adresse. Essayez la recherche ou repartez de l'accueil.",
-        "not_found_home": "Aller à l'accueil",
-        "ran_as_root": "exécuté en tant que root",
-        "matrix_cpu_only": "CPU seul",
-        "matrix_guide": "Guide",
-        "matrix_meant": "Blocs à exécuter",
-        "matrix_level_none": "Aucune preuve",
-        "matrix_level_environment": "Environnement vérifié",
-        "matrix_level_self_test": "Autotest réussi",
-        "matrix_level_whole_guide": "Guide entier réussi",
-        "matrix_block": "bloc de la ligne {line}",
-        "matrix_stop_failed": "Échec du {block}",
-        "matrix_stop_stale": "Le {block} a changé depuis son exécution",
-        "matrix_stop_absent": "Le {block} n'a jamais été exécuté ici",
-        "matrix_stop_skipped": "Le {block} n'a pas été exécuté : {reason}",
-        "matrix_no_record": "Aucun registre pour l'instant",
-        "matrix_contribute": "lancez la suite sur cette carte et envoyez son registre",
-        "matrix_keys_caption": "Blocs qui déterminent chaque niveau",
-    },
-}
+#: Where the data files are: ``<lang>.yml``.
+LOCALES_DIR = Path(__file__).with_name("locales")
+#: The plural forms CLDR defines, and the key that names which number a string counts.
+_FORMS = frozenset({"zero", "one", "two", "few", "many", "other"})
+_BY = "by"
 
-LANGUAGE_NAMES = {
-    "en": {"es": "Spanish", "en": "English", "fr": "French"},
-    "es": {"es": "español", "en": "inglés", "fr": "francés"},
-    "fr": {"es": "espagnol", "en": "anglais", "fr": "français"},
-}
+Entry = str | dict[str, str]
+
+
+class LocaleError(KeyError):
+    """A language, a string or a data file the site cannot use as it stands.
+
+    A ``KeyError``, so that a language without a file reads as missing from ``STRINGS``."""
+
+    def __str__(self) -> str:  # KeyError would quote the message as a key
+        return str(self.args[0]) if self.args else ""
+
+
+def _problem(path: Path, node: yaml.Node | None, message: str) -> LocaleError:
+    line = f":{node.start_mark.line + 1}" if node is not None else ""
+    return LocaleError(f"{path}{line}: {message}")
+
+
+def _string(node: yaml.Node) -> bool:
+    return isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:str"
+
+
+def _pairs(path: Path, node: yaml.Node, what: str) -> Iterator[tuple[yaml.Node, yaml.Node]]:
+    """A mapping's items, keys checked: strings, each once (YAML itself keeps the last of a repeated key)."""
+    if not isinstance(node, yaml.MappingNode):
+        raise _problem(path, node, f"{what}: expected a mapping")
+    seen = set()
+    for key, value in node.value:
+        if not _string(key):
+            raise _problem(path, key, f"{what}: expected a string as key")
+        if key.value in seen:
+            raise _problem(path, key, f"{what}: {key.value!r} is given twice")
+        seen.add(key.value)
+        yield key, value
+
+
+def _entry(path: Path, key: str, node: yaml.Node) -> Entry:
+    """One string: a scalar, or a mapping of plural forms (with ``by`` naming the number counted)."""
+    if _string(node):
+        return node.value
+    if not isinstance(node, yaml.MappingNode):
+        raise _problem(path, node, f"{key}: expected a string or a mapping of plural forms")
+    forms: dict[str, str] = {}
+    for form, template in _pairs(path, node, key):
+        if form.value not in _FORMS | {_BY}:
+            raise _problem(path, form, f"{key}: {form.value!r} is no plural form "
+                                       f"(expected {_BY} or one of {', '.join(sorted(_FORMS))})")
+        if not _string(template):
+            raise _problem(path, template, f"{key}.{form.value}: expected a string")
+        forms[form.value] = template.value
+    if "other" not in forms:
+        raise _problem(path, node, f"{key}: a counted string needs at least its 'other' form")
+    return forms
+
+
+@functools.cache
+def _table(lang: str) -> tuple[dict[str, Entry], dict[str, str]]:
+    """The strings and the language names of ``lang``, read once from its data file."""
+    path = LOCALES_DIR / f"{lang}.yml"
+    if not path.is_file():
+        raise LocaleError(f"no interface strings for language {lang!r}: {path} does not exist "
+                          f"(languages with strings: {', '.join(languages()) or 'none'})")
+    try:
+        root = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark is not None else ""
+        raise LocaleError(f"{path}{line}: not valid YAML: {getattr(error, 'problem', error)}") from None
+    if root is None:
+        raise LocaleError(f"{path}: empty; expected the sections 'language_names' and 'strings'")
+    sections = {key.value: value for key, value in _pairs(path, root, "the file")}
+    if set(sections) != {"language_names", "strings"}:
+        raise _problem(path, root, f"expected the sections 'language_names' and 'strings', found "
+                                   f"{', '.join(sorted(sections)) or 'none'}")
+    strings = {key.value: _entry(path, key.value, value) for key, value in _pairs(path, sections["strings"], "strings")}
+    names = {}
+    for code, name in _pairs(path, sections["language_names"], "language_names"):
+        if not _string(name):
+            raise _problem(path, name, f"language_names.{code.value}: expected a string")
+        names[code.value] = name.value
+    return strings, names
+
+
+def languages() -> list[str]:
+    """The languages that have a data file."""
+    return sorted(p.stem for p in LOCALES_DIR.glob("*.yml"))
+
+
+class _Tables(Mapping):
+    """``STRINGS[lang][key]``: each language's table, read from its file when first asked for."""
+
+    def __init__(self, part: int):
+        self._part = part
+
+    def __getitem__(self, lang: str):
+        return _table(lang)[self._part]
+
+    def __iter__(self):
+        return iter(languages())
+
+    def __contains__(self, lang) -> bool:  # whether a file exists; a malformed one still raises when read
+        return isinstance(lang, str) and (LOCALES_DIR / f"{lang}.yml").is_file()
+
+    def __len__(self):
+        return len(languages())
+
+
+#: Every language's strings, ``STRINGS[lang][key]``.
+STRINGS: Mapping[str, dict[str, Entry]] = _Tables(0)
+#: How each language names the site's languages, ``LANGUAGE_NAMES[lang][code]``.
+LANGUAGE_NAMES: Mapping[str, dict[str, str]] = _Tables(1)
 
 
 def _shown(value, lang: str) -> str:
@@ -348,15 +150,18 @@ def _shown(value, lang: str) -> str:
 
 
 def text(lang: str, key: str, **values) -> str:
-    """A string in ``lang`` (English where the language or the string is missing).
+    """The string ``key`` in ``lang``, filled in with ``values``.
 
     Counted strings pick their plural form from the number named by their ``by``
-    entry (``count`` by default), which must then be given.
+    entry (``count`` by default), which must then be given. A language without a data
+    file, or a key its file lacks, raises :class:`LocaleError`.
     """
-    table = STRINGS.get(lang) or STRINGS["en"]
-    entry = table.get(key) or STRINGS["en"][key]
+    table = STRINGS[lang]
+    if key not in table:
+        raise LocaleError(f"{LOCALES_DIR / f'{lang}.yml'}: no string {key!r}")
+    entry = table[key]
     if isinstance(entry, dict):
-        by = entry.get("by", "count")
+        by = entry.get(_BY, "count")
         if by not in values:
             raise KeyError(f"string {key!r} counts {by!r}: pass {by}=<number>")
         entry = entry.get(formatting.plural_form(values[by], lang)) or entry["other"]
@@ -365,8 +170,8 @@ def text(lang: str, key: str, **values) -> str:
 
 def templates(lang: str) -> Iterator[str]:
     """Every template of ``lang``, plural forms included (for checks over all strings)."""
-    for entry in STRINGS.get(lang, {}).values():
+    for entry in STRINGS[lang].values():
         if isinstance(entry, dict):
-            yield from (v for k, v in entry.items() if k != "by")
+            yield from (v for k, v in entry.items() if k != _BY)
         else:
             yield entry

@@ -244,7 +244,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
     def on_env(self, env, config, files):
         """Every page is rendered now (MkDocs renders them all before it writes any): the
         status page and the card matrix, from their blocks. Also ``ruota_text(lang, key)``
-        for templates (overrides/): strings from locales.py."""
+        for templates (overrides/): strings from the locale files (site/locales/*.yml)."""
         for page, placeholder, directive, lang in self._generated:
             page.content = page.content.replace(placeholder, self._generate(page, directive, lang, files), 1)
         self._generated = []
