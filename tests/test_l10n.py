@@ -10,9 +10,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from ruota_docs.site import formatting, fragments, reasons
+from ruota_docs.site import formatting, fragments, locales, reasons
 from ruota_docs.records.machine import Device
-from ruota_docs.site import locales
 from ruota_docs.site.locales import LANGUAGE_NAMES, STRINGS, text
 from ruota_docs.records.verdicts import MachineResult, Verdict
 from ruota_docs.blocks.terms import KNOWN, Requirement, parse
@@ -137,7 +136,10 @@ def test_the_summary_agrees_with_its_counts():
     one = dict(passed=1, total=1, machines=text("es", "machines_count", count=1), date="hoy")
     assert text("es", "summary", **one) == "1 de 1 bloque de código verificado en 1 máquina; última ejecución: hoy."
     # French agrees with the verified blocks, Spanish and English with the total
-    assert text("fr", "summary", passed=1, total=7, machines="2 machines", date="hier").startswith("1 bloc de code sur 7 vérifié")
+    assert text("fr", "summary", passed=1, total=7, machines="2 machines", date="hier").startswith(
+        "Vérifié sur 2 machines : 1 bloc de code sur 7 ;")
+    assert text("fr", "summary", passed=23, total=23, machines="2 machines", date="hier").startswith(
+        "Vérifiés sur 2 machines : 23 blocs de code sur 23 ;")
     assert text("es", "summary", passed=1, total=7, machines="2 máquinas", date="ayer").startswith("1 de 7 bloques de código verificados")
     assert text("en", "summary", passed=1, total=1, machines="1 machine", date="today").startswith("1 of 1 code block verified")
 
@@ -207,7 +209,7 @@ def test_every_term_of_the_vocabulary_has_words(lang):
 def test_terms_read_natively():
     terms = parse("gpu cpu network arch=gfx906,gfx1102 os=linux,windows import=tensorflow,keras vram>=8GiB python>=3.10")
     assert [reasons.requirement_label(t, "fr") for t in terms] == [
-        "GPU", "CPU seul", "accès au réseau", "gfx906 / gfx1102", "Linux / Windows", "tensorflow + keras",
+        "GPU", "CPU seul", "Accès au réseau", "gfx906 / gfx1102", "Linux / Windows", "tensorflow + keras",
         f"VRAM ≥{NB}8{NB}Gio", f"Python ≥{NB}3.10"]
     assert reasons.needs(terms, "es") == (
         "requiere una GPU, una máquina sin GPU, acceso a la red, una GPU gfx906 o gfx1102, Linux o Windows, "
@@ -216,10 +218,18 @@ def test_terms_read_natively():
     assert reasons.needs(parse("import=accelerate"), "fr") == "nécessite le module accelerate"
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_badges_in_words_start_with_a_capital_in_every_language(lang):
+    """A badge that is words (not a name such as ``gfx906`` or ``roc-obj-ls``) is capitalised alike in every language."""
+    for spec in ("gpu", "rocm", "cuda", "cpu", "network", "hipcc", "hipcc arch=gfx906"):
+        label = reasons.requirement_label(parse(spec)[0], lang)
+        assert label[0].isupper(), (lang, spec, label)
+
+
 def test_the_hip_compiler_term():
     """``hipcc`` alone, and with the targets it must build for (``hipcc arch=gfx906``)."""
-    assert reasons.requirement_label(Requirement("hipcc"), "es") == "compilador HIP (hipcc)"
-    assert reasons.requirement_label(Requirement("hipcc", ("gfx906",)), "fr") == "compilateur HIP (hipcc) pour gfx906"
+    assert reasons.requirement_label(Requirement("hipcc"), "es") == "Compilador HIP (hipcc)"
+    assert reasons.requirement_label(Requirement("hipcc", ("gfx906",)), "fr") == "Compilateur HIP (hipcc) pour gfx906"
     assert reasons.requirement_phrase(Requirement("hipcc", ("gfx906",)), "en") == "a HIP compiler (hipcc) that can build for gfx906"
     assert reasons.requirement_phrase(Requirement("hipcc"), "es") == "un compilador HIP (hipcc)"
     # several targets: the block builds for all of them
@@ -307,6 +317,21 @@ def test_engine_messages_are_translated(engine_messages):
         "escribió en el repositorio en vez de en su directorio de trabajo: docs/es/x.md (created)")
 
 
+@pytest.mark.parametrize(("reason", "lang", "expected"), [
+    ("not run: instala paquetes del sistema", "es", "instala paquetes del sistema"),  # the author's own words
+    ("not run: installe des paquets système", "fr", "installe des paquets système"),
+    ("not run: output or prose, not code", "fr", "sortie ou prose, pas du code"),
+    ("not run: an indented code block has no language; readers see it as text", "es",
+     "un bloque de código sangrado no tiene lenguaje; los lectores lo ven como texto"),
+    ("not run: installs packages", "en", "installs packages"),
+])
+def test_a_block_never_run_is_said_without_the_engines_english_prefix(reason, lang, expected):
+    assert reasons.localised_reason(_block(), reason, lang) == expected
+    verdict = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", reason))])
+    shown = _words(fragments.mark(_block(), verdict, lang))
+    assert expected in shown and "not run" not in shown
+
+
 def test_a_message_that_is_not_the_engines_is_shown_as_recorded():
     assert reasons.engine_message("ZeroDivisionError: division by zero", "fr") is None
     assert reasons.localised_reason(_block(), "valid yaml", "es") == "valid yaml"
@@ -350,7 +375,7 @@ def test_summary_line_with_singulars():
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     line = _words(fragments.page_summary([(_block(), passed), (_block("rocm"), skipped)], "fr"))
-    assert ("1 bloc de code sur 2 vérifié sur 1 machine ; dernière exécution : 1er décembre 2026. "
+    assert ("Vérifié sur 1 machine : 1 bloc de code sur 2 ; dernière exécution : 1er décembre 2026. "
             "1 bloc demande un matériel ou un accès qu'aucune machine n'avait : le détail figure sous le bloc.") in line
 
 

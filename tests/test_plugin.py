@@ -326,7 +326,7 @@ def test_french_strings(fr):
     # French typography, applied to the built page: no-break space before the colon
     assert f"Non exécuté{NB}: installe des paquets" in panels(fr)[4]
     assert f"même code que la page en espagnol{NB}: exécuté une seule fois" in panels(fr)[1]
-    assert (f"3 blocs de code sur 7 vérifiés sur 2 machines{NN}; dernière exécution{NB}: 21 novembre 2026. "
+    assert (f"Vérifiés sur 2 machines{NB}: 3 blocs de code sur 7{NN}; dernière exécution{NB}: 21 novembre 2026. "
             "1 bloc a échoué lors de sa dernière exécution.") in fr
     assert '<td class="ruota-num">12,41</td>' in fr
 

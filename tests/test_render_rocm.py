@@ -27,8 +27,8 @@ def verdict(*results: tuple[str, str, str | None]) -> Verdict:
 
 def test_badges_of_the_toolchain_terms():
     labels = [fragments.requirement_label(t, "es") for t in parse("hipcc hipcc arch=gfx906 hipcc arch=gfx906,gfx1030 tool=roc-obj-ls")]
-    assert labels == ["compilador HIP (hipcc)", "compilador HIP (hipcc) para gfx906",
-                      "compilador HIP (hipcc) para gfx906 y gfx1030", "roc-obj-ls"]
+    assert labels == ["Compilador HIP (hipcc)", "Compilador HIP (hipcc) para gfx906",
+                      "Compilador HIP (hipcc) para gfx906 y gfx1030", "roc-obj-ls"]
     badges = fragments.badges(block("rocm arch=gfx906 hipcc arch=gfx906"), "en")
     assert re.findall(r'<span class="ruota-badge">(.*?)</span>', badges) == ["ROCm", "gfx906", "HIP compiler (hipcc) for gfx906"]
 

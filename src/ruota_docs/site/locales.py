@@ -168,6 +168,15 @@ def text(lang: str, key: str, **values) -> str:
     return entry.format(**{k: _shown(v, lang) for k, v in values.items()}) if values else entry
 
 
+def theme_text(lang: str, key: str) -> str:
+    """The site's wording of the theme's string ``key`` (``theme.<key>`` in the data file),
+    or ``""`` where the site keeps the theme's own, or has no strings for ``lang``."""
+    if lang not in STRINGS:
+        return ""
+    entry = STRINGS[lang].get(f"theme.{key}", "")
+    return entry if isinstance(entry, str) else ""
+
+
 def templates(lang: str) -> Iterator[str]:
     """Every template of ``lang``, plural forms included (for checks over all strings)."""
     for entry in STRINGS[lang].values():

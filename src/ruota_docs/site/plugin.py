@@ -24,7 +24,7 @@ from ruota_docs.records import ledger, verdicts
 from ruota_docs.blocks import value_directive
 from ruota_docs.site import evidence, fragments, matrix, template_cache, typography, values
 from ruota_docs.blocks.capture import BlockCapture, Context
-from ruota_docs.site.locales import LANGUAGE_NAMES, text
+from ruota_docs.site.locales import LANGUAGE_NAMES, text, theme_text
 from ruota_docs.blocks.pages import PageError, read_page, split_meta
 
 log = get_plugin_logger(__name__)
@@ -244,11 +244,13 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
     def on_env(self, env, config, files):
         """Every page is rendered now (MkDocs renders them all before it writes any): the
         status page and the card matrix, from their blocks. Also ``ruota_text(lang, key)``
-        for templates (overrides/): strings from the locale files (site/locales/*.yml)."""
+        and ``ruota_theme_text`` for templates (overrides/): strings from the locale files
+        (site/locales/*.yml)."""
         for page, placeholder, directive, lang in self._generated:
             page.content = page.content.replace(placeholder, self._generate(page, directive, lang, files), 1)
         self._generated = []
         env.globals["ruota_text"] = text
+        env.globals["ruota_theme_text"] = theme_text  # overrides/partials/language.html
         return env
 
     def on_post_page(self, output, page, config):

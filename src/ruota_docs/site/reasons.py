@@ -66,6 +66,13 @@ _SHELL = re.compile(r"^the shell block ended with (?P<signal>.+)$")
 _WROTE = re.compile(r"^wrote into the repository instead of its working directory: (?P<files>.+?) \(write relative to .*\)$", re.S)
 _EXIT_STATUS = re.compile(r"^exit status (?P<code>-?\d+)$")
 _SIGNAL = re.compile(r"^(?:signal (?P<number>\d+)|(?P<name>SIG[A-Z0-9]+))$")
+#: What the engine records for a block it never runs: ``not run: `` and the author's reason,
+#: written in the page's language, or one of the engine's own (run/sybil/evaluators.py).
+_NOT_RUN = re.compile(r"^not run: (?P<why>.*)$", re.S)
+_SHOWN_ONLY = {
+    "output or prose, not code": "engine.text_block",
+    "an indented code block has no language; readers see it as text": "engine.indented_block",
+}
 
 
 def _signal(words: str, lang: str) -> str | None:
@@ -92,6 +99,9 @@ def engine_message(message: str, lang: str) -> str | None:
         return text(lang, "engine.shell", signal=signal)
     if match := _WROTE.match(message):
         return text(lang, "engine.wrote", files=match["files"])
+    if match := _NOT_RUN.match(message):  # the English prefix goes; the reason is already the page's
+        why = match["why"].strip()
+        return text(lang, _SHOWN_ONLY[why]) if why in _SHOWN_ONLY else engine_message(why, lang) or why
     return None
 
 
