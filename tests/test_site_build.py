@@ -324,6 +324,52 @@ def test_french_pages_have_french_spacing(site):
     assert checked > 300, checked  # guard: the check did meet French punctuation
 
 
+#: An ordinary (breakable) space before a French sign that ends a word: what French typography replaces. ``\0``
+#: stands for code, which is left as written.
+_PLAIN_SPACE_BEFORE_SIGN = re.compile(r"(?<=[^\s\0])[ \t\r\n]+[;:!?]+(?![\w/\\])")
+_CODE_ELEMENT = re.compile(r"<(code|pre|kbd|samp)\b[^>]*>.*?</\1\s*>", re.S)
+
+
+def _plain_spaces(fragment: str, where: str) -> list[str]:
+    """Each plain space before ``; : ! ?`` in an HTML fragment's text, code apart."""
+    text = html.unescape(re.sub(r"<[^>]+>", "", _CODE_ELEMENT.sub("\0", fragment)))
+    return [f"{where}: …{text[max(0, m.start() - 40): m.end() + 10]!r}…" for m in _PLAIN_SPACE_BEFORE_SIGN.finditer(text)]
+
+
+def test_no_plain_space_before_french_punctuation_in_body_headings_toc_or_search(site):
+    """Headings with their ¶ permalink, the table of contents, the body and the search index of the French site:
+    a no-break space before ``: ; ? !`` everywhere readers meet them, never a space a line may break at."""
+    found: dict[str, list[str]] = {"body": [], "headings": [], "table of contents": [], "search index": []}
+    seen = dict.fromkeys(found, 0)
+    for path in (html_path(site, page, "fr") for page in page_paths()):
+        page, where = path.read_text(encoding="utf-8"), path.relative_to(site).as_posix()
+        article = re.search(r"<article\b[^>]*>(.*?)</article>", page, re.S)[1]
+        prose = _Prose()  # leaves out code and what is marked as another language (the API's docstrings)
+        prose.feed(article)
+        prose.close()
+        for block in prose.blocks:
+            found["body"] += _plain_spaces(html.escape(block), where)
+        seen["body"] += len(prose.blocks)
+        for heading in re.finditer(r"<h([1-6])\b(?![^>]*doc-heading)[^>]*>(.*?)</h\1>", article, re.S):
+            found["headings"] += _plain_spaces(heading[2], where)  # the permalink ¶ included, as it is built
+            seen["headings"] += 1
+        for entry in re.finditer(r'<a href="#[^"]*" class="md-nav__link">(.*?)</a>', page, re.S):
+            found["table of contents"] += _plain_spaces(entry[1], where)
+            seen["table of contents"] += 1
+    index = json.loads((site / "fr" / "search" / "search_index.json").read_text(encoding="utf-8"))
+    for doc in index["docs"]:
+        english = doc["location"].startswith("reference/api/#")  # a docstring: English, under a French heading
+        found["search index"] += _plain_spaces(doc["title"] if english else doc["title"] + "\n" + doc["text"],
+                                               f"search index {doc['location']}")
+        seen["search index"] += 1
+    problems = [p for part in found.values() for p in part]
+    assert not problems, "\n".join(problems[:40]) + f"\n({len(problems)} in all: " + \
+        ", ".join(f"{k} {len(v)}" for k, v in found.items()) + ")"
+    # guard: every part was read, and French punctuation met (nine headings end in « ? »)
+    assert seen["headings"] > 100 and seen["table of contents"] > 100 and seen["search index"] > 100, seen
+    assert seen["body"] > 500, seen
+
+
 def _text(fragment: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", fragment))
 
@@ -346,7 +392,7 @@ def test_french_code_is_left_as_written(site):
 
 def test_frame_strings_are_in_the_readers_language(site):
     """Permalinks, the footer's credit and the site description: Spanish at the root, then each language."""
-    words = {"es": ("Enlace permanente", "Hecho con", "IA en GPU de AMD"),
+    words = {"es": ("Enlace permanente", "Hecho con", "Cómo ejecutar IA en GPU de AMD"),
              "en": ("Permanent link", "Made with", "Running AI on AMD GPUs"),
              "fr": ("Lien permanent", "Réalisé avec", "L'IA sur des GPU AMD")}
     for lang, (permalink, credit, description) in words.items():

@@ -152,6 +152,19 @@ def test_table_of_contents_entry_of_a_code_heading():
     assert french(page) == page.replace("Pourquoi : ", f"Pourquoi{NB}: ")
 
 
+@pytest.mark.parametrize("permalink", ["&para;", "¶", "#", "§"])
+def test_a_heading_that_ends_in_a_sign_gets_its_space_before_the_permalink(permalink):
+    """The toc extension appends the permalink right after the heading's last character: the
+    sign stays the end of the heading's text, as readers see it."""
+    page = (f'<h2 id="why">Pourquoi ?<a class="headerlink" href="#why" title="Lien permanent">{permalink}</a></h2>'
+            f'<h3 id="a">Vraiment !<a class="headerlink" href="#a">{permalink}</a></h3>'
+            f'<h3 id="b">Deux points :<a class="headerlink" href="#b">{permalink}</a></h3>')
+    assert french(page) == (page.replace("Pourquoi ?", f"Pourquoi{NN}?").replace("Vraiment !", f"Vraiment{NN}!")
+                            .replace("points :", f"points{NB}:"))
+    # a link inside the sentence is part of it, as before
+    assert french('<p>Voir <a href="#x">ici</a> ?</p>') == f'<p>Voir <a href="#x">ici</a>{NN}?</p>'
+
+
 def test_svg_text_and_titles_are_prose():
     page = ('<svg role="img" aria-label="Pic : mémoire"><title>Pic : mémoire</title>'
             '<rect x="1" y="2"/><text x="3">CPU · réussis ?</text></svg>')

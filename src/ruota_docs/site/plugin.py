@@ -253,11 +253,23 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         env.globals["ruota_theme_text"] = theme_text  # overrides/partials/language.html
         return env
 
+    @event_priority(50)  # before the search plugin (0), which indexes page.content in this event
+    def on_page_context(self, context, page, config, nav):
+        """The content in the typography of its language, so that the search index, built
+        from it, reads as the page does (on_post_page sets the rest of the page)."""
+        lang = self._reader_lang(page, config)
+        if lang != "en" and page.content:
+            page.content = page.content.replace(_API_OBJECT, '<div lang="en" class="doc doc-object ')
+        written = page.file.src_uri.split("/", 1)[0]
+        if lang == "fr" and page.content and (written == lang or written not in LANGUAGE_NAMES):
+            page.content = typography.french(page.content)
+        return context
+
     def on_post_page(self, output, page, config):
         """Text in another language than the page's says so (``lang``), so that browsers,
         screen readers and French typography treat it as what it is."""
         lang = self._reader_lang(page, config)
-        if lang != "en":
+        if lang != "en":  # a page without context (no search, another plugin's) still gets it
             output = output.replace(_API_OBJECT, '<div lang="en" class="doc doc-object ')
         written = page.file.src_uri.split("/", 1)[0]
         if written != lang and written in LANGUAGE_NAMES:  # the source page, shown where no translation exists

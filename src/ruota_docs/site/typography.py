@@ -210,6 +210,11 @@ def _code_headings(page: str) -> set[str]:
     return found
 
 
+def _is_permalink(attrs: dict) -> bool:
+    """The permalink the toc extension appends to a heading (``<a class="headerlink" href="#id">¶</a>``)."""
+    return "headerlink" in (attrs.get("class") or "").split() and (attrs.get("href") or "").startswith("#")
+
+
 def _attribute(raw: str, name: str, value: str) -> str:
     """``raw`` (a start tag) with attribute ``name`` set to ``value``."""
     pattern = re.compile(rf"(\s{re.escape(name)}\s*=\s*)(\"[^\"]*\"|'[^']*'|[^\s>]+)", re.I)
@@ -298,6 +303,8 @@ def french(page: str) -> str:
                 continue
             attrs = _attributes(match["attrs"]) if _READ_ATTRIBUTES.search(raw) else {}
             href = attrs.get("href") or ""
+            if tag == "a" and _is_permalink(attrs):
+                flush()  # the heading's text ends before its ¶: « Pourquoi ?¶ » would read as one word
             code = code or tag in CODE or (tag == "a" and href.startswith("#") and href[1:] in code_ids)
             if attrs.get("lang") is not None:
                 french_here = attrs["lang"].lower().startswith("fr")
