@@ -370,6 +370,16 @@ def test_no_plain_space_before_french_punctuation_in_body_headings_toc_or_search
     assert seen["body"] > 500, seen
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_api_reference_links_its_cross_references(site, lang):
+    """Docstrings' cross-references are links within the reader's own language, and no reST role is left raw."""
+    page = html_path(site, "reference/api.md", lang).read_text(encoding="utf-8")
+    assert not re.findall(r":(?:class|func|mod|meth|attr):", re.sub(r"<pre\b.*?</pre>", "", page, flags=re.S))
+    links = re.findall(r'<a class="autorefs autorefs-internal"[^>]*href="([^"]*)"', page)
+    assert links and all(href.startswith("#ruota_docs.") for href in links), links
+    assert all(f'id="{href[1:]}"' in page for href in links), links
+
+
 def _text(fragment: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", fragment))
 

@@ -1,11 +1,11 @@
 """A page's blocks, as the site renders them.
 
-:func:`render` renders a page with Python-Markdown and the site's own
-``markdown_extensions`` (:mod:`ruota_docs.blocks.site_config`), plus
-:class:`~ruota_docs.blocks.capture.BlockCapture`, and :func:`assemble` turns what was
-captured into the page's :class:`~ruota_docs.blocks.Block` list: the code blocks
+[`render`][ruota_docs.blocks.renderer.render] renders a page with Python-Markdown and the
+site's own ``markdown_extensions`` (`ruota_docs.blocks.site_config`), plus `BlockCapture`
+(`ruota_docs.blocks.capture`), and [`assemble`][ruota_docs.blocks.renderer.assemble] turns
+what was captured into the page's list of `ruota_docs.blocks.Block`: the code blocks
 readers see, in page order, each with its page line (and ``file:line`` when it was
-written in an included file). The MkDocs plugin calls :func:`assemble` on the capture
+written in an included file). The MkDocs plugin calls [`assemble`][ruota_docs.blocks.renderer.assemble] on the capture
 of the build's own rendering, so the site and the engine cannot disagree.
 """
 

@@ -24,7 +24,7 @@ Format (``schema`` 1):
     }
 
 `MACHINE_FIELDS` and `ENTRY_FIELDS` list every field and its type:
-``ruota-docs record check`` (:mod:`ruota_docs.records.check`) holds a record someone
+``ruota-docs record check`` (`ruota_docs.records.check`) holds a record someone
 sends to exactly this schema. The machine holds no host or user name (`scrub_machine`),
 and outputs no home folder, user or host name of the machine that ran them (`scrub`).
 
@@ -33,7 +33,7 @@ every other entry. Only the engine writes records, after the blocks: writing tak
 exclusive lock (``.<name>.lock`` beside the record), replaces the file atomically and
 notes the SHA-256 of what it wrote in the lock file, so runs that finish together both
 land, a run killed mid-write leaves the previous file intact, and the guard that watches
-records during blocks (:mod:`ruota_docs.run.guard`) tells the engine's writes from a
+records during blocks (`ruota_docs.run.guard`) tells the engine's writes from a
 block's. A file that is not valid JSON, or has another ``kind`` or a newer ``schema``, is
 an error naming the file: it is never replaced.
 """

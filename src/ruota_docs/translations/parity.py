@@ -9,7 +9,7 @@ language's separators are normalised (``28,6`` = ``28.6``; ``3.680`` in Spanish 
 counts as a number: the same block and metric in every language. A number that is
 genuinely language-specific is written inside ``<span class="l10n">…</span>`` and ignored.
 
-Each language's prose is also held to its glossary (:mod:`ruota_docs.translations.glossary`): one
+Each language's prose is also held to its glossary (`ruota_docs.translations.glossary`): one
 term per concept, and no variant the glossary rules out.
 
 Each translation records in its front matter the hash of the Spanish page it was

@@ -1,7 +1,7 @@
 """Sybil's side of the engine: a page's regions are the blocks the site renders.
 
-:class:`BlockParser` asks :mod:`ruota_docs.blocks.renderer` for the page's blocks (the code
-blocks readers see, after includes) and turns each into a Sybil region at its page
+[`BlockParser`][ruota_docs.run.sybil.parsers.BlockParser] asks `ruota_docs.blocks.renderer` for the page's blocks
+(the code blocks readers see, after includes) and turns each into a Sybil region at its page
 line; a problem that belongs to no block (a directive that precedes no code block, an
 include outside any block that cannot be found, a page that is not UTF-8) becomes a
 failing region of its own. Nothing here reads Markdown.
