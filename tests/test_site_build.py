@@ -380,6 +380,16 @@ def test_the_api_reference_links_its_cross_references(site, lang):
     assert all(f'id="{href[1:]}"' in page for href in links), links
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_themes_strings_the_site_words_itself(site, lang):
+    """Material's strings that the locale files word their own way (``theme.*``) reach the page's
+    configuration, which Material's search reads: the Spanish placeholder says tú, as the site does."""
+    page = html_path(site, "index.md", lang).read_text(encoding="utf-8")
+    words = json.loads(re.search(r'<script id="__config" type="application/json">(.*?)</script>', page, re.S)[1])
+    assert words["translations"]["search.result.placeholder"] == STRINGS[lang]["theme.search.result.placeholder"]
+    assert "Teclee" not in page
+
+
 def _text(fragment: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", fragment))
 
