@@ -220,7 +220,7 @@ def test_terms_read_natively():
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_badges_in_words_start_with_a_capital_in_every_language(lang):
-    """A badge that is words (not a name such as ``gfx906`` or ``roc-obj-ls``) is capitalised alike in every language."""
+    """A badge that is words (not a name: ``gfx906``, ``roc-obj-ls``) is capitalised alike in every language."""
     for spec in ("gpu", "rocm", "cuda", "cpu", "network", "hipcc", "hipcc arch=gfx906"):
         label = reasons.requirement_label(parse(spec)[0], lang)
         assert label[0].isupper(), (lang, spec, label)

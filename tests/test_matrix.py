@@ -205,7 +205,8 @@ def test_key_blocks_table_and_guide_titles(rendered):
 
 @pytest.mark.parametrize("lang, words_", [
     ("es", ["Autoprueba superada", "Todavía no hay ningún registro", "El bloque de la línea 16 no se ejecutó: requiere ROCm"]),
-    ("fr", ["Autotest réussi", "Aucun relevé pour l'instant", "Le bloc de la ligne 16 n'a pas été exécuté : nécessite ROCm"]),
+    ("fr", ["Autotest réussi", "Aucun relevé pour l'instant",
+            "Le bloc de la ligne 16 n'a pas été exécuté : nécessite ROCm"]),
 ])
 def test_every_string_is_localised(project, lang, words_):
     guides = evidence.load_guides(project, project / "docs", lang, TABLE)

@@ -333,7 +333,8 @@ _CODE_ELEMENT = re.compile(r"<(code|pre|kbd|samp)\b[^>]*>.*?</\1\s*>", re.S)
 def _plain_spaces(fragment: str, where: str) -> list[str]:
     """Each plain space before ``; : ! ?`` in an HTML fragment's text, code apart."""
     text = html.unescape(re.sub(r"<[^>]+>", "", _CODE_ELEMENT.sub("\0", fragment)))
-    return [f"{where}: …{text[max(0, m.start() - 40): m.end() + 10]!r}…" for m in _PLAIN_SPACE_BEFORE_SIGN.finditer(text)]
+    return [f"{where}: …{text[max(0, m.start() - 40): m.end() + 10]!r}…"
+            for m in _PLAIN_SPACE_BEFORE_SIGN.finditer(text)]
 
 
 def test_no_plain_space_before_french_punctuation_in_body_headings_toc_or_search(site):
