@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from ruota_docs.blocks import compat
 from ruota_docs.records import ledger
 from ruota_docs.run import unprivileged
 from ruota_docs.run.device import probe
@@ -50,6 +51,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    try:  # before any page is collected: a stack the capture cannot work with, named as such
+        compat.check()
+    except compat.UnsupportedDependency as error:
+        raise pytest.UsageError(f"ruota-docs: {error}") from None
     # Options reach the evaluators (and xdist workers) through the environment.
     if config.getoption("block_timeout"):
         os.environ["RUOTA_DOCS_TIMEOUT"] = str(config.getoption("block_timeout"))

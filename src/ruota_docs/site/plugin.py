@@ -19,7 +19,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.utils import get_relative_url
 
-from ruota_docs.blocks import markers, page_cache, renderer
+from ruota_docs.blocks import compat, markers, page_cache, renderer
 from ruota_docs.records import ledger, verdicts
 from ruota_docs.blocks import value_directive
 from ruota_docs.site import evidence, fragments, matrix, template_cache, typography, values
@@ -52,6 +52,10 @@ class RuotaDocsConfig(Config):
 class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
     @event_priority(-10)  # after mkdocstrings (0), which takes config.markdown_extensions for its docstrings
     def on_config(self, config):
+        try:  # before any page renders: a stack the capture cannot work with, named as such
+            compat.check()
+        except compat.UnsupportedDependency as error:
+            raise PluginError(f"ruota_docs: {error}") from None
         self.root = Path(config.config_file_path).resolve().parent
         self.docs_dir = Path(config.docs_dir).resolve()
         try:

@@ -1,0 +1,59 @@
+"""The versions of the rendering stack the block capture works with, checked at start-up.
+
+The capture (:mod:`ruota_docs.blocks.capture`) overrides private hooks of
+pymdownx.snippets and pymdownx.superfences and reads Python-Markdown's internals; MkDocs
+renders the pages it captures. A release outside the ranges below was never tried: its
+hooks may be gone or changed, and the capture would then miss blocks or includes
+silently, and the build would fail far from the cause (a guide "no longer includes" a
+file that it does include). So the MkDocs plugin and the pytest plugin call :func:`check`
+before anything renders, and a version outside a range stops them with the package, the
+version installed and the range supported.
+
+pyproject.toml declares the same ranges (``tests/test_compat.py`` keeps them equal); each
+upper bound is the next release not yet tried, since minor releases have changed these
+hooks (pymdownx.snippets 13.1 moved file reading into ``read_lines``).
+"""
+
+from __future__ import annotations
+
+from importlib import metadata
+
+from packaging.specifiers import SpecifierSet
+from packaging.version import InvalidVersion, Version
+
+#: Distribution name → the versions the capture is known to work with.
+SUPPORTED = {
+    "pymdown-extensions": ">=11.0.1,<13.2",
+    "Markdown": ">=3.8.1,<3.12",
+    "mkdocs": "==1.6.1",
+}
+
+
+class UnsupportedDependency(RuntimeError):
+    """An installed package the capture cannot work with (its message says which and what to install)."""
+
+
+def problems(supported: dict[str, str] | None = None) -> list[str]:
+    """One sentence per package of ``supported`` (default `SUPPORTED`) that is missing or out of range."""
+    found = []
+    for name, spec in (SUPPORTED if supported is None else supported).items():
+        try:
+            installed = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            found.append(f"{name} is not installed; ruota-docs needs {name}{spec}")
+            continue
+        try:
+            fits = Version(installed) in SpecifierSet(spec, prereleases=True)
+        except InvalidVersion:
+            fits = False
+        if not fits:
+            found.append(f"{name} {installed} is installed; ruota-docs' block capture supports {name}{spec} "
+                         f"(pip install '{name}{spec}')")
+    return found
+
+
+def check(supported: dict[str, str] | None = None) -> None:
+    """Raise `UnsupportedDependency` naming every package outside its supported range."""
+    found = problems(supported)
+    if found:
+        raise UnsupportedDependency("; ".join(found))
