@@ -12,7 +12,14 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 # The CPU build of PyTorch; a ROCm or CUDA build already in .venv is kept (see README).
+# On Linux x86_64 PyPI's torch is the CUDA build (GBs of nvidia-* wheels): PyTorch's CPU index has
+# the same release as 2.13.0+cpu, which pip takes first (a local version sorts above the plain one).
+# An extra index, not --index-url, and for torch alone (--no-deps; its dependencies come next from the
+# usual indexes): where the CPU index cannot be reached (a machine that reaches only a mirror, or a wheel
+# folder set in pip's configuration) pip warns, spends its retries on torch's page alone rather than
+# on every dependency's, and takes torch from what it can reach.
 TORCH  ?= torch==2.13.0
+TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 PYTEST_ARGS ?= -n 2 --dist loadscope
 
 # One thread per page process: two pytest workers already fill CI's two cores, and
@@ -36,7 +43,8 @@ $(VENV)/.docs-installed: pyproject.toml | $(BIN)/python
 # The tests also need what the guides' code imports, a browser, and ROCm's own tools from
 # Debian's packages (hipcc, rocminfo, librocrand1: no GPU needed) for the toolchain blocks.
 $(VENV)/.tests-installed: pyproject.toml scripts/ensure-chromium scripts/ensure-rocm-tools | $(BIN)/python
-	$(BIN)/python -c "import torch" 2>/dev/null || $(BIN)/python -m pip install -q "$(TORCH)"
+	$(BIN)/python -c "import torch" 2>/dev/null || { $(BIN)/python -m pip install -q --no-deps \
+	  --extra-index-url $(TORCH_INDEX) "$(TORCH)" && $(BIN)/python -m pip install -q "$(TORCH)"; }
 	$(BIN)/python -m pip install -q -e ".[snippets,tests]"
 	scripts/ensure-chromium
 	scripts/ensure-rocm-tools

@@ -135,6 +135,21 @@ def test_key_blocks_must_still_be_on_the_page(project):
         evidence.load_guides(project, project / "docs", "es", {"guides/nope.md": {}})
 
 
+def test_an_include_the_engine_missed_is_not_blamed_on_the_guide(project):
+    """The guide still includes its key snippet: a capture that saw no include is the engine's fault."""
+    def without_includes(path):
+        blocks = evidence.page_blocks(project, project / "docs", path)
+        for block in blocks:
+            block.includes = ()
+        return blocks
+
+    with pytest.raises(evidence.EvidenceError) as raised:
+        evidence.load_guides(project, project / "docs", "es", TABLE, blocks_of=without_includes)
+    message = str(raised.value)
+    assert message.startswith("es/guides/g.md:4 includes g/010_env.py, but the engine found no block that includes it")
+    assert "compat.py" in message and "any more" not in message
+
+
 def test_cards_without_a_record():
     gfx1031 = {"machine": RX7600 | {"arch": "gfx1031"}}
     assert evidence.missing_cards([]) == list(evidence.TARGET_CARDS)

@@ -117,11 +117,24 @@ def load_guides(root: Path, docs_dir: Path, lang: str, table: dict | None = None
             for snippet in snippets:
                 found = [b for b in blocks if _includes(b, snippet)]
                 if not found:
-                    raise EvidenceError(f"ruota_docs/site/evidence.py: no block of {lang}/{key} includes {snippet} any more; "
-                                        "name the guide's current environment and self-test snippets there")
+                    raise EvidenceError(_not_included(lang, key, snippet, text))
                 chosen[level] += [(snippet, b) for b in found]
         guides.append(Guide(key, f"{lang}/{key}", title, blocks, chosen))
     return guides
+
+
+def _not_included(lang: str, key: str, snippet: str, text: str) -> str:
+    """Why no block includes ``snippet``: the guide no longer includes it (`KEY_BLOCKS` must follow), or it
+    does and the engine did not see the include, which is the engine's fault, not the guide's."""
+    lines = text.splitlines()
+    written = next((n for n, line in enumerate(lines, 1) if snippet in line
+                    and ("8<" in line or (n > 1 and "8<" in lines[n - 2] and line.strip() == snippet))), None)
+    if written is not None:
+        return (f"{lang}/{key}:{written} includes {snippet}, but the engine found no block that includes it: "
+                "the block capture missed the include (not the guide's fault; ruota_docs/blocks/compat.py "
+                "names the versions of pymdown-extensions, Markdown and MkDocs it works with)")
+    return (f"ruota_docs/site/evidence.py: no block of {lang}/{key} includes {snippet} any more; "
+            "name the guide's current environment and self-test snippets there")
 
 
 def _excused(block, machine: dict) -> bool:
