@@ -63,6 +63,25 @@ def test_code_from_nested_includes_knows_every_line(project):
     assert block.includes == ("snippets/deep.py", "snippets/inner.py")
 
 
+@pytest.mark.parametrize(("target", "lines"), [
+    ("lines.py", [1, 2, 3, 4, 5, 6, 7]),  # 7: the empty line after the file's last newline
+    ("lines.py:2:3", [2, 3]),
+    ("lines.py:-2", [6, 7]),
+    ("lines.py:1:2,5:", [1, 2, 5, 6, 7]),
+    ("lines.py:4:-2", [4, 5, 6]),
+    ("sections.py:part", [4, 5]),
+])
+def test_included_lines_know_their_file_line_for_ranges_and_sections(project, target, lines):
+    """Every release of pymdownx.snippets the capture supports: before 13.1 the file is read
+    inline, and the lines are tagged by selecting them again (capture._select_ranges)."""
+    files = {"snippets/lines.py": "a = 1\nb = 2\nc = 3\nd = 4\ne = 5\nf = 6\n",
+             "snippets/sections.py": "a = 1\nb = 2\n# --8<-- [start:part]\nc = 3\nd = 4\n# --8<-- [end:part]\n"}
+    block, = project(f'```python\n--8<-- "{target}"\n```\n', **files).blocks
+    name = target.split(":")[0]
+    assert block.code_origins == tuple((str(project.root / "snippets" / name), n) for n in lines)
+    assert block.includes == (f"snippets/{name}",)
+
+
 def test_code_origins_skip_the_blank_lines_the_highlighter_drops(project):
     block, = project("```python\n\n\nx = 1\ny = 2\n```\n").blocks
     page = str(project.root / "docs/index.md")
