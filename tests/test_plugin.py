@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from _support import REPO, mkdocs_yml, run_mkdocs, run_pytest, write_tree
+from _support import OVERRIDES, REPO, mkdocs_yml, run_mkdocs, run_pytest, write_tree
 from ruota_docs.translations import staleness
 from ruota_docs.blocks.site_config import load_mkdocs_config
 
@@ -415,3 +415,22 @@ def test_engine_record_round_trip(tmp_path):
         assert all("ruota-state-passed" in p for p in blocks)
         assert "from a snippet" in blocks[0] and "in a note" in blocks[1]
     shutil.rmtree(root / "site")
+
+
+def test_a_site_overrides_a_fragment_from_its_custom_dir(tmp_path):
+    """``overrides/ruota/<name>.html`` in the theme's custom_dir replaces the package's template."""
+    root = small_site(tmp_path)
+    overrides = root / "overrides"
+    shutil.copytree(OVERRIDES, overrides)
+    (overrides / "ruota").mkdir()
+    (overrides / "ruota" / "page_summary.html").write_text(
+        '<p class="site-summary">{{ parts | join(" / ") }}</p>\n', encoding="utf-8")
+    config = root / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8").replace(str(OVERRIDES), str(overrides)), encoding="utf-8")
+    result = run_mkdocs(root)
+    assert result.returncode == 0, result.stderr[-3000:]
+    page = article(root / "site" / "index.html")
+    assert re.search(r'<p class="site-summary">Ningún bloque de código [^<]* / [^<]*</p>', page)
+    assert "ruota-summary" not in page
+    # the templates it does not override are the package's
+    assert '<ul class="ruota-marks"><li class="ruota-mark-never">' in page

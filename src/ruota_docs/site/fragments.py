@@ -1,11 +1,18 @@
-"""HTML fragments the plugin puts into pages, in the reader's language."""
+"""HTML fragments the plugin puts into pages, in the reader's language.
+
+This module decides what a fragment says (which lines, which numbers, in which words); the
+markup is in the Jinja templates of ``site/templates/ruota/``, which a site may override
+(`ruota_docs.site.fragment_templates`).
+"""
 
 from __future__ import annotations
 
-import html
 from collections import Counter
 
+from markupsafe import Markup
+
 from ruota_docs.site import charts, formatting, reasons
+from ruota_docs.site.fragment_templates import add_globals, render
 from ruota_docs.translations import staleness
 from ruota_docs.site.locales import LANGUAGE_NAMES, text
 from ruota_docs.records.verdicts import Verdict, machine_label
@@ -28,8 +35,11 @@ _ICONS["notrun"] = _ICONS["skipped"]
 
 
 def icon(state: str) -> str:
-    return (f'<svg class="ruota-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">'
-            f'<path d="{_ICONS[state]}"/></svg>')
+    return render("icon", path=_ICONS[state], state=state)
+
+
+# what the templates call: an icon there is HTML, put in as it is
+add_globals(text=text, icon=lambda state: Markup(icon(state)))
 
 
 def badges(block, lang: str) -> str:
@@ -39,11 +49,7 @@ def badges(block, lang: str) -> str:
         labels.insert(0, requirement_label(Requirement("os", ("windows",)), lang))
     if not labels:
         return ""
-    # Spaces between the spans (a flex row ignores them) keep the words apart where the
-    # text is read without styles: the search index, copy and paste, plain-text readers.
-    spans = " ".join(f'<span class="ruota-badge">{html.escape(label)}</span>' for label in labels)
-    return (f'<div class="ruota-requires" role="note"><span class="ruota-requires-label">'
-            f'{html.escape(text(lang, "requires"))}</span> {spans}</div>')
+    return render("badges", labels=labels, lang=lang)
 
 
 def _machines(results, lang: str) -> str:
@@ -88,10 +94,7 @@ def mark(block, verdict: Verdict, lang: str) -> str:
             lines.append(("stale", text(lang, "stale")))
         elif not skipped:
             lines.append(("never", text(lang, "never")))
-    items = "".join(
-        f'<li class="ruota-mark-{state}">{icon(state)}<span>{html.escape(words)}</span></li>' for state, words in lines
-    )
-    return f'<ul class="ruota-marks">{items}</ul>'
+    return render("mark", lines=lines, lang=lang)
 
 
 def output_tabs(verdict: Verdict, lang: str, uid: str) -> str:
@@ -99,13 +102,9 @@ def output_tabs(verdict: Verdict, lang: str, uid: str) -> str:
     shown = [r for r in verdict.results if r.state in ("passed", "failed") and r.entry]
     if not shown:
         return ""
-    inputs, labels, blocks = [], [], []
-    for n, result in enumerate(shown, 1):
+    tabs = []
+    for result in shown:
         entry = result.entry
-        tab_id = f"__ruota_{uid}_{n}"
-        checked = ' checked="checked"' if n == 1 else ""
-        inputs.append(f'<input{checked} id="{tab_id}" name="__ruota_{uid}" type="radio">')
-        labels.append(f'<label for="{tab_id}">{icon(result.state)}{html.escape(result.label)}</label>')
         body = entry.get("output") or ""
         if result.state == "failed" and entry.get("error"):
             error = reasons.engine_message(entry["error"], lang) or entry["error"]
@@ -116,20 +115,14 @@ def output_tabs(verdict: Verdict, lang: str, uid: str) -> str:
         if entry.get("reused_from"):
             other = entry["reused_from"].split("/", 1)[0]
             meta.append(text(lang, "credited", language=LANGUAGE_NAMES.get(lang, LANGUAGE_NAMES["en"]).get(other, other)))
-        content = (f'<pre class="ruota-output"><code>{html.escape(body)}</code></pre>' if body.strip()
-                   else f'<p class="ruota-output-empty">{html.escape(text(lang, "no_output"))}</p>')
-        blocks.append(f'<div class="tabbed-block">{content}<p class="ruota-output-meta">{html.escape(" · ".join(meta))}</p></div>')
-    return (f'<div class="tabbed-set tabbed-alternate ruota-outputs" data-tabs="{uid}:{len(shown)}">'
-            + "".join(inputs)
-            + f'<div class="tabbed-labels" aria-label="{html.escape(text(lang, "output_on"))}">' + " ".join(labels) + "</div>"
-            + '<div class="tabbed-content">' + "".join(blocks) + "</div></div>")
+        tabs.append({"state": result.state, "label": result.label, "body": body, "meta": meta})
+    return render("output_tabs", tabs=tabs, uid=uid, lang=lang)
 
 
 def block_panel(block, verdict: Verdict, lang: str, uid: str) -> str:
     state = "notrun" if block.not_run_reason is not None else verdict.state
-    # the id (the block's index) lets the card matrix link to the block's verification
-    return (f'<div class="ruota-verify ruota-state-{state}" id="ruota-block-{uid}">'
-            f'{mark(block, verdict, lang)}{output_tabs(verdict, lang, uid)}</div>')
+    return render("block_panel", state=state, uid=uid, mark=Markup(mark(block, verdict, lang)),
+                  tabs=Markup(output_tabs(verdict, lang, uid)), lang=lang)
 
 
 def translation_banner(docs_dir, page_key: str, lang: str, source_lang: str) -> str:
@@ -137,13 +130,13 @@ def translation_banner(docs_dir, page_key: str, lang: str, source_lang: str) -> 
     the source page where a translation is missing), or over a translation whose source
     changed since it was translated; '' for any other page."""
     if page_key.split("/", 1)[0] != lang:
-        return f'<div class="admonition note ruota-banner"><p>{text(lang, "untranslated")}</p></div>'
+        return render("banner", kind="note", words=text(lang, "untranslated"), lang=lang)
     if lang == source_lang:
         return ""
     state = staleness.translation_state(docs_dir, page_key, source_lang)
     if state is not None and state.stale:
         words = text(lang, "stale_translation", date=formatting.date(state.source_changed, lang))
-        return f'<div class="admonition warning ruota-banner"><p>{words}</p></div>'
+        return render("banner", kind="warning", words=words, lang=lang)
     return ""
 
 
@@ -167,7 +160,7 @@ def page_summary(blocks_verdicts, lang: str) -> str:
         if count:
             parts.append(text(lang, key, count=count))
     state = "failed" if counts["failed"] else ("passed" if counts["passed"] and not pending else "stale")
-    return f'<p class="ruota-summary ruota-state-{state}">{icon(state)}<span>{html.escape(" ".join(parts))}</span></p>'
+    return render("page_summary", state=state, parts=parts, lang=lang)
 
 
 def _series_labels(options: dict, metrics: list[str]) -> list[str]:
@@ -204,23 +197,14 @@ def chart(options: dict, entries_by_machine: list[tuple[dict, list[dict]]], lang
             groups.append((label.strip(), [("", number, "reported")]))
             rows.append((label.strip(), text(lang, "chart_reported"), [number]))
     if not groups:
-        return f'<p class="ruota-chart-empty">{html.escape(text(lang, "chart_none", metrics=formatting.join(names, lang)))}</p>'
+        return render("chart", rows=[], series=formatting.join(names, lang), lang=lang)
     in_unit = f" ({unit})" if unit else ""
     heads = [text(lang, "value") + in_unit] if len(metrics) == 1 else [name + in_unit for name in names]
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in heads)
-    body = "".join(
-        f"<tr><td>{html.escape(label)}</td><td>{html.escape(kind)}</td>"
-        + "".join(f'<td class="ruota-num">{formatting.number(v, lang) if v is not None else "—"}</td>' for v in values)
-        + "</tr>" for label, kind, values in rows
-    )
-    table = (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-chart-table"><table><thead><tr><th>{html.escape(text(lang, "machine"))}</th>'
-             f'<th>{html.escape(text(lang, "chart_source"))}</th>{head}</tr></thead>'
-             f"<tbody>{body}</tbody></table></div></div>")
-    svg = charts.bar_chart(title, groups, unit, lambda v: formatting.number(v, lang))
-    # data-search-exclude: Material's search would index the chart's labels and the table's
-    # cells run together ("CPU x86_64 · measured30,5 s"); the page's prose says what it shows.
-    return (f'<div data-search-exclude><figure class="ruota-figure">{svg}<figcaption>{html.escape(title)}</figcaption>'
-            f'{table}</figure></div>')
+    shown = [{"label": label, "source": source,
+              "cells": [formatting.number(v, lang) if v is not None else "—" for v in values]}
+             for label, source, values in rows]
+    svg = Markup(charts.bar_chart(title, groups, unit, lambda v: formatting.number(v, lang)))
+    return render("chart", rows=shown, heads=heads, svg=svg, title=title, lang=lang)
 
 
 _BACKENDS = {"cpu": "CPU", "cuda": "CUDA", "rocm": "ROCm"}
@@ -229,9 +213,8 @@ _BACKENDS = {"cpu": "CPU", "cuda": "CUDA", "rocm": "ROCm"}
 def _count(state: str, count: int, lang: str) -> str:
     """A count in the status table: the icon and the number, and in words for screen
     readers and on hover (``3 bloques correctos``)."""
-    words = html.escape(text(lang, f"count_{state}", count=count))
-    return (f'<span class="ruota-count ruota-mark-{state}" title="{words}">{icon(state)}'
-            f'<span aria-hidden="true">{formatting.number(count, lang, 0)}</span><span class="ruota-sr-only">{words}</span></span>')
+    return render("count", state=state, words=text(lang, f"count_{state}", count=count),
+                  number=formatting.number(count, lang, 0), lang=lang)
 
 
 def rocm_kind(block) -> str | None:
@@ -265,13 +248,11 @@ def rocm_evidence(pages: list[tuple[str, str, list]], lang: str) -> str:
                 for label, found in passed.items())
         else:
             where = text(lang, "rocm_no_record")
-        rows.append(f'<tr><td>{html.escape(text(lang, "rocm_" + kind))}</td><td class="ruota-num">{formatting.number(len(items), lang, 0)}</td>'
-                    f'<td>{icon("passed" if passed else "never")} {html.escape(where)}</td></tr>')
+        rows.append({"what": text(lang, "rocm_" + kind), "count": formatting.number(len(items), lang, 0),
+                     "state": "passed" if passed else "never", "where": where})
     if not rows:
         return ""
-    return (f'<div class="md-typeset__scrollwrap" data-search-exclude><div class="md-typeset__table ruota-rocm"><table><thead><tr>'
-            f'<th>{html.escape(text(lang, "rocm_what"))}</th><th>{html.escape(text(lang, "blocks_header"))}</th>'
-            f'<th>{html.escape(text(lang, "rocm_where"))}</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div></div>')
+    return render("rocm_evidence", rows=rows, lang=lang)
 
 
 def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: str) -> str:
@@ -279,48 +260,40 @@ def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: s
 
     ``pages`` holds ``(title, url, [(block, verdict), …])`` for the reader's language.
     """
-    machines = [(d.get("machine_id"), machine_label(d.get("machine", {}))) for d in ledgers]
+    ids = [d.get("machine_id") for d in ledgers]
     # Outcomes per machine over every page of this language.
-    totals = {mid: Counter() for mid, _ in machines}
+    totals = {mid: Counter() for mid in ids}
     for _, _, items in pages:
         for _, v in items:
             for r in v.results:
                 totals[r.machine_id][r.state] += 1
-    groups = [(label, [(text(lang, s), float(totals[mid][s]), s) for s in ("passed", "failed", "skipped")])
-              for mid, label in machines]
+    groups = [(machine_label(d.get("machine", {})), [(text(lang, s), float(totals[d.get("machine_id")][s]), s)
+                                                     for s in ("passed", "failed", "skipped")])
+              for d in ledgers]
     blocks = lambda v: text(lang, "blocks_count", count=int(v))  # noqa: E731
-    svg = charts.bar_chart(text(lang, "outcomes_chart"), groups, "", blocks) if groups else ""
-    head = "".join(f"<th>{html.escape(label)}</th>" for _, label in machines)
+    svg = Markup(charts.bar_chart(text(lang, "outcomes_chart"), groups, "", blocks)) if groups else ""
     rows = []
     for title, url, items in pages:
         cells = []
-        for mid, _ in machines:
+        for mid in ids:
             c = Counter(r.state for _, v in items for r in v.results if r.machine_id == mid)
             c["stale"] += c.pop("absent", 0)
-            parts = [_count(s, c[s], lang) for s in ("passed", "failed", "skipped", "stale") if c[s]]
-            cells.append(f"<td>{' '.join(parts) or '—'}</td>")
-        rows.append(f'<tr><td><a href="{html.escape(url)}">{html.escape(title)}</a></td>'
-                    f'<td class="ruota-num">{formatting.number(len(items), lang, 0)}</td>{"".join(cells)}</tr>')
-    table = (f'<div class="md-typeset__scrollwrap" data-search-exclude><div class="md-typeset__table ruota-status-table"><table><thead><tr><th>{html.escape(text(lang, "page"))}</th>'
-             f'<th>{html.escape(text(lang, "blocks_header"))}</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div></div>')
-    described = []
-    for data in ledgers:
-        m = data.get("machine", {})
-        versions = ", ".join(f"{k} {v}" for k, v in sorted((m.get("packages") or {}).items()))
-        extra = ", ".join(x for x in (m.get("hip") and f"HIP {m['hip']}", m.get("cuda") and f"CUDA {m['cuda']}") if x)
-        system = f"{OS_LABELS.get(m.get('os'), m.get('os'))} {m.get('machine')}"
-        facts = " · ".join(x for x in (system, f"Python {m.get('python')}", extra, versions) if x)
-        gpu = str(m.get("gpu_name") or "—") + (f" · {m['arch']}" if m.get("arch") else "")
-        backend = _BACKENDS.get(m.get("backend"), str(m.get("backend")))
-        described.append(
-            f"<tr><td>{html.escape(machine_label(m))}</td><td>{html.escape(backend)}</td>"
-            f"<td>{html.escape(gpu)}</td><td>{html.escape(facts)}</td>"
-            f"<td>{formatting.date(data.get('updated'), lang, 'medium')}</td></tr>"
-        )
-    machines_table = (f'<div class="md-typeset__scrollwrap" data-search-exclude><div class="md-typeset__table ruota-machines"><table><thead><tr><th>{html.escape(text(lang, "machine"))}</th><th>{html.escape(text(lang, "backend"))}</th>'
-                      f'<th>{html.escape(text(lang, "gpu"))}</th><th>{html.escape(text(lang, "versions"))}</th><th>{html.escape(text(lang, "updated"))}</th></tr></thead>'
-                      f'<tbody>{"".join(described)}</tbody></table></div></div>')
-    figure = f'<figure class="ruota-figure">{svg}<figcaption>{html.escape(text(lang, "outcomes_chart"))}</figcaption></figure>' if svg else ""
-    # Each table carries its own data-search-exclude: Material's search compares elements by tag
-    # name, so the outer div's exclusion ends at the first nested </div>.
-    return f'<div class="ruota-status" data-search-exclude>{figure}{rocm_evidence(pages, lang)}{table}{machines_table}</div>'
+            cells.append([Markup(_count(s, c[s], lang)) for s in ("passed", "failed", "skipped", "stale") if c[s]])
+        rows.append({"title": title, "url": url, "count": formatting.number(len(items), lang, 0), "cells": cells})
+    return render("status_page", svg=svg, rocm=Markup(rocm_evidence(pages, lang)), pages=rows,
+                  machines=[_described(data, lang) for data in ledgers], lang=lang)
+
+
+def _described(data: dict, lang: str) -> dict:
+    """One machine of the status page, as its row describes it."""
+    m = data.get("machine", {})
+    versions = ", ".join(f"{k} {v}" for k, v in sorted((m.get("packages") or {}).items()))
+    extra = ", ".join(x for x in (m.get("hip") and f"HIP {m['hip']}", m.get("cuda") and f"CUDA {m['cuda']}") if x)
+    system = f"{OS_LABELS.get(m.get('os'), m.get('os'))} {m.get('machine')}"
+    return {
+        "label": machine_label(m),
+        "backend": _BACKENDS.get(m.get("backend"), str(m.get("backend"))),
+        "gpu": str(m.get("gpu_name") or "—") + (f" · {m['arch']}" if m.get("arch") else ""),
+        "facts": " · ".join(x for x in (system, f"Python {m.get('python')}", extra, versions) if x),
+        "updated": formatting.date(data.get("updated"), lang, "medium"),
+    }

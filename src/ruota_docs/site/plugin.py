@@ -22,7 +22,7 @@ from mkdocs.utils import get_relative_url
 from ruota_docs.blocks import compat, markers, page_cache, renderer
 from ruota_docs.records import ledger, verdicts
 from ruota_docs.blocks import value_directive
-from ruota_docs.site import evidence, fragments, matrix, template_cache, typography, values
+from ruota_docs.site import evidence, fragment_templates, fragments, matrix, template_cache, typography, values
 from ruota_docs.blocks.capture import BlockCapture, Context
 from ruota_docs.site.locales import LANGUAGE_NAMES, text, theme_text
 from ruota_docs.blocks.pages import PageError, read_page, split_meta
@@ -65,6 +65,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         self.indexed = verdicts.index_ledgers(self.ledgers)
         self._generated = []  # (page, placeholder, directive, lang): filled in on_env
         template_cache.compile_once(config.theme)
+        fragment_templates.use_theme(config.theme)  # overrides/ruota/*.html before the package's
         # The blocks are captured while MkDocs renders each page (static-i18n runs the
         # build once per language, with this config: one extension for all). mkdocstrings
         # renders each docstring with the list it holds of the site's extensions: blocks it

@@ -1,0 +1,37 @@
+"""The fragments' Jinja templates: escaping as the pages had it, one line per fragment, overrides."""
+
+from __future__ import annotations
+
+import pytest
+
+from ruota_docs.site import fragment_templates, fragments
+
+
+@pytest.fixture
+def theme_dir(tmp_path):
+    yield tmp_path
+    fragment_templates.use_theme(None)  # back to the package's templates alone
+
+
+def test_values_are_escaped_as_html_escape_does():
+    shown = fragment_templates.render("mark", lines=[("passed", "l'ordre <b> & \"x\"")], lang="fr")
+    assert "<span>l&#x27;ordre &lt;b&gt; &amp; &quot;x&quot;</span>" in shown
+
+
+def test_a_template_written_on_many_lines_gives_one():
+    assert "\n" not in fragments.icon("passed")
+    assert "\n" not in fragment_templates.render("rocm_evidence", rows=[], lang="en")
+
+
+def test_a_theme_folder_comes_before_the_package(theme_dir):
+    (theme_dir / "ruota").mkdir()
+    (theme_dir / "ruota" / "icon.html").write_text("<i class=\"{{ state }}\"></i>\n", encoding="utf-8")
+    fragment_templates.use_theme(type("Theme", (), {"dirs": [str(theme_dir)]})())
+    assert fragments.icon("failed") == '<i class="failed"></i>'
+    assert fragment_templates.render("page_summary", state="passed", parts=["a", "b"], lang="es").endswith(
+        "<span>a b</span></p>")
+
+
+def test_a_missing_template_names_where_it_was_looked_for():
+    with pytest.raises(LookupError, match=r"no template ruota/nothing\.html in .*templates"):
+        fragment_templates.render("nothing")
