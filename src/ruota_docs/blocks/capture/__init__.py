@@ -1,0 +1,29 @@
+"""A Python-Markdown extension that records the code blocks a page renders.
+
+Added after the site's own extensions, it changes nothing readers see. While the
+page renders it records:
+
+- every fenced block SuperFences formats, with exactly the code, language, options
+  and attributes it hands to its formatter, and the lines of the fence;
+- every indented code block Python-Markdown keeps as one;
+- where each line came from — the page, or a file included with ``--8<--`` at any
+  depth — by tagging lines as they enter (:class:`Origin`);
+- our directives (``<!-- requires: … -->``, ``run:``, ``chart:``, Sybil's ``skip:``):
+  a block directive belongs to the block whose fence is on the very next line, as
+  SuperFences found it; the comment lines themselves are blanked, since they are for
+  the engine and, left in an admonition, would pull the block into a paragraph.
+
+Each recorded block's HTML is wrapped in two empty marker ``div``s
+(:mod:`ruota_docs.blocks.markers`). A block counts only if its marker reaches the page's
+HTML outside any comment: a fence SuperFences formatted and then gave back (inside an
+indented code block), or one inside an HTML comment, never does.
+
+The parts: :mod:`.state` (what is recorded), :mod:`.origins` (where lines came from),
+:mod:`.fences` (the blocks), :mod:`.attach` (directives to their blocks), :mod:`.extension`.
+"""
+
+from ruota_docs.blocks.capture.extension import BlockCapture
+from ruota_docs.blocks.capture.origins import Origin
+from ruota_docs.blocks.capture.state import Captured, CaptureState, Context, Problem
+
+__all__ = ["BlockCapture", "Captured", "CaptureState", "Context", "Origin", "Problem"]
