@@ -229,3 +229,47 @@ def debian_hipcc(monkeypatch):
 ])
 def test_toolchain_reasons(debian_hipcc, text, device, reason):
     assert unmet_reason(parse(text), device) == reason
+
+
+# -- one record per term, one check per term, strings per term ------------------------------------------------
+#: A directive using each term, as authors write it.
+WRITTEN = {"gpu": "gpu", "rocm": "rocm", "cuda": "cuda", "cpu": "cpu", "network": "network", "hipcc": "hipcc arch=gfx906",
+           "arch": "arch=gfx906", "os": "os=windows", "import": "import=keras", "tool": "tool=rocminfo",
+           "vram": "vram>=8GiB", "python": "python>=3.10", "torch": "torch>=2.9"}
+
+
+def test_every_term_has_a_check_on_the_machine():
+    from ruota_docs.blocks.terms import TERMS
+    from ruota_docs.run.conditions import CHECKS
+
+    assert set(CHECKS) == set(TERMS)
+
+
+def test_every_term_is_documented_and_written_somewhere_here():
+    from ruota_docs.blocks import terms
+
+    assert set(WRITTEN) == set(terms.TERMS)
+    for name in terms.TERMS:
+        assert f"| `{name}" in terms.__doc__, f"the terms' table in blocks/terms.py does not list {name}"
+    for name, written in WRITTEN.items():
+        (term,) = parse(written)
+        assert term.name == name and str(term) == written
+
+
+@pytest.mark.parametrize("lang", ["es", "en", "fr"])
+def test_every_term_has_its_badge_and_skip_strings(lang):
+    from ruota_docs.site import reasons
+    from ruota_docs.site.locales import STRINGS
+
+    for written in [*WRITTEN.values(), "hipcc"]:
+        (term,) = parse(written)
+        key = reasons._words(term, lang)[0]
+        assert {f"term.{key}", f"needs.{key}"} <= set(STRINGS[lang]), f"{lang}: no strings for {written}"
+        assert reasons.requirement_label(term, lang) and reasons.requirement_phrase(term, lang)
+
+
+def test_an_unknown_term_has_no_check():
+    from ruota_docs.run.conditions import is_met
+
+    with pytest.raises(RequirementError, match="unknown requirement 'colour'"):
+        is_met(Requirement("colour"), CPU)

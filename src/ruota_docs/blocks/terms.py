@@ -32,20 +32,12 @@ ignored.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 #: ROCm's own programs: a block that needs one of them (``tool=rocminfo``) needs ROCm's userland.
 ROCM_PROGRAMS = ("hipcc", "hipconfig", "rocminfo", "rocm_agent_enumerator", "roc-obj", "roc-obj-ls",
                  "roc-obj-extract", "rocm-smi", "amd-smi")
-#: Terms that take no value.
-FLAGS = ("gpu", "rocm", "cuda", "cpu", "network")
-#: The HIP compiler: a flag, or qualified by the ``arch=`` right after it.
-HIPCC = "hipcc"
-#: Terms written ``name=value[,value…]``.
-CHOICES = ("arch", "os", "import", "tool")
-#: Terms written ``name>=value``.
-MINIMUMS = ("vram", "python", "torch")
-KNOWN = FLAGS + (HIPCC,) + CHOICES + MINIMUMS
 OS_NAMES = ("linux", "windows", "macos")
 #: How skip reasons and badges write each operating system.
 OS_LABELS = {"linux": "Linux", "windows": "Windows", "macos": "macOS"}
@@ -56,44 +48,44 @@ _GFX = re.compile(r"gfx(?:\d{1,2}[0-9a-f]{2}|\d{1,2}(?:-\d)?-generic)(?::(?:sram
 _CUDA_ARCH = re.compile(r"sm_\d{2,3}[a-z]?")
 _PROGRAM = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")
 
+#: How a term is written: ``gpu``; ``os=linux,windows``; ``vram>=8GiB``; ``hipcc`` or ``hipcc arch=gfx906``.
+FLAG, CHOICE, MINIMUM, QUALIFIED = "flag", "choice", "minimum", "qualified"
+
 
 class RequirementError(ValueError):
     """A requirement directive that cannot be understood."""
 
 
 @dataclass(frozen=True)
-class Requirement:
-    """One term of a ``requires:`` directive."""
+class Written:
+    """One term as the directive writes it, for a term's own check of its values."""
+
+    token: str  #: the term as written (``arch=gfx906``)
+    value: str  #: what follows ``=`` or ``>=``
+    values: tuple[str, ...]  #: the value split at commas
+    following: str | None  #: the next token of the directive (to explain ``arch=gfx 906``)
+
+
+@dataclass(frozen=True)
+class Term:
+    """One requirement term: how it is written and what it means.
+
+    Whether it holds on a machine is decided by the check registered under the same name in
+    `ruota_docs.run.conditions`; what readers see is in the site's strings, under
+    ``term.<key>`` (the badge) and ``needs.<key>`` (the skip reason).
+    """
 
     name: str
-    values: tuple[str, ...] = ()
+    form: str  #: FLAG, CHOICE, MINIMUM or QUALIFIED (see above)
+    words: Callable[[tuple[str, ...]], str]  #: English for skip reasons, from the term's values
+    check: Callable[[Written], None] | None = None  #: raises RequirementError for a malformed value
+    key: str = ""  #: the strings' key; the name where empty
+    qualified_key: str = ""  #: the strings' key where the term carries values (``hipcc arch=``)
+    value_label: Callable[[str], str] | None = None  #: how badges and reasons write one value
 
-    def __str__(self) -> str:
-        if self.name in FLAGS:
-            return self.name
-        if self.name == HIPCC:
-            return HIPCC + (f" arch={','.join(self.values)}" if self.values else "")
-        op = ">=" if self.name in MINIMUMS else "="
-        return f"{self.name}{op}{','.join(self.values)}"
-
-    def describe(self) -> str:
-        """English words for skip reasons: ``ROCm``, ``arch gfx906``, ``≥ 8 GiB of VRAM``."""
-        words = {"gpu": "a GPU", "rocm": "ROCm", "cuda": "CUDA", "cpu": "no GPU", "network": "network access"}
-        if self.name in words:
-            return words[self.name]
-        if self.name == "arch":
-            return "arch " + " or ".join(self.values)
-        if self.name == HIPCC:
-            return f"hipcc able to build for {' and '.join(self.values)}" if self.values else "a working hipcc"
-        if self.name == "tool":
-            return " and ".join(self.values)
-        if self.name == "os":
-            return " or ".join(OS_LABELS[v] for v in self.values)
-        if self.name == "import":
-            return "installed " + ", ".join(self.values)
-        if self.name == "vram":
-            return f"≥ {self.values[0]} of VRAM"
-        return f"{self.name} ≥ {self.values[0]}"
+    def strings_key(self, values: tuple[str, ...]) -> str:
+        """The key of this term's badge and skip strings for ``values``."""
+        return (self.qualified_key if values and self.qualified_key else "") or self.key or self.name
 
 
 def parse_size(text: str) -> int:
@@ -127,6 +119,69 @@ def _check_targets(values: tuple[str, ...], token: str, following: str | None, f
                                "or a CUDA compute capability (sm_90)")
 
 
+def _known_os(written: Written) -> None:
+    if bad := [v for v in written.values if v not in OS_NAMES]:
+        raise RequirementError(f"unknown os {bad[0]!r}; known: {', '.join(OS_NAMES)}")
+
+
+def _program_names(written: Written) -> None:
+    if bad := [v for v in written.values if not _PROGRAM.fullmatch(v)]:
+        raise RequirementError(f"malformed program name {bad[0]!r} in {written.token!r}: write the file name, "
+                               "e.g. tool=roc-obj-ls")
+
+
+def _hipcc_words(values: tuple[str, ...]) -> str:
+    return f"hipcc able to build for {' and '.join(values)}" if values else "a working hipcc"
+
+
+#: Every term, in the order error messages list them. A new term is added here, with its check in
+#: `ruota_docs.run.conditions.CHECKS` and its strings in the site's locales (tests hold all three).
+TERMS: dict[str, Term] = {term.name: term for term in (
+    Term("gpu", FLAG, lambda values: "a GPU"),
+    Term("rocm", FLAG, lambda values: "ROCm"),
+    Term("cuda", FLAG, lambda values: "CUDA"),
+    Term("cpu", FLAG, lambda values: "no GPU"),
+    Term("network", FLAG, lambda values: "network access"),
+    Term("hipcc", QUALIFIED, _hipcc_words, qualified_key="hipcc_arch"),
+    Term("arch", CHOICE, lambda values: "arch " + " or ".join(values),
+         check=lambda w: _check_targets(w.values, w.token, w.following, for_hipcc=False)),
+    Term("os", CHOICE, lambda values: " or ".join(OS_LABELS[v] for v in values), check=_known_os,
+         value_label=lambda v: OS_LABELS.get(v, v)),
+    Term("import", CHOICE, lambda values: "installed " + ", ".join(values)),
+    Term("tool", CHOICE, lambda values: " and ".join(values), check=_program_names),
+    Term("vram", MINIMUM, lambda values: f"≥ {values[0]} of VRAM", check=lambda w: parse_size(w.value)),
+    Term("python", MINIMUM, lambda values: f"python ≥ {values[0]}", check=lambda w: _version(w.value)),
+    Term("torch", MINIMUM, lambda values: f"torch ≥ {values[0]}", check=lambda w: _version(w.value)),
+)}
+#: The HIP compiler: a flag, or qualified by the ``arch=`` right after it.
+HIPCC = "hipcc"
+KNOWN = tuple(TERMS)
+FLAGS = tuple(name for name, term in TERMS.items() if term.form == FLAG)
+CHOICES = tuple(name for name, term in TERMS.items() if term.form == CHOICE)
+MINIMUMS = tuple(name for name, term in TERMS.items() if term.form == MINIMUM)
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """One term of a ``requires:`` directive."""
+
+    name: str
+    values: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        form = TERMS[self.name].form
+        if form == FLAG:
+            return self.name
+        if form == QUALIFIED:
+            return self.name + (f" arch={','.join(self.values)}" if self.values else "")
+        op = ">=" if form == MINIMUM else "="
+        return f"{self.name}{op}{','.join(self.values)}"
+
+    def describe(self) -> str:
+        """English words for skip reasons: ``ROCm``, ``arch gfx906``, ``≥ 8 GiB of VRAM``."""
+        return TERMS[self.name].words(self.values)
+
+
 def parse(text: str) -> tuple[Requirement, ...]:
     """Parse the arguments of a ``requires:`` directive.
 
@@ -141,7 +196,7 @@ def parse(text: str) -> tuple[Requirement, ...]:
         token = tokens[position]
         following = tokens[position + 1] if position + 1 < len(tokens) else None
         position += 1
-        if token == HIPCC:
+        if token in TERMS and TERMS[token].form == QUALIFIED:
             if following is not None and following.startswith("arch="):
                 value = following[len("arch="):]
                 values = tuple(v for v in value.split(",") if v)
@@ -150,40 +205,31 @@ def parse(text: str) -> tuple[Requirement, ...]:
                                            "(or hipcc alone for any working HIP compiler)")
                 after = tokens[position + 1] if position + 1 < len(tokens) else None
                 _check_targets(values, f"{token} {following}", after, for_hipcc=True)
-                terms.append(Requirement(HIPCC, values))
+                terms.append(Requirement(token, values))
                 position += 1
             else:
-                terms.append(Requirement(HIPCC))
+                terms.append(Requirement(token))
             continue
         match = _TERM.match(token)
         if not match:
             raise RequirementError(f"malformed requirement {token!r}")
         name, op, value = match["name"], match["op"], match["value"]
-        if name not in KNOWN:
+        term = TERMS.get(name)
+        if term is None:
             raise RequirementError(f"unknown requirement {name!r}; known: {', '.join(KNOWN)}")
-        if name == HIPCC:
-            raise RequirementError(f"requirement 'hipcc' is written hipcc, or hipcc arch=TARGET (got {token!r})")
-        if name in FLAGS:
+        if term.form == QUALIFIED:
+            raise RequirementError(f"requirement {name!r} is written {name}, or {name} arch=TARGET (got {token!r})")
+        if term.form == FLAG:
             if op:
                 raise RequirementError(f"requirement {name!r} takes no value (got {token!r})")
             terms.append(Requirement(name))
             continue
-        expected = ">=" if name in MINIMUMS else "="
-        if op != expected or not value:
+        expected = ">=" if term.form == MINIMUM else "="
+        values = tuple(v for v in (value or "").split(",") if v)
+        if op != expected or not values:
             raise RequirementError(f"requirement {name!r} is written {name}{expected}VALUE (got {token!r})")
-        values = tuple(v for v in value.split(",") if v)
-        if not values:
-            raise RequirementError(f"requirement {name!r} is written {name}{expected}VALUE (got {token!r})")
-        if name == "os" and (bad := [v for v in values if v not in OS_NAMES]):
-            raise RequirementError(f"unknown os {bad[0]!r}; known: {', '.join(OS_NAMES)}")
-        if name == "arch":
-            _check_targets(values, token, following, for_hipcc=False)
-        if name == "tool" and (bad := [v for v in values if not _PROGRAM.fullmatch(v)]):
-            raise RequirementError(f"malformed program name {bad[0]!r} in {token!r}: write the file name, e.g. tool=roc-obj-ls")
-        if name == "vram":
-            parse_size(value)
-        if name in ("python", "torch"):
-            _version(value)
+        if term.check is not None:
+            term.check(Written(token, value, values, following))
         terms.append(Requirement(name, values))
     if not terms:
         raise RequirementError("empty requires: directive")

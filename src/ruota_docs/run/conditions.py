@@ -8,10 +8,12 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from ruota_docs.run import toolchain
 from ruota_docs.records.machine import Device
-from ruota_docs.blocks.terms import HIPCC, OS_LABELS, Requirement, RequirementError, _version, parse_size
+from ruota_docs.blocks.terms import OS_LABELS, Requirement, RequirementError, _version, parse_size
 
 
 def network_allowed() -> bool:
@@ -19,57 +21,77 @@ def network_allowed() -> bool:
     return os.environ.get("RUOTA_DOCS_NETWORK", "") not in ("", "0", "false", "no")
 
 
+def _gpu_described(req: Requirement, device: Device) -> str:
+    """The machine with its GPU's target and memory, for terms about the GPU itself."""
+    if not device.arch:
+        return device.describe()
+    vram = f", {device.vram_bytes / 2**30:.0f} GiB" if device.vram_bytes else ""
+    return f"{device.describe()} ({device.arch}{vram})"
+
+
+def _hipcc_holds(req: Requirement, device: Device) -> bool:
+    if not req.values:
+        return toolchain.works()
+    return all(build.ok for build in toolchain.builds(req.values).values())
+
+
+def _torch_at_least(req: Requirement, device: Device) -> bool:
+    if device.torch is None:
+        return False
+    return _version(re.match(r"[\d.]+", device.torch)[0].rstrip(".")) >= _version(req.values[0])
+
+
+def _missing_tools(req: Requirement, device: Device) -> str:
+    missing = [v for v in req.values if toolchain.find_program(v) is None]
+    return f"no {' or '.join(missing)} on {toolchain.searched()}"
+
+
+@dataclass(frozen=True)
+class Check:
+    """How one requirement term is checked on this machine."""
+
+    holds: Callable[[Requirement, Device], bool]  #: whether the term holds on ``device``
+    #: what a skip reason says this machine is, where the term does not hold
+    this_machine: Callable[[Requirement, Device], str] = lambda req, device: device.describe()
+
+
+#: The check of every term of `ruota_docs.blocks.terms.TERMS`, under its name.
+CHECKS: dict[str, Check] = {
+    "gpu": Check(lambda req, device: device.backend in ("rocm", "cuda")),
+    "rocm": Check(lambda req, device: device.backend == "rocm"),
+    "cuda": Check(lambda req, device: device.backend == "cuda"),
+    "cpu": Check(lambda req, device: device.backend == "cpu"),
+    "network": Check(lambda req, device: network_allowed(),
+                     lambda req, device: "offline (run with --network to allow)"),
+    "hipcc": Check(_hipcc_holds, lambda req, device: toolchain.describe(req.values)),
+    "arch": Check(lambda req, device: device.arch in req.values, _gpu_described),
+    "os": Check(lambda req, device: device.os in req.values, lambda req, device: OS_LABELS.get(device.os, device.os)),
+    "import": Check(lambda req, device: all(importlib.util.find_spec(v) is not None for v in req.values),
+                    lambda req, device: "missing " + ", ".join(v for v in req.values
+                                                               if importlib.util.find_spec(v) is None)),
+    "tool": Check(lambda req, device: all(toolchain.find_program(v) is not None for v in req.values), _missing_tools),
+    "vram": Check(lambda req, device: device.vram_bytes is not None and device.vram_bytes >= parse_size(req.values[0]),
+                  _gpu_described),
+    "python": Check(lambda req, device: _version(device.python) >= _version(req.values[0]),
+                    lambda req, device: f"Python {device.python}"),
+    "torch": Check(_torch_at_least, lambda req, device: f"torch {device.torch}" if device.torch else "no torch"),
+}
+
+
+def _check(req: Requirement) -> Check:
+    try:
+        return CHECKS[req.name]
+    except KeyError:
+        raise RequirementError(f"unknown requirement {req.name!r}") from None
+
+
 def is_met(req: Requirement, device: Device) -> bool:
     """Whether ``device`` satisfies one requirement."""
-    if req.name == "gpu":
-        return device.backend in ("rocm", "cuda")
-    if req.name in ("rocm", "cuda"):
-        return device.backend == req.name
-    if req.name == "cpu":
-        return device.backend == "cpu"
-    if req.name == "network":
-        return network_allowed()
-    if req.name == "arch":
-        return device.arch in req.values
-    if req.name == HIPCC:
-        if not req.values:
-            return toolchain.works()
-        return all(build.ok for build in toolchain.builds(req.values).values())
-    if req.name == "tool":
-        return all(toolchain.find_program(v) is not None for v in req.values)
-    if req.name == "os":
-        return device.os in req.values
-    if req.name == "import":
-        return all(importlib.util.find_spec(v) is not None for v in req.values)
-    if req.name == "vram":
-        return device.vram_bytes is not None and device.vram_bytes >= parse_size(req.values[0])
-    if req.name == "python":
-        return _version(device.python) >= _version(req.values[0])
-    if req.name == "torch":
-        return device.torch is not None and _version(re.match(r"[\d.]+", device.torch)[0].rstrip(".")) >= _version(req.values[0])
-    raise RequirementError(f"unknown requirement {req.name!r}")
+    return _check(req).holds(req, device)
 
 
 def _this_machine(req: Requirement, device: Device) -> str:
-    if req.name == "os":
-        return OS_LABELS.get(device.os, device.os)
-    if req.name == "network":
-        return "offline (run with --network to allow)"
-    if req.name == "import":
-        return "missing " + ", ".join(v for v in req.values if importlib.util.find_spec(v) is None)
-    if req.name == HIPCC:
-        return toolchain.describe(req.values)
-    if req.name == "tool":
-        missing = [v for v in req.values if toolchain.find_program(v) is None]
-        return f"no {' or '.join(missing)} on {toolchain.searched()}"
-    if req.name == "python":
-        return f"Python {device.python}"
-    if req.name == "torch":
-        return f"torch {device.torch}" if device.torch else "no torch"
-    if req.name in ("arch", "vram") and device.arch:
-        vram = f", {device.vram_bytes / 2**30:.0f} GiB" if device.vram_bytes else ""
-        return f"{device.describe()} ({device.arch}{vram})"
-    return device.describe()
+    return _check(req).this_machine(req, device)
 
 
 def unmet_reason(reqs: tuple[Requirement, ...], device: Device) -> str | None:

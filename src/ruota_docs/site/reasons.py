@@ -14,20 +14,17 @@ import re
 
 from ruota_docs.site import formatting
 from ruota_docs.site.locales import text
-from ruota_docs.blocks.terms import OS_LABELS
-
-_NO_VALUES = ("gpu", "rocm", "cuda", "cpu", "network")
+from ruota_docs.blocks.terms import FLAG, TERMS
 
 
 def _words(term, lang: str) -> tuple[str, dict]:
     """The string key of a term (``hipcc`` with targets reads differently) and its values."""
-    name, values = term.name, tuple(term.values)
-    if name == "hipcc" and values:
-        name = "hipcc_arch"
-    if name in _NO_VALUES or name == "hipcc":
-        return name, {}
-    if name == "os":
-        values = tuple(OS_LABELS.get(v, v) for v in values)
+    known = TERMS[term.name]
+    values = tuple(term.values)
+    if known.form == FLAG or not values:
+        return known.strings_key(values), {}
+    if known.value_label is not None:
+        values = tuple(known.value_label(v) for v in values)
     shown = {
         "slash": " / ".join(values),
         "plus": " + ".join(values),
@@ -37,7 +34,7 @@ def _words(term, lang: str) -> tuple[str, dict]:
         "size": formatting.size(values[0], lang) if values else "",
         "count": len(values),
     }
-    return name, shown
+    return known.strings_key(values), shown
 
 
 def requirement_label(term, lang: str) -> str:
