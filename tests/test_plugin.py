@@ -434,3 +434,10 @@ def test_a_site_overrides_a_fragment_from_its_custom_dir(tmp_path):
     assert "ruota-summary" not in page
     # the templates it does not override are the package's
     assert '<ul class="ruota-marks"><li class="ruota-mark-never">' in page
+
+
+def test_the_site_expands_every_page_directive():
+    from ruota_docs.blocks import directives
+    from ruota_docs.site import plugin
+
+    assert set(plugin.PAGE_DIRECTIVES) == set(directives.PAGE_DIRECTIVES)

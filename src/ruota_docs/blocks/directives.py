@@ -22,15 +22,41 @@ import re
 import shlex
 from dataclasses import dataclass
 
-#: Directives written just before a code block; they apply to that block.
-BLOCK_DIRECTIVES = ("requires", "run")
-#: Directives that stand on a line of their own and are expanded when the site is built.
-PAGE_DIRECTIVES = ("chart", "verification-status", "card-matrix")
-#: Directives written inside a sentence.
-INLINE_DIRECTIVES = ("value",)
+#: Where a directive is written: before a code block (and applies to it), on a line of its own
+#: (expanded when the site is built), or inside a sentence; Sybil's skip, honoured as "not run".
+BLOCK, PAGE, INLINE, SYBIL = "block", "page", "inline", "sybil"
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One directive the engine knows: where it is written and what the build does with it.
+
+    A page directive is expanded by the renderer the site registers under its name
+    (`ruota_docs.site.plugin.PAGE_DIRECTIVES`).
+    """
+
+    name: str
+    where: str  #: BLOCK, PAGE, INLINE or SYBIL
+    names_block: bool = False  #: its ``block=ID`` must be the id of a block of the same page
+    lists_pages: bool = False  #: drawn from every page of its language: expanded once all are rendered
+
+
+#: Every directive, in the order error messages list them.
+KINDS: dict[str, Kind] = {kind.name: kind for kind in (
+    Kind("requires", BLOCK),
+    Kind("run", BLOCK),
+    Kind("chart", PAGE, names_block=True),
+    Kind("verification-status", PAGE, lists_pages=True),
+    Kind("card-matrix", PAGE, lists_pages=True),
+    Kind("value", INLINE),
+    Kind("skip", SYBIL),
+)}
+BLOCK_DIRECTIVES = tuple(name for name, kind in KINDS.items() if kind.where == BLOCK)
+PAGE_DIRECTIVES = tuple(name for name, kind in KINDS.items() if kind.where == PAGE)
+INLINE_DIRECTIVES = tuple(name for name, kind in KINDS.items() if kind.where == INLINE)
 #: Sybil's own skip directive, honoured as "not run".
-SKIP = "skip"
-DIRECTIVES = BLOCK_DIRECTIVES + PAGE_DIRECTIVES + INLINE_DIRECTIVES + (SKIP,)
+SKIP = next(name for name, kind in KINDS.items() if kind.where == SYBIL)
+DIRECTIVES = tuple(KINDS)
 
 #: A comment on a line of its own, after any indentation and blockquote markers.
 LINE = re.compile(r"^(?P<prefix>[ \t>]*)<!--[ \t]*(?P<name>[A-Za-z][\w-]*)(?:[ \t]*:(?P<args>.*?)|[ \t][^:]*?|)[ \t]*-->[ \t]*$")

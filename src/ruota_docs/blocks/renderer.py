@@ -25,7 +25,7 @@ from ruota_docs.blocks import block as blocks_mod
 from ruota_docs.blocks import markers, pages, site_config, value_directive
 from ruota_docs.blocks.block import Block
 from ruota_docs.blocks.capture import BlockCapture, CaptureState, Context, Problem
-from ruota_docs.blocks.directives import Directive, DirectiveError
+from ruota_docs.blocks.directives import KINDS, Directive, DirectiveError
 
 
 @dataclass
@@ -83,7 +83,7 @@ def _unknown_references(result: PageRender, text: str) -> list[Problem]:
     known = ", ".join(sorted(ids)) or "none"
     problems = []
     for directive in result.directives:
-        if directive.name != "chart":
+        if not KINDS[directive.name].names_block:
             continue
         try:
             block_id = directive.options().get("block")
@@ -91,9 +91,11 @@ def _unknown_references(result: PageRender, text: str) -> list[Problem]:
             problems.append(Problem(directive.line, str(error)))
             continue
         if not isinstance(block_id, str) or not block_id:
-            problems.append(Problem(directive.line, "chart: directive needs block=ID (the id= of a run: directive)"))
+            problems.append(Problem(directive.line,
+                                    f"{directive.name}: directive needs block=ID (the id= of a run: directive)"))
         elif block_id not in ids:
-            problems.append(Problem(directive.line, f"chart: no block on this page has id={block_id} (ids here: {known})"))
+            problems.append(Problem(directive.line,
+                                    f"{directive.name}: no block on this page has id={block_id} (ids here: {known})"))
     if "value" not in text:
         return problems
 

@@ -19,7 +19,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.utils import get_relative_url
 
-from ruota_docs.blocks import compat, markers, page_cache, renderer
+from ruota_docs.blocks import compat, directives, markers, page_cache, renderer
 from ruota_docs.records import ledger, verdicts
 from ruota_docs.blocks import value_directive
 from ruota_docs.site import evidence, fragment_templates, fragments, matrix, template_cache, typography, values
@@ -63,7 +63,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         except ledger.LedgerError as error:
             raise PluginError(f"ruota_docs: {error}") from None
         self.indexed = verdicts.index_ledgers(self.ledgers)
-        self._generated = []  # (page, placeholder, directive, lang): filled in on_env
+        self._generated = []  # (page, placeholder, directive, lang, rendered): filled in on_env
         template_cache.compile_once(config.theme)
         fragment_templates.use_theme(config.theme)  # overrides/ruota/*.html before the package's
         # The blocks are captured while MkDocs renders each page (static-i18n runs the
@@ -172,33 +172,36 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             after[block.number] = fragments.block_panel(block, verdict, lang, str(block.index))
         filled = {}
         for n, directive in enumerate(rendered.directives):
-            if directive.name == "chart":
-                options = directive.options()
-                try:
-                    filled[n] = fragments.chart(options, self._chart_entries(rendered, options, directive.line), lang)
-                except ValueError as error:
-                    raise PluginError(f"{page_key}:{directive.line}: chart: {error}") from None
-            else:  # the status page and the card matrix list every page's blocks: filled once all are rendered
+            if directives.KINDS[directive.name].lists_pages:  # filled once every page is rendered (on_env)
                 filled[n] = f'<div data-ruota-generated="{rendered.nonce}:{n}"></div>'
-                self._generated.append((page, filled[n], directive, lang))
+                self._generated.append((page, filled[n], directive, lang, rendered))
+            else:
+                filled[n] = PAGE_DIRECTIVES[directive.name](self, page, directive, lang, files, rendered)
         banner = fragments.translation_banner(self.docs_dir, page_key, lang, self.config.source_language)
         if page.file.abs_src_path and page_key.split("/", 1)[0] == lang:  # not a page shown in another language
             page_cache.remember(page.file.abs_src_path, rendered.blocks, {o[0] for o in state.origins if o},
-                                lists_pages=any(d.name != "chart" for d in rendered.directives), banner=banner)
+                                lists_pages=any(directives.KINDS[d.name].lists_pages for d in rendered.directives), banner=banner)
         html = markers.fill(html, rendered.nonce, before, after, filled)
         html = self._values(html, rendered, page, lang)
         header = fragments.page_summary(page_verdicts, lang) + banner
         return _after_title(html, header) if header else html
 
-    def _generate(self, page, directive, lang: str, files) -> str:
-        """What stands for a ``verification-status`` or ``card-matrix`` directive."""
-        page_key = page.file.src_uri
-        if directive.name != "card-matrix":
-            return fragments.status_page(self._language_pages(lang, files, page), self.ledgers, lang)
+    # -- page directives: each name of PAGE_DIRECTIVES (below), expanded for one page ----------------
+    def _chart(self, page, directive, lang: str, files, rendered) -> str:
+        options = directive.options()
+        try:
+            return fragments.chart(options, self._chart_entries(rendered, options, directive.line), lang)
+        except ValueError as error:
+            raise PluginError(f"{page.file.src_uri}:{directive.line}: chart: {error}") from None
+
+    def _status(self, page, directive, lang: str, files, rendered) -> str:
+        return fragments.status_page(self._language_pages(lang, files, page), self.ledgers, lang)
+
+    def _card_matrix(self, page, directive, lang: str, files, rendered) -> str:
         try:
             guides = evidence.load_guides(self.root, self.docs_dir, lang, blocks_of=self._guide_blocks)
         except evidence.EvidenceError as error:
-            raise PluginError(f"{page_key}:{directive.line}: card-matrix: {error}") from None
+            raise PluginError(f"{page.file.src_uri}:{directive.line}: card-matrix: {error}") from None
         found = lambda k: files.get_file_from_path(k) if files else None  # noqa: E731
         to = lambda k: get_relative_url(found(k).url, page.url) if found(k) else k  # noqa: E731
         return matrix.card_matrix(guides, self.ledgers, lang, to)
@@ -251,8 +254,9 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         status page and the card matrix, from their blocks. Also ``ruota_text(lang, key)``
         and ``ruota_theme_text`` for templates (overrides/): strings from the locale files
         (site/locales/*.yml)."""
-        for page, placeholder, directive, lang in self._generated:
-            page.content = page.content.replace(placeholder, self._generate(page, directive, lang, files), 1)
+        for page, placeholder, directive, lang, rendered in self._generated:
+            expanded = PAGE_DIRECTIVES[directive.name](self, page, directive, lang, files, rendered)
+            page.content = page.content.replace(placeholder, expanded, 1)
         self._generated = []
         env.globals["ruota_text"] = text
         env.globals["ruota_theme_text"] = theme_text  # overrides/partials/language.html
@@ -287,6 +291,14 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         if template_name.endswith(".html") and str(config.theme.get("language")) == "fr":
             return typography.french(output)
         return output
+
+
+#: How the site expands each page directive of `ruota_docs.blocks.directives.KINDS`.
+PAGE_DIRECTIVES = {
+    "chart": RuotaDocsPlugin._chart,
+    "verification-status": RuotaDocsPlugin._status,
+    "card-matrix": RuotaDocsPlugin._card_matrix,
+}
 
 
 def _line_of(source: str, fragment: str) -> int:
