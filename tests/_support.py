@@ -34,6 +34,15 @@ def reader_folder(parent: Path, prefix: str) -> Path:
     return folder
 
 
+def repo_plugin_options(name: str = "ruota_docs") -> dict:
+    """The options of plugin ``name`` in the repository's mkdocs.yml."""
+    import yaml
+
+    from ruota_docs.blocks.site_config import TagTolerantLoader
+    config = yaml.load((REPO / "mkdocs.yml").read_text(encoding="utf-8"), Loader=TagTolerantLoader)
+    return next(dict(p[name] or {}) for p in config["plugins"] if isinstance(p, dict) and name in p)
+
+
 def mkdocs_yml(site: bool = False, ledger_dir: str = "verification", languages=("es", "en", "fr")) -> str:
     """An mkdocs.yml adapted from the repository's: same Markdown extensions (superfences,
     snippets from ``snippets/`` with ``check_paths``); with ``site``,
@@ -44,6 +53,8 @@ def mkdocs_yml(site: bool = False, ledger_dir: str = "verification", languages=(
         + ("          default: true\n" if n == 0 else "")
         for n, lang in enumerate(languages)
     )
+    # the card matrix of the repository's guides (JSON is YAML too)
+    card_matrix = {k: json.dumps(v) for k, v in repo_plugin_options().items() if k in ("key_blocks", "target_cards")}
     head = textwrap.dedent(f"""\
         site_name: sample
         site_url: https://sample.example.org/
@@ -64,6 +75,8 @@ def mkdocs_yml(site: bool = False, ledger_dir: str = "verification", languages=(
           - search
           - ruota_docs:
               ledger_dir: {ledger_dir}
+              key_blocks: {card_matrix["key_blocks"]}
+              target_cards: {card_matrix["target_cards"]}
           - i18n:
               docs_structure: folder
               fallback_to_default: true

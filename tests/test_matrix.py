@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from _support import REPO, RX7600, synthetic_record, write_tree
+from _support import REPO, RX7600, repo_plugin_options, synthetic_record, write_tree
 from ruota_docs.records import verdicts
 from ruota_docs.site import evidence, matrix
 
@@ -131,7 +131,8 @@ def test_credited_translations_count(project):
 def test_key_blocks_must_still_be_on_the_page(project):
     with pytest.raises(evidence.EvidenceError, match=r"no block of es/guides/g.md includes g/030_gone.py any more"):
         evidence.load_guides(project, project / "docs", "es", {"guides/g.md": {"environment": ("g/030_gone.py",), "self_test": ()}})
-    with pytest.raises(evidence.EvidenceError, match=r"names es/guides/nope.md, which does not exist"):
+    with pytest.raises(evidence.EvidenceError,
+                       match=r"^mkdocs.yml \(plugins: ruota_docs: key_blocks\) names es/guides/nope.md, which does not exist"):
         evidence.load_guides(project, project / "docs", "es", {"guides/nope.md": {}})
 
 
@@ -150,20 +151,34 @@ def test_an_include_the_engine_missed_is_not_blamed_on_the_guide(project):
     assert "compat.py" in message and "any more" not in message
 
 
+def test_key_blocks_are_checked_where_the_site_gives_them():
+    table = {"guides/g.md": {"environment": ["g/010_env.py"], "self_test": ["g/020_self.py"]}}
+    assert evidence.key_blocks(table) == {
+        "guides/g.md": {"environment": ("g/010_env.py",), "self_test": ("g/020_self.py",)}}
+    with pytest.raises(evidence.EvidenceError, match=r"^mkdocs.yml \(plugins: ruota_docs: key_blocks\): guides/g.md: "
+                                                       r"unknown level 'selftest'"):
+        evidence.key_blocks({"guides/g.md": {"environment": [], "selftest": []}})
+    with pytest.raises(evidence.EvidenceError,
+                       match=r"guides/g.md: no self_test snippets; give each guide environment and self_test"):
+        evidence.key_blocks({"guides/g.md": {"environment": ["g/010_env.py"]}})
+
+
 def test_cards_without_a_record():
+    cards = CARDS
     gfx1031 = {"machine": RX7600 | {"arch": "gfx1031"}}
-    assert evidence.missing_cards([]) == list(evidence.TARGET_CARDS)
-    assert evidence.missing_cards([{"machine": RX7600}, gfx1031]) == [
+    assert evidence.missing_cards([], cards) == list(cards)
+    assert evidence.missing_cards([{"machine": RX7600}, gfx1031], cards) == [
         ("Radeon VII", ("gfx906",)), ("Radeon RX 6000", ("gfx1030", "gfx1032"))]
     # a CUDA record of the same name does not count
-    assert ("Radeon RX 7600", ("gfx1102",)) in evidence.missing_cards([{"machine": H200}])
+    assert ("Radeon RX 7600", ("gfx1102",)) in evidence.missing_cards([{"machine": H200}], cards)
 
 
 @pytest.mark.realdocs
 @pytest.mark.parametrize("lang", ["es", "en", "fr"])
 def test_the_repositorys_guides_have_their_key_blocks(lang):
-    guides = evidence.load_guides(REPO, REPO / "docs", lang)
-    assert [g.key for g in guides] == list(evidence.KEY_BLOCKS)
+    table = evidence.key_blocks(repo_plugin_options()["key_blocks"])
+    guides = evidence.load_guides(REPO, REPO / "docs", lang, table)
+    assert [g.key for g in guides] == list(table)
     assert all(g.key_blocks["environment"] and g.key_blocks["self_test"] for g in guides)
 
 
@@ -177,11 +192,15 @@ def rows(page: str) -> list[str]:
     return re.findall(r"<tr[^>]*>.*?</tr>", body)
 
 
+#: The site's cards, as mkdocs.yml gives them.
+CARDS = evidence.target_cards(repo_plugin_options()["target_cards"])
+
+
 @pytest.fixture
 def rendered(project):
     guides = evidence.load_guides(project, project / "docs", "en", TABLE)
     ledgers = [run_on(project, CPU), run_on(project, H200, rocm="skipped"), run_on(project, RX7600)]
-    return matrix.card_matrix(guides, ledgers, "en", url=lambda page: f"../{page[3:-3]}/")
+    return matrix.card_matrix(guides, ledgers, "en", url=lambda page: f"../{page[3:-3]}/", cards=CARDS)
 
 
 def test_rows_per_machine_amd_first_then_cards_without_records(rendered):
@@ -225,7 +244,7 @@ def test_key_blocks_table_and_guide_titles(rendered):
 ])
 def test_every_string_is_localised(project, lang, words_):
     guides = evidence.load_guides(project, project / "docs", lang, TABLE)
-    page = words(matrix.card_matrix(guides, [run_on(project, CPU)], lang, url=lambda page: page))
+    page = words(matrix.card_matrix(guides, [run_on(project, CPU)], lang, url=lambda page: page, cards=CARDS))
     for expected in words_:
         assert expected in page
     assert "passed" not in page and "No record" not in page
@@ -233,6 +252,6 @@ def test_every_string_is_localised(project, lang, words_):
 
 def test_no_ledger_at_all(project):
     guides = evidence.load_guides(project, project / "docs", "en", TABLE)
-    page = matrix.card_matrix(guides, [], "en", url=lambda page: page)
+    page = matrix.card_matrix(guides, [], "en", url=lambda page: page, cards=CARDS)
     assert [r for r in rows(page) if "data-machine" in r] == []
     assert len([r for r in rows(page) if "ruota-matrix-missing" in r]) == 3

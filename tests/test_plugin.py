@@ -441,3 +441,15 @@ def test_the_site_expands_every_page_directive():
     from ruota_docs.site import plugin
 
     assert set(plugin.PAGE_DIRECTIVES) == set(directives.PAGE_DIRECTIVES)
+
+
+def test_card_matrix_options_that_name_no_level_fail_the_build(tmp_path):
+    root = small_site(tmp_path)
+    config = root / "mkdocs.yml"
+    text = re.sub(r"key_blocks: \{.*\}", 'key_blocks: {"guides/g.md": {"environment": ["g/a.py"], "selftest": []}}',
+                  config.read_text(encoding="utf-8"))
+    config.write_text(text, encoding="utf-8")
+    result = run_mkdocs(root)
+    assert result.returncode != 0
+    assert ("ruota_docs: mkdocs.yml (plugins: ruota_docs: key_blocks): guides/g.md: unknown level 'selftest'"
+            in result.stderr)

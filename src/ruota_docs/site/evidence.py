@@ -16,9 +16,11 @@ ready), a guide reaches on a machine, from its record, one of these levels:
    GPU, a target, VRAM or a package the machine lacked), a failure, a changed or a
    missing block does.
 
-Which blocks are a guide's environment and self-test blocks is the table `KEY_BLOCKS`,
-by the snippet each includes (so it survives blocks moving on the page): a snippet it
-names that no block of the guide includes any more stops the build (`EvidenceError`).
+Which blocks are a guide's environment and self-test blocks is the site's to say, in the
+``key_blocks`` option of the ``ruota_docs`` plugin in mkdocs.yml, by the snippet each
+includes (so it survives blocks moving on the page): a snippet it names that no block of the
+guide includes any more stops the build (`EvidenceError`). The cards the guides are about
+are the ``target_cards`` option.
 """
 
 from __future__ import annotations
@@ -31,36 +33,34 @@ from ruota_docs.blocks.collect import PageError, page_blocks
 
 LEVELS = ("none", "environment", "self_test", "whole_guide")
 
-#: Guide (path under a language folder) → level → the snippets whose blocks mark it.
-KEY_BLOCKS: dict[str, dict[str, tuple[str, ...]]] = {
-    "guides/keras-rx7600.md": {
-        "environment": ("keras_rx7600/010_check_install.py", "keras_rx7600/020_assert_rocm.py"),
-        "self_test": ("keras_rx7600/030_self_test.py",),
-    },
-    "guides/stable-diffusion-rocm.md": {
-        "environment": ("stable_diffusion/020_identify_gpu.py",),
-        "self_test": ("stable_diffusion/030_tiny_pipeline.py",),
-    },
-    "guides/radeon-vii-windows.md": {
-        "environment": ("radeon_vii/010_environment_report.py",),
-        "self_test": ("radeon_vii/020_gfx906_first_layer.py",),
-    },
-    "guides/verify-against-reference.md": {
-        "environment": ("verify_reference/010_op_sweep.py",),
-        "self_test": ("verify_reference/020_conv_sweep.py",),
-    },
-}
-
-#: The cards the guides are about: a row says "no record yet" while no record has their target.
-TARGET_CARDS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("Radeon RX 7600", ("gfx1102",)),
-    ("Radeon VII", ("gfx906",)),
-    ("Radeon RX 6000", ("gfx1030", "gfx1031", "gfx1032")),
-)
+#: The levels a guide's key blocks mark, as ``key_blocks`` names them.
+KEY_LEVELS = ("environment", "self_test")
+#: Where authors say which blocks those are (the error messages name it).
+_WHERE = "mkdocs.yml (plugins: ruota_docs: key_blocks)"
 
 
 class EvidenceError(ValueError):
-    """`KEY_BLOCKS` and the guides disagree."""
+    """The site's ``key_blocks`` and the guides disagree."""
+
+
+def key_blocks(option: dict) -> dict[str, dict[str, tuple[str, ...]]]:
+    """The ``key_blocks`` option, checked: guide (path under a language folder) → level →
+    the snippets whose blocks mark it. Raises `EvidenceError`."""
+    table = {}
+    for guide, levels in option.items():
+        unknown = sorted(set(levels) - set(KEY_LEVELS))
+        missing = [level for level in KEY_LEVELS if level not in levels]
+        if unknown or missing:
+            problem = f"unknown level {unknown[0]!r}" if unknown else f"no {missing[0]} snippets"
+            raise EvidenceError(f"{_WHERE}: {guide}: {problem}; give each guide {' and '.join(KEY_LEVELS)}: "
+                                "a list of snippets under snippets/")
+        table[guide] = {level: tuple(levels[level]) for level in KEY_LEVELS}
+    return table
+
+
+def target_cards(option: dict) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The ``target_cards`` option: ``(card, its GPU targets)`` in the order written."""
+    return tuple((str(name), tuple(targets)) for name, targets in option.items())
 
 
 @dataclass
@@ -95,16 +95,17 @@ def _includes(block, snippet: str) -> bool:
     return False
 
 
-def load_guides(root: Path, docs_dir: Path, lang: str, table: dict | None = None, blocks_of=None) -> list[Guide]:
-    """The guides of ``table`` (`KEY_BLOCKS`) in ``lang``, with their current blocks. Raises `EvidenceError`.
+def load_guides(root: Path, docs_dir: Path, lang: str, table: dict, blocks_of=None) -> list[Guide]:
+    """The guides of ``table`` (`key_blocks`) in ``lang``, with their current blocks. Raises `EvidenceError`.
 
     ``blocks_of(path)`` gives a page's blocks as `page_blocks` does (the site build passes
     those its own rendering found)."""
     guides = []
-    for key, levels in (KEY_BLOCKS if table is None else table).items():
+    for key, levels in table.items():
         path = Path(docs_dir) / lang / key
         if not path.is_file():
-            raise EvidenceError(f"ruota_docs/site/evidence.py names {lang}/{key}, which does not exist")
+            raise EvidenceError(f"{_WHERE} names {lang}/{key}, which does not exist; name the guide's path "
+                                "under the language folder there")
         try:
             blocks = blocks_of(path) if blocks_of else page_blocks(root, docs_dir, path)
         except PageError as error:
@@ -124,7 +125,7 @@ def load_guides(root: Path, docs_dir: Path, lang: str, table: dict | None = None
 
 
 def _not_included(lang: str, key: str, snippet: str, text: str) -> str:
-    """Why no block includes ``snippet``: the guide no longer includes it (`KEY_BLOCKS` must follow), or it
+    """Why no block includes ``snippet``: the guide no longer includes it (``key_blocks`` must follow), or it
     does and the engine did not see the include, which is the engine's fault, not the guide's."""
     lines = text.splitlines()
     written = next((n for n, line in enumerate(lines, 1) if snippet in line
@@ -133,7 +134,7 @@ def _not_included(lang: str, key: str, snippet: str, text: str) -> str:
         return (f"{lang}/{key}:{written} includes {snippet}, but the engine found no block that includes it: "
                 "the block capture missed the include (not the guide's fault; ruota_docs/blocks/compat.py "
                 "names the versions of pymdown-extensions, Markdown and MkDocs it works with)")
-    return (f"ruota_docs/site/evidence.py: no block of {lang}/{key} includes {snippet} any more; "
+    return (f"{_WHERE}: no block of {lang}/{key} includes {snippet} any more; "
             "name the guide's current environment and self-test snippets there")
 
 
@@ -173,11 +174,11 @@ def cell(guide: Guide, data: dict, pages) -> Cell:
     return result
 
 
-def missing_cards(ledgers: list[dict]) -> list[tuple[str, tuple[str, ...]]]:
-    """`TARGET_CARDS` whose targets no ROCm record has yet: ``(name, targets without a record)``."""
+def missing_cards(ledgers: list[dict], cards) -> list[tuple[str, tuple[str, ...]]]:
+    """The ``cards`` (`target_cards`) whose targets no ROCm record has yet: ``(name, targets without a record)``."""
     seen = {d.get("machine", {}).get("arch") for d in ledgers if d.get("machine", {}).get("backend") == "rocm"}
     rows = []
-    for name, targets in TARGET_CARDS:
+    for name, targets in cards:
         left = tuple(t for t in targets if t not in seen)
         if left:
             rows.append((name, left))

@@ -78,9 +78,11 @@ def _cell(cell: evidence.Cell, url: str, lang: str) -> str:
     return f'<td class="ruota-level ruota-level-{cell.level}">{"".join(parts)}</td>'
 
 
-def card_matrix(guides: list[evidence.Guide], ledgers: list[dict], lang: str, url: Callable[[str], str]) -> str:
+def card_matrix(guides: list[evidence.Guide], ledgers: list[dict], lang: str, url: Callable[[str], str],
+                cards=()) -> str:
     """The matrix as HTML. ``url(page)`` is the link from the matrix's page to ``page``
-    (``es/guides/keras-rx7600.md``); ``guides`` are in the reader's language ``lang``."""
+    (``es/guides/keras-rx7600.md``); ``guides`` are in the reader's language ``lang``; ``cards``
+    (`evidence.target_cards`) get a row while no record has their targets."""
     indexed = verdicts.index_ledgers(ledgers)
     ordered = sorted(indexed, key=lambda item: (_ORDER.get(item[0].get("machine", {}).get("backend"), 3),
                                                 str(item[0].get("machine", {}).get("arch") or ""), str(item[0].get("machine_id"))))
@@ -92,7 +94,7 @@ def card_matrix(guides: list[evidence.Guide], ledgers: list[dict], lang: str, ur
         cells = "".join(_cell(evidence.cell(g, data, pages), url(g.page), lang) for g in guides)
         rows.append(f'<tr data-machine="{html.escape(str(data.get("machine_id")))}">{_machine_cell(data, lang)}{cells}</tr>')
     contribute = url(f"{lang}/run-on-your-card.md")
-    for name, targets in evidence.missing_cards(ledgers):
+    for name, targets in evidence.missing_cards(ledgers, cards):
         shown = ", ".join(targets) if len(targets) < 3 else f"{targets[0]}–{targets[-1]}"
         words = html.escape(text(lang, "matrix_no_record"))
         link = f'<a href="{html.escape(contribute)}">{html.escape(text(lang, "matrix_contribute"))}</a>'
@@ -106,7 +108,7 @@ def card_matrix(guides: list[evidence.Guide], ledgers: list[dict], lang: str, ur
 
 
 def _key_blocks(guides: list[evidence.Guide], url: Callable[[str], str], lang: str) -> str:
-    """Which blocks mark each level, guide by guide (from `evidence.KEY_BLOCKS`)."""
+    """Which blocks mark each level, guide by guide (the site's ``key_blocks``)."""
     rows = []
     for guide in guides:
         cells = []

@@ -47,6 +47,13 @@ class RuotaDocsConfig(Config):
     source_language = c.Type(str, default="es")
     #: Pages deliberately left untranslated (path under the language folder); they get a banner.
     untranslated = c.Type(list, default=[])
+    #: The card matrix's guides: each guide (path under the language folder) names the snippets
+    #: whose blocks mark its levels, ``environment`` (the installed stack sees the device) and
+    #: ``self_test`` (the guide's small computation on it): ``{guide: {level: [snippet, …]}}``.
+    key_blocks = c.DictOfItems(c.DictOfItems(c.ListOfItems(c.Type(str))), default={})
+    #: The cards the guides are about, each with its GPU targets: ``{card: [target, …]}``; the
+    #: card matrix gives a card a row saying "no record yet" while no record has its targets.
+    target_cards = c.DictOfItems(c.ListOfItems(c.Type(str)), default={})
 
 
 class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
@@ -63,6 +70,11 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         except ledger.LedgerError as error:
             raise PluginError(f"ruota_docs: {error}") from None
         self.indexed = verdicts.index_ledgers(self.ledgers)
+        try:
+            self.key_blocks = evidence.key_blocks(self.config.key_blocks)
+        except evidence.EvidenceError as error:
+            raise PluginError(f"ruota_docs: {error}") from None
+        self.target_cards = evidence.target_cards(self.config.target_cards)
         self._generated = []  # (page, placeholder, directive, lang, rendered): filled in on_env
         template_cache.compile_once(config.theme)
         fragment_templates.use_theme(config.theme)  # overrides/ruota/*.html before the package's
@@ -199,12 +211,12 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
 
     def _card_matrix(self, page, directive, lang: str, files, rendered) -> str:
         try:
-            guides = evidence.load_guides(self.root, self.docs_dir, lang, blocks_of=self._guide_blocks)
+            guides = evidence.load_guides(self.root, self.docs_dir, lang, self.key_blocks, blocks_of=self._guide_blocks)
         except evidence.EvidenceError as error:
             raise PluginError(f"{page.file.src_uri}:{directive.line}: card-matrix: {error}") from None
         found = lambda k: files.get_file_from_path(k) if files else None  # noqa: E731
         to = lambda k: get_relative_url(found(k).url, page.url) if found(k) else k  # noqa: E731
-        return matrix.card_matrix(guides, self.ledgers, lang, to)
+        return matrix.card_matrix(guides, self.ledgers, lang, to, self.target_cards)
 
     def _values(self, html: str, rendered, page, lang: str) -> str:
         """``<!-- value: … -->`` in the prose: the number each machine's record holds."""
