@@ -36,11 +36,8 @@ def reader_folder(parent: Path, prefix: str) -> Path:
 
 def repo_plugin_options(name: str = "ruota_docs") -> dict:
     """The options of plugin ``name`` in the repository's mkdocs.yml."""
-    import yaml
-
-    from ruota_docs.blocks.site_config import TagTolerantLoader
-    config = yaml.load((REPO / "mkdocs.yml").read_text(encoding="utf-8"), Loader=TagTolerantLoader)
-    return next(dict(p[name] or {}) for p in config["plugins"] if isinstance(p, dict) and name in p)
+    from ruota_docs.blocks.site_config import load_mkdocs_config, plugin_options
+    return plugin_options(load_mkdocs_config(REPO), name) or {}
 
 
 def mkdocs_yml(site: bool = False, ledger_dir: str = "verification", languages=("es", "en", "fr")) -> str:
