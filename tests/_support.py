@@ -13,7 +13,6 @@ import textwrap
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-SAMPLES = Path(__file__).resolve().parent / "samples"
 OVERRIDES = REPO / "overrides"
 
 #: The repository's conftest.py: collect every page under docs/ with the project's Sybil.

@@ -82,7 +82,6 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(SchedulingPlugin(), "ruota-docs-scheduling")
     config._ruota_entries = []  # type: ignore[attr-defined]
     config._ruota_updated = []  # type: ignore[attr-defined]
-    config._ruota_totals = {}  # type: ignore[attr-defined]
 
 
 def _runs_pages(config: pytest.Config) -> bool:
