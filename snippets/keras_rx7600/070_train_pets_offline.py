@@ -5,33 +5,20 @@ the data set's exact spec (tfds.testing.mock_data), MobileNetV2 starts from
 random weights (weights=None), and the images are smaller and the epochs
 fewer, so that it runs in well under a minute on a CPU. It measures the same
 things and prints them as `name: value` lines. The labels are random, so the
-accuracy means nothing.
+accuracy means nothing. The setup and the training are pets_training.py's,
+loaded first.
 """
 
-import os
+import runpy
+from pathlib import Path
 
-os.environ["KERAS_BACKEND"] = "torch"  # before the first `import keras`
+globals().update(runpy.run_path(str(Path(__file__).resolve().with_name("pets_training.py"))))
 
-import resource
-import statistics
-import time
-
-import tensorflow as tf
-
-tf.config.set_visible_devices([], "GPU")  # TensorFlow only feeds data (CPU)
-
-import keras
-import tensorflow_datasets as tfds
-import torch
-
+# --8<-- [start:script]
 IMAGE_SIZE = 64  # real script: 160
 BATCH_SIZE = 32
 EPOCHS = 2  # real script: 3
 MOCK_EXAMPLES = 200  # images the mock serves to each split
-
-keras.utils.set_random_seed(42)
-# cuda on ROCm and NVIDIA; cpu with KERAS_TORCH_DEVICE=cpu.
-device = keras.ops.zeros(()).device
 
 # The mock serves MOCK_EXAMPLES random images to each split (it ignores the
 # percentages) and downloads nothing.
@@ -42,80 +29,5 @@ with tfds.testing.mock_data(num_examples=MOCK_EXAMPLES):
         as_supervised=True,
         with_info=True,
     )
-
-
-def prepare(image, label):
-    image = tf.image.resize(image, (IMAGE_SIZE, IMAGE_SIZE))
-    return image / 127.5 - 1.0, label  # MobileNetV2 wants pixels in [-1, 1]
-
-
-AUTOTUNE = tf.data.AUTOTUNE
-train = train_raw.map(prepare, num_parallel_calls=AUTOTUNE)
-train = train.batch(BATCH_SIZE).prefetch(AUTOTUNE)
-val = val_raw.map(prepare, num_parallel_calls=AUTOTUNE)
-val = val.batch(BATCH_SIZE).prefetch(AUTOTUNE)
-
-base = keras.applications.MobileNetV2(
-    input_shape=(IMAGE_SIZE, IMAGE_SIZE, 3),
-    include_top=False,
-    weights=None,  # real script: "imagenet"
-)
-base.trainable = False  # transfer learning: only the new head learns
-model = keras.Sequential(
-    [
-        base,
-        keras.layers.GlobalAveragePooling2D(),
-        keras.layers.Dropout(0.2),
-        keras.layers.Dense(info.features["label"].num_classes),  # 37 breeds
-    ]
-)
-model.compile(
-    optimizer="adam",
-    loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
-    metrics=["accuracy"],
-)
-
-
-def wait_for_device():
-    if device.type == "cuda":
-        torch.cuda.synchronize(device)  # GPU work is asynchronous
-
-
-class EpochTimer(keras.callbacks.Callback):
-    """Wall time of each epoch, training and validation included."""
-
-    def __init__(self):
-        super().__init__()
-        self.seconds = []
-
-    def on_epoch_begin(self, epoch, logs=None):
-        wait_for_device()
-        self.start = time.perf_counter()
-
-    def on_epoch_end(self, epoch, logs=None):
-        wait_for_device()
-        self.seconds.append(time.perf_counter() - self.start)
-
-
-if device.type == "cuda":
-    torch.cuda.reset_peak_memory_stats(device)
-timer = EpochTimer()
-history = model.fit(train, validation_data=val, epochs=EPOCHS,
-                    callbacks=[timer], verbose=2)
-assert all(w.value.device.type == device.type for w in model.weights)
-
-# The first epoch also pays for one-off kernel compilation and search.
-first, rest = timer.seconds[0], timer.seconds[1:]
-print("device:", device)
-print(f"first_epoch_seconds: {first:.2f}")
-print(f"seconds_per_epoch: {statistics.mean(rest):.2f}")
-print(f"val_accuracy: {history.history['val_accuracy'][-1]:.3f}")
-if device.type == "cuda":
-    # Peak of the tensor memory PyTorch allocated on the GPU.
-    peak_mib = torch.cuda.max_memory_allocated(device) / 2**20
-    print("memory_kind: gpu_max_allocated")
-else:
-    # Peak resident memory of the whole process (ru_maxrss is KiB on Linux).
-    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print("memory_kind: process_peak_rss")
-print(f"peak_memory_mib: {peak_mib:.1f}")
+train_and_measure(train_raw, val_raw, info, IMAGE_SIZE, BATCH_SIZE, EPOCHS, weights=None)  # real script: "imagenet"
+# --8<-- [end:script]
