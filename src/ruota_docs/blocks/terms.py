@@ -106,12 +106,14 @@ def _check_targets(values: tuple[str, ...], token: str, following: str | None, f
     """gfx targets for hipcc (features such as ``:xnack-`` allowed); for the GPU, a gfx target
     without features (the probe strips them) or a CUDA compute capability."""
     for value in values:
-        if (_GFX.fullmatch(value) and (for_hipcc or ":" not in value)) or (not for_hipcc and _CUDA_ARCH.fullmatch(value)):
+        gfx_target = _GFX.fullmatch(value) and (for_hipcc or ":" not in value)
+        if gfx_target or (not for_hipcc and _CUDA_ARCH.fullmatch(value)):
             continue
         if value == "gfx" and following and following.isdigit():
             raise RequirementError(f"malformed target in {token!r}: write it without a space, gfx{following}")
         if _GFX.fullmatch(value):
-            raise RequirementError(f"the GPU's target is compared without features: write {value.split(':')[0]} (got {token!r})")
+            raise RequirementError(f"the GPU's target is compared without features: write {value.split(':')[0]} "
+                                   f"(got {token!r})")
         if for_hipcc:
             raise RequirementError(f"malformed gfx target {value!r} in {token!r}: write gfx and its number, "
                                    "e.g. hipcc arch=gfx906 or hipcc arch=gfx1030,gfx1102")

@@ -109,12 +109,14 @@ def output_tabs(verdict: Verdict, lang: str, uid: str) -> str:
         if result.state == "failed" and entry.get("error"):
             error = reasons.engine_message(entry["error"], lang) or entry["error"]
             body = (body + "\n" if body else "") + error
-        meta = [formatting.date(entry.get("ran_at"), lang, "medium"), formatting.seconds(entry.get("duration") or 0, lang)]
+        meta = [formatting.date(entry.get("ran_at"), lang, "medium"),
+                formatting.seconds(entry.get("duration") or 0, lang)]
         if entry.get("as_root"):  # what a permission check printed there is not what readers get
             meta.append(text(lang, "ran_as_root"))
         if entry.get("reused_from"):
             other = entry["reused_from"].split("/", 1)[0]
-            meta.append(text(lang, "credited", language=LANGUAGE_NAMES.get(lang, LANGUAGE_NAMES["en"]).get(other, other)))
+            names = LANGUAGE_NAMES.get(lang, LANGUAGE_NAMES["en"])
+            meta.append(text(lang, "credited", language=names.get(other, other)))
         tabs.append({"state": result.state, "label": result.label, "body": body, "meta": meta})
     return render("output_tabs", tabs=tabs, uid=uid, lang=lang)
 

@@ -32,7 +32,8 @@ class Directives(Preprocessor):
                 if typos:
                     captured.error = f"{typos[0].line}: {typos[0].message}"
             else:
-                state.problems.extend(Problem(d.line, f"{d.name}: directive at line {d.line} {reason}") for d in pending)
+                state.problems.extend(Problem(d.line, f"{d.name}: directive at line {d.line} {reason}")
+                                      for d in pending)
                 state.problems.extend(typos)
             pending.clear()
             typos.clear()

@@ -35,7 +35,8 @@ class CapturingFences:
 
     def process_nested_block(self, ws, content, start, end):
         state = self.md.ruota
-        name = next((e["name"] for e in self.extension.superfences if e.get("formatter") is self.formatter), "superfences")
+        name = next((e["name"] for e in self.extension.superfences if e.get("formatter") is self.formatter),
+                    "superfences")
         code = self.rebuild_block(self.code)
         hidden = 0
         if name == "superfences" and self.use_pygments and self.stripnl:

@@ -152,7 +152,8 @@ class TrackedSnippets:
 
     def _ruota_problem(self, message: str) -> None:
         via = self._ruota_via()
-        self._ruota_md.ruota.include_errors.append(Problem(via if via is not None else self._ruota_md.ruota.context.first_line, message))
+        state = self._ruota_md.ruota
+        state.include_errors.append(Problem(via if via is not None else state.context.first_line, message))
 
     def parse_snippets(self, lines, file_name=None, is_url=False, is_section=False):
         if file_name is None:  # the page itself
