@@ -7,6 +7,11 @@ one-line summary; ``<!-- chart: … -->``, ``<!-- verification-status -->`` and
 get a banner. A page the engine cannot read fails the build with its file and line.
 The site's frame speaks the reader's language too: permalink titles, the templates'
 strings, and French typography on every French page.
+
+The markup of what it adds is in Jinja templates (``site/templates/ruota/*.html``); a site
+overrides one by putting a file of the same name under its theme's ``custom_dir``
+(``overrides/ruota/badges.html``). The card matrix's guides and cards are its options
+``key_blocks`` and ``target_cards``.
 """
 
 from __future__ import annotations
