@@ -185,26 +185,78 @@ def project(tmp_path, monkeypatch):
     partial_build.TITLES.clear()
 
 
+#: The address the sites are served at: the site_url of the sample projects, so that a full build makes the same pages.
+SERVE_URL = "https://sample.example.org/"
+
+
+class MkDocsServe:
+    """What ``mkdocs serve`` does with a project, in this process, up to serving it
+    (mkdocs.commands.serve): its configuration, its first build, then the plugins'
+    ``on_serve`` event with its own server; each call after the first is a change the
+    server saw, answered by the builder the server holds by then."""
+
+    def __init__(self, root: Path, served: Path) -> None:
+        from mkdocs.config import load_config
+        from mkdocs.livereload import LiveReloadServer
+
+        self.load = lambda: load_config(config_file=str(root / "mkdocs.yml"), site_dir=str(served))  # noqa: E731
+        self.config = self.load()
+        self.config.plugins.on_startup(command="serve", dirty=False)
+        self.config.site_url = SERVE_URL
+        self.full_builds = 0
+        self.server = LiveReloadServer(builder=self.mkdocs_rebuild, host="127.0.0.1", port=8000, root=str(served))
+
+    def mkdocs_rebuild(self, config=None) -> None:
+        """MkDocs' own builder: the whole site, every time."""
+        from mkdocs.commands.build import build
+
+        self.full_builds += 1
+        config = config or self.load()
+        config.site_url = SERVE_URL
+        build(config, serve_url=SERVE_URL)
+
+    def __call__(self) -> None:
+        if self.full_builds == 0:
+            self.mkdocs_rebuild(self.config)
+            self.server = self.config.plugins.on_serve(self.server, config=self.config, builder=self.mkdocs_rebuild)
+        else:
+            self.server.builder()
+
+    def close(self) -> None:
+        self.config.plugins.on_shutdown()
+
+
+@pytest.fixture
+def mkdocs_serve(project):
+    served = MkDocsServe(project, project.parent / "served")
+    yield served
+    served.close()
+
+
 @pytest.mark.slow
-def test_rebuilt_pages_make_the_site_a_full_build_makes(project, caplog):
+@pytest.mark.parametrize("command", ["ruota-docs serve", "mkdocs serve"])
+def test_rebuilt_pages_make_the_site_a_full_build_makes(project, caplog, command, request):
     from mkdocs.config import load_config
 
     served = project.parent / "served"
-    load = lambda: load_config(config_file=str(project / "mkdocs.yml"), site_dir=str(served))  # noqa: E731
-    builder = server.Builder(load, "https://sample.example.org/")
+    if command == "mkdocs serve":
+        builder = request.getfixturevalue("mkdocs_serve")
+    else:
+        builder = server.Builder(lambda: load_config(config_file=str(project / "mkdocs.yml"), site_dir=str(served)),
+                                 SERVE_URL)
     rebuilt = []
 
     def rebuild(**expected_pages):
         caplog.clear()
         builder()
         said = [r.getMessage() for r in caplog.records if r.getMessage().startswith("Rebuilt ")]
-        rebuilt.append(said[-1])
+        rebuilt.append(said[-1] if said else "Rebuilt everything (first build), by MkDocs")
         reference = project.parent / f"full-{len(rebuilt)}"
         result = run_mkdocs(project)
         assert result.returncode == 0, result.stderr[-3000:]
         (project / "site").rename(reference)
         assert differences(served, reference) == []
-        return said[-1]
+        return rebuilt[-1]
 
     with caplog.at_level("INFO", logger="mkdocs"):
         assert rebuild().startswith("Rebuilt everything (first build)")
@@ -222,6 +274,8 @@ def test_rebuilt_pages_make_the_site_a_full_build_makes(project, caplog):
         assert "A title changed in fr: rebuilding every page there" in caplog.text
         (project / "docs/es/new.md").write_text("# Nueva { #new }\n", encoding="utf-8")
         assert rebuild().startswith("Rebuilt everything (es/new.md was added: the navigation changes)")
+    if command == "mkdocs serve":
+        assert builder.full_builds == 1  # MkDocs' own builder built the first site only
     # the search index of each language holds the rebuilt pages' new text, where the old one was
     index = json.loads((served / "search" / "search_index.json").read_text(encoding="utf-8"))
     assert [d["location"] for d in index["docs"]].count("guide/#section") == 1
@@ -235,7 +289,7 @@ def test_a_failed_rebuild_is_followed_by_a_full_one(project, caplog):
 
     served = project.parent / "served"
     builder = server.Builder(lambda: load_config(config_file=str(project / "mkdocs.yml"), site_dir=str(served)),
-                            "https://sample.example.org/")
+                             SERVE_URL)
     with caplog.at_level("INFO", logger="mkdocs"):
         builder()
         edit(project / "docs/es/guide.md", "```python\nprint", "<!-- requires: gpu colour=red -->\n```python\nprint")
@@ -276,3 +330,32 @@ def test_snapshot_of_a_single_file(tmp_path):
     time.sleep(0.01)
     config.write_text("site_name: y\n", encoding="utf-8")
     assert server.changes(taken, server.snapshot([config])) == {config.resolve(): "modified"}
+
+
+@pytest.mark.slow
+def test_mkdocs_serve_can_keep_its_own_full_rebuild(project, caplog):
+    config = project / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    assert "  - ruota_docs:\n" in text
+    config.write_text(text.replace("  - ruota_docs:\n", "  - ruota_docs:\n      partial_rebuild: false\n", 1), encoding="utf-8")
+    served = MkDocsServe(project, project.parent / "served")
+    try:
+        with caplog.at_level("INFO", logger="mkdocs"):
+            served()
+            assert served.server.builder == served.mkdocs_rebuild
+            edit(project / "docs/es/guide.md", "Un párrafo.", "Un párrafo nuevo.")
+            served()
+        assert served.full_builds == 2 and "Rebuilt " not in caplog.text
+        assert "ruota_docs_titles" not in served.config.plugins  # nothing of the preview in its builds
+    finally:
+        served.close()
+
+
+def test_mkdocs_yml_names_the_plugin_with_the_preview():
+    """The plugin mkdocs.yml's ``ruota_docs`` loads is the one with ``on_serve`` (a stale
+    install names the site's plugin alone: reinstall, ``pip install -e .``)."""
+    from mkdocs.plugins import get_plugins
+
+    from ruota_docs.serve.plugin import LivePreviewPlugin
+
+    assert get_plugins()["ruota_docs"].load() is LivePreviewPlugin

@@ -101,6 +101,12 @@ class Builder:
                  *(Path(p) for p in config.watch), *(d for d in include_dirs(config) if d.exists())]
         return list(dict.fromkeys(p.resolve() for p in paths))
 
+    def adopt(self, config) -> None:
+        """Take the site a full build of ``config`` has just written (``mkdocs serve``'s first
+        build) as this builder's first build: the next change rebuilds only what it shows on."""
+        self.seen = snapshot(self.watched(config))
+        self.healthy = True
+
     def __call__(self, config=None) -> None:
         from ruota_docs.serve import partial_build, rebuild_plan  # noqa: PLC0415 — MkDocs' modules, loaded once the server runs
         from ruota_docs.site.site_languages import site_languages  # noqa: PLC0415
