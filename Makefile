@@ -23,7 +23,7 @@ TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 PYTEST_ARGS ?= -n 2 --dist loadscope
 
 # One thread per page process: two pytest workers already fill CI's two cores, and
-# oversubscribed PyTorch CPU threads made a training epoch 10–40× slower there.
+# oversubscribed PyTorch CPU threads made a training epoch many times slower there (benchmarks/RESULTS.md).
 OMP_NUM_THREADS ?= 1
 export OMP_NUM_THREADS
 export NO_MKDOCS_2_WARNING := 1
@@ -53,8 +53,8 @@ $(VENV)/.tests-installed: pyproject.toml scripts/ensure-chromium scripts/ensure-
 site: $(VENV)/.docs-installed
 	$(BIN)/mkdocs build --strict
 
-# The live preview: saving a page rebuilds that page and what shows it, in about a second
-# (SERVE_ARGS="--full" rebuilds everything on every save, as mkdocs serve does).
+# The live preview, which plain `mkdocs serve` gives too: saving a page rebuilds that page and what
+# shows it (SERVE_ARGS="--full" rebuilds everything on every save, as MkDocs' own rebuild does).
 serve: $(VENV)/.docs-installed
 	$(BIN)/ruota-docs serve $(SERVE_ARGS)
 

@@ -337,7 +337,8 @@ def test_mkdocs_serve_can_keep_its_own_full_rebuild(project, caplog):
     config = project / "mkdocs.yml"
     text = config.read_text(encoding="utf-8")
     assert "  - ruota_docs:\n" in text
-    config.write_text(text.replace("  - ruota_docs:\n", "  - ruota_docs:\n      partial_rebuild: false\n", 1), encoding="utf-8")
+    config.write_text(text.replace("  - ruota_docs:\n", "  - ruota_docs:\n      partial_rebuild: false\n", 1),
+                      encoding="utf-8")
     served = MkDocsServe(project, project.parent / "served")
     try:
         with caplog.at_level("INFO", logger="mkdocs"):

@@ -1,7 +1,7 @@
 """What this machine is: the facts requirement directives are checked against.
 
 ``probe()`` is lazy and cached. Nothing calls it until a block has a requirement or a
-record is written. Its GPU facts come from importing torch (about 1–3 s), so they are
+record is written. Its GPU facts come from importing torch (seconds: benchmarks/RESULTS.md), so they are
 also kept on disk, in ``$XDG_CACHE_HOME/ruota-docs/probe.json`` (``~/.cache`` by
 default), under a key made of everything that can change them without touching the
 cache: the interpreter, the installed torch build (its files), the GPU device nodes and

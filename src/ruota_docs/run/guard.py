@@ -23,7 +23,7 @@ again only when something changed), and the page's own temporary files. A progra
 other than the block writing into the repository during the block (an editor saving a
 page) is reported the same way: the message says so.
 
-The cost is one ``stat`` per watched file per block: about 1 ms for this repository.
+The cost is one ``stat`` per watched file per block (benchmarks/RESULTS.md, "Figures behind the code").
 """
 
 from __future__ import annotations

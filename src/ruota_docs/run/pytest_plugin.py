@@ -25,12 +25,9 @@ from pathlib import Path
 
 import pytest
 
-from ruota_docs.blocks import compat
-from ruota_docs.records import ledger
-from ruota_docs.run import unprivileged
-from ruota_docs.run.device import probe
-from ruota_docs.blocks.site_config import load_mkdocs_config
-
+# pytest loads this plugin in every run of this environment, most of which collect no page:
+# the engine's modules are imported where a hook needs them, so that such a run pays nothing
+# for them (benchmarks/RESULTS.md, "The author's loop").
 _KEY = "ruota_block"
 _UPDATED = "ruota_updated"
 
@@ -47,10 +44,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--update-outputs", action="store_true",
                     help="rewrite #> output lines from this machine's output (pages and snippet files)")
     group.addoption("--run-as-root", action="store_true",
-                    help=f"when run as root, run the pages' code as root too (default: as {unprivileged.DEFAULT_USER})")
+                    help="when run as root, run the pages' code as root too (default: as an unprivileged user, "
+                         "see `ruota-docs runner`)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    from ruota_docs.blocks import compat  # noqa: PLC0415 — see the imports above
+    from ruota_docs.run import unprivileged  # noqa: PLC0415
+
     try:  # before any page is collected: a stack the capture cannot work with, named as such
         compat.check()
     except compat.UnsupportedDependency as error:
@@ -76,8 +77,8 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(f"ruota-docs: {error}") from None
     # The machine is described only when a block asks something of it or a record is
     # written (device.probe: lazy, and cached on disk for the next run and the workers).
-    if config.pluginmanager.hasplugin("xdist"):
-        from ruota_docs.run.scheduling import SchedulingPlugin  # noqa: PLC0415 — xdist is optional
+    if config.pluginmanager.hasplugin("xdist") and config.getoption("dist", default="no") == "loadscope":
+        from ruota_docs.run.scheduling import SchedulingPlugin  # noqa: PLC0415 — xdist is optional and slow to import
 
         config.pluginmanager.register(SchedulingPlugin(), "ruota-docs-scheduling")
     config._ruota_entries = []  # type: ignore[attr-defined]
@@ -89,6 +90,8 @@ def _runs_pages(config: pytest.Config) -> bool:
     root = Path(config.rootpath)
     if config.getoption("collectonly", default=False) or not (root / "mkdocs.yml").exists():
         return False
+    from ruota_docs.blocks.site_config import load_mkdocs_config  # noqa: PLC0415 — a site's run only
+
     docs = (root / str(load_mkdocs_config(root).get("docs_dir", "docs"))).resolve()
     for arg in config.args:
         path = (Path(config.invocation_params.dir) / arg.split("::", 1)[0]).resolve()
@@ -130,6 +133,8 @@ def pytest_runtest_makereport(item, call):
     block = _block(item)
     if block is None or report.when != "call":
         return
+    from ruota_docs.records import ledger  # noqa: PLC0415 — a block's report only
+
     if report.skipped and isinstance(report.longrepr, tuple):
         # point the skip at the page and line, not at pytest's unittest shim
         report.longrepr = (str(item.path), block.line, report.longrepr[2])
@@ -171,6 +176,8 @@ def pytest_sessionstart(session) -> None:
 
 
 def _ledger_path(config: pytest.Config) -> Path:
+    from ruota_docs.run.device import probe  # noqa: PLC0415 — a record's run only
+
     option = config.getoption("ledger")
     root = Path(config.rootpath)
     target = Path(option) if option else root / "verification"
@@ -188,6 +195,9 @@ def pytest_sessionfinish(session, exitstatus) -> None:
     entries = config._ruota_entries
     if not entries or config.getoption("no_ledger"):
         return
+    from ruota_docs.records import ledger  # noqa: PLC0415 — a record's run only
+    from ruota_docs.run.device import probe  # noqa: PLC0415
+
     if os.environ.get("RUOTA_DOCS_FAKE_DEVICE"):
         # a preview of other hardware: its results describe this machine, not the one named
         config._ruota_summary = "verification record NOT written: RUOTA_DOCS_FAKE_DEVICE is set (a preview, not a real machine)"

@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 from xdist.scheduler import LoadScopeScheduling
 
-from ruota_docs.run.sybil.parsers import PageLayout
-
 
 class PageScopeScheduling(LoadScopeScheduling):
     """loadscope, with a page's translations in the same scope."""
 
     def __init__(self, config: pytest.Config, log=None) -> None:
+        from ruota_docs.run.sybil.parsers import PageLayout  # noqa: PLC0415 — the renderer: for pages only
+
         super().__init__(config, log)
         docs = PageLayout(Path(config.rootpath)).docs_dir
         self.languages = {p.name for p in docs.iterdir() if p.is_dir()} if docs.is_dir() else set()

@@ -6,7 +6,7 @@ extensions would work it out again: highlighted code, and the list of the theme'
   block of the pages it renders. :func:`keep_highlighted_code` makes pymdownx.highlight
   call a memo of it (the serve process only: ``mkdocs build`` never installs it).
 - Every MkDocs build lists the theme's folders (Material's holds some 14,000 files, its
-  icons) to find its static files: about 0.1 s a language. In a partial rebuild nothing
+  icons) to find its static files, in every language (its cost: benchmarks/RESULTS.md). In a partial rebuild nothing
   in them changed (a change of the theme rebuilds everything), so
   :func:`keep_theme_listing` lets the listing of the first partial rebuild serve the next.
 """

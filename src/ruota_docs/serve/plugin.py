@@ -40,7 +40,8 @@ class LivePreviewPlugin(RuotaDocsPlugin):
 
     def on_config(self, config):
         config = super().on_config(config)
-        if getattr(self, "serving", False) and self.config.partial_rebuild and "ruota_docs_titles" not in config.plugins:
+        serving = getattr(self, "serving", False) and self.config.partial_rebuild
+        if serving and "ruota_docs_titles" not in config.plugins:
             from ruota_docs.serve import caches, partial_build  # noqa: PLC0415 — the preview only
 
             caches.keep_highlighted_code()

@@ -18,8 +18,8 @@ inline code (``<code>x</code>:``) gets its space too, added to the text beside i
 
 The page is read in one pass with regular expressions, as HTML parsers read it; code blocks
 (``pre``, scripts, styles, text areas) are copied unread, and only the attributes that
-decide something are parsed: a built page of 300 kB takes about 10 ms (``html.parser``
-took 0.1–0.2 s, most of a French build's share of the plugin).
+decide something are parsed: a small share of what ``html.parser`` took, which was most of
+a French build's share of the plugin (benchmarks/RESULTS.md, "Figures behind the code").
 """
 
 from __future__ import annotations
