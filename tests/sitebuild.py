@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -26,6 +29,25 @@ def build(site_dir: Path, site_url: str | None = None, root: Path = ROOT) -> sub
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)],
         cwd=root, env=env, capture_output=True, text=True, timeout=600,
     )
+
+
+def shared_build(tmp_path_factory, site_url: str | None = None) -> tuple[Path, subprocess.CompletedProcess]:
+    """The repository's docs built for ``site_url`` once per test run, for the tests that only
+    read the built site: the first test process that asks builds it (``mkdocs build --strict``
+    takes most of a minute on CI's machine), under a lock; the others, xdist's workers
+    included, wait for it and get the same folder and the same result. Never write into it."""
+    site_url = site_url or SITE_URL  # mkdocs.yml's default: the same pages
+    base = tmp_path_factory.getbasetemp()
+    run_folder = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # shared by this run's workers
+    target = run_folder / f"real-site-{hashlib.sha256(site_url.encode()).hexdigest()[:12]}"
+    said = target.with_name(target.name + ".result.json")
+    with open(target.with_name(target.name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not said.exists():
+            result = build(target, site_url)
+            said.write_text(json.dumps([result.returncode, result.stdout, result.stderr]), encoding="utf-8")
+    returncode, stdout, stderr = json.loads(said.read_text(encoding="utf-8"))
+    return target, subprocess.CompletedProcess(["mkdocs", "build", "--strict"], returncode, stdout, stderr)
 
 
 def page_paths() -> list[str]:

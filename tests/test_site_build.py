@@ -15,7 +15,7 @@ import pytest
 
 from ruota_docs.blocks.collect import page_blocks
 from ruota_docs.site.locales import STRINGS
-from sitebuild import LANGUAGES, ROOT, SITE_URL, SOURCE, SUBPATH_SITE_URL, build, html_path, page_paths, url_path
+from sitebuild import LANGUAGES, ROOT, SITE_URL, SOURCE, SUBPATH_SITE_URL, html_path, page_paths, shared_build, url_path
 
 pytestmark = pytest.mark.slow
 
@@ -45,8 +45,7 @@ class Built:
 
 
 def _build(tmp_path_factory, site_url: str) -> Built:
-    target = tmp_path_factory.mktemp("site")
-    result = build(target, site_url)
+    target, result = shared_build(tmp_path_factory, site_url)
     assert result.returncode == 0, result.stdout + result.stderr
     # strict mode turns warnings into failure, but say it plainly if any slipped through
     assert "WARNING" not in result.stderr, result.stderr

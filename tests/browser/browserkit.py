@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from sitebuild import LANGUAGES, ROOT, SITE_URL, SOURCE, build, page_paths, url_path
+from sitebuild import LANGUAGES, ROOT, SITE_URL, SOURCE, build, page_paths, shared_build, url_path
 
 from ruota_docs.records import ledger as ledger_mod
 from ruota_docs.records import verdicts
@@ -53,6 +53,13 @@ def _check(result, what: str) -> None:
 def build_site(root: Path, target: Path, site_url: str | None = None) -> Path:
     """``mkdocs build --strict`` of the repository (copy) at ``root`` for ``site_url``."""
     _check(build(target, site_url, root), "the repository's docs" if root == ROOT else f"the fixture copy {root}")
+    return target
+
+
+def shared_site(tmp_path_factory, site_url: str | None = None) -> Path:
+    """The repository's docs built for ``site_url`` once per test run (sitebuild.shared_build)."""
+    target, result = shared_build(tmp_path_factory, site_url)
+    _check(result, "the repository's docs")
     return target
 
 

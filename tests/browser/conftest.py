@@ -40,8 +40,9 @@ def chromium_path() -> str:
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory, chromium_path) -> browserkit.Site:
-    """The repository's docs, built once with ``mkdocs build --strict`` and served locally."""
-    with browserkit.serve(browserkit.build_site(browserkit.ROOT, tmp_path_factory.mktemp("site")), browserkit.ROOT) as served:
+    """The repository's docs, built once with ``mkdocs build --strict`` (the build the site tests
+    read too) and served locally."""
+    with browserkit.serve(browserkit.shared_site(tmp_path_factory), browserkit.ROOT) as served:
         yield served
 
 
@@ -49,7 +50,7 @@ def site(tmp_path_factory, chromium_path) -> browserkit.Site:
 def subpath_site(tmp_path_factory, chromium_path) -> browserkit.Site:
     """The repository's docs built for a project page (SITE_URL=https://owner.github.io/ruota-docs/,
     as the deploy does) and served under /ruota-docs/, as GitHub Pages serves them."""
-    built = browserkit.build_site(browserkit.ROOT, tmp_path_factory.mktemp("subpath-site"), SUBPATH_SITE_URL)
+    built = browserkit.shared_site(tmp_path_factory, SUBPATH_SITE_URL)
     with browserkit.serve(built, browserkit.ROOT, SUBPATH_SITE_URL) as served:
         yield served
 
