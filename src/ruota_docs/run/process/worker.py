@@ -9,7 +9,6 @@ crash without disturbing the protocol.
 
 from __future__ import annotations
 
-import doctest
 import io
 import json
 import linecache
@@ -142,6 +141,8 @@ def _run_python(request: dict, namespace: dict) -> dict:
 
 
 def _run_doctest(request: dict, namespace: dict) -> dict:
+    import doctest  # noqa: PLC0415 — most of this process's start-up otherwise, and most pages have no doctest
+
     _remember_source(request)
     parser = doctest.DocTestParser()
     test = parser.get_doctest(request["code"], namespace, request["filename"], request["filename"], request["line"])
