@@ -211,13 +211,13 @@ def main() -> None:
             runs["on"].append(run_timed([PYTHON, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(tmp / f"on{n}")], cwd=builds))
             runs["off"].append(run_timed([PYTHON, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(no_plugin),
                                           "-d", str(tmp / f"off{n}")], cwd=builds))
-        best = {(k, kind): min(r[i] for r in v) for k, v in runs.items() for i, kind in enumerate(("wall", "cpu"))}
+        best = {(k, kind): min(r[i] for r in v) for k, v in runs.items() for i, kind in enumerate(("wall", "cpu")) if v}
         plain = serve_times("mkdocs serve", [PYTHON, "-m", "mkdocs", "serve"], copy_project(tmp / "plain"), args.edits)
+        ours = serve_times("ruota_docs.serve.server", [PYTHON, "-m", "ruota_docs.serve.server"], copy_project(tmp / "ours"), args.edits)
         full_copy = copy_project(tmp / "full")
         config_with(full_copy, "partial_rebuild: false", "mkdocs-full.yml")
         full = serve_times("mkdocs serve, partial_rebuild: false",
                            [PYTHON, "-m", "mkdocs", "serve", "-f", "mkdocs-full.yml"], full_copy, args.edits)
-        ours = serve_times("ruota_docs.serve.server", [PYTHON, "-m", "ruota_docs.serve.server"], copy_project(tmp / "ours"), args.edits)
     finally:
         if args.keep:
             print(f"project copies kept in {tmp}")

@@ -27,9 +27,10 @@ NAMESPACE = """
     # Espacio de nombres { #namespace }
 
     ```python
-    import os, pathlib
+    import os, pathlib, sys, types
     shared = 41
     os.environ["RUOTA_LEAK"] = "from the first page"
+    sys.modules["ruota_left_behind"] = types.ModuleType("ruota_left_behind")
     pathlib.Path(os.environ["PROBE_DIR"], "cwd.txt").write_text(os.getcwd())
     pathlib.Path("made-here.txt").write_text("in the page's folder")
     print("cwd", os.getcwd())
@@ -60,9 +61,13 @@ ENV = """
     # Entorno { #env }
 
     ```python
-    import os
+    import os, pathlib, sys
     assert "RUOTA_LEAK" not in os.environ, os.environ["RUOTA_LEAK"]
     assert "shared" not in globals()
+    assert "ruota_left_behind" not in sys.modules
+    # another folder than the first page's, which holds nothing of it
+    assert os.getcwd() != pathlib.Path(os.environ["PROBE_DIR"], "cwd.txt").read_text()
+    assert not pathlib.Path("made-here.txt").exists()
     print("clean")
     ```
     """
@@ -298,7 +303,8 @@ def test_cwd_is_a_temporary_folder_removed_afterwards(run, ledger):
     assert entry(ledger, "es/a_namespace.md", 0)["output"] == "cwd <page-dir>\n"
 
 
-def test_environment_does_not_leak_across_pages(ledger):
+def test_nothing_of_a_page_reaches_the_next(ledger):
+    """Globals, environment, imported modules, working folder and its files: each page its own."""
     assert entry(ledger, "es/b_env.md", 0)["outcome"] == "passed"
     assert entry(ledger, "es/b_env.md", 0)["output"] == "clean\n"
 
