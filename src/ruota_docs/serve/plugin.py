@@ -49,12 +49,13 @@ class LivePreviewPlugin(RuotaDocsPlugin):
         return config
 
     def on_serve(self, server, config, builder):
-        """Give MkDocs' server the preview's builder, which takes the build MkDocs has just made as its first."""
-        if not self.config.partial_rebuild:
+        """Give MkDocs' server the preview's builder, which takes the build MkDocs has just made as its first
+        (``mkdocs serve --dirty`` keeps MkDocs' own rebuilds, as ``partial_rebuild: false`` does)."""
+        serving, self.serving = getattr(self, "serving", False), False  # the builder records titles itself
+        if not (serving and self.config.partial_rebuild):
             return server
         from ruota_docs.serve.server import Builder  # noqa: PLC0415 — the preview only
 
-        self.serving = False  # the builder records titles itself, in the full builds it makes
         preview = Builder(_reloader(config), config.site_url)
         preview.adopt(config)
         for path in preview.watched(config):
