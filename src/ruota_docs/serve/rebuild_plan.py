@@ -1,4 +1,4 @@
-"""What ``ruota-docs serve`` rebuilds after files change: the pages they change, or everything.
+"""What the preview (``mkdocs serve``, ``ruota-docs serve``) rebuilds after files change: the pages they change, or everything.
 
 A page is rebuilt in every language whose site shows something of it:
 
@@ -13,7 +13,7 @@ A page is rebuilt in every language whose site shows something of it:
   (other code, requirements, lines…): a page is rendered for that without highlighting,
   as the engine collects blocks.
 
-Anything else rebuilds the whole site, as ``mkdocs serve`` does after every change: a page
+Anything else rebuilds the whole site, as MkDocs' own rebuild does after every change: a page
 added, removed or renamed (the navigation changes), any other file under the docs folder,
 the configuration, the theme's overrides, the records, the package's code (the API
 reference), and a page not rendered yet in this process. A change of a page's title is

@@ -5,12 +5,14 @@
 ``make serve`` runs it. Like ``mkdocs serve``, it builds the site (every language) into a
 temporary folder, serves it at the ``dev_addr`` of mkdocs.yml and reloads the browser after
 each rebuild; it watches the docs folder, mkdocs.yml, mkdocs.yml's ``watch:`` list and the
-folders pages include files from.
-Unlike it, a rebuild builds only what the change shows on (:mod:`ruota_docs.serve.rebuild_plan`):
+folders pages include files from. Plain ``mkdocs serve`` gets the same :class:`Builder`
+from the ``ruota_docs`` plugin's ``on_serve`` (:mod:`ruota_docs.serve.plugin`); this command
+adds ``--full`` and ``--poll``.
+A rebuild builds only what the change shows on (:mod:`ruota_docs.serve.rebuild_plan`):
 an edited page, in the languages that show it, the pages that include an edited snippet,
 and the pages drawn from those (the status page, the card matrix), rebuilt into the served
 folder by :mod:`ruota_docs.serve.partial_build`. Any other change (a page added or removed, the
-configuration, the theme, the records) rebuilds everything, as ``mkdocs serve`` does on
+configuration, the theme, the records) rebuilds everything, as MkDocs' own rebuild does on
 every save, and so does the rebuild after one that failed. ``--full`` rebuilds everything
 every time.
 
