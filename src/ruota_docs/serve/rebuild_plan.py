@@ -1,4 +1,5 @@
-"""What the preview (``mkdocs serve``, ``ruota-docs serve``) rebuilds after files change: the pages they change, or everything.
+"""What the preview (``mkdocs serve``, ``ruota-docs serve``) rebuilds after files change: the pages
+they change, or everything.
 
 A page is rebuilt in every language whose site shows something of it:
 
