@@ -61,8 +61,10 @@ def project(where: Path, conftest: str, pages: dict[str, str]) -> Path:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs of each command; the best counts (default 5)")
-    parser.add_argument("--peer-python", metavar="PATH", help="python of an environment holding pytest-markdown-docs alone")
-    parser.add_argument("--core-python", metavar="PATH", help="python of an environment holding ruota-docs without extras")
+    parser.add_argument("--peer-python", metavar="PATH",
+                        help="python of an environment holding pytest-markdown-docs alone")
+    parser.add_argument("--core-python", metavar="PATH",
+                        help="python of an environment holding ruota-docs without extras")
     args = parser.parse_args()
     pytest = [PYTHON, "-m", "pytest", "-q"]
     engine_conftest = (ROOT / "conftest.py").read_text(encoding="utf-8")
@@ -100,7 +102,8 @@ def main() -> None:
     rows = [("this engine, one page of 50 blocks (record written)", ours_page),
             ("this engine, same page, --no-ledger", ours_no_ledger),
             ("pytest-markdown-docs, same page", md_page)]
-    ratios = [("one page: this engine / pytest-markdown-docs, both in this environment", ours_page / md_page, "informative")]
+    ratios = [("one page: this engine / pytest-markdown-docs, both in this environment", ours_page / md_page,
+               "informative")]
     if core_page is not None:
         rows.append(("this engine installed alone (no extras), same page (record written)", core_page))
     if peer_page is not None:

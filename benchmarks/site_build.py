@@ -226,19 +226,22 @@ def main() -> None:
     edits = {"word": "a word changed in a Spanish guide", "paragraph": "a paragraph added to it",
              "snippet": "a snippet it includes (every language)"}
     rows, ratios = [], []
+    kinds, n = ("wall", "cpu"), args.repeat
     if not args.no_builds:
-        rows = [(f"mkdocs build, plugin on (best of {args.repeat}, {kind})", best["on", kind]) for kind in ("wall", "cpu")]
-        rows += [(f"mkdocs build, plugin off (best of {args.repeat}, {kind})", best["off", kind]) for kind in ("wall", "cpu")]
-        ratios = [(f"plugin on / plugin off ({kind})", best["on", kind] / best["off", kind], "< 1.15") for kind in ("wall", "cpu")]
-    median = statistics.median
+        rows = [(f"mkdocs build, plugin on (best of {n}, {kind})", best["on", kind]) for kind in kinds]
+        rows += [(f"mkdocs build, plugin off (best of {n}, {kind})", best["off", kind]) for kind in kinds]
+        ratios = [(f"plugin on / plugin off ({kind})", best["on", kind] / best["off", kind], "< 1.15") for kind in kinds]
+    median, saves = statistics.median, args.edits
     for kind, words in edits.items():
         goal = "goal ≤ 2" if kind == "snippet" else "goal ≤ 1.5"
-        rows += [(f"save → reload, {words}: mkdocs serve (median of {args.edits}; max {max(plain[kind]):.2f}; {goal})",
+        rows += [(f"save → reload, {words}: mkdocs serve (median of {saves}; max {max(plain[kind]):.2f}; {goal})",
                   median(plain[kind])),
-                 (f"save → reload, {words}: make serve (median of {args.edits}; max {max(ours[kind]):.2f})", median(ours[kind])),
-                 (f"save → reload, {words}: mkdocs serve, partial_rebuild: false (median of {args.edits}; "
+                 (f"save → reload, {words}: make serve (median of {saves}; max {max(ours[kind]):.2f})",
+                  median(ours[kind])),
+                 (f"save → reload, {words}: mkdocs serve, partial_rebuild: false (median of {saves}; "
                   f"max {max(full[kind]):.2f})", median(full[kind]))]
-        ratios.append((f"{words}: mkdocs serve / its full rebuild", median(plain[kind]) / median(full[kind]), "informative"))
+        ratios.append((f"{words}: mkdocs serve / its full rebuild", median(plain[kind]) / median(full[kind]),
+                       "informative"))
         ratios.append((f"{words}: mkdocs serve / make serve", median(plain[kind]) / median(ours[kind]), "informative"))
     report("Site build and preview", rows, ratios)
 
