@@ -230,7 +230,8 @@ def main() -> None:
     if not args.no_builds:
         rows = [(f"mkdocs build, plugin on (best of {n}, {kind})", best["on", kind]) for kind in kinds]
         rows += [(f"mkdocs build, plugin off (best of {n}, {kind})", best["off", kind]) for kind in kinds]
-        ratios = [(f"plugin on / plugin off ({kind})", best["on", kind] / best["off", kind], "< 1.15") for kind in kinds]
+        ratios = [(f"plugin on / plugin off ({kind})", best["on", kind] / best["off", kind], "< 1.15")
+                  for kind in kinds]
     median, saves = statistics.median, args.edits
     for kind, words in edits.items():
         goal = "goal ≤ 2" if kind == "snippet" else "goal ≤ 1.5"
