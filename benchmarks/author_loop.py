@@ -109,8 +109,8 @@ def main() -> None:
     if peer_page is not None:
         rows.append(("pytest-markdown-docs in an environment of its own, same page", peer_page))
         ours_alone = core_page if core_page is not None else ours_page
-        ratios.insert(0, (f"one page: this engine{' installed alone' if core_page is not None else ''} / "
-                          "pytest-markdown-docs in its own environment", ours_alone / peer_page, "≤ 1.5"))
+        ratios.insert(0, ((f"one page: this engine{' installed alone' if core_page is not None else ''} / "
+                           "pytest-markdown-docs in its own environment"), ours_alone / peer_page, "≤ 1.5"))
     text = report(
         "Author loop: one page, and 1,000 blocks",
         [*rows,

@@ -239,8 +239,8 @@ def main() -> None:
                   median(plain[kind])),
                  (f"save → reload, {words}: make serve (median of {saves}; max {max(ours[kind]):.2f})",
                   median(ours[kind])),
-                 (f"save → reload, {words}: mkdocs serve, partial_rebuild: false (median of {saves}; "
-                  f"max {max(full[kind]):.2f})", median(full[kind]))]
+                 ((f"save → reload, {words}: mkdocs serve, partial_rebuild: false (median of {saves}; "
+                   f"max {max(full[kind]):.2f})"), median(full[kind]))]
         ratios.append((f"{words}: mkdocs serve / its full rebuild", median(plain[kind]) / median(full[kind]),
                        "informative"))
         ratios.append((f"{words}: mkdocs serve / make serve", median(plain[kind]) / median(ours[kind]), "informative"))

@@ -34,7 +34,7 @@ def loaded_by(tmp_path, *args: str) -> list[str]:
     (tmp_path / "conftest.py").write_text(REPORTER.format(watched=WATCHED), encoding="utf-8")
     (tmp_path / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\n", encoding="utf-8")
     result = subprocess.run([sys.executable, "-m", "pytest", "-q", *args, "test_other.py"], cwd=tmp_path,
-                            env=clean_env(), capture_output=True, text=True, timeout=120)
+                            env=clean_env(), capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     return json.loads((tmp_path / "loaded.json").read_text(encoding="utf-8"))  # the controller's, written last
 
