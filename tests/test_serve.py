@@ -189,6 +189,16 @@ def project(tmp_path, monkeypatch):
 SERVE_URL = "https://sample.example.org/"
 
 
+def stale_install() -> None:
+    """Fail, saying why, where the installed entry points predate the plugin with ``on_serve``."""
+    from mkdocs.plugins import get_plugins
+
+    named = get_plugins()["ruota_docs"].value
+    if named != "ruota_docs.serve.plugin:LivePreviewPlugin":
+        pytest.fail(f"mkdocs.yml's ruota_docs loads {named}: the installed entry points are stale "
+                    "(reinstall the package: pip install -e .)", pytrace=False)
+
+
 class MkDocsServe:
     """What ``mkdocs serve`` does with a project, in this process, up to serving it
     (mkdocs.commands.serve): its configuration, its first build, then the plugins'
@@ -198,6 +208,8 @@ class MkDocsServe:
     def __init__(self, root: Path, served: Path) -> None:
         from mkdocs.config import load_config
         from mkdocs.livereload import LiveReloadServer
+
+        stale_install()
 
         self.load = lambda: load_config(config_file=str(root / "mkdocs.yml"), site_dir=str(served))  # noqa: E731
         self.config = self.load()
@@ -353,10 +365,10 @@ def test_mkdocs_serve_can_keep_its_own_full_rebuild(project, caplog):
 
 
 def test_mkdocs_yml_names_the_plugin_with_the_preview():
-    """The plugin mkdocs.yml's ``ruota_docs`` loads is the one with ``on_serve`` (a stale
-    install names the site's plugin alone: reinstall, ``pip install -e .``)."""
+    """The plugin mkdocs.yml's ``ruota_docs`` loads is the one with ``on_serve``."""
     from mkdocs.plugins import get_plugins
 
     from ruota_docs.serve.plugin import LivePreviewPlugin
 
+    stale_install()
     assert get_plugins()["ruota_docs"].load() is LivePreviewPlugin
