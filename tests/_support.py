@@ -149,7 +149,8 @@ def run_pytest(root: Path, *args: str, env: dict | None = None, timeout: float =
                           cwd=root, env=env or clean_env(), capture_output=True, text=True, timeout=timeout)
 
 
-_RESULT = re.compile(r"^(PASSED|FAILED|SKIPPED|ERROR)\s+(?:\[\d+\]\s+)?(?P<path>docs/\S+?\.md)(?:::sybil:ruota,line:(?P<line>\d+)|:(?P<line2>\d+))")
+_RESULT = re.compile(r"^(PASSED|FAILED|SKIPPED|ERROR)\s+(?:\[\d+\]\s+)?(?P<path>docs/\S+?\.md)"
+                     r"(?:::sybil:ruota,(?:block|problem):\d+,line:(?P<line>\d+)|:(?P<line2>\d+))")
 
 
 def outcomes(stdout: str) -> dict[tuple[str, int], str]:

@@ -123,13 +123,16 @@ def load_all(directory: Path) -> list[dict]:
     return sorted(ledgers, key=lambda d: str(d.get("machine_id")))
 
 
-def merge(old: dict, entries: list[dict], complete_pages: set[str], machine: dict) -> dict:
+def merge(old: dict, entries: list[dict], complete_pages: set[str], machine: dict,
+          forget: set[str] = frozenset()) -> dict:
     """``old`` updated with this run's ``entries``.
 
     Pages in ``complete_pages`` were run in full: their old entries are dropped first,
-    so blocks that no longer exist leave the record.
+    so blocks that no longer exist leave the record. Keys in ``forget`` are blocks this run
+    collected and did not run: an old result of theirs would pass for this run's.
     """
-    blocks = {k: v for k, v in old.get("blocks", {}).items() if v.get("page") not in complete_pages}
+    blocks = {k: v for k, v in old.get("blocks", {}).items()
+              if v.get("page") not in complete_pages and k not in forget}
     for entry in entries:
         blocks[block_key(entry["page"], entry["index"])] = entry
     merged = empty(machine)
@@ -205,7 +208,8 @@ def _remove_leftovers(path: Path) -> None:
         leftover.unlink(missing_ok=True)
 
 
-def record(path: Path, entries: list[dict], complete_pages: set[str], machine: dict) -> dict:
+def record(path: Path, entries: list[dict], complete_pages: set[str], machine: dict,
+           forget: set[str] = frozenset()) -> dict:
     """Merge a run's entries into the ledger at ``path`` under an exclusive lock."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -215,7 +219,7 @@ def record(path: Path, entries: list[dict], complete_pages: set[str], machine: d
         if old.get("machine_id") not in (None, machine.get("machine_id")):
             raise LedgerError(f"{path}: holds machine {old.get('machine_id')!r}, not this machine "
                               f"({machine.get('machine_id')!r}); choose another file with --ledger")
-        merged = merge(old, [scrub_entry(e) for e in entries], complete_pages, scrub_machine(machine))
+        merged = merge(old, [scrub_entry(e) for e in entries], complete_pages, scrub_machine(machine), forget)
         write_atomic(path, merged)
         _note_write(path)
     return merged

@@ -30,6 +30,8 @@ import pytest
 # for them (benchmarks/RESULTS.md, "The author's loop").
 _KEY = "ruota_block"
 _UPDATED = "ruota_updated"
+#: The key of an xdist worker's ``workeroutput`` that carries what it collected (run.accounting).
+_WORKER_KEY = "ruota_collected"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -69,7 +71,8 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["RUOTA_DOCS_REUSE_LEDGER"] = str(_ledger_path(config))
     if config.getoption("run_as_root"):
         os.environ[unprivileged.ROOT_VARIABLE] = "1"
-    os.environ[unprivileged.ROOT_DIR_VARIABLE] = str(config.rootpath)
+    config._ruota_sites = _sites_asked(config)  # type: ignore[attr-defined]
+    os.environ[unprivileged.ROOT_DIR_VARIABLE] = str(_site_root(config))
     if not hasattr(config, "workerinput") and _runs_pages(config):
         try:  # once per run, before any page: who runs the pages, and can it reach them
             unprivileged.prepare(os.environ[unprivileged.ROOT_DIR_VARIABLE])
@@ -83,21 +86,108 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(SchedulingPlugin(), "ruota-docs-scheduling")
     config._ruota_entries = []  # type: ignore[attr-defined]
     config._ruota_updated = []  # type: ignore[attr-defined]
+    config._ruota_accounting = None  # type: ignore[attr-defined] — made once a block is collected or reported
+    config._ruota_collectors = {}  # type: ignore[attr-defined]
+
+
+def _config_above(path: Path) -> bool:
+    """Whether a mkdocs.yml is at or above ``path`` (nothing read, nothing imported)."""
+    folder = path if path.is_dir() else path.parent
+    return any((f / name).exists() for f in (folder, *folder.parents) for name in ("mkdocs.yml", "mkdocs.yaml"))
+
+
+def _sites_asked(config: pytest.Config) -> list[Path]:
+    """The sites the run's paths point at (see :mod:`ruota_docs.run.discovery`); a run whose
+    paths are under no mkdocs.yml reads nothing and imports nothing for it."""
+    here = Path(config.invocation_params.dir)
+    if not any(_config_above((here / arg.split("::", 1)[0]).resolve()) for arg in config.args):
+        return []
+    from ruota_docs.run import discovery  # noqa: PLC0415 — see the imports above
+
+    return discovery.sites_asked(here, config.args)
 
 
 def _runs_pages(config: pytest.Config) -> bool:
-    """Whether this run collects the docs folder (or part of it) to run it: only then do pages run."""
-    root = Path(config.rootpath)
-    if config.getoption("collectonly", default=False) or not (root / "mkdocs.yml").exists():
-        return False
-    from ruota_docs.blocks.site_config import load_mkdocs_config  # noqa: PLC0415 — a site's run only
+    """Whether this run collects a docs folder (or part of it) to run it: only then do pages run."""
+    return bool(config._ruota_sites) and not config.getoption("collectonly", default=False)
 
-    docs = (root / str(load_mkdocs_config(root).get("docs_dir", "docs"))).resolve()
-    for arg in config.args:
-        path = (Path(config.invocation_params.dir) / arg.split("::", 1)[0]).resolve()
-        if path == docs or docs in path.parents or path in docs.parents:
+
+def _site_root(config: pytest.Config) -> Path:
+    """The folder of the site this run is about (its mkdocs.yml's), else pytest's rootdir."""
+    sites = getattr(config, "_ruota_sites", None)
+    return sites[0] if sites else Path(config.rootpath)
+
+
+def _conftest_collects(config: pytest.Config, file_path: Path) -> bool:
+    """Whether a conftest already collects this page with the engine's Sybil (``make_sybil``)."""
+    import inspect  # noqa: PLC0415 — only for Markdown files
+
+    for plugin in config.pluginmanager.get_plugins():
+        hook = getattr(plugin, "pytest_collect_file", None)
+        if getattr(hook, "__module__", None) != "sybil.integration.pytest":
+            continue
+        sybils = inspect.getclosurevars(hook).nonlocals.get("sybils") or ()
+        if any(sybil.name == "ruota" and sybil.should_parse(file_path) for sybil in sybils):
             return True
     return False
+
+
+def pytest_collect_file(file_path: Path, parent):
+    """Each page of the site the run points at (see :mod:`ruota_docs.run.discovery`): no
+    conftest needed. A conftest that builds the engine's Sybil itself is left to collect."""
+    config = parent.config
+    if file_path.suffix != ".md" or not config._ruota_sites:
+        return None
+    from ruota_docs.run import discovery  # noqa: PLC0415 — a site's run only
+
+    root = discovery.site_of_page(file_path)
+    if root is None or root not in config._ruota_sites or _conftest_collects(config, file_path):
+        return None
+    collectors = config._ruota_collectors
+    if root not in collectors:
+        from ruota_docs.run.sybil import make_sybil  # noqa: PLC0415
+
+        collectors[root] = make_sybil(root).pytest()
+    return collectors[root](file_path, parent)
+
+
+def _accounting(config: pytest.Config):
+    """The run's `ruota_docs.run.accounting.Accounting`, made on first use."""
+    if config._ruota_accounting is None:
+        from ruota_docs.run.accounting import Accounting  # noqa: PLC0415 — a site's run only
+
+        config._ruota_accounting = Accounting()
+    return config._ruota_accounting
+
+
+def _collected(items) -> list[tuple[str, tuple[str, int] | None]]:
+    """``(node id, (page, index))`` of each block test, ``(node id, None)`` of each page problem."""
+    found = []
+    for item in items:
+        parsed = getattr(getattr(item, "example", None), "parsed", None)
+        if hasattr(parsed, "signature"):
+            found.append((item.nodeid, (parsed.page, parsed.index)))
+        elif type(parsed).__name__ == "PageProblem":
+            found.append((item.nodeid, None))
+    return found
+
+
+def pytest_collection_finish(session) -> None:
+    """What this run collected, after deselection: each of it must report once."""
+    found = _collected(session.items)
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker: the controller does the accounting
+        workeroutput[_WORKER_KEY] = found
+    elif found:
+        _accounting(session.config).collect(found)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    """xdist's controller: a worker finished, with what it collected."""
+    found = getattr(node, "workeroutput", {}).get(_WORKER_KEY)
+    if found:
+        _accounting(node.config).collect(found)
 
 
 def _block(item):
@@ -158,6 +248,8 @@ def pytest_runtest_makereport(item, call):
 
 
 def pytest_runtest_logreport(report) -> None:
+    if _CONFIG and "::sybil:" in report.nodeid:
+        _accounting(_CONFIG[0]).report(report)
     if report.when != "call":
         return
     for key, value in report.user_properties:
@@ -178,9 +270,12 @@ def pytest_sessionstart(session) -> None:
 def _ledger_path(config: pytest.Config) -> Path:
     from ruota_docs.run.device import probe  # noqa: PLC0415 — a record's run only
 
+    from ruota_docs.blocks import site_config  # noqa: PLC0415
+
     option = config.getoption("ledger")
-    root = Path(config.rootpath)
-    target = Path(option) if option else root / "verification"
+    root = _site_root(config)
+    ledger_dir = (site_config.plugin_options(site_config.load_mkdocs_config(root), "ruota_docs") or {}).get("ledger_dir")
+    target = Path(option) if option else root / str(ledger_dir or "verification")
     if not target.is_absolute():
         target = Path(os.getcwd()) / target
     if target.suffix == ".json":
@@ -193,7 +288,16 @@ def pytest_sessionfinish(session, exitstatus) -> None:
     if hasattr(config, "workerinput"):  # xdist worker: the controller writes the record
         return
     entries = config._ruota_entries
-    if not entries or config.getoption("no_ledger"):
+    accounting = config._ruota_accounting
+    unrun: set[str] = set()
+    if accounting is not None and not config.getoption("collectonly", default=False):
+        # a run that runs nothing (collect-only) accounts for nothing
+        stopped = bool(session.shouldfail or session.shouldstop) or exitstatus == pytest.ExitCode.INTERRUPTED
+        config._ruota_unaccounted = accounting.problems(stopped)  # type: ignore[attr-defined]
+        if config._ruota_unaccounted:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        unrun = {f"{page}#{index}" for page, index in accounting.unrun_blocks()}  # ledger.block_key
+    if not (entries or unrun) or config.getoption("no_ledger"):
         return
     from ruota_docs.records import ledger  # noqa: PLC0415 — a record's run only
     from ruota_docs.run.device import probe  # noqa: PLC0415
@@ -211,7 +315,7 @@ def pytest_sessionfinish(session, exitstatus) -> None:
     complete = {page for page, seen in recorded.items() if totals[page] and len(seen) >= totals[page]}
     path = _ledger_path(config)
     try:
-        ledger.record(path, entries, complete, probe().to_dict())
+        ledger.record(path, entries, complete, probe().to_dict(), forget=unrun)
     except ledger.LedgerError as error:
         config._ruota_summary = f"verification record NOT written: {error}"
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
@@ -237,6 +341,13 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
     elif config.getoption("update_outputs", default=False):
         terminalreporter.write_sep("-", "ruota-docs #> lines updated")
         terminalreporter.write_line("none: every block's output matched its #> lines")
+    unaccounted = getattr(config, "_ruota_unaccounted", None)
+    if unaccounted:
+        terminalreporter.write_sep("=", "ruota-docs: blocks not accounted for", red=True, bold=True)
+        for line in unaccounted:
+            terminalreporter.write_line(line, red=True)
+        terminalreporter.write_line("their earlier results were removed from the record; with xdist, use "
+                                    "--dist loadscope and a collection that is the same on every worker")
     summary = getattr(config, "_ruota_summary", None)
     if summary:
         terminalreporter.write_sep("-", "ruota-docs verification record")

@@ -17,10 +17,17 @@ def make_sybil(root: str | Path, docs_dir: str | Path | None = None, patterns=("
     from sybil import Sybil  # noqa: PLC0415 — see the module docstring
 
     from ruota_docs.run.sybil.evaluators import BlockEvaluator, teardown_page  # noqa: PLC0415
-    from ruota_docs.run.sybil.parsers import BlockParser, PageDocument, PageLayout  # noqa: PLC0415
+    from ruota_docs.run.sybil.parsers import BlockParser, PageDocument, PageLayout, identify  # noqa: PLC0415
+
+    class PageSybil(Sybil):
+        """Sybil, naming each test by its block's index on the page, not by line and column
+        (two blocks one include brings in share a line and a column)."""
+
+        def identify(self, example) -> str:
+            return identify(self.name, example)
 
     layout = PageLayout(Path(root), Path(docs_dir) if docs_dir else None)
-    return Sybil(
+    return PageSybil(
         parsers=[BlockParser(layout, BlockEvaluator(layout.root))],
         path=str(layout.docs_dir),
         patterns=list(patterns),

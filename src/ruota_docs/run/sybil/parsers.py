@@ -25,6 +25,7 @@ class PageProblem:
     page: str
     line: int
     error: str
+    number: int = 0  #: its position among the page's problems: what names its test
 
 
 class PageLayout:
@@ -71,6 +72,7 @@ class BlockParser:
     def __call__(self, document: Document):
         page, _ = self.layout.page_of(document.path)
         error = getattr(document, "decode_error", None)
+        blocks = []
         if error is not None:
             found = [PageProblem(page, error.line, f"{page}:{error.line}: {error}")]
         else:
@@ -78,7 +80,10 @@ class BlockParser:
             rendered = renderer.render(self.layout.root, Path(document.path), document.text, self.layout.docs_dir,
                                        fast=True)
             found = [PageProblem(page, p.line, f"{page}:{p.line}: {p.message}") for p in rendered.problems]
-            found += rendered.blocks
+            blocks = rendered.blocks
+        for number, problem in enumerate(found):
+            problem.number = number
+        found += blocks
         found.sort(key=lambda item: (item.line, getattr(item, "index", -1)))
         starts = _line_starts(document.text)
         last = -1
@@ -88,6 +93,15 @@ class BlockParser:
             offset = min(offset, len(document.text))
             last = offset
             yield Region(offset, offset, parsed=item, evaluator=self.evaluator)
+
+
+def identify(name: str, example) -> str:
+    """A test's id within its page, unique by construction: the block's index on the page
+    (or the problem's), then its line for readers (``-k line:12`` still selects by line)."""
+    item = example.parsed
+    if isinstance(item, PageProblem):
+        return f"sybil:{name},problem:{item.number},line:{item.line}"
+    return f"sybil:{name},block:{item.index},line:{item.line}"
 
 
 def _line_starts(text: str) -> list[int]:
