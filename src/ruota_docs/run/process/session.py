@@ -116,8 +116,9 @@ class PageSession:
         self._cmd, self._res = cmd_w, res_r
 
     def run_python(self, code: str, filename: str, line: int, timeout: float, kind: str = "python",
-                   expect: bool = False) -> Outcome:
-        """Run one block in the page's process (``expect``: keep what it prints, for its ``#>`` lines)."""
+                   expect: bool = False, script: str = "") -> Outcome:
+        """Run one block in the page's process (``expect``: keep what it prints, for its ``#>`` lines;
+        ``script``: the file the block reads as ``sys.argv[0]``, as if run with ``python FILE``)."""
         if self.dead:
             return Outcome("skipped", reason=f"not run: {self.dead}")
         if self.process is None:
@@ -132,7 +133,8 @@ class PageSession:
         mark = self._mark()
         started = time.perf_counter()
         try:
-            send(self._cmd, {"kind": kind, "code": code, "filename": filename, "line": line, "expect": expect})
+            send(self._cmd, {"kind": kind, "code": code, "filename": filename, "line": line, "expect": expect,
+                             "script": script})
         except BrokenPipeError:
             pass
         ready, _, _ = select.select([self._res], [], [], timeout)

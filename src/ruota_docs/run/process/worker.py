@@ -124,16 +124,46 @@ class _Printed:
         return getattr(self._target, name)
 
 
+#: Top-level ``await``, ``async with`` and ``async for`` compile as in ``python -m asyncio``.
+_COMPILE_FLAGS = 0x2000  # ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, without importing ast into every page's process
+_CO_COROUTINE = 0x0080  # inspect.CO_COROUTINE: code that awaits at top level compiles to a coroutine
+_LOOP: list = []
+
+
+def _execute(code, namespace: dict) -> None:
+    """Run compiled block code; code that awaits at top level runs on the page's event loop,
+    one loop for the whole page, as the asyncio REPL keeps one for its session."""
+    if not code.co_flags & _CO_COROUTINE:
+        exec(code, namespace)  # noqa: S102 — executing the page's code is the point
+        return
+    import asyncio  # noqa: PLC0415 — only pages that await need it
+    import types  # noqa: PLC0415
+
+    if not _LOOP:
+        _LOOP.append(asyncio.new_event_loop())
+        asyncio.set_event_loop(_LOOP[0])
+    # a module's code has no fast locals: as a function, it reads and writes the namespace
+    _LOOP[0].run_until_complete(types.FunctionType(code, namespace)())
+
+
+def _doctest_exec(code, globals_=None, locals_=None) -> None:
+    """``exec`` as doctest calls it, for an example that awaits at top level."""
+    if locals_ is None and globals_ is not None:
+        _execute(code, globals_)
+    else:
+        exec(code, globals_, locals_)  # noqa: S102
+
+
 def _run_python(request: dict, namespace: dict) -> dict:
     _remember_source(request)
-    code = compile(request["code"], request["filename"], "exec", dont_inherit=True)
+    code = compile(request["code"], request["filename"], "exec", flags=_COMPILE_FLAGS, dont_inherit=True)
     if not request.get("expect"):
-        exec(code, namespace)  # noqa: S102 — executing the page's code is the point
+        _execute(code, namespace)
         return {"ok": True}
     original = sys.stdout
     printed = sys.stdout = _Printed(original, request["filename"])
     try:
-        exec(code, namespace)  # noqa: S102
+        _execute(code, namespace)
     finally:
         sys.stdout = original
         _ANSWER_EXTRA["printed"] = printed.chunks
@@ -149,8 +179,15 @@ def _run_doctest(request: dict, namespace: dict) -> dict:
     test.globs = namespace  # DocTest copies its globals: share the page's namespace both ways
     report = io.StringIO()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    # run()'s own counts: summarize() would print its summary into the block's output
-    failed, attempted = runner.run(test, out=report.write, clear_globs=False)
+    # doctest compiles each example with the flags it is given and runs it with ``exec``
+    # (looked up in its module): with these, ``>>> await …`` runs as in ``python -m asyncio``
+    flags = _COMPILE_FLAGS | doctest._extract_future_flags(namespace)
+    doctest.exec = _doctest_exec
+    try:
+        # run()'s own counts: summarize() would print its summary into the block's output
+        failed, attempted = runner.run(test, compileflags=flags, out=report.write, clear_globs=False)
+    finally:
+        del doctest.exec
     if not failed:
         return {"ok": True, "error": None}
     return {"ok": False, "error": f"{report.getvalue()}{failed} of {attempted} doctest examples failed\n"}
@@ -163,6 +200,8 @@ def main(cmd_fd: int, result_fd: int) -> None:
         request = receive(cmd_fd)
         if request is None:
             return
+        # the block runs as a reader's script would: ``python FILE`` gives sys.argv == [FILE]
+        sys.argv[:] = [request.get("script") or request["filename"]]
         started = time.perf_counter()
         try:
             runner = _run_doctest if request["kind"] == "doctest" else _run_python

@@ -110,7 +110,8 @@ class BlockEvaluator:
         if block.kind == "shell" or block.kind == "windows":
             outcome = session.run_shell(_shell_script(block), timeout)
         else:
-            outcome = session.run_python(block.code, _filename(block), block.line, timeout, block.kind, expect=bool(expected))
+            outcome = session.run_python(block.code, _filename(block), block.line, timeout, block.kind,
+                                         expect=bool(expected), script=_script(block, example.path))
         guard = example.namespace.get(_GUARD)
         written = guard.changes() if guard is not None else []
         bent, notes = guard.records.check() if guard is not None else ([], [])
@@ -227,6 +228,12 @@ def _credited(earlier: Outcome, page: str) -> Outcome:
 
 def _filename(block: Block) -> str:
     return f"{block.page}:{block.line}"
+
+
+def _script(block: Block, page_path: str) -> str:
+    """The file a reader would run the block from: the included file it is written in, or the page."""
+    first = next((origin for origin in block.code_origins if origin), None)
+    return str(first[0]) if first and first[0] else str(page_path)
 
 
 def _shell_script(block: Block) -> str:
