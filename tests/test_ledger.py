@@ -68,7 +68,7 @@ def test_write_leaves_no_temporary_files(tmp_path):
     path = tmp_path / "m.json"
     for n in range(3):
         ledger.record(path, [entry("es/a.md", n)], set(), MACHINE)
-    assert files(tmp_path) == [".m.json.lock", "m.json"]
+    assert files(tmp_path) == ["m.json"]
 
 
 def test_original_intact_when_dump_fails(tmp_path, monkeypatch):
@@ -84,7 +84,7 @@ def test_original_intact_when_dump_fails(tmp_path, monkeypatch):
     with pytest.raises(OSError, match="disk full"):
         ledger.record(path, [entry("es/a.md", 1)], set(), MACHINE)
     assert path.read_bytes() == original
-    assert files(tmp_path) == [".m.json.lock", "m.json"]
+    assert files(tmp_path) == ["m.json"]
 
 
 def test_original_intact_when_an_entry_cannot_be_written(tmp_path):
@@ -94,7 +94,7 @@ def test_original_intact_when_an_entry_cannot_be_written(tmp_path):
     with pytest.raises(TypeError):
         ledger.record(path, [entry("es/a.md", 1, duration=object())], set(), MACHINE)
     assert path.read_bytes() == original
-    assert files(tmp_path) == [".m.json.lock", "m.json"]
+    assert files(tmp_path) == ["m.json"]
 
 
 # -- concurrent runs ----------------------------------------------------------------------------------------------
@@ -115,7 +115,7 @@ def test_concurrent_records_all_land(tmp_path):
     assert [p.exitcode for p in processes] == [0] * workers
     blocks = ledger.load(path)["blocks"]
     assert sorted(blocks) == sorted(f"es/w{w}.md#{n}" for w in range(workers) for n in range(count))
-    assert files(tmp_path) == [".m.json.lock", "m.json"]
+    assert files(tmp_path) == ["m.json"]
 
 
 def test_lock_is_what_makes_concurrent_records_land(tmp_path, monkeypatch):
@@ -162,7 +162,7 @@ def test_unusable_files_are_refused_and_untouched(tmp_path, content, message):
         assert message in str(caught.value)
     assert path.read_text(encoding="utf-8") == content
     assert path.stat().st_mtime == 1_000_000_000
-    assert files(tmp_path) == [".cpu-x86_64.json.lock", "cpu-x86_64.json"]
+    assert files(tmp_path) == ["cpu-x86_64.json"]
 
 
 def test_not_utf8_is_refused(tmp_path):

@@ -30,8 +30,8 @@ and outputs no home folder, user or host name of the machine that ran them (`scr
 
 A run over some pages replaces the entries of the pages it ran in full and keeps
 every other entry. Only the engine writes records, after the blocks: writing takes an
-exclusive lock (``.<name>.lock`` beside the record), replaces the file atomically and
-notes the SHA-256 of what it wrote in the lock file, so runs that finish together both
+exclusive lock (a file in a private folder of the temporary directory, not beside the
+record: see `lock_path`), replaces the file atomically and notes the SHA-256 of what it wrote in the lock file, so runs that finish together both
 land, a run killed mid-write leaves the previous file intact, and the guard that watches
 records during blocks (`ruota_docs.run.guard`) tells the engine's writes from a
 block's. A file that is not valid JSON, or has another ``kind`` or a newer ``schema``, is
@@ -142,7 +142,18 @@ def merge(old: dict, entries: list[dict], complete_pages: set[str], machine: dic
 
 
 def lock_path(path: Path) -> Path:
-    return path.with_name(f".{path.name}.lock")
+    """The lock file of the record at ``path``, which also notes the engine's last write.
+
+    It lives outside the records folder (a repository holds records, nothing else), in a
+    folder of the temporary directory private to the user who writes records, named after
+    the record's absolute path so that two records never share a lock."""
+    folder = Path(tempfile.gettempdir()) / f"ruota-docs-locks-{os.getuid()}"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    stat = os.lstat(folder)
+    if not os.path.isdir(folder) or os.path.islink(folder) or stat.st_uid != os.getuid():
+        raise LedgerError(f"{folder}: not a folder of this user's; remove it (records are locked there)")
+    digest = hashlib.sha256(str(Path(path).resolve()).encode()).hexdigest()[:16]
+    return folder / f"{Path(path).name}.{digest}.lock"
 
 
 @contextmanager
