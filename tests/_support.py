@@ -15,9 +15,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 OVERRIDES = REPO / "overrides"
 
-#: The repository's conftest.py: collect every page under docs/ with the project's Sybil.
-CONFTEST = (REPO / "conftest.py").read_text(encoding="utf-8")
-
 #: Environment variables of the engine that must not leak from the outer test run.
 _ENGINE_VARS = ("RUOTA_DOCS_NETWORK", "RUOTA_DOCS_REUSE", "RUOTA_DOCS_TIMEOUT", "RUOTA_DOCS_FAKE_DEVICE",
                 "RUOTA_DOCS_MEMORY_LIMIT", "RUOTA_DOCS_PAGE", "RUOTA_DOCS_RUN_AS", "RUOTA_DOCS_RUN_AS_ROOT",
@@ -65,8 +62,6 @@ def mkdocs_yml(site: bool = False, ledger_dir: str = "verification", languages=(
           features:
             - content.code.copy
             - content.tabs.link
-        extra_css:
-          - assets/stylesheets/ruota.css
         plugins:
           - search
           - ruota_docs:
@@ -118,11 +113,11 @@ def _i18n_only(languages) -> str:
 
 
 def write_tree(root: Path, files: dict[str, str], site: bool = False, conftest: bool = True) -> Path:
-    """A throwaway project: mkdocs.yml, conftest.py, pytest.ini and the given files."""
+    """A throwaway project: mkdocs.yml, pytest.ini (with ``conftest``: a project set up for
+    pytest sub-runs, which need no conftest.py: the engine's plugin finds the site) and the files."""
     root.mkdir(parents=True, exist_ok=True)
     (root / "mkdocs.yml").write_text(mkdocs_yml(site=site), encoding="utf-8")
     if conftest:
-        (root / "conftest.py").write_text(CONFTEST, encoding="utf-8")
         # rootdir of the sub-run is the tree, never the repository
         (root / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\n", encoding="utf-8")
     for rel, content in files.items():

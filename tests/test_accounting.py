@@ -72,7 +72,7 @@ def test_a_block_that_never_runs_fails_the_run_and_leaves_the_record(tmp_path):
     assert sorted(blocks) == ["es/p.md#0", "es/p.md#2"]  # no old result passes for this run's
 
 
-def test_a_deselected_block_keeps_its_result(tmp_path):
+def test_a_deselected_or_only_collected_block_keeps_its_result(tmp_path):
     tree = write_tree(tmp_path, TWO_FROM_ONE)
     assert run_pytest(tree, "docs").returncode == 0
     record = next((tree / "verification").glob("*.json"))
@@ -81,3 +81,6 @@ def test_a_deselected_block_keeps_its_result(tmp_path):
     assert result.returncode == 0, result.stdout[-3000:]
     assert "not accounted for" not in result.stdout
     assert read_ledger(record)["blocks"]["es/p.md#1"] == before
+    written = record.read_bytes()
+    assert run_pytest(tree, "docs", "--collect-only").returncode == 0
+    assert record.read_bytes() == written  # collected, run by no one: nothing to account for

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from _support import CONFTEST, REPO, clean_env, run_pytest
+from _support import REPO, clean_env, run_pytest
 from ruota_docs.blocks import renderer, shown
 from ruota_docs.run.device import PROBED_ENV, probe, share
 
@@ -66,7 +66,6 @@ def test_engine_blocks_are_the_rendered_code_blocks(built, case):
 def test_every_block_gets_its_outcome_in_the_record(built, case, tmp_path):
     root, _ = built[case]
     spec = yaml.safe_load((root / "case.yml").read_text(encoding="utf-8"))
-    (root / "conftest.py").write_text(CONFTEST, encoding="utf-8")
     (root / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\n", encoding="utf-8")
     ledger_file = tmp_path / "record.json"
     share(probe())

@@ -323,7 +323,7 @@ def test_not_utf8(project):
     (lambda e: e.update(env={"PATH": "/usr/bin"}), "es/p.md#0.env", "unknown field; the engine writes only: page, lang, index"),
     (lambda e: e.update(outcome="great"), "es/p.md#0.outcome", "outcome must be one of passed, failed, skipped, error, not 'great'"),
     (lambda e: e.update(sha256="abc"), "es/p.md#0.sha256", "must be the 64 lower-case hex digits of the code's SHA-256"),
-    (lambda e: e.update(lang="fr"), "es/p.md#0.lang", "lang 'fr' is not the page's language folder ('es')"),
+    (lambda e: e.update(lang="fr"), "es/p.md#0.lang", "lang 'fr' is not the page's language ('es')"),
     (lambda e: e.update(index=1), "es/p.md#0", "the key must be 'es/p.md#1' (the entry's page#index)"),
     (lambda e: e.update(reused_from="es/other.md"), "es/p.md#0.reused_from", "must name the same page in another language (p.md), not 'es/other.md'"),
     (lambda e: e.update(duration=-1), "es/p.md#0.duration", "must be a number of seconds ≥ 0, not -1"),

@@ -25,6 +25,7 @@ from ruota_docs.records import ledger
 from ruota_docs.run import toolchain
 from ruota_docs.site import formatting
 from ruota_docs.translations import glossary, parity, staleness
+from ruota_docs.blocks import site_languages
 from ruota_docs.blocks.site_config import load_mkdocs_config
 
 
@@ -53,8 +54,22 @@ def _site(root: Path) -> tuple[Path, list[str], str, list[str], str]:
                     default = lang["locale"]
         if isinstance(plugin, dict) and "ruota_docs" in plugin:
             options = plugin["ruota_docs"] or {}
+    if not site_languages.read(root).folders:
+        languages = [site_languages.read(root).default]
     languages = languages or sorted(p.name for p in docs.iterdir() if p.is_dir())
     return docs, languages, options.get("source_language", default), options.get("untranslated", []), options.get("ledger_dir", "verification")
+
+
+def _no_translations(root: Path) -> str | None:
+    """Why the translation commands do not apply to this site, if they do not."""
+    langs = site_languages.read(root)
+    if langs.single:
+        return (f"this site is written in one language ({langs.default}) and has no i18n plugin: "
+                "there are no translations to check")
+    if langs.suffixes:
+        return ("this site names its translations page.<locale>.md (the i18n plugin's suffix layout): "
+                "ruota-docs compares translations laid out in one folder per language (docs_structure: folder)")
+    return None
 
 
 def cmd_status(args) -> int:
@@ -102,6 +117,10 @@ def cmd_status(args) -> int:
 
 def cmd_i18n(args) -> int:
     root = _root(args.root)
+    why_not = _no_translations(root)
+    if why_not:
+        print(f"ruota-docs i18n {args.action}: does not apply: {why_not}")
+        return 0 if args.action != "mark-synced" else 2
     docs, languages, source, untranslated, _ = _site(root)
     if args.action == "check":
         try:

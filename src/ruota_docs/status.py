@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ruota_docs.blocks import site_languages
 from ruota_docs.blocks.collect import PageError, page_blocks
 from ruota_docs.blocks.pages import read_page
 from ruota_docs.records import ledger, verdicts
@@ -77,6 +78,14 @@ def _page(root: Path, docs: Path, path: Path, machines: list[str], indexed) -> P
     return status
 
 
+def _site_pages(root: Path, docs: Path, languages: list[str]) -> list[Path]:
+    """The page files of the site: each language folder's, in the languages' order, on a site
+    with one folder per language; every page of the docs folder on any other."""
+    if not site_languages.read(root).folders:
+        return sorted(docs.rglob("*.md"))
+    return [path for lang in languages for path in sorted((docs / lang).rglob("*.md"))]
+
+
 def compute(root: Path, docs: Path, languages: list[str], ledger_dir: str) -> Report:
     """Every page of every language against every record in ``ledger_dir``.
 
@@ -85,11 +94,10 @@ def compute(root: Path, docs: Path, languages: list[str], ledger_dir: str) -> Re
     indexed = verdicts.index_ledgers(ledgers)
     machines = [str(d.get("machine_id")) for d in ledgers]
     pages, seen = [], set()
-    for lang in languages:
-        for path in sorted((docs / lang).rglob("*.md")):
-            seen.add(path.relative_to(docs).as_posix())
-            if (status := _page(root, docs, path, machines, indexed)) is not None:
-                pages.append(status)
+    for path in _site_pages(root, docs, languages):
+        seen.add(path.relative_to(docs).as_posix())
+        if (status := _page(root, docs, path, machines, indexed)) is not None:
+            pages.append(status)
     gone = sorted((page, str(data.get("machine_id")), len(entries))
                   for data, by_page in indexed for page, entries in by_page.items() if page not in seen)
     return Report(machines, pages, gone)

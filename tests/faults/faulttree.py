@@ -3,7 +3,7 @@
 A `DocTree` is a small copy of the project's layout in a temporary folder: a
 ``mkdocs.yml`` adapted from the repository's (docs_dir, pymdownx.snippets base
 path, the ruota_docs plugin, i18n es/en/fr, Material with the repository's
-``overrides/``), a ``conftest.py`` like the repository's, ``docs/<lang>/`` pages
+``overrides/``), ``docs/<lang>/`` pages
 and ``snippets/``. Its methods run the commands users run — ``python -m pytest``,
 ``python -m mkdocs build --strict``, ``ruota-docs status`` and ``ruota-docs i18n
 check`` — in subprocesses, exactly as on the command line.
@@ -42,8 +42,6 @@ theme:
   custom_dir: {overrides}
   language: es
   font: false
-extra_css:
-  - assets/stylesheets/ruota.css
 plugins:
   - search
   - ruota_docs:
@@ -80,8 +78,6 @@ markdown_extensions:
       alternate_style: true
 """
 
-#: The repository's own conftest.py: every page under docs/ collected with the project's Sybil.
-CONFTEST = (REPO / "conftest.py").read_text(encoding="utf-8")
 
 #: A pytest plugin (``-p faultplug``) that slows or synchronises the ledger write,
 #: so a test can kill the run in the middle of it or make two runs write together.
@@ -151,7 +147,7 @@ class Run:
 
 
 class DocTree:
-    """A throwaway project: mkdocs.yml, conftest.py, docs/<lang>/, snippets/, verification/."""
+    """A throwaway project: mkdocs.yml, docs/<lang>/, snippets/, verification/."""
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
@@ -162,7 +158,6 @@ class DocTree:
         for folder in (self.snippets, self.signals, *(self.docs / lang for lang in LANGUAGES)):
             folder.mkdir(parents=True, exist_ok=True)
         (self.root / "mkdocs.yml").write_text(MKDOCS_YML.format(overrides=REPO / "overrides"), encoding="utf-8")
-        (self.root / "conftest.py").write_text(CONFTEST, encoding="utf-8")
         (self.root / "faultplug.py").write_text(FAULT_PLUGIN, encoding="utf-8")
         for lang in LANGUAGES:
             self.page(f"{lang}/index.md", "# Inicio { #home }\n\nTexto.\n", langs=(lang,))

@@ -41,11 +41,16 @@ def split_meta(text: str) -> tuple[str, int]:
     return markdown, text.count("\n", 0, len(text) - len(markdown)) + 1
 
 
-def page_key(docs_dir: Path, path: Path) -> tuple[str, str]:
-    """``("es/guides/x.md", "es")`` for a page file under ``docs_dir`` (its name alone elsewhere)."""
+def page_key(docs_dir: Path, path: Path, languages=None) -> tuple[str, str]:
+    """``("es/guides/x.md", "es")`` for a page file under ``docs_dir`` (its name alone elsewhere).
+
+    ``languages`` (a :class:`~ruota_docs.blocks.site_languages.SiteLanguages`) says which
+    language a page is; without it, a page's first folder is its language."""
     path = Path(path).resolve()
     try:
         page = path.relative_to(Path(docs_dir).resolve()).as_posix()
     except ValueError:
         page = path.name
+    if languages is not None:
+        return page, languages.page_language(page)
     return page, page.split("/", 1)[0] if "/" in page else ""

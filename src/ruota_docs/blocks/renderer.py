@@ -22,7 +22,7 @@ from types import SimpleNamespace
 import markdown
 
 from ruota_docs.blocks import block as blocks_mod
-from ruota_docs.blocks import markers, pages, site_config, value_directive
+from ruota_docs.blocks import markers, pages, site_config, site_languages, value_directive
 from ruota_docs.blocks.block import Block
 from ruota_docs.blocks.capture import BlockCapture, CaptureState, Context, Problem
 from ruota_docs.blocks.directives import KINDS, Directive, DirectiveError
@@ -48,13 +48,14 @@ def render(root: Path, path: Path, text: str | None = None, docs_dir: Path | Non
     """
     root = Path(root)
     path = Path(path).resolve()
+    langs = site_languages.read(root)
     try:
         setup = site_config.markdown_setup(root)
     except site_config.ConfigError as error:
-        page, lang = pages.page_key(docs_dir or root / "docs", path)
+        page, lang = pages.page_key(docs_dir or root / "docs", path, langs)
         return PageRender(page, lang, problems=[Problem(1, f"cannot render with {error}")])
     docs = Path(docs_dir) if docs_dir else setup.docs_dir
-    page, lang = pages.page_key(docs, path)
+    page, lang = pages.page_key(docs, path, langs)
     try:
         text = pages.read_page(path) if text is None else text
     except pages.PageError as error:

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from ruota_docs.records import gpus, ledger, private_data
 from ruota_docs.blocks.collect import PageError, page_blocks
+from ruota_docs.blocks import site_languages
 from ruota_docs.records.machine import Device
 from ruota_docs.blocks.terms import OS_NAMES
 from ruota_docs.records.schema import CUT_NOTE, OUTPUT_LIMIT
@@ -37,7 +38,8 @@ SKEW = dt.timedelta(minutes=5)
 MAX_BYTES = 64 * 2**20
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z")
-_KEY = re.compile(r"(?P<page>[a-z]{2}(?:[-_][A-Za-z]+)?/[^#\s]+\.md)#(?P<index>\d+)")
+#: ``page#index``: the page as a path under the docs folder (``fr/guide.md``, ``advanced/auth.md``)
+_KEY = re.compile(r"(?P<page>[^#\s/][^#\s]*\.md)#(?P<index>\d+)")
 _MACHINE_DESCRIBED = re.compile(r"(?:^|; )((?:ROCm|CUDA|CPU only), [^;()]+?)(?: \(|;|$)")
 
 
@@ -200,6 +202,7 @@ class _Pages:
 
     def __init__(self, root: Path, docs_dir: Path) -> None:
         self.root, self.docs_dir, self.cache = root, docs_dir, {}
+        self.languages = site_languages.read(root)
 
     def blocks(self, page: str):
         if page not in self.cache:
@@ -226,8 +229,10 @@ def _check_entry(report: Report, key: str, entry, pages: _Pages, device: Device 
     match = _KEY.fullmatch(key)
     if not match or match["page"] != page or int(match["index"]) != index:
         add(f"the key must be {ledger.block_key(page, index)!r} (the entry's page#index)")
-    if entry["lang"] != page.split("/", 1)[0]:
-        add(f"lang {entry['lang']!r} is not the page's language folder ({page.split('/', 1)[0]!r})", f"{key}.lang")
+    expected_lang = pages.languages.page_language(page)
+    if entry["lang"] != expected_lang:
+        where = "the site's language" if pages.languages.single else "the page's language"
+        add(f"lang {entry['lang']!r} is not {where} ({expected_lang!r})", f"{key}.lang")
     if index < 0 or entry["line"] < 1:
         add("index must be ≥ 0 and line ≥ 1")
     if entry["outcome"] not in ledger.OUTCOMES:

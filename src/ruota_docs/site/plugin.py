@@ -22,9 +22,10 @@ from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
+from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
-from ruota_docs.blocks import compat, directives, markers, page_cache, renderer
+from ruota_docs.blocks import compat, directives, markers, page_cache, renderer, site_languages
 from ruota_docs.records import ledger, verdicts
 from ruota_docs.blocks import value_directive
 from ruota_docs.site import evidence, fragment_templates, fragments, matrix, template_cache, typography, values
@@ -48,8 +49,9 @@ class RuotaDocsConfig(Config):
     ledger_dir = c.Type(str, default="verification")
     #: Set to false to build without badges, marks and charts (for measuring the plugin's cost).
     enabled = c.Type(bool, default=True)
-    #: Source language: translations are compared against its pages.
-    source_language = c.Type(str, default="es")
+    #: Source language: translations are compared against its pages (default: the i18n
+    #: plugin's default language; on a site in one language, the theme's language or locale).
+    source_language = c.Optional(c.Type(str))
     #: Pages deliberately left untranslated (path under the language folder); they get a banner.
     untranslated = c.Type(list, default=[])
     #: The card matrix's guides: each guide (path under the language folder) names the snippets
@@ -59,6 +61,11 @@ class RuotaDocsConfig(Config):
     #: The cards the guides are about, each with its GPU targets: ``{card: [target, …]}``; the
     #: card matrix gives a card a row saying "no record yet" while no record has its targets.
     target_cards = c.DictOfItems(c.ListOfItems(c.Type(str)), default={})
+
+
+#: The stylesheet the plugin ships (badges, marks, the output tabs on any theme), and where the site gets it.
+STYLESHEET = "assets/stylesheets/ruota.css"
+_ASSETS = Path(__file__).resolve().parent / "assets"
 
 
 class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
@@ -80,6 +87,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         except evidence.EvidenceError as error:
             raise PluginError(f"ruota_docs: {error}") from None
         self.target_cards = evidence.target_cards(self.config.target_cards)
+        self.languages = site_languages.read(self.root)
         self._generated = []  # (page, placeholder, directive, lang, rendered): filled in on_env
         template_cache.compile_once(config.theme)
         fragment_templates.use_theme(config.theme)  # overrides/ruota/*.html before the package's
@@ -88,6 +96,8 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         # renders each docstring with the list it holds of the site's extensions: blocks it
         # generates are not the page's, so that list does without the capture (in place),
         # and the pages get a list of their own with it.
+        if self.config.enabled and STYLESHEET not in [str(css) for css in config.extra_css]:
+            config.extra_css.append(STYLESHEET)  # shipped with the plugin: see on_files
         captures = [e for e in config.markdown_extensions if isinstance(e, BlockCapture)]
         self.capture = captures[0] if captures else BlockCapture()
         if self.config.enabled:
@@ -97,13 +107,22 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         return config
 
     # -- helpers -------------------------------------------------------------
+    def _theme_lang(self, config) -> str:
+        """The language being built: Material's ``language``, the mkdocs theme's ``locale``."""
+        value = config.theme.get("language") or config.theme.get("locale")
+        return str(value) if value else self.languages.default
+
     def _reader_lang(self, page, config) -> str:
-        return getattr(page.file, "locale_alternate_of", None) or str(config.theme.get("language", "es"))
+        return getattr(page.file, "locale_alternate_of", None) or self._theme_lang(config)
+
+    def _own_page(self, page_key: str, lang: str) -> bool:
+        """Whether the page is in the language being built (not a source page shown in its place)."""
+        return self.languages.page_language(page_key) == lang
 
     def _language_pages(self, lang: str, files, page) -> list:
         """``(title, url, [(block, verdict)…])`` for every page of one language."""
         result = []
-        folder = self.docs_dir / lang
+        folder = self.docs_dir / lang if self.languages.folders else self.docs_dir
         for path in sorted(folder.rglob("*.md")):
             key = path.relative_to(self.docs_dir).as_posix()
             blocks = [b for b in self._blocks(path, key) if not b.shown_only]
@@ -138,8 +157,11 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
 
     # -- events ----------------------------------------------------------------
     def on_files(self, files, config):
-        """A page that is not UTF-8 stops the build with its file and line (MkDocs itself
-        would stop with a traceback)."""
+        """The plugin's stylesheet joins the site's files (a file of the same name in docs/
+        or the theme's custom_dir wins); a page that is not UTF-8 stops the build with its
+        file and line (MkDocs itself would stop with a traceback)."""
+        if self.config.enabled and files.get_file_from_path(STYLESHEET) is None:
+            files.append(File.generated(config, STYLESHEET, abs_src_path=str(_ASSETS / "ruota.css")))
         for file in files.documentation_pages():
             if not file.abs_src_path or not file.src_uri.endswith(".md"):
                 continue  # generated in memory
@@ -194,8 +216,9 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                 self._generated.append((page, filled[n], directive, lang, rendered))
             else:
                 filled[n] = PAGE_DIRECTIVES[directive.name](self, page, directive, lang, files, rendered)
-        banner = fragments.translation_banner(self.docs_dir, page_key, lang, self.config.source_language)
-        if page.file.abs_src_path and page_key.split("/", 1)[0] == lang:  # not a page shown in another language
+        banner = "" if self.languages.single else fragments.translation_banner(
+            self.docs_dir, page_key, lang, self.config.source_language or self.languages.default)
+        if page.file.abs_src_path and self._own_page(page_key, lang):  # not a page shown in another language
             page_cache.remember(page.file.abs_src_path, rendered.blocks, {o[0] for o in state.origins if o},
                                 lists_pages=any(directives.KINDS[d.name].lists_pages for d in rendered.directives), banner=banner)
         html = markers.fill(html, rendered.nonce, before, after, filled)
@@ -264,7 +287,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         each language in turn, each with its own ``theme.language``)."""
         toc = config.mdx_configs.get("toc")
         if toc is not None and toc.get("permalink"):
-            toc["permalink_title"] = text(str(config.theme.get("language", "es")), "permalink")
+            toc["permalink_title"] = text(self._theme_lang(config), "permalink")
 
     def on_env(self, env, config, files):
         """Every page is rendered now (MkDocs renders them all before it writes any): the
@@ -297,7 +320,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         lang = self._reader_lang(page, config)
         if lang != "en":  # a page without context (no search, another plugin's) still gets it
             output = output.replace(_API_OBJECT, '<div lang="en" class="doc doc-object ')
-        written = page.file.src_uri.split("/", 1)[0]
+        written = self.languages.page_language(page.file.src_uri)
         if written != lang and written in LANGUAGE_NAMES:  # the source page, shown where no translation exists
             output = output.replace(_ARTICLE, f'<article lang="{written}" class="md-content__inner md-typeset">', 1)
             output = output.replace(_BANNER, f'<div lang="{lang}" class="admonition note ruota-banner">')
@@ -305,7 +328,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
 
     def on_post_template(self, output, template_name, config):
         """Pages rendered from a template alone (the 404 page) in a French build."""
-        if template_name.endswith(".html") and str(config.theme.get("language")) == "fr":
+        if template_name.endswith(".html") and self._theme_lang(config) == "fr":
             return typography.french(output)
         return output
 
