@@ -44,6 +44,7 @@ class Block:
     skip_reason: str | None = None  #: Sybil's ``<!-- skip: … -->``
     signature: str = ""  #: identical for pages whose block sequences are identical
     page_total: int = 0  #: how many blocks the page has
+    injected: bool = False  #: brought in by another extension's preprocessor; ``line`` is its directive's
     outcome: object = None  #: the `ruota_docs.run.process.session.Outcome`, once evaluated
 
     @property

@@ -138,6 +138,7 @@ def assemble(state: CaptureState, html: str, page: str, lang: str, root: Path) -
             block.error = block.error or f"{page}:{problem.line}: {problem.message}"
             block.kind = "invalid"
         block.index = len(result.blocks)
+        block.injected = item.start in state.brought
         result.blocks.append(block)
     result.problems.extend(errors)
     result.problems.sort(key=lambda p: p.line)

@@ -97,8 +97,6 @@ def _shorter(source: str, page: str) -> str:
 
 def _post_to_pre(count: int, state: CaptureState) -> list[int] | None:
     """Line indices before the fences were collapsed into placeholder lines."""
-    if not state.aligned:
-        return None
     spans = {c.start: c for c in state.captured if not c.indented}
     mapping, i, total = [], 0, len(state.lines)
     while i < total:

@@ -8,7 +8,7 @@ from markdown import Extension
 
 from ruota_docs.blocks.capture.attach import Directives
 from ruota_docs.blocks.capture.fences import CapturingFencedCode, CapturingFences, IndentedCode
-from ruota_docs.blocks.capture.origins import RememberLines, TagPageLines, TrackedSnippets
+from ruota_docs.blocks.capture.origins import RememberLines, RetagBeforeIncludes, TagPageLines, TrackedSnippets
 from ruota_docs.blocks.capture.state import CaptureState, Context
 
 
@@ -31,7 +31,9 @@ class BlockCapture(Extension):
         md.ruota = CaptureState(self._context or Context(path=""))
         if self.page_state is None:
             self.page_state = md.ruota
-        md.preprocessors.register(TagPageLines(md), "ruota_tag_lines", 32.5)
+        # first of all preprocessors: lines another extension expands or generates are told apart
+        md.preprocessors.register(TagPageLines(md), "ruota_tag_lines", 10_000)
+        md.preprocessors.register(RetagBeforeIncludes(md), "ruota_retag_lines", 32.5)
         md.preprocessors.register(RememberLines(md), "ruota_remember_lines", 31.9)
         md.preprocessors.register(Directives(md), "ruota_directives", 24)
         md.treeprocessors.register(IndentedCode(md), "ruota_indented_code", 31)

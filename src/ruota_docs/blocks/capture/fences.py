@@ -7,19 +7,23 @@ from __future__ import annotations
 
 from markdown.treeprocessors import Treeprocessor
 
-from ruota_docs.blocks import markers, shown
+from ruota_docs.blocks import line_map, markers, shown
 from ruota_docs.blocks.capture.state import Captured
 
 
 def align(state, lines) -> None:
     """Line up the page's origins with the lines a fence preprocessor gets: Python-Markdown's
     whitespace normalisation appends blank lines, which have no origin. Where anything else
-    changed the lines, ``state.aligned`` is false and origins are not trusted."""
+    changed the lines (a preprocessor of another extension, between includes and fences),
+    each line's origin is carried over to the lines as they are now (`line_map.carry`)."""
     extra = len(lines) - len(state.lines)
-    state.aligned = extra >= 0 and not any(line.strip() for line in lines[len(lines) - extra:])
-    if state.aligned:
+    if extra >= 0 and not any(line.strip() for line in lines[len(lines) - extra:]) \
+            and all(a == b for a, b in zip(state.lines, lines)):
         state.lines += [""] * extra
         state.origins += [None] * extra
+        return
+    state.origins, state.brought = line_map.carry(state.lines, state.origins, lines, state.brought)
+    state.lines = [str(line) for line in lines]
 
 
 class CapturingFences:
@@ -27,11 +31,16 @@ class CapturingFences:
 
     def run(self, lines):
         state = self.md.ruota
-        align(state, lines)
         result = super().run(lines)
         state.extended = {str(e["name"]).lower(): [e.get("lang"), e.get("options", {})]
                           for e in self.extend_pygments_lang or [] if isinstance(e, dict) and e.get("name")}
         return result
+
+    def search_nested(self, lines):
+        # the lines SuperFences searches: with preserve_tabs, those of run() with the raw
+        # fences that its fenced_raw_block preprocessor set aside put back
+        align(self.md.ruota, lines)
+        return super().search_nested(lines)
 
     def process_nested_block(self, ws, content, start, end):
         state = self.md.ruota

@@ -8,16 +8,18 @@ import os
 
 from markdown.preprocessors import Preprocessor
 
-from ruota_docs.blocks.capture.state import Problem
+from ruota_docs.blocks import line_map
+from ruota_docs.blocks.capture.state import CaptureState, Problem
 
 
 class Origin(str):
     """A line of Markdown that remembers the file and line it was written at, and, for a
     line of an included file, the page line of the include that brought it in."""
 
-    def __new__(cls, text: str, path: str, line: int, via: int | None = None):
+    def __new__(cls, text: str, path: str, line: int, via: int | None = None, brought: bool = False):
         self = super().__new__(cls, text)
         self.path, self.line, self.via = path, line, via
+        self.brought = brought  #: brought in by another extension's preprocessor (at the line of its directive)
         return self
 
     def __radd__(self, other):
@@ -57,11 +59,33 @@ class _Watch:
 
 
 class TagPageLines(Preprocessor):
-    """Before includes: each of the page's own lines learns its file line."""
+    """Before every preprocessor: each of the page's own lines learns its file line."""
 
     def run(self, lines):
-        context = self.md.ruota.context
+        state = self.md.ruota
+        context = state.context
+        state.page_lines = [str(line) for line in lines]
         return [Origin(line, context.path, context.first_line + n) for n, line in enumerate(lines)]
+
+
+def _retag(state: CaptureState, lines: list) -> list:
+    """The lines, each an `Origin`: those another extension's preprocessor returned as plain
+    strings get theirs back from the page's own lines (`line_map.carry`)."""
+    if all(isinstance(line, Origin) for line in lines):
+        return lines
+    first, path = state.context.first_line, state.context.path
+    page = [(path, first + n, None) for n in range(len(state.page_lines))]
+    carried, brought = line_map.carry(state.page_lines, page, lines)
+    return [line if isinstance(line, Origin) or found is None else Origin(line, *found, brought=n in brought)
+            for n, (line, found) in enumerate(zip(lines, carried))]
+
+
+class RetagBeforeIncludes(Preprocessor):
+    """Just before pymdownx.snippets: lines that an earlier preprocessor of another extension
+    untagged are tagged again, so that an include knows the page line it is written at."""
+
+    def run(self, lines):
+        return _retag(self.md.ruota, lines)
 
 
 class RememberLines(Preprocessor):
@@ -69,7 +93,9 @@ class RememberLines(Preprocessor):
 
     def run(self, lines):
         state = self.md.ruota
+        lines = _retag(state, lines)  # for a preprocessor of another extension between includes and here
         state.origins = [(line.path, line.line, line.via) if isinstance(line, Origin) else None for line in lines]
+        state.brought = {n for n, line in enumerate(lines) if getattr(line, "brought", False)}
         state.lines = [str(line) for line in lines]
         return lines
 

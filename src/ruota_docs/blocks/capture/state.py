@@ -58,7 +58,8 @@ class CaptureState:
         self.captured: list[Captured] = []
         self.origins: list[tuple[str, int, int | None] | None] = []
         self.lines: list[str] = []  #: the page's lines after includes, before fences are formed
-        self.aligned = True  #: whether those lines are the ones SuperFences saw
+        self.page_lines: list[str] = []  #: the page's own lines, before any preprocessor
+        self.brought: set[int] = set()  #: indices of lines another extension's preprocessor brought in
         self.post_to_pre: list[int] | None = None
         self.page_directives: list[Directive] = []
         self.skips: list[tuple[int, Directive]] = []  #: (line index, directive)

@@ -1,0 +1,112 @@
+"""Lines another extension's preprocessor expands or generates: each block still points at
+the line the author edits (the include or the generator's directive), not at a line
+counted after the expansion, and never past the end of the page."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+
+import pytest
+
+from ruota_docs.blocks import renderer
+
+#: Two extensions of the kind real sites use: an include syntax of its own that runs before
+#: every other preprocessor (``{* file *}``, as typer's docs have), and a generator of
+#: reference text that runs after includes (``::: gen``, as mkdocs-click does).
+EXTENSIONS = '''
+import re
+from pathlib import Path
+from markdown import Extension
+from markdown.preprocessors import Preprocessor
+
+BASE = Path(__file__).parent
+
+
+class Include(Preprocessor):
+    def run(self, lines):
+        out = []
+        for line in lines:
+            found = re.fullmatch(r"\\{\\* (\\S+) \\*\\}", line.strip())
+            out.extend((BASE / found[1]).read_text().splitlines() if found else [line.strip("\\x00") + ""])
+        return out
+
+
+class Generate(Preprocessor):
+    def run(self, lines):
+        out = []
+        for line in lines:
+            if line.strip() == "::: gen":
+                out += ["Usage:", "", "```python", "print('generated')", "```", ""]
+            else:
+                out.append(line)
+        return out
+
+
+class Both(Extension):
+    def extendMarkdown(self, md):
+        md.preprocessors.register(Include(md), "own_include", 100)
+        md.preprocessors.register(Generate(md), "own_generate", 28)
+
+
+def makeExtension(**kwargs):
+    return Both(**kwargs)
+'''
+
+CONFIG = """\
+site_name: t
+markdown_extensions:
+  - foreign_ext
+  - pymdownx.snippets:
+      base_path: [snippets]
+  - pymdownx.superfences
+"""
+
+PAGE = """\
+# T
+
+{* included.md *}
+
+```python
+print('after the include')
+```
+
+::: gen
+
+--8<-- "snip.md"
+
+```python
+print('last')
+```
+"""
+
+INCLUDED = "Some text.\n\n" * 5 + "```python\nprint('included')\n```\n"
+
+
+@pytest.fixture
+def site(tmp_path, monkeypatch):
+    (tmp_path / "foreign_ext.py").write_text(textwrap.dedent(EXTENSIONS), encoding="utf-8")
+    (tmp_path / "included.md").write_text(INCLUDED, encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(CONFIG, encoding="utf-8")
+    (tmp_path / "snippets").mkdir()
+    (tmp_path / "snippets/snip.md").write_text("\n```python\nprint('snippet')\n```\n", encoding="utf-8")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs/index.md").write_text(PAGE, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield tmp_path
+    sys.modules.pop("foreign_ext", None)
+
+
+def test_blocks_point_at_the_lines_the_author_edits(site):
+    rendered = renderer.render(site, site / "docs/index.md")
+    assert not rendered.problems
+    found = [(b.code, b.line, b.source) for b in rendered.blocks]
+    assert found == [
+        ("print('included')", 3, ""),  # the {* … *} line: the included file is the extension's business
+        ("print('after the include')", 5, ""),
+        ("print('generated')", 9, ""),  # the generator's directive
+        ("print('snippet')", 11, "snippets/snip.md:2"),  # pymdownx.snippets: the file and its own line
+        ("print('last')", 13, ""),
+    ]
+    assert max(b.line for b in rendered.blocks) <= PAGE.count("\n")
+    assert [b.injected for b in rendered.blocks] == [True, False, True, False, False]
