@@ -110,3 +110,17 @@ def test_blocks_point_at_the_lines_the_author_edits(site):
     ]
     assert max(b.line for b in rendered.blocks) <= PAGE.count("\n")
     assert [b.injected for b in rendered.blocks] == [True, False, True, False, False]
+
+
+def test_pages_render_with_what_mkdocs_adds(tmp_path):
+    """material.extensions.preview needs MkDocs' ``relpath`` treeprocessor: a page that builds collects."""
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: t\nmarkdown_extensions:\n  - material.extensions.preview:\n      targets:\n"
+        "        include: ['*.md']\n  - pymdownx.superfences\n", encoding="utf-8")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs/other.md").write_text("# Other\n", encoding="utf-8")
+    (tmp_path / "docs/index.md").write_text("# T\n\nSee [other](other.md).\n\n```python\nx = 1\n```\n",
+                                            encoding="utf-8")
+    rendered = renderer.render(tmp_path, tmp_path / "docs/index.md")
+    assert not rendered.problems, rendered.problems
+    assert [(b.code, b.line) for b in rendered.blocks] == [("x = 1", 5)]

@@ -66,6 +66,9 @@ def render(root: Path, path: Path, text: str | None = None, docs_dir: Path | Non
     capture = BlockCapture(Context(str(path), first_line), fast=fast)
     try:
         md = markdown.Markdown(extensions=[*setup.extensions, capture], extension_configs=setup.extension_configs)
+        from ruota_docs.blocks import mkdocs_page  # noqa: PLC0415 — MkDocs' page module, once a page renders
+
+        mkdocs_page.register(md, setup.config, docs, path)  # what MkDocs' Page.render adds: relpath, …
         html = md.convert(body)
     except Exception as error:  # noqa: BLE001 — an extension failed on this page: say so, page by page
         return PageRender(page, lang, problems=[Problem(first_line, f"the renderer failed on this page: "
