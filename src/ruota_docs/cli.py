@@ -26,7 +26,7 @@ from ruota_docs.run import toolchain
 from ruota_docs.site import formatting
 from ruota_docs.translations import glossary, parity, staleness
 from ruota_docs.blocks import site_languages
-from ruota_docs.blocks.site_config import load_mkdocs_config
+from ruota_docs.blocks.site_config import ConfigError, load_mkdocs_config
 
 
 def _count(count: int, one: str, other: str) -> str:
@@ -182,6 +182,39 @@ def cmd_i18n(args) -> int:
     return 0
 
 
+def cmd_init(args) -> int:
+    """Propose the site-wide policies that settle the blocks with no run policy; write them with --write."""
+    from ruota_docs.blocks import adoption  # noqa: PLC0415 — only this command needs it
+
+    root = _root(args.root)
+    try:
+        proposal = adoption.propose(root)
+    except ConfigError as error:
+        print(f"ruota-docs: {error}", file=sys.stderr)
+        return 2
+    settled = sum(proposal.counts.values())
+    print(f"{_count(proposal.pages, 'page', 'pages')}: {_count(settled, 'block', 'blocks')} with no run policy "
+          f"in {_count(len(proposal.policies), 'language', 'languages')}, "
+          f"{_count(len(proposal.other), 'other problem', 'other problems')}")
+    if proposal.policies:
+        print("\nproposed, under '- ruota_docs:' in mkdocs.yml (show: readers see it, nothing runs; "
+              "skip: not run, with the reason shown):\n")
+        print(proposal.yaml(), end="")
+    if proposal.other:
+        print("\nno site-wide policy settles these: write a directive before each (see the authors' guide):")
+        for line in proposal.other:
+            print(f"  {line}")
+    if args.write and proposal.policies:
+        try:
+            print("\n" + adoption.write(root, proposal))
+        except ConfigError as error:
+            print(f"ruota-docs: {error}", file=sys.stderr)
+            return 2
+    elif proposal.policies:
+        print("\nnothing written: run ruota-docs init --write to add these policies to mkdocs.yml")
+    return 0
+
+
 def cmd_verify(args, extra: list[str]) -> int:
     """Run the docs suite here; the pytest plugin writes this machine's ledger."""
     root = _root(args.root)
@@ -327,6 +360,9 @@ def main(argv: list[str] | None = None) -> int:
                                         "This checks that it can reach the interpreter, the virtualenv and the repository.")
     runner.add_argument("--grant", action="store_true",
                         help="let it in where it cannot: an ACL entry for it (setfacl), else o+x on the folders in the way")
+    init = sub.add_parser("init", help="adopting the engine: propose site-wide policies for the blocks with no run "
+                                       "policy (written to mkdocs.yml only with --write)")
+    init.add_argument("--write", action="store_true", help="add the proposed policies to mkdocs.yml")
     tools = sub.add_parser("toolchain", help="ROCm's software on this machine: hipcc, the gfx targets it builds for, rocminfo")
     tools.add_argument("--targets", metavar="A,B", help="also try these gfx targets; exit 1 if one cannot be built")
     tools.add_argument("--refresh", action="store_true", help="ignore the cache and probe hipcc again")
@@ -337,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_serve(args, extra)
     if extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    return {"status": cmd_status, "i18n": cmd_i18n, "toolchain": cmd_toolchain, "record": cmd_record, "runner": cmd_runner}[args.command](args)
+    return {"status": cmd_status, "i18n": cmd_i18n, "init": cmd_init, "toolchain": cmd_toolchain, "record": cmd_record, "runner": cmd_runner}[args.command](args)
 
 
 if __name__ == "__main__":

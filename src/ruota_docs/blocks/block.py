@@ -78,8 +78,10 @@ class Block:
 
 
 def build(captured: Captured, page: str, lang: str, *, line: int, end_line: int | None, source: str,
-          code_origins: tuple, includes: tuple, extended: dict | None) -> Block:
-    """The `Block` for one captured code block; problems are kept in ``Block.error``."""
+          code_origins: tuple, includes: tuple, extended: dict | None, policies: dict | None = None) -> Block:
+    """The `Block` for one captured code block; problems are kept in ``Block.error``.
+
+    ``policies`` are the site's, per fence language (:mod:`ruota_docs.blocks.policies`)."""
     if captured.indented:
         kind, data_format = "indented", None
     else:
@@ -108,6 +110,7 @@ def build(captured: Captured, page: str, lang: str, *, line: int, end_line: int 
         return block
     if captured.skip is not None:
         block.skip_reason = captured.skip
+    _apply_policy(block, (policies or {}).get((captured.language or "").lower()))
     if block.not_run_reason is not None or block.shown_only:
         return block
     if kind == "invalid":
@@ -118,6 +121,18 @@ def build(captured: Captured, page: str, lang: str, *, line: int, end_line: int 
         block.error = (f"{page}:{line}: {captured.language} block is neither marked safe to run "
                        f"(<!-- run: safe -->) nor explained (<!-- run: skip reason=\"…\" -->)")
     return block
+
+
+def _apply_policy(block: Block, policy) -> None:
+    """The site's policy for the block's language, where no directive of its own decided."""
+    if policy is None or block.not_run_reason is not None or block.options.get("safe") or block.shown_only:
+        return
+    if policy.action == "show":
+        block.kind = "text"
+    elif policy.action == "skip":
+        block.skip_reason = policy.reason
+    elif block.kind in ("shell", "windows"):  # run: as if marked <!-- run: safe -->
+        block.options["safe"] = True
 
 
 def run_options(directive) -> dict:

@@ -22,7 +22,7 @@ from types import SimpleNamespace
 import markdown
 
 from ruota_docs.blocks import block as blocks_mod
-from ruota_docs.blocks import markers, pages, site_config, site_languages, value_directive
+from ruota_docs.blocks import markers, pages, policies, site_config, site_languages, value_directive
 from ruota_docs.blocks.block import Block
 from ruota_docs.blocks.capture import BlockCapture, CaptureState, Context, Problem
 from ruota_docs.blocks.directives import KINDS, Directive, DirectiveError
@@ -125,6 +125,11 @@ def assemble(state: CaptureState, html: str, page: str, lang: str, root: Path) -
     result = PageRender(page, lang, problems=list(state.problems) + _unclosed_fences(state, captured),
                         directives=list(state.page_directives), nonce=state.nonce)
     errors = list(state.include_errors)
+    try:
+        site_policies = policies.read(root)
+    except site_config.ConfigError as error:
+        site_policies = {}
+        result.problems.append(Problem(1, str(error)))
     for item in captured:
         line, source = state.where(item.start)
         if source:
@@ -135,7 +140,8 @@ def assemble(state: CaptureState, html: str, page: str, lang: str, root: Path) -
         origins = _code_origins(state, item)
         includes = tuple(sorted(_relative(path, root) for path in {o[0] for o in origins if o} - {state.context.path}))
         block = blocks_mod.build(item, page, lang, line=line, end_line=end_line, source=source,
-                                 code_origins=origins, includes=includes, extended=state.extended)
+                                 code_origins=origins, includes=includes, extended=state.extended,
+                                 policies=site_policies)
         for problem in [e for e in errors if line <= e.line <= (end_line or line)]:
             errors.remove(problem)
             block.error = block.error or f"{page}:{problem.line}: {problem.message}"

@@ -61,6 +61,12 @@ class RuotaDocsConfig(Config):
     #: The cards the guides are about, each with its GPU targets: ``{card: [target, …]}``; the
     #: card matrix gives a card a row saying "no record yet" while no record has its targets.
     target_cards = c.DictOfItems(c.ListOfItems(c.Type(str)), default={})
+    #: What every block of a fence language is, site-wide: ``show``, ``run`` or ``skip "reason"``
+    #: (``{console: show, html: show}``; see ruota_docs.blocks.policies).
+    policies = c.Type(dict, default={})
+    #: Adopting the engine: list every block that has no run policy (and every page problem)
+    #: and build anyway, instead of stopping at the first.
+    report_only = c.Type(bool, default=False)
 
 
 #: The stylesheet the plugin ships (badges, marks, the output tabs on any theme), and where the site gets it.
@@ -88,6 +94,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             raise PluginError(f"ruota_docs: {error}") from None
         self.target_cards = evidence.target_cards(self.config.target_cards)
         self.languages = site_languages.read(self.root)
+        self.reported: list[str] = []  #: with report_only: what would have stopped the build
         self._generated = []  # (page, placeholder, directive, lang, rendered): filled in on_env
         template_cache.compile_once(config.theme)
         fragment_templates.use_theme(config.theme)  # overrides/ruota/*.html before the package's
@@ -155,6 +162,21 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         key = Path(path).resolve().relative_to(self.docs_dir).as_posix()
         return [b for b in self._blocks(Path(path), key) if not b.shown_only]
 
+    def _stop(self, message: str, *more, page: str = "") -> None:
+        """Stop the build on ``message``; with ``report_only``, note it (and ``more`` page
+        problems) and go on: the summary after the build lists them all."""
+        if not self.config.report_only:
+            raise PluginError(message)
+        for line in [message, *(f"{page}:{p.line}: {p.message}" for p in more)]:
+            self.reported.append(line)
+            log.info(f"report_only: {line}")
+
+    def on_post_build(self, config):
+        if self.reported:
+            log.info(f"report_only: {len(self.reported)} block(s) or page problem(s) to settle before the build "
+                     "may enforce them (each listed above); the site was built anyway")
+        self.reported = []
+
     # -- events ----------------------------------------------------------------
     def on_files(self, files, config):
         """The plugin's stylesheet joins the site's files (a file of the same name in docs/
@@ -198,11 +220,12 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         self.capture.page_state = None
         if rendered.problems:
             problem = rendered.problems[0]
-            raise PluginError(f"{page_key}:{problem.line}: {problem.message}")
+            self._stop(f"{page_key}:{problem.line}: {problem.message}", *rendered.problems[1:], page=page_key)
         before, after, page_verdicts = {}, {}, []
         for block in rendered.blocks:
             if block.error:
-                raise PluginError(block.error)
+                self._stop(block.error)
+                continue
             if block.shown_only:
                 continue
             verdict = verdicts.verdict(page_key, block.index, block.sha256, self.indexed)
