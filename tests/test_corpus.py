@@ -98,3 +98,13 @@ def test_the_comparison_script_agrees_on_a_corpus_project_and_names_a_disagreeme
                              env=clean_env(), timeout=120)
     assert differs.returncode == 1, differs.stdout + differs.stderr
     assert "docs/index.md: rendered 3, engine 3: DIFFERS at block 1: rendered 'a = 2' / engine 'a = 1'" in differs.stdout
+
+
+@pytest.mark.parametrize("lang", ["es", "en", "fr"])
+def test_the_authors_page_shows_the_own_site_case_word_for_word(lang):
+    """docs/<lang>/authoring/own-site.md walks through tests/corpus/own-site: the files it shows are the case's."""
+    page = REPO / "docs" / lang / "authoring" / "own-site.md"
+    blocks = {b.title: b.code for b in renderer.render(REPO, page).blocks if b.title}
+    case = CORPUS / "own-site"
+    assert blocks["mkdocs.yml"].rstrip("\n") == (case / "mkdocs.yml").read_text(encoding="utf-8").rstrip("\n")
+    assert blocks["docs/index.md"].rstrip("\n") == (case / "docs/index.md").read_text(encoding="utf-8").rstrip("\n")
