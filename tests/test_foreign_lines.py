@@ -124,3 +124,17 @@ def test_pages_render_with_what_mkdocs_adds(tmp_path):
     rendered = renderer.render(tmp_path, tmp_path / "docs/index.md")
     assert not rendered.problems, rendered.problems
     assert [(b.code, b.line) for b in rendered.blocks] == [("x = 1", 5)]
+
+
+def test_snippets_default_base_path_is_the_project_folder(tmp_path, monkeypatch):
+    """pymdownx.snippets with no base_path reads from ".", the folder mkdocs build runs in: the
+    project's, wherever the engine itself runs from; the block names the included file and its line."""
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\nmarkdown_extensions:\n  - pymdownx.snippets\n"
+                                         "  - pymdownx.superfences\n", encoding="utf-8")
+    (tmp_path / "CONTRIBUTING.md").write_text("# Contributing\n\n```python\nprint('hi')\n```\n", encoding="utf-8")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs/contributing.md").write_text('---\ntitle: C\n---\n\n--8<-- "CONTRIBUTING.md"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "docs")
+    rendered = renderer.render(tmp_path, tmp_path / "docs/contributing.md")
+    assert not rendered.problems, rendered.problems
+    assert [(b.code, b.line, b.source) for b in rendered.blocks] == [("print('hi')", 5, "CONTRIBUTING.md:3")]

@@ -111,15 +111,18 @@ def _markdown_setup(path: str, _stamp: int) -> MarkdownSetup:
     docs_dir = Path(path).parent / docs
     config["docs_dir"] = str(docs_dir)
     configs = {name: _anchored(name, options, Path(path).parent) for name, options in (config["mdx_configs"] or {}).items()}
+    if "pymdownx.snippets" in config["markdown_extensions"] and "pymdownx.snippets" not in configs:
+        configs["pymdownx.snippets"] = _anchored("pymdownx.snippets", {}, Path(path).parent)
     return MarkdownSetup(Path(path), docs_dir, list(config["markdown_extensions"]), configs, config)
 
 
 def _anchored(name: str, options: dict, base: Path) -> dict:
-    """pymdownx.snippets resolves a relative ``base_path`` against the current directory;
-    builds run from the project folder, so relative paths mean that folder here too."""
-    if name != "pymdownx.snippets" or "base_path" not in options:
+    """pymdownx.snippets resolves a relative ``base_path`` against the current directory (its
+    default, ``"."``, too); builds run from the project folder, so relative paths mean that
+    folder here too, wherever the engine runs from."""
+    if name != "pymdownx.snippets":
         return options
-    paths = options["base_path"]
+    paths = options.get("base_path", ["."])
     paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     anchored = [p if not isinstance(p, str) or os.path.isabs(p) else str(base / p) for p in paths]
     return {**options, "base_path": anchored}
