@@ -138,3 +138,15 @@ def test_snippets_default_base_path_is_the_project_folder(tmp_path, monkeypatch)
     rendered = renderer.render(tmp_path, tmp_path / "docs/contributing.md")
     assert not rendered.problems, rendered.problems
     assert [(b.code, b.line, b.source) for b in rendered.blocks] == [("print('hi')", 5, "CONTRIBUTING.md:3")]
+
+
+def test_superfences_preserve_tabs_keeps_every_block_at_its_fence(tmp_path):
+    """With preserve_tabs, SuperFences sets raw fences aside before whitespace is normalised and
+    searches them put back: lines are counted in the lines it searches."""
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\nmarkdown_extensions:\n  - pymdownx.superfences:\n"
+                                         "      preserve_tabs: true\n", encoding="utf-8")
+    (tmp_path / "docs").mkdir()
+    page = "# T\n\n```python\nx = 1\ny = 2\n```\n\nText.\n\n```python\nif x:\n\tprint(y)\n```\n"
+    (tmp_path / "docs/index.md").write_text(page, encoding="utf-8")
+    rendered = renderer.render(tmp_path, tmp_path / "docs/index.md")
+    assert [(b.line, b.end_line) for b in rendered.blocks] == [(3, 6), (10, 13)]

@@ -32,11 +32,20 @@ def carry(before: list[str], origins: list[Origin | None], after: list[str],
                 if i1 + k in brought_before:
                     brought.add(j1 + k)
         elif tag in ("replace", "insert"):
-            # the first line replaced is the directive that expanded; an insertion belongs to the line above
-            anchor = i1 if tag == "replace" else i1 - 1
-            origin = _known(origins, anchor)
+            # lines of the region found unchanged among the lines it replaces keep theirs (in order);
+            # the others were brought in: by the directive that expanded (the first line replaced),
+            # or, for an insertion, by the line above
+            anchor = _known(origins, i1 if tag == "replace" else i1 - 1)
+            cursor = i1
             for j in range(j1, j2):
-                result[j] = origin
+                text = str(after[j])
+                found = next((i for i in range(cursor, i2) if str(before[i]) == text), None) if text.strip() else None
+                if found is not None:
+                    result[j], cursor = origins[found] if found < len(origins) else None, found + 1
+                    if found in brought_before:
+                        brought.add(j)
+                    continue
+                result[j] = anchor
                 brought.add(j)
     return result, brought
 
