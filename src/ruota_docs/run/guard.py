@@ -16,8 +16,8 @@ was. The engine's own writes (another run finishing meanwhile) are told apart by
 hash the engine notes under the record's lock (`ruota_docs.records.ledger.noted_write`):
 they are kept, and become the copy.
 
-Not watched: hidden entries (``.git``, ``.venv``, editor swap files, the ledger's lock
-and temporary files), ``__pycache__``, ``*.egg-info``, ``node_modules``, the site folder
+Not watched: hidden entries (``.git``, ``.venv``, editor swap files, the ledger's
+temporary files), ``__pycache__``, ``*.egg-info``, ``node_modules``, the site folder
 named in mkdocs.yml (builds write there), paths git ignores (asked once per run, and
 again only when something changed), and the page's own temporary files. A program
 other than the block writing into the repository during the block (an editor saving a
