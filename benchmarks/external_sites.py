@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""The engine on documentation this project did not write: a table per site.
+
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/external_sites.py SITE [SITE …]
+
+SITE is a project folder with its docs (an unpacked sdist that ships ``docs/``, say) and
+``mkdocs.yml``, or a Zensical ``zensical.yml`` (MkDocs' format) or ``zensical.toml`` (its
+``[project]`` table: ``docs_dir`` and ``markdown_extensions``), turned into a mkdocs.yml in
+a copy. Nothing in SITE is written. For each site, in a temporary copy, with its plugins
+and hooks left out (they need packages this machine lacks):
+
+- **seen**: the code blocks ``mkdocs build`` shows (every ``<pre><code>`` of the built pages);
+- **collected**: the engine's blocks, and how many of them are exactly the ones seen;
+- **lines right**: blocks whose recorded line is their opening fence, in the page or in the
+  included file the block names (indented code and blocks other extensions inject have no
+  fence of their own and are left out of this count);
+- **outcomes**: ``pytest docs`` run on the copy, no conftest (``--run-as-root``,
+  ``--block-timeout 20``): passed, failed and skipped blocks as the record holds them;
+- **time**: the pytest run's wall time.
+
+Prints a Markdown table (for benchmarks/RESULTS.md). External sites are measurements, not
+expectations: the test suite never depends on them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+import yaml
+
+from ruota_docs.blocks import renderer, shown, site_config
+
+_IGNORE = shutil.ignore_patterns(".git", "site", "node_modules", ".venv", "__pycache__", ".tox", ".nox")
+_FENCE = re.compile(r"^[ \t>]*(?:[-*+]\s+|\d+[.)]\s+)?(`{3,}|~{3,})")
+
+
+def _config(copy: Path) -> Path:
+    """mkdocs.yml of the copy, made from a Zensical configuration where there is none."""
+    target = copy / "mkdocs.yml"
+    if target.exists():
+        return target
+    if (copy / "zensical.yml").exists():
+        shutil.copy(copy / "zensical.yml", target)
+    elif (copy / "zensical.toml").exists():
+        project = tomllib.loads((copy / "zensical.toml").read_text(encoding="utf-8")).get("project", {})
+        extensions = []
+        for name, options in (project.get("markdown_extensions") or {}).items():
+            if name in ("pymdownx", "zensical"):  # [project.markdown_extensions.pymdownx.superfences]
+                extensions += [{f"{name}.{sub}": _own(sub_options)} for sub, sub_options in (options or {}).items()]
+            else:
+                extensions.append({name: _own(options)})
+        target.write_text(yaml.safe_dump({"site_name": project.get("site_name", copy.name),
+                                          "docs_dir": project.get("docs_dir", "docs"),
+                                          "markdown_extensions": extensions}, sort_keys=False), encoding="utf-8")
+    else:
+        raise SystemExit(f"error: {copy.name}: no mkdocs.yml, zensical.yml or zensical.toml")
+    _drop_missing_extensions(target)
+    return target
+
+
+def _own(options) -> dict:
+    """Extension options without those naming Zensical's functions (``emoji_index =
+    "zensical.extensions.emoji.twemoji"``): the extension's defaults stand in for them."""
+    return {k: v for k, v in (options or {}).items() if not (isinstance(v, str) and v.startswith("zensical."))}
+
+
+def _drop_missing_extensions(config: Path) -> None:
+    """Extensions this machine cannot import are left out of both the build and the engine
+    (named on stderr): the two still render the same pages with the same extensions. A file
+    that pymdownx.snippets includes and the sdist does not ship is left out too
+    (``check_paths: false``), where the site would stop its build on it."""
+    import importlib.util  # noqa: PLC0415
+
+    text = config.read_text(encoding="utf-8")
+    data = yaml.load(text, Loader=yaml.Loader) or {}  # noqa: S506 — the site's own config (python tags)
+    kept = []
+    for item in data.get("markdown_extensions") or []:
+        name = item if isinstance(item, str) else next(iter(item))
+        found = False
+        for module in (name, f"markdown.extensions.{name}"):  # Python-Markdown's own go by their short names
+            try:
+                found = found or importlib.util.find_spec(module) is not None
+            except ModuleNotFoundError:
+                pass
+        if found:
+            kept.append(item)
+        else:
+            print(f"{config.parent.name}: left out extension {name} (not installed here)", file=sys.stderr)
+    for n, item in enumerate(kept):  # a file the sdist leaves out (SECURITY.md) is no reason to stop the build
+        if item == "pymdownx.snippets" or (isinstance(item, dict) and "pymdownx.snippets" in item):
+            options = dict(item["pymdownx.snippets"] or {}) if isinstance(item, dict) else {}
+            kept[n] = {"pymdownx.snippets": {**options, "check_paths": False}}
+    data["markdown_extensions"] = kept
+    data.pop("plugins", None)
+    config.write_text(yaml.dump(data, sort_keys=False), encoding="utf-8")
+
+
+def _line_right(root: Path, docs: Path, block) -> bool | None:
+    """Whether the block's line is its opening fence (None: it has none to point at)."""
+    if block.kind == "indented" or block.injected:
+        return None
+    if block.source:
+        name, _, line = block.source.rpartition(":")
+        path, number = root / name, int(line)
+    else:
+        path, number = docs / block.page, block.line
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return False
+    return 1 <= number <= len(lines) and bool(_FENCE.match(lines[number - 1]))
+
+
+def measure(site: Path) -> dict:
+    row = {"site": site.name}
+    with tempfile.TemporaryDirectory(prefix="external-site-") as tmp:
+        copy = Path(tmp) / site.name
+        shutil.copytree(site, copy, ignore=_IGNORE, symlinks=True)
+        sys.path.insert(0, str(copy))  # the site's own modules, named in its config (!!python/name:)
+        config = _config(copy)
+        pages = shown.build(config, Path(tmp) / "built", plugins=[], hooks=[], theme={"name": "mkdocs"})
+        seen = collected = agree = right = pointed = injected = 0
+        docs = Path(site_config.markdown_setup(copy).docs_dir)
+        for path in sorted(pages):
+            if not path.is_relative_to(copy):
+                continue
+            codes = shown.code_blocks(pages[path])
+            blocks = renderer.render(copy, path, fast=True).blocks
+            seen += len(codes)
+            collected += len(blocks)
+            agree += sum(a == b.code.rstrip("\n") for a, b in zip(codes, blocks))
+            for block in blocks:
+                verdict = _line_right(copy, docs, block)
+                injected += block.injected
+                if verdict is not None:
+                    pointed += 1
+                    right += verdict
+        record = Path(tmp) / "record.json"
+        started = time.perf_counter()
+        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+                              "--run-as-root", "--block-timeout", "20", "--ledger", str(record),
+                              docs.relative_to(copy).as_posix()],
+                             cwd=copy, capture_output=True, text=True, timeout=3600)
+        row["time_s"] = time.perf_counter() - started
+        entries = json.loads(record.read_text(encoding="utf-8"))["blocks"] if record.exists() else {}
+        outcomes = Counter(entry["outcome"] for entry in entries.values())
+        unsettled = sum(1 for e in entries.values() if e["outcome"] == "failed"
+                        and any(w in (e["reason"] or "") for w in ("has no run policy", "neither marked safe")))
+        row.update(pages=sum(1 for p in pages if p.is_relative_to(copy)), seen=seen, collected=collected,
+                   agree=agree, right=right, pointed=pointed, injected=injected, recorded=len(entries),
+                   passed=outcomes["passed"], failed=outcomes["failed"], skipped=outcomes["skipped"], unsettled=unsettled,
+                   exit=run.returncode, tail=run.stdout.strip().splitlines()[-1:] or [""])
+    return row
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    parser.add_argument("sites", nargs="+", type=Path)
+    args = parser.parse_args(argv)
+    rows = [measure(site.resolve()) for site in args.sites]
+    print("| site | pages | blocks seen | collected (same code) | lines right | recorded | passed | failed "
+          "(of them: no run policy) | skipped | pytest time |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for r in rows:
+        print(f"| {r['site']} | {r['pages']} | {r['seen']} | {r['collected']} ({r['agree']}) "
+              f"| {r['right']} of {r['pointed']} | {r['recorded']} | {r['passed']} | {r['failed']} ({r['unsettled']}) "
+              f"| {r['skipped']} "
+              f"| {r['time_s']:.1f} s |")
+    for r in rows:
+        print(f"\n{r['site']}: pytest exit {r['exit']}: {r['tail'][0]}; {r['injected']} block(s) injected by extensions")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
