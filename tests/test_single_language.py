@@ -97,3 +97,13 @@ def test_source_language_is_honoured(tmp_path):
     assert run_pytest(tmp_path, "docs").returncode == 0
     blocks = read_ledger(next((tmp_path / "verification").glob("*.json")))["blocks"]
     assert blocks["index.md#0"]["lang"] == "en"
+
+
+def test_verify_runs_the_sites_own_docs_dir(tmp_path):
+    (tmp_path / "mkdocs.yml").write_text(MKDOCS_YML + "docs_dir: pages\n", encoding="utf-8")
+    (tmp_path / "pages").mkdir()
+    (tmp_path / "pages/index.md").write_text(PAGES["docs/index.md"], encoding="utf-8")
+    (tmp_path / "pages/sub").mkdir()
+    result = cli(tmp_path / "pages/sub", "verify", "--no-ledger")  # from a folder inside the project
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr
+    assert "1 passed" in result.stdout

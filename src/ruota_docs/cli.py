@@ -221,7 +221,8 @@ def cmd_verify(args, extra: list[str]) -> int:
     # pages or folders named here (from this folder) run instead of the whole docs folder
     paths = {i for i, a in enumerate(extra) if not a.startswith("-") and Path(a).exists()}
     named = [str(Path(a).resolve()) if i in paths else a for i, a in enumerate(extra)]
-    command = [sys.executable, "-m", "pytest", *([] if paths else ["docs"]), "-p", "no:cacheprovider", *named]
+    docs = os.path.relpath(_site(root)[0], root)  # the site's docs_dir, whatever it is called
+    command = [sys.executable, "-m", "pytest", *([] if paths else [docs]), "-p", "no:cacheprovider", *named]
     print("running:", " ".join(command), flush=True)
     return subprocess.call(command, cwd=root)
 
