@@ -59,3 +59,11 @@ def test_blocks_see_their_own_file_and_await_at_top_level(tmp_path):
     assert blocks["es/s.md#1"]["output"] == "Hello World cli.md\n"
     assert blocks["es/s.md#2"]["output"] == "inside resource\nslept 3\n"
     assert blocks["es/s.md#3"]["outcome"] == "passed", blocks["es/s.md#3"]
+
+
+def test_a_missing_module_names_the_directive_that_says_so(tmp_path):
+    tree = write_tree(tmp_path, {"docs/es/m.md": "# M { #m }\n\n```python\nimport no_such_module_here\n```\n"})
+    result = run_pytest(tree, "docs")
+    assert result.returncode == 1
+    assert "hint: this machine has no module 'no_such_module_here'; if the page needs it, say so before the block: " \
+           "<!-- requires: import=no_such_module_here -->" in result.stdout

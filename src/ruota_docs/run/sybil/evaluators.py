@@ -25,6 +25,7 @@ from ruota_docs.blocks.block import Block
 from ruota_docs.run.device import os_name, probe
 from ruota_docs.blocks.site_config import TagTolerantLoader
 from ruota_docs.run.guard import RepositoryGuard, records_note, repository_note
+from ruota_docs.run.hints import requirement_hint
 from ruota_docs.run.sybil.parsers import PageProblem
 from ruota_docs.run.process.session import DEFAULT_TIMEOUT, Outcome, PageSession
 
@@ -267,6 +268,8 @@ def _failure_text(block: Block, outcome: Outcome) -> str:
         parts.append(outcome.error.rstrip())
     if outcome.output.strip():
         parts.append("--- output ---\n" + outcome.output[-4000:].rstrip())
+    if hint := requirement_hint(outcome.error):
+        parts.append(hint)
     return "\n".join(parts)
 
 
