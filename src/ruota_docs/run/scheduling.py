@@ -19,11 +19,17 @@ class PageScopeScheduling(LoadScopeScheduling):
     """loadscope, with a page's translations in the same scope."""
 
     def __init__(self, config: pytest.Config, log=None) -> None:
+        from ruota_docs.blocks import site_languages  # noqa: PLC0415
         from ruota_docs.run.sybil.parsers import PageLayout  # noqa: PLC0415 — the renderer: for pages only
 
         super().__init__(config, log)
-        docs = PageLayout(Path(config.rootpath)).docs_dir
-        self.languages = {p.name for p in docs.iterdir() if p.is_dir()} if docs.is_dir() else set()
+        root = Path(config.rootpath)
+        site = site_languages.read(root)
+        docs = PageLayout(root).docs_dir
+        if site.known:  # one folder per language, or none: a site in one language has no language folders
+            self.languages = set(site.locales) if site.folders else set()
+        else:
+            self.languages = {p.name for p in docs.iterdir() if p.is_dir()} if docs.is_dir() else set()
 
     def _split_scope(self, nodeid: str) -> str:
         path, _, rest = nodeid.partition("::")
