@@ -138,7 +138,7 @@ def measure(site: Path) -> dict:
             blocks = renderer.render(copy, path, fast=True).blocks
             seen += len(codes)
             collected += len(blocks)
-            agree += sum(a == b.code.rstrip("\n") for a, b in zip(codes, blocks))
+            agree += sum(a == b.code.rstrip("\n") for a, b in zip(codes, blocks, strict=False))
             for block in blocks:
                 verdict = _line_right(copy, docs, block)
                 injected += block.injected
@@ -158,7 +158,8 @@ def measure(site: Path) -> dict:
                         and any(w in (e["reason"] or "") for w in ("has no run policy", "neither marked safe")))
         row.update(pages=sum(1 for p in pages if p.is_relative_to(copy)), seen=seen, collected=collected,
                    agree=agree, right=right, pointed=pointed, injected=injected, recorded=len(entries),
-                   passed=outcomes["passed"], failed=outcomes["failed"], skipped=outcomes["skipped"], unsettled=unsettled,
+                   passed=outcomes["passed"], failed=outcomes["failed"], skipped=outcomes["skipped"],
+                   unsettled=unsettled,
                    exit=run.returncode, tail=run.stdout.strip().splitlines()[-1:] or [""])
     return row
 
@@ -177,7 +178,8 @@ def main(argv: list[str] | None = None) -> int:
               f"| {r['skipped']} "
               f"| {r['time_s']:.1f} s |")
     for r in rows:
-        print(f"\n{r['site']}: pytest exit {r['exit']}: {r['tail'][0]}; {r['injected']} block(s) injected by extensions")
+        print(f"\n{r['site']}: pytest exit {r['exit']}: {r['tail'][0]}; "
+              f"{r['injected']} block(s) injected by extensions")
     return 0
 
 

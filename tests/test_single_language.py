@@ -91,7 +91,8 @@ def test_the_build_has_no_banner_speaks_the_locale_and_ships_the_stylesheet(proj
 
 
 def test_source_language_is_honoured(tmp_path):
-    (tmp_path / "mkdocs.yml").write_text(MKDOCS_YML.replace("  - ruota_docs\n", "  - ruota_docs:\n      source_language: en\n"))
+    options = "  - ruota_docs:\n      source_language: en\n"
+    (tmp_path / "mkdocs.yml").write_text(MKDOCS_YML.replace("  - ruota_docs\n", options), encoding="utf-8")
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs/index.md").write_text(PAGES["docs/index.md"])
     assert run_pytest(tmp_path, "docs").returncode == 0

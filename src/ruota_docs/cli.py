@@ -374,7 +374,9 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_serve(args, extra)
     if extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    return {"status": cmd_status, "i18n": cmd_i18n, "init": cmd_init, "toolchain": cmd_toolchain, "record": cmd_record, "runner": cmd_runner}[args.command](args)
+    commands = {"status": cmd_status, "i18n": cmd_i18n, "init": cmd_init, "toolchain": cmd_toolchain,
+                "record": cmd_record, "runner": cmd_runner}
+    return commands[args.command](args)
 
 
 if __name__ == "__main__":

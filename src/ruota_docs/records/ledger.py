@@ -31,8 +31,8 @@ and outputs no home folder, user or host name of the machine that ran them (`scr
 A run over some pages replaces the entries of the pages it ran in full and keeps
 every other entry. Only the engine writes records, after the blocks: writing takes an
 exclusive lock (a file in a private folder of the temporary directory, not beside the
-record: see `lock_path`), replaces the file atomically and notes the SHA-256 of what it wrote in the lock file, so runs that finish together both
-land, a run killed mid-write leaves the previous file intact, and the guard that watches
+record: see `lock_path`), replaces the file atomically and notes the SHA-256 of what it
+wrote in the lock file, so runs that finish together both land, a run killed mid-write leaves the previous file intact, and the guard that watches
 records during blocks (`ruota_docs.run.guard`) tells the engine's writes from a
 block's. A file that is not valid JSON, or has another ``kind`` or a newer ``schema``, is
 an error naming the file: it is never replaced.
