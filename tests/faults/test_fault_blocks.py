@@ -143,7 +143,7 @@ def entries(faults):
 def outcome_of(run, name: str, index: int) -> str:
     """PASSED / FAILED / SKIPPED of one block in the run's -rA summary."""
     path = f"docs/{page(name)}"
-    for found in re.finditer(rf"^(PASSED|FAILED) {re.escape(path)}::\S+line:(\d+),", run.stdout, re.M):
+    for found in re.finditer(rf"^(PASSED|FAILED) {re.escape(path)}::\S+line:(\d+)\b", run.stdout, re.M):
         if int(found[2]) == line(name, index):
             return found[1]
     if re.search(rf"^SKIPPED \[\d+\] {re.escape(path)}:{line(name, index)}:", run.stdout, re.M):

@@ -132,7 +132,7 @@ def test_a_process_left_running_is_caught_and_stopped(bent):
 def test_a_record_bent_as_the_page_ends_fails_the_run(bent):
     tree, before, run, _ = bent
     assert entries(tree, "g_atexit")[0]["outcome"] == "passed"  # nothing changed while the block ran
-    assert "ERROR docs/es/bend/g_atexit.md::sybil:ruota,line:3,column:1" in run.stdout  # its teardown
+    assert "ERROR docs/es/bend/g_atexit.md::sybil:ruota,block:0,line:3" in run.stdout  # its teardown
     assert (f"es/bend/g_atexit.md: a process it started changed a verification record: verification/{OTHER}.json "
             "(modified, put back as it was)") in run.stdout
     assert tree.ledger_path(OTHER).read_bytes() == before[f"{OTHER}.json"][0]
