@@ -150,3 +150,46 @@ def test_superfences_preserve_tabs_keeps_every_block_at_its_fence(tmp_path):
     (tmp_path / "docs/index.md").write_text(page, encoding="utf-8")
     rendered = renderer.render(tmp_path, tmp_path / "docs/index.md")
     assert [(b.line, b.end_line) for b in rendered.blocks] == [(3, 6), (10, 13)]
+
+
+#: An extension that renders code from elsewhere into the page, as mkautodoc does with docstrings.
+DOCSTRINGS = '''
+import xml.etree.ElementTree as etree
+from markdown import Extension
+from markdown.treeprocessors import Treeprocessor
+
+
+class Docstrings(Treeprocessor):
+    def run(self, root):
+        for element in list(root.iter("p")):
+            if element.text == "::: api":
+                element.tag, element.text = "div", None
+                pre = etree.SubElement(element, "pre")
+                etree.SubElement(pre, "code").text = ">>> answer()\\n42"
+
+
+class Ext(Extension):
+    def extendMarkdown(self, md):
+        md.treeprocessors.register(Docstrings(md), "docstrings", 5)
+
+
+def makeExtension(**kwargs):
+    return Ext(**kwargs)
+'''
+
+
+def test_code_an_extension_shows_from_elsewhere_is_accounted_for(tmp_path, monkeypatch):
+    (tmp_path / "docstrings_ext.py").write_text(DOCSTRINGS, encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\nmarkdown_extensions:\n  - docstrings_ext\n"
+                                         "  - pymdownx.superfences\n", encoding="utf-8")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs/index.md").write_text("# T\n\n```python\nx = 1\n```\n\n::: api\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        rendered = renderer.render(tmp_path, tmp_path / "docs/index.md")
+    finally:
+        sys.modules.pop("docstrings_ext", None)
+    assert [(b.index, b.code, b.line, b.kind) for b in rendered.blocks] == [
+        (0, "x = 1", 3, "python"), (1, ">>> answer()\n42", 3, "text")]
+    assert rendered.blocks[1].not_run_reason == renderer.FOREIGN_REASON
+    assert rendered.blocks[0].page_total == 2

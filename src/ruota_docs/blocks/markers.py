@@ -72,3 +72,23 @@ def fill(html: str, nonce: str, before: dict[int, str], after: dict[int, str], d
         return table.get(int(match["n"]), "")
 
     return _MARKER.sub(replace, html)
+
+
+def outside_blocks(html: str, nonce: str) -> list[tuple[int, str]]:
+    """``(position, HTML)`` of each stretch of the page outside its blocks' markers and
+    outside comments: where code readers see came from no fence or indented block."""
+    comments = _Comments(html)
+    stretches, last, depth = [], 0, 0
+    for match in _MARKER.finditer(html):
+        if match["nonce"] != nonce or match["what"] == "directive" or match.start() in comments:
+            continue
+        if match["what"] == "block":
+            if depth == 0 and match.start() > last:
+                stretches.append((last, html[last:match.start()]))
+            depth += 1
+        elif depth:
+            depth -= 1
+            last = match.end()
+    if depth == 0 and last < len(html):
+        stretches.append((last, html[last:]))
+    return [(at, _COMMENT.sub("", text)) for at, text in stretches]

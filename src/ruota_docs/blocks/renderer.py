@@ -77,7 +77,41 @@ def render(root: Path, path: Path, text: str | None = None, docs_dir: Path | Non
         setup.config._current_page = None
     result = assemble(md.ruota, html, page, lang, root)
     result.problems = sorted(result.problems + _unknown_references(result, text), key=lambda p: p.line)
+    _add_foreign_blocks(result, html, md.ruota)
     return result
+
+
+#: Why a code block readers see that no fence or indented block of the page wrote is not run.
+FOREIGN_REASON = ("shown by the page's HTML but written in no fence or indented block of it (raw HTML, or made "
+                  "by a Markdown extension from elsewhere, as docstrings are): the engine cannot run it")
+
+
+def _add_foreign_blocks(result: PageRender, html: str, state) -> None:
+    """Code blocks in the page's HTML outside every captured block (a Markdown extension's
+    docstring examples, raw ``<pre><code>``): listed after the page's own blocks, so that
+    every block readers see is accounted for, each not run with `FOREIGN_REASON`. They come
+    last: the indices of the page's own blocks, which records and the site use, stay put."""
+    if "<pre" not in html:
+        return
+    from ruota_docs.blocks import shown  # noqa: PLC0415 — an HTML parser, only for pages with <pre>
+
+    visible = markers.visible_blocks(html, state.nonce)
+    lines = {b.number: b.line for b in result.blocks}
+    positions = [(m.start(), int(m["n"])) for m in markers._MARKER.finditer(html)
+                 if m["nonce"] == state.nonce and m["what"] == "block" and int(m["n"]) in visible]
+    found = []
+    for at, stretch in markers.outside_blocks(html, state.nonce):
+        before = [lines[n] for position, n in positions if position < at and n in lines]
+        line = before[-1] if before else state.context.first_line
+        found += [(line, code) for code in shown.code_blocks(stretch) if code.strip()]
+    for line, code in found:
+        block = Block(page=result.page, lang=result.lang, line=line, language="", kind="text", code=code,
+                      skip_reason=FOREIGN_REASON, injected=True, index=len(result.blocks))
+        result.blocks.append(block)
+    if found:
+        signature = blocks_mod.page_signature(result.blocks)
+        for block in result.blocks:
+            block.signature, block.page_total = signature, len(result.blocks)
 
 
 def _unknown_references(result: PageRender, text: str) -> list[Problem]:
