@@ -332,7 +332,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         lang = self._reader_lang(page, config)
         if lang != "en" and page.content:
             page.content = page.content.replace(_API_OBJECT, '<div lang="en" class="doc doc-object ')
-        written = page.file.src_uri.split("/", 1)[0]
+        written = self.languages.page_language(page.file.src_uri)
         if lang == "fr" and page.content and (written == lang or written not in LANGUAGE_NAMES):
             page.content = typography.french(page.content)
         return context
