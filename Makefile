@@ -65,6 +65,7 @@ preview: site
 	$(BIN)/python -m ruota_docs.serve.preview site $(if $(PORT),--port $(PORT))
 
 test: $(VENV)/.tests-installed
+	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # What CI adds after the tests: every block has a current record, every record passes

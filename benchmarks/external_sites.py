@@ -79,7 +79,7 @@ def _drop_missing_extensions(config: Path) -> None:
     (named on stderr): the two still render the same pages with the same extensions. A file
     that pymdownx.snippets includes and the sdist does not ship is left out too
     (``check_paths: false``), where the site would stop its build on it."""
-    import importlib.util  # noqa: PLC0415
+    import importlib.util
 
     text = config.read_text(encoding="utf-8")
     data = yaml.load(text, Loader=yaml.Loader) or {}  # noqa: S506 — the site's own config (python tags)

@@ -211,7 +211,7 @@ class MkDocsServe:
 
         stale_install()
 
-        self.load = lambda: load_config(config_file=str(root / "mkdocs.yml"), site_dir=str(served))  # noqa: E731
+        self.load = lambda: load_config(config_file=str(root / "mkdocs.yml"), site_dir=str(served))
         self.config = self.load()
         self.config.plugins.on_startup(command="serve", dirty=False)
         self.config.site_url = SERVE_URL
