@@ -43,8 +43,8 @@ def best_of(n: int, cmd: list[str], **kwargs) -> tuple[float, list[float]]:
 
 
 def report(title: str, rows: list[tuple[str, float]], ratios: list[tuple[str, float, str]]) -> str:
-    lines = [f"## {title}", "", f"Machine: {platform.machine()}, {os.cpu_count()} CPU cores, Python {platform.python_version()}", "",
-             "| measurement | seconds |", "| --- | ---: |"]
+    machine = f"Machine: {platform.machine()}, {os.cpu_count()} CPU cores, Python {platform.python_version()}"
+    lines = [f"## {title}", "", machine, "", "| measurement | seconds |", "| --- | ---: |"]
     lines += [f"| {name} | {value:.2f} |" for name, value in rows]
     lines += ["", "| ratio | value | goal |", "| --- | ---: | --- |"]
     lines += [f"| {name} | {value:.2f}× | {goal} |" for name, value, goal in ratios]

@@ -76,7 +76,8 @@ def main() -> None:
         ours = project(tmp / "ours", engine_conftest, one | {f"big/{k}": v for k, v in many.items()})
         plain = project(tmp / "sybil", PLAIN_SYBIL, one | {f"big/{k}": v for k, v in many.items()})
         markdown_docs = project(tmp / "markdown-docs", "", one)
-        needs = project(tmp / "needs", engine_conftest, {"es/page.md": page(50, "<!-- requires: cpu -->\n```python\npass\n```\n\n")})
+        needs = project(tmp / "needs", engine_conftest,
+                        {"es/page.md": page(50, "<!-- requires: cpu -->\n```python\npass\n```\n\n")})
         cache = tmp / "cache"
         env = dict(ENV, XDG_CACHE_HOME=str(cache))
         n = args.repeat

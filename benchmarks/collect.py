@@ -73,7 +73,8 @@ def side_by_side(repeat: int, old: tuple[Path, dict], new: tuple[Path, dict], cm
     for _ in range(repeat):
         for name, (cwd, env) in (("old", old), ("new", new)):
             times[name].append(run_timed(cmd, cwd=cwd, env=env))
-    return {(name, kind): min(t[k] for t in runs) for name, runs in times.items() for k, kind in enumerate(("wall", "cpu"))}
+    return {(name, kind): min(t[k] for t in runs)
+            for name, runs in times.items() for k, kind in enumerate(("wall", "cpu"))}
 
 
 def measured(title: str, best: dict, earlier: str, goal: str, rows: list, ratios: list) -> None:
@@ -101,11 +102,13 @@ def main() -> None:
         measured("collect docs/", side_by_side(args.repeat, (old_root, old_env), (ROOT, new_env),
                                                PYTEST + ["docs", "--collect-only"]), args.old, "≤ 1.0", rows, ratios)
         if args.run:
-            measured("run docs/ (each its own)", side_by_side(1, (old_root, old_env), (ROOT, new_env),
-                                                              PYTEST + ["docs", "--no-ledger"]), args.old, "informative", rows, ratios)
+            measured("run docs/ (each its own)",
+                     side_by_side(1, (old_root, old_env), (ROOT, new_env), PYTEST + ["docs", "--no-ledger"]),
+                     args.old, "informative", rows, ratios)
             same = same_docs_for_new(old_root, Path(tmp) / "old-for-new")
-            measured(f"run the docs of {args.old}", side_by_side(1, (old_root, old_env), (same, new_env),
-                                                                 PYTEST + ["docs", "--no-ledger"]), args.old, "≤ 1.0", rows, ratios)
+            measured(f"run the docs of {args.old}",
+                     side_by_side(1, (old_root, old_env), (same, new_env), PYTEST + ["docs", "--no-ledger"]),
+                     args.old, "≤ 1.0", rows, ratios)
         measured(f"collect a page of {args.blocks} blocks", side_by_side(
             args.repeat, (big, old_env), (big, new_env), PYTEST + ["docs", "--collect-only"]), args.old,
             "seconds", rows, ratios)

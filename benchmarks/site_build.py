@@ -104,7 +104,8 @@ class Server:
                 continue
             if line is None:
                 self.proc.wait(10)
-                raise SystemExit(f"{self.name} exited ({self.proc.returncode}) before {pattern!r}:\n" + "".join(self.log[-60:]))
+                raise SystemExit(f"{self.name} exited ({self.proc.returncode}) before {pattern!r}:\n"
+                                 + "".join(self.log[-60:]))
             self.log.append(line)
             if re.search(pattern, line):
                 return when
@@ -208,12 +209,14 @@ def main() -> None:
         no_plugin = config_with(builds, "enabled: false", "mkdocs-noplugin.yml")
         runs: dict[str, list[tuple[float, float]]] = {"on": [], "off": []}
         for n in range(0 if args.no_builds else args.repeat):
-            runs["on"].append(run_timed([PYTHON, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(tmp / f"on{n}")], cwd=builds))
+            runs["on"].append(run_timed([PYTHON, "-m", "mkdocs", "build", "--strict", "-q",
+                                         "-d", str(tmp / f"on{n}")], cwd=builds))
             runs["off"].append(run_timed([PYTHON, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(no_plugin),
                                           "-d", str(tmp / f"off{n}")], cwd=builds))
         best = {(k, kind): min(r[i] for r in v) for k, v in runs.items() for i, kind in enumerate(("wall", "cpu")) if v}
         plain = serve_times("mkdocs serve", [PYTHON, "-m", "mkdocs", "serve"], copy_project(tmp / "plain"), args.edits)
-        ours = serve_times("ruota_docs.serve.server", [PYTHON, "-m", "ruota_docs.serve.server"], copy_project(tmp / "ours"), args.edits)
+        ours = serve_times("ruota_docs.serve.server", [PYTHON, "-m", "ruota_docs.serve.server"],
+                           copy_project(tmp / "ours"), args.edits)
         full_copy = copy_project(tmp / "full")
         config_with(full_copy, "partial_rebuild: false", "mkdocs-full.yml")
         full = serve_times("mkdocs serve, partial_rebuild: false",

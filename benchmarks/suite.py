@@ -30,7 +30,8 @@ def main() -> None:
         reused, _ = best_of(1, record + ["--reuse-ledger"])
     report("Snippet suite", [("es alone", es_only), ("es + fr + en (identical pages run once)", all_langs),
                              ("es + fr + en, --no-reuse", no_reuse), ("es + fr + en, 2 workers (xdist)", parallel),
-                             ("es + fr + en, recording a ledger", recorded), ("same, again with --reuse-ledger", reused)],
+                             ("es + fr + en, recording a ledger", recorded),
+                             ("same, again with --reuse-ledger", reused)],
            [("three languages / es alone", all_langs / es_only, "< 1.2"),
             ("--no-reuse / reuse", no_reuse / all_langs, "informative"),
             ("serial / 2 workers", all_langs / parallel, "> 1"),
