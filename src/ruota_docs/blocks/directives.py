@@ -8,7 +8,7 @@
 | ``<!-- verification-status -->`` | a line of its own | the status of every page |
 | ``<!-- card-matrix -->`` | a line of its own | the level of evidence of each guide on each machine |
 | ``<!-- value: … -->`` | inline, in prose | a number a block printed |
-| ``<!-- skip: next -->``, ``skip: start`` / ``skip: end`` | a line of its own | Sybil's: the next block, or the blocks between, are not run |
+| ``<!-- skip: next -->``, ``skip: start`` / ``end`` | a line of its own | Sybil's: skip the next block, or a span |
 
 Any other comment is an ordinary comment (``<!-- md:version 9.0 -->``, ``<!-- todo: … -->``).
 A comment whose name is close to one of ours (``<!-- requirs: rocm -->``) is an error:
@@ -59,7 +59,8 @@ SKIP = next(name for name, kind in KINDS.items() if kind.where == SYBIL)
 DIRECTIVES = tuple(KINDS)
 
 #: A comment on a line of its own, after any indentation and blockquote markers.
-LINE = re.compile(r"^(?P<prefix>[ \t>]*)<!--[ \t]*(?P<name>[A-Za-z][\w-]*)(?:[ \t]*:(?P<args>.*?)|[ \t][^:]*?|)[ \t]*-->[ \t]*$")
+LINE = re.compile(r"^(?P<prefix>[ \t>]*)<!--[ \t]*(?P<name>[A-Za-z][\w-]*)"
+                  r"(?:[ \t]*:(?P<args>.*?)|[ \t][^:]*?|)[ \t]*-->[ \t]*$")
 
 
 class DirectiveError(ValueError):

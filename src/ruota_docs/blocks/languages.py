@@ -6,9 +6,9 @@ lexer Pygments picks decides the policy:
 
 | Pygments lexer | kind | what the engine does |
 | --- | --- | --- |
-| Python (``python``, ``py``, ``py3``, ``python3``, ``pyi``) | python | executed in the page's process (a ``>>>`` body runs as a doctest) |
+| Python (``python``, ``py``, ``py3``, ``python3``, ``pyi``) | python | run in the page's process (``>>>``: a doctest) |
 | Python console (``pycon``, ``python-console``) | doctest | run as a doctest; output checked |
-| Bash, Bash session (``bash``, ``sh``, ``shell``, ``zsh``, ``console``…) | shell | run with bash when marked ``run: safe`` |
+| Bash, Bash session (``bash``, ``sh``, ``shell``, ``zsh``, ``console``…) | shell | run with bash if ``run: safe`` |
 | PowerShell, Batch, DOS session | windows | Windows only |
 | YAML, JSON, TOML | data | parsed; must be valid (MkDocs' YAML tags accepted) |
 | Text, Output, Markdown; ``txt``, ``plaintext``, ``log``, ``mermaid`` | text | shown, not code: not run |
@@ -51,7 +51,7 @@ def _lexer_name(name: str) -> str | None:
     """The class name of the lexer Pygments picks for ``name``, as ``get_lexer_by_name`` picks
     it: its built-in table first (read without importing any lexer), then plugin lexers."""
     from pygments.lexers import find_plugin_lexers  # noqa: PLC0415 — imported by the highlighter anyway
-    from pygments.lexers._mapping import LEXERS  # noqa: PLC0415
+    from pygments.lexers._mapping import LEXERS  # noqa: PLC0415 — as above
 
     for class_name, (_module, _title, aliases, _files, _mimes) in LEXERS.items():
         if name in aliases:

@@ -76,8 +76,8 @@ def build(config_file: Path, site_dir: Path, **overrides) -> dict[Path, str]:
     relative ``base_path`` from the current directory.
     """
     from mkdocs.commands.build import build as mkdocs_build  # noqa: PLC0415 — MkDocs is slow to import
-    from mkdocs.config import load_config  # noqa: PLC0415
-    from mkdocs.plugins import BasePlugin, event_priority  # noqa: PLC0415
+    from mkdocs.config import load_config  # noqa: PLC0415 — MkDocs, as above
+    from mkdocs.plugins import BasePlugin, event_priority  # noqa: PLC0415 — MkDocs, as above
 
     pages: dict[Path, str] = {}
 

@@ -49,8 +49,8 @@ def parse(args: str) -> Value:
         options[key] = value
     missing = [k for k in ("block", "metric") if not options.get(k)]
     if missing:
-        raise ValueDirectiveError(f"value: needs {' and '.join(m + '=' for m in missing)} (the id= of a run: directive, "
-                          "and the name of a metric line it prints)")
+        raise ValueDirectiveError(f"value: needs {' and '.join(m + '=' for m in missing)} "
+                                  "(the id= of a run: directive, and the name of a metric line it prints)")
     digits = options.get("digits")
     if digits is not None and not digits.isdigit():
         raise ValueDirectiveError(f"value: digits= must be a whole number (got {digits!r})")

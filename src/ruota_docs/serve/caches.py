@@ -26,7 +26,7 @@ def _options(options: dict) -> str:
 
 def keep_highlighted_code() -> None:
     """Make pymdownx.highlight highlight each distinct block once per process."""
-    from pymdownx import highlight as pymdownx_highlight  # noqa: PLC0415
+    from pymdownx import highlight as pymdownx_highlight  # noqa: PLC0415 — patched in the serve process only
 
     highlight = pymdownx_highlight.highlight
     if getattr(highlight, "ruota_docs_memo", False):

@@ -127,7 +127,8 @@ class Selection(BasePlugin):
         written = site / lang.folder / search.INDEX
         before = self._indexes.get(lang.folder)
         if before is not None and written.is_file():
-            merged = search.replace_pages(json.loads(before), json.loads(written.read_text(encoding="utf-8")), self._rebuilt)
+            fresh = json.loads(written.read_text(encoding="utf-8"))
+            merged = search.replace_pages(json.loads(before), fresh, self._rebuilt)
             written.write_text(json.dumps(merged, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
         root = self._indexes.get("")
         if lang.folder and root is not None:  # the build left its own pages in the site's root index

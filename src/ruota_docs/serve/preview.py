@@ -141,7 +141,8 @@ def built_site(site_dir: Path) -> Path:
     return site_dir
 
 
-def make_server(site_dir: Path, base: str = "/", host: str = "127.0.0.1", port: int = 0, quiet: bool = False) -> PagesServer:
+def make_server(site_dir: Path, base: str = "/", host: str = "127.0.0.1", port: int = 0,
+                quiet: bool = False) -> PagesServer:
     """A server of ``site_dir`` under ``base`` (port 0: a free one; see ``server_address``)."""
     site_dir = built_site(site_dir)
     handler = partial(PagesHandler, directory=str(site_dir), base=normalise_base(base), quiet=quiet)
@@ -167,10 +168,12 @@ def serving(site_dir: Path, base: str = "/") -> Iterator[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m ruota_docs.serve.preview",
-        description="Serve a built site as GitHub Pages does: under its base path, with its 404.html for missing pages.",
+        description="Serve a built site as GitHub Pages does: under its base path, "
+        "with its 404.html for missing pages.",
     )
     parser.add_argument("site_dir", nargs="?", default="site", help="the built site (default: site)")
-    parser.add_argument("--base", help="path the site is served under (default: the path of the site_url it was built for)")
+    parser.add_argument("--base",
+                        help="path the site is served under (default: the path of the site_url it was built for)")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
     parser.add_argument("--port", type=int, default=0, help="port (default: 0, a free one)")
     args = parser.parse_args(argv)

@@ -59,19 +59,23 @@ def bar_chart(title: str, groups: list[tuple[str, list[tuple[str, float | None, 
     y = 4
     for (group, series), heading in zip(groups, headed):
         if heading:
-            parts.append(f'<text x="{label_w - 8}" y="{y + row_h * 0.72:.1f}" text-anchor="end" class="ruota-chart-group">{html.escape(_short(group))}</text>')
+            parts.append(f'<text x="{label_w - 8}" y="{y + row_h * 0.72:.1f}" text-anchor="end" '
+                         f'class="ruota-chart-group">{html.escape(_short(group))}</text>')
             y += row_h + 4
         for label, value, kind in series:
             text_label = (label or group) if heading else (group or label)
-            parts.append(f'<text x="{label_w - 8}" y="{y + row_h * 0.72:.1f}" text-anchor="end" class="ruota-chart-label">{html.escape(_short(text_label))}</text>')
+            parts.append(f'<text x="{label_w - 8}" y="{y + row_h * 0.72:.1f}" text-anchor="end" '
+                         f'class="ruota-chart-label">{html.escape(_short(text_label))}</text>')
             if value is None:
                 parts.append(f'<text x="{label_w + 4}" y="{y + row_h * 0.72:.1f}" class="ruota-chart-value">—</text>')
             else:
                 length = max(2.0, bar_w * value / top)
                 fill = 'url(#ruota-hatch)' if kind == "reported" else ""
                 style = f' fill="{fill}"' if fill else ""
-                parts.append(f'<rect x="{label_w}" y="{y}" width="{length:.1f}" height="{row_h}" rx="3" class="ruota-chart-bar ruota-chart-{kind}"{style}/>')
-                parts.append(f'<text x="{label_w + length + 6:.1f}" y="{y + row_h * 0.72:.1f}" class="ruota-chart-value">{html.escape(_with_unit(fmt(value), unit))}</text>')
+                parts.append(f'<rect x="{label_w}" y="{y}" width="{length:.1f}" height="{row_h}" rx="3" '
+                             f'class="ruota-chart-bar ruota-chart-{kind}"{style}/>')
+                parts.append(f'<text x="{label_w + length + 6:.1f}" y="{y + row_h * 0.72:.1f}" '
+                             f'class="ruota-chart-value">{html.escape(_with_unit(fmt(value), unit))}</text>')
             y += row_h + 4
         y += gap
     parts.append("</svg>")

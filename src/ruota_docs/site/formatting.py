@@ -94,7 +94,9 @@ def seconds(value: float, lang: str) -> str:
     if value < 60:
         return quantity(value, "s", lang, 2 if value < 10 else 1)
     minutes, rest = divmod(round(value), 60)
-    return f"{quantity(minutes, 'min', lang, 0)} {quantity(rest, 's', lang, 0)}" if rest else quantity(minutes, "min", lang, 0)
+    if not rest:
+        return quantity(minutes, "min", lang, 0)
+    return f"{quantity(minutes, 'min', lang, 0)} {quantity(rest, 's', lang, 0)}"
 
 
 def plural_form(count: float, lang: str) -> str:

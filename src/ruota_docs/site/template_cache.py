@@ -3,11 +3,12 @@
 MkDocs makes a new Jinja environment for every build, Material's search plugin three more
 to read its translations, and mkdocs-static-i18n builds the site once per language: each
 of the theme's templates was parsed and compiled three times per ``mkdocs build`` (about
-70 templates, 212 compilations), and again on every rebuild of ``mkdocs serve``. A template's compiled code depends only on its source and on how the
-environment parses (extensions, delimiters, whitespace and escaping options), so it is
-kept here, in memory, under exactly those: a changed template compiles again, and an
-environment set up differently never shares code with another. Rendering is untouched:
-the same code runs with each build's own globals, filters and translations.
+70 templates, 212 compilations), and again on every rebuild of ``mkdocs serve``. A
+template's compiled code depends only on its source and on how the environment parses
+(extensions, delimiters, whitespace and escaping options), so it is kept here, in memory,
+under exactly those: a changed template compiles again, and an environment set up
+differently never shares code with another. Rendering is untouched: the same code runs
+with each build's own globals, filters and translations.
 """
 
 from __future__ import annotations

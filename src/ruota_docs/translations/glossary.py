@@ -125,7 +125,8 @@ def load(path: Path, source: str | None = None) -> Glossary:
         raise GlossaryError(f"{source}:{mark.line + 1}: not valid YAML: {error.problem}") from None
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
         raise GlossaryError(f"{source}: cannot be read: {error}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("terms"), list) or not isinstance(data.get("language"), str):
+    if not (isinstance(data, dict) and isinstance(data.get("terms"), list)
+            and isinstance(data.get("language"), str)):
         raise GlossaryError(f"{source}: expected a mapping with 'language' (a language code) and 'terms' (a list)")
     unknown = set(data) - {"language", "terms"}
     if unknown:
@@ -185,6 +186,7 @@ def for_site(root: Path, languages: Iterable[str]) -> dict[str, Glossary]:
         if path.exists():
             glossary = load(path, f"{FOLDER}/{lang}.yml")
             if glossary.language != lang:
-                raise GlossaryError(f"{glossary.source}: says language '{glossary.language}', but the file is for '{lang}'")
+                raise GlossaryError(f"{glossary.source}: says language '{glossary.language}', "
+                                    f"but the file is for '{lang}'")
             found[lang] = glossary
     return found

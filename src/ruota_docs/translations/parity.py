@@ -212,7 +212,8 @@ def compare(source: PageText, target: PageText, lang: str, source_lang: str = "e
         elif i >= len(src_blocks):
             problems.append(Problem(page, dst_blocks[i][1], f"code block {i + 1} is not in {source_page}"))
         elif src_blocks[i][0] != dst_blocks[i][0]:
-            problems.append(Problem(page, dst_blocks[i][1], f"code block {i + 1} differs from {source_page}:{src_blocks[i][1]} "
+            problems.append(Problem(page, dst_blocks[i][1],
+                                    f"code block {i + 1} differs from {source_page}:{src_blocks[i][1]} "
                                     f"(language, code, requirements or run options)"))
     source_text, text = source.text, target.text
     src_code, dst_code = source.code_lines, target.code_lines
@@ -222,9 +223,11 @@ def compare(source: PageText, target: PageText, lang: str, source_lang: str = "e
         if hid is None:
             problems.append(Problem(page, line, "heading has no pinned id ({ #id })"))
     if [h[2] for h in src_ids] != [h[2] for h in dst_ids]:
-        problems.extend(_multiset_diff([(h[2], h[0]) for h in src_ids], [(h[2], h[0]) for h in dst_ids], "heading id", page, source_page)
+        problems.extend(_multiset_diff([(h[2], h[0]) for h in src_ids], [(h[2], h[0]) for h in dst_ids],
+                                       "heading id", page, source_page)
                         or [Problem(page, 1, f"heading ids are in another order than in {source_page}")])
-    problems.extend(_multiset_diff(links(source_text, src_code), links(text, dst_code), "link target", page, source_page))
+    problems.extend(_multiset_diff(links(source_text, src_code), links(text, dst_code),
+                                   "link target", page, source_page))
     problems.extend(_multiset_diff(numbers(source_text, source_lang, src_code), numbers(text, lang, dst_code),
                                    "number", page, source_page))
     src_struct, dst_struct = structure(source_text, src_code), structure(text, dst_code)
@@ -241,7 +244,8 @@ def compare(source: PageText, target: PageText, lang: str, source_lang: str = "e
 
 # -- the whole docs folder ---------------------------------------------------------
 def pages_by_language(docs_dir: Path, languages: list[str]) -> dict[str, set[str]]:
-    return {lang: {p.relative_to(docs_dir / lang).as_posix() for p in (docs_dir / lang).rglob("*.md")} for lang in languages}
+    return {lang: {p.relative_to(docs_dir / lang).as_posix() for p in (docs_dir / lang).rglob("*.md")}
+            for lang in languages}
 
 
 def check(docs_dir: Path, languages: list[str], source_lang: str = "es", untranslated: list[str] = (),
@@ -257,7 +261,8 @@ def check(docs_dir: Path, languages: list[str], source_lang: str = "es", untrans
         if rel not in present[source_lang]:
             for lang in languages:
                 if rel in present[lang]:
-                    problems.append(Problem(f"{lang}/{rel}", 1, f"page has no {source_lang} source ({source_lang}/{rel} is missing)"))
+                    problems.append(Problem(f"{lang}/{rel}", 1,
+                                            f"page has no {source_lang} source ({source_lang}/{rel} is missing)"))
             continue
         source_page = f"{source_lang}/{rel}"
         try:
@@ -271,8 +276,8 @@ def check(docs_dir: Path, languages: list[str], source_lang: str = "es", untrans
             page = f"{lang}/{rel}"
             if rel not in present[lang]:
                 if rel not in untranslated:
-                    problems.append(Problem(page, 1, f"translation of {source_page} is missing (add it, or list the page under "
-                                                     f"'untranslated' in the ruota_docs plugin options)"))
+                    problems.append(Problem(page, 1, f"translation of {source_page} is missing (add it, or list the "
+                                                     "page under 'untranslated' in the ruota_docs plugin options)"))
                 continue
             try:
                 target = read_page(root, docs_dir, page)

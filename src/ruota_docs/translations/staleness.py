@@ -30,7 +30,8 @@ class TranslationState:
 
 def _git(docs_dir: Path, *args: str) -> str | None:
     try:
-        return subprocess.run(["git", *args], cwd=docs_dir, capture_output=True, text=True, check=True, timeout=30).stdout
+        return subprocess.run(["git", *args], cwd=docs_dir, capture_output=True, text=True, check=True,
+                              timeout=30).stdout
     except (OSError, subprocess.SubprocessError):
         return None
 
@@ -57,7 +58,8 @@ def translation_state(docs_dir: Path, page: str, source_lang: str = "es") -> Tra
     fields, _, _ = split_front_matter(target.read_text(encoding="utf-8"))
     current = source_hash(source.read_text(encoding="utf-8"))
     recorded = fields.get("translation_of")
-    return TranslationState(page, f"{source_lang}/{rel}", recorded, current, last_change(source) if recorded != current else None)
+    return TranslationState(page, f"{source_lang}/{rel}", recorded, current,
+                            last_change(source) if recorded != current else None)
 
 
 def source_diff(docs_dir: Path, state: TranslationState) -> str:
