@@ -20,7 +20,7 @@ SURVEYS = ["real_survey", "fixture_survey"]
 
 def _reports(request, which, lang):
     reports = request.getfixturevalue(which)
-    chosen = [r for (_, l), r in sorted(reports.items()) if l == lang]
+    chosen = [r for (_, page_lang), r in sorted(reports.items()) if page_lang == lang]
     assert chosen, f"{which} visited no page in {lang}"
     return chosen
 

@@ -51,7 +51,7 @@ def subpath_walk(subpath_site, browser) -> dict:
 def test_every_page_loads_cleanly_under_a_sub_path(subpath_site, subpath_walk, lang):
     """No failed request, nothing from another host, no console error; and everything a
     page loads comes from under /ruota-docs/."""
-    visited = [(page, r) for (page, l), r in sorted(subpath_walk.items()) if l == lang]
+    visited = [(page, r) for (page, page_lang), r in sorted(subpath_walk.items()) if page_lang == lang]
     assert len(visited) == len(subpath_site.pages())
     problems = [f"{lang}/{page}: {p}" for page, r in visited for p in r["problems"]]
     base = urlsplit(subpath_site.url).path + "/"
