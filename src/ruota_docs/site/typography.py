@@ -28,6 +28,7 @@ import bisect
 import html
 import itertools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 NBSP = "\u00a0"
@@ -67,59 +68,85 @@ class _Piece:
     editable: bool
 
 
-def _edits(text: str, editable: list[bool]) -> list[tuple[int, int, str]]:
-    """``(start, end, replacement)`` over ``text`` (whose characters may or may not be
-    changed, per ``editable``) that give it French spacing."""
-    edits = []
+#: An edit of a block's text: ``(start, end, replacement)``.
+_Edit = tuple[int, int, str]
 
-    def respace(start: int, end: int, at: int, space: str) -> None:
-        """Make ``text[start:end]`` (spaces, maybe none) the single ``space``; an
-        insertion goes at ``at``, in the editable character it precedes or follows."""
-        if text[start:end] == space:
-            return
-        if start == end:
-            edits.append((at, at, space))
-        elif all(editable[start:end]):
-            edits.append((start, end, space))
 
+def _spaces_before(text: str, at: int) -> int:
+    """Where the run of spaces that ends at ``at`` starts (``at`` if there is none)."""
+    while at > 0 and _is_space(text[at - 1]):
+        at -= 1
+    return at
+
+
+def _spaces_after(text: str, at: int) -> int:
+    """Where the run of spaces that starts at ``at`` ends (``at`` if there is none)."""
+    while at < len(text) and _is_space(text[at]):
+        at += 1
+    return at
+
+
+def _respaced(text: str, editable, start: int, end: int, at: int, space: str) -> _Edit | None:
+    """The edit that makes ``text[start:end]`` (spaces, maybe none) the single ``space``, or
+    None (already so, or not editable); an insertion goes at ``at``, in the editable character
+    it precedes or follows."""
+    if text[start:end] == space:
+        return None
+    if start == end:
+        return at, at, space
+    if all(editable[start:end]):
+        return start, end, space
+    return None
+
+
+def _in_literal(text: str, start: int, end: int) -> bool:
+    """Whether the word around ``text[start:end]`` (up to the spaces either side) is an
+    address or an emoticon, whose signs are not punctuation."""
+    while start > 0 and not _is_space(text[start - 1]):
+        start -= 1
+    while end < len(text) and not _is_space(text[end]):
+        end += 1
+    token = text[start:end]
+    return "://" in token or token.startswith("www.") or bool(_EMOTICON.fullmatch(token))
+
+
+def _punctuation_edits(text: str, editable) -> Iterator[_Edit | None]:
+    """The space each high sign (``: ; ! ?``) wants before it."""
     for match in _PUNCTUATION.finditer(text):
         a, b = match.span()
         if not editable[a]:
             continue
-        k = a
-        while k > 0 and _is_space(text[k - 1]):
-            k -= 1
+        k = _spaces_before(text, a)
         if k == 0 or text[k - 1] in "([{«":
             continue  # nothing to hang the sign on, or ``(?)``
-        start = a if k < a else k
-        while start > 0 and not _is_space(text[start - 1]):
-            start -= 1
-        end = b
-        while end < len(text) and not _is_space(text[end]):
-            end += 1
-        token = text[start:end]
-        if "://" in token or token.startswith("www.") or _EMOTICON.fullmatch(token):
+        if _in_literal(text, a if k < a else k, b):
             continue
         if not _AFTER.match(text, b):
             continue  # inside a word: ``12:30``, ``a?b``, ``!important``
-        respace(k, a, a, _wanted(text[a]))
+        yield _respaced(text, editable, k, a, a, _wanted(text[a]))
+
+
+def _guillemet_edits(text: str, editable) -> Iterator[_Edit | None]:
+    """The no-break space inside each guillemet: after ``«``, before ``»``."""
     for match in re.finditer("[«»]", text):
         a = match.start()
         if not editable[a]:
             continue
         if text[a] == "«":
-            k = a + 1
-            while k < len(text) and _is_space(text[k]):
-                k += 1
+            k = _spaces_after(text, a + 1)
             if k < len(text):
-                respace(a + 1, k, a + 1, NBSP)
+                yield _respaced(text, editable, a + 1, k, a + 1, NBSP)
         else:
-            k = a
-            while k > 0 and _is_space(text[k - 1]):
-                k -= 1
+            k = _spaces_before(text, a)
             if k > 0:
-                respace(k, a, a, NBSP)
-    return sorted(set(edits))  # « » asks twice for the space between them
+                yield _respaced(text, editable, k, a, a, NBSP)
+
+
+def _edits(text: str, editable: list[bool]) -> list[_Edit]:
+    """``(start, end, replacement)`` over ``text`` (whose characters may or may not be
+    changed, per ``editable``) that give it French spacing."""
+    edits = itertools.chain(_punctuation_edits(text, editable), _guillemet_edits(text, editable))
+    return sorted({edit for edit in edits if edit is not None})  # « » asks twice for the space between them
 
 
 def french_text(text: str) -> str:
@@ -223,7 +250,8 @@ def _attribute(raw: str, name: str, value: str) -> str:
 
 def _french_attributes(tag: str, values: dict, raw: str) -> str:
     names = [n for n in READABLE if values.get(n)]
-    if tag == "meta" and (values.get("name") in META_TEXT or values.get("property") in META_TEXT) and values.get("content"):
+    describes = values.get("name") in META_TEXT or values.get("property") in META_TEXT
+    if tag == "meta" and describes and values.get("content"):
         names.append("content")
     for name in names:
         fixed = french_text(values[name])
@@ -264,6 +292,29 @@ def _respace(flow: list[_Piece], out: list[str]) -> None:
         out[flow[n].token] = value
 
 
+def _inside(tag: str, attrs: dict, code: bool, french_here: bool, code_ids: set[str]) -> tuple[bool, bool]:
+    """Whether the content of the element ``tag`` opens (with ``attrs``, inside an element
+    whose content is ``code`` and ``french_here``) is code, and is French: code stays code, a
+    link to a heading of code is code, and a lang= attribute sets the element's language."""
+    href = attrs.get("href") or ""
+    code = code or tag in CODE or (tag == "a" and href.startswith("#") and href[1:] in code_ids)
+    if attrs.get("lang") is not None:
+        french_here = attrs["lang"].lower().startswith("fr")
+    return code, french_here
+
+
+def _close(stack: list[tuple[str, bool, bool]], open_tags: dict[str, int], tag: str) -> None:
+    """Close the innermost open ``tag`` and every element opened inside it; an end tag of no
+    open element closes nothing."""
+    if not open_tags.get(tag):
+        return
+    while stack:
+        closed = stack.pop()[0]
+        open_tags[closed] -= 1
+        if closed == tag:
+            break
+
+
 def french(page: str) -> str:
     """``page`` (HTML) with French spacing in its prose; code is left byte for byte."""
     code_ids = _code_headings(page)
@@ -302,12 +353,9 @@ def french(page: str) -> str:
                 flush()
                 continue
             attrs = _attributes(match["attrs"]) if _READ_ATTRIBUTES.search(raw) else {}
-            href = attrs.get("href") or ""
             if tag == "a" and _is_permalink(attrs):
                 flush()  # the heading's text ends before its ¶: « Pourquoi ?¶ » would read as one word
-            code = code or tag in CODE or (tag == "a" and href.startswith("#") and href[1:] in code_ids)
-            if attrs.get("lang") is not None:
-                french_here = attrs["lang"].lower().startswith("fr")
+            code, french_here = _inside(tag, attrs, code, french_here, code_ids)
             out.append(_french_attributes(tag, attrs, raw) if french_here and not code and attrs else raw)
             if not empty and tag not in VOID:
                 stack.append((tag, code, french_here))
@@ -317,12 +365,7 @@ def french(page: str) -> str:
             if tag not in INLINE:
                 flush()
             out.append(raw)
-            if open_tags.get(tag):
-                while stack:
-                    closed = stack.pop()[0]
-                    open_tags[closed] -= 1
-                    if closed == tag:
-                        break
+            _close(stack, open_tags, tag)
         elif match["ref"]:
             out.append(raw)
             flow.append(_Piece(len(out) - 1, html.unescape(raw), False))
