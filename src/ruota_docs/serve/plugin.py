@@ -13,6 +13,7 @@ imports nothing of the preview beyond this module.
 from __future__ import annotations
 
 from mkdocs.config import config_options as c
+from mkdocs.config import load_config
 
 from ruota_docs.site.plugin import RuotaDocsConfig, RuotaDocsPlugin
 
@@ -70,8 +71,6 @@ class LivePreviewPlugin(RuotaDocsPlugin):
 def _reloader(config):
     """What loads the configuration again as ``mkdocs serve`` does before each rebuild: the
     same file, site folder and command-line options, served at the same address."""
-    from mkdocs.config import load_config  # noqa: PLC0415
-
     options = {"site_dir": config.site_dir} | {name: config[name] for name in _COMMAND_LINE_OPTIONS}
     options["dev_addr"] = f"{config.dev_addr.host}:{config.dev_addr.port}"
     options["watch"] = list(config.watch)
