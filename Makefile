@@ -1,6 +1,6 @@
 # ruota-docs — two commands on a fresh machine:
 #   make site    build the site into site/ (or: make serve, for authors)
-#   make test    run every code block of every page, and the package's own tests
+#   make test    ruff, then every code block of every page, and the package's own tests
 # Both create .venv and install what they need on first use. Run as root, the pages run as
 # the unprivileged user ruota-docs-runner: `make runner` lets it reach .venv and the repository.
 # Also:
