@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import json
 import os
 import re
 import subprocess
@@ -161,7 +160,10 @@ def outcomes(stdout: str) -> dict[tuple[str, int], str]:
 
 
 def read_ledger(path: Path) -> dict:
-    return json.loads(path.read_text(encoding="utf-8"))
+    """A record as the engine and the site read it: one entry per page and language."""
+    from ruota_docs.records import ledger
+
+    return ledger.load(path)
 
 
 def run_mkdocs(root: Path, timeout: float = 120) -> subprocess.CompletedProcess:

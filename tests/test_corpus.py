@@ -15,7 +15,6 @@ get (``outcomes``, in page order). For every project:
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -25,7 +24,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from _support import REPO, clean_env, run_pytest
+from _support import REPO, clean_env, read_ledger, run_pytest
 from ruota_docs.blocks import renderer, shown
 from ruota_docs.run.device import PROBED_ENV, probe, share
 
@@ -71,7 +70,7 @@ def test_every_block_gets_its_outcome_in_the_record(built, case, tmp_path):
     share(probe())
     run = run_pytest(root, "docs", "-p", "no:xdist", "--ledger", str(ledger_file),
                      env=clean_env(**{PROBED_ENV: os.environ[PROBED_ENV]}))
-    entries = json.loads(ledger_file.read_text(encoding="utf-8"))["blocks"] if ledger_file.exists() else {}
+    entries = read_ledger(ledger_file)["blocks"] if ledger_file.exists() else {}
     pages = _pages(root)
     expected_total = sum(len(renderer.render(root, root / "docs" / p).blocks) for p in pages)
     assert len(entries) == expected_total, run.stdout[-3000:]

@@ -76,11 +76,11 @@ def test_original_intact_when_dump_fails(tmp_path, monkeypatch):
     ledger.record(path, [entry("es/a.md", 0)], set(), MACHINE)
     original = path.read_bytes()
 
-    def broken_dump(data, handle, **kwargs):
-        handle.write('{"schema": 1, "kind": "ruota-docs/ledg')  # half a file, then the failure
+    def broken_lines(data):
+        yield '{"schema": 2, "kind": "ruota-docs/ledg'  # half a file, then the failure
         raise OSError("disk full")
 
-    monkeypatch.setattr(ledger.json, "dump", broken_dump)
+    monkeypatch.setattr(ledger, "lines", broken_lines)
     with pytest.raises(OSError, match="disk full"):
         ledger.record(path, [entry("es/a.md", 1)], set(), MACHINE)
     assert path.read_bytes() == original
@@ -144,8 +144,12 @@ def test_lock_is_what_makes_concurrent_records_land(tmp_path, monkeypatch):
     ('{"schema": 1, "kind": "ruota-docs/ledger", "blocks": {', "not valid JSON (line 1, column 55: Expecting property name"),
     ("[1, 2, 3]\n", 'not a ruota-docs ledger (expected "kind": "ruota-docs/ledger")'),
     ('{"schema": 1, "kind": "someone-else/record", "blocks": {}}\n', 'not a ruota-docs ledger'),
-    ('{"schema": 2, "kind": "ruota-docs/ledger", "blocks": {}}\n',
-     "schema 2 is newer than this ruota-docs understands (1); upgrade ruota-docs"),
+    ('{"schema": 3, "kind": "ruota-docs/ledger", "pages": {}, "outputs": {}}\n',
+     "schema 3 is newer than this ruota-docs understands (2); upgrade ruota-docs"),
+    ('{"schema": 2, "kind": "ruota-docs/ledger", "blocks": {}}\n', '"pages" and "outputs" must be objects (schema 2)'),
+    ('{"schema": 2, "kind": "ruota-docs/ledger", "pages": {"a.md": {"results": [{}]}}, "outputs": {}}\n',
+     'pages.a.md: must hold "results", each with its "at"'),
+    ('{"schema": 0, "kind": "ruota-docs/ledger", "blocks": {}}\n', "schema 0 is older than any this ruota-docs reads (1, 2)"),
     ('{"schema": 1, "kind": "ruota-docs/ledger", "blocks": []}\n', '"blocks" must be an object'),
     ('{"schema": 1, "kind": "ruota-docs/ledger", "blocks": {"es/a.md#0": {"outcome": "great", "sha256": "x"}}}\n',
      "entry 'es/a.md#0' lacks an outcome or a sha256"),
@@ -205,7 +209,7 @@ def test_record_scrubs_what_it_writes(tmp_path, private):
                   set(), MACHINE | {"hostname": "gpu-box-7", "user": "alice"})
     text = path.read_text(encoding="utf-8")
     assert "alice" not in text and "gpu-box-7" not in text
-    block = json.loads(text)["blocks"]["es/a.md#0"]
+    block = ledger.load(path)["blocks"]["es/a.md#0"]
     assert (block["output"], block["reason"], block["error"]) == ("saved to ~/out on <host>\n", "<user> has no GPU", "File ~/x.py")
     assert "hostname" not in json.loads(text)["machine"]
 
@@ -240,3 +244,62 @@ def test_the_pages_home_reads_as_a_home():
     page = f"{tempfile.gettempdir()}/ruota-page-x1_y"
     assert ledger.scrub(f"cache {page}/home/.cache/miopen, out {page}/out.txt, {page}/homework") == \
         "cache ~/.cache/miopen, out <page-dir>/out.txt, <page-dir>/homework"
+
+
+# -- the stored form: one result per code, each output once ----------------------------------------------------
+def copies(index: int, outcome: str = "passed", output: str = "ran\n", **extra) -> list[dict]:
+    """The es, en and fr copies of one block, the translations credited with the Spanish run."""
+    found = []
+    for lang in ("es", "en", "fr"):
+        credited = {"reused_from": "es/g.md"} if lang != "es" else {}
+        found.append(entry(f"{lang}/g.md", index, outcome, output, sha256=f"code-{index}", signature=f"sig-{lang}")
+                     | credited | extra)
+    return found
+
+
+def test_copies_of_a_block_share_one_result_and_outputs_are_stored_once(tmp_path):
+    path = tmp_path / "m.json"
+    entries = copies(0) + copies(1) + copies(2, "skipped", "", reason="requires ROCm")
+    ledger.record(path, entries, {"es/g.md", "en/g.md", "fr/g.md"}, MACHINE)
+    written = json.loads(path.read_text(encoding="utf-8"))
+    assert written["schema"] == 2 and "blocks" not in written
+    results = written["pages"]["g.md"]["results"]
+    assert [r["at"] for r in results] == [{"en": 0, "es": 0, "fr": 0}, {"en": 1, "es": 1, "fr": 1}, {"en": 2, "es": 2, "fr": 2}]
+    assert results[0]["credited"] == {"en": "es", "fr": "es"}
+    assert written["outputs"] == {ledger.stored.output_id("ran\n"): "ran\n"}  # printed 6 times, stored once
+    assert written["pages"]["g.md"]["signatures"] == {"en": "sig-en", "es": "sig-es", "fr": "sig-fr"}
+    read = ledger.load(path)["blocks"]
+    assert sorted(read) == sorted(f"{lang}/g.md#{n}" for lang in ("es", "en", "fr") for n in range(3))
+    assert {k: v for k, v in read["fr/g.md#1"].items()} == {k: v for k, v in copies(1)[2].items() if k != "line"}
+
+
+def test_copies_that_differ_keep_one_result_each(tmp_path):
+    path = tmp_path / "m.json"
+    es, en, fr = copies(0)
+    fr = fr | {"outcome": "failed", "output": "Traceback\n", "reused_from": None}
+    ledger.record(path, [es, en, fr], set(), MACHINE)
+    results = json.loads(path.read_text(encoding="utf-8"))["pages"]["g.md"]["results"]
+    assert [(r["at"], r["outcome"]) for r in results] == [({"en": 0, "es": 0}, "passed"), ({"fr": 0}, "failed")]
+    read = ledger.load(path)["blocks"]
+    assert (read["fr/g.md#0"]["outcome"], read["fr/g.md#0"]["output"], read["fr/g.md#0"]["reused_from"]) == (
+        "failed", "Traceback\n", None)
+
+
+def test_a_field_entries_gain_is_stored_without_a_change_to_the_format(tmp_path):
+    path = tmp_path / "m.json"
+    ledger.record(path, copies(0, reason_code={"code": "needs", "args": ["rocm"]}), set(), MACHINE)
+    assert ledger.load(path)["blocks"]["en/g.md#0"]["reason_code"] == {"code": "needs", "args": ["rocm"]}
+
+
+def test_an_old_format_record_is_read_and_written_back_in_the_new_one(tmp_path):
+    path = tmp_path / "cpu-x86_64.json"
+    old = ledger.empty(MACHINE) | {"schema": 1, "updated": "2026-11-20T10:00:00Z"}
+    old["blocks"] = {ledger.block_key(e["page"], e["index"]): e for e in copies(0) + copies(1)}
+    path.write_text(json.dumps(old, indent=1), encoding="utf-8")
+    before = ledger.load(path)
+    assert sorted(before["blocks"]) == sorted(old["blocks"])
+    size, after_size = ledger.migrate(path)
+    assert size == len(json.dumps(old, indent=1).encode()) and after_size < size / 2
+    assert json.loads(path.read_text(encoding="utf-8"))["schema"] == 2
+    after = ledger.load(path)
+    assert after["blocks"] == {k: {f: v for f, v in e.items() if f != "line"} for k, e in before["blocks"].items()}

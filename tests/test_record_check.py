@@ -11,7 +11,7 @@ import pytest
 
 from _support import REPO, RX7600, synthetic_record, write_tree
 from ruota_docs.records import check as record_check
-from ruota_docs.records import gpus, private_data
+from ruota_docs.records import gpus, ledger, private_data
 from ruota_docs.cli import main
 from ruota_docs.records.schema import OUTPUT_LIMIT
 
@@ -53,8 +53,13 @@ def good(project) -> dict:
 def check(project: Path, data, name: str | None = None, raw: str | None = None) -> record_check.Report:
     path = project / "incoming" / (name or f"{data['machine_id']}.json")
     path.parent.mkdir(exist_ok=True)
-    path.write_text(raw if raw is not None else json.dumps(data, indent=1), encoding="utf-8")
+    path.write_text(raw if raw is not None else stored_text(data), encoding="utf-8")
     return record_check.check_file(path, project, project / "docs", now=NOW)
+
+
+def stored_text(data: dict) -> str:
+    """A record as the engine writes it: entries (``blocks``) in the stored form, one result per code."""
+    return ledger.dumps(ledger.to_stored(data)) if "blocks" in data else json.dumps(data, indent=1)
 
 
 def problems(report, severity=None) -> list[str]:
@@ -171,7 +176,7 @@ def test_stale_entries_are_warnings(project, good):
     gone = copy.deepcopy(entry(good)) | {"page": "es/gone.md"}
     good["blocks"]["es/gone.md#0"] = gone
     report = check(project, good)
-    assert problems(report) == [
+    assert sorted(problems(report), reverse=True) == [
         "es/p.md#1: warning: stale: the code of block 1 (line 7) changed since it ran; "
         "the site shows it as not verified until the page runs again",
         "es/gone.md#0: warning: stale: es/gone.md no longer exists; the site shows it as not verified until the page runs again",
@@ -287,7 +292,8 @@ def test_output_cut_by_the_engine_fits(project, good):
     ("es/p.md#0.ran_at", "ran_at", "2026-11-29T10:00:00Z", "2026-11-29T10:00:00Z is after the record's updated time (2026-11-28T09:30:00Z)"),
 ])
 def test_times(project, good, where, field, value, message):
-    entry(good)[field] = value
+    for lang in ("es", "en", "fr"):  # the copies share one result
+        entry(good, f"{lang}/p.md#0")[field] = value
     assert only(check(project, good), where) == message
 
 
@@ -316,23 +322,67 @@ def test_not_utf8(project):
     assert problems(report) == ["record: error: not UTF-8 (byte 7)"]
 
 
+def result(data: dict, n: int = 0) -> dict:
+    """The ``n``-th stored result of p.md (0: the first block, the same code in every language)."""
+    return data["pages"]["p.md"]["results"][n]
+
+
+R0 = "pages.p.md.results[0]"
+
+
 @pytest.mark.parametrize("change, where, message", [
-    (lambda e: e.pop("outcome"), "es/p.md#0", "missing field 'outcome' (a string)"),
-    (lambda e: e.update(index="0"), "es/p.md#0.index", 'must be an integer, not "0"'),
-    (lambda e: e.update(index=True), "es/p.md#0.index", "must be an integer, not true"),
-    (lambda e: e.update(env={"PATH": "/usr/bin"}), "es/p.md#0.env", "unknown field; the engine writes only: page, lang, index"),
-    (lambda e: e.update(outcome="great"), "es/p.md#0.outcome", "outcome must be one of passed, failed, skipped, error, not 'great'"),
-    (lambda e: e.update(sha256="abc"), "es/p.md#0.sha256", "must be the 64 lower-case hex digits of the code's SHA-256"),
-    (lambda e: e.update(lang="fr"), "es/p.md#0.lang", "lang 'fr' is not the page's language ('es')"),
-    (lambda e: e.update(index=1), "es/p.md#0", "the key must be 'es/p.md#1' (the entry's page#index)"),
-    (lambda e: e.update(reused_from="es/other.md"), "es/p.md#0.reused_from", "must name the same page in another language (p.md), not 'es/other.md'"),
-    (lambda e: e.update(duration=-1), "es/p.md#0.duration", "must be a number of seconds ≥ 0, not -1"),
-    (lambda e: e.update(as_root="no"), "es/p.md#0.as_root", 'must be true or false or null, not "no"'),
+    (lambda r: r.pop("outcome"), R0, "missing field 'outcome' (a string)"),
+    (lambda r: r["at"].update(es="0"), f"{R0}.at.es", 'must map a language folder to a block index ≥ 0, not "0"'),
+    (lambda r: r["at"].update(es=True), f"{R0}.at.es", "must map a language folder to a block index ≥ 0, not true"),
+    (lambda r: r.update(at={}), f"{R0}.at", "must name at least one language's copy of the block"),
+    (lambda r: r.update(env={"PATH": "/usr/bin"}), f"{R0}.env", "unknown field; the engine writes only: sha256, at, credited"),
+    (lambda r: r.update(outcome="great"), "es/p.md#0.outcome", "outcome must be one of passed, failed, skipped, error, not 'great'"),
+    (lambda r: r.update(sha256="abc"), "es/p.md#0.sha256", "must be the 64 lower-case hex digits of the code's SHA-256"),
+    (lambda r: r.update(credited={"es": "es"}), f"{R0}.credited.es", 'must map a copy named in "at" to the other language'),
+    (lambda r: r.update(credited={"de": "es"}), f"{R0}.credited.de", 'must map a copy named in "at" to the other language'),
+    (lambda r: r.update(duration=-1), "es/p.md#0.duration", "must be a number of seconds ≥ 0, not -1"),
+    (lambda r: r.update(as_root="no"), f"{R0}.as_root", 'must be true or false or null, not "no"'),
+    (lambda r: r.update(output="0" * 16), f"{R0}.output", "names output '0000000000000000', which \"outputs\" does not hold"),
 ])
-def test_entry_schema(project, good, change, where, message):
-    change(entry(good))
-    found = [p.message for p in check(project, good).problems if p.where == where]
-    assert any(m.startswith(message) for m in found), problems(check(project, good))
+def test_stored_result_schema(project, good, change, where, message):
+    data = ledger.to_stored(good)
+    change(result(data))
+    report = check(project, data)
+    assert any(p.message.startswith(message) for p in report.problems if p.where == where), problems(report)
+
+
+def test_two_results_for_one_block(project, good):
+    data = ledger.to_stored(good)
+    result(data, 1)["at"]["es"] = 0
+    assert only(check(project, data), "pages.p.md.results[1].at.es") == "es/p.md#0 has another result already (pages.p.md.results[0])"
+
+
+def test_outputs_are_stored_once_and_unchanged(project, good):
+    data = ledger.to_stored(good)
+    assert list(data["outputs"].values()) == ["ran on AMD Radeon RX 7600\n"]  # by blocks 0 and 1, in 3 languages
+    key = result(data)["output"]
+    data["outputs"][key] = "edited by hand\n"
+    data["outputs"]["0123456789abcdef"] = "nobody prints this\n"
+    report = check(project, data)
+    assert only(report, f"outputs.{key}").startswith("the key must be the first 16 hex digits of the output's SHA-256")
+    assert only(report, "outputs.0123456789abcdef").startswith("the key must be")
+    del data["outputs"]["0123456789abcdef"]
+    data["outputs"][key] = good["blocks"]["es/p.md#0"]["output"]
+    unused = ledger.stored.output_id("unused\n")
+    data["outputs"][unused] = "unused\n"
+    assert problems(check(project, data)) == [
+        f"outputs.{unused}: error: no result names this output: the engine stores only outputs it shows"]
+
+
+def test_an_old_format_record_is_refused_naming_the_command_that_migrates_it(project, good):
+    raw = json.dumps(good)  # schema 1: one entry per page and language
+    report = check(project, None, name="rocm-gfx1102.json", raw=raw)
+    path = project / "incoming" / "rocm-gfx1102.json"
+    assert problems(report) == [
+        f"record.schema: error: schema 1 is the old format (one entry per page and language); rewrite it as schema 2 "
+        f"with `ruota-docs record migrate {path}` (the same results, a third of the bytes) and check it again"]
+    assert main(["record", "migrate", str(path)]) == 0
+    assert problems(record_check.check_file(path, project, project / "docs", now=NOW)) == []
 
 
 def test_records_before_as_root_existed_are_accepted(project, good):
@@ -342,10 +392,9 @@ def test_records_before_as_root_existed_are_accepted(project, good):
 
 
 def test_top_level_schema(project, good):
-    good["schema"] = 2
-    good["kind"] = "someone/else"
-    report = check(project, good)
-    assert only(report, "record.schema") == "schema 2 is not the one this ruota-docs writes (1)"
+    data = ledger.to_stored(good) | {"schema": 3, "kind": "someone/else"}
+    report = check(project, data)
+    assert only(report, "record.schema") == "schema 3 is not the one this ruota-docs writes (2)"
     assert only(report, "record.kind") == "must be 'ruota-docs/ledger'"
 
 
@@ -355,7 +404,7 @@ def test_command_lines_and_exit_status(project, good, capsys):
     entry(good, "es/p.md#1")["sha256"] = "0" * 64
     path = project / "verification" / "rocm-gfx1102.json"
     path.parent.mkdir()
-    path.write_text(json.dumps(good))
+    path.write_text(stored_text(good))
     code = main(["--root", str(project), "record", "check", str(path)])
     out = capsys.readouterr().out.splitlines()
     assert code == 1
@@ -371,7 +420,7 @@ def test_command_lines_and_exit_status(project, good, capsys):
 def test_command_json_and_strict(project, good, capsys):
     entry(good, "es/p.md#1")["sha256"] = "0" * 64
     path = project / "rocm-gfx1102.json"
-    path.write_text(json.dumps(good))
+    path.write_text(stored_text(good))
     assert main(["--root", str(project), "record", "check", str(path)]) == 0
     capsys.readouterr()
     assert main(["--root", str(project), "record", "check", "--strict", "--json", str(path)]) == 1

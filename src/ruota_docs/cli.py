@@ -6,6 +6,7 @@
     ruota-docs i18n mark-synced PAGE…       record that a translation matches its source again
     ruota-docs verify [PYTEST ARGS…]        run the snippet suite on this machine, write its ledger
     ruota-docs record check FILE… [--json]  validate records before they are accepted
+    ruota-docs record migrate FILE…         rewrite older records in the current format
     ruota-docs runner [--grant]             who runs the pages when the suite runs as root
     ruota-docs toolchain [--targets A,B]    ROCm's software here: hipcc, the gfx targets it builds, rocminfo
 """
@@ -276,6 +277,8 @@ def cmd_record(args) -> int:
     """Validate records before they are accepted: schema, current code, machine, privacy, sizes, times."""
     from ruota_docs.records import check  # noqa: PLC0415 — only this command needs it
 
+    if args.action == "migrate":
+        return _migrate(args.files)
     root = _root(args.root)
     docs = _site(root)[0]
     reports = [check.check_file(Path(f), root, docs) for f in args.files]
@@ -290,6 +293,20 @@ def cmd_record(args) -> int:
         print(f"{report.file}: {check.plural(report.entries, 'entry', 'entries')}, {report.stale:,} stale, "
               f"{check.plural(report.count('error'), 'error')}, {check.plural(report.count('warning'), 'warning')}{ran}")
     print(line)
+    return status
+
+
+def _migrate(files: list[str]) -> int:
+    """Rewrite records in the current format (the same results, each stored once)."""
+    status = 0
+    for name in files:
+        try:
+            before, after = ledger.migrate(Path(name))
+        except (OSError, ledger.LedgerError) as error:
+            print(f"ruota-docs: {name}: {getattr(error, 'strerror', None) or error}", file=sys.stderr)
+            status = 1
+            continue
+        print(f"{name}: schema {ledger.SCHEMA}, {before:,} → {after:,} bytes ({after / before:.0%})")
     return status
 
 
@@ -351,7 +368,8 @@ def main(argv: list[str] | None = None) -> int:
                                         "nothing personal or secret; outputs within the size limit; no time in the future. "
                                         "One line per problem (FILE: WHERE: error|warning: reason), then a summary; "
                                         "exit 1 on any error.")
-    record.add_argument("action", choices=["check"])
+    record.add_argument("action", choices=["check", "migrate"],
+                        help="check: validate; migrate: rewrite older records in the current format")
     record.add_argument("files", nargs="+", metavar="FILE", help="records to check (verification/<machine-id>.json)")
     record.add_argument("--json", action="store_true", help="print the report as JSON")
     record.add_argument("--strict", action="store_true", help="warnings (stale entries, unknown GPUs) count as errors")

@@ -2,12 +2,12 @@
 
 A record someone sends (``verification/<machine-id>.json``) is checked against the rules
 below; each problem is one line ``FILE: WHERE: error|warning: reason``, where WHERE is
-the block's key (``es/guides/keras-rx7600.md#8``), a field (``machine.hip``) or
-``record``. Any error makes the command exit 1; warnings do not, unless ``--strict``.
+the block's key (``es/guides/keras-rx7600.md#8``, its first copy's where copies share a
+result), a field (``machine.hip``, ``pages.guides/x.md.results[2].at``) or ``record``. Any error makes the command exit 1; warnings do not, unless ``--strict``.
 
 | rule | severity |
 | --- | --- |
-| **schema**: valid UTF-8 JSON, no duplicate keys, ``kind``/``schema`` known, every field of `ruota_docs.records.ledger.MACHINE_FIELDS` and `ruota_docs.records.ledger.ENTRY_FIELDS` present with its type, nothing else; keys ``page#index``; outcomes, hashes, languages well formed | error |
+| **schema**: valid UTF-8 JSON, no duplicate keys, ``kind`` known and ``schema`` the current one (a ``schema`` 1 record is refused with the command that migrates it); every field of `ruota_docs.records.ledger.MACHINE_FIELDS` and of a stored result (`ruota_docs.records.stored`: the entry's fields shared by a block's copies, ``at``, ``credited``) present with its type, nothing else; one result per block; each output keyed by its hash and named by a result; outcomes, hashes, languages well formed | error |
 | **stale**: the entry's page is gone, it has no block at that index, or no block of the page has the entry's code (its SHA-256) any more. The site never shows such an entry as verified (`ruota_docs.records.verdicts`), so it is only a warning: run the page again | warning |
 | **machine**: ROCm ⇒ a HIP version, a ``gfx…`` target and a GPU name; CUDA ⇒ a CUDA version, an ``sm_…`` target and a GPU name; CPU ⇒ no GPU; a torch build of the backend's kind; ``machine_id`` as the engine names this machine, in the record and in the file name; skip reasons that describe this machine | error |
 | **GPU name**: the target fits the name (`ruota_docs.records.gpus`); a name the table does not know | error / warning |
@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ruota_docs.records import gpus, ledger, private_data
+from ruota_docs.records import gpus, ledger, private_data, stored
 from ruota_docs.blocks.collect import PageError, page_blocks
 from ruota_docs.blocks import site_languages
 from ruota_docs.records.machine import Device
@@ -218,23 +218,14 @@ class _Pages:
         return self.cache[page]
 
 
-def _check_entry(report: Report, key: str, entry, pages: _Pages, device: Device | None, updated, now) -> None:
-    if not isinstance(entry, dict):
-        report.add(key, "error", "schema", "an entry must be an object")
-        return
-    if not _fields(report, key, entry, ledger.ENTRY_FIELDS, ledger.OPTIONAL_ENTRY_FIELDS):
-        return
+def _check_entry(report: Report, key: str, entry: dict, pages: _Pages, device: Device | None, updated, now) -> None:
+    """One block's entry, as the stored results give it (their fields and types are checked)."""
     add = lambda message, where=key: report.add(where, "error", "schema", message)  # noqa: E731
-    page, index = entry["page"], entry["index"]
-    match = _KEY.fullmatch(key)
-    if not match or match["page"] != page or int(match["index"]) != index:
-        add(f"the key must be {ledger.block_key(page, index)!r} (the entry's page#index)")
+    page = entry["page"]
     expected_lang = pages.languages.page_language(page)
     if entry["lang"] != expected_lang:
         where = "the site's language" if pages.languages.single else "the page's language"
         add(f"lang {entry['lang']!r} is not {where} ({expected_lang!r})", f"{key}.lang")
-    if index < 0 or entry["line"] < 1:
-        add("index must be ≥ 0 and line ≥ 1")
     if entry["outcome"] not in ledger.OUTCOMES:
         add(f"outcome must be one of {', '.join(ledger.OUTCOMES)}, not {entry['outcome']!r}", f"{key}.outcome")
     if not _HEX64.fullmatch(entry["sha256"]):
@@ -243,10 +234,6 @@ def _check_entry(report: Report, key: str, entry, pages: _Pages, device: Device 
         add("must be 64 lower-case hex digits", f"{key}.signature")
     if not (math.isfinite(entry["duration"]) and entry["duration"] >= 0):
         add(f"must be a number of seconds ≥ 0, not {entry['duration']!r}", f"{key}.duration")
-    reused = entry["reused_from"]
-    if reused is not None and (not _KEY.fullmatch(f"{reused}#0") or reused == page
-                               or reused.split("/", 1)[1:] != page.split("/", 1)[1:]):
-        add(f"must name the same page in another language ({page.split('/', 1)[-1]}), not {reused!r}", f"{key}.reused_from")
     output = entry["output"] or ""
     if len(output) > OUTPUT_LIMIT + CUT_NOTE:
         report.add(f"{key}.output", "error", "size", f"{len(output):,} characters: the engine keeps at most "
@@ -298,8 +285,24 @@ def _strings(value, where: str):
         yield where, value
 
 
+def _block_names(data: dict) -> dict[str, str]:
+    """Stored places (``pages.x.md.results[2]``, ``outputs.<id>``) → the block they are for
+    (``es/x.md#3``), so that a report names what the contributor knows: the block."""
+    names = {}
+    for name, page in data.get("pages", {}).items():
+        for n, result in enumerate(page.get("results", [])):
+            lang, index = next(iter(result["at"].items()))
+            names[f"pages.{name}.results[{n}]"] = f"{lang}/{name}#{index}"
+            if result.get("output"):
+                names.setdefault(f"outputs.{result['output']}", f"{lang}/{name}#{index}.output")
+    return names
+
+
 def _check_private(report: Report, data: dict) -> None:
+    names = _block_names(data)
     for where, text in _strings(data, ""):
+        head, dot, rest = where.partition("].")
+        where = names.get(where) or (f"{names[head + ']']}.{rest}" if dot and head + "]" in names else where)
         for finding in private_data.findings(text):
             place = f"line {finding.line}: " if "\n" in text.rstrip("\n") else ""
             report.add(where or "record", "error" if finding.error else "warning", "private",
@@ -334,8 +337,12 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
     if not isinstance(data, dict):
         report.add("record", "error", "schema", "must be a JSON object")
         return report
-    top = {"schema": (int,), "kind": (str,), "machine_id": (str,), "machine": (dict,), "updated": (str,), "blocks": (dict,)}
-    if not _fields(report, "record", data, top):
+    if data.get("schema") == 1 and data.get("kind") == ledger.KIND:
+        report.add("record.schema", "error", "schema", f"schema 1 is the old format (one entry per page and language); "
+                   f"rewrite it as schema {ledger.SCHEMA} with `ruota-docs record migrate {path}` (the same results, "
+                   "a third of the bytes) and check it again")
+        return report
+    if not _fields(report, "record", data, _TOP):
         return report
     if data["kind"] != ledger.KIND:
         report.add("record.kind", "error", "schema", f"must be {ledger.KIND!r}")
@@ -343,12 +350,93 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
         report.add("record.schema", "error", "schema", f"schema {data['schema']} is not the one this ruota-docs writes ({ledger.SCHEMA})")
     device = _check_machine(report, data["machine"], data["machine_id"], path.stem)
     updated = _time(report, "record.updated", data["updated"], now)
+    if not _check_stored(report, data["pages"], data["outputs"]):
+        return report
+    blocks = stored.expand(data["pages"], data["outputs"])
     pages = _Pages(Path(root), Path(docs_dir))
-    report.entries = len(data["blocks"])
-    for key, entry in data["blocks"].items():
+    report.entries = len(blocks)
+    for key, entry in blocks.items():
         _check_entry(report, key, entry, pages, device, updated, now)
     _check_private(report, data)
     return report
+
+
+# -- the stored form: pages, their results, the outputs ------------------------------------------------------------
+_TOP = {"schema": (int,), "kind": (str,), "machine_id": (str,), "machine": (dict,), "updated": (str,),
+        "pages": (dict,), "outputs": (dict,)}
+_PAGE = re.compile(r"[^#\s/][^#\s]*\.md")
+_LANG = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]+)?")
+
+
+def _result_fields() -> tuple[dict, tuple]:
+    """The fields of a stored result and their types, and those that may be absent."""
+    fields = {k: v for k, v in ledger.ENTRY_FIELDS.items() if k not in stored.PER_COPY}
+    fields = {"sha256": fields.pop("sha256"), "at": (dict,), "credited": (dict,), "signatures": (dict,), **fields}
+    return fields, (*ledger.OPTIONAL_ENTRY_FIELDS, *stored.NULL_IF_ABSENT, "credited", "signatures")
+
+
+def _check_stored(report: Report, pages: dict, outputs: dict) -> bool:
+    """The shape of ``pages`` and ``outputs``; False where the entries cannot be read from them."""
+    fields, optional = _result_fields()
+    ok, used, seen = True, set(), {}
+    for name, page in pages.items():
+        where = f"pages.{name}"
+        if not _PAGE.fullmatch(name) or _KEY.fullmatch(f"{name}#0"):
+            report.add(where, "error", "schema", "must be a page's path under the language folders (guides/x.md), "
+                                                 "without the language")
+        if not _fields(report, where, page, {"signatures": (dict,), "results": (list,)}, ("signatures",)):
+            ok = False
+            continue
+        for lang, signature in (page.get("signatures") or {}).items():
+            if not _LANG.fullmatch(lang) or not (signature is None or isinstance(signature, str) and _HEX64.fullmatch(signature)):
+                report.add(f"{where}.signatures.{lang}", "error", "schema", "must map a language to 64 lower-case hex digits")
+        for n, result in enumerate(page["results"]):
+            at = f"{where}.results[{n}]"
+            if not isinstance(result, dict):
+                report.add(at, "error", "schema", "a result must be an object")
+                ok = False
+                continue
+            if not _fields(report, at, result, fields, optional) or not _check_at(report, at, result, name, seen):
+                ok = False
+                continue
+            if result.get("output") is not None:
+                used.add(result["output"])
+                if result["output"] not in outputs:
+                    report.add(f"{at}.output", "error", "schema", f"names output {result['output']!r}, which \"outputs\" does not hold")
+                    ok = False
+    for key, text in outputs.items():
+        if not isinstance(text, str):
+            report.add(f"outputs.{key}", "error", "schema", "must be a string")
+            ok = False
+        elif key != stored.output_id(text):
+            report.add(f"outputs.{key}", "error", "schema", f"the key must be the first 16 hex digits of the output's "
+                                                             f"SHA-256 ({stored.output_id(text)}): the output was changed")
+        elif key not in used:
+            report.add(f"outputs.{key}", "error", "schema", "no result names this output: the engine stores only outputs it shows")
+    return ok
+
+
+def _check_at(report: Report, where: str, result: dict, page: str, seen: dict) -> bool:
+    """``at`` (language → block index) and ``credited`` (language → the language that ran it)."""
+    ok = bool(result["at"])
+    if not ok:
+        report.add(f"{where}.at", "error", "schema", "must name at least one language's copy of the block")
+    for lang, index in result["at"].items():
+        if not _LANG.fullmatch(lang) or not _has_type(index, (int,)) or index < 0:
+            report.add(f"{where}.at.{lang}", "error", "schema", f"must map a language folder to a block index ≥ 0, not {json.dumps(index)}")
+            ok = False
+        elif (lang, index) in seen.setdefault(page, {}):
+            report.add(f"{where}.at.{lang}", "error", "schema", f"{lang}/{page}#{index} has another result already "
+                                                               f"({seen[page][(lang, index)]})")
+            ok = False
+        else:
+            seen[page][(lang, index)] = where
+    for lang, source in (result.get("credited") or {}).items():
+        if lang not in result["at"] or not isinstance(source, str) or source == lang or not _LANG.fullmatch(source):
+            report.add(f"{where}.credited.{lang}", "error", "schema", "must map a copy named in \"at\" to the other "
+                                                                     f"language whose run it is credited with, not {json.dumps(source)}")
+            ok = False
+    return ok
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:

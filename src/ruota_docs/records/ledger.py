@@ -1,9 +1,9 @@
 """The verification record: one JSON file per machine, ``verification/<machine-id>.json``.
 
-Format (``schema`` 1):
+In memory (what `load` returns and `record` merges), one entry per page and language:
 
     {
-      "schema": 1,
+      "schema": 2,
       "kind": "ruota-docs/ledger",
       "machine_id": "cpu-x86_64",
       "machine": { ... ruota_docs.records.machine.Device.to_dict() ... },
@@ -22,6 +22,11 @@ Format (``schema`` 1):
         }
       }
     }
+
+On disk (``schema`` 2) the copies of a block in each language share one result and each
+output is stored once (`ruota_docs.records.stored`). A ``schema`` 1 record (the entries
+as above, one per page and language) is still read, and written back as ``schema`` 2 by
+the next run or by ``ruota-docs record migrate``; ``record check`` refuses it.
 
 `MACHINE_FIELDS` and `ENTRY_FIELDS` list every field and its type:
 ``ruota-docs record check`` (`ruota_docs.records.check`) holds a record someone
@@ -53,7 +58,11 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-SCHEMA = 1
+from ruota_docs.records import stored
+
+SCHEMA = 2
+#: Older formats `load` still reads (and `write_atomic` writes back as `SCHEMA`).
+READABLE = (1, 2)
 KIND = "ruota-docs/ledger"
 OUTCOMES = ("passed", "failed", "skipped", "error")
 
@@ -106,12 +115,48 @@ def load(path: Path) -> dict:
     schema = data.get("schema")
     if not isinstance(schema, int) or schema > SCHEMA:
         raise LedgerError(f"{path}: schema {schema!r} is newer than this ruota-docs understands ({SCHEMA}); upgrade ruota-docs")
+    if schema not in READABLE:
+        raise LedgerError(f"{path}: schema {schema!r} is older than any this ruota-docs reads ({', '.join(map(str, READABLE))})")
+    if schema >= 2:
+        data = _expanded(path, data)
     if not isinstance(data.get("blocks"), dict):
         raise LedgerError(f"{path}: \"blocks\" must be an object")
     for key, entry in data["blocks"].items():
         if not isinstance(entry, dict) or entry.get("outcome") not in OUTCOMES or "sha256" not in entry:
             raise LedgerError(f"{path}: entry {key!r} lacks an outcome or a sha256")
     return data
+
+
+def _expanded(path: Path, data: dict) -> dict:
+    """A stored (``schema`` 2) record as entries; a shape it cannot hold is an error naming the field."""
+    pages, outputs = data.get("pages"), data.get("outputs")
+    if not isinstance(pages, dict) or not isinstance(outputs, dict):
+        raise LedgerError(f"{path}: \"pages\" and \"outputs\" must be objects (schema {data.get('schema')})")
+    for name, page in pages.items():
+        if not isinstance(page, dict) or not isinstance(page.get("results"), list) or not all(
+                isinstance(r, dict) and isinstance(r.get("at"), dict) for r in page["results"]):
+            raise LedgerError(f"{path}: pages.{name}: must hold \"results\", each with its \"at\"")
+    expanded = {k: v for k, v in data.items() if k not in ("pages", "outputs")}
+    expanded["blocks"] = stored.expand(pages, outputs)
+    return expanded
+
+
+def to_stored(data: dict) -> dict:
+    """The record as it is written (``schema`` `SCHEMA`): ``blocks`` become ``pages`` and ``outputs``."""
+    pages, outputs = stored.compact(data.get("blocks", {}))
+    written = {k: v for k, v in data.items() if k != "blocks"}
+    written["schema"] = SCHEMA
+    return written | {"pages": pages, "outputs": outputs}
+
+
+def migrate(path: Path) -> tuple[int, int]:
+    """Rewrite the record at ``path`` in the current format (under its lock): ``(bytes before, after)``."""
+    path = Path(path)
+    with _locked(path):
+        before = path.stat().st_size
+        write_atomic(path, load(path))
+        _note_write(path)
+    return before, path.stat().st_size
 
 
 def load_all(directory: Path) -> list[dict]:
@@ -184,11 +229,40 @@ def _replacing(path: Path, mode: int, binary: bool = False):
 
 
 def write_atomic(path: Path, data: dict) -> None:
-    """Replace ``path`` with ``data`` in one step (temporary file + rename)."""
+    """Replace ``path`` with ``data`` in one step (temporary file + rename), in the stored form."""
     # mkstemp makes the file private (0600); a ledger is shared like any file of the repository
     with _replacing(path, path.stat().st_mode & 0o777 if path.exists() else 0o644) as handle:
-        json.dump(data, handle, indent=1, ensure_ascii=False)
-        handle.write("\n")
+        for line in lines(to_stored(data) if "blocks" in data else data):
+            handle.write(line)
+
+
+def dumps(written: dict) -> str:
+    """A stored record as text (`lines`)."""
+    return "".join(lines(written))
+
+
+def lines(written: dict):
+    """A stored record as lines of text: one per result and per output, so a change reads as a
+    small diff, without the bytes a fully indented file spends on indentation."""
+    dump = lambda value: json.dumps(value, ensure_ascii=False)  # noqa: E731
+    yield "{\n"
+    for key, value in written.items():
+        if key not in ("pages", "outputs"):
+            yield f" {dump(key)}: {dump(value)},\n"
+    yield ' "pages": {\n'
+    pages = list(written.get("pages", {}).items())
+    for n, (name, page) in enumerate(pages):
+        rest = "".join(f"{dump(k)}: {dump(v)}, " for k, v in page.items() if k != "results")
+        yield f"  {dump(name)}: {{{rest}\"results\": [\n"
+        results = page.get("results", [])
+        for i, result in enumerate(results):
+            yield f"   {json.dumps(result, ensure_ascii=False, separators=(',', ':'))}{',' if i < len(results) - 1 else ''}\n"
+        yield f"  ]}}{',' if n < len(pages) - 1 else ''}\n"
+    yield ' },\n "outputs": {\n'
+    outputs = list(written.get("outputs", {}).items())
+    for i, (key, text) in enumerate(outputs):
+        yield f"  {dump(key)}: {dump(text)}{',' if i < len(outputs) - 1 else ''}\n"
+    yield " }\n}\n"
 
 
 def replace_bytes(path: Path, content: bytes, mode: int) -> None:

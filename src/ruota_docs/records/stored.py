@@ -1,0 +1,136 @@
+"""How a record is stored: one result per distinct code per page, each output once.
+
+In memory a record is what the engine and the site work with: ``blocks``, one entry per
+page *and language* (``es/guides/x.md#3``, see `ruota_docs.records.ledger`). The es, en
+and fr copies of a block have the same code and, run once and credited to the others,
+the same result, so on disk (``schema`` 2) they share one:
+
+    {
+      "schema": 2, "kind": "ruota-docs/ledger", "machine_id": "…", "machine": {…}, "updated": "…",
+      "pages": {
+        "guides/keras-rx7600.md": {                      (the page, under every language folder)
+          "signatures": {"es": "…", "en": "…", "fr": "…"},  (each copy's block sequence)
+          "results": [
+            {"sha256": "…", "at": {"es": 3, "en": 3, "fr": 3}, "credited": {"en": "es", "fr": "es"},
+             "outcome": "passed", "duration": 12.5, "output": "3f1c…", "ran_at": "…",
+             "id": "train-offline", "language": "python", "as_root": false}
+          ]
+        }
+      },
+      "outputs": {"3f1c…": "what the block printed"}   (keyed by the first 16 hex digits of its SHA-256)
+    }
+
+``at`` says which block (its index) of which language's copy the result is for; a result
+whose copies ran with another page signature than the page's (a run of some of its blocks)
+has its own ``signatures``;
+``credited`` names, for a copy credited with another copy's run, the language that ran
+it (`ruota_docs.records.ledger` entries' ``reused_from``). Copies share a result when
+every field but ``ran_at`` agrees (a skip decided in each language a few seconds apart
+is one result, with the latest time); copies whose results differ keep one each. The
+block's line is not stored: it is the page's, and the site reads it there. ``reason``,
+``error``, ``id`` and ``output`` are left out where they are null (`NULL_IF_ABSENT`).
+
+Everything else an entry holds is a field of its result, so a field added to entries
+(`ruota_docs.records.ledger.ENTRY_FIELDS`) is stored without a change here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+
+#: Entry fields that differ between the copies of a block: stored as ``at``, ``credited`` and
+#: the page's ``signatures`` (the line is the page's own and is not stored).
+PER_COPY = ("page", "lang", "index", "line", "reused_from", "signature")
+#: Fields a stored result holds that no entry has.
+RESULT_ONLY = ("at", "credited", "signatures")
+#: Fields that may differ between copies that share one result (the latest is kept).
+MERGED = ("ran_at",)
+#: Fields left out of a stored result where they are null (most are): read back as null.
+NULL_IF_ABSENT = ("reason", "error", "id", "output")
+
+
+def output_id(text: str) -> str:
+    """The key of an output in ``outputs``: the first 16 hex digits of its SHA-256."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def split_page(page: str) -> tuple[str, str]:
+    """``es/guides/x.md`` → ``("es", "guides/x.md")``."""
+    lang, _, rest = page.partition("/")
+    return lang, rest
+
+
+def compact(blocks: dict) -> tuple[dict, dict]:
+    """``(pages, outputs)``: the stored form of a record's ``blocks``."""
+    pages: dict[str, dict] = {}
+    outputs: dict[str, str] = {}
+    groups: dict[tuple, dict] = {}  # (page, what the result says) → the stored result
+    copies: dict[int, tuple[dict, dict]] = {}  # id(result) → (result, language → its copy's signature)
+    for entry in sorted(blocks.values(), key=lambda e: (split_page(e["page"])[1], e["index"], e["lang"])):
+        lang, rest = split_page(entry["page"])
+        page = pages.setdefault(rest, {"signatures": {}, "results": []})
+        shared = {k: v for k, v in entry.items() if k not in PER_COPY}
+        text = shared.get("output") or ""
+        shared["output"] = None
+        if text:
+            shared["output"] = output_id(text)
+            outputs[shared["output"]] = text
+        said = json.dumps({k: v for k, v in shared.items() if k not in MERGED}, sort_keys=True)
+        result = groups.get((rest, said))
+        if result is None or lang in result["at"]:  # the same code twice on one page: one result each
+            result = {"sha256": shared.pop("sha256"), "at": {}, "credited": {}, **shared}
+            groups[(rest, said)] = result
+            page["results"].append(result)
+        result["at"][lang] = entry["index"]
+        copies.setdefault(id(result), (result, {}))[1][lang] = entry.get("signature")
+        if entry.get("reused_from"):
+            result["credited"][lang] = split_page(entry["reused_from"])[0]
+        for name in MERGED:
+            if shared.get(name) and (result.get(name) or "") < shared[name]:
+                result[name] = shared[name]
+    for page in pages.values():
+        _signatures(page, [copies[id(r)] for r in page["results"]])
+        for result in page["results"]:
+            if not result["credited"]:
+                del result["credited"]
+            for name in NULL_IF_ABSENT:
+                if name in result and result[name] is None:
+                    del result[name]
+        if not page["signatures"]:
+            del page["signatures"]
+    return dict(sorted(pages.items())), dict(sorted(outputs.items()))
+
+
+def _signatures(page: dict, results: list[tuple[dict, dict]]) -> None:
+    """Each language's page signature, once for the page: the one most of its blocks ran with
+    (a run of some blocks of a page leaves others with an older one: those results say so)."""
+    counts: dict[str, Counter] = {}
+    for _, signatures in results:
+        for lang, signature in signatures.items():
+            counts.setdefault(lang, Counter())[signature] += 1
+    page["signatures"] = {lang: c.most_common(1)[0][0] for lang, c in sorted(counts.items()) if c.most_common(1)[0][0]}
+    for result, signatures in results:
+        other = {lang: s for lang, s in signatures.items() if page["signatures"].get(lang) != s}
+        if other:
+            result["signatures"] = other
+
+
+def expand(pages: dict, outputs: dict) -> dict:
+    """The ``blocks`` (one entry per page and language, keyed ``page#index``) of a stored record."""
+    blocks = {}
+    for rest, page in pages.items():
+        signatures = page.get("signatures") or {}
+        for result in page["results"]:
+            base = {name: None for name in NULL_IF_ABSENT} | {k: v for k, v in result.items() if k not in RESULT_ONLY}
+            base["output"] = outputs.get(result["output"], "") if result.get("output") else ""
+            credited = result.get("credited") or {}
+            for lang, index in result["at"].items():
+                entry = {"page": f"{lang}/{rest}", "lang": lang, "index": index, **base,
+                         "reused_from": f"{credited[lang]}/{rest}" if lang in credited else None}
+                signature = (result.get("signatures") or {}).get(lang, signatures.get(lang))
+                if signature is not None:
+                    entry["signature"] = signature
+                blocks[f"{lang}/{rest}#{index}"] = entry
+    return dict(sorted(blocks.items(), key=lambda kv: (kv[1]["page"], kv[1]["index"])))
