@@ -203,15 +203,20 @@ def rendered(project):
     return matrix.card_matrix(guides, ledgers, "en", url=lambda page: f"../{page[3:-3]}/", cards=CARDS)
 
 
-def test_rows_per_machine_amd_first_then_cards_without_records(rendered):
+def test_rows_per_target_amd_first_then_cards_without_records(rendered):
     found = rows(rendered)
-    machines = [re.search(r'data-machine="([^"]+)"', r)[1] for r in found if "data-machine" in r]
-    assert machines == ["rocm-gfx1102", "cuda-nvidia-h200", "cpu-x86_64"]
+    targets = [re.search(r'<tr id="([^"]+)" class="ruota-matrix-target"', r)[1] for r in found if "ruota-matrix-target" in r]
+    assert targets == ["target-gfx1102", "target-cuda-sm_90", "target-cpu-x86_64"]  # stable anchors
     amd = words(found[0])
-    assert amd.startswith("AMD Radeon RX 7600 gfx1102 · Linux x86_64 PyTorch 2.9.1+rocm6.4 · HIP 6.4.43482-0f2d60242 28 Nov 2026")
+    assert amd.startswith("gfx1102 AMD Radeon RX 7600 1 machine ")
     assert "Whole guide passed" in amd
-    assert words(found[1]).startswith("NVIDIA H200 sm_90 · Linux x86_64 PyTorch 2.11.0+cu130 · CUDA 13.0")
-    assert words(found[2]).startswith("CPU only Linux x86_64 PyTorch 2.13.0+cpu")
+    machines = words(found[1])  # under each target: its machines, expandable
+    assert machines.startswith("The machines (1) AMD Radeon RX 7600 · gfx1102 · Linux x86_64 · PyTorch 2.9.1+rocm6.4 · "
+                               "HIP 6.4.43482-0f2d60242 · 28 Nov 2026")
+    assert machines.endswith("Una guía: Whole guide passed")
+    assert "<details><summary>" in found[1]
+    assert words(found[3]).startswith("The machines (1) NVIDIA H200 · sm_90 · Linux x86_64 · PyTorch 2.11.0+cu130 · CUDA 13.0")
+    assert words(found[5]).startswith("The machines (1) CPU only · Linux x86_64 · PyTorch 2.13.0+cpu")
     missing = [words(r) for r in found if "ruota-matrix-missing" in r]
     assert missing == ["Radeon VII gfx906 No record yet — run the suite on this card and send in its record",
                        "Radeon RX 6000 gfx1030–gfx1032 No record yet — run the suite on this card and send in its record"]
@@ -219,13 +224,35 @@ def test_rows_per_machine_amd_first_then_cards_without_records(rendered):
 
 
 def test_cells_link_to_the_blocks(rendered):
-    cpu = next(r for r in rows(rendered) if 'data-machine="cpu-x86_64"' in r)
+    cpu = next(r for r in rows(rendered) if 'id="target-cpu-x86_64"' in r)
     cell = re.search(r'<td class="ruota-level ruota-level-2">(.*?)</td>', cpu)[1]
     assert '<a href="../guides/g/#ruota-block-1">Self-test passed</a>' in cell
     assert words(cell).endswith("The block at line 16 was not run: needs ROCm")
     assert 'href="../guides/g/#ruota-block-3"' in cell
     whole = re.search(r'<td class="ruota-level ruota-level-3">(.*?)</td>', rows(rendered)[0])[1]
     assert '<a href="../guides/g/">Whole guide passed</a>' in whole
+
+
+def test_machines_of_one_target_share_a_row_with_the_best_level_and_their_disagreement(project):
+    guides = evidence.load_guides(project, project / "docs", "en", TABLE)
+    second = RX7600 | {"gpu_name": "AMD Radeon RX 7600 XT"}
+    ledgers = [run_on(project, RX7600) | {"fingerprint": "a" * 32}, run_on(project, second, any="failed") | {"fingerprint": "b" * 32},
+               run_on(project, RX7600) | {"fingerprint": "c" * 32}]
+    page = matrix.card_matrix(guides, ledgers, "en", url=lambda page: f"../{page[3:-3]}/")
+    target = next(r for r in rows(page) if 'id="target-gfx1102"' in r)
+    assert words(target).startswith("gfx1102 AMD Radeon RX 7600, AMD Radeon RX 7600 XT 3 machines · 3 independent "
+                                    "Whole guide passed on 2 of 3 machines machines of this target disagree")
+    assert 'class="ruota-level ruota-disagree ruota-level-3"' in target
+    assert 'data-filter="gfx1102 rocm amd radeon rx 7600 amd radeon rx 7600 xt amd radeon rx 7600"' in target
+    listed = next(r for r in rows(page) if 'data-for="target-gfx1102"' in r)
+    assert words(listed).count("Una guía: Whole guide passed") == 2 and "Una guía: Self-test passed" in words(listed)
+    assert len([r for r in rows(page) if "ruota-matrix-target" in r]) == 1
+
+
+def test_the_filter_ships_with_the_site_and_needs_no_cdn(rendered):
+    assert '<input type="search" class="ruota-matrix-filter" placeholder="Filter targets, cards and machines"' in rendered
+    script = (REPO / "overrides/assets/javascripts/ruota.js").read_text(encoding="utf-8")
+    assert ".ruota-matrix-filter" in script and "data-filter" in script and "http" not in script.split("card matrix's filter")[1]
 
 
 def test_key_blocks_table_and_guide_titles(rendered):
@@ -253,5 +280,5 @@ def test_every_string_is_localised(project, lang, words_):
 def test_no_ledger_at_all(project):
     guides = evidence.load_guides(project, project / "docs", "en", TABLE)
     page = matrix.card_matrix(guides, [], "en", url=lambda page: page, cards=CARDS)
-    assert [r for r in rows(page) if "data-machine" in r] == []
+    assert [r for r in rows(page) if "ruota-matrix-target" in r] == []
     assert len([r for r in rows(page) if "ruota-matrix-missing" in r]) == 3

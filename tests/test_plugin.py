@@ -105,7 +105,7 @@ def ledgers() -> dict[str, dict]:
         when = "2026-11-21T08:00:00Z"
         rows = [
             entry(page, 0, "skipped", CODES[0], reason="requires ROCm, arch gfx906; this machine: CUDA, NVIDIA H200", when=when),
-            entry(page, 1, "passed", CODES[1], "hola\n", when=when),
+            entry(page, 1, "passed", CODES[1], "hola\n", when=when, **credited),
             entry(page, 5, "passed", CODES[5], "epoch done\nseconds_per_epoch: 3.5 s\n", when=when),
             entry(page, 6, "passed", CODES[6], "in a note\n", when=when),
         ]
@@ -205,15 +205,16 @@ def test_every_block_has_a_panel(es):
 def test_output_tabs_labelled_with_the_machine(es):
     panel = panels(es)[1]
     labels = re.findall(r'<label for="__ruota_1_\d">(.*?)</label>', panel)
-    assert labels == ["CPU x86_64", "NVIDIA H200 (CUDA)"]
-    assert panel.count('<pre class="ruota-output"><code>hola\n</code></pre>') == 2
+    # the GPU's output first; the CPU printed the same: one tab for both
+    assert labels == ["NVIDIA H200 (CUDA) y CPU x86_64"]
+    assert panel.count('<pre class="ruota-output"><code>hola\n</code></pre>') == 1
     assert '<div class="tabbed-labels" aria-label="Salida en cada máquina">' in panel
-    assert f"20 nov 2026 · 1,5{NB}s" in panel
+    assert f"21 nov 2026 · 1,5{NB}s" in panel  # the GPU's run
 
 
 def test_verified_mark_with_date(es):
     panel = panels(es)[1]
-    assert ('<li class="ruota-mark-passed"><span>Verificado en CPU x86_64 y NVIDIA H200 (CUDA); '
+    assert ('<li class="ruota-mark-passed"><span>Verificado en NVIDIA H200 (CUDA) y CPU x86_64; '
             "la última vez, el 21 de noviembre de 2026</span></li>") in panel
 
 
@@ -277,13 +278,13 @@ def test_chart(es, en):
     assert '<svg class="ruota-chart" role="img"' in figure and 'aria-label="Segundos por época"' in figure
     assert "<figcaption>Segundos por época</figcaption>" in figure
     rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td><td class=\"ruota-num\">(.*?)</td></tr>", figure)
-    assert rows == [("CPU x86_64", "medido", "12,41"), ("NVIDIA H200 (CUDA)", "medido", "3,5"),
+    assert rows == [("NVIDIA H200 (CUDA)", "medido", "3,5"), ("CPU x86_64", "medido", "12,41"),
                     ("CPU (documento fuente)", "según otras fuentes", "28,6")]
     assert "<th>Máquina</th><th>Procedencia</th><th>Valor (s)</th>" in figure
     assert f">12,41{NB}s</text>" in figure and 'class="ruota-chart-bar ruota-chart-reported" fill="url(#ruota-hatch)"' in figure
     assert "<!-- chart:" not in es and "<!-- requires:" not in es
     en_rows = re.findall(r"<td class=\"ruota-num\">(.*?)</td>", en[en.index('<figure class="ruota-figure">'):])
-    assert en_rows[:3] == ["12.41", "3.5", "28.6"]
+    assert en_rows[:3] == ["3.5", "12.41", "28.6"]
 
 
 def test_verification_status_page(site):
@@ -291,10 +292,10 @@ def test_verification_status_page(site):
     assert '<svg class="ruota-chart" role="img"' in page and "<figcaption>Resultados por máquina</figcaption>" in page
     table = page[page.index("ruota-status-table"):]
     table = table[:table.index("</table>")]
-    assert "<th>Página</th><th>Bloques</th><th>CPU x86_64</th><th>NVIDIA H200 (CUDA)</th>" in table
+    assert "<th>Página</th><th>Bloques</th><th>NVIDIA H200 (CUDA)</th><th>CPU x86_64</th>" in table
     row = re.search(r'<tr><td><a href="([^"]+)">Inicio</a></td><td class="ruota-num">7</td>(.*?)</tr>', table)
     assert row[1] == "../"
-    cpu, cuda = re.findall(r"<td>(.*?)</td>", row[2])
+    cuda, cpu = re.findall(r"<td>(.*?)</td>", row[2])
     count = lambda cell, state: re.search(rf'ruota-mark-{state}" title="[^"]+"><span aria-hidden="true">(\d+)</span>', cell)  # noqa: E731
     assert (count(cpu, "passed")[1], count(cpu, "failed")[1], count(cpu, "skipped")[1], count(cpu, "stale")[1]) == ("2", "1", "3", "1")
     assert (count(cuda, "passed")[1], count(cuda, "skipped")[1], count(cuda, "stale")[1]) == ("3", "1", "3")
@@ -310,18 +311,18 @@ def test_verification_status_page(site):
 # -- languages ---------------------------------------------------------------------------------------------------------
 def test_english_strings(en):
     assert '<span class="ruota-requires-label">Requires</span>' in en
-    assert "Verified on CPU x86_64 and NVIDIA H200 (CUDA), most recently on 21 November 2026" in panels(en)[1]
+    assert "Verified on NVIDIA H200 (CUDA) and CPU x86_64, most recently on 21 November 2026" in panels(en)[1]
     assert "Failed on CPU x86_64 on 20 November 2026" in panels(en)[2]
     assert "Not yet verified: this code has changed since it last ran" in panels(en)[3]
     assert "Not run: installs packages" in panels(en)[4]
-    assert f"20 Nov 2026 · 1.5{NB}s · same code as the Spanish page: run once" in panels(en)[1]
+    assert f"21 Nov 2026 · 1.5{NB}s · same code as the Spanish page: run once" in panels(en)[1]
     assert "3 of 7 code blocks verified on 2 machines; last run 21 November 2026." in en
     assert "Requiere" not in en and "Verificado" not in en
 
 
 def test_french_strings(fr):
     assert '<span class="ruota-requires-label">Nécessite</span>' in fr
-    assert "Vérifié sur CPU x86_64 et NVIDIA H200 (CUDA), la dernière fois le 21 novembre 2026" in panels(fr)[1]
+    assert "Vérifié sur NVIDIA H200 (CUDA) et CPU x86_64, la dernière fois le 21 novembre 2026" in panels(fr)[1]
     assert "Échec sur CPU x86_64 le 20 novembre 2026" in panels(fr)[2]
     # French typography, applied to the built page: no-break space before the colon
     assert f"Non exécuté{NB}: installe des paquets" in panels(fr)[4]

@@ -6,7 +6,6 @@ repository's verification/)."""
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import sys
@@ -14,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from ruota_docs.records import ledger
 from _support import RX7600, clean_env, run_mkdocs, synthetic_record, write_tree
 from test_plugin import article, panels
 from test_plugin import words as _words
@@ -78,7 +78,8 @@ def site(tmp_path_factory):
     for lang in ("es", "en", "fr"):
         record["blocks"][f"{lang}/guides/radeon-vii-windows.md#0"]["as_root"] = True
     (root / "verification").mkdir()
-    (root / "verification" / "rocm-gfx1102.json").write_text(json.dumps(record, indent=1), encoding="utf-8")
+    # as the engine writes it: one result per code, each output once
+    (root / "verification" / "rocm-gfx1102.json").write_text(ledger.dumps(ledger.to_stored(record)), encoding="utf-8")
     built = run_mkdocs(root)
     assert built.returncode == 0, built.stderr[-4000:]
     return root
@@ -116,7 +117,7 @@ def test_output_tabs_name_the_rocm_machine(site):
 
 def test_card_matrix_shows_the_rocm_row(site):
     page = article(site / "site" / "card-matrix" / "index.html")
-    row = re.search(r'<tr data-machine="rocm-gfx1102">.*?</tr>', page)[0]
+    row = re.search(r'<tr id="target-gfx1102" class="ruota-matrix-target"[^>]*>.*?</tr>', page)[0]
     cells = re.findall(r'<td class="ruota-level ruota-level-(\d)">(.*?)</td>', row)
     assert [(int(n), words(c)) for n, c in cells] == [
         (3, "Guía completa superada"),
@@ -124,8 +125,11 @@ def test_card_matrix_shows_the_rocm_row(site):
         (1, "Entorno comprobado El bloque de la línea 8 no se ejecutó: requiere una GPU gfx906"),
         (3, "Guía completa superada"),
     ]
-    assert words(row).startswith("AMD Radeon RX 7600 gfx1102 · Linux x86_64 PyTorch 2.9.1+rocm6.4 · HIP 6.4.43482-0f2d60242 28 nov 2026")
-    missing = re.findall(r'<tr class="ruota-matrix-missing" data-targets="([^"]+)">', page)
+    assert words(row).startswith("gfx1102 AMD Radeon RX 7600 1 máquina Guía completa superada")
+    listed = re.search(r'<tr class="ruota-matrix-machines" data-for="target-gfx1102">.*?</tr>', page)[0]
+    assert words(listed).startswith("Las máquinas (1) AMD Radeon RX 7600 · gfx1102 · Linux x86_64 · PyTorch 2.9.1+rocm6.4 · "
+                                    "HIP 6.4.43482-0f2d60242 · 28 nov 2026")
+    missing = re.findall(r'<tr class="ruota-matrix-missing" data-targets="([^"]+)"', page)
     assert missing == ["gfx906", "gfx1030 gfx1031 gfx1032"]  # the RX 7600 has its record now
     assert '<a href="../run-on-your-card/">ejecuta la suite en esta tarjeta y envía su registro</a>' in page
 

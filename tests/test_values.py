@@ -81,19 +81,58 @@ def sentence(page: str, start: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", paragraph)).replace("\u00a0", " ").replace("\u202f", " ")
 
 
-@pytest.mark.parametrize(("lang", "path", "expected"), [
-    ("es", "index.html", "Pico: 66,0 MiB en CPU x86_64 y 67,2 MiB en NVIDIA H200 (CUDA)."),
-    ("en", "en/index.html", "Peak: 66.0 MiB on CPU x86_64 and 67.2 MiB on NVIDIA H200 (CUDA)."),
-    ("fr", "fr/index.html", "Pic : 66,0 Mio sur CPU x86_64 et 67,2 Mio sur NVIDIA H200 (CUDA)."),
+@pytest.mark.parametrize(("lang", "path", "expected", "tip"), [
+    ("es", "index.html", "Pico: 67,2 MiB (NVIDIA H200, 20 nov 2026).", "También medido: 66,0 MiB en CPU x86_64"),
+    ("en", "en/index.html", "Peak: 67.2 MiB (NVIDIA H200, 20 Nov 2026).", "Also measured: 66.0 MiB on CPU x86_64"),
+    ("fr", "fr/index.html", "Pic : 67,2 Mio (NVIDIA H200, 20 nov. 2026).", "Également mesuré : 66,0 Mio sur CPU x86_64"),
 ])
-def test_a_value_on_every_machine_that_printed_it_in_the_readers_format(site, lang, path, expected):
+def test_one_value_in_the_sentence_the_gpus_with_its_machine_and_date(site, lang, path, expected, tip):
     page = (site / path).read_text(encoding="utf-8")
     assert sentence(page, expected.split()[0]) == expected
+    span = re.search(r'<span class="ruota-value" data-block="bench" data-metric="peak_mib" title="([^"]*)"', page)
+    assert html.unescape(span[1]).replace("\u00a0", " ").replace("\u202f", " ") == tip
+
+
+def test_identical_values_collapse(site):
+    page = (site / "en/index.html").read_text(encoding="utf-8")
+    assert sentence(page, "Calls:") == "Calls: 4 (NVIDIA H200, 20 Nov 2026)."
+    assert 'data-metric="unet_calls" title="Also measured: the same on 1 other machine"' in page
 
 
 def test_a_value_only_one_machine_printed(site):
     page = (site / "en/index.html").read_text(encoding="utf-8")
-    assert sentence(page, "GPU only:") == "GPU only: 1.50 s on NVIDIA H200 (CUDA)."  # digits=2
+    assert sentence(page, "GPU only:") == "GPU only: 1.50 s (NVIDIA H200, 20 Nov 2026)."  # digits=2
+    assert 'data-metric="gpu_only">' in page  # nothing else measured it: no tooltip
+
+
+def _result(machine_id: str, machine: dict, output: str, when: str = "2026-11-20T10:00:00Z", fingerprint=None):
+    from ruota_docs.records.verdicts import MachineResult, machine_label
+
+    record = {"machine_id": machine_id, "machine": machine, "fingerprint": fingerprint}
+    return MachineResult(machine_id, machine_label(machine), "passed", {"output": output, "ran_at": when}, record)
+
+
+def test_the_guides_own_card_first_else_a_gpu_else_the_cpu():
+    from ruota_docs.records.verdicts import Verdict
+    from ruota_docs.site import values
+
+    rx7600 = {"backend": "rocm", "gpu_name": "AMD Radeon RX 7600", "arch": "gfx1102", "machine": "x86_64"}
+    mi300 = {"backend": "rocm", "gpu_name": "AMD Instinct MI300X", "arch": "gfx942", "machine": "x86_64"}
+    cpu, h200 = MACHINES["cpu-x86_64"][0], MACHINES["cuda-nvidia-h200"][0]
+    value = value_directive.parse("block=bench metric=peak_mib unit=MiB")
+    found = [_result("cpu", cpu, "peak_mib: 66.0"), _result("h200", h200, "peak_mib: 67.2"),
+             _result("mi300", mi300, "peak_mib: 70.0"), _result("rx-a", rx7600, "peak_mib: 71.5", "2026-11-21T10:00:00Z"),
+             _result("rx-b", rx7600, "peak_mib: 71.5", "2026-11-25T10:00:00Z")]
+    words = lambda page, results: re.sub(r"<[^>]+>", "", values.render(value, Verdict(results), "en", page)).replace("\u00a0", " ")  # noqa: E731
+    assert words("en/guides/keras-rx7600.md", found) == "71.5 MiB (AMD Radeon RX 7600, 25 Nov 2026)"  # its card, latest run
+    # its card unmeasured: a GPU, the target of most machines first, ROCm before CUDA
+    assert words("en/guides/radeon-vii-windows.md", found) == "71.5 MiB (AMD Radeon RX 7600, 25 Nov 2026)"
+    assert words("en/guides/radeon-vii-windows.md", found[:3]) == "70.0 MiB (AMD Instinct MI300X, 20 Nov 2026)"
+    assert words("en/index.md", found[:2]) == "67.2 MiB (NVIDIA H200, 20 Nov 2026)"
+    assert words("en/index.md", found[:1]) == "66.0 MiB (CPU x86_64, 20 Nov 2026)"
+    tip = html.unescape(re.search(r'title="([^"]*)"', values.render(value, Verdict(found), "en", "en/guides/keras-rx7600.md"))[1])
+    assert tip.replace("\u00a0", " ") == ("Also measured: 70.0 MiB on AMD Instinct MI300X (ROCm, gfx942); "
+                                         "67.2 MiB on NVIDIA H200 (CUDA); 66.0 MiB on CPU x86_64; the same on 1 other machine")
 
 
 def test_a_value_no_record_holds_is_marked(site):

@@ -88,8 +88,8 @@ def cmd_status(args) -> int:
             continue
         print(f"\n{page.page} ({_count(page.blocks, 'block', 'blocks')})")
         for machine, c in page.per_machine.items():
-            print(f"  {machine}: {c['passed']} passed, {c['failed']} failed, {c['skipped']} skipped, "
-                  f"{c['stale'] + c['absent']} not run")
+            not_run = page.blocks - c["passed"] - c["failed"] - c["skipped"]  # stale, or nothing recorded
+            print(f"  {machine}: {c['passed']} passed, {c['failed']} failed, {c['skipped']} skipped, {not_run} not run")
         for line, problem in page.unmeasured:
             print(f"  {page.page}:{line}: {problem}")
         if page.stale:

@@ -73,7 +73,7 @@ def _page(root: Path, docs: Path, path: Path, machines: list[str], indexed) -> P
             status.stale.append(block.line)
         passed, failed = verdict.by_state("passed"), verdict.by_state("failed")
         if block.not_run_reason is None and (not passed or failed):
-            if any(r.state != "skipped" for r in verdict.results) or not verdict.results:
+            if any(r.state != "skipped" for r in verdict.results) or verdict.absent or not verdict.results:
                 status.weak.append(block.line)
     return status
 
@@ -92,7 +92,7 @@ def compute(root: Path, docs: Path, languages: list[str], ledger_dir: str) -> Re
     Raises `ruota_docs.records.ledger.LedgerError` for a record that cannot be read."""
     ledgers = ledger.load_all(root / ledger_dir)
     indexed = verdicts.index_ledgers(ledgers)
-    machines = [str(d.get("machine_id")) for d in ledgers]
+    machines = [verdicts.record_id(d) for d in ledgers]
     pages, seen = [], set()
     for path in _site_pages(root, docs, languages):
         seen.add(path.relative_to(docs).as_posix())

@@ -48,3 +48,28 @@
     if (event.target instanceof Element && event.target.closest(".md-select__link[hreflang]")) carrySection();
   }, true);
 })();
+
+/* The card matrix's filter (src/ruota_docs/site/matrix.py): rows whose targets, cards and
+   machines do not hold every word typed are hidden, with their list of machines. The field
+   is hidden in the HTML, so that a page read without scripts offers no filter that does nothing. */
+(function () {
+  "use strict";
+  function filter(field) {
+    var words = field.value.toLowerCase().split(/\s+/).filter(Boolean);
+    var rows = field.closest(".ruota-card-matrix").querySelectorAll("tr[data-filter]");
+    for (var i = 0; i < rows.length; i++) {
+      var text = rows[i].getAttribute("data-filter");
+      var shown = words.every(function (word) { return text.indexOf(word) >= 0; });
+      rows[i].hidden = !shown;
+      var next = rows[i].nextElementSibling;
+      if (next && next.classList.contains("ruota-matrix-machines")) next.hidden = !shown;
+    }
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var fields = document.querySelectorAll(".ruota-matrix-filter");
+    for (var i = 0; i < fields.length; i++) {
+      fields[i].hidden = false;
+      fields[i].addEventListener("input", function (event) { filter(event.target); });
+    }
+  });
+})();

@@ -22,30 +22,66 @@ def machine_label(machine: dict) -> str:
     return f"CPU {machine.get('machine', '')}".strip()
 
 
+def record_id(data: dict) -> str:
+    """What tells one record from another: the machine's id, and its fingerprint where it has one
+    (two RX 7600s are both ``rocm-gfx1102``; their records are two machines)."""
+    fingerprint = data.get("fingerprint")
+    return f"{data.get('machine_id')}-{fingerprint[:8]}" if fingerprint else str(data.get("machine_id"))
+
+
+def target(machine: dict) -> str:
+    """What a machine's results group by: its GPU target (``gfx1102``, ``sm_90``), else its CPU
+    architecture (``x86_64``)."""
+    return str(machine.get("arch") or machine.get("machine") or "?")
+
+
 @dataclass
 class MachineResult:
-    machine_id: str
+    machine_id: str  #: the record's id (`record_id`): unique among the records
     label: str
-    state: str  #: passed, failed, skipped, stale or absent
+    state: str  #: passed, failed, skipped or stale (machines without the block have no result)
     entry: dict | None = None
+    record: dict = field(default_factory=dict, repr=False)  #: the whole record (machine, fingerprint, provenance)
+
+    @property
+    def machine(self) -> dict:
+        return self.record.get("machine", {})
+
+    @property
+    def group(self) -> tuple[str, str]:
+        """``(backend, target)``: the machines a block panel counts together."""
+        return str(self.machine.get("backend")), target(self.machine)
 
 
 @dataclass
 class Verdict:
-    """What every machine's record says about one block."""
+    """What the records say about one block: a result for each machine that ran its current
+    code, or ran an older one (stale); ``machines`` counts every record, with the block or not."""
 
     results: list[MachineResult] = field(default_factory=list)
+    machines: int = 0
 
     def by_state(self, state: str) -> list[MachineResult]:
+        if state == "absent":
+            return []
         return [r for r in self.results if r.state == state]
 
     @property
+    def absent(self) -> int:
+        """How many records hold nothing for this block."""
+        return self.machines - len(self.results)
+
+    @property
     def state(self) -> str:
-        """The most important state: failed > passed > skipped > stale > absent."""
-        for state in PRIORITY:
+        """The most important state: failed > passed > skipped > stale > never."""
+        for state in PRIORITY[:-1]:
             if self.by_state(state):
-                return state if state != "absent" else "never"
+                return state
         return "never"
+
+    def only(self) -> MachineResult | None:
+        """The one result of a verdict drawn from one record (None where it holds nothing)."""
+        return self.results[0] if self.results else None
 
 
 class PageEntries(dict):
@@ -62,14 +98,54 @@ class PageEntries(dict):
             self.by_index[(entry["page"], entry["index"])] = entry
 
 
-def index_ledgers(ledgers: list[dict]) -> list[tuple[dict, dict[str, list[dict]]]]:
+class Index(list):
+    """Every ledger with its `PageEntries` (``[(data, pages), …]``), and across them, the
+    records of each code: a verdict costs what the records of that block hold, not one
+    lookup per record, and each block's verdict is computed once per build."""
+
+    def __init__(self, ledgers: list[dict]) -> None:
+        super().__init__((data, PageEntries(data.get("blocks", {}).values())) for data in ledgers)
+        self.by_code: dict[tuple[str, str], list[tuple[int, dict]]] = {}
+        self.by_index: dict[tuple[str, int], list[int]] = {}
+        for n, (_, pages) in enumerate(self):
+            for (page, sha256), entries in pages.by_code.items():
+                self.by_code.setdefault((page, sha256), []).append((n, entries))
+            for key in pages.by_index:
+                self.by_index.setdefault(key, []).append(n)
+        self.labels = [(record_id(data), machine_label(data.get("machine", {}))) for data, _ in self]
+        self.cache: dict[tuple[str, int, str], Verdict] = {}
+
+    def verdict(self, page: str, index: int, sha256: str) -> Verdict:
+        key = (page, index, sha256)
+        if key not in self.cache:
+            result = Verdict(machines=len(self))
+            found = set()
+            for n, same in self.by_code.get((page, sha256), []):
+                entry = next((e for e in same if e["index"] == index), same[0])
+                result.results.append(self._result(n, entry, "failed" if entry["outcome"] == "error" else entry["outcome"]))
+                found.add(n)
+            for n in self.by_index.get((page, index), []):
+                if n not in found:
+                    result.results.append(self._result(n, None, "stale"))
+            result.results.sort(key=lambda r: r.machine_id)
+            self.cache[key] = result
+        return self.cache[key]
+
+    def _result(self, n: int, entry: dict | None, state: str) -> MachineResult:
+        machine_id, label = self.labels[n]
+        return MachineResult(machine_id, label, state, entry, self[n][0])
+
+
+def index_ledgers(ledgers: list[dict]) -> Index:
     """Each ledger with its entries grouped by page, for fast lookups."""
-    return [(data, PageEntries(data.get("blocks", {}).values())) for data in ledgers]
+    return Index(ledgers)
 
 
 def verdict(page: str, index: int, sha256: str, indexed) -> Verdict:
     """The verdict for block ``index`` of ``page`` whose code hashes to ``sha256``."""
-    result = Verdict()
+    if isinstance(indexed, Index):
+        return indexed.verdict(page, index, sha256)
+    result = Verdict(machines=len(indexed))
     for data, pages in indexed:
         if not isinstance(pages, PageEntries):
             pages = PageEntries(e for entries in pages.values() for e in entries)
@@ -80,6 +156,6 @@ def verdict(page: str, index: int, sha256: str, indexed) -> Verdict:
         elif (page, index) in pages.by_index:
             state = "stale"
         else:
-            state = "absent"
-        result.results.append(MachineResult(str(data.get("machine_id")), machine_label(data.get("machine", {})), state, entry))
+            continue
+        result.results.append(MachineResult(record_id(data), machine_label(data.get("machine", {})), state, entry, data))
     return result

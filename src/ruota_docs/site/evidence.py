@@ -150,15 +150,21 @@ def _excused(block, machine: dict) -> bool:
 
 def cell(guide: Guide, data: dict, pages) -> Cell:
     """The level ``guide`` reaches in one ledger (``data``, with ``pages`` its `verdicts.PageEntries`)."""
-    machine = data.get("machine", {})
     indexed = [(data, pages)]
-    found = {b.index: verdicts.verdict(guide.page, b.index, b.sha256, indexed).results[0] for b in guide.blocks}
-    state = {index: r.state for index, r in found.items()}
+    found = {b.index: verdicts.verdict(guide.page, b.index, b.sha256, indexed).only() for b in guide.blocks}
+    return cell_of(guide, data.get("machine", {}), found)
+
+
+def cell_of(guide: Guide, machine: dict, found: dict) -> Cell:
+    """The level ``guide`` reaches on ``machine``, from its result for each block
+    (``block index → verdicts.MachineResult``, None or missing where it has none)."""
+    state = {b.index: found[b.index].state if found.get(b.index) else "absent" for b in guide.blocks}
     meant = [b for b in guide.blocks if b.not_run_reason is None]
     result = Cell(0)
 
     def stopped(block) -> Cell:
-        result.stopped_by, result.stop, result.stop_entry = block, state[block.index], found[block.index].entry
+        result.stopped_by, result.stop = block, state[block.index]
+        result.stop_entry = found[block.index].entry if found.get(block.index) else None
         return result
 
     for level in ("environment", "self_test"):

@@ -11,10 +11,11 @@ from collections import Counter
 
 from markupsafe import Markup
 
-from ruota_docs.site import charts, formatting, reasons
+from ruota_docs.site import charts, formatting, groups, reasons
 from ruota_docs.site.fragment_templates import add_globals, render
 from ruota_docs.translations import staleness
 from ruota_docs.site.locales import LANGUAGE_NAMES, text
+from ruota_docs.records import verdicts
 from ruota_docs.records.verdicts import Verdict, machine_label
 from ruota_docs.blocks.terms import OS_LABELS, Requirement
 from ruota_docs.blocks.terms import ROCM_PROGRAMS
@@ -52,10 +53,6 @@ def badges(block, lang: str) -> str:
     return render("badges", labels=labels, lang=lang)
 
 
-def _machines(results, lang: str) -> str:
-    return formatting.join([r.label for r in results], lang)
-
-
 def _latest(results) -> str | None:
     stamps = [r.entry.get("ran_at") for r in results if r.entry and r.entry.get("ran_at")]
     return max(stamps) if stamps else None
@@ -68,28 +65,76 @@ def _failure(results, lang: str) -> str | None:
     return said.pop() if len(said) == 1 and None not in said else None
 
 
-def mark(block, verdict: Verdict, lang: str) -> str:
-    """The small verification mark under a block: one line per kind of result."""
+#: Groups a mark line names before it counts the rest ("and 12 other targets").
+NAMED_GROUPS = 3
+
+
+def _phrase(g: groups.Group, states: tuple[str, ...], lang: str) -> str:
+    """One group in a mark line: the machine where it is the only one, else how many
+    machines of which target, and whether independent records confirm it."""
+    count = g.count(*states)
+    if g.count() == 1:
+        return g.results[0].label
+    key = "group_confirmed" if any(g.confirmed(s) for s in states) else "group_machines"
+    return text(lang, key, count=count, target=groups.target_label(g.backend, g.target))
+
+
+def _phrases(found: list, states: tuple[str, ...], lang: str) -> str:
+    found = [g for g in found if g.count(*states)]
+    words = [_phrase(g, states, lang) for g in found[:NAMED_GROUPS]]
+    if len(found) > NAMED_GROUPS:
+        words.append(text(lang, "other_targets", count=len(found) - NAMED_GROUPS))
+    return formatting.join(words, lang)
+
+
+def _failed_lines(found: list, lang: str) -> list[tuple[str, str]]:
+    """Failures: one line per group whose machines disagree ("failed on 1 of 4 gfx1102
+    machines"), one line for the groups that failed as a whole."""
     lines = []
+    for g in [g for g in found if g.disagrees][:NAMED_GROUPS]:
+        failed = g.of("failed")
+        words = text(lang, "failed_of", failed=g.count("failed"), total=g.count("passed", "failed"),
+                     target=groups.target_label(g.backend, g.target), date=formatting.date(_latest(failed), lang))
+        why = _failure(failed, lang)
+        lines.append(("failed", text(lang, "failed_because", failed=words, reason=why) if why else words))
+    whole = [g for g in found if g.of("failed") and not g.disagrees]
+    if whole:
+        failed = [r for g in whole for r in g.of("failed")]
+        words = text(lang, "failed_on", machines=_phrases(whole, ("failed",), lang),
+                     date=formatting.date(_latest(failed), lang), count=len({r.machine_id for r in failed}))
+        why = _failure(failed, lang)
+        lines.append(("failed", text(lang, "failed_because", failed=words, reason=why) if why else words))
+    return lines
+
+
+def mark(block, verdict: Verdict, lang: str, found: list | None = None) -> str:
+    """The small verification mark under a block: a line per kind of result, the machines
+    counted by backend and target (the page's own card first)."""
+    lines = []
+    page = getattr(block, "page", "")
+    found = groups.groups_of(verdict, page) if found is None else found
     if block.not_run_reason is not None:
         lines.append(("notrun", text(lang, "not_run", reason=block.not_run_reason)))
-    for state, key in (("failed", "failed_on"), ("passed", "verified_on")):
-        results = verdict.by_state(state)
-        if results:
-            words = text(lang, key, machines=_machines(results, lang), date=formatting.date(_latest(results), lang),
-                         count=len(results))
-            why = _failure(results, lang) if state == "failed" else None
-            lines.append((state, text(lang, "failed_because", failed=words, reason=why) if why else words))
+    lines += _failed_lines(found, lang)
+    passed = verdict.by_state("passed")
+    if passed:
+        lines.append(("passed", text(lang, "verified_on", machines=_phrases(found, ("passed",), lang),
+                                     date=formatting.date(_latest(passed), lang), count=len(passed))))
     skipped = verdict.by_state("skipped")
     if skipped and block.not_run_reason is None:
         # grouped by what the reader is told: machines whose English reasons differ only
         # in what they are ("this machine: …") share one line
+        localised: dict[str, str] = {}
         said: dict[str, list] = {}
         for r in skipped:
-            said.setdefault(localised_reason(block, (r.entry or {}).get("reason") or "", lang), []).append(r)
+            raw = (r.entry or {}).get("reason") or ""
+            if raw not in localised:
+                localised[raw] = localised_reason(block, raw, lang)
+            said.setdefault(localised[raw], []).append(r)
         for reason, machines in said.items():
-            lines.append(("skipped", text(lang, "skipped_on", machines=_machines(machines, lang), reason=reason)))
-    if not verdict.by_state("passed") and not verdict.by_state("failed") and block.not_run_reason is None:
+            where = _phrases(groups.group(machines, groups.page_targets(page)), ("skipped",), lang)
+            lines.append(("skipped", text(lang, "skipped_on", machines=where, reason=reason)))
+    if not passed and not verdict.by_state("failed") and block.not_run_reason is None:
         if verdict.by_state("stale"):
             lines.append(("stale", text(lang, "stale")))
         elif not skipped:
@@ -97,34 +142,44 @@ def mark(block, verdict: Verdict, lang: str) -> str:
     return render("mark", lines=lines, lang=lang)
 
 
-def output_tabs(verdict: Verdict, lang: str, uid: str) -> str:
-    """Tabs with what the block printed on each machine where it ran."""
-    shown = [r for r in verdict.results if r.state in ("passed", "failed") and r.entry]
+def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: list | None = None) -> str:
+    """Tabs with what the block printed: the latest run on the page's card (else the GPU
+    target of most machines) and on the CPU; the other machines are counted in the mark
+    and listed on the card matrix."""
+    shown = groups.shown_outputs(groups.groups_of(verdict, page) if found is None else found)
     if not shown:
         return ""
     tabs = []
-    for result in shown:
+    for shared, result in shown:
         entry = result.entry
+        states = (result.state,) if shared[0].disagrees else ("passed", "failed")
+        ran = shared[0].count(*states)
+        label = formatting.join([g.results[0].label if g.count() == 1 else _phrase(g, states, lang) for g in shared], lang)
         body = entry.get("output") or ""
         if result.state == "failed" and entry.get("error"):
             error = reasons.engine_message(entry["error"], lang) or entry["error"]
             body = (body + "\n" if body else "") + error
         meta = [formatting.date(entry.get("ran_at"), lang, "medium"),
                 formatting.seconds(entry.get("duration") or 0, lang)]
+        if ran > 1:  # which of the group's runs this is
+            meta.append(text(lang, "latest_of", machine=result.label, count=ran))
         if entry.get("as_root"):  # what a permission check printed there is not what readers get
             meta.append(text(lang, "ran_as_root"))
         if entry.get("reused_from"):
             other = entry["reused_from"].split("/", 1)[0]
             names = LANGUAGE_NAMES.get(lang, LANGUAGE_NAMES["en"])
             meta.append(text(lang, "credited", language=names.get(other, other)))
-        tabs.append({"state": result.state, "label": result.label, "body": body, "meta": meta})
+        tabs.append({"state": result.state, "label": label, "body": body, "meta": meta})
     return render("output_tabs", tabs=tabs, uid=uid, lang=lang)
 
 
 def block_panel(block, verdict: Verdict, lang: str, uid: str) -> str:
     state = "notrun" if block.not_run_reason is not None else verdict.state
-    return render("block_panel", state=state, uid=uid, mark=Markup(mark(block, verdict, lang)),
-                  tabs=Markup(output_tabs(verdict, lang, uid)), lang=lang)
+    page = getattr(block, "page", "")
+    found = groups.groups_of(verdict, page)
+    return render("block_panel", state=state, uid=uid, mark=Markup(mark(block, verdict, lang, found)),
+                  tabs=Markup(output_tabs(verdict, lang, uid, page, found)),
+                  disagree=any(g.disagrees for g in found), lang=lang)
 
 
 def translation_banner(docs_dir, page_key: str, lang: str, source_lang: str) -> str:
@@ -239,15 +294,18 @@ def rocm_evidence(pages: list[tuple[str, str, list]], lang: str) -> str:
         items = [(b, v) for _, _, found in pages for b, v in found if rocm_kind(b) == kind and b.not_run_reason is None]
         if not items:
             continue
-        passed: dict[str, list] = {}
-        for _, verdict in items:
+        passed: dict[tuple[str, str], tuple[set, list]] = {}  # target → (blocks passed there, results)
+        for n, (_, verdict) in enumerate(items):
             for result in verdict.by_state("passed"):
-                passed.setdefault(result.label, []).append(result)
+                found = passed.setdefault(result.group, (set(), []))
+                found[0].add(n)
+                found[1].append(result)
         if passed:
             where = "; ".join(
-                text(lang, "rocm_passed_on", machine=label, passed=formatting.number(len(found), lang, 0),
-                     total=formatting.number(len(items), lang, 0), date=formatting.date(_latest(found), lang, "medium"))
-                for label, found in passed.items())
+                text(lang, "rocm_passed_on", machine=results[0].label if len({r.machine_id for r in results}) == 1
+                     else groups.target_label(*key), passed=formatting.number(len(blocks), lang, 0),
+                     total=formatting.number(len(items), lang, 0), date=formatting.date(_latest(results), lang, "medium"))
+                for key, (blocks, results) in passed.items())
         else:
             where = text(lang, "rocm_no_record")
         rows.append({"what": text(lang, "rocm_" + kind), "count": formatting.number(len(items), lang, 0),
@@ -257,33 +315,54 @@ def rocm_evidence(pages: list[tuple[str, str, list]], lang: str) -> str:
     return render("rocm_evidence", rows=rows, lang=lang)
 
 
+#: Up to this many records, the status page describes each machine; beyond, the newest of each
+#: target (the card matrix lists them).
+DESCRIBED_MACHINES = 50
+
+
+def _newest_per_target(ledgers: list[dict]) -> list[dict]:
+    if len(ledgers) <= DESCRIBED_MACHINES:
+        return ledgers
+    newest: dict[tuple[str, str], dict] = {}
+    for data in ledgers:
+        key = verdicts.group_of(data.get("machine", {}))
+        if key not in newest or str(data.get("updated")) > str(newest[key].get("updated")):
+            newest[key] = data
+    return [newest[key] for key in sorted(newest)]
+
+
 def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: str) -> str:
-    """The generated verification status: every page, every machine, the machines' descriptions.
+    """The generated verification status: every page, every target (a machine where it is its
+    target's only one), the machines' descriptions.
 
     ``pages`` holds ``(title, url, [(block, verdict), …])`` for the reader's language.
     """
-    ids = [d.get("machine_id") for d in ledgers]
-    # Outcomes per machine over every page of this language.
-    totals = {mid: Counter() for mid in ids}
+    # one column per backend and target (a thousand machines are a few dozen targets)
+    found = groups.group([verdicts.MachineResult(verdicts.record_id(d), machine_label(d.get("machine", {})), "absent",
+                                                 None, d) for d in ledgers])
+    columns = [(g.key, g.label() if g.count() == 1 else groups.target_label(g.backend, g.target)) for g in found]
+    size = {g.key: g.count() for g in found}
+    key_of = {r.machine_id: g.key for g in found for r in g.results}
+    totals = {key: Counter() for key, _ in columns}
     for _, _, items in pages:
         for _, v in items:
             for r in v.results:
-                totals[r.machine_id][r.state] += 1
-    groups = [(machine_label(d.get("machine", {})), [(text(lang, s), float(totals[d.get("machine_id")][s]), s)
-                                                     for s in ("passed", "failed", "skipped")])
-              for d in ledgers]
+                totals[key_of[r.machine_id]][r.state] += 1
+    chart = [(label, [(text(lang, s), float(totals[key][s]), s) for s in ("passed", "failed", "skipped")])
+             for key, label in columns]
     blocks = lambda v: text(lang, "blocks_count", count=int(v))  # noqa: E731
-    svg = Markup(charts.bar_chart(text(lang, "outcomes_chart"), groups, "", blocks)) if groups else ""
+    svg = Markup(charts.bar_chart(text(lang, "outcomes_chart"), chart, "", blocks)) if chart else ""
     rows = []
     for title, url, items in pages:
         cells = []
-        for mid in ids:
-            c = Counter(r.state for _, v in items for r in v.results if r.machine_id == mid)
-            c["stale"] += c.pop("absent", 0)
+        for key, _ in columns:
+            c = Counter(r.state for _, v in items for r in v.results if key_of[r.machine_id] == key)
+            c["stale"] = len(items) * size[key] - c["passed"] - c["failed"] - c["skipped"]  # changed, or never recorded
             cells.append([Markup(_count(s, c[s], lang)) for s in ("passed", "failed", "skipped", "stale") if c[s]])
         rows.append({"title": title, "url": url, "count": formatting.number(len(items), lang, 0), "cells": cells})
     return render("status_page", svg=svg, rocm=Markup(rocm_evidence(pages, lang)), pages=rows,
-                  machines=[_described(data, lang) for data in ledgers], lang=lang)
+                  columns=[label for _, label in columns],
+                  machines=[_described(data, lang) for data in _newest_per_target(ledgers)], lang=lang)
 
 
 def _described(data: dict, lang: str) -> dict:

@@ -1,16 +1,23 @@
-"""The card matrix: one row per machine that ran the suite, one column per guide.
+"""The card matrix: one row per target (``gfx1102``, ``CUDA sm_90``, ``CPU x86_64``), one
+column per guide.
 
-Each cell is the level of evidence the guide reaches on that machine
-(:mod:`ruota_docs.site.evidence`), linked to the block that reached it and, where the next
-level is not reached, to the block that stops it. Each card the guides are about that
-no record has yet gets a row saying so, with the link to contribute one. Expanded from
-``<!-- card-matrix: -->``; every string comes from :mod:`ruota_docs.site.locales`.
+Each cell is the best level of evidence the guide reaches on a machine of that target
+(:mod:`ruota_docs.site.evidence`) and on how many of its machines, linked to the block that
+reached it and, where the next level is not reached, to the block that stops it; where
+the target's machines disagree (one failed a block another passed), the cell says so.
+Under each row, an expandable list of its machines with their own levels. A filter (in
+``ruota.js``, shipped with the site) narrows the rows; each row has a stable anchor,
+``#target-gfx1102``. Each card the guides are about that no record has yet gets a row
+saying so, with the link to contribute one. Expanded from ``<!-- card-matrix: -->``;
+every string comes from :mod:`ruota_docs.site.locales`.
 """
 
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from ruota_docs.records import verdicts
 from ruota_docs.site import evidence, formatting
@@ -42,17 +49,21 @@ def _torch(machine: dict) -> str:
     return version
 
 
-def _machine_cell(data: dict, lang: str) -> str:
-    """The row's head: the GPU, then its target and system, PyTorch, and the date of the run,
-    one per line (a compact column leaves room for the guides)."""
+def _machine_facts(data: dict, lang: str) -> list[str]:
+    """A machine as the matrix describes it: the GPU, then its target and system, PyTorch,
+    the date of the run and where the record comes from (HTML, escaped)."""
     m = data.get("machine", {})
     gpu = m.get("gpu_name") or text(lang, "matrix_cpu_only")
     system = f"{m.get('os', '?').capitalize().replace('Macos', 'macOS')} {m.get('machine', '')}".strip()
     target = f"<code>{html.escape(m['arch'])}</code> · " if m.get("arch") else ""
-    lines = [f"<strong>{html.escape(gpu)}</strong>", f"{target}{html.escape(system)}",
+    facts = [f"<strong>{html.escape(gpu)}</strong>", f"{target}{html.escape(system)}",
              f"PyTorch {html.escape(_torch(m))}", html.escape(formatting.date(data.get("updated"), lang, "medium"))]
-    facts = "".join(f'<span class="ruota-matrix-fact">{line}</span>' for line in lines)
-    return f'<th scope="row">{facts}</th>'
+    provenance = data.get("provenance") or {}
+    if provenance.get("kind") == "ci" and provenance.get("run_url"):
+        facts.append(f'<a href="{html.escape(provenance["run_url"])}">{html.escape(text(lang, "matrix_ci_run"))}</a>')
+    elif provenance.get("kind") == "sent":
+        facts.append(html.escape(text(lang, "matrix_sent")))
+    return facts
 
 
 def _stop_words(cell: evidence.Cell, lang: str) -> str:
@@ -78,33 +89,114 @@ def _cell(cell: evidence.Cell, url: str, lang: str) -> str:
     return f'<td class="ruota-level ruota-level-{cell.level}">{"".join(parts)}</td>'
 
 
+@dataclass
+class _Target:
+    """The machines of one backend and target, and what each reaches in each guide."""
+
+    backend: str
+    target: str
+    records: list = field(default_factory=list)  #: ``(data, [Cell per guide])``
+
+    @property
+    def anchor(self) -> str:
+        return "target-" + re.sub(r"[^a-z0-9_]+", "-", f"{self.target if self.backend == 'rocm' else self.backend + '-' + self.target}".lower())
+
+
+def _targets(guides: list[evidence.Guide], ledgers: list[dict]) -> list[_Target]:
+    """Every record's cells, grouped by target; each guide block's verdict is drawn once from
+    every record together (`verdicts.Index`), not once per record."""
+    indexed = verdicts.index_ledgers(ledgers)
+    results = []
+    for guide in guides:
+        by_block = {b.index: {r.machine_id: r for r in indexed.verdict(guide.page, b.index, b.sha256).results}
+                    for b in guide.blocks}
+        results.append(by_block)
+    found: dict[tuple[str, str], _Target] = {}
+    for data, _ in indexed:
+        machine = data.get("machine", {})
+        rid = verdicts.record_id(data)
+        cells = [evidence.cell_of(g, machine, {i: r.get(rid) for i, r in by_block.items()})
+                 for g, by_block in zip(guides, results)]
+        key = (str(machine.get("backend")), verdicts.target(machine))
+        found.setdefault(key, _Target(*key)).records.append((data, cells))
+    return sorted(found.values(), key=lambda t: (_ORDER.get(t.backend, 3), t.target))
+
+
+def _best(target: _Target, n: int, url: str, lang: str) -> str:
+    """The cell of guide ``n`` for a target: the best level its machines reach, on how many."""
+    cells = [cells[n] for _, cells in target.records]
+    best = max(cells, key=lambda c: c.level)
+    reaching = sum(1 for c in cells if c.level == best.level)
+    html_cell = _cell(best, url, lang)
+    notes = []
+    if len(cells) > 1:
+        notes.append(html.escape(text(lang, "matrix_best_on", count=reaching, total=len(cells))))
+    if best.level > 0 and any(c.stop == "failed" and c.level < best.level for c in cells):
+        notes.append(f'<span class="ruota-matrix-disagree ruota-mark-failed">{icon("failed")}'
+                     f'{html.escape(text(lang, "matrix_disagree"))}</span>')
+    if notes:
+        extra = "".join(f'<span class="ruota-level-count">{note}</span>' for note in notes)
+        html_cell = html_cell.replace("</td>", extra + "</td>")
+        if any("ruota-matrix-disagree" in note for note in notes):
+            html_cell = html_cell.replace('class="ruota-level ', 'class="ruota-level ruota-disagree ', 1)
+    return html_cell
+
+
+def _target_head(target: _Target, lang: str) -> str:
+    names = sorted({str(d.get("machine", {}).get("gpu_name") or "") for d, _ in target.records} - {""})
+    label = target.target if target.backend == "rocm" else f"{target.backend.upper()} {target.target}"
+    fingerprints = {d.get("fingerprint") for d, _ in target.records if d.get("fingerprint")}
+    count = text(lang, "matrix_machines", count=len(target.records))
+    if fingerprints:
+        count += " · " + text(lang, "matrix_independent", count=len(fingerprints))
+    shown = ", ".join(names[:3]) + (" …" if len(names) > 3 else "")
+    facts = [f"<strong><code>{html.escape(label)}</code></strong>"] + ([html.escape(shown)] if shown else []) + [html.escape(count)]
+    return '<th scope="row">' + "".join(f'<span class="ruota-matrix-fact">{f}</span>' for f in facts) + "</th>"
+
+
+def _machine_list(target: _Target, guides: list[evidence.Guide], lang: str) -> str:
+    """The expandable list of a target's machines, each with its level in each guide."""
+    items = []
+    for data, cells in sorted(target.records, key=lambda item: str(item[0].get("updated")), reverse=True):
+        levels = " · ".join(f"{html.escape(g.title)}: {html.escape(text(lang, 'matrix_level_' + evidence.LEVELS[c.level]))}"
+                            for g, c in zip(guides, cells))
+        items.append(f'<li data-machine="{html.escape(verdicts.record_id(data))}">{" · ".join(_machine_facts(data, lang))}'
+                     f'<br><span class="ruota-matrix-levels">{levels}</span></li>')
+    summary = f'{html.escape(text(lang, "matrix_list"))} ({formatting.number(len(items), lang, 0)})'
+    return f"<details><summary>{summary}</summary><ul>{''.join(items)}</ul></details>"
+
+
 def card_matrix(guides: list[evidence.Guide], ledgers: list[dict], lang: str, url: Callable[[str], str],
                 cards=()) -> str:
     """The matrix as HTML. ``url(page)`` is the link from the matrix's page to ``page``
     (``es/guides/keras-rx7600.md``); ``guides`` are in the reader's language ``lang``; ``cards``
     (`evidence.target_cards`) get a row while no record has their targets."""
-    indexed = verdicts.index_ledgers(ledgers)
-    ordered = sorted(indexed, key=lambda item: (_ORDER.get(item[0].get("machine", {}).get("backend"), 3),
-                                                str(item[0].get("machine", {}).get("arch") or ""), str(item[0].get("machine_id"))))
     columns = len(guides)
     head = "".join(f'<th scope="col"><a href="{html.escape(url(g.page))}">{html.escape(g.title)}</a></th>' for g in guides)
-    header = f'<tr><th scope="col">{html.escape(text(lang, "machine"))}</th>{head}</tr>'
+    header = f'<tr><th scope="col">{html.escape(text(lang, "matrix_target"))}</th>{head}</tr>'
     rows = []
-    for data, pages in ordered:
-        cells = "".join(_cell(evidence.cell(g, data, pages), url(g.page), lang) for g in guides)
-        rows.append(f'<tr data-machine="{html.escape(str(data.get("machine_id")))}">{_machine_cell(data, lang)}{cells}</tr>')
+    for target in _targets(guides, ledgers):
+        search = " ".join([target.target, target.backend] + [str(d.get("machine", {}).get("gpu_name") or "") for d, _ in target.records])
+        cells = "".join(_best(target, n, url(g.page), lang) for n, g in enumerate(guides))
+        rows.append(f'<tr id="{target.anchor}" class="ruota-matrix-target" data-filter="{html.escape(search.lower())}">'
+                    f'{_target_head(target, lang)}{cells}</tr>')
+        rows.append(f'<tr class="ruota-matrix-machines" data-for="{target.anchor}"><td colspan="{columns + 1}">'
+                    f'{_machine_list(target, guides, lang)}</td></tr>')
     contribute = url(f"{lang}/run-on-your-card.md")
     for name, targets in evidence.missing_cards(ledgers, cards):
         shown = ", ".join(targets) if len(targets) < 3 else f"{targets[0]}–{targets[-1]}"
         words = html.escape(text(lang, "matrix_no_record"))
         link = f'<a href="{html.escape(contribute)}">{html.escape(text(lang, "matrix_contribute"))}</a>'
-        rows.append(f'<tr class="ruota-matrix-missing" data-targets="{html.escape(" ".join(targets))}">'
+        rows.append(f'<tr class="ruota-matrix-missing" data-targets="{html.escape(" ".join(targets))}" '
+                    f'data-filter="{html.escape((name + " " + " ".join(targets)).lower())}">'
                     f'<th scope="row"><span class="ruota-matrix-fact"><strong>{html.escape(name)}</strong></span>'
                     f'<span class="ruota-matrix-fact"><code>{html.escape(shown)}</code></span></th>'
                     f'<td colspan="{columns}">{icon("stale")}<strong>{words}</strong> — {link}</td></tr>')
+    label = html.escape(text(lang, "matrix_filter"))
+    search = f'<input type="search" class="ruota-matrix-filter" placeholder="{label}" aria-label="{label}" hidden>'
     table = (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-matrix"><table>'
              f"<thead>{header}</thead><tbody>{''.join(rows)}</tbody></table></div></div>")
-    return f'<div class="ruota-card-matrix" data-search-exclude>{table}{_key_blocks(guides, url, lang)}</div>'
+    return f'<div class="ruota-card-matrix" data-search-exclude>{search}{table}{_key_blocks(guides, url, lang)}</div>'
 
 
 def _key_blocks(guides: list[evidence.Guide], url: Callable[[str], str], lang: str) -> str:

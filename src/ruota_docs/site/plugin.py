@@ -28,7 +28,7 @@ from mkdocs.utils import get_relative_url
 from ruota_docs.blocks import compat, directives, markers, page_cache, renderer, site_languages
 from ruota_docs.records import ledger, verdicts
 from ruota_docs.blocks import value_directive
-from ruota_docs.site import evidence, fragment_templates, fragments, matrix, template_cache, typography, values
+from ruota_docs.site import evidence, fragment_templates, fragments, groups, matrix, template_cache, typography, values
 from ruota_docs.blocks.capture import BlockCapture, Context
 from ruota_docs.site.locales import LANGUAGE_NAMES, text, theme_text
 from ruota_docs.blocks.pages import PageError, read_page, split_meta
@@ -286,7 +286,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             if block is None:
                 known = ", ".join(sorted(by_id)) or "none"
                 raise PluginError(f"{rendered.page}:{line}: value: no block on this page has id={value.block} (ids here: {known})")
-            return values.render(value, verdicts.verdict(block.page, block.index, block.sha256, self.indexed), lang)
+            return values.render(value, verdicts.verdict(block.page, block.index, block.sha256, self.indexed), lang, block.page)
 
         return value_directive.DIRECTIVE.sub(fill, html)
 
@@ -301,8 +301,9 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             known = ", ".join(sorted(b.block_id for b in rendered.blocks if b.block_id)) or "none"
             raise PluginError(f"{rendered.page}:{line}: chart: no block on this page has id={block_id} (ids here: {known})")
         verdict = verdicts.verdict(block.page, block.index, block.sha256, self.indexed)
-        return [(data.get("machine", {}), [r.entry] if r.entry and r.state in ("passed", "failed") else [])
-                for (data, _), r in zip(self.indexed, verdict.results)]
+        # one bar per backend and target: its latest run (a thousand machines are not a thousand bars)
+        latest = [g.latest("passed", "failed") for g in groups.groups_of(verdict, block.page)]
+        return [(r.machine, [r.entry]) for r in latest if r is not None]
 
     # -- the site's frame in the reader's language ----------------------------------------
     def on_pre_build(self, config):

@@ -1,9 +1,11 @@
 """Measured numbers written into sentences: ``<!-- value: block=ID metric=NAME -->``.
 
 Written inline in prose, the directive becomes the value that block printed as a metric
-line (``NAME: value``, the lines charts read), for every machine whose record holds it
-for the block's current code, formatted for the reader's language:
-"66,0 MiB en CPU x86_64 y 67,2 MiB en NVIDIA H200 (CUDA)". Options: ``unit=`` (shown after
+line (``NAME: value``, the lines charts read) for its current code, formatted for the
+reader's language, and only one: measured on the card the guide is about where it has
+been, else on a GPU, else on the CPU, with that machine and the date —
+"67,2 MiB (NVIDIA H200, 1 dic 2026)". The other machines' values are in its tooltip,
+identical ones counted once, so the sentence reads the same with two records or a thousand. Options: ``unit=`` (shown after
 the number, in the reader's units: Mio in French), ``digits=`` (decimals; default: as
 printed). A value no record holds yet is
 shown as a visible "not measured yet" mark, and ``ruota-docs status --strict`` fails.
@@ -13,37 +15,67 @@ from __future__ import annotations
 
 import html
 
-from ruota_docs.site import charts, formatting
+from ruota_docs.site import charts, formatting, groups
 from ruota_docs.site.locales import text
-from ruota_docs.records.verdicts import Verdict
+from ruota_docs.records.verdicts import MachineResult, Verdict
 from ruota_docs.blocks.value_directive import Value, ValueDirectiveError, in_text, parse
 
-def measured(value: Value, verdict: Verdict | None) -> list[tuple[str, float, str]]:
-    """``(machine label, number, as printed)`` on each machine that printed it for the current code."""
+def measured(value: Value, verdict: Verdict | None) -> list[tuple[MachineResult, float, str]]:
+    """``(result, number, as printed)`` on each machine that printed it for the current code."""
     result = []
     for machine in verdict.by_state("passed") if verdict else []:
         output = (machine.entry or {}).get("output")
         number = charts.metric(output, value.metric)
         if number is not None:
-            printed = charts.metric_text(output, value.metric)
-            result.append((machine.label, number, printed))
+            result.append((machine, number, charts.metric_text(output, value.metric)))
     return result
 
 
-def render(value: Value, verdict: Verdict | None, lang: str) -> str:
-    """The sentence fragment a value directive becomes."""
+def _short(result: MachineResult) -> str:
+    """The machine as a sentence names it in passing: its GPU, else its CPU."""
+    machine = result.machine
+    return str(machine.get("gpu_name") or f"CPU {machine.get('machine', '')}".strip())
+
+
+def render(value: Value, verdict: Verdict | None, lang: str, page: str = "") -> str:
+    """The sentence fragment a value directive becomes: one value — measured on the card
+    ``page`` is about where it has been, else on a GPU, else on the CPU — with that machine
+    and the date; the other machines' values in the tooltip (identical ones counted once)."""
     found = measured(value, verdict)
     if not found:
         words = text(lang, "value_missing")
         tip = text(lang, "value_missing_tip", block=value.block, metric=value.metric)
         return f'<span class="ruota-value ruota-value-missing" title="{html.escape(tip)}">{html.escape(words)}</span>'
-    parts = []
-    for label, number, printed in found:
+    numbers = {id(r): (number, printed) for r, number, printed in found}
+
+    def shown(result) -> str:
+        number, printed = numbers[id(result)]
         digits = value.digits if value.digits is not None else _decimals(printed)
-        shown = formatting.quantity(formatting.fixed(number, lang, digits), value.unit, lang)
-        parts.append(text(lang, "value_on", value=html.escape(shown), machine=html.escape(label)))
-    return (f'<span class="ruota-value" data-block="{html.escape(value.block)}" data-metric="{html.escape(value.metric)}">'
-            f'{formatting.join(parts, lang)}</span>')
+        return formatting.quantity(formatting.fixed(number, lang, digits), value.unit, lang)
+
+    ordered = groups.group([r for r, _, _ in found], groups.page_targets(page))
+    chosen = ordered[0].latest("passed")
+    main = shown(chosen)
+    words = text(lang, "value_at", value=main, machine=_short(chosen),
+                 date=formatting.date(chosen.entry.get("ran_at"), lang, "medium"))
+    same, others = 0, {}
+    for g in ordered:
+        for result in g.results:
+            if result is chosen:
+                continue
+            if shown(result) == main:
+                same += 1
+            else:
+                others.setdefault(shown(result), []).append(result)
+    notes = []
+    for number, results in list(others.items())[:5]:
+        where = results[0].label if len(results) == 1 else text(lang, "machines_count", count=len(results))
+        notes.append(text(lang, "value_on", value=number, machine=where))
+    if same:
+        notes.append(text(lang, "value_same", count=same))
+    tip = f' title="{html.escape(text(lang, "value_also", values="; ".join(notes)))}"' if notes else ""
+    return (f'<span class="ruota-value" data-block="{html.escape(value.block)}" data-metric="{html.escape(value.metric)}"'
+            f'{tip}>{html.escape(words)}</span>')
 
 
 def _decimals(printed: str) -> int:

@@ -1,0 +1,127 @@
+"""A block's results grouped by backend and target, so that a page says as much with a
+thousand machines' records as with two.
+
+A block panel, a value in the prose and the card matrix do not list machines: they count
+them per group (``rocm``/``gfx1102``, ``cuda``/``sm_90``, ``cpu``/``x86_64``), the guide's
+own card first (`GUIDE_TARGETS`), then the GPUs, then the CPU.
+
+Agreement: where the machines of one group that ran a block's current code did not all
+get the same outcome, the group *disagrees* — shown on the block and in the matrix, never
+outvoted. An outcome on a target is *confirmed* only when at least two independent records
+(different machine fingerprints) hold it: one machine, however many times it ran, is one
+witness.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ruota_docs.records.verdicts import MachineResult, Verdict
+
+#: Guide (path under a language folder) → the targets of the card it is about.
+GUIDE_TARGETS: dict[str, tuple[str, ...]] = {
+    "guides/keras-rx7600.md": ("gfx1102",),
+    "guides/radeon-vii-windows.md": ("gfx906",),
+}
+_BACKEND_ORDER = {"rocm": 0, "cuda": 1, "cpu": 2}
+_BACKEND_NAMES = {"rocm": "ROCm", "cuda": "CUDA", "cpu": "CPU"}
+
+
+def page_targets(page: str) -> tuple[str, ...]:
+    """The targets of the card ``page`` (``es/guides/keras-rx7600.md``) is about; () for most pages."""
+    return GUIDE_TARGETS.get(page.split("/", 1)[-1], ())
+
+
+@dataclass
+class Group:
+    """The results of one backend and target."""
+
+    backend: str
+    target: str
+    results: list[MachineResult] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        return f"{self.backend}-{self.target}"
+
+    def label(self) -> str:
+        """The group as a reader knows it: the machine itself where it is the only one
+        (``NVIDIA H200 (CUDA)``), else its target (``gfx1102``, ``CUDA sm_90``, ``CPU x86_64``)."""
+        if len({r.machine_id for r in self.results}) == 1:
+            return self.results[0].label
+        return target_label(self.backend, self.target)
+
+    def count(self, *states: str) -> int:
+        """Machines of the group in one of ``states`` (all of them without)."""
+        return len({r.machine_id for r in self.results if not states or r.state in states})
+
+    def of(self, state: str) -> list[MachineResult]:
+        return [r for r in self.results if r.state == state]
+
+    @property
+    def disagrees(self) -> bool:
+        """Some machines passed the current code and others failed it."""
+        return bool(self.of("passed")) and bool(self.of("failed"))
+
+    def confirmed(self, state: str) -> bool:
+        """At least two independent records (different fingerprints) hold ``state``."""
+        return len({r.record.get("fingerprint") for r in self.of(state) if r.record.get("fingerprint")}) >= 2
+
+    def latest(self, *states: str) -> MachineResult | None:
+        """The most recent run of the group in one of ``states``."""
+        ran = [r for r in self.results if r.entry and r.state in states and r.entry.get("ran_at")]
+        return max(ran, key=lambda r: (r.entry["ran_at"], r.machine_id)) if ran else None
+
+
+def target_label(backend: str, target: str) -> str:
+    if backend == "rocm":
+        return target
+    return f"{_BACKEND_NAMES.get(backend, backend)} {target}"
+
+
+def group(results: list[MachineResult], first: tuple[str, ...] = ()) -> list[Group]:
+    """``results`` by backend and target: the targets in ``first`` (the page's card), then
+    ROCm, CUDA and the CPU, the groups of more machines first."""
+    groups: dict[tuple[str, str], Group] = {}
+    for result in results:
+        backend, target = result.group
+        groups.setdefault((backend, target), Group(backend, target)).results.append(result)
+    return sorted(groups.values(), key=lambda g: (g.target not in first, _BACKEND_ORDER.get(g.backend, 3),
+                                                   -g.count(), g.target))
+
+
+def groups_of(verdict: Verdict, page: str) -> list[Group]:
+    return group(verdict.results, page_targets(page))
+
+
+def shown_outputs(groups: list[Group], limit: int = 2) -> list[tuple[list[Group], MachineResult]]:
+    """The runs whose output a block panel shows, with the groups each stands for: the latest
+    run of the guide's card (or of the GPU group with most machines), then the CPU's (else
+    the next GPU group), ``limit`` at most; an output identical to one shown is not repeated:
+    its group joins that one."""
+    ran = [(g, g.latest("passed", "failed")) for g in groups]
+    ran = [(g, r) for g, r in ran if r is not None]
+    gpus = [item for item in ran if item[0].backend != "cpu"]
+    cpus = [item for item in ran if item[0].backend == "cpu"]
+    chosen = gpus[:1] + cpus[:1]
+    chosen += [item for item in ran if item not in chosen][: max(0, limit - len(chosen))]
+    shown: list[tuple[list[Group], MachineResult]] = []
+    said: dict[tuple, int] = {}
+    for g, r in chosen[:limit]:
+        key = (r.state, r.entry.get("output"), r.entry.get("error"))
+        if key in said:
+            shown[said[key]][0].append(g)
+        else:
+            said[key] = len(shown)
+            shown.append(([g], r))
+    return shown
+
+
+def counts(groups: list[Group]) -> Counter:
+    """Machines per state over every group."""
+    total = Counter()
+    for g in groups:
+        for state in ("passed", "failed", "skipped", "stale"):
+            total[state] += g.count(state)
+    return total
