@@ -207,4 +207,4 @@ def synthetic_record(root: Path, machine: dict, outcome=None, when: str = "2026-
                 "reason": reason, "error": None, "duration": 0.25, "output": output, "ran_at": when,
                 "reused_from": None, "signature": block.signature, "as_root": False if state != "skipped" else None}
     return {"schema": 1, "kind": "ruota-docs/ledger", "machine_id": machine["machine_id"], "machine": copy.deepcopy(machine),
-            "updated": when, "blocks": blocks}
+            "provenance": {"kind": "sent", "commit": None}, "updated": when, "blocks": blocks}

@@ -303,3 +303,37 @@ def test_an_old_format_record_is_read_and_written_back_in_the_new_one(tmp_path):
     assert json.loads(path.read_text(encoding="utf-8"))["schema"] == 2
     after = ledger.load(path)
     assert after["blocks"] == {k: {f: v for f, v in e.items() if f != "line"} for k, e in before["blocks"].items()}
+
+
+# -- where a record comes from ---------------------------------------------------------------------------------------
+def test_a_record_says_which_machine_and_where_it_comes_from(tmp_path, monkeypatch):
+    from ruota_docs.records import provenance
+
+    for name in ("GITHUB_ACTIONS", "GITHUB_RUN_ID"):
+        monkeypatch.delenv(name, raising=False)
+    path = tmp_path / "m.json"
+    ledger.record(path, [entry("es/a.md", 0)], set(), MACHINE)
+    written = json.loads(path.read_text(encoding="utf-8"))
+    assert list(written)[:6] == ["schema", "kind", "machine_id", "machine", "fingerprint", "provenance"]
+    assert written["fingerprint"] == provenance.fingerprint() and len(written["fingerprint"]) == 32
+    assert written["provenance"] == {"kind": "sent", "commit": None}  # not in a git work tree
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_RUN_ID", "77")
+    monkeypatch.setenv("GITHUB_REPOSITORY", "ruota/ruota-docs")
+    monkeypatch.setenv("GITHUB_SHA", "b" * 40)
+    monkeypatch.setenv("RUOTA_DOCS_RUNNER_LABELS", "self-hosted, linux, rocm, gfx1102")
+    ledger.record(path, [entry("es/a.md", 1)], set(), MACHINE)
+    assert json.loads(path.read_text(encoding="utf-8"))["provenance"] == {
+        "kind": "ci", "run_url": "https://github.com/ruota/ruota-docs/actions/runs/77", "repository": "ruota/ruota-docs",
+        "commit": "b" * 40, "runner_labels": ["self-hosted", "linux", "rocm", "gfx1102"]}
+
+
+def test_fingerprints_hash_the_machine_id(tmp_path):
+    from ruota_docs.records import provenance
+
+    one, other = tmp_path / "one", tmp_path / "other"
+    one.write_text("4f0c1a2b3c4d5e6f7a8b9c0d1e2f3a4b\n")
+    other.write_text("00000000000000000000000000000001\n")
+    assert provenance.fingerprint([one]) == provenance.fingerprint([tmp_path / "missing", one])
+    assert provenance.fingerprint([one]) != provenance.fingerprint([other])
+    assert "4f0c1a2b" not in provenance.fingerprint([one])  # a hash of it, salted: not the id itself

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -449,3 +450,107 @@ def test_committed_records_pass(capsys):
     out = capsys.readouterr().out
     assert code == 0, out
     assert " 0 errors" in out.splitlines()[-1]
+
+
+# -- provenance, fingerprints, duplicates, size ----------------------------------------------------------------------
+RUN = "https://github.com/ruota/ruota-docs/actions/runs/4242"
+CI = {"kind": "ci", "run_url": RUN, "repository": "ruota/ruota-docs", "commit": "a" * 40,
+      "runner_labels": ["self-hosted", "linux", "rocm", "gfx1102"]}
+
+
+def test_a_ci_record_with_its_run_is_accepted(project, good):
+    good["provenance"] = dict(CI)
+    good["fingerprint"] = "f" * 32
+    assert problems(check(project, good, name="rocm-gfx1102-ffffffff.json")) == []
+    assert problems(check(project, good)) == []  # the plain machine id is a name too
+
+
+@pytest.mark.parametrize("change, where, message", [
+    (lambda p: p.pop("run_url"), "provenance.run_url", "a CI record links to its workflow run: https://github.com/OWNER/REPO/actions/runs/ID, not None"),
+    (lambda p: p.update(run_url="https://github.com/mallory/fork/actions/runs/1"), "provenance.run_url",
+     "is a run of mallory/fork, not of the record's repository ruota/ruota-docs"),
+    (lambda p: p.update(commit="main"), "provenance.commit", "must be the 40 lower-case hex digits of the commit that ran, not 'main'"),
+    (lambda p: p.update(runner_labels=["ubuntu-latest"]), "provenance.runner_labels",
+     "the records' workflow runs only on self-hosted runners: 'self-hosted' is not among ['ubuntu-latest']"),
+    (lambda p: p.update(runner_labels=["self-hosted", "rocm", "gfx1030"]), "provenance.runner_labels",
+     "the job ran on a runner labelled ['self-hosted', 'rocm', 'gfx1030'], not on one labelled gfx1102 as this record's machine is"),
+    (lambda p: p.update(kind="trusted"), "provenance.kind", "must be ci (written by a CI job) or sent (by hand), not 'trusted'"),
+    (lambda p: p.update(token="x"), "provenance.token", "unknown field for ci; ci holds only: kind, run_url, repository, commit, runner_labels"),
+])
+def test_a_provenance_that_does_not_fit(project, good, change, where, message):
+    good["provenance"] = dict(CI)
+    change(good["provenance"])
+    assert only(check(project, good), where) == message
+
+
+def test_missing_provenance_and_bad_fingerprints(project, good):
+    del good["provenance"]
+    assert only(check(project, good), "record") == "missing field 'provenance' (an object)"
+    good["provenance"], good["fingerprint"] = {"kind": "sent", "commit": None}, "my-laptop"
+    assert only(check(project, good), "fingerprint").startswith("must be 32 lower-case hex digits")
+
+
+def test_the_file_name_with_a_fingerprint(project, good):
+    good["fingerprint"] = "0123456789abcdef" * 2
+    report = check(project, good, name="rocm-gfx1102-deadbeef.json")
+    assert only(report, "record", "error").startswith(
+        "the file must be named rocm-gfx1102.json or rocm-gfx1102-01234567.json (the machine's id, and its fingerprint)")
+
+
+def test_two_records_of_one_machine(project, good, capsys):
+    folder = project / "incoming"
+    folder.mkdir()
+    good["fingerprint"] = "c" * 32
+    for name in ("rocm-gfx1102.json", "rocm-gfx1102-cccccccc.json"):
+        (folder / name).write_text(stored_text(good), encoding="utf-8")
+    code = main(["--root", str(project), "record", "check", str(folder / "rocm-gfx1102.json"), str(folder / "rocm-gfx1102-cccccccc.json")])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert (f"{folder / 'rocm-gfx1102-cccccccc.json'}: machine_id: error: machine 'rocm-gfx1102' (fingerprint cccccccc…) "
+            f"already has a record: {folder / 'rocm-gfx1102.json'}; one machine sends one record") in out
+    with pytest.raises(ledger.LedgerError, match=r"rocm-gfx1102.json: machine_id: machine 'rocm-gfx1102' \(fingerprint "
+                                                 r"cccccccc…\) already has a record, rocm-gfx1102-cccccccc.json"):
+        ledger.load_all(folder)
+    good["fingerprint"] = "d" * 32  # another RX 7600: a second, independent record
+    (folder / "rocm-gfx1102-cccccccc.json").unlink()
+    (folder / "rocm-gfx1102-dddddddd.json").write_text(stored_text(good), encoding="utf-8")
+    assert len(ledger.load_all(folder)) == 2
+
+
+@pytest.mark.realdocs
+def test_a_record_ten_times_larger_than_a_real_one_is_refused_naming_its_field(tmp_path):
+    real = ledger.load(REPO / "verification" / "cuda-nvidia-h200.json")
+    size = (REPO / "verification" / "cuda-nvidia-h200.json").stat().st_size
+    padded = copy.deepcopy(real)
+    for n, item in enumerate(list(padded["blocks"].values())[:60]):
+        item["output"] = f"{n}: " + "0.1234 " * 2500  # within the engine's limit per output, far beyond any run's
+    path = tmp_path / "cuda-nvidia-h200.json"
+    path.write_text(stored_text(padded), encoding="utf-8")
+    assert path.stat().st_size > 10 * size
+    report = record_check.check_file(path, REPO, REPO / "docs", now=NOW)
+    message = only(report, "record")
+    assert message.startswith(f"{path.stat().st_size:,} bytes, over the 524,288 a record of this site may take")
+    assert re.search(r"its largest field is outputs \([\d,]+ bytes\), the largest value in it outputs\.[0-9a-f]{16} "
+                     r"\(17,5\d\d bytes\)$", message), message
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("scp model.pt alice@workstation-42", "a user and host name (al…)"),
+    ("connected to erins-desktop.local:8080", "a host name (er…)"),
+])
+def test_user_at_host_and_host_names_of_any_machine_in_any_field(project, good, text, kind):
+    good["machine"]["packages"]["note"] = text
+    entry(good)["reason"] = text
+    for lang in ("es", "en", "fr"):
+        entry(good, f"{lang}/p.md#1")["output"] = f"saved\n{text}\n"
+    report = check(project, good)
+    found = {p.where: p.message for p in report.problems if p.rule == "private"}
+    assert found["machine.packages.note"] == f"{kind}: remove it from the record before sending it"
+    assert found["es/p.md#0.reason"] == f"{kind}: remove it from the record before sending it"
+    assert found["en/p.md#1.output"] == f"line 2: {kind}: remove it from the record before sending it"
+
+
+@pytest.mark.parametrize("text", ["x = threading.local()", "pip install git+https://github.com/x/y@main", "@property",
+                                  "torch@2.9.1", "ssh git@github.com", "user@host"])
+def test_what_is_no_user_or_host(text):
+    assert private_data.findings(text, this_machine=False) == []

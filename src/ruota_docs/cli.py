@@ -281,7 +281,7 @@ def cmd_record(args) -> int:
         return _migrate(args.files)
     root = _root(args.root)
     docs = _site(root)[0]
-    reports = [check.check_file(Path(f), root, docs) for f in args.files]
+    reports = check.check_files(args.files, root, docs)
     line, status = check.summary(reports, strict=args.strict)
     if args.json:
         print(json.dumps({"ok": status == 0, "summary": line, "records": [r.to_dict() for r in reports]}, indent=1))

@@ -25,12 +25,12 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ruota_docs.records import gpus, ledger, private_data, stored
+from ruota_docs.records import gpus, ledger, private_data, provenance, stored
 from ruota_docs.blocks.collect import PageError, page_blocks
 from ruota_docs.blocks import site_languages
 from ruota_docs.records.machine import Device
 from ruota_docs.blocks.terms import OS_NAMES
-from ruota_docs.records.schema import CUT_NOTE, OUTPUT_LIMIT
+from ruota_docs.records.schema import CUT_NOTE, OUTPUT_LIMIT, RECORD_LIMIT
 
 #: Clock skew allowed between the machine that ran the suite and the one checking.
 SKEW = dt.timedelta(minutes=5)
@@ -67,6 +67,7 @@ class Report:
     entries: int = 0
     stale: int = 0
     as_root: int = 0
+    identity: tuple | None = None  #: (machine_id, fingerprint), once read
 
     def add(self, where: str, severity: str, rule: str, message: str) -> None:
         self.problems.append(Problem(self.file, where, severity, rule, message))
@@ -144,7 +145,7 @@ _GPU_BACKENDS = {
 }
 
 
-def _check_machine(report: Report, machine: dict, machine_id, stem: str) -> Device | None:
+def _check_machine(report: Report, machine: dict, machine_id, stem: str, fingerprint=None) -> Device | None:
     if not _fields(report, "machine", machine, ledger.MACHINE_FIELDS):
         return None
     backend, arch, name = machine["backend"], machine["arch"], machine["gpu_name"]
@@ -191,8 +192,10 @@ def _check_machine(report: Report, machine: dict, machine_id, stem: str) -> Devi
         add("machine.machine_id", f"{machine['machine_id']!r} does not name this machine; the engine names it {device.machine_id!r}")
     if machine_id != machine["machine_id"]:
         add("record", f"machine_id {machine_id!r} differs from machine.machine_id {machine['machine_id']!r}")
-    if stem != device.machine_id:
-        add("record", f"the file must be named {device.machine_id}.json (the machine's id), not {stem}.json")
+    names = [device.machine_id] + ([f"{device.machine_id}-{fingerprint[:8]}"] if isinstance(fingerprint, str) else [])
+    if stem not in names:
+        add("record", f"the file must be named {' or '.join(n + '.json' for n in names)} (the machine's id"
+                      f"{', and its fingerprint' if len(names) > 1 else ''}), not {stem}.json")
     return device
 
 
@@ -337,18 +340,25 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
     if not isinstance(data, dict):
         report.add("record", "error", "schema", "must be a JSON object")
         return report
+    report.identity = (data.get("machine_id"), data.get("fingerprint"))
+    if len(raw) > RECORD_LIMIT:
+        report.add("record", "error", "size", f"{len(raw):,} bytes, over the {RECORD_LIMIT:,} a record of this site may take "
+                                              f"(the engine writes about 75,000 for every page); its largest field is "
+                                              f"{_heaviest(data)}")
+        return report
     if data.get("schema") == 1 and data.get("kind") == ledger.KIND:
         report.add("record.schema", "error", "schema", f"schema 1 is the old format (one entry per page and language); "
                    f"rewrite it as schema {ledger.SCHEMA} with `ruota-docs record migrate {path}` (the same results, "
                    "a third of the bytes) and check it again")
         return report
-    if not _fields(report, "record", data, _TOP):
+    if not _fields(report, "record", data, _TOP, ("fingerprint",)):
         return report
     if data["kind"] != ledger.KIND:
         report.add("record.kind", "error", "schema", f"must be {ledger.KIND!r}")
     if data["schema"] != ledger.SCHEMA:
         report.add("record.schema", "error", "schema", f"schema {data['schema']} is not the one this ruota-docs writes ({ledger.SCHEMA})")
-    device = _check_machine(report, data["machine"], data["machine_id"], path.stem)
+    device = _check_machine(report, data["machine"], data["machine_id"], path.stem, data.get("fingerprint"))
+    _check_origin(report, data)
     updated = _time(report, "record.updated", data["updated"], now)
     if not _check_stored(report, data["pages"], data["outputs"]):
         return report
@@ -362,8 +372,17 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
 
 
 # -- the stored form: pages, their results, the outputs ------------------------------------------------------------
-_TOP = {"schema": (int,), "kind": (str,), "machine_id": (str,), "machine": (dict,), "updated": (str,),
-        "pages": (dict,), "outputs": (dict,)}
+_TOP = {"schema": (int,), "kind": (str,), "machine_id": (str,), "machine": (dict,), "fingerprint": (str, type(None)),
+        "provenance": (dict,), "updated": (str,), "pages": (dict,), "outputs": (dict,)}
+
+
+def _check_origin(report: Report, data: dict) -> None:
+    """The record's provenance and fingerprint (`ruota_docs.records.provenance`)."""
+    for where, message in provenance.check(data["provenance"], data["machine"]):
+        report.add(where, "error", "provenance", message)
+    problem = provenance.check_fingerprint(data.get("fingerprint"))
+    if problem:
+        report.add("fingerprint", "error", "provenance", problem)
 _PAGE = re.compile(r"[^#\s/][^#\s]*\.md")
 _LANG = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]+)?")
 
@@ -437,6 +456,39 @@ def _check_at(report: Report, where: str, result: dict, page: str, seen: dict) -
                                                                      f"language whose run it is credited with, not {json.dumps(source)}")
             ok = False
     return ok
+
+
+def _size(value) -> int:
+    return len(json.dumps(value, ensure_ascii=False).encode())
+
+
+def _heaviest(data: dict) -> str:
+    """Where an oversized record's bytes are: its heaviest field, and the largest value in it."""
+    top = max(data, key=lambda key: _size(data[key]))
+    where, value = top, data[top]
+    while isinstance(value, (dict, list)) and value:
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        key, value = max(items, key=lambda kv: _size(kv[1]))
+        where += f".{key}" if isinstance(key, str) else f"[{key}]"
+    return f"{top} ({_size(data[top]):,} bytes), the largest value in it {where} ({_size(value):,} bytes)"
+
+
+def check_files(paths, root: Path, docs_dir: Path, now: dt.datetime | None = None) -> list[Report]:
+    """`check_file` for each record, and one more rule across them: two records of one machine
+    (the same machine id and fingerprint) are an error on the second."""
+    reports, seen = [], {}
+    for path in paths:
+        report = check_file(Path(path), root, docs_dir, now)
+        identity = getattr(report, "identity", None)
+        if identity and identity[0] is not None:
+            if identity in seen:
+                which = f"{identity[0]!r}" + (f" (fingerprint {identity[1][:8]}…)" if identity[1] else "")
+                report.add("machine_id", "error", "machine", f"machine {which} already has a record: {seen[identity]}; "
+                                                            "one machine sends one record")
+            else:
+                seen[identity] = report.file
+        reports.append(report)
+    return reports
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:

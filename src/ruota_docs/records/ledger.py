@@ -54,11 +54,12 @@ import json
 import os
 import re
 import socket
+import subprocess
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from ruota_docs.records import stored
+from ruota_docs.records import provenance, stored
 
 SCHEMA = 2
 #: Older formats `load` still reads (and `write_atomic` writes back as `SCHEMA`).
@@ -164,8 +165,17 @@ def load_all(directory: Path) -> list[dict]:
     directory = Path(directory)
     if not directory.is_dir():
         return []
-    ledgers = [load(p) for p in sorted(directory.glob("*.json"))]
-    return sorted(ledgers, key=lambda d: str(d.get("machine_id")))
+    ledgers, seen = [], {}
+    for path in sorted(directory.glob("*.json")):
+        data = load(path)
+        key = (data.get("machine_id"), data.get("fingerprint"))
+        if key in seen:
+            which = f"machine {key[0]!r}" + (f" (fingerprint {key[1][:8]}…)" if key[1] else "")
+            raise LedgerError(f"{path}: machine_id: {which} already has a record, {seen[key].name}: "
+                              "one machine keeps one record (merge them by running the suite again, or remove one)")
+        seen[key] = path
+        ledgers.append(data)
+    return sorted(ledgers, key=lambda d: (str(d.get("machine_id")), str(d.get("fingerprint") or "")))
 
 
 def merge(old: dict, entries: list[dict], complete_pages: set[str], machine: dict,
@@ -305,9 +315,28 @@ def record(path: Path, entries: list[dict], complete_pages: set[str], machine: d
             raise LedgerError(f"{path}: holds machine {old.get('machine_id')!r}, not this machine "
                               f"({machine.get('machine_id')!r}); choose another file with --ledger")
         merged = merge(old, [scrub_entry(e) for e in entries], complete_pages, scrub_machine(machine), forget)
+        merged = _with_origin(merged, path)
         write_atomic(path, merged)
         _note_write(path)
     return merged
+
+
+def _with_origin(data: dict, path: Path) -> dict:
+    """``data`` with this machine's fingerprint and where the record comes from (this run),
+    right after the machine (`ruota_docs.records.provenance`)."""
+    origin = {"fingerprint": provenance.fingerprint(), "provenance": provenance.from_environment(commit=_git_head(path.parent))}
+    head = {k: v for k, v in data.items() if k in ("schema", "kind", "machine_id", "machine")}
+    return head | origin | {k: v for k, v in data.items() if k not in head and k not in origin}
+
+
+def _git_head(folder: Path) -> str | None:
+    """The commit checked out where the record is written (None outside a git work tree)."""
+    try:
+        found = subprocess.run(["git", "-C", str(folder), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    head = found.stdout.strip()
+    return head if found.returncode == 0 and re.fullmatch(r"[0-9a-f]{40}", head) else None
 
 
 # -- scrubbing: nothing published names the home folder, the user or the host ------

@@ -11,7 +11,7 @@ that come from elsewhere, where those names are unknown, so it looks for their s
 | --- | --- | --- |
 | home folder | ``/home/alice/``, ``/Users/alice/``, ``C:\\Users\\alice\\`` | error |
 | this machine | the home folder (error), user or host name (warning) of the machine running the check | error / warning |
-| user or host name | ``USER=alice``, ``HOSTNAME=desk``, a prompt ``alice@desk:~$`` | error |
+| user or host name | ``USER=alice``, ``HOSTNAME=desk``, a prompt ``alice@desk:~$``, ``alice@workstation-42``, a local host ``erins-desktop.local`` — of any machine, not only this one | error |
 | e-mail address | ``alice@mail.example.com`` (example domains and ``git@`` are fine) | error |
 | token or key | GitHub ``ghp_…``/``github_pat_…``, Hugging Face ``hf_…``, AWS ``AKIA…`` and secret keys, ``Bearer …``, private keys, Slack, OpenAI, Google keys, JWTs, passwords in URLs, long values of ``*_TOKEN=``/``*SECRET*=``/``*PASSWORD*=``/``*API_KEY=`` | error |
 | IP address | any IPv4 address but loopback, ``0.0.0.0`` and the documentation ranges; private ones (10/8, 172.16/12, 192.168/16) say so | warning |
@@ -53,6 +53,13 @@ _HOME = [
 _EMAIL = re.compile(r"(?<![\w.+%-])(?P<local>[A-Za-z0-9._%+-]+)@(?P<domain>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})(?![\w-])")
 _SAFE_DOMAINS = re.compile(r"(?i)(^|\.)(example\.(com|org|net)|example|invalid|localhost|test|users\.noreply\.github\.com)$")
 _PROMPT = re.compile(r"(?<![\w.@-])(?P<user>[a-z_][a-z0-9_-]{1,31})@(?P<host>[A-Za-z0-9][\w-]*):(?:~|/)")
+#: ``alice@workstation-42``: a user at a host with no domain (an address with one is an e-mail).
+_USER_AT_HOST = re.compile(r"(?<![\w.+%@/-])(?P<user>[A-Za-z_][\w.-]{1,31})@(?P<host>[A-Za-z][\w-]*[A-Za-z0-9])(?![\w.@-])")
+#: ``erins-desktop.local``: a host of a local network (mDNS, home and office domains); not
+#: ``threading.local()``: what follows a host is a space, a port, a path or punctuation.
+_LOCAL_HOST = re.compile(r"(?<![\w.-])(?P<host>[A-Za-z0-9][\w-]*(?:\.[A-Za-z0-9][\w-]*)*)"
+                         r"\.(?:local|lan|home\.arpa|internal|localdomain|intranet)(?=$|[\s:/'\",;)\]])", re.IGNORECASE)
+_NOT_HOSTS = {"localhost", "example", "host", "hostname", "your-host", "myhost"}
 _IDENTITY = re.compile(r"\b(?P<key>USER|USERNAME|LOGNAME|HOSTNAME|HOST|COMPUTERNAME|USERPROFILE|HOME)\s*[=:]\s*['\"]?(?P<value>[^\s'\",;]+)")
 _NEUTRAL_VALUES = re.compile(r"^(~.*|<.*|root|ruota-docs-runner|runner|localhost|127\.0\.0\.1|\$\w+|\$\{\w+\}|%\w+%|None|null|/root.*|/nonexistent|/tmp.*)$")
 _TOKENS = [
@@ -118,6 +125,15 @@ def findings(text: str, this_machine: bool = True) -> list[Finding]:
     for match in _PROMPT.finditer(text):
         if not _EMAIL.fullmatch(match.group(0).rstrip(":~/")) and match["user"] not in ("root", "git"):
             found.append(Finding("a user and host name (a shell prompt)", mask(match.group(0), 2), _line(text, match.start())))
+    prompts = [m.span() for m in _PROMPT.finditer(text)]
+    for match in _USER_AT_HOST.finditer(text):
+        if any(a <= match.start() < b for a, b in prompts) or match["user"].lower() in {"git", "root"} | _PLACEHOLDER_NAMES:
+            continue
+        if match["host"].lower() not in _NOT_HOSTS:
+            found.append(Finding("a user and host name", mask(match.group(0), 2), _line(text, match.start())))
+    for match in _LOCAL_HOST.finditer(text):
+        if match["host"].lower() not in _NOT_HOSTS:
+            found.append(Finding("a host name", mask(match.group(0), 2), _line(text, match.start())))
     for match in _IDENTITY.finditer(text):
         if not _NEUTRAL_VALUES.match(match["value"]):
             found.append(Finding("a user or host name", f"{match['key']}=<{mask(match['value'], 1)}>", _line(text, match.start())))

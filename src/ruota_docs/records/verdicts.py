@@ -35,7 +35,7 @@ def target(machine: dict) -> str:
     return str(machine.get("arch") or machine.get("machine") or "?")
 
 
-@dataclass
+@dataclass(slots=True)
 class MachineResult:
     machine_id: str  #: the record's id (`record_id`): unique among the records
     label: str
@@ -98,42 +98,54 @@ class PageEntries(dict):
             self.by_index[(entry["page"], entry["index"])] = entry
 
 
-class Index(list):
-    """Every ledger with its `PageEntries` (``[(data, pages), …]``), and across them, the
-    records of each code: a verdict costs what the records of that block hold, not one
-    lookup per record, and each block's verdict is computed once per build."""
+class Index:
+    """Every ledger and, across them, the records of each code: a verdict costs what the
+    records of that block hold, not one lookup per record, and each block's verdict is
+    computed once per build. Iterating gives ``(data, PageEntries)`` for each ledger (built
+    when first asked for: the site's pages never need them)."""
 
     def __init__(self, ledgers: list[dict]) -> None:
-        super().__init__((data, PageEntries(data.get("blocks", {}).values())) for data in ledgers)
+        self.ledgers = list(ledgers)
         self.by_code: dict[tuple[str, str], list[tuple[int, dict]]] = {}
         self.by_index: dict[tuple[str, int], list[int]] = {}
-        for n, (_, pages) in enumerate(self):
-            for (page, sha256), entries in pages.by_code.items():
-                self.by_code.setdefault((page, sha256), []).append((n, entries))
-            for key in pages.by_index:
-                self.by_index.setdefault(key, []).append(n)
-        self.labels = [(record_id(data), machine_label(data.get("machine", {}))) for data, _ in self]
+        for n, data in enumerate(self.ledgers):
+            for entry in data.get("blocks", {}).values():
+                self.by_code.setdefault((entry["page"], entry["sha256"]), []).append((n, entry))
+                self.by_index.setdefault((entry["page"], entry["index"]), []).append(n)
+        self.labels = [(record_id(data), machine_label(data.get("machine", {}))) for data in self.ledgers]
         self.cache: dict[tuple[str, int, str], Verdict] = {}
+        self._pages: list | None = None
+
+    def __len__(self) -> int:
+        return len(self.ledgers)
+
+    def __iter__(self):
+        if self._pages is None:
+            self._pages = [(data, PageEntries(data.get("blocks", {}).values())) for data in self.ledgers]
+        return iter(self._pages)
+
+    def __getitem__(self, n: int):
+        return list(self)[n]
 
     def verdict(self, page: str, index: int, sha256: str) -> Verdict:
         key = (page, index, sha256)
-        if key not in self.cache:
-            result = Verdict(machines=len(self))
-            found = set()
-            for n, same in self.by_code.get((page, sha256), []):
-                entry = next((e for e in same if e["index"] == index), same[0])
-                result.results.append(self._result(n, entry, "failed" if entry["outcome"] == "error" else entry["outcome"]))
-                found.add(n)
-            for n in self.by_index.get((page, index), []):
-                if n not in found:
-                    result.results.append(self._result(n, None, "stale"))
-            result.results.sort(key=lambda r: r.machine_id)
-            self.cache[key] = result
-        return self.cache[key]
+        found = self.cache.get(key)
+        if found is None:
+            chosen: dict[int, dict] = {}
+            for n, entry in self.by_code.get((page, sha256), ()):
+                if n not in chosen or entry["index"] == index:  # the block itself, else the same code elsewhere on the page
+                    chosen[n] = entry
+            results = [self._result(n, entry, "failed" if entry["outcome"] == "error" else entry["outcome"])
+                       for n, entry in chosen.items()]
+            results += [self._result(n, None, "stale") for n in dict.fromkeys(self.by_index.get((page, index), ()))
+                        if n not in chosen]
+            results.sort(key=lambda r: r.machine_id)
+            found = self.cache[key] = Verdict(results, len(self.ledgers))
+        return found
 
     def _result(self, n: int, entry: dict | None, state: str) -> MachineResult:
         machine_id, label = self.labels[n]
-        return MachineResult(machine_id, label, state, entry, self[n][0])
+        return MachineResult(machine_id, label, state, entry, self.ledgers[n])
 
 
 def index_ledgers(ledgers: list[dict]) -> Index:

@@ -40,6 +40,7 @@ class Group:
     backend: str
     target: str
     results: list[MachineResult] = field(default_factory=list)
+    _counts: Counter | None = field(default=None, repr=False, compare=False)
 
     @property
     def key(self) -> str:
@@ -48,13 +49,18 @@ class Group:
     def label(self) -> str:
         """The group as a reader knows it: the machine itself where it is the only one
         (``NVIDIA H200 (CUDA)``), else its target (``gfx1102``, ``CUDA sm_90``, ``CPU x86_64``)."""
-        if len({r.machine_id for r in self.results}) == 1:
+        if len(self.results) == 1:
             return self.results[0].label
         return target_label(self.backend, self.target)
 
     def count(self, *states: str) -> int:
-        """Machines of the group in one of ``states`` (all of them without)."""
-        return len({r.machine_id for r in self.results if not states or r.state in states})
+        """Machines of the group in one of ``states`` (all of them without): a verdict holds one
+        result per record."""
+        if not states:
+            return len(self.results)
+        if self._counts is None:
+            self._counts = Counter(r.state for r in self.results)
+        return sum(self._counts[s] for s in states)
 
     def of(self, state: str) -> list[MachineResult]:
         return [r for r in self.results if r.state == state]

@@ -102,17 +102,16 @@ class _Target:
         return "target-" + re.sub(r"[^a-z0-9_]+", "-", f"{self.target if self.backend == 'rocm' else self.backend + '-' + self.target}".lower())
 
 
-def _targets(guides: list[evidence.Guide], ledgers: list[dict]) -> list[_Target]:
+def _targets(guides: list[evidence.Guide], indexed: verdicts.Index) -> list[_Target]:
     """Every record's cells, grouped by target; each guide block's verdict is drawn once from
     every record together (`verdicts.Index`), not once per record."""
-    indexed = verdicts.index_ledgers(ledgers)
     results = []
     for guide in guides:
         by_block = {b.index: {r.machine_id: r for r in indexed.verdict(guide.page, b.index, b.sha256).results}
                     for b in guide.blocks}
         results.append(by_block)
     found: dict[tuple[str, str], _Target] = {}
-    for data, _ in indexed:
+    for data in indexed.ledgers:
         machine = data.get("machine", {})
         rid = verdicts.record_id(data)
         cells = [evidence.cell_of(g, machine, {i: r.get(rid) for i, r in by_block.items()})
@@ -167,15 +166,17 @@ def _machine_list(target: _Target, guides: list[evidence.Guide], lang: str) -> s
 
 
 def card_matrix(guides: list[evidence.Guide], ledgers: list[dict], lang: str, url: Callable[[str], str],
-                cards=()) -> str:
+                cards=(), indexed: verdicts.Index | None = None) -> str:
     """The matrix as HTML. ``url(page)`` is the link from the matrix's page to ``page``
     (``es/guides/keras-rx7600.md``); ``guides`` are in the reader's language ``lang``; ``cards``
-    (`evidence.target_cards`) get a row while no record has their targets."""
+    (`evidence.target_cards`) get a row while no record has their targets; ``indexed`` is
+    ``ledgers``' `verdicts.Index` where the caller has one."""
+    indexed = verdicts.index_ledgers(ledgers) if indexed is None else indexed
     columns = len(guides)
     head = "".join(f'<th scope="col"><a href="{html.escape(url(g.page))}">{html.escape(g.title)}</a></th>' for g in guides)
     header = f'<tr><th scope="col">{html.escape(text(lang, "matrix_target"))}</th>{head}</tr>'
     rows = []
-    for target in _targets(guides, ledgers):
+    for target in _targets(guides, indexed):
         search = " ".join([target.target, target.backend] + [str(d.get("machine", {}).get("gpu_name") or "") for d, _ in target.records])
         cells = "".join(_best(target, n, url(g.page), lang) for n, g in enumerate(guides))
         rows.append(f'<tr id="{target.anchor}" class="ruota-matrix-target" data-filter="{html.escape(search.lower())}">'

@@ -84,10 +84,9 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         self.root = Path(config.config_file_path).resolve().parent
         self.docs_dir = Path(config.docs_dir).resolve()
         try:
-            self.ledgers = ledger.load_all(self.root / self.config.ledger_dir)
+            self.ledgers, self.indexed = _records(self.root / self.config.ledger_dir)
         except ledger.LedgerError as error:
             raise PluginError(f"ruota_docs: {error}") from None
-        self.indexed = verdicts.index_ledgers(self.ledgers)
         try:
             self.key_blocks = evidence.key_blocks(self.config.key_blocks)
         except evidence.EvidenceError as error:
@@ -267,7 +266,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             raise PluginError(f"{page.file.src_uri}:{directive.line}: card-matrix: {error}") from None
         found = lambda k: files.get_file_from_path(k) if files else None  # noqa: E731
         to = lambda k: get_relative_url(found(k).url, page.url) if found(k) else k  # noqa: E731
-        return matrix.card_matrix(guides, self.ledgers, lang, to, self.target_cards)
+        return matrix.card_matrix(guides, self.ledgers, lang, to, self.target_cards, self.indexed)
 
     def _values(self, html: str, rendered, page, lang: str) -> str:
         """``<!-- value: … -->`` in the prose: the number each machine's record holds."""
@@ -363,6 +362,23 @@ PAGE_DIRECTIVES = {
     "verification-status": RuotaDocsPlugin._status,
     "card-matrix": RuotaDocsPlugin._card_matrix,
 }
+
+
+#: The records read by this process, and the files they were read from: the i18n plugin
+#: builds each language with its own configuration, the records are read once.
+_READ: dict[Path, tuple[tuple, list, verdicts.Index]] = {}
+
+
+def _records(folder: Path) -> tuple[list[dict], verdicts.Index]:
+    """The ledgers of ``folder`` and their index, read again only where a file changed (each
+    language's build gets fresh verdicts: the cache of verdicts is the index's)."""
+    stamp = tuple((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in sorted(folder.glob("*.json"))) \
+        if folder.is_dir() else ()
+    known = _READ.get(folder)
+    if known is None or known[0] != stamp:
+        ledgers = ledger.load_all(folder)
+        known = _READ[folder] = (stamp, ledgers, verdicts.index_ledgers(ledgers))
+    return known[1], known[2]
 
 
 def _line_of(source: str, fragment: str) -> int:

@@ -1,0 +1,99 @@
+"""Where a record comes from, and what tells one machine from another.
+
+``provenance`` says how the record reached the repository:
+
+- ``{"kind": "ci", "run_url": "https://github.com/OWNER/REPO/actions/runs/123", "repository": "OWNER/REPO",
+  "commit": "<40 hex digits>", "runner_labels": ["self-hosted", "linux", "rocm", "gfx1102"]}`` — written by the
+  engine in a GitHub Actions job (``GITHUB_ACTIONS``), the labels from ``RUOTA_DOCS_RUNNER_LABELS`` (the workflow
+  sets them: GitHub does not tell a job its runner's labels); the site links the record to its run;
+- ``{"kind": "sent", "commit": "<40 hex digits>" | null}`` — run by the card's owner and sent by hand.
+
+``fingerprint`` (32 hex digits) tells two machines of the same kind apart (two RX 7600s are both
+``rocm-gfx1102``): a hash of the operating system's machine id, salted so that it matches no other
+program's, so the record says *which* machine without saying anything *about* it. Two records agree
+independently only when their fingerprints differ (`ruota_docs.site.groups`).
+
+`check` is what ``record check`` holds a record's provenance to.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import uuid
+from pathlib import Path
+
+KINDS = ("ci", "sent")
+_SALT = "ruota-docs machine fingerprint v1:"
+_HEX40 = re.compile(r"[0-9a-f]{40}")
+_HEX32 = re.compile(r"[0-9a-f]{32}")
+_REPOSITORY = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
+_RUN_URL = re.compile(r"https://github\.com/(?P<repository>[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)/actions/runs/\d+(?:/attempts/\d+)?")
+_MACHINE_ID_FILES = ("/etc/machine-id", "/var/lib/dbus/machine-id")
+
+
+def fingerprint(machine_id_files=_MACHINE_ID_FILES) -> str:
+    """This machine's fingerprint: the salted hash of its machine id (else of its network node)."""
+    for name in machine_id_files:
+        try:
+            found = Path(name).read_text(encoding="ascii").strip()
+        except (OSError, UnicodeDecodeError):
+            continue
+        if found:
+            return hashlib.sha256((_SALT + found).encode()).hexdigest()[:32]
+    return hashlib.sha256(f"{_SALT}node:{uuid.getnode():012x}".encode()).hexdigest()[:32]
+
+
+def from_environment(env=None, commit: str | None = None) -> dict:
+    """The provenance of a record written now: ``ci`` inside a GitHub Actions job, else ``sent``."""
+    env = os.environ if env is None else env
+    if env.get("GITHUB_ACTIONS") == "true" and env.get("GITHUB_RUN_ID") and env.get("GITHUB_REPOSITORY"):
+        server = env.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/")
+        labels = [label.strip() for label in env.get("RUOTA_DOCS_RUNNER_LABELS", "").split(",") if label.strip()]
+        return {"kind": "ci", "run_url": f"{server}/{env['GITHUB_REPOSITORY']}/actions/runs/{env['GITHUB_RUN_ID']}",
+                "repository": env["GITHUB_REPOSITORY"], "commit": env.get("GITHUB_SHA") or commit, "runner_labels": labels}
+    return {"kind": "sent", "commit": commit}
+
+
+def check(provenance, machine: dict) -> list[tuple[str, str]]:
+    """``(field, problem)`` for each way ``provenance`` does not fit the record (``machine``)."""
+    if not isinstance(provenance, dict):
+        return [("provenance", 'must be an object: {"kind": "ci", …} or {"kind": "sent"}')]
+    kind = provenance.get("kind")
+    if kind not in KINDS:
+        return [("provenance.kind", f"must be ci (written by a CI job) or sent (by hand), not {kind!r}")]
+    fields = {"ci": ("kind", "run_url", "repository", "commit", "runner_labels"), "sent": ("kind", "commit")}[kind]
+    problems = [(f"provenance.{name}", f"unknown field for {kind}; {kind} holds only: {', '.join(fields)}")
+                for name in provenance if name not in fields]
+    commit = provenance.get("commit")
+    if not (commit is None and kind == "sent") and not (isinstance(commit, str) and _HEX40.fullmatch(commit)):
+        problems.append(("provenance.commit", f"must be the 40 lower-case hex digits of the commit that ran, not {commit!r}"))
+    if kind == "sent":
+        return problems
+    repository, run_url, labels = provenance.get("repository"), provenance.get("run_url"), provenance.get("runner_labels")
+    if not (isinstance(repository, str) and _REPOSITORY.fullmatch(repository)):
+        problems.append(("provenance.repository", f"must be OWNER/REPO, not {repository!r}"))
+    match = _RUN_URL.fullmatch(run_url) if isinstance(run_url, str) else None
+    if match is None:
+        problems.append(("provenance.run_url", "a CI record links to its workflow run: "
+                                               f"https://github.com/OWNER/REPO/actions/runs/ID, not {run_url!r}"))
+    elif isinstance(repository, str) and match["repository"].lower() != repository.lower():
+        problems.append(("provenance.run_url", f"is a run of {match['repository']}, not of the record's repository "
+                                               f"{repository}"))
+    if not (isinstance(labels, list) and labels and all(isinstance(label, str) for label in labels)):
+        problems.append(("provenance.runner_labels", f"must list the runner's labels, not {labels!r}"))
+    elif "self-hosted" not in labels:
+        problems.append(("provenance.runner_labels", "the records' workflow runs only on self-hosted runners: "
+                                                     f"'self-hosted' is not among {labels}"))
+    elif machine.get("backend") == "rocm" and machine.get("arch") and machine["arch"] not in labels:
+        problems.append(("provenance.runner_labels", f"the job ran on a runner labelled {labels}, "
+                                                     f"not on one labelled {machine['arch']} as this record's machine is"))
+    return problems
+
+
+def check_fingerprint(value) -> str | None:
+    """The problem of a record's ``fingerprint`` (None where it is fine)."""
+    if value is None or isinstance(value, str) and _HEX32.fullmatch(value):
+        return None
+    return f"must be 32 lower-case hex digits (the engine's hash of the machine id), not {value!r}"
