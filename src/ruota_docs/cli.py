@@ -5,6 +5,7 @@
     ruota-docs i18n status                  translations whose source changed, with a diff
     ruota-docs i18n mark-synced PAGE…       record that a translation matches its source again
     ruota-docs verify [PYTEST ARGS…]        run the snippet suite on this machine, write its ledger
+    ruota-docs contribute [--yes]           run the suite, check the record, prepare its pull request
     ruota-docs record check FILE… [--json]  validate records before they are accepted
     ruota-docs record migrate FILE…         rewrite older records in the current format
     ruota-docs runner [--grant]             who runs the pages when the suite runs as root
@@ -310,6 +311,21 @@ def _migrate(files: list[str]) -> int:
     return status
 
 
+def cmd_contribute(args, extra: list[str]) -> int:
+    """Run the suite here, check the record and prepare the pull request that sends it."""
+    from ruota_docs.run import contribute  # noqa: PLC0415 — only this command needs it
+    from ruota_docs.run.device import probe  # noqa: PLC0415
+
+    root = _root(args.root)
+    def answer(question: str) -> str:
+        # --yes starts the run; pushing is always asked (and never answered yes without a person)
+        if args.yes and question.startswith("Go on?"):
+            return "y"
+        return input(question) if sys.stdin.isatty() else "n"
+
+    return contribute.contribute(root, _site(root)[0], probe(), ask=answer, extra=extra)
+
+
 def cmd_runner(args) -> int:
     """Who runs the pages' code here, and whether that user can reach what the pages need."""
     from ruota_docs.run import unprivileged  # noqa: PLC0415 — POSIX only
@@ -360,6 +376,15 @@ def main(argv: list[str] | None = None) -> int:
                                "writes this machine's record (verification/<machine-id>.json). Every other argument goes "
                                "to pytest: -n 2 --dist loadscope (two workers), --no-ledger, --reuse-ledger, "
                                "--update-outputs, --network, --block-timeout S (pytest --help lists them all).")
+    contribute = sub.add_parser("contribute", help="for a card's owner: run the suite here, check the record, prepare "
+                                                   "the branch and the pull request that send it",
+                                usage="ruota-docs contribute [--yes] [pytest options]",
+                                description="Probes this machine and says what it will do; runs every page's code "
+                                            "blocks (an interrupted run resumes); checks the record as the maintainers "
+                                            "will; commits only the record on a branch of its own (the work tree stays "
+                                            "as it is) and prints the git push and gh pr create commands. Works offline "
+                                            "up to the push, and pushes nothing without a yes.")
+    contribute.add_argument("--yes", action="store_true", help="answer yes to starting (the push is still asked for)")
     sub.add_parser("serve", add_help=False,  # its own options and --help: ruota_docs.serve.server's
                    help="live preview for authors: a save rebuilds the pages it shows on (ruota-docs serve --help)")
     record = sub.add_parser("record", help="check verification records before they are accepted",
@@ -390,6 +415,8 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_verify(args, extra)
     if args.command == "serve":
         return cmd_serve(args, extra)
+    if args.command == "contribute":
+        return cmd_contribute(args, extra)
     if extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     commands = {"status": cmd_status, "i18n": cmd_i18n, "init": cmd_init, "toolchain": cmd_toolchain,

@@ -314,6 +314,10 @@ def record(path: Path, entries: list[dict], complete_pages: set[str], machine: d
         if old.get("machine_id") not in (None, machine.get("machine_id")):
             raise LedgerError(f"{path}: holds machine {old.get('machine_id')!r}, not this machine "
                               f"({machine.get('machine_id')!r}); choose another file with --ledger")
+        if old.get("fingerprint") not in (None, provenance.fingerprint()):
+            raise LedgerError(f"{path}: fingerprint: this is the record of another {machine.get('machine_id')} machine "
+                              f"(fingerprint {old['fingerprint'][:8]}…, this one's {provenance.fingerprint()[:8]}…); "
+                              f"write this machine's with --ledger {path.parent / (str(machine.get('machine_id')) + '-' + provenance.fingerprint()[:8] + '.json')}")
         merged = merge(old, [scrub_entry(e) for e in entries], complete_pages, scrub_machine(machine), forget)
         merged = _with_origin(merged, path)
         write_atomic(path, merged)

@@ -1,0 +1,181 @@
+"""``ruota-docs contribute``: from a card owner's machine to a pull request, in one command.
+
+1. **Probe** the machine and say what will happen (which record, which branch), then ask.
+2. **Run the suite** with pytest's progress, reusing what already passed here for the same
+   code (``--reuse-ledger``): an interrupted run resumes where it stopped.
+3. **Check the record** (`ruota_docs.records.check`): a refused record stops here.
+4. **Prepare a branch** that commits only the record, without touching the work tree or the
+   checked-out branch (a commit made from HEAD's tree with the record replaced: plumbing only).
+5. **Print the exact commands** that push it and open the pull request, and write the pull
+   request's body beside them; where ``gh`` is installed and logged in, offer to run them.
+
+Everything up to the push works offline, and nothing is pushed without a yes.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ruota_docs.records import check, ledger, provenance
+from ruota_docs.records.verdicts import machine_label
+
+
+class ContributeError(RuntimeError):
+    """A step that cannot go on, with what to do about it."""
+
+
+@dataclass
+class Plan:
+    root: Path
+    record: Path  #: verification/<machine-id>.json
+    branch: str  #: records/<machine-id>-<fingerprint>
+    label: str  #: the machine as the site names it
+
+
+def _git(root: Path, *args: str, env: dict | None = None, input_text: str | None = None) -> str:
+    found = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, env=env, input=input_text)
+    if found.returncode != 0:
+        raise ContributeError(f"git {' '.join(args)}: {found.stderr.strip() or found.stdout.strip()}")
+    return found.stdout.strip()
+
+
+def plan(root: Path, device) -> Plan:
+    """What this machine's contribution is: its record and its branch."""
+    root = Path(root)
+    _git(root, "rev-parse", "--verify", "HEAD")  # a clone with a commit: the branch starts there
+    # named with the fingerprint too: two owners of one card send two records, not one file
+    name = f"{device.machine_id}-{provenance.fingerprint()[:8]}"
+    record = root / "verification" / f"{name}.json"
+    branch = f"records/{name}"
+    return Plan(root, record, branch, machine_label(device.to_dict()))
+
+
+def describe(p: Plan) -> str:
+    shown = p.record.relative_to(p.root)
+    return "\n".join([
+        f"This machine: {p.label}.",
+        "ruota-docs contribute will:",
+        f"  1. run every page's code blocks here (resuming: what passed here for the same code is reused), writing {shown};",
+        f"  2. check {shown} as the maintainers will (ruota-docs record check);",
+        f"  3. commit only {shown} on a new branch, {p.branch} (your work tree and branch stay as they are);",
+        "  4. print the commands that push it and open the pull request. Nothing is pushed without your yes.",
+    ])
+
+
+def run_suite(p: Plan, extra: list[str] = ()) -> int:
+    """The suite, with pytest's progress; ``--reuse-ledger`` makes a second run resume the first."""
+    command = [sys.executable, "-m", "pytest", "docs", "-p", "no:cacheprovider", "--reuse-ledger",
+               "--ledger", str(p.record), *extra]
+    print("running:", shlex.join(command), flush=True)
+    return subprocess.call(command, cwd=p.root)
+
+
+def check_record(p: Plan, docs_dir: Path) -> tuple[str, int]:
+    """The record check's report (its lines) and exit status."""
+    if not p.record.is_file():
+        raise ContributeError(f"{p.record}: no record was written; run the suite again (it resumes)")
+    reports = check.check_files([p.record], p.root, docs_dir)
+    line, status = check.summary(reports)
+    lines = [str(problem) for report in reports for problem in report.problems] + [line]
+    return "\n".join(lines), status
+
+
+def prepare_branch(p: Plan, body: str) -> str:
+    """A commit on ``p.branch`` holding HEAD's tree with only the record replaced; its id.
+
+    Made with a temporary index, so the work tree, the index and the checked-out branch are
+    untouched; a branch of that name is replaced (a later run of the same machine)."""
+    relative = p.record.relative_to(p.root).as_posix()
+    blob = _git(p.root, "hash-object", "-w", "--", relative)
+    with tempfile.TemporaryDirectory() as folder:
+        env = dict(os.environ, GIT_INDEX_FILE=str(Path(folder) / "index"))
+        _git(p.root, "read-tree", "HEAD", env=env)
+        _git(p.root, "update-index", "--add", "--cacheinfo", f"100644,{blob},{relative}", env=env)
+        tree = _git(p.root, "write-tree", env=env)
+    if tree == _git(p.root, "rev-parse", "HEAD^{tree}"):
+        raise ContributeError(f"{relative} is already committed as it is: there is nothing to send")
+    message = f"Record of {p.label}\n\n{body}"
+    commit = _git(p.root, "commit-tree", tree, "-p", "HEAD", "-F", "-", input_text=message)
+    _git(p.root, "branch", "--force", p.branch, commit)
+    return commit
+
+
+def pull_request_body(p: Plan, report: str) -> str:
+    data = ledger.load(p.record)
+    outcomes: dict[str, int] = {}
+    for entry in data["blocks"].values():
+        outcomes[entry["outcome"]] = outcomes.get(entry["outcome"], 0) + 1
+    counted = ", ".join(f"{count} {outcome}" for outcome, count in sorted(outcomes.items()))
+    origin = data.get("provenance") or {}
+    return "\n".join([
+        f"A record of the whole suite on **{p.label}**, made with `ruota-docs contribute`.", "",
+        f"- machine: `{data['machine_id']}`, fingerprint `{(data.get('fingerprint') or '')[:8]}`",
+        f"- commit that ran: `{origin.get('commit') or 'unknown'}`; provenance: {origin.get('kind', 'sent')}",
+        f"- blocks: {counted}", "",
+        "`ruota-docs record check`:", "", "```text", report, "```", "",
+    ])
+
+
+def commands(p: Plan, body_file: Path, remote: str = "origin") -> list[list[str]]:
+    """The commands that send the branch: push to the owner's fork, open the pull request."""
+    title = f"Record of {p.label}"
+    return [["git", "-C", str(p.root), "push", remote, f"{p.branch}:{p.branch}"],
+            ["gh", "pr", "create", "--head", p.branch, "--title", title, "--body-file", str(body_file)]]
+
+
+def gh_ready() -> bool:
+    """``gh`` is installed and logged in (it then pushes and opens the pull request itself)."""
+    if shutil.which("gh") is None:
+        return False
+    return subprocess.run(["gh", "auth", "status"], capture_output=True, text=True).returncode == 0
+
+
+def contribute(root: Path, docs_dir: Path, device, ask=input, extra: list[str] = (), suite=run_suite,
+               gh=gh_ready, out=print) -> int:
+    """The whole path (see the module); ``ask(question)`` answers the questions (``input``)."""
+    try:
+        p = plan(root, device)
+    except ContributeError as error:
+        out(f"ruota-docs contribute: {error}")
+        return 2
+    out(describe(p))
+    if ask("Go on? [y/N] ").strip().lower() not in ("y", "yes"):
+        out("Nothing done.")
+        return 1
+    status = suite(p, list(extra))
+    if status not in (0, 1):  # 1: some blocks failed, which the record says; anything else stopped the run
+        out(f"The suite stopped (exit status {status}); run ruota-docs contribute again: it resumes.")
+        return status
+    try:
+        report, refused = check_record(p, docs_dir)
+        out(report)
+        if refused:
+            out("The record check refused the record: nothing was committed. Fix what it names and run this again.")
+            return 1
+        body = pull_request_body(p, report)
+        body_file = Path(_git(p.root, "rev-parse", "--absolute-git-dir")) / "ruota-docs-pull-request.md"
+        body_file.write_text(body, encoding="utf-8")
+        commit = prepare_branch(p, body)
+    except ContributeError as error:
+        out(f"ruota-docs contribute: {error}")
+        return 2
+    sends = commands(p, body_file)
+    out(f"\nBranch {p.branch} (commit {commit[:12]}) holds only {p.record.relative_to(p.root)}.")
+    out("To send it (origin: your fork of the repository; `gh repo fork --remote` makes one):")
+    for command in sends:
+        out("  " + shlex.join(command))
+    if gh() and ask("gh is logged in: push the branch and open the pull request now? [y/N] ").strip().lower() in ("y", "yes"):
+        for command in sends:
+            if subprocess.call(command) != 0:
+                out(f"{shlex.join(command)} failed: the branch is still there; run the commands above again.")
+                return 1
+        return 0
+    out("Nothing was pushed.")
+    return 0

@@ -1,0 +1,125 @@
+"""``ruota-docs contribute``: the owner's path, up to the push (which is never made here)."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from _support import RX7600, synthetic_record, write_tree
+from ruota_docs.records import ledger, provenance
+from ruota_docs.records.machine import Device
+from ruota_docs.run import contribute
+
+PAGE = "# Página { #p }\n\n```python\nprint('uno')\n```\n"
+DEVICE = Device(**{k: v for k, v in RX7600.items() if k != "machine_id"})
+
+
+def git(root, *args) -> str:
+    return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=True).stdout.strip()
+
+
+@pytest.fixture
+def clone(tmp_path):
+    root = write_tree(tmp_path / "clone", {f"docs/{lang}/p.md": PAGE for lang in ("es", "en", "fr")}, conftest=False)
+    (root / "notes.txt").write_text("the owner's own work\n")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "-c", "user.name=t", "-c", "user.email=t@example.com", "add", "-A")
+    git(root, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "start")
+    (root / "notes.txt").write_text("the owner's own work, changed and not committed\n")
+    return root
+
+
+def fake_suite(private: str = ""):
+    """A suite run that writes the record the engine would (a synthetic one for the clone's pages)."""
+    calls = []
+
+    def suite(p, extra):
+        calls.append((p.record, extra))
+        data = synthetic_record(p.root, RX7600)
+        if private:
+            data["blocks"]["es/p.md#0"]["output"] = private
+        p.record.parent.mkdir(exist_ok=True)
+        ledger.write_atomic(p.record, data | {"fingerprint": provenance.fingerprint()})
+        return 0
+    suite.calls = calls
+    return suite
+
+
+def answers(*replies):
+    asked = []
+
+    def ask(question):
+        asked.append(question)
+        return replies[len(asked) - 1] if len(asked) <= len(replies) else "n"
+    ask.asked = asked
+    return ask
+
+
+def test_it_says_what_it_will_do_and_does_nothing_without_a_yes(clone):
+    said, suite = [], fake_suite()
+    assert contribute.contribute(clone, clone / "docs", DEVICE, ask=answers("n"), suite=suite, out=said.append) == 1
+    assert said[0].startswith("This machine: AMD Radeon RX 7600 (ROCm, gfx1102).\nruota-docs contribute will:")
+    assert f"records/rocm-gfx1102-{provenance.fingerprint()[:8]}" in said[0]
+    assert said[-1] == "Nothing done." and suite.calls == []
+
+
+def test_the_branch_holds_only_the_record_and_nothing_is_pushed(clone):
+    said, suite, ask = [], fake_suite(), answers("y", "y")
+    before = (git(clone, "rev-parse", "HEAD"), git(clone, "branch", "--show-current"), git(clone, "status", "--porcelain"))
+    code = contribute.contribute(clone, clone / "docs", DEVICE, ask=ask, suite=suite, gh=lambda: False, out=said.append)
+    assert code == 0, said
+    name = f"rocm-gfx1102-{provenance.fingerprint()[:8]}"
+    branch = f"records/{name}"
+    assert suite.calls == [(clone / "verification" / f"{name}.json", [])]
+    # only the record, on top of HEAD; the owner's branch, index and uncommitted work untouched
+    assert git(clone, "diff", "--name-only", "HEAD", branch) == f"verification/{name}.json"
+    assert git(clone, "rev-parse", f"{branch}^") == before[0]
+    assert (git(clone, "rev-parse", "HEAD"), git(clone, "branch", "--show-current")) == before[:2]
+    assert git(clone, "status", "--porcelain") == before[2] + "\n?? verification/"
+    assert git(clone, "log", "-1", "--format=%s", branch) == "Record of AMD Radeon RX 7600 (ROCm, gfx1102)"
+    body = (clone / ".git" / "ruota-docs-pull-request.md").read_text(encoding="utf-8")
+    assert "accepted: 1 record, 3 entries (0 stale); 0 errors, 0 warnings" in body and "`rocm-gfx1102`" in body
+    assert f"  git -C {clone} push origin {branch}:{branch}" in said
+    assert (f"  gh pr create --head {branch} --title 'Record of AMD Radeon RX 7600 (ROCm, gfx1102)' "
+            f"--body-file {clone / '.git' / 'ruota-docs-pull-request.md'}") in said
+    assert said[-1] == "Nothing was pushed." and len(ask.asked) == 1  # no gh: the push is not even offered
+    assert git(clone, "remote") == ""
+
+
+def test_with_gh_logged_in_the_push_is_offered_and_a_no_pushes_nothing(clone, monkeypatch):
+    said, ask = [], answers("y", "n")
+    ran = []
+    monkeypatch.setattr(contribute.subprocess, "call", lambda command, **kw: ran.append(command) or 0)
+    code = contribute.contribute(clone, clone / "docs", DEVICE, ask=ask, suite=fake_suite(), gh=lambda: True, out=said.append)
+    assert code == 0
+    assert ask.asked[1] == "gh is logged in: push the branch and open the pull request now? [y/N] "
+    assert ran == [] and said[-1] == "Nothing was pushed."
+    assert contribute.contribute(clone, clone / "docs", DEVICE, ask=answers("y", "y"), suite=fake_suite(),
+                                 gh=lambda: True, out=said.append) == 0
+    assert [command[:2] for command in ran] == [["git", "-C"], ["gh", "pr"]]
+
+
+def test_a_refused_record_is_not_committed(clone):
+    said = []
+    code = contribute.contribute(clone, clone / "docs", DEVICE, ask=answers("y"), suite=fake_suite("saved in /home/alice/x\n"),
+                                 gh=lambda: False, out=said.append)
+    assert code == 1
+    assert any("a home folder (/home/<a…>)" in line for line in said)
+    assert said[-1].startswith("The record check refused the record: nothing was committed.")
+    assert git(clone, "branch", "--list", "records/*") == ""
+
+
+def test_an_interrupted_suite_is_resumed_by_running_again(clone):
+    said = []
+    code = contribute.contribute(clone, clone / "docs", DEVICE, ask=answers("y"), suite=lambda p, extra: 2, out=said.append)
+    assert code == 2 and said[-1] == "The suite stopped (exit status 2); run ruota-docs contribute again: it resumes."
+    command = []
+    p = contribute.plan(clone, DEVICE)
+    monkey = contribute.subprocess.call
+    try:
+        contribute.subprocess.call = lambda cmd, cwd=None: command.extend(cmd) or 0
+        contribute.run_suite(p, ["-x"])
+    finally:
+        contribute.subprocess.call = monkey
+    assert command[1:] == ["-m", "pytest", "docs", "-p", "no:cacheprovider", "--reuse-ledger", "--ledger", str(p.record), "-x"]
