@@ -61,8 +61,8 @@ def workflow() -> dict:
     return data
 
 
-def test_there_is_a_workflow():
-    assert sorted(p.name for p in WORKFLOWS.glob("*.y*ml")) == ["site.yml"]
+def test_there_are_two_workflows():
+    assert sorted(p.name for p in WORKFLOWS.glob("*.y*ml")) == ["records.yml", "site.yml"]
 
 
 def test_actionlint_finds_nothing():
@@ -93,8 +93,9 @@ def test_zizmor_does_catch_mistakes(faulty):
         assert audit in result.stdout, (audit, result.stdout)
 
 
-def test_actions_are_pinned_by_commit_with_their_release():
-    uses = re.findall(r"^\s*(?:-\s+)?uses:\s*(\S+)(.*)$", SITE.read_text(encoding="utf-8"), re.MULTILINE)
+@pytest.mark.parametrize("path", [SITE, WORKFLOWS / "records.yml"], ids=["site", "records"])
+def test_actions_are_pinned_by_commit_with_their_release(path):
+    uses = re.findall(r"^\s*(?:-\s+)?uses:\s*(\S+)(.*)$", path.read_text(encoding="utf-8"), re.MULTILINE)
     assert uses
     for action, comment in uses:
         assert re.fullmatch(r"actions/[\w-]+@[0-9a-f]{40}", action), action
@@ -144,3 +145,89 @@ def test_main_builds_for_the_pages_address_and_deploys(workflow):
     assert deploy["environment"]["name"] == "github-pages"
     assert deploy["concurrency"] == {"group": "pages", "cancel-in-progress": False}
     assert [s["uses"].split("@")[0] for s in deploy["steps"]] == ["actions/deploy-pages"]
+
+
+# -- the records workflow: the owners' self-hosted runners ------------------------------------------------------------
+RECORDS = WORKFLOWS / "records.yml"
+
+
+@pytest.fixture(scope="module")
+def records() -> dict:
+    data = yaml.safe_load(RECORDS.read_text(encoding="utf-8"))
+    data["on"] = data.pop(True, data.get("on"))
+    return data
+
+
+def test_records_run_only_when_a_maintainer_dispatches_them(records):
+    assert list(records["on"]) == ["workflow_dispatch"], "never on pull_request: a fork's code would run on the owner's machine"
+    assert records["permissions"] == {}
+    target = records["on"]["workflow_dispatch"]["inputs"]["target"]
+    assert target["type"] == "choice" and "gfx1102" in target["options"]
+    labels = yaml.safe_load((ROOT / ".github" / "actionlint.yaml").read_text(encoding="utf-8"))["self-hosted-runner"]["labels"]
+    assert set(target["options"]) <= set(labels)  # every target a runner may be labelled with is known to actionlint
+
+
+def test_the_suite_runs_on_the_owners_runner_in_a_container_that_sees_the_gpu(records):
+    suite = records["jobs"]["suite"]
+    assert suite["runs-on"] == ["self-hosted", "linux", "rocm", "${{ inputs.target }}"]
+    assert suite["permissions"] == {"contents": "read"}
+    assert re.fullmatch(r"rocm/pytorch@sha256:[0-9a-f]{64}", suite["container"]["image"])
+    options = suite["container"]["options"]
+    assert "--device=/dev/kfd" in options and "--device=/dev/dri" in options and "--privileged" not in options
+    assert suite["env"]["RUOTA_DOCS_RUNNER_LABELS"] == "self-hosted,linux,rocm,${{ inputs.target }}"
+    scripts = "\n".join(step.get("run", "") for step in suite["steps"])
+    assert "ruota-docs verify --ledger" in scripts and "ruota-docs record check" in scripts
+    assert "ruota-docs record describe" in scripts and "${{" not in scripts  # inputs reach scripts as variables only
+
+
+def test_no_token_that_writes_reaches_the_owners_machine(records):
+    jobs = records["jobs"]
+    assert jobs["attest"]["needs"] == "suite" and jobs["pull-request"]["needs"] == "attest"
+    assert jobs["attest"]["permissions"] == {"id-token": "write", "attestations": "write"}
+    assert jobs["pull-request"]["permissions"] == {"contents": "write", "pull-requests": "write"}
+    for name in ("attest", "pull-request"):
+        assert not str(jobs[name]["runs-on"]).startswith("self-hosted") and "self-hosted" not in jobs[name]["runs-on"]
+    attest = [s for s in jobs["attest"]["steps"] if s.get("uses", "").startswith("actions/attest-build-provenance@")]
+    assert attest and attest[0]["with"]["subject-path"] == "out/*.json"
+    script = jobs["pull-request"]["steps"][-1]["run"]
+    assert 'git add "verification/$name.json"' in script and "gh pr create" in script
+    assert '--body-file "$RUNNER_TEMP/record/pull-request.md"' in script
+
+
+def test_zizmors_self_hosted_runner_audit_runs_and_its_one_finding_is_answered(tmp_path):
+    auditor = ("--offline", "--no-progress", "--persona", "auditor")
+    result = _run(_tool("zizmor"), *auditor, str(RECORDS))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "No findings to report" in result.stdout and "(1 ignored)" in result.stdout
+    bare = tmp_path / "records.yml"
+    bare.write_text(RECORDS.read_text(encoding="utf-8").replace(" # zizmor: ignore[self-hosted-runner]", ""), encoding="utf-8")
+    result = _run(_tool("zizmor"), *auditor, str(bare))
+    assert "self-hosted-runner" in result.stdout, result.stdout  # the audit does look at the job
+
+
+def test_the_record_the_job_writes_passes_the_check_and_opens_this_pull_request(tmp_path, monkeypatch, capsys):
+    """What the job does after the suite, on a record written as the engine writes it in that job."""
+    from _support import RX7600, synthetic_record, write_tree
+    from ruota_docs.cli import main
+    from ruota_docs.records import ledger, provenance
+
+    page = "# Página { #p }\n\n```python\nprint('uno')\n```\n"
+    root = write_tree(tmp_path / "project", {f"docs/{lang}/p.md": page for lang in ("es", "en", "fr")}, conftest=False)
+    for name, value in {"GITHUB_ACTIONS": "true", "GITHUB_RUN_ID": "4242", "GITHUB_REPOSITORY": "ruota/ruota-docs",
+                        "GITHUB_SHA": "c" * 40, "RUOTA_DOCS_RUNNER_LABELS": "self-hosted,linux,rocm,gfx1102"}.items():
+        monkeypatch.setenv(name, value)
+    entries = list(synthetic_record(root, RX7600)["blocks"].values())
+    written = tmp_path / "record" / "rocm-gfx1102.json"
+    ledger.record(written, entries, {e["page"] for e in entries}, RX7600)
+    name = f"rocm-gfx1102-{provenance.fingerprint()[:8]}"
+    record = tmp_path / "out" / f"{name}.json"
+    record.parent.mkdir()
+    written.rename(record)
+    assert main(["--root", str(root), "record", "check", str(record)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "accepted: 1 record, 3 entries (0 stale); 0 errors, 0 warnings"
+    assert main(["--root", str(root), "record", "describe", str(record)]) == 0
+    body = capsys.readouterr().out
+    assert body.startswith("A record of the whole suite on **AMD Radeon RX 7600 (ROCm, gfx1102)**, made by the records "
+                           "workflow, run https://github.com/ruota/ruota-docs/actions/runs/4242 (runner labels: "
+                           "self-hosted, linux, rocm, gfx1102).")
+    assert f"- commit that ran: `{'c' * 40}`; provenance: ci" in body and "- blocks: 3 passed" in body

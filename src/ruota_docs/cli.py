@@ -282,6 +282,15 @@ def cmd_record(args) -> int:
         return _migrate(args.files)
     root = _root(args.root)
     docs = _site(root)[0]
+    if args.action == "describe":
+        from ruota_docs.run import contribute  # noqa: PLC0415 — only this action needs it
+
+        status = 0
+        for name in args.files:
+            body, refused = contribute.describe_record(root, Path(name), docs)
+            print(body)
+            status = max(status, refused)
+        return status
     reports = check.check_files(args.files, root, docs)
     line, status = check.summary(reports, strict=args.strict)
     if args.json:
@@ -393,8 +402,9 @@ def main(argv: list[str] | None = None) -> int:
                                         "nothing personal or secret; outputs within the size limit; no time in the future. "
                                         "One line per problem (FILE: WHERE: error|warning: reason), then a summary; "
                                         "exit 1 on any error.")
-    record.add_argument("action", choices=["check", "migrate"],
-                        help="check: validate; migrate: rewrite older records in the current format")
+    record.add_argument("action", choices=["check", "migrate", "describe"],
+                        help="check: validate; migrate: rewrite older records in the current format; "
+                             "describe: the pull request's body for a record (with its check)")
     record.add_argument("files", nargs="+", metavar="FILE", help="records to check (verification/<machine-id>.json)")
     record.add_argument("--json", action="store_true", help="print the report as JSON")
     record.add_argument("--strict", action="store_true", help="warnings (stale entries, unknown GPUs) count as errors")
