@@ -276,8 +276,7 @@ def test_namespace_is_shared_in_order(run, ledger):
     assert [entry(ledger, page, i)["outcome"] for i in range(5)] == ["passed", "passed", "passed", "failed", "passed"]
     assert entry(ledger, page, 1)["output"] == "shared 42\n"
     assert entry(ledger, page, 4)["output"] == "still running 42\n"
-    # the record keeps no lines (they are the page's): pytest reports each block at its own
-    assert sorted(line for p, line in outcomes(run[2].stdout) if p == page) == openings(NAMESPACE)
+    assert [entry(ledger, page, i)["line"] for i in range(5)] == openings(NAMESPACE)
 
 
 def test_doctest_failure_is_reported(run, ledger):
@@ -382,7 +381,7 @@ def test_unknown_directive_is_reported_with_page_and_line(run, ledger):
     assert f"es/h_directive.md:3: {message}" in result.stdout
     failed = entry(ledger, "es/h_directive.md", 0)
     # the block (its fence, line 4) fails; the message names the directive's line
-    assert (failed["outcome"], failed["reason"]) == ("failed", message)
+    assert (failed["outcome"], failed["line"], failed["reason"]) == ("failed", 4, message)
     assert outcomes(result.stdout)[("es/h_directive.md", 4)] == "FAILED"
 
 

@@ -333,8 +333,9 @@ R0 = "pages.p.md.results[0]"
 
 @pytest.mark.parametrize("change, where, message", [
     (lambda r: r.pop("outcome"), R0, "missing field 'outcome' (a string)"),
-    (lambda r: r["at"].update(es="0"), f"{R0}.at.es", 'must map a language folder to a block index ≥ 0, not "0"'),
-    (lambda r: r["at"].update(es=True), f"{R0}.at.es", "must map a language folder to a block index ≥ 0, not true"),
+    (lambda r: r["at"].update(es=["0", 3]), f"{R0}.at.es", 'must map a language folder to the block\'s index ≥ 0 and line ≥ 1 ([3, 120]), not ["0", 3]'),
+    (lambda r: r["at"].update(es=[True, 3]), f"{R0}.at.es", "must map a language folder to the block's index ≥ 0 and line ≥ 1 ([3, 120]), not [true, 3]"),
+    (lambda r: r["at"].update(es=[0, 0]), f"{R0}.at.es", "must map a language folder to the block's index ≥ 0 and line ≥ 1 ([3, 120]), not [0, 0]"),
     (lambda r: r.update(at={}), f"{R0}.at", "must name at least one language's copy of the block"),
     (lambda r: r.update(env={"PATH": "/usr/bin"}), f"{R0}.env", "unknown field; the engine writes only: sha256, at, credited"),
     (lambda r: r.update(outcome="great"), "es/p.md#0.outcome", "outcome must be one of passed, failed, skipped, error, not 'great'"),
@@ -354,7 +355,7 @@ def test_stored_result_schema(project, good, change, where, message):
 
 def test_two_results_for_one_block(project, good):
     data = ledger.to_stored(good)
-    result(data, 1)["at"]["es"] = 0
+    result(data, 1)["at"]["es"] = [0, 3]
     assert only(check(project, data), "pages.p.md.results[1].at.es") == "es/p.md#0 has another result already (pages.p.md.results[0])"
 
 

@@ -3,10 +3,10 @@
 import contextlib
 import hashlib
 import io
-import json
 from pathlib import Path
 
 from ruota_docs.cli import main
+from ruota_docs.records import ledger
 
 # A project with one page of two blocks (in the current folder, a temporary one on this site).
 Path("mkdocs.yml").write_text("site_name: demo\ndocs_dir: docs\n")
@@ -22,7 +22,8 @@ def entry(index: int, code: str, output: str) -> dict:
 
 
 record = {
-    "schema": 1, "kind": "ruota-docs/ledger", "machine_id": "rocm-gfx1102", "updated": "2026-11-20T10:00:00Z",
+    "schema": 2, "kind": "ruota-docs/ledger", "machine_id": "rocm-gfx1102", "updated": "2026-11-20T10:00:00Z",
+    "provenance": {"kind": "sent", "commit": None},
     "machine": {"backend": "rocm", "gpu_name": "AMD Radeon RX 7600", "arch": "gfx1102", "vram_bytes": 8 * 2**30,
                 "gpu_count": 1, "os": "linux", "machine": "x86_64", "python": "3.12.3", "torch": "2.9.1+rocm6.4",
                 "hip": None, "cuda": None, "packages": {}, "machine_id": "rocm-gfx1102"},  # no HIP version
@@ -32,7 +33,8 @@ record = {
     },
 }
 Path("verification").mkdir(exist_ok=True)
-Path("verification/rocm-gfx1102.json").write_text(json.dumps(record, indent=1))
+# written as the engine writes it: each block's copies share one result, each output is stored once
+Path("verification/rocm-gfx1102.json").write_text(ledger.dumps(ledger.to_stored(record)))
 
 report = io.StringIO()
 with contextlib.redirect_stdout(report):

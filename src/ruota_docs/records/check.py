@@ -295,6 +295,7 @@ def _block_names(data: dict) -> dict[str, str]:
     for name, page in data.get("pages", {}).items():
         for n, result in enumerate(page.get("results", [])):
             lang, index = next(iter(result["at"].items()))
+            index = stored.at(index)[0]
             names[f"pages.{name}.results[{n}]"] = f"{lang}/{name}#{index}"
             if result.get("output"):
                 names.setdefault(f"outputs.{result['output']}", f"{lang}/{name}#{index}.output")
@@ -362,7 +363,7 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
     updated = _time(report, "record.updated", data["updated"], now)
     if not _check_stored(report, data["pages"], data["outputs"]):
         return report
-    blocks = stored.expand(data["pages"], data["outputs"])
+    blocks = stored.expand(data["pages"], data["outputs"], tuple(ledger.ENTRY_FIELDS))
     pages = _Pages(Path(root), Path(docs_dir))
     report.entries = len(blocks)
     for key, entry in blocks.items():
@@ -440,9 +441,11 @@ def _check_at(report: Report, where: str, result: dict, page: str, seen: dict) -
     ok = bool(result["at"])
     if not ok:
         report.add(f"{where}.at", "error", "schema", "must name at least one language's copy of the block")
-    for lang, index in result["at"].items():
-        if not _LANG.fullmatch(lang) or not _has_type(index, (int,)) or index < 0:
-            report.add(f"{where}.at.{lang}", "error", "schema", f"must map a language folder to a block index ≥ 0, not {json.dumps(index)}")
+    for lang, value in result["at"].items():
+        index, line = stored.at(value) if isinstance(value, list) and len(value) == 2 else (value, 1)
+        if not _LANG.fullmatch(lang) or not _has_type(index, (int,)) or index < 0 or not _has_type(line, (int,)) or line < 1:
+            report.add(f"{where}.at.{lang}", "error", "schema", "must map a language folder to the block's index ≥ 0 and "
+                                                               f"line ≥ 1 ([3, 120]), not {json.dumps(value)}")
             ok = False
         elif (lang, index) in seen.setdefault(page, {}):
             report.add(f"{where}.at.{lang}", "error", "schema", f"{lang}/{page}#{index} has another result already "

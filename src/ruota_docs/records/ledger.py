@@ -138,7 +138,7 @@ def _expanded(path: Path, data: dict) -> dict:
                 isinstance(r, dict) and isinstance(r.get("at"), dict) for r in page["results"]):
             raise LedgerError(f"{path}: pages.{name}: must hold \"results\", each with its \"at\"")
     expanded = {k: v for k, v in data.items() if k not in ("pages", "outputs")}
-    expanded["blocks"] = stored.expand(pages, outputs)
+    expanded["blocks"] = stored.expand(pages, outputs, tuple(ENTRY_FIELDS))
     return expanded
 
 

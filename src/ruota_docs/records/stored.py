@@ -11,7 +11,7 @@ the same result, so on disk (``schema`` 2) they share one:
         "guides/keras-rx7600.md": {                      (the page, under every language folder)
           "signatures": {"es": "…", "en": "…", "fr": "…"},  (each copy's block sequence)
           "results": [
-            {"sha256": "…", "at": {"es": 3, "en": 3, "fr": 3}, "credited": {"en": "es", "fr": "es"},
+            {"sha256": "…", "at": {"es": [3, 120], "en": [3, 118], "fr": [3, 121]}, "credited": {"en": "es", "fr": "es"},
              "outcome": "passed", "duration": 12.5, "output": "3f1c…", "ran_at": "…",
              "id": "train-offline", "language": "python", "as_root": false}
           ]
@@ -20,15 +20,14 @@ the same result, so on disk (``schema`` 2) they share one:
       "outputs": {"3f1c…": "what the block printed"}   (keyed by the first 16 hex digits of its SHA-256)
     }
 
-``at`` says which block (its index) of which language's copy the result is for; a result
+``at`` says which block (its index, and its line) of which language's copy the result is for; a result
 whose copies ran with another page signature than the page's (a run of some of its blocks)
 has its own ``signatures``;
 ``credited`` names, for a copy credited with another copy's run, the language that ran
 it (`ruota_docs.records.ledger` entries' ``reused_from``). Copies share a result when
 every field but ``ran_at`` agrees (a skip decided in each language a few seconds apart
-is one result, with the latest time); copies whose results differ keep one each. The
-block's line is not stored: it is the page's, and the site reads it there. ``reason``,
-``error``, ``id`` and ``output`` are left out where they are null (`NULL_IF_ABSENT`).
+is one result, with the latest time); copies whose results differ keep one each.
+``reason``, ``error``, ``id`` and ``output`` are left out where they are null (`NULL_IF_ABSENT`).
 
 Everything else an entry holds is a field of its result, so a field added to entries
 (`ruota_docs.records.ledger.ENTRY_FIELDS`) is stored without a change here.
@@ -40,8 +39,8 @@ import hashlib
 import json
 from collections import Counter
 
-#: Entry fields that differ between the copies of a block: stored as ``at``, ``credited`` and
-#: the page's ``signatures`` (the line is the page's own and is not stored).
+#: Entry fields that differ between the copies of a block: stored as ``at`` (index and line),
+#: ``credited`` and the page's ``signatures``.
 PER_COPY = ("page", "lang", "index", "line", "reused_from", "signature")
 #: Fields a stored result holds that no entry has.
 RESULT_ONLY = ("at", "credited", "signatures")
@@ -83,7 +82,7 @@ def compact(blocks: dict) -> tuple[dict, dict]:
             result = {"sha256": shared.pop("sha256"), "at": {}, "credited": {}, **shared}
             groups[(rest, said)] = result
             page["results"].append(result)
-        result["at"][lang] = entry["index"]
+        result["at"][lang] = [entry["index"], entry["line"]] if entry.get("line") is not None else entry["index"]
         copies.setdefault(id(result), (result, {}))[1][lang] = entry.get("signature")
         if entry.get("reused_from"):
             result["credited"][lang] = split_page(entry["reused_from"])[0]
@@ -117,8 +116,14 @@ def _signatures(page: dict, results: list[tuple[dict, dict]]) -> None:
             result["signatures"] = other
 
 
-def expand(pages: dict, outputs: dict) -> dict:
-    """The ``blocks`` (one entry per page and language, keyed ``page#index``) of a stored record."""
+def at(value) -> tuple[int, int | None]:
+    """``(index, line)`` of one copy in ``at`` (a record whose entries had no line holds the index alone)."""
+    return (value[0], value[1]) if isinstance(value, list) else (value, None)
+
+
+def expand(pages: dict, outputs: dict, order: tuple = ()) -> dict:
+    """The ``blocks`` (one entry per page and language, keyed ``page#index``) of a stored record,
+    each entry's fields in ``order`` (the engine's), then any other."""
     blocks = {}
     for rest, page in pages.items():
         signatures = page.get("signatures") or {}
@@ -126,11 +131,16 @@ def expand(pages: dict, outputs: dict) -> dict:
             base = {name: None for name in NULL_IF_ABSENT} | {k: v for k, v in result.items() if k not in RESULT_ONLY}
             base["output"] = outputs.get(result["output"], "") if result.get("output") else ""
             credited = result.get("credited") or {}
-            for lang, index in result["at"].items():
+            for lang, where in result["at"].items():
+                index, line = at(where)
                 entry = {"page": f"{lang}/{rest}", "lang": lang, "index": index, **base,
                          "reused_from": f"{credited[lang]}/{rest}" if lang in credited else None}
+                if line is not None:
+                    entry["line"] = line
                 signature = (result.get("signatures") or {}).get(lang, signatures.get(lang))
                 if signature is not None:
                     entry["signature"] = signature
+                if order:
+                    entry = {k: entry[k] for k in order if k in entry} | entry
                 blocks[f"{lang}/{rest}#{index}"] = entry
     return dict(sorted(blocks.items(), key=lambda kv: (kv[1]["page"], kv[1]["index"])))

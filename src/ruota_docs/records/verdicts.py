@@ -35,6 +35,11 @@ def target(machine: dict) -> str:
     return str(machine.get("arch") or machine.get("machine") or "?")
 
 
+def group_of(machine: dict) -> tuple[str, str]:
+    """``(backend, target)`` of a machine: ``("rocm", "gfx1102")``, ``("cpu", "x86_64")``."""
+    return str(machine.get("backend")), target(machine)
+
+
 @dataclass(slots=True)
 class MachineResult:
     machine_id: str  #: the record's id (`record_id`): unique among the records
@@ -42,15 +47,16 @@ class MachineResult:
     state: str  #: passed, failed, skipped or stale (machines without the block have no result)
     entry: dict | None = None
     record: dict = field(default_factory=dict, repr=False)  #: the whole record (machine, fingerprint, provenance)
+    #: ``(backend, target)``: the machines a block panel counts together (`group_of`)
+    group: tuple[str, str] = ("", "")
+
+    def __post_init__(self) -> None:
+        if self.group == ("", ""):
+            self.group = group_of(self.record.get("machine", {}))
 
     @property
     def machine(self) -> dict:
         return self.record.get("machine", {})
-
-    @property
-    def group(self) -> tuple[str, str]:
-        """``(backend, target)``: the machines a block panel counts together."""
-        return str(self.machine.get("backend")), target(self.machine)
 
 
 @dataclass
@@ -112,7 +118,8 @@ class Index:
             for entry in data.get("blocks", {}).values():
                 self.by_code.setdefault((entry["page"], entry["sha256"]), []).append((n, entry))
                 self.by_index.setdefault((entry["page"], entry["index"]), []).append(n)
-        self.labels = [(record_id(data), machine_label(data.get("machine", {}))) for data in self.ledgers]
+        self.labels = [(record_id(data), machine_label(data.get("machine", {})), group_of(data.get("machine", {})))
+                       for data in self.ledgers]
         self.cache: dict[tuple[str, int, str], Verdict] = {}
         self._pages: list | None = None
 
@@ -144,8 +151,8 @@ class Index:
         return found
 
     def _result(self, n: int, entry: dict | None, state: str) -> MachineResult:
-        machine_id, label = self.labels[n]
-        return MachineResult(machine_id, label, state, entry, self.ledgers[n])
+        machine_id, label, group = self.labels[n]
+        return MachineResult(machine_id, label, state, entry, self.ledgers[n], group)
 
 
 def index_ledgers(ledgers: list[dict]) -> Index:

@@ -22,12 +22,14 @@ from ruota_docs.blocks.value_directive import Value, ValueDirectiveError, in_tex
 
 def measured(value: Value, verdict: Verdict | None) -> list[tuple[MachineResult, float, str]]:
     """``(result, number, as printed)`` on each machine that printed it for the current code."""
-    result = []
+    result, read = [], {}  # machines that printed the same output: it is read once
     for machine in verdict.by_state("passed") if verdict else []:
         output = (machine.entry or {}).get("output")
-        number = charts.metric(output, value.metric)
-        if number is not None:
-            result.append((machine, number, charts.metric_text(output, value.metric)))
+        if output not in read:
+            printed = charts.metric_text(output, value.metric)
+            read[output] = (float(printed), printed) if printed is not None else None
+        if read[output] is not None:
+            result.append((machine, *read[output]))
     return result
 
 
@@ -47,11 +49,15 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "") -> 
         tip = text(lang, "value_missing_tip", block=value.block, metric=value.metric)
         return f'<span class="ruota-value ruota-value-missing" title="{html.escape(tip)}">{html.escape(words)}</span>'
     numbers = {id(r): (number, printed) for r, number, printed in found}
+    written: dict[tuple[float, str], str] = {}  # a thousand machines print a few distinct values
 
     def shown(result) -> str:
-        number, printed = numbers[id(result)]
-        digits = value.digits if value.digits is not None else _decimals(printed)
-        return formatting.quantity(formatting.fixed(number, lang, digits), value.unit, lang)
+        key = numbers[id(result)]
+        if key not in written:
+            number, printed = key
+            digits = value.digits if value.digits is not None else _decimals(printed)
+            written[key] = formatting.quantity(formatting.fixed(number, lang, digits), value.unit, lang)
+        return written[key]
 
     ordered = groups.group([r for r, _, _ in found], groups.page_targets(page))
     chosen = ordered[0].latest("passed")
