@@ -106,15 +106,18 @@ def shown_outputs(groups: list[Group], limit: int = 2) -> list[tuple[list[Group]
     run of the guide's card (or of the GPU group with most machines), then the CPU's (else
     the next GPU group), ``limit`` at most; an output identical to one shown is not repeated:
     its group joins that one."""
-    ran = [(g, g.latest("passed", "failed")) for g in groups]
-    ran = [(g, r) for g, r in ran if r is not None]
-    gpus = [item for item in ran if item[0].backend != "cpu"]
-    cpus = [item for item in ran if item[0].backend == "cpu"]
-    chosen = gpus[:1] + cpus[:1]
-    chosen += [item for item in ran if item not in chosen][: max(0, limit - len(chosen))]
+    # a group whose machines disagree shows both sides: its latest pass and its latest failure
+    runs = [[g.latest("passed"), g.latest("failed")] if g.disagrees else [g.latest("passed", "failed")] for g in groups]
+    ran = [[(g, r) for r in found if r is not None] for g, found in zip(groups, runs)]
+    ran = [found for found in ran if found]
+    gpus = [found for found in ran if found[0][0].backend != "cpu"]
+    cpus = [found for found in ran if found[0][0].backend == "cpu"]
+    picked = gpus[:1] + cpus[:1]
+    picked += [found for found in ran if found not in picked]
+    chosen = [item for found in picked for item in found][: limit + (1 if picked and len(picked[0]) > 1 else 0)]
     shown: list[tuple[list[Group], MachineResult]] = []
     said: dict[tuple, int] = {}
-    for g, r in chosen[:limit]:
+    for g, r in chosen:
         key = (r.state, r.entry.get("output"), r.entry.get("error"))
         if key in said:
             shown[said[key]][0].append(g)

@@ -1,0 +1,66 @@
+"""Results counted by backend and target: agreement, confirmation, and what a block panel says at scale."""
+
+from __future__ import annotations
+
+import html
+import re
+from types import SimpleNamespace
+
+from ruota_docs.records.verdicts import MachineResult, Verdict, machine_label
+from ruota_docs.site import fragments, groups
+
+RX = {"backend": "rocm", "gpu_name": "AMD Radeon RX 7600", "arch": "gfx1102", "machine": "x86_64"}
+H200 = {"backend": "cuda", "gpu_name": "NVIDIA H200", "arch": "sm_90", "machine": "x86_64"}
+CPU = {"backend": "cpu", "gpu_name": None, "arch": None, "machine": "x86_64"}
+BLOCK = SimpleNamespace(page="en/guides/keras-rx7600.md", not_run_reason=None, requirements=[], kind="python")
+
+
+def result(n: int, machine: dict, state: str = "passed", output: str = "ok\n", fingerprint: str | None = None,
+           reason: str | None = None, when: str = "2026-11-28T10:00:00Z") -> MachineResult:
+    record = {"machine_id": f"m{n}", "machine": machine, "fingerprint": fingerprint}
+    entry = {"outcome": state, "output": output, "reason": reason, "error": None, "ran_at": when, "duration": 1.0}
+    return MachineResult(f"m{n:04}", machine_label(machine), state, entry, record)
+
+
+def words(fragment: str) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).replace("\u00a0", " ").split())
+
+
+def test_machines_that_agree_and_a_confirmed_outcome():
+    found = [result(n, RX, fingerprint=f"{n:032x}") for n in range(3)] + [result(9, H200), result(10, CPU)]
+    assert words(fragments.mark(BLOCK, Verdict(found, 5), "en")) == (
+        "Verified on 3 machines (gfx1102, confirmed), NVIDIA H200 (CUDA) and CPU x86_64, most recently on 28 November 2026")
+    # one machine run three times, or records without fingerprints, confirm nothing
+    same = [result(n, RX, fingerprint="a" * 32) for n in range(3)]
+    assert words(fragments.mark(BLOCK, Verdict(same, 3), "en")).startswith("Verified on 3 machines (gfx1102), most")
+    assert not groups.group(same)[0].confirmed("passed")
+
+
+def test_a_disagreement_is_shown_never_outvoted():
+    found = [result(n, RX, fingerprint=f"{n:032x}") for n in range(3)]
+    found.append(result(3, RX, "failed", "", fingerprint="f" * 32, reason="timed out after 600 s", when="2026-11-29T10:00:00Z"))
+    panel = fragments.block_panel(BLOCK, Verdict(found, 4), "en", "3")
+    assert 'class="ruota-verify ruota-state-failed ruota-disagree"' in panel
+    assert ("Failed on 1 of 4 gfx1102 machines, most recently on 29 November 2026: "
+            "timed out after 10 min") in words(panel)
+    assert "Verified on 3 machines (gfx1102, confirmed)" in words(panel)
+    # both sides of the disagreement are shown: the latest pass and the latest failure
+    labels = [words(label) for label in re.findall(r'<label for="__ruota_3_\d">(.*?)</label>', panel)]
+    assert labels == ["3 machines (gfx1102, confirmed)", "1 machine (gfx1102)"]
+    es = words(fragments.mark(BLOCK, Verdict(found, 4), "es"))
+    assert es.startswith("Falló en 1 de 4 máquinas gfx1102; la última vez, el 29 de noviembre de 2026")
+
+
+def test_a_thousand_machines_name_a_few_targets_and_count_the_rest():
+    cards = [{"backend": "rocm", "gpu_name": f"AMD card {t}", "arch": t, "machine": "x86_64"}
+             for t in ("gfx1102", "gfx1030", "gfx1100", "gfx906", "gfx942", "gfx1201")]
+    found = [result(n, cards[n % len(cards)], fingerprint=f"{n:032x}") for n in range(1000)] + [result(2000, CPU)]
+    verdict = Verdict(found, 1001)
+    mark = words(fragments.mark(BLOCK, verdict, "en"))
+    # the guide's card first (gfx1102), then the targets of most machines; the rest counted
+    assert mark == ("Verified on 167 machines (gfx1102, confirmed), 167 machines (gfx1030, confirmed), "
+                    "167 machines (gfx1100, confirmed) and 4 other targets, most recently on 28 November 2026")
+    tabs = fragments.output_tabs(verdict, "en", "1", BLOCK.page)
+    labels = re.findall(r'<label for="__ruota_1_\d">(.*?)</label>', tabs)
+    assert [words(label) for label in labels] == ["167 machines (gfx1102, confirmed) and CPU x86_64"]  # the same output
+    assert tabs.count("<pre") == 1 and len(fragments.block_panel(BLOCK, verdict, "en", "1")) < 3000
