@@ -89,20 +89,20 @@ def sentence(page: str, start: str) -> str:
 def test_one_value_in_the_sentence_the_gpus_with_its_machine_and_date(site, lang, path, expected, tip):
     page = (site / path).read_text(encoding="utf-8")
     assert sentence(page, expected.split()[0]) == expected
-    span = re.search(r'<span class="ruota-value" data-block="bench" data-metric="peak_mib" title="([^"]*)"', page)
+    span = re.search(r'<span class="ruota-value" data-block="bench" data-metric="peak_mib" data-at="[^"]*" title="([^"]*)"', page)
     assert html.unescape(span[1]).replace("\u00a0", " ").replace("\u202f", " ") == tip
 
 
 def test_identical_values_collapse(site):
     page = (site / "en/index.html").read_text(encoding="utf-8")
     assert sentence(page, "Calls:") == "Calls: 4 (NVIDIA H200, 20 Nov 2026)."
-    assert 'data-metric="unet_calls" title="Also measured: the same on 1 other machine"' in page
+    assert re.search(r'data-metric="unet_calls" data-at="[^"]*" title="Also measured: the same on 1 other machine"', page)
 
 
 def test_a_value_only_one_machine_printed(site):
     page = (site / "en/index.html").read_text(encoding="utf-8")
     assert sentence(page, "GPU only:") == "GPU only: 1.50 s (NVIDIA H200, 20 Nov 2026)."  # digits=2
-    assert 'data-metric="gpu_only">' in page  # nothing else measured it: no tooltip
+    assert re.search(r'data-metric="gpu_only" data-at="[^"]*">', page)  # nothing else measured it: no tooltip
 
 
 def _result(machine_id: str, machine: dict, output: str, when: str = "2026-11-20T10:00:00Z", fingerprint=None):
@@ -211,3 +211,16 @@ def test_i18n_check_treats_a_value_as_a_number(tree):
         fr.write_text(text, encoding="utf-8")
     assert problems == [("fr/index.md", 1, "number 'value:bench/unet_calls' of es/index.md:12 is missing here"),
                         ("fr/index.md", 12, "number 'value:bench/unet_steps' is not in es/index.md")]
+
+
+def test_values_of_one_sentence_name_their_machine_once():
+    from ruota_docs.records.verdicts import Verdict
+    from ruota_docs.site import values
+
+    h200 = MACHINES["cuda-nvidia-h200"][0]
+    found = Verdict([_result("h200", h200, "worst: 0.258\nops: 65")])
+    worst, ops = (values.render(value_directive.parse(f"block=bench metric={m}"), found, "en") for m in ("worst", "ops"))
+    page = f"<p>The worst row reached {worst} of its tolerance, with {ops} operations checked.</p><p>Again {ops}.</p>"
+    shown = re.sub(r"<[^>]+>", "", values.attributed_once(page))
+    assert shown == ("The worst row reached 0.258 of its tolerance, with 65 (NVIDIA H200, 20 Nov 2026) operations checked."
+                     "Again 65 (NVIDIA H200, 20 Nov 2026).")

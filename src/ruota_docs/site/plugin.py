@@ -287,7 +287,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                 raise PluginError(f"{rendered.page}:{line}: value: no block on this page has id={value.block} (ids here: {known})")
             return values.render(value, verdicts.verdict(block.page, block.index, block.sha256, self.indexed), lang, block.page)
 
-        return value_directive.DIRECTIVE.sub(fill, html)
+        return values.attributed_once(value_directive.DIRECTIVE.sub(fill, html))
 
     def _chart_entries(self, rendered, options: dict, line: int):
         """Each machine's entries for the chart's block, for its current code only: what a

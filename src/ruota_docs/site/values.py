@@ -14,6 +14,7 @@ shown as a visible "not measured yet" mark, and ``ruota-docs status --strict`` f
 from __future__ import annotations
 
 import html
+import re
 
 from ruota_docs.site import charts, formatting, groups
 from ruota_docs.site.locales import text
@@ -62,8 +63,11 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "") -> 
     ordered = groups.group([r for r, _, _ in found], groups.page_targets(page))
     chosen = ordered[0].latest("passed")
     main = shown(chosen)
-    words = text(lang, "value_at", value=main, machine=_short(chosen),
-                 date=formatting.date(chosen.entry.get("ran_at"), lang, "medium"))
+    # the value, then where and when it was measured (`attributed_once` keeps one per sentence)
+    before, _, after = text(lang, "value_at", value="\0", machine=_short(chosen),
+                            date=formatting.date(chosen.entry.get("ran_at"), lang, "medium")).partition("\0")
+    words = f'{html.escape(before + main)}<span class="ruota-value-at">{html.escape(after)}</span>'
+    attribution = after
     same, others = 0, {}
     for g in ordered:
         for result in g.results:
@@ -81,7 +85,29 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "") -> 
         notes.append(text(lang, "value_same", count=same))
     tip = f' title="{html.escape(text(lang, "value_also", values="; ".join(notes)))}"' if notes else ""
     return (f'<span class="ruota-value" data-block="{html.escape(value.block)}" data-metric="{html.escape(value.metric)}"'
-            f'{tip}>{html.escape(words)}</span>')
+            f' data-at="{html.escape(attribution)}"{tip}>{words}</span>')
+
+
+_PARAGRAPH = re.compile(r"<(p|li|td)\b[^>]*>.*?</\1>", re.DOTALL)
+_AT = re.compile(r'(<span class="ruota-value" [^>]*data-at="(?P<at>[^"]*)"[^>]*>[^<]*)<span class="ruota-value-at">[^<]*</span>')
+
+
+def attributed_once(page_html: str) -> str:
+    """Within a paragraph (or list item, or cell), values measured on the same machine the same
+    day name it once, after the last of them: "0.258 of its tolerance, with 65 operations
+    checked (NVIDIA H200, 1 Dec 2026)" rather than the attribution after each number."""
+    def paragraph(match: re.Match) -> str:
+        block = match.group(0)
+        ats = [m["at"] for m in _AT.finditer(block)]
+        if len(ats) < 2:
+            return block
+        remaining = {at: ats.count(at) for at in ats}
+
+        def value(m: re.Match) -> str:
+            remaining[m["at"]] -= 1
+            return m.group(0) if remaining[m["at"]] == 0 else m.group(1) + '<span class="ruota-value-at"></span>'
+        return _AT.sub(value, block)
+    return _PARAGRAPH.sub(paragraph, page_html) if "ruota-value-at" in page_html else page_html
 
 
 def _decimals(printed: str) -> int:
