@@ -129,15 +129,22 @@ def expand(pages: dict, outputs: dict, order: tuple = ()) -> dict:
     one step, from its result's fields split once around the fields of the copy."""
     copy_at = {name: n for n, name in enumerate(order)}
     middle = copy_at.get("reused_from", len(order))
+    splits: dict[tuple, tuple[tuple, tuple]] = {}  # a result's fields → those before and after the copy's
     blocks = {}
     for rest, page in pages.items():
         signatures = page.get("signatures") or {}
         for result in page["results"]:
-            base = {name: None for name in NULL_IF_ABSENT} | {k: v for k, v in result.items() if k not in RESULT_ONLY}
-            base["output"] = outputs.get(result["output"], "") if result.get("output") else ""
-            ordered = sorted(base, key=lambda k: copy_at.get(k, len(order)))
-            before = {k: base[k] for k in ordered if copy_at.get(k, len(order)) < middle}
-            after = {k: base[k] for k in ordered if k not in before}
+            fields = tuple(result)
+            if fields not in splits:
+                names = sorted(dict.fromkeys([*NULL_IF_ABSENT, *(k for k in fields if k not in RESULT_ONLY)]),
+                               key=lambda k: copy_at.get(k, len(order)))
+                splits[fields] = (tuple(k for k in names if copy_at.get(k, len(order)) < middle),
+                                  tuple(k for k in names if copy_at.get(k, len(order)) >= middle))
+            first, last = splits[fields]
+            before = {k: result.get(k) for k in first}
+            after = {k: result.get(k) for k in last}
+            text = outputs.get(result["output"], "") if result.get("output") else ""
+            (before if "output" in before else after)["output"] = text
             credited = result.get("credited") or {}
             own = result.get("signatures") or {}
             for lang, where in result["at"].items():
