@@ -282,3 +282,15 @@ def test_no_ledger_at_all(project):
     page = matrix.card_matrix(guides, [], "en", url=lambda page: page, cards=CARDS)
     assert [r for r in rows(page) if "ruota-matrix-target" in r] == []
     assert len([r for r in rows(page) if "ruota-matrix-missing" in r]) == 3
+
+
+def test_a_targets_list_shows_its_newest_machines(project):
+    guides = evidence.load_guides(project, project / "docs", "en", TABLE)
+    ledgers = [run_on(project, RX7600) | {"fingerprint": f"{n:032x}", "updated": f"2026-11-{1 + n:02d}T10:00:00Z"}
+               for n in range(matrix.LISTED_MACHINES + 3)]
+    page = matrix.card_matrix(guides, ledgers, "en", url=lambda page: page)
+    listed = next(r for r in rows(page) if 'data-for="target-gfx1102"' in r)
+    assert words(listed).startswith(f"The machines ({matrix.LISTED_MACHINES + 3}) AMD Radeon RX 7600")
+    assert listed.count("<li data-machine=") == matrix.LISTED_MACHINES
+    assert words(listed).endswith("and 3 older machines: their records are in verification/")
+    assert "· 23 Nov 2026 ·" in words(listed) and "· 3 Nov 2026 ·" not in words(listed)  # newest first

@@ -153,15 +153,24 @@ def _target_head(target: _Target, lang: str) -> str:
     return '<th scope="row">' + "".join(f'<span class="ruota-matrix-fact">{f}</span>' for f in facts) + "</th>"
 
 
+#: Machines a target's list shows, the newest first: the page stays light with a thousand
+#: records (every record is in verification/, and in the counts of the row).
+LISTED_MACHINES = 20
+
+
 def _machine_list(target: _Target, guides: list[evidence.Guide], lang: str) -> str:
     """The expandable list of a target's machines, each with its level in each guide."""
     items = []
-    for data, cells in sorted(target.records, key=lambda item: str(item[0].get("updated")), reverse=True):
+    newest = sorted(target.records, key=lambda item: str(item[0].get("updated")), reverse=True)
+    for data, cells in newest[:LISTED_MACHINES]:
         levels = " · ".join(f"{html.escape(g.title)}: {html.escape(text(lang, 'matrix_level_' + evidence.LEVELS[c.level]))}"
                             for g, c in zip(guides, cells))
         items.append(f'<li data-machine="{html.escape(verdicts.record_id(data))}">{" · ".join(_machine_facts(data, lang))}'
                      f'<br><span class="ruota-matrix-levels">{levels}</span></li>')
-    summary = f'{html.escape(text(lang, "matrix_list"))} ({formatting.number(len(items), lang, 0)})'
+    summary = f'{html.escape(text(lang, "matrix_list"))} ({formatting.number(len(newest), lang, 0)})'
+    more = len(newest) - len(items)
+    if more:
+        items.append(f'<li class="ruota-matrix-more">{html.escape(text(lang, "matrix_more", count=more))}</li>')
     return f"<details><summary>{summary}</summary><ul>{''.join(items)}</ul></details>"
 
 
