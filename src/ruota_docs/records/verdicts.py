@@ -52,7 +52,9 @@ class MachineResult:
 
     def __post_init__(self) -> None:
         if self.group == ("", ""):
-            self.group = group_of(self.record.get("machine", {}))
+            # a result that does not say what machine it is for counts on its own
+            machine = self.record.get("machine")
+            self.group = group_of(machine) if machine else ("", self.machine_id)
 
     @property
     def machine(self) -> dict:
