@@ -337,3 +337,12 @@ def test_fingerprints_hash_the_machine_id(tmp_path):
     assert provenance.fingerprint([one]) == provenance.fingerprint([tmp_path / "missing", one])
     assert provenance.fingerprint([one]) != provenance.fingerprint([other])
     assert "4f0c1a2b" not in provenance.fingerprint([one])  # a hash of it, salted: not the id itself
+
+
+def test_a_site_without_language_folders_is_stored_and_read_back(tmp_path):
+    path = tmp_path / "m.json"
+    entries = [entry("index.md", 0, lang="es"), entry("guides/a.md", 1, output="x\n", lang="es")]
+    ledger.record(path, entries, {"index.md", "guides/a.md"}, MACHINE)
+    written = json.loads(path.read_text(encoding="utf-8"))
+    assert written["pages"]["index.md"]["folders"] is False
+    assert ledger.load(path)["blocks"] == {ledger.block_key(e["page"], e["index"]): e for e in entries}

@@ -20,7 +20,9 @@ the same result, so on disk (``schema`` 2) they share one:
       "outputs": {"3f1c…": "what the block printed"}   (keyed by the first 16 hex digits of its SHA-256)
     }
 
-``at`` says which block (its index, and its line) of which language's copy the result is for; a result
+``at`` says which block (its index, and its line) of which language's copy the result is for
+(``"folders": false`` marks a page of a site without language folders: its path is its
+own, not under the language's folder); a result
 whose copies ran with another page signature than the page's (a run of some of its blocks)
 has its own ``signatures``;
 ``credited`` names, for a copy credited with another copy's run, the language that ran
@@ -61,15 +63,24 @@ def split_page(page: str) -> tuple[str, str]:
     return lang, rest
 
 
+def _copy_of(entry: dict) -> tuple[str, str]:
+    """``(language, page under the language folders)`` of an entry; on a site without language
+    folders, the page's own path."""
+    lang, page = entry.get("lang") or "", entry["page"]
+    return (lang, page[len(lang) + 1:]) if lang and page.startswith(f"{lang}/") else (lang, page)
+
+
 def compact(blocks: dict) -> tuple[dict, dict]:
     """``(pages, outputs)``: the stored form of a record's ``blocks``."""
     pages: dict[str, dict] = {}
     outputs: dict[str, str] = {}
     groups: dict[tuple, dict] = {}  # (page, what the result says) → the stored result
     copies: dict[int, tuple[dict, dict]] = {}  # id(result) → (result, language → its copy's signature)
-    for entry in sorted(blocks.values(), key=lambda e: (split_page(e["page"])[1], e["index"], e["lang"])):
-        lang, rest = split_page(entry["page"])
+    for entry in sorted(blocks.values(), key=lambda e: (e["page"], e["index"])):
+        lang, rest = _copy_of(entry)
         page = pages.setdefault(rest, {"signatures": {}, "results": []})
+        if not entry["page"].startswith(f"{lang}/"):
+            page["folders"] = False  # a site without language folders: the page's path is its own
         shared = {k: v for k, v in entry.items() if k not in PER_COPY}
         text = shared.get("output") or ""
         shared["output"] = None
@@ -133,6 +144,7 @@ def expand(pages: dict, outputs: dict, order: tuple = ()) -> dict:
     blocks = {}
     for rest, page in pages.items():
         signatures = page.get("signatures") or {}
+        folders = page.get("folders", True)
         for result in page["results"]:
             fields = tuple(result)
             if fields not in splits:
@@ -150,12 +162,13 @@ def expand(pages: dict, outputs: dict, order: tuple = ()) -> dict:
             for lang, where in result["at"].items():
                 index, line = where if isinstance(where, list) else (where, None)
                 signature = own.get(lang, signatures.get(lang))
-                entry = {"page": f"{lang}/{rest}", "lang": lang, "index": index, "line": line, **before,
+                path = f"{lang}/{rest}" if folders else rest
+                entry = {"page": path, "lang": lang, "index": index, "line": line, **before,
                          "reused_from": f"{credited[lang]}/{rest}" if lang in credited else None,
                          "signature": signature, **after}
                 if line is None:
                     del entry["line"]
                 if signature is None:
                     del entry["signature"]
-                blocks[f"{lang}/{rest}#{index}"] = entry
+                blocks[f"{path}#{index}"] = entry
     return dict(sorted(blocks.items(), key=lambda kv: (kv[1]["page"], kv[1]["index"])))
