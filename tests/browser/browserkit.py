@@ -4,7 +4,6 @@ does over the network and on its console, and what the engine makes of each page
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import shutil
@@ -367,7 +366,7 @@ def make_fixture_repo(dest: Path) -> Path:
                     entries[ledger_mod.block_key(page, block.index)] = entry
         data = ledger_mod.empty(dict(facts, machine_id=machine_id))
         data.update(blocks=entries, updated=stamp)
-        (dest / "verification" / f"{machine_id}.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
+        ledger_mod.write_atomic(dest / "verification" / f"{machine_id}.json", data)  # as the engine writes it
     return dest
 
 

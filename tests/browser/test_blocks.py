@@ -83,7 +83,7 @@ def test_clicking_an_output_tab_shows_that_machines_output(request, new_context,
     page, recorder = recorded_page(new_context(site), site)
     for lang, path, block, verdict in chosen:
         page.goto(site.href(path, lang))
-        panel = page.locator(".ruota-verify").nth(block.index)
+        panel = page.locator(f"#ruota-block-{block.index}")  # the panel of that block, whatever comes before it
         page.evaluate(REVEAL_JS, panel.element_handle())
         labels = panel.locator(".ruota-outputs > .tabbed-labels > label")
         blocks = panel.locator(".ruota-outputs > .tabbed-content > .tabbed-block")
