@@ -405,9 +405,8 @@ def _check_stored(report: Report, pages: dict, outputs: dict) -> bool:
                        ("signatures", "folders")):
             ok = False
             continue
-        if not _PAGE.fullmatch(name) or (page.get("folders", True) and _KEY.fullmatch(f"{name}#0")):
-            report.add(where, "error", "schema", "must be a page's path under the language folders (guides/x.md), "
-                                                 "without the language")
+        if not _PAGE.fullmatch(name):
+            report.add(where, "error", "schema", "must be a page's path under the language folders (guides/x.md)")
         for lang, signature in (page.get("signatures") or {}).items():
             if not _LANG.fullmatch(lang) or not (signature is None or isinstance(signature, str) and _HEX64.fullmatch(signature)):
                 report.add(f"{where}.signatures.{lang}", "error", "schema", "must map a language to 64 lower-case hex digits")
