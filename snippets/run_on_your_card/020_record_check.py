@@ -9,7 +9,7 @@ from ruota_docs.cli import main
 from ruota_docs.records import ledger
 
 # A project with one page of two blocks (in the current folder, a temporary one on this site).
-Path("mkdocs.yml").write_text("site_name: demo\ndocs_dir: docs\n")
+Path("mkdocs.yml").write_text("site_name: demo\ndocs_dir: docs\ntheme:\n  name: mkdocs\n  locale: es\n")
 Path("docs/es").mkdir(parents=True, exist_ok=True)
 Path("docs/es/demo.md").write_text("# Demo\n\n```python\nprint('saved')\n```\n\n```python\nprint(2 + 2)\n```\n")
 
