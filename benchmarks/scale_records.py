@@ -34,7 +34,17 @@ PROJECT = ("mkdocs.yml", "docs", "snippets", "overrides", "verification", "src")
 #: The record the synthetic machines are made from (the one whose blocks ran on a GPU).
 SOURCE = "cuda-nvidia-h200.json"
 #: Cards to make machines of: (name as PyTorch reports it, target).
-CARDS = [(f"AMD {name.title().replace('Rx', 'RX').replace('Xtx', 'XTX').replace('Xt', 'XT').replace('Mi', 'MI').replace('Vii', 'VII')}", arch)
+_CASE = (("Rx", "RX"), ("Xtx", "XTX"), ("Xt", "XT"), ("Mi", "MI"), ("Vii", "VII"))
+
+
+def _card_name(name: str) -> str:
+    shown = name.title()
+    for old, new in _CASE:
+        shown = shown.replace(old, new)
+    return f"AMD {shown}"
+
+
+CARDS = [(_card_name(name), arch)
          for name, arch in gpus.KNOWN.items() if arch.startswith("gfx") and ("radeon" in name or "instinct" in name)]
 
 
@@ -56,7 +66,8 @@ def synthetic(source: dict, n: int, rng: random.Random) -> dict:
                     torch="2.9.1+rocm6.4", hip="6.4.43482-0f2d60242", packages=dict(source["machine"]["packages"]))
     old, new = "CUDA, NVIDIA H200", device.describe()
     data = {k: v for k, v in source.items() if k != "blocks"}
-    data |= {"machine_id": device.machine_id, "machine": device.to_dict(), "fingerprint": f"{rng.getrandbits(128):032x}"}
+    data |= {"machine_id": device.machine_id, "machine": device.to_dict(),
+             "fingerprint": f"{rng.getrandbits(128):032x}"}
     day = 1 + n % 28
     data["updated"] = f"2026-11-{day:02d}T12:00:00Z"
     pages = sorted({e["page"].split("/", 1)[1] for e in source["blocks"].values()})
@@ -117,19 +128,23 @@ def main() -> None:
             for name, project in (("two", few), ("many", many)):
                 times[name].append(build(project))
         weights = {name: pages(project / "site") for name, project in (("two", few), ("many", many))}
-        guides = {name: max((v, k) for k, v in found.items() if "/guides/" in f"/{k}") for name, found in weights.items()}
+        guides = {name: max((v, k) for k, v in found.items() if "/guides/" in f"/{k}")
+                  for name, found in weights.items()}
         heaviest = {name: max((v, k) for k, v in found.items()) for name, found in weights.items()}
         best = {name: (min(t[0] for t in found), min(t[1] for t in found)) for name, found in times.items()}
         rows = [
             ("records: bytes per machine, committed (mean)", f"{per_machine:,.0f}"),
             ("records: bytes per machine, synthetic (mean)", f"{synthetic_bytes / args.records:,.0f}"),
-            (f"mkdocs build, 2 records (best of {args.repeat}, wall / cpu s)", f"{best['two'][0]:.2f} / {best['two'][1]:.2f}"),
+            (f"mkdocs build, 2 records (best of {args.repeat}, wall / cpu s)",
+             f"{best['two'][0]:.2f} / {best['two'][1]:.2f}"),
             (f"mkdocs build, {args.records + 2:,} records (best of {args.repeat}, wall / cpu s)",
              f"{best['many'][0]:.2f} / {best['many'][1]:.2f}"),
             ("heaviest guide page, 2 records", f"{guides['two'][1]}: {guides['two'][0] / 1024:,.0f} KiB"),
-            (f"heaviest guide page, {args.records + 2:,} records", f"{guides['many'][1]}: {guides['many'][0] / 1024:,.0f} KiB"),
+            (f"heaviest guide page, {args.records + 2:,} records",
+             f"{guides['many'][1]}: {guides['many'][0] / 1024:,.0f} KiB"),
             ("heaviest page, 2 records", f"{heaviest['two'][1]}: {heaviest['two'][0] / 1024:,.0f} KiB"),
-            (f"heaviest page, {args.records + 2:,} records", f"{heaviest['many'][1]}: {heaviest['many'][0] / 1024:,.0f} KiB"),
+            (f"heaviest page, {args.records + 2:,} records",
+             f"{heaviest['many'][1]}: {heaviest['many'][0] / 1024:,.0f} KiB"),
         ]
         ratios = [
             ("build time (wall)", best["many"][0] / best["two"][0], "≤ 1.5"),

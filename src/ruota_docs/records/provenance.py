@@ -52,7 +52,8 @@ def from_environment(env=None, commit: str | None = None) -> dict:
         server = env.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/")
         labels = [label.strip() for label in env.get("RUOTA_DOCS_RUNNER_LABELS", "").split(",") if label.strip()]
         return {"kind": "ci", "run_url": f"{server}/{env['GITHUB_REPOSITORY']}/actions/runs/{env['GITHUB_RUN_ID']}",
-                "repository": env["GITHUB_REPOSITORY"], "commit": env.get("GITHUB_SHA") or commit, "runner_labels": labels}
+                "repository": env["GITHUB_REPOSITORY"], "commit": env.get("GITHUB_SHA") or commit,
+                "runner_labels": labels}
     return {"kind": "sent", "commit": commit}
 
 
@@ -68,10 +69,12 @@ def check(provenance, machine: dict) -> list[tuple[str, str]]:
                 for name in provenance if name not in fields]
     commit = provenance.get("commit")
     if not (commit is None and kind == "sent") and not (isinstance(commit, str) and _HEX40.fullmatch(commit)):
-        problems.append(("provenance.commit", f"must be the 40 lower-case hex digits of the commit that ran, not {commit!r}"))
+        problems.append(("provenance.commit",
+                         f"must be the 40 lower-case hex digits of the commit that ran, not {commit!r}"))
     if kind == "sent":
         return problems
-    repository, run_url, labels = provenance.get("repository"), provenance.get("run_url"), provenance.get("runner_labels")
+    repository, run_url = provenance.get("repository"), provenance.get("run_url")
+    labels = provenance.get("runner_labels")
     if not (isinstance(repository, str) and _REPOSITORY.fullmatch(repository)):
         problems.append(("provenance.repository", f"must be OWNER/REPO, not {repository!r}"))
     match = _RUN_URL.fullmatch(run_url) if isinstance(run_url, str) else None
@@ -87,8 +90,9 @@ def check(provenance, machine: dict) -> list[tuple[str, str]]:
         problems.append(("provenance.runner_labels", "the records' workflow runs only on self-hosted runners: "
                                                      f"'self-hosted' is not among {labels}"))
     elif machine.get("backend") == "rocm" and machine.get("arch") and machine["arch"] not in labels:
-        problems.append(("provenance.runner_labels", f"the job ran on a runner labelled {labels}, "
-                                                     f"not on one labelled {machine['arch']} as this record's machine is"))
+        problems.append(("provenance.runner_labels",
+                         f"the job ran on a runner labelled {labels}, "
+                         f"not on one labelled {machine['arch']} as this record's machine is"))
     return problems
 
 

@@ -11,7 +11,8 @@ the same result, so on disk (``schema`` 2) they share one:
         "guides/keras-rx7600.md": {                      (the page, under every language folder)
           "signatures": {"es": "…", "en": "…", "fr": "…"},  (each copy's block sequence)
           "results": [
-            {"sha256": "…", "at": {"es": [3, 120], "en": [3, 118], "fr": [3, 121]}, "credited": {"en": "es", "fr": "es"},
+            {"sha256": "…", "at": {"es": [3, 120], "en": [3, 118], "fr": [3, 121]},
+             "credited": {"en": "es", "fr": "es"},
              "outcome": "passed", "duration": 12.5, "output": "3f1c…", "ran_at": "…",
              "id": "train-offline", "language": "python", "as_root": false}
           ]

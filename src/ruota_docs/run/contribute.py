@@ -62,7 +62,8 @@ def describe(p: Plan) -> str:
     return "\n".join([
         f"This machine: {p.label}.",
         "ruota-docs contribute will:",
-        f"  1. run every page's code blocks here (resuming: what passed here for the same code is reused), writing {shown};",
+        f"  1. run every page's code blocks here (resuming: what passed here for the same code is reused), "
+        f"writing {shown};",
         f"  2. check {shown} as the maintainers will (ruota-docs record check);",
         f"  3. commit only {shown} on a new branch, {p.branch} (your work tree and branch stay as they are);",
         "  4. print the commands that push it and open the pull request. Nothing is pushed without your yes.",
@@ -114,7 +115,8 @@ def pull_request_body(p: Plan, report: str) -> str:
         outcomes[entry["outcome"]] = outcomes.get(entry["outcome"], 0) + 1
     counted = ", ".join(f"{count} {outcome}" for outcome, count in sorted(outcomes.items()))
     origin = data.get("provenance") or {}
-    made = (f"by the records workflow, run {origin['run_url']} (runner labels: {', '.join(origin.get('runner_labels') or [])})"
+    labels = ", ".join(origin.get("runner_labels") or [])
+    made = (f"by the records workflow, run {origin['run_url']} (runner labels: {labels})"
             if origin.get("kind") == "ci" else "with `ruota-docs contribute`")
     return "\n".join([
         f"A record of the whole suite on **{p.label}**, made {made}.", "",
@@ -182,7 +184,8 @@ def contribute(root: Path, docs_dir: Path, device, ask=input, extra: list[str] =
     out("To send it (origin: your fork of the repository; `gh repo fork --remote` makes one):")
     for command in sends:
         out("  " + shlex.join(command))
-    if gh() and ask("gh is logged in: push the branch and open the pull request now? [y/N] ").strip().lower() in ("y", "yes"):
+    offer = "gh is logged in: push the branch and open the pull request now? [y/N] "
+    if gh() and ask(offer).strip().lower() in ("y", "yes"):
         for command in sends:
             if subprocess.call(command) != 0:
                 out(f"{shlex.join(command)} failed: the branch is still there; run the commands above again.")
