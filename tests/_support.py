@@ -16,9 +16,9 @@ REPO = Path(__file__).resolve().parents[1]
 OVERRIDES = REPO / "overrides"
 
 #: Environment variables of the engine that must not leak from the outer test run.
-_ENGINE_VARS = ("RUOTA_DOCS_NETWORK", "RUOTA_DOCS_REUSE", "RUOTA_DOCS_TIMEOUT", "RUOTA_DOCS_FAKE_DEVICE",
+_ENGINE_VARS = ("RUOTA_DOCS_NETWORK", "RUOTA_DOCS_FAKE_DEVICE",
                 "RUOTA_DOCS_MEMORY_LIMIT", "RUOTA_DOCS_PAGE", "RUOTA_DOCS_RUN_AS", "RUOTA_DOCS_RUN_AS_ROOT",
-                "RUOTA_DOCS_ROOT", "PYTEST_ADDOPTS", "PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT",
+                "PYTEST_ADDOPTS", "PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT",
                 "PYTEST_XDIST_TESTRUNUID")
 
 

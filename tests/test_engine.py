@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from _support import clean_env, outcomes, read_ledger, run_pytest, write_tree
+from _support import clean_env, mkdocs_yml, outcomes, read_ledger, run_pytest, write_tree
+from ruota_docs.records import reason_codes
 from ruota_docs.run.device import probe
 from ruota_docs.blocks.terms import parse
 from ruota_docs.run.conditions import unmet_reason
@@ -339,6 +340,27 @@ def test_crash_and_later_blocks(run, ledger, page, why):
     assert all(outcomes(result.stdout)[(page, line(page, i))] == "SKIPPED" for i in range(1, len(later) + 1))
 
 
+def test_a_dead_process_is_recorded_as_codes(ledger):
+    first, later = entry(ledger, "es/e_exit.md", 0), entry(ledger, "es/e_exit.md", 1)
+    died = {"code": "died", "args": {"ended": {"exit_status": 3}}}
+    assert first["reason_code"] == died
+    assert later["reason_code"] == {"code": "page_stopped", "args": {"cause": {
+        "code": "page_ended", "args": {"line": line("es/e_exit.md", 0), "why": died}}}}
+    assert entry(ledger, "es/f_hang.md", 0)["reason_code"] == {"code": "timeout", "args": {"seconds": 2.0}}
+
+
+def test_every_reason_is_the_english_of_its_code(ledger):
+    coded = 0
+    for key, item in ledger["blocks"].items():
+        if item["reason"] is None:
+            assert item["reason_code"] is None, key
+            continue
+        assert reason_codes.problems(item["reason_code"]) == [], key
+        assert reason_codes.Reason.from_record(item["reason_code"]).english() == item["reason"], key
+        coded += 1
+    assert coded > 10
+
+
 def test_hung_block_is_killed(run, ledger):
     _, probe_dir, _ = run
     assert 1.9 < entry(ledger, "es/f_hang.md", 0)["duration"] < 30
@@ -423,6 +445,24 @@ def same_tree(tmp_path_factory):
     return tmp_path_factory.mktemp("same")
 
 
+def test_reuse_ledger_reads_the_record_once_and_skips_unchanged_pages(tmp_path, machine_id):
+    probe_dir = tmp_path / "probe"
+    probe_dir.mkdir()
+    other = "# Otra { #other }\n\n```python\nprint('otra')\n```\n"
+    tree = write_tree(tmp_path / "tree", {"docs/es/same.md": SAME, "docs/es/other.md": other})
+    env = clean_env(PROBE_DIR=str(probe_dir))
+    assert run_pytest(tree, env=env).returncode == 0
+    first = read_ledger(tree / "verification" / f"{machine_id}.json")["blocks"]
+    (tree / "docs/es/other.md").write_text(other.replace("'otra'", "'otra vez'"), encoding="utf-8")
+    again = run_pytest(tree, "--reuse-ledger", env=env)
+    assert again.returncode == 0, again.stdout[-3000:]
+    assert (probe_dir / "counter.txt").read_text() == "es/same.md\n"  # not executed again
+    blocks = read_ledger(tree / "verification" / f"{machine_id}.json")["blocks"]
+    assert blocks["es/same.md#0"]["ran_at"] == first["es/same.md#0"]["ran_at"]
+    assert blocks["es/same.md#0"]["output"] == "executed\n"
+    assert blocks["es/other.md#0"]["output"] == "otra vez\n"  # changed: it ran
+
+
 def test_no_reuse_executes_every_translation(same_tree, machine_id):
     probe_dir = same_tree / "probe"
     probe_dir.mkdir()
@@ -457,6 +497,27 @@ def test_ledger_option_names_the_file(tmp_path, machine_id):
     data = read_ledger(tree / "records/here.json")
     assert sorted(data["blocks"]) == ["es/p.md#0", "es/p.md#1", "es/q.md#0"]
     assert "3 blocks recorded in records/here.json: 3 passed" in result.stdout
+
+
+def test_ledger_dir_of_the_site_config_is_where_the_record_goes(tmp_path, machine_id):
+    tree = write_tree(tmp_path, SMALL)
+    (tree / "mkdocs.yml").write_text(mkdocs_yml(site=True, ledger_dir="records/runs"), encoding="utf-8")
+    result = run_pytest(tree)
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert not (tree / "verification").exists()
+    assert sorted(read_ledger(tree / "records/runs" / f"{machine_id}.json")["blocks"]) == ["es/p.md#0", "es/p.md#1", "es/q.md#0"]
+    assert f"3 blocks recorded in records/runs/{machine_id}.json: 3 passed" in result.stdout
+
+
+def test_the_source_language_of_the_site_config_runs_first(tmp_path, machine_id):
+    page = "# P { #p }\n\n```python\nprint('p')\n```\n"
+    tree = write_tree(tmp_path, {"docs/es/p.md": page, "docs/en/p.md": page})
+    (tree / "mkdocs.yml").write_text(mkdocs_yml(languages=("en", "es")), encoding="utf-8")  # i18n's default: en
+    result = run_pytest(tree)
+    assert result.returncode == 0, result.stdout[-3000:]
+    blocks = read_ledger(tree / "verification" / f"{machine_id}.json")["blocks"]
+    assert blocks["en/p.md#0"]["reused_from"] is None
+    assert blocks["es/p.md#0"]["reused_from"] == "en/p.md"
 
 
 def test_fake_device_never_writes_a_ledger(tmp_path):

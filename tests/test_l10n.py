@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from ruota_docs.site import formatting, fragments, locales, reasons
+from ruota_docs.records import reason_codes
 from ruota_docs.records.machine import Device
 from ruota_docs.site.locales import LANGUAGE_NAMES, STRINGS, text
 from ruota_docs.records.verdicts import MachineResult, Verdict
@@ -282,25 +283,32 @@ def test_a_windows_block_skipped_elsewhere():
 # -- the engine's messages ----------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def engine_messages():
-    """What the engine really records when a block times out, kills its process or a shell fails."""
+    """What the engine really records when a block times out, kills its process or a shell fails:
+    each reason's English, and its code under ``code:NAME``."""
     said = {}
+
+    def keep(name: str, outcome) -> None:
+        said[name], said[f"code:{name}"] = outcome.reason, outcome.code.to_record()
+
     session = PageSession("es/p.md")
     try:
-        said["timeout"] = session.run_python("import time\ntime.sleep(30)\n", "es/p.md:3", 3, timeout=0.5).reason
-        said["dead"] = session.run_python("print(1)\n", "es/p.md:9", 9, timeout=5).reason
+        keep("timeout", session.run_python("import time\ntime.sleep(30)\n", "es/p.md:3", 3, timeout=0.5))
+        keep("dead", session.run_python("print(1)\n", "es/p.md:9", 9, timeout=5))
     finally:
         session.close()
     session = PageSession("es/p.md")
     try:
-        said["killed"] = session.run_python("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n", "es/p.md:3", 3, timeout=20).reason
+        keep("killed", session.run_python("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n", "es/p.md:3", 3, timeout=20))
     finally:
         session.close()
     session = PageSession("es/p.md")
     try:
-        said["shell"] = session.run_shell("exit 3", timeout=20).reason
+        keep("shell", session.run_shell("exit 3", timeout=20))
     finally:
         session.close()
     said["wrote"] = repository_note(["docs/es/x.md (created)"])
+    said["code:wrote"] = reason_codes.reason("repository_changed", files=["docs/es/x.md (created)"], records=[], notes=[],
+                                             also=None).to_record()
     return said
 
 
@@ -330,6 +338,45 @@ def test_a_block_never_run_is_said_without_the_engines_english_prefix(reason, la
     verdict = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", reason))])
     shown = _words(fragments.mark(_block(), verdict, lang))
     assert expected in shown and "not run" not in shown
+
+
+@pytest.mark.parametrize(("code", "lang", "expected"), [
+    ({"code": "not_run", "args": {"why": "instala paquetes del sistema"}}, "es", "instala paquetes del sistema"),
+    ({"code": "shown_only", "args": {"kind": "text"}}, "fr", "sortie ou prose, pas du code"),
+    ({"code": "page_stopped", "args": {"cause": {"code": "cannot_start_as_user", "args": {}}}}, "en",
+     "the page's process cannot start as the unprivileged user"),
+])
+def test_a_block_never_run_is_said_from_its_code(code, lang, expected):
+    entry = _entry("skipped", reason_codes.Reason.from_record(code).english(), reason_code=code)
+    assert reasons.reason_text(_block(), entry, lang) == expected
+
+
+@pytest.mark.parametrize("name", ["timeout", "dead", "killed", "shell", "wrote"])
+@pytest.mark.parametrize("lang", ["es", "en", "fr"])
+def test_reason_codes_are_said_as_the_old_records_english_is(engine_messages, name, lang):
+    code = engine_messages[f"code:{name}"]
+    assert reason_codes.Reason.from_record(code).english() == engine_messages[name]
+    assert reasons.render(code, lang) == reasons.engine_message(engine_messages[name], lang) is not None
+
+
+def test_a_skip_is_said_from_its_code_not_its_english():
+    block = _block("rocm")
+    code = reason_codes.reason("requires", terms=["rocm"], machine=["CUDA, NVIDIA H200"]).to_record()
+    # the English is not read when the code is there: a code says what the text may not
+    entry = _entry("skipped", "whatever the text says", reason_code=code)
+    assert reasons.reason_text(block, entry, "fr") == "nécessite ROCm"
+    stopped = reason_codes.reason("page_stopped", cause={"code": "page_ended", "args": {
+        "line": 3, "why": {"code": "died", "args": {"ended": {"signal": "SIGKILL"}}}}})
+    assert reasons.reason_text(block, _entry("skipped", stopped.english(), reason_code=stopped.to_record()), "en") == (
+        "an earlier block, at line 3, ended the page's process (the page's process died (signal SIGKILL))")
+
+
+def test_a_code_without_words_of_its_own_is_shown_as_recorded():
+    code = reason_codes.reason("raised", message="ZeroDivisionError: division by zero")
+    entry = _entry("failed", code.english(), reason_code=code.to_record(), error="Traceback …\nZeroDivisionError: division by zero")
+    assert reasons.engine_failure(entry, "fr") is None
+    assert reasons.reason_text(_block(), entry, "es") == "ZeroDivisionError: division by zero"
+    assert reasons.error_text(entry, "es") == entry["error"]
 
 
 def test_a_message_that_is_not_the_engines_is_shown_as_recorded():

@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 from _support import read_ledger, run_pytest, write_tree
-from ruota_docs.run import outputs
+from ruota_docs.run import outputs, run_state
 
 # -- the comparison ---------------------------------------------------------------------------------
 CODE = 'print("a")\n#> a\nfor i in range(2):\n    print(i)\n    #> 0\n    #> 1\nprint("device: cpu, 8 GiB")\n#> device: ...'
@@ -177,6 +177,38 @@ def test_a_page_updated_in_place_is_recorded_with_its_new_code(tree):
 
     current = page_blocks(tree, tree / "docs", page)[0]
     assert entries(tree)["es/p.md#0"]["sha256"] == current.sha256
+
+
+def test_a_snippet_its_translations_include_is_updated_once(tmp_path):
+    page = '# P { #p }\n\n```python title="included.py"\n--8<-- "g/included.py"\n```\n'
+    tree = write_tree(tmp_path, {"docs/es/p.md": page, "docs/en/p.md": page,
+                                 "snippets/g/included.py": SNIPPET.replace("40 + 2", "40 + 3")})
+    run = run_pytest(tree, "--update-outputs", "--ledger", "out.json")
+    assert run.returncode == 0, run.stdout
+    listed = run.stdout.split("ruota-docs #> lines updated", 1)[1]
+    assert "snippets/g/included.py:3: 1 #> line(s) replaced by 1 (the block at es/p.md:3)" in listed
+    assert listed.count("replaced by") == 1  # en planned the same lines: written once, for both
+    assert (tree / "snippets/g/included.py").read_text() == SNIPPET.replace("40 + 2", "40 + 3").replace("42", "43")
+    assert [e["outcome"] for e in entries(tree).values()] == ["passed", "passed"]
+
+
+def _update(path, first: int, old: str, new: str, block: str = "es/p.md#0") -> run_state.OutputUpdate:
+    return run_state.OutputUpdate(block, block.replace("#0", ":3"), {str(path): [(first, [old], [new])]}, "diff", "sha")
+
+
+def test_updates_are_written_at_the_end_in_run_order(tmp_path):
+    snippet = tmp_path / "s.py"
+    snippet.write_text('print(1)\n#> 0\nprint(2)\n#> 0\n')
+    shown = lambda path: path.rsplit("/", 1)[-1]  # noqa: E731
+    done = run_state.apply_updates([
+        _update(snippet, 2, "#> 0", "#> 1"),
+        _update(snippet, 2, "#> 0", "#> 1", block="en/p.md#0"),  # the same plan: credited with the first
+        _update(snippet, 4, "#> 0", "#> 2", block="fr/p.md#0"),
+        _update(snippet, 4, "#> 9", "#> 2", block="de/p.md#0"),  # read from lines the file no longer has
+    ], shown)
+    assert snippet.read_text() == 'print(1)\n#> 1\nprint(2)\n#> 2\n'
+    assert [(len(a.changes), a.error) for a in done] == [
+        (1, None), (0, None), (1, None), (0, "s.py:4: the #> lines read there are no longer in the file; run again")]
 
 
 def test_doctest_blocks_keep_their_own_checks(tmp_path):

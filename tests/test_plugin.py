@@ -103,8 +103,11 @@ def ledgers() -> dict[str, dict]:
         ]
         cpu.update({f"{page}#{e['index']}": e for e in rows})
         when = "2026-11-21T08:00:00Z"
+        # the CUDA record carries reason codes; the CPU one was written before they existed
+        requires = {"code": "requires", "args": {"terms": ["rocm", "arch=gfx906"], "machine": ["CUDA, NVIDIA H200"]}}
         rows = [
-            entry(page, 0, "skipped", CODES[0], reason="requires ROCm, arch gfx906; this machine: CUDA, NVIDIA H200", when=when),
+            entry(page, 0, "skipped", CODES[0], reason="requires ROCm, arch gfx906; this machine: CUDA, NVIDIA H200", when=when,
+                  reason_code=requires),
             entry(page, 1, "passed", CODES[1], "hola\n", when=when, **credited),
             entry(page, 5, "passed", CODES[5], "epoch done\nseconds_per_epoch: 3.5 s\n", when=when),
             entry(page, 6, "passed", CODES[6], "in a note\n", when=when),
@@ -220,7 +223,8 @@ def test_verified_mark_with_date(es):
 
 def test_skipped_reason(es, en):
     panel = panels(es)[0]
-    # the record keeps the engine's English reason; the page names the unmet terms in its language
+    # the page names the unmet terms in its language: from the reason code where the record has
+    # one (CUDA), from the English of an older record (CPU)
     assert ('<li class="ruota-mark-skipped"><span>Sin ejecutar en CPU x86_64: requiere ROCm, una GPU gfx906 '
             f"y al menos 8{NB}GiB de VRAM</span></li>") in panel
     assert "<span>Sin ejecutar en NVIDIA H200 (CUDA): requiere ROCm y una GPU gfx906</span>" in panel

@@ -152,6 +152,11 @@ def test_skip_reasons_describe_the_records_machine(project, good):
         "the skip reason describes another machine ('CPU only, x86_64') than this record's ('ROCm, AMD Radeon RX 7600')")
     entry(good, "es/p.md#2")["reason"] = "requires ROCm, arch gfx906; this machine: ROCm, AMD Radeon RX 7600 (gfx1102, 8 GiB)"
     assert problems(check(project, good)) == []
+    # a record with codes: the code's machine is what is checked
+    pasted = {"code": "requires", "args": {"terms": ["rocm"], "machine": ["CPU only, x86_64"]}}
+    entry(good, "es/p.md#2").update(reason="requires ROCm; this machine: CPU only, x86_64", reason_code=pasted)
+    assert only(check(project, good), "es/p.md#2.reason") == (
+        "the skip reason describes another machine ('CPU only, x86_64') than this record's ('ROCm, AMD Radeon RX 7600')")
 
 
 @pytest.mark.parametrize("name, arch", [
@@ -385,6 +390,45 @@ def test_an_old_format_record_is_refused_naming_the_command_that_migrates_it(pro
         f"with `ruota-docs record migrate {path}` (the same results, a third of the bytes) and check it again"]
     assert main(["record", "migrate", str(path)]) == 0
     assert problems(record_check.check_file(path, project, project / "docs", now=NOW)) == []
+
+
+REQUIRES = {"code": "requires", "args": {"terms": ["rocm"], "machine": ["CUDA, NVIDIA H200"]}}
+
+
+def test_a_reason_code_that_says_what_the_reason_says_is_accepted(project):
+    data = synthetic_record(project, H200)
+    entry(data, "es/p.md#2").update(outcome="skipped", reason="requires ROCm; this machine: CUDA, NVIDIA H200",
+                                    reason_code=REQUIRES, as_root=None)
+    entry(data).update(reason_code=None)
+    assert problems(check(project, data)) == []
+
+
+@pytest.mark.parametrize("code, where, message", [
+    ({"code": "because"}, "reason_code.code", "'because' is not a reason code (known: requires, not_run, "),
+    ({"code": "requires", "args": {"terms": ["rocm"]}}, "reason_code.args", "requires needs 'machine'"),
+    ({"code": "requires", "args": {**REQUIRES["args"], "why": "x"}}, "reason_code.args",
+     "requires takes no argument 'why' (it takes: terms, machine)"),
+    ({"code": "requires", "args": {"terms": "rocm", "machine": ["x"]}}, "reason_code.args.terms",
+     "must be a list of strings, not 'rocm'"),
+    ({"code": "page_stopped", "args": {"cause": {"code": "died", "args": {"ended": {"signal": 9.5}}}}},
+     "reason_code.args.cause.args.ended", "must be {\"signal\": NAME or NUMBER} or {\"exit_status\": N}"),
+    ({"code": "timeout", "args": {"seconds": 2.0}, "why": 1}, "reason_code", "must be an object {\"code\": …, \"args\": {…}}"),
+])
+def test_reason_code_schema(project, code, where, message):
+    data = synthetic_record(project, H200)
+    entry(data, "es/p.md#2").update(outcome="skipped", reason="requires ROCm; this machine: CUDA, NVIDIA H200",
+                                    reason_code=code, as_root=None)
+    found = [p.message for p in check(project, data).problems if p.where == f"es/p.md#2.{where}"]
+    assert any(m.startswith(message) for m in found), problems(check(project, data))
+
+
+def test_a_reason_code_must_say_what_the_reason_says(project):
+    data = synthetic_record(project, H200)
+    entry(data, "es/p.md#2").update(outcome="skipped", reason="requires CUDA; this machine: CUDA, NVIDIA H200",
+                                    reason_code=REQUIRES, as_root=None)
+    assert only(check(project, data), "es/p.md#2.reason_code") == (
+        "says 'requires ROCm; this machine: CUDA, NVIDIA H200', the reason 'requires CUDA; this machine: CUDA, "
+        "NVIDIA H200': the engine writes the reason as its code's English")
 
 
 def test_records_before_as_root_existed_are_accepted(project, good):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ruota_docs.run import device as device_module
-from ruota_docs.run import toolchain
+from ruota_docs.run import settings, toolchain
 from ruota_docs.records.machine import Device
 from ruota_docs.blocks.terms import Requirement, RequirementError, parse, parse_size
 from ruota_docs.run.conditions import unmet_reason
@@ -179,14 +179,20 @@ def test_met_requirements_give_no_reason(text, device):
     assert unmet_reason(parse(text), device) is None
 
 
-def test_network_allowed_by_environment(monkeypatch):
+def test_network_allowed_by_the_run():
     reqs = parse("network")
+    assert unmet_reason(reqs, CPU, network=True) is None
+    assert unmet_reason(reqs, CPU, network=False) == "requires network access; this machine: offline (run with --network to allow)"
+    assert unmet_reason(reqs, CPU) is not None  # offline unless the run says otherwise
+
+
+def test_network_setting_read_from_the_environment(monkeypatch, tmp_path):
     for value in ("1", "yes", "true"):
-        monkeypatch.setenv("RUOTA_DOCS_NETWORK", value)
-        assert unmet_reason(reqs, CPU) is None
+        monkeypatch.setenv(settings.NETWORK_VARIABLE, value)
+        assert settings.from_environment(tmp_path).network is True
     for value in ("0", "false", "no", ""):
-        monkeypatch.setenv("RUOTA_DOCS_NETWORK", value)
-        assert unmet_reason(reqs, CPU) is not None
+        monkeypatch.setenv(settings.NETWORK_VARIABLE, value)
+        assert settings.from_environment(tmp_path).network is False
 
 
 # -- the ROCm toolchain: words, and reasons from what the toolchain module answers ------------------

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from _support import REPO, clean_env, read_ledger, run_pytest, write_tree
-from ruota_docs.run import unprivileged
+from ruota_docs.run import settings, unprivileged
 
 ROOT = pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
                           reason="switching users needs root (CI runs the suite as root)")
@@ -138,10 +138,12 @@ def test_runner_command_checks_and_grants(reader_tmp):
 
 
 def test_as_the_invoking_user_nothing_switches(monkeypatch):
-    monkeypatch.setenv(unprivileged.ROOT_VARIABLE, "1")
-    assert unprivileged.switch_needed() is False and unprivileged.page_user() is None
-    monkeypatch.delenv(unprivileged.ROOT_VARIABLE)
-    assert unprivileged.switch_needed() is (os.geteuid() == 0)
+    monkeypatch.setenv(settings.RUN_AS_ROOT_VARIABLE, "1")
+    asked = settings.from_environment(REPO)
+    assert asked.run_as_root is True
+    assert unprivileged.switch_needed(asked.run_as_root) is False and unprivileged.page_user(asked) is None
+    monkeypatch.delenv(settings.RUN_AS_ROOT_VARIABLE)
+    assert unprivileged.switch_needed(settings.from_environment(REPO).run_as_root) is (os.geteuid() == 0)
 
 
 # -- what the user sees -----------------------------------------------------------------------------------------
@@ -201,7 +203,7 @@ def _diagnose_as(groups: str) -> str:
 @ROOT
 @pytest.mark.skipif(not shutil.which("unshare") or not shutil.which("setpriv"), reason="needs unshare and setpriv (util-linux)")
 def test_diagnose_checks_the_device_nodes_a_normal_user_opens():
-    unprivileged.prepare(str(REPO))
+    unprivileged.prepare(settings.Settings(root=REPO))
     member = _diagnose_as("--init-groups").splitlines()[-3:]
     assert member == ["/dev/kfd: read-write for this user (group render)",
                       "/dev/dri/renderD128: read-write for this user (group render)",

@@ -27,8 +27,8 @@ from ruota_docs.records import ledger
 from ruota_docs.run import toolchain
 from ruota_docs.site import formatting
 from ruota_docs.translations import glossary, parity, staleness
-from ruota_docs.blocks import site_languages
-from ruota_docs.blocks.site_config import ConfigError, load_mkdocs_config
+from ruota_docs.blocks import site_config, site_languages
+from ruota_docs.blocks.site_config import ConfigError
 
 
 def _count(count: int, one: str, other: str) -> str:
@@ -44,22 +44,12 @@ def _root(path: str | None) -> Path:
     raise SystemExit(f"ruota-docs: no mkdocs.yml in {start} or above; run inside the project or pass --root")
 
 
-def _site(root: Path) -> tuple[Path, list[str], str, list[str], str]:
-    config = load_mkdocs_config(root)
-    docs = root / config.get("docs_dir", "docs")
-    languages, default, options = [], "es", {}
-    for plugin in config.get("plugins") or []:
-        if isinstance(plugin, dict) and "i18n" in plugin:
-            for lang in plugin["i18n"].get("languages", []):
-                languages.append(lang["locale"])
-                if lang.get("default"):
-                    default = lang["locale"]
-        if isinstance(plugin, dict) and "ruota_docs" in plugin:
-            options = plugin["ruota_docs"] or {}
-    if not site_languages.read(root).folders:
+def _site(root: Path) -> tuple[Path, list[str], str, list[str], Path]:
+    site = site_config.read(root)
+    languages = list(site.languages)
+    if not site_languages.read(root).folders:  # a site in one language
         languages = [site_languages.read(root).default]
-    languages = languages or sorted(p.name for p in docs.iterdir() if p.is_dir())
-    return docs, languages, options.get("source_language", default), options.get("untranslated", []), options.get("ledger_dir", "verification")
+    return site.docs_dir, languages, site.source_language, list(site.untranslated), site.ledger_dir
 
 
 def _no_translations(root: Path) -> str | None:
@@ -82,7 +72,8 @@ def cmd_status(args) -> int:
     except ledger.LedgerError as error:
         print(f"ruota-docs: {error}", file=sys.stderr)
         return 2
-    print(f"machines: {', '.join(report.machines) or 'none (no ledger in ' + ledger_dir + '/)'}")
+    shown = os.path.relpath(ledger_dir, root)
+    print(f"machines: {', '.join(report.machines) or 'none (no ledger in ' + shown + '/)'}")
     for page in report.pages:
         if page.error:
             print(f"{page.page}:{page.error[0]}: cannot read: {page.error[1]}")
@@ -337,15 +328,16 @@ def cmd_contribute(args, extra: list[str]) -> int:
 
 def cmd_runner(args) -> int:
     """Who runs the pages' code here, and whether that user can reach what the pages need."""
-    from ruota_docs.run import unprivileged  # noqa: PLC0415 — POSIX only
+    from ruota_docs.run import settings, unprivileged  # noqa: PLC0415 — POSIX only
 
     root = _root(args.root)
-    if not unprivileged.switch_needed():
-        who = "root, as --run-as-root asks" if unprivileged.run_as_root_requested() else "the user running the suite"
+    run = settings.from_environment(root)
+    if not unprivileged.switch_needed(run.run_as_root):
+        who = "root, as --run-as-root asks" if run.run_as_root else "the user running the suite"
         print(f"pages run as {who}: no other user is involved (the suite switches users only when run as root)")
         return 0
     try:
-        runner = unprivileged.ensure_user()
+        runner = unprivileged.ensure_user(run.run_as_user)
         denied = unprivileged.unreachable(runner, unprivileged.needed_paths(root))
         if denied and args.grant:
             for command in unprivileged.grant(runner, denied):

@@ -75,10 +75,15 @@ def render(root: Path, path: Path, text: str | None = None, docs_dir: Path | Non
                                                                     f"{type(error).__name__}: {error}")])
     finally:
         setup.config._current_page = None
-    result = assemble(md.ruota, html, page, lang, root)
-    result.problems = sorted(result.problems + _unknown_references(result, text), key=lambda p: p.line)
+    result = assemble(md.ruota, html, page, lang, root, text)
     _add_foreign_blocks(result, html, md.ruota)
     return result
+
+
+def unknown_block(directive: str, block_id: str, blocks) -> str:
+    """The error for a ``chart:`` or ``value:`` directive that names no block of the page."""
+    known = ", ".join(sorted(b.block_id for b in blocks if b.block_id)) or "none"
+    return f"{directive}: no block on this page has id={block_id} (ids here: {known})"
 
 
 #: Why a code block readers see that no fence or indented block of the page wrote is not run.
@@ -116,9 +121,8 @@ def _add_foreign_blocks(result: PageRender, html: str, state) -> None:
 
 def _unknown_references(result: PageRender, text: str) -> list[Problem]:
     """``chart:`` and ``value:`` directives that name no block of the page: found when the
-    page's blocks are collected, not first when the site is built."""
+    page's blocks are collected (by the engine, the command line and the site alike)."""
     ids = {b.block_id for b in result.blocks if b.block_id}
-    known = ", ".join(sorted(ids)) or "none"
     problems = []
     for directive in result.directives:
         if not KINDS[directive.name].names_block:
@@ -132,8 +136,7 @@ def _unknown_references(result: PageRender, text: str) -> list[Problem]:
             problems.append(Problem(directive.line,
                                     f"{directive.name}: directive needs block=ID (the id= of a run: directive)"))
         elif block_id not in ids:
-            problems.append(Problem(directive.line,
-                                    f"{directive.name}: no block on this page has id={block_id} (ids here: {known})"))
+            problems.append(Problem(directive.line, unknown_block(directive.name, block_id, result.blocks)))
     if "value" not in text:
         return problems
 
@@ -145,12 +148,14 @@ def _unknown_references(result: PageRender, text: str) -> list[Problem]:
             problems.append(Problem(line, str(error)))
             continue
         if value.block not in ids:
-            problems.append(Problem(line, f"value: no block on this page has id={value.block} (ids here: {known})"))
+            problems.append(Problem(line, unknown_block("value", value.block, result.blocks)))
     return problems
 
 
-def assemble(state: CaptureState, html: str, page: str, lang: str, root: Path) -> PageRender:
-    """The page's blocks from one rendering's capture and HTML."""
+def assemble(state: CaptureState, html: str, page: str, lang: str, root: Path, text: str = "") -> PageRender:
+    """The page's blocks from one rendering's capture and HTML, with its problems: those of
+    the capture, and ``chart:``/``value:`` directives that name no block (``value:`` ones
+    are found in ``text``, the page's Markdown, since they stand in its prose)."""
     visible = {number: position for position, number in enumerate(markers.visible_blocks(html, state.nonce))}
     captured = [c for c in state.captured if c.number in visible]
     _locate_indented(state, sorted(captured, key=lambda c: visible[c.number]))
@@ -184,6 +189,7 @@ def assemble(state: CaptureState, html: str, page: str, lang: str, root: Path) -
         block.injected = item.start in state.brought
         result.blocks.append(block)
     result.problems.extend(errors)
+    result.problems.extend(_unknown_references(result, text))
     result.problems.sort(key=lambda p: p.line)
     signature = blocks_mod.page_signature(result.blocks)
     for block in result.blocks:

@@ -1,10 +1,13 @@
 """The site's configuration, read as MkDocs reads it.
 
-Two views of ``mkdocs.yml``:
+The one reader of ``mkdocs.yml`` for the site plugin, the pytest plugin, the repository
+guard and the command line. Three views:
 
-- :func:`load_mkdocs_config` — the plain mapping, for cheap lookups (folders, plugin
-  options). YAML tags (``!ENV``, ``!relative``, ``!!python/name:``) become ``None``;
-  nothing is imported.
+- :func:`read` — a :class:`SiteConfig`: the folders, the languages and the ``ruota_docs``
+  plugin's options with their defaults, so that ``ledger_dir`` and ``source_language``
+  mean the same thing everywhere.
+- :func:`load_mkdocs_config` — the plain mapping, for cheap lookups. YAML tags (``!ENV``,
+  ``!relative``, ``!!python/name:``) become ``None``; nothing is imported.
 - :func:`markdown_setup` — the ``markdown_extensions`` and their configs exactly as
   MkDocs passes them to Python-Markdown: loaded with MkDocs' own YAML loader (so
   ``!ENV``, ``!relative`` and ``!!python/name:`` resolve as in a build) and validated
@@ -52,7 +55,7 @@ def load_mkdocs_config(root: Path) -> dict:
     path = config_path(root)
     if not path.exists():
         return {}
-    return yaml.load(path.read_text(encoding="utf-8"), Loader=TagTolerantLoader) or {}
+    return _load_file(path)
 
 
 def plugin_options(config: dict, name: str) -> dict | None:
@@ -63,6 +66,65 @@ def plugin_options(config: dict, name: str) -> dict | None:
         if isinstance(plugin, dict) and name in plugin:
             return dict(plugin[name] or {})
     return None
+
+
+#: Where the records live unless the ``ruota_docs`` plugin's ``ledger_dir`` says otherwise.
+DEFAULT_LEDGER_DIR = "verification"
+#: The source language where neither ``source_language`` nor i18n's default language says.
+DEFAULT_SOURCE_LANGUAGE = "es"
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    """What the engine's parts need from ``mkdocs.yml``, defaults applied once."""
+
+    root: Path  #: the folder of mkdocs.yml
+    docs_dir: Path  #: absolute
+    site_dir: Path  #: absolute
+    ledger_dir: Path  #: absolute: the ``ruota_docs`` plugin's ``ledger_dir``, relative to ``root``
+    source_language: str  #: ``source_language``, else i18n's default language, else the theme's
+    languages: tuple[str, ...]  #: i18n's locales in their order, else the docs folder's language folders
+    untranslated: tuple[str, ...]  #: pages deliberately left untranslated (path under the language folder)
+    mapping: dict  #: the whole file as :func:`load_mkdocs_config` reads it
+
+
+def read(root: Path) -> SiteConfig:
+    """The site configuration of the project at ``root`` (a folder, or its mkdocs.yml)."""
+    location = Path(root).resolve()
+    path = location if location.is_file() else config_path(location)
+    mapping = _load_file(path) if path.exists() else {}
+    root = path.parent
+    options = plugin_options(mapping, "ruota_docs") or {}
+    locales, default = [], None
+    for lang in (plugin_options(mapping, "i18n") or {}).get("languages") or []:
+        if isinstance(lang, dict) and lang.get("locale"):
+            locales.append(str(lang["locale"]))
+            default = default or (str(lang["locale"]) if lang.get("default") else None)
+    docs = (root / str(mapping.get("docs_dir") or "docs")).resolve()
+    if not locales and docs.is_dir():
+        locales = sorted(p.name for p in docs.iterdir() if p.is_dir())
+    return SiteConfig(
+        root=root,
+        docs_dir=docs,
+        site_dir=(root / str(mapping.get("site_dir") or "site")).resolve(),
+        ledger_dir=(root / str(options.get("ledger_dir") or DEFAULT_LEDGER_DIR)).resolve(),
+        source_language=_source_language(mapping) if path.exists() else DEFAULT_SOURCE_LANGUAGE,
+        languages=tuple(locales),
+        untranslated=tuple(options.get("untranslated") or ()),
+        mapping=mapping,
+    )
+
+
+def _source_language(mapping: dict) -> str:
+    """As `ruota_docs.blocks.site_languages` decides it: ``source_language``, else i18n's default
+    language, else (a site in one language) the theme's."""
+    from ruota_docs.blocks import site_languages  # noqa: PLC0415 — it reads this module's mapping
+
+    return site_languages.from_config(mapping).default
+
+
+def _load_file(path: Path) -> dict:
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=TagTolerantLoader) or {}
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ result), a field (``machine.hip``, ``pages.guides/x.md.results[2].at``) or ``rec
 
 | rule | severity |
 | --- | --- |
-| **schema**: valid UTF-8 JSON, no duplicate keys, ``kind`` known and ``schema`` the current one (a ``schema`` 1 record is refused with the command that migrates it); every field of `ruota_docs.records.ledger.MACHINE_FIELDS` and of a stored result (`ruota_docs.records.stored`: the entry's fields shared by a block's copies, ``at``, ``credited``) present with its type, nothing else; one result per block; each output keyed by its hash and named by a result; outcomes, hashes, languages well formed | error |
+| **schema**: valid UTF-8 JSON, no duplicate keys, ``kind`` known and ``schema`` the current one (a ``schema`` 1 record is refused with the command that migrates it); every field of `ruota_docs.records.ledger.MACHINE_FIELDS` and of a stored result (`ruota_docs.records.stored`: the entry's fields shared by a block's copies, ``at``, ``credited``) present with its type, nothing else; one result per block; each output keyed by its hash and named by a result; outcomes, hashes, languages well formed; a ``reason_code`` one of `ruota_docs.records.reason_codes.CODES` with its arguments, whose English is the entry's ``reason`` | error |
 | **stale**: the entry's page is gone, it has no block at that index, or no block of the page has the entry's code (its SHA-256) any more. The site never shows such an entry as verified (`ruota_docs.records.verdicts`), so it is only a warning: run the page again | warning |
 | **machine**: ROCm ⇒ a HIP version, a ``gfx…`` target and a GPU name; CUDA ⇒ a CUDA version, an ``sm_…`` target and a GPU name; CPU ⇒ no GPU; a torch build of the backend's kind; ``machine_id`` as the engine names this machine, in the record and in the file name; skip reasons that describe this machine | error |
 | **GPU name**: the target fits the name (`ruota_docs.records.gpus`); a name the table does not know | error / warning |
@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ruota_docs.records import gpus, ledger, private_data, provenance, stored
+from ruota_docs.records import gpus, ledger, private_data, provenance, reason_codes, stored
 from ruota_docs.blocks.collect import PageError, page_blocks
 from ruota_docs.blocks import site_languages
 from ruota_docs.records.machine import Device
@@ -246,15 +246,41 @@ def _check_entry(report: Report, key: str, entry: dict, pages: _Pages, device: D
         report.add(f"{key}.ran_at", "error", "time", f"{entry['ran_at']} is after the record's updated time ({updated:%Y-%m-%dT%H:%M:%SZ})")
     if entry.get("as_root"):
         report.as_root += 1
-    reason = entry["reason"] or ""
-    if device is not None and entry["outcome"] == "skipped" and "; this machine: " in reason:
+    _check_reason_code(report, key, entry)
+    said = _machine_said(entry)
+    if device is not None and entry["outcome"] == "skipped" and said is not None:
         # the engine's requirement skips say what the machine was: it must be this record's
-        for described in _MACHINE_DESCRIBED.findall(reason.split("; this machine: ", 1)[1]):
+        for described in _MACHINE_DESCRIBED.findall(said):
             if described.strip() != device.describe():
                 report.add(f"{key}.reason", "error", "machine",
                            f"the skip reason describes another machine ({described.strip()!r}) than this record's ({device.describe()!r})")
                 break
     _check_current(report, key, entry, pages)
+
+
+def _machine_said(entry: dict) -> str | None:
+    """What a requirement skip says this machine is: its code's ``machine``, or for a record
+    written before codes, the English after ``; this machine: ``."""
+    code = entry.get("reason_code")
+    if isinstance(code, dict) and not reason_codes.problems(code):
+        return "; ".join(code["args"]["machine"]) if code["code"] == "requires" else None
+    reason = entry["reason"] or ""
+    return reason.split("; this machine: ", 1)[1] if "; this machine: " in reason else None
+
+
+def _check_reason_code(report: Report, key: str, entry: dict) -> None:
+    """A ``reason_code`` is one of the vocabulary's, with its arguments, and says what ``reason`` says."""
+    code = entry.get("reason_code")
+    if code is None:
+        return
+    found = reason_codes.problems(code)
+    for problem in found:
+        path, _, message = problem.partition(": ")
+        report.add(f"{key}.{path}", "error", "schema", message)
+    if not found and reason_codes.Reason.from_record(code).english() != (entry["reason"] or ""):
+        report.add(f"{key}.reason_code", "error", "schema",
+                   f"says {reason_codes.Reason.from_record(code).english()!r}, the reason {entry['reason']!r}: "
+                   "the engine writes the reason as its code's English")
 
 
 def _check_current(report: Report, key: str, entry: dict, pages: _Pages) -> None:

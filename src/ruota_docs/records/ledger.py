@@ -14,6 +14,9 @@ In memory (what `load` returns and `record` merges), one entry per page and lang
           "language": "python", "sha256": "…", "id": "train-offline",
           "outcome": "passed" | "failed" | "skipped" | "error",
           "reason": null, "duration": 12.5, "output": "…", "ran_at": "…",
+          "reason_code": null | {"code": "requires", "args": {…}}
+                             (the reason as data: ruota_docs.records.reason_codes; absent
+                              in records written before it existed)
           "reused_from": "es/guides/keras-rx7600.md" | null,
           "signature": "…",  (hash of the page's block sequence)
           "as_root": false   (true: the code ran as root; false: as an ordinary user;
@@ -75,14 +78,15 @@ MACHINE_FIELDS: dict[str, tuple] = {
     "os": (str,), "machine": (str,), "python": (str,), "torch": _TEXT, "hip": _TEXT, "cuda": _TEXT,
     "packages": (dict,), "machine_id": (str,),
 }
-#: Every field of a block's entry and the types it may hold; ``as_root`` and ``signature``
-#: may be absent (records written before they existed).
+#: Every field of a block's entry and the types it may hold; ``as_root``, ``signature`` and
+#: ``reason_code`` may be absent (records written before they existed).
 ENTRY_FIELDS: dict[str, tuple] = {
     "page": (str,), "lang": (str,), "index": (int,), "line": (int,), "language": (str,), "sha256": (str,),
     "id": _TEXT, "outcome": (str,), "reason": _TEXT, "error": _TEXT, "duration": _NUMBER, "output": _TEXT,
     "ran_at": (str,), "reused_from": _TEXT, "signature": _TEXT, "as_root": (bool, type(None)),
+    "reason_code": (dict, type(None)),
 }
-OPTIONAL_ENTRY_FIELDS = ("signature", "as_root")
+OPTIONAL_ENTRY_FIELDS = ("signature", "as_root", "reason_code")
 
 
 class LedgerError(ValueError):
@@ -373,7 +377,19 @@ def scrub(text: str | None) -> str | None:
 
 
 def scrub_entry(entry: dict) -> dict:
-    return {k: scrub(v) if k in ("output", "reason", "error") else v for k, v in entry.items()}
+    return {k: scrub(v) if k in ("output", "reason", "error") else _scrub_all(v) if k == "reason_code" else v
+            for k, v in entry.items()}
+
+
+def _scrub_all(value):
+    """Every string in a JSON value scrubbed (a reason code's arguments: file names, messages)."""
+    if isinstance(value, str):
+        return scrub(value)
+    if isinstance(value, dict):
+        return {k: _scrub_all(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrub_all(v) for v in value]
+    return value
 
 
 def scrub_machine(machine: dict) -> dict:

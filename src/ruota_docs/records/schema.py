@@ -1,4 +1,8 @@
-"""Limits every record shares: what the engine writes and what `record check` holds it to."""
+"""Limits every record shares: what the engine writes and what `record check` holds it to.
+
+The fields of an entry are `ruota_docs.records.ledger.ENTRY_FIELDS`; the reason codes an
+entry's ``reason_code`` may hold are `ruota_docs.records.reason_codes.CODES`.
+"""
 
 #: Bytes of a block's output kept in the record; the middle of longer output is cut.
 OUTPUT_LIMIT = 20_000

@@ -6,19 +6,14 @@ NVIDIA H200``). The syntax of the terms is `ruota_docs.blocks.terms`.
 from __future__ import annotations
 
 import importlib.util
-import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ruota_docs.run import toolchain
 from ruota_docs.records.machine import Device
+from ruota_docs.records.reason_codes import Reason, reason
 from ruota_docs.blocks.terms import OS_LABELS, Requirement, RequirementError, _version, parse_size
-
-
-def network_allowed() -> bool:
-    """Whether this run may use the internet (``--network`` sets the variable)."""
-    return os.environ.get("RUOTA_DOCS_NETWORK", "") not in ("", "0", "false", "no")
 
 
 def _gpu_described(req: Requirement, device: Device) -> str:
@@ -61,8 +56,8 @@ CHECKS: dict[str, Check] = {
     "rocm": Check(lambda req, device: device.backend == "rocm"),
     "cuda": Check(lambda req, device: device.backend == "cuda"),
     "cpu": Check(lambda req, device: device.backend == "cpu"),
-    "network": Check(lambda req, device: network_allowed(),
-                     lambda req, device: "offline (run with --network to allow)"),
+    # a fact of the run, not of the machine: is_met decides it from the run's settings
+    "network": Check(lambda req, device: False, lambda req, device: "offline (run with --network to allow)"),
     "hipcc": Check(_hipcc_holds, lambda req, device: toolchain.describe(req.values)),
     "arch": Check(lambda req, device: device.arch in req.values, _gpu_described),
     "os": Check(lambda req, device: device.os in req.values, lambda req, device: OS_LABELS.get(device.os, device.os)),
@@ -85,8 +80,11 @@ def _check(req: Requirement) -> Check:
         raise RequirementError(f"unknown requirement {req.name!r}") from None
 
 
-def is_met(req: Requirement, device: Device) -> bool:
-    """Whether ``device`` satisfies one requirement."""
+def is_met(req: Requirement, device: Device, network: bool = False) -> bool:
+    """Whether ``device`` satisfies one requirement (``network``: whether the run allows the internet,
+    the ``network`` field of the run's settings, `ruota_docs.run.settings.Settings`)."""
+    if req.name == "network":
+        return network
     return _check(req).holds(req, device)
 
 
@@ -94,10 +92,17 @@ def _this_machine(req: Requirement, device: Device) -> str:
     return _check(req).this_machine(req, device)
 
 
-def unmet_reason(reqs: tuple[Requirement, ...], device: Device) -> str | None:
+def unmet_reason(reqs: tuple[Requirement, ...], device: Device, network: bool = False) -> str | None:
     """``None`` where every requirement holds, else the skip reason:
     ``requires ROCm; this machine: CUDA, NVIDIA H200``."""
-    missing = [r for r in reqs if not is_met(r, device)]
+    found = unmet(reqs, device, network)
+    return found.english() if found else None
+
+
+def unmet(reqs: tuple[Requirement, ...], device: Device, network: bool = False) -> Reason | None:
+    """``None`` where every requirement holds, else the skip's reason code (``requires``):
+    the unmet terms as written and what this machine is."""
+    missing = [r for r in reqs if not is_met(r, device, network)]
     if not missing:
         return None
     facts: list[str] = []
@@ -106,4 +111,4 @@ def unmet_reason(reqs: tuple[Requirement, ...], device: Device) -> str | None:
         if any(f.startswith(fact) for f in facts):
             continue
         facts = [f for f in facts if not fact.startswith(f)] + [fact]  # keep the most precise
-    return f"requires {', '.join(r.describe() for r in missing)}; this machine: {'; '.join(facts)}"
+    return reason("requires", terms=[str(r) for r in missing], machine=facts)

@@ -25,6 +25,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from ruota_docs.records.machine import Device
+from ruota_docs.run.settings import FAKE_DEVICE_VARIABLE
 
 #: Distributions whose versions the probe reports when they are installed.
 REPORTED_PACKAGES = ("torch", "keras", "tensorflow", "tensorflow-cpu", "diffusers", "transformers", "numpy")
@@ -51,8 +52,8 @@ def _packages() -> dict[str, str]:
 
 def _torch_facts() -> dict:
     """GPU facts from torch; an empty dict where torch is absent."""
-    if os.environ.get("RUOTA_DOCS_FAKE_DEVICE"):
-        return _fake_device(os.environ["RUOTA_DOCS_FAKE_DEVICE"])
+    if os.environ.get(FAKE_DEVICE_VARIABLE):
+        return _fake_device(os.environ[FAKE_DEVICE_VARIABLE])
     if importlib.util.find_spec("torch") is None:
         return {}
     import torch  # noqa: PLC0415 — imported only where installed
@@ -165,7 +166,7 @@ def _remember_facts(key: str, facts: dict) -> None:
 
 def gpu_facts() -> dict:
     """What torch says about the GPUs, from the disk cache where its key still matches."""
-    if os.environ.get("RUOTA_DOCS_FAKE_DEVICE"):
+    if os.environ.get(FAKE_DEVICE_VARIABLE):
         return _torch_facts()
     key = cache_key()
     facts = _cached_facts(key)
@@ -190,7 +191,7 @@ def probe() -> Device:
     nothing they depend on changed (see the module's docstring), and from torch when it did.
     """
     shared = os.environ.get(PROBED_ENV)
-    if shared and not os.environ.get("RUOTA_DOCS_FAKE_DEVICE"):
+    if shared and not os.environ.get(FAKE_DEVICE_VARIABLE):
         try:
             return Device(**json.loads(shared))
         except (TypeError, ValueError):

@@ -37,7 +37,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ruota_docs.records import ledger
-from ruota_docs.blocks.site_config import load_mkdocs_config
+from ruota_docs.records.reason_codes import reason
+from ruota_docs.blocks import site_config
 
 _SKIPPED_NAMES = frozenset({"__pycache__", "node_modules", "venv"})
 
@@ -78,12 +79,11 @@ class RepositoryGuard:
 
     def __init__(self, root: Path, skip_paths=()) -> None:
         self.root = Path(root).resolve()
-        config = load_mkdocs_config(self.root)
-        plugin = next((p["ruota_docs"] for p in config.get("plugins") or [] if isinstance(p, dict) and "ruota_docs" in p), None)
-        self.skip = {str((self.root / config.get("site_dir", "site")).resolve())}
+        site = site_config.read(self.root)
+        self.skip = {str(site.site_dir)}
         self.skip.update(str(Path(p).resolve()) for p in skip_paths)
         self.skip.update(str(self.root / p.rstrip("/")) for p in _ignored(str(self.root)))
-        self.records = keeper((self.root / (plugin or {}).get("ledger_dir", "verification")).resolve())
+        self.records = keeper(site.ledger_dir)
         self.last = self.snapshot()
 
     def snapshot(self) -> Snapshot:
@@ -244,15 +244,10 @@ def keeper(folder: Path) -> RecordKeeper:
 
 
 def records_note(bent: list[str], notes: list[str]) -> str:
-    """The failure reason for a block that changed a record."""
-    return (f"changed {'a verification record' if len(bent) == 1 else 'verification records'}: {', '.join(bent)} "
-            "(only the engine writes records, after the blocks; if another program changed it meanwhile, "
-            "such as a page running in parallel, that page fails too)" + "".join(f"; {n}" for n in notes))
+    """The failure reason for a block that changed a record (the English of its reason code)."""
+    return reason("repository_changed", files=[], records=list(bent), notes=list(notes), also=None).english()
 
 
 def repository_note(changed: list[str]) -> str:
-    """The failure reason for a block that wrote into the repository."""
-    shown = ", ".join(changed[:10]) + (f" and {len(changed) - 10} more" if len(changed) > 10 else "")
-    return (f"wrote into the repository instead of its working directory: {shown} "
-            "(write relative to the current directory, a temporary folder; "
-            "if another program changed these files meanwhile, run the page again)")
+    """The failure reason for a block that wrote into the repository (the English of its reason code)."""
+    return reason("repository_changed", files=list(changed), records=[], notes=[], also=None).english()

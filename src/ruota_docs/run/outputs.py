@@ -175,12 +175,12 @@ def plan(lines: list[Expected], printed: list[tuple[int | None, str]]) -> list[t
     return result
 
 
-def rewrite(code_origins: tuple, code: str, changes: list[tuple[list[Expected], list[str]]]) -> tuple[str, list[Change]]:
-    """Apply ``changes`` to the files the ``#>`` lines came from; returns the block's new
-    code and what changed. Raises `UpdateError` (and leaves that file as it was) where a
-    group cannot be found in its file."""
+def edits(code_origins: tuple, code: str, changes: list[tuple[list[Expected], list[str]]]) -> tuple[str, dict]:
+    """Where ``changes`` go in the files the ``#>`` lines came from, without writing: the
+    block's new code, and per file ``[(first line, old lines, new lines), …]`` for
+    `edit_file`. Raises `UpdateError` where a group is not written in one place of one file."""
     code_lines = code.split("\n")
-    edits: dict[str, list[tuple[int, list[str], list[str]]]] = {}
+    found: dict[str, list[tuple[int, list[str], list[str]]]] = {}
     new_code = list(code_lines)
     for group, texts in reversed(changes):
         first, last = group[0].index, group[-1].index
@@ -191,14 +191,11 @@ def rewrite(code_origins: tuple, code: str, changes: list[tuple[list[Expected], 
         indent = group[0].indent
         replacement = [f"{indent}#> {t}" if t else f"{indent}#>" for t in texts]
         new_code[first:last + 1] = replacement
-        edits.setdefault(origins[0][0], []).append((origins[0][1], code_lines[first:last + 1], replacement))
-    done = []
-    for path, file_edits in edits.items():
-        done.extend(_edit_file(Path(path), file_edits))
-    return "\n".join(new_code), done
+        found.setdefault(origins[0][0], []).append((origins[0][1], code_lines[first:last + 1], replacement))
+    return "\n".join(new_code), found
 
 
-def _edit_file(path: Path, file_edits: list[tuple[int, list[str], list[str]]]) -> list[Change]:
+def edit_file(path: Path, file_edits: list[tuple[int, list[str], list[str]]]) -> list[Change]:
     """Replace ``#>`` lines of one file under a lock. Each group is found by its text
     nearest the line it was read at (an earlier update in this run may have moved it),
     and keeps its own prefix (the indentation of a container on a page)."""

@@ -32,6 +32,29 @@ _KEY = "ruota_block"
 _UPDATED = "ruota_updated"
 #: The key of an xdist worker's ``workeroutput`` that carries what it collected (run.accounting).
 _WORKER_KEY = "ruota_collected"
+#: Where the run's settings are kept on pytest's config (built once per process, on first use).
+SETTINGS = pytest.StashKey["Settings"]()
+#: The run's state: the settings, and the record read at session start.
+RUN = pytest.StashKey["RunState"]()
+
+
+def _settings(config: pytest.Config):
+    """The run's `ruota_docs.run.settings.Settings`, built on first use from the same command line
+    in the controller and in every xdist worker, for the site the run is about."""
+    if SETTINGS not in config.stash:
+        from ruota_docs.run import settings as run_settings  # noqa: PLC0415 — see the imports above
+
+        config.stash[SETTINGS] = run_settings.from_pytest(config, root=_site_root(config))
+    return config.stash[SETTINGS]
+
+
+def _state(config: pytest.Config):
+    """The run's `ruota_docs.run.run_state.RunState`, made on first use."""
+    if RUN not in config.stash:
+        from ruota_docs.run.run_state import RunState  # noqa: PLC0415 — see the imports above
+
+        config.stash[RUN] = RunState(_settings(config))
+    return config.stash[RUN]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -58,24 +81,11 @@ def pytest_configure(config: pytest.Config) -> None:
         compat.check()
     except compat.UnsupportedDependency as error:
         raise pytest.UsageError(f"ruota-docs: {error}") from None
-    # Options reach the evaluators (and xdist workers) through the environment.
-    if config.getoption("block_timeout"):
-        os.environ["RUOTA_DOCS_TIMEOUT"] = str(config.getoption("block_timeout"))
-    if config.getoption("network"):
-        os.environ["RUOTA_DOCS_NETWORK"] = "1"
-    if config.getoption("no_reuse"):
-        os.environ["RUOTA_DOCS_REUSE"] = "0"
-    if config.getoption("update_outputs"):
-        os.environ["RUOTA_DOCS_UPDATE_OUTPUTS"] = "1"
-    if config.getoption("reuse_ledger") and not config.getoption("no_ledger"):
-        os.environ["RUOTA_DOCS_REUSE_LEDGER"] = str(_ledger_path(config))
-    if config.getoption("run_as_root"):
-        os.environ[unprivileged.ROOT_VARIABLE] = "1"
+    # The settings reach the evaluators through the ruota_run fixture, the page's process as an argument.
     config._ruota_sites = _sites_asked(config)  # type: ignore[attr-defined]
-    os.environ[unprivileged.ROOT_DIR_VARIABLE] = str(_site_root(config))
     if not hasattr(config, "workerinput") and _runs_pages(config):
         try:  # once per run, before any page: who runs the pages, and can it reach them
-            unprivileged.prepare(os.environ[unprivileged.ROOT_DIR_VARIABLE])
+            unprivileged.prepare(_settings(config))
         except unprivileged.RunnerError as error:
             raise pytest.UsageError(f"ruota-docs: {error}") from None
     # The machine is described only when a block asks something of it or a record is
@@ -85,9 +95,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
         config.pluginmanager.register(SchedulingPlugin(), "ruota-docs-scheduling")
     config._ruota_entries = []  # type: ignore[attr-defined]
-    config._ruota_updated = []  # type: ignore[attr-defined]
+    config._ruota_updates = []  # type: ignore[attr-defined]  # #> lines planned by the blocks, written at the end
+    config._ruota_updated = []  # type: ignore[attr-defined]  # what writing them changed, for the summary
     config._ruota_accounting = None  # type: ignore[attr-defined] — made once a block is collected or reported
     config._ruota_collectors = {}  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="session")
+def ruota_run(pytestconfig: pytest.Config):
+    """The run's `ruota_docs.run.run_state.RunState` (settings, the record read at the start):
+    Sybil puts it in each page's namespace."""
+    return _state(pytestconfig)
 
 
 def _config_above(path: Path) -> bool:
@@ -209,9 +227,11 @@ def pytest_collection_modifyitems(session, config, items) -> None:
         else:
             pages[block.page].append(item)
 
+    source = _settings(config).source_language if pages else None
+
     def order(page: str):
         lang, _, rest = page.partition("/")
-        return (rest, lang != "es", lang)
+        return (rest, lang != source, lang)
 
     items[:] = others + [item for page in sorted(pages, key=order) for item in pages[page]]
 
@@ -223,25 +243,28 @@ def pytest_runtest_makereport(item, call):
     block = _block(item)
     if block is None or report.when != "call":
         return
-    from ruota_docs.records import ledger  # noqa: PLC0415 — a block's report only
+    from ruota_docs.records import ledger, reason_codes  # noqa: PLC0415 — a block's report only
 
     if report.skipped and isinstance(report.longrepr, tuple):
         # point the skip at the page and line, not at pytest's unittest shim
         report.longrepr = (str(item.path), block.line, report.longrepr[2])
     result = block.outcome
     status = "error" if result is None else result.status
-    if result is None:
-        reason, output, duration, error, reused = str(call.excinfo.value) if call.excinfo else None, "", report.duration, None, None
-        as_root = None
+    if result is None:  # the engine itself failed on this block
+        code = reason_codes.reason("problem", message=str(call.excinfo.value)) if call.excinfo else None
+        output, duration, error, reused, as_root = "", report.duration, None, None, None
     else:
-        reason, output, duration, error = result.reason, result.output, result.duration, result.error
+        code, output, duration, error = result.code, result.output, result.duration, result.error
         reused, as_root = getattr(result, "reused_from", None), getattr(result, "as_root", None)
-    for change in getattr(result, "updated", None) or []:
-        report.user_properties.append((_UPDATED, f"{change} (the block at {block.page}:{block.line})"))
+    reason = code.english() if code else getattr(result, "reason", None)
+    update = getattr(result, "update", None)
+    if update is not None:  # travels with the report, from an xdist worker too
+        report.user_properties.append((_UPDATED, update.to_json()))
     report.user_properties.append((_KEY, {
         "page": block.page, "lang": block.lang, "index": block.index, "line": block.line,
         "language": block.language, "sha256": getattr(result, "sha256", None) or block.sha256, "id": block.block_id,
-        "outcome": status, "reason": reason, "error": error, "duration": round(duration, 4),
+        "outcome": status, "reason": reason, "reason_code": code.to_record() if code else None, "error": error,
+        "duration": round(duration, 4),
         "output": output, "ran_at": getattr(result, "ran_at", None) or ledger.now(), "reused_from": reused,
         "signature": block.signature, "as_root": as_root, "page_blocks": block.page_total,
     }))
@@ -256,7 +279,7 @@ def pytest_runtest_logreport(report) -> None:
         if key == _KEY:
             _CONFIG[0]._ruota_entries.append(value)
         elif key == _UPDATED:
-            _CONFIG[0]._ruota_updated.append(value)
+            _CONFIG[0]._ruota_updates.append(value)
 
 
 _CONFIG: list = []
@@ -265,28 +288,49 @@ _CONFIG: list = []
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session) -> None:
     _CONFIG[:] = [session.config]
+    if session.config.getoption("reuse_ledger") and _settings(session.config).reuse_ledger:
+        from ruota_docs.run.device import probe  # noqa: PLC0415 — an author's run only
+
+        _state(session.config).read_record(probe().machine_id)  # once, before any page (in each xdist worker too)
 
 
-def _ledger_path(config: pytest.Config) -> Path:
-    from ruota_docs.run.device import probe  # noqa: PLC0415 — a record's run only
+def _write_updates(session) -> None:
+    """``--update-outputs``: write the ``#>`` lines the blocks planned, before the record is
+    written; a block whose lines cannot be written fails, in the record too."""
+    from ruota_docs.records import reason_codes  # noqa: PLC0415 — an update's run only
+    from ruota_docs.run.run_state import OutputUpdate, apply_updates  # noqa: PLC0415
 
-    from ruota_docs.blocks import site_config  # noqa: PLC0415
+    config = session.config
+    settings = _settings(config)
 
-    option = config.getoption("ledger")
-    root = _site_root(config)
-    ledger_dir = (site_config.plugin_options(site_config.load_mkdocs_config(root), "ruota_docs") or {}).get("ledger_dir")
-    target = Path(option) if option else root / str(ledger_dir or "verification")
-    if not target.is_absolute():
-        target = Path(os.getcwd()) / target
-    if target.suffix == ".json":
-        return target
-    return target / f"{probe().machine_id}.json"
+    def shown(path: str) -> str:
+        try:
+            return Path(path).resolve().relative_to(settings.root).as_posix()
+        except ValueError:
+            return path
+
+    by_key = {f"{e['page']}#{e['index']}": e for e in config._ruota_entries}
+    for applied in apply_updates([OutputUpdate.from_json(u) for u in config._ruota_updates], shown):
+        where = applied.update.where
+        if applied.error is None:
+            config._ruota_updated.extend(f"{shown(c.path)}{str(c)[len(c.path):]} (the block at {where})"
+                                         for c in applied.changes)
+            continue
+        code = reason_codes.reason("outputs_not_updated", at=None, error=applied.error)
+        config._ruota_updated.append(f"{where}: {code.english()}")
+        entry = by_key.get(applied.update.block)
+        if entry is not None:  # recorded with the code it still has
+            entry.update(outcome="failed", reason=code.english(), reason_code=code.to_record(),
+                         error=applied.update.diff, sha256=applied.update.sha256)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def pytest_sessionfinish(session, exitstatus) -> None:
     config = session.config
     if hasattr(config, "workerinput"):  # xdist worker: the controller writes the record
         return
+    if config._ruota_updates:
+        _write_updates(session)
     entries = config._ruota_entries
     accounting = config._ruota_accounting
     unrun: set[str] = set()
@@ -300,11 +344,14 @@ def pytest_sessionfinish(session, exitstatus) -> None:
     if not (entries or unrun) or config.getoption("no_ledger"):
         return
     from ruota_docs.records import ledger  # noqa: PLC0415 — a record's run only
+    from ruota_docs.run import settings as run_settings  # noqa: PLC0415
     from ruota_docs.run.device import probe  # noqa: PLC0415
 
-    if os.environ.get("RUOTA_DOCS_FAKE_DEVICE"):
+    settings = _settings(config)
+    if settings.fake_device:
         # a preview of other hardware: its results describe this machine, not the one named
-        config._ruota_summary = "verification record NOT written: RUOTA_DOCS_FAKE_DEVICE is set (a preview, not a real machine)"
+        config._ruota_summary = (f"verification record NOT written: {run_settings.FAKE_DEVICE_VARIABLE} is set "
+                                 "(a preview, not a real machine)")
         return
     recorded = defaultdict(set)
     totals = {}
@@ -313,7 +360,7 @@ def pytest_sessionfinish(session, exitstatus) -> None:
         totals[entry["page"]] = entry.pop("page_blocks", None) or 0
     # a page that could not be read has no known total (0): its earlier records are kept
     complete = {page for page, seen in recorded.items() if totals[page] and len(seen) >= totals[page]}
-    path = _ledger_path(config)
+    path = settings.record_path(probe().machine_id)
     try:
         ledger.record(path, entries, complete, probe().to_dict(), forget=unrun)
     except ledger.LedgerError as error:

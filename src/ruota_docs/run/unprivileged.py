@@ -7,7 +7,7 @@ shell blocks) runs as the system user ``ruota-docs-runner`` — created when mis
 with no login shell, in ``render`` and ``video`` (groups created when the system
 lacks them) — with ``HOME`` inside the page's temporary folder, which belongs to it.
 ``--run-as-root`` (``RUOTA_DOCS_RUN_AS_ROOT=1``) keeps root; the record says per block
-which it was (``as_root``).
+which it was (``as_root``). Both come in through :class:`ruota_docs.run.settings.Settings`.
 
 That user must be able to reach what a page's process reads: the interpreter and
 its standard library, the virtualenv, the package, the repository (``snippets/``,
@@ -34,14 +34,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-#: The user pages run as when the suite runs as root.
-DEFAULT_USER = "ruota-docs-runner"
+from ruota_docs.run.settings import DEFAULT_USER, Settings
+
 #: Groups ROCm's device nodes belong to (/dev/kfd, /dev/dri/renderD*): readers are in both.
 GROUPS = ("render", "video")
-#: Set by a run that checked the user: the name pages run as (read by xdist workers too).
-USER_VARIABLE = "RUOTA_DOCS_RUN_AS"
-#: Set by ``--run-as-root``: pages keep root's privileges.
-ROOT_VARIABLE = "RUOTA_DOCS_RUN_AS_ROOT"
 #: Variables of the invoking user that point into its home or session, not the page's.
 _PERSONAL = ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR",
              "MAIL", "SUDO_USER", "SUDO_UID", "SUDO_GID", "SUDO_COMMAND")
@@ -88,13 +84,9 @@ def _group_name(gid: int) -> str:
         return str(gid)
 
 
-def run_as_root_requested() -> bool:
-    return os.environ.get(ROOT_VARIABLE, "") not in ("", "0", "false", "no")
-
-
-def switch_needed() -> bool:
+def switch_needed(run_as_root: bool = False) -> bool:
     """Whether pages must run as another user: this process is root and ``--run-as-root`` is not given."""
-    return hasattr(os, "geteuid") and os.geteuid() == 0 and not run_as_root_requested()
+    return hasattr(os, "geteuid") and os.geteuid() == 0 and not run_as_root
 
 
 def lookup(name: str) -> Runner | None:
@@ -260,21 +252,21 @@ def refusal(runner: Runner, denied: list[Denied], smoke: str | None = None) -> s
     return "\n".join(lines)
 
 
-def prepare(root: str | None) -> Runner | None:
+def prepare(settings: Settings) -> Runner | None:
     """Once per run (per process): the user pages run as, None where no switch is needed.
     Raises `RunnerError`, the same one again on every later call."""
-    if not switch_needed():
+    if not switch_needed(settings.run_as_root):
         return None
-    found = _prepared(root)
+    found = _prepared(str(settings.root), settings.run_as_user)
     if isinstance(found, RunnerError):
         raise found
     return found
 
 
 @functools.lru_cache(maxsize=4)
-def _prepared(root: str | None) -> Runner | RunnerError:
+def _prepared(root: str | None, user: str) -> Runner | RunnerError:
     try:
-        runner = ensure_user(os.environ.get(USER_VARIABLE) or DEFAULT_USER)
+        runner = ensure_user(user)
         paths = needed_paths(Path(root) if root else None)
         key = _access_key(runner, paths)
         if key not in _passed_checks():
@@ -285,7 +277,6 @@ def _prepared(root: str | None) -> Runner | RunnerError:
             _remember_passed(key)
     except RunnerError as error:
         return error
-    os.environ[USER_VARIABLE] = runner.name  # for xdist workers and sub-processes
     return runner
 
 
@@ -327,15 +318,9 @@ def _remember_passed(key: str) -> None:
         pass
 
 
-#: Set by the run: the repository whose pages run (for the checks of `page_user`).
-ROOT_DIR_VARIABLE = "RUOTA_DOCS_ROOT"
-
-
-def page_user() -> Runner | None:
+def page_user(settings: Settings) -> Runner | None:
     """The user a page's processes start as; checked by `prepare` once per process."""
-    if not switch_needed():
-        return None
-    return prepare(os.environ.get(ROOT_DIR_VARIABLE) or None)
+    return prepare(settings)
 
 
 # -- letting the user in ------------------------------------------------------------------

@@ -22,7 +22,6 @@ from ruota_docs.blocks.terms import ROCM_PROGRAMS
 
 # The badge and skip wording of requirement terms lives in ruota_docs.site.reasons.
 requirement_label = reasons.requirement_label
-localised_reason = reasons.localised_reason
 
 _ICONS = {
     # Material Design Icons (Apache 2.0), inlined so pages load nothing from elsewhere.
@@ -61,7 +60,7 @@ def _latest(results) -> str | None:
 def _failure(results, lang: str) -> str | None:
     """Why the block failed, where the engine itself said so alike on every machine
     (a timeout, a dead process); a Python error is left to the output below."""
-    said = {reasons.engine_message((r.entry or {}).get("reason") or "", lang) for r in results}
+    said = {reasons.engine_failure(r.entry or {}, lang) for r in results}
     return said.pop() if len(said) == 1 and None not in said else None
 
 
@@ -124,13 +123,14 @@ def mark(block, verdict: Verdict, lang: str, found: list | None = None) -> str:
     if skipped and block.not_run_reason is None:
         # grouped by what the reader is told: machines whose English reasons differ only
         # in what they are ("this machine: …") share one line
-        localised: dict[str, str] = {}
+        localised: dict[tuple[str, str], str] = {}
         said: dict[str, list] = {}
         for r in skipped:
             raw = (r.entry or {}).get("reason") or ""
-            if raw not in localised:
-                localised[raw] = localised_reason(block, raw, lang)
-            said.setdefault(localised[raw], []).append(r)
+            key = (raw, repr((r.entry or {}).get("reason_code")))
+            if key not in localised:
+                localised[key] = reasons.reason_text(block, r.entry or {}, lang)
+            said.setdefault(localised[key], []).append(r)
         for reason, machines in said.items():
             where = _phrases(groups.group(machines, groups.page_targets(page)), ("skipped",), lang)
             lines.append(("skipped", text(lang, "skipped_on", machines=where, reason=reason)))
@@ -157,7 +157,7 @@ def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: li
         label = formatting.join([g.results[0].label if g.count() == 1 else _phrase(g, states, lang) for g in shared], lang)
         body = entry.get("output") or ""
         if result.state == "failed" and entry.get("error"):
-            error = reasons.engine_message(entry["error"], lang) or entry["error"]
+            error = reasons.error_text(entry, lang)
             body = (body + "\n" if body else "") + error
         meta = [formatting.date(entry.get("ran_at"), lang, "medium"),
                 formatting.seconds(entry.get("duration") or 0, lang)]

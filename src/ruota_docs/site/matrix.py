@@ -20,9 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ruota_docs.records import verdicts
-from ruota_docs.site import evidence, formatting
+from ruota_docs.site import evidence, formatting, reasons
 from ruota_docs.site.locales import text
-from ruota_docs.site.fragments import icon, localised_reason
+from ruota_docs.site.fragments import icon
 
 _ORDER = {"rocm": 0, "cuda": 1, "cpu": 2}
 #: The icon each level shows (the verification marks' own).
@@ -70,7 +70,7 @@ def _stop_words(cell: evidence.Cell, lang: str) -> str:
     block = cell.stopped_by
     where = text(lang, "matrix_block", line=block.line)
     if cell.stop == "skipped":
-        reason = localised_reason(block, (cell.stop_entry or {}).get("reason") or "", lang)
+        reason = reasons.reason_text(block, cell.stop_entry or {}, lang)
         return text(lang, "matrix_stop_skipped", block=where, reason=reason)
     return text(lang, f"matrix_stop_{cell.stop}", block=where)
 

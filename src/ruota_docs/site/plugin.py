@@ -25,7 +25,7 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
-from ruota_docs.blocks import compat, directives, markers, page_cache, renderer, site_languages
+from ruota_docs.blocks import compat, directives, markers, page_cache, renderer, site_config, site_languages
 from ruota_docs.records import ledger, verdicts
 from ruota_docs.blocks import value_directive
 from ruota_docs.site import evidence, fragment_templates, fragments, groups, matrix, template_cache, typography, values
@@ -46,7 +46,7 @@ class RuotaDocsConfig(Config):
     """Options of the ``ruota_docs`` plugin in mkdocs.yml."""
 
     #: Folder of verification ledgers (``<machine-id>.json``), relative to mkdocs.yml.
-    ledger_dir = c.Type(str, default="verification")
+    ledger_dir = c.Type(str, default=site_config.DEFAULT_LEDGER_DIR)
     #: Set to false to build without badges, marks and charts (for measuring the plugin's cost).
     enabled = c.Type(bool, default=True)
     #: Source language: translations are compared against its pages (default: the i18n
@@ -83,8 +83,10 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             raise PluginError(f"ruota_docs: {error}") from None
         self.root = Path(config.config_file_path).resolve().parent
         self.docs_dir = Path(config.docs_dir).resolve()
+        # the options as the pytest plugin, the guard and the command line read them
+        self.site = site_config.read(Path(config.config_file_path))
         try:
-            self.ledgers, self.indexed = _records(self.root / self.config.ledger_dir)
+            self.ledgers, self.indexed = _records(self.site.ledger_dir)
         except ledger.LedgerError as error:
             raise PluginError(f"ruota_docs: {error}") from None
         try:
@@ -215,7 +217,9 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             return html
         page_key = page.file.src_uri
         lang = self._reader_lang(page, config)
-        rendered = renderer.assemble(state, html, page_key, lang, self.root)
+        # the Markdown as the page holds it (the lines its value: directives are found on)
+        source = page.file.content_string if page.file.abs_src_path else ""
+        rendered = renderer.assemble(state, html, page_key, lang, self.root, source)
         self.capture.page_state = None
         if rendered.problems:
             problem = rendered.problems[0]
@@ -239,7 +243,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             else:
                 filled[n] = PAGE_DIRECTIVES[directive.name](self, page, directive, lang, files, rendered)
         banner = "" if self.languages.single else fragments.translation_banner(
-            self.docs_dir, page_key, lang, self.config.source_language or self.languages.default)
+            self.docs_dir, page_key, lang, self.site.source_language)
         if page.file.abs_src_path and self._own_page(page_key, lang):  # not a page shown in another language
             page_cache.remember(page.file.abs_src_path, rendered.blocks, {o[0] for o in state.origins if o},
                                 lists_pages=any(directives.KINDS[d.name].lists_pages for d in rendered.directives), banner=banner)
@@ -282,9 +286,9 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             except value_directive.ValueDirectiveError as error:
                 raise PluginError(f"{rendered.page}:{line}: {error}") from None
             block = by_id.get(value.block)
-            if block is None:
-                known = ", ".join(sorted(by_id)) or "none"
-                raise PluginError(f"{rendered.page}:{line}: value: no block on this page has id={value.block} (ids here: {known})")
+            if block is None:  # in a page without a source file, which assemble could not check
+                unknown = renderer.unknown_block("value", value.block, rendered.blocks)
+                raise PluginError(f"{rendered.page}:{line}: {unknown}")
             return values.render(value, verdicts.verdict(block.page, block.index, block.sha256, self.indexed), lang, block.page)
 
         return values.attributed_once(value_directive.DIRECTIVE.sub(fill, html))
@@ -292,13 +296,8 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
     def _chart_entries(self, rendered, options: dict, line: int):
         """Each machine's entries for the chart's block, for its current code only: what a
         machine recorded for code that has changed since is not shown."""
-        block_id = options.get("block")
-        if not block_id:
-            raise PluginError(f"{rendered.page}:{line}: chart: directive needs block=ID (the id= of a run: directive)")
-        block = next((b for b in rendered.blocks if b.block_id == block_id), None)
-        if block is None:
-            known = ", ".join(sorted(b.block_id for b in rendered.blocks if b.block_id)) or "none"
-            raise PluginError(f"{rendered.page}:{line}: chart: no block on this page has id={block_id} (ids here: {known})")
+        # renderer.assemble has checked that the chart names a block of the page
+        block = next(b for b in rendered.blocks if b.block_id == options.get("block"))
         verdict = verdicts.verdict(block.page, block.index, block.sha256, self.indexed)
         # one bar per backend and target: its latest run (a thousand machines are not a thousand bars)
         latest = [g.latest("passed", "failed") for g in groups.groups_of(verdict, block.page)]

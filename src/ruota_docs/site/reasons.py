@@ -1,20 +1,19 @@
 """What readers are told about a block's requirements and about why it did not run.
 
-The record keeps the engine's English (``requires ROCm; this machine: …``, ``not run:
-an earlier block at line 12 ended the page's process (timed out after 2 s)``); pages
-say the same in their own language. Requirement terms are the block's own, so they are
-named from the block; the engine's messages are recognised by pattern and rebuilt
-from the strings in :mod:`ruota_docs.site.locales`. A message no pattern knows is shown as
-recorded.
+The record keeps the engine's English (``requires ROCm; this machine: …``) and, beside
+it, the same reason as a code with its arguments (``reason_code``: the vocabulary is
+:mod:`ruota_docs.records.reason_codes`). Pages say it in their own language: each code is
+looked up here and rebuilt from the strings in :mod:`ruota_docs.site.locales`; a code
+without words in the reader's language is shown as recorded. Records written before
+codes existed are read through :mod:`ruota_docs.site.legacy_reasons`.
 """
 
 from __future__ import annotations
 
-import re
-
-from ruota_docs.site import formatting
+from ruota_docs.blocks.terms import FLAG, TERMS, RequirementError, parse
+from ruota_docs.records.reason_codes import Reason, ReasonCodeError
+from ruota_docs.site import formatting, legacy_reasons
 from ruota_docs.site.locales import text
-from ruota_docs.blocks.terms import FLAG, TERMS
 
 
 def _words(term, lang: str) -> tuple[str, dict]:
@@ -54,64 +53,105 @@ def needs(terms, lang: str) -> str:
     return text(lang, "needs", what=formatting.join([requirement_phrase(t, lang) for t in terms], lang))
 
 
-# -- the engine's messages -----------------------------------------------------------
-_DEAD = re.compile(r"^(?:not run: )?an earlier block at line (?P<line>\d+) ended the page's process \((?P<why>.*)\)$", re.S)
-_TIMEOUT = re.compile(r"^timed out after (?P<seconds>\d+(?:\.\d+)?(?:e[-+]?\d+)?) s$")
-_DIED = re.compile(r"^the page's process died \((?P<signal>[^()]*)\)$")
-_CANNOT_START = re.compile(r"^(?:not run: )?the page's process cannot start \((?P<detail>.*)\)$", re.S)
-_SHELL = re.compile(r"^the shell block ended with (?P<signal>.+)$")
-_WROTE = re.compile(r"^wrote into the repository instead of its working directory: (?P<files>.+?) \(write relative to .*\)$", re.S)
-_EXIT_STATUS = re.compile(r"^exit status (?P<code>-?\d+)$")
-_SIGNAL = re.compile(r"^(?:signal (?P<number>\d+)|(?P<name>SIG[A-Z0-9]+))$")
-#: What the engine records for a block it never runs: ``not run: `` and the author's reason,
-#: written in the page's language, or one of the engine's own (run/sybil/evaluators.py).
-_NOT_RUN = re.compile(r"^not run: (?P<why>.*)$", re.S)
-_SHOWN_ONLY = {
-    "output or prose, not code": "engine.text_block",
-    "an indented code block has no language; readers see it as text": "engine.indented_block",
+# -- reason codes in the reader's language -------------------------------------------------
+def _ended(how: dict, lang: str) -> str:
+    if "exit_status" in how:
+        return text(lang, "engine.exit_status", code=how["exit_status"])
+    return text(lang, "engine.signal", name=how["signal"])
+
+
+def _requires(args: dict, lang: str) -> str | None:
+    try:
+        terms = [term for written in args.get("terms", []) for term in parse(written)]
+    except RequirementError:
+        return None
+    return needs(terms, lang) if terms else None
+
+
+def _repository_changed(args: dict, lang: str) -> str | None:
+    files = args.get("files") or []
+    if not files or args.get("records") or args.get("also"):
+        return None  # only a write into the repository, and nothing else, has words of its own
+    shown = ", ".join(files[:10]) + (f" and {len(files) - 10} more" if len(files) > 10 else "")
+    return text(lang, "engine.wrote", files=shown)
+
+
+def _page_ended(args: dict, lang: str) -> str | None:
+    why = render(args.get("why"), lang)
+    return text(lang, "engine.dead", line=args["line"], why=why) if why else None
+
+
+def _page_stopped(args: dict, lang: str) -> str | None:
+    """The cause, without the engine's English ``not run:`` (in English where it has no words of its own)."""
+    cause = args.get("cause")
+    return render(cause, lang) or Reason.from_record(cause).english()
+
+
+#: What a block only shown is said to be, by kind.
+_SHOWN_ONLY = {"text": "engine.text_block", "indented": "engine.indented_block"}
+
+#: How each code is said in the reader's language; a code not here is shown as recorded.
+_RENDER = {
+    "requires": _requires,
+    # the author's reason, written in the page's language already
+    "not_run": lambda a, lang: a["why"],
+    "shown_only": lambda a, lang: text(lang, _SHOWN_ONLY[a["kind"]]),
+    "page_stopped": _page_stopped,
+    "page_ended": _page_ended,
+    "timeout": lambda a, lang: text(lang, "engine.timeout", duration=formatting.seconds(float(a["seconds"]), lang)),
+    "died": lambda a, lang: text(lang, "engine.died", signal=_ended(a["ended"], lang)),
+    "cannot_start": lambda a, lang: text(lang, "engine.cannot_start", detail=a["detail"]),
+    # the failing command is the shell's own words: only the bare exit has words of its own
+    "shell_failed": lambda a, lang: (None if a.get("command")
+                                     else text(lang, "engine.shell", signal=_ended(a["ended"], lang))),
+    "repository_changed": _repository_changed,
 }
 
 
-def _signal(words: str, lang: str) -> str | None:
-    if match := _EXIT_STATUS.match(words):
-        return text(lang, "engine.exit_status", code=match["code"])
-    if match := _SIGNAL.match(words):
-        return text(lang, "engine.signal", name=match["name"] or match["number"])
-    return None
+def render(code: dict | None, lang: str) -> str | None:
+    """A record's reason code in ``lang``; ``None`` where it has no words of its own there."""
+    if not isinstance(code, dict) or code.get("code") not in _RENDER:
+        return None
+    try:
+        return _RENDER[code["code"]](code.get("args") or {}, lang)
+    except (KeyError, TypeError, ValueError, ReasonCodeError):  # a code that does not fit: say what the record says
+        return None
 
 
-def engine_message(message: str, lang: str) -> str | None:
-    """The engine's English ``message`` in ``lang``; ``None`` when it is not one of its own."""
-    message = message.strip()
-    if match := _DEAD.match(message):
-        why = engine_message(match["why"], lang)
-        return text(lang, "engine.dead", line=match["line"], why=why or match["why"]) if why else None
-    if match := _TIMEOUT.match(message):
-        return text(lang, "engine.timeout", duration=formatting.seconds(float(match["seconds"]), lang))
-    if (match := _DIED.match(message)) and (signal := _signal(match["signal"], lang)):
-        return text(lang, "engine.died", signal=signal)
-    if match := _CANNOT_START.match(message):
-        return text(lang, "engine.cannot_start", detail=match["detail"])
-    if (match := _SHELL.match(message)) and (signal := _signal(match["signal"], lang)):
-        return text(lang, "engine.shell", signal=signal)
-    if match := _WROTE.match(message):
-        return text(lang, "engine.wrote", files=match["files"])
-    if match := _NOT_RUN.match(message):  # the English prefix goes; the reason is already the page's
-        why = match["why"].strip()
-        return text(lang, _SHOWN_ONLY[why]) if why in _SHOWN_ONLY else engine_message(why, lang) or why
-    return None
+def entry_code(entry: dict, block=None) -> dict | None:
+    """The reason code of a record's entry; for a record written before codes, read from its English."""
+    if "reason_code" in entry:
+        return entry["reason_code"]
+    return legacy_reasons.code_of(entry.get("reason") or "", block)
+
+
+def reason_text(block, entry: dict, lang: str) -> str:
+    """An entry's skip reason in the reader's language (as recorded where it has no words there)."""
+    return render(entry_code(entry, block), lang) or entry.get("reason") or ""
+
+
+def engine_failure(entry: dict, lang: str) -> str | None:
+    """Why the engine says a block failed (a timeout, a dead process) in ``lang``; ``None`` for
+    a failure of the block's own (a Python error: its output says it)."""
+    return render(entry_code(entry), lang)
+
+
+def error_text(entry: dict, lang: str) -> str:
+    """An entry's ``error`` in ``lang`` where it is the engine's own message, else as recorded."""
+    error = entry.get("error") or ""
+    if "reason_code" in entry:
+        said = render(entry["reason_code"], lang) if error.strip() == (entry.get("reason") or "").strip() else None
+    else:
+        said = render(legacy_reasons.code_of(error), lang)
+    return said or error
 
 
 def localised_reason(block, reason: str, lang: str) -> str:
-    """A skip reason from the record, in the reader's language.
+    """A reason given as English only (a record written before codes), in the reader's language."""
+    return reason_text(block, {"reason": reason}, lang)
 
-    A requirement skip names the block's unmet terms as its badges do; the engine's
-    other messages are translated by pattern; anything else is shown as recorded.
-    """
-    if reason.startswith("requires "):
-        needed = reason.split(";")[0]
-        unmet = [t for t in block.requirements if t.describe() in needed]
-        if block.kind == "windows" and "Windows" in needed and not unmet:
-            return text(lang, "needs", what=text(lang, "needs.os", **{"or": "Windows"}))
-        return needs(unmet, lang) if unmet else reason
-    return engine_message(reason, lang) or reason
+
+def engine_message(message: str, lang: str) -> str | None:
+    """The engine's English ``message`` (of a record written before codes) in ``lang``; ``None``
+    when it is not one of its own."""
+    return render(legacy_reasons.code_of(message), lang)

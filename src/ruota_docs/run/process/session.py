@@ -29,12 +29,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ruota_docs.records.reason_codes import Reason, ended, reason
 from ruota_docs.records.schema import OUTPUT_LIMIT
+from ruota_docs.run.settings import Settings, from_environment
 from ruota_docs.run.unprivileged import RunnerError, page_user
 from ruota_docs.run.process.worker import MemoryLimitError, memory_limit, receive, send
-
-#: Seconds a block may run unless its page or the run says otherwise.
-DEFAULT_TIMEOUT = 900.0
 #: Environment variable naming the page session that started a process.
 SESSION_VARIABLE = "RUOTA_DOCS_SESSION"
 
@@ -46,26 +45,23 @@ class Outcome:
     status: str  #: "passed", "failed" or "skipped"
     output: str = ""
     duration: float = 0.0
-    reason: str | None = None  #: skip reason, or the failure's summary
+    reason: str | None = None  #: skip reason, or the failure's summary: the English of ``code``
     error: str | None = None  #: traceback or report
     printed: list | None = None  #: for a block with ``#>`` lines: ``[(statement line, text), …]`` it wrote to stdout
     as_root: bool | None = None  #: whether the block's code ran as root; None where none ran
+    code: Reason | None = None  #: the reason as a code with arguments (:mod:`ruota_docs.records.reason_codes`)
 
-
-def signal_name(returncode: int) -> str:
-    if returncode < 0:
-        try:
-            return signal.Signals(-returncode).name
-        except ValueError:
-            return f"signal {-returncode}"
-    return f"exit status {returncode}"
+    def __post_init__(self) -> None:
+        if self.code is not None:  # the record's text is always its code's English
+            self.reason = self.code.english()
 
 
 class PageSession:
     """The process and working directory of one page."""
 
-    def __init__(self, page: str, env: dict[str, str] | None = None) -> None:
+    def __init__(self, page: str, env: dict[str, str] | None = None, settings: Settings | None = None) -> None:
         self.page = page
+        self.settings = settings or from_environment()  # outside a pytest run: the environment's
         self.workdir = Path(tempfile.mkdtemp(prefix="ruota-page-"))
         self.log_path = self.workdir.parent / f"{self.workdir.name}.log"
         self._log = open(self.log_path, "w+b")  # noqa: SIM115 — closed in close()
@@ -74,10 +70,10 @@ class PageSession:
         self.env[SESSION_VARIABLE] = self.token = f"{self.workdir.name}-{os.getpid()}"
         self.env["PYTHONPATH"] = os.pathsep.join(p for p in [str(Path(__file__).resolve().parents[3]), self.env.get("PYTHONPATH", "")] if p)
         self.process: subprocess.Popen | None = None
-        self.dead: str | None = None  #: why the page's process ended early
+        self.dead: Reason | None = None  #: why the page's process ended early
         self.refused: str | None = None  #: why the page cannot run as the unprivileged user
         try:
-            self.runner = page_user()
+            self.runner = page_user(self.settings)
         except RunnerError as error:
             self.runner, self.refused = None, str(error)
         self.as_root = self.runner is None and hasattr(os, "geteuid") and os.geteuid() == 0
@@ -93,15 +89,15 @@ class PageSession:
         """The failure of a page whose user cannot run it (the rest of the page is then not run)."""
         if self.refused is None:
             return None
-        self.dead = "the page's process cannot start as the unprivileged user"
-        return Outcome("failed", reason=self.refused.splitlines()[0], error=self.refused)
+        self.dead = reason("cannot_start_as_user")
+        return Outcome("failed", code=reason("problem", message=self.refused.splitlines()[0]), error=self.refused)
 
     # -- the Python process ------------------------------------------------
     def _start(self) -> None:
         cmd_r, cmd_w = os.pipe()
         res_r, res_w = os.pipe()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "ruota_docs.run.process.worker", str(cmd_r), str(res_w)],
+            [sys.executable, "-m", "ruota_docs.run.process.worker", str(cmd_r), str(res_w), self.settings.for_worker()],
             pass_fds=(cmd_r, res_w),
             stdin=subprocess.DEVNULL,
             stdout=self._log,
@@ -120,15 +116,15 @@ class PageSession:
         """Run one block in the page's process (``expect``: keep what it prints, for its ``#>`` lines;
         ``script``: the file the block reads as ``sys.argv[0]``, as if run with ``python FILE``)."""
         if self.dead:
-            return Outcome("skipped", reason=f"not run: {self.dead}")
+            return Outcome("skipped", code=reason("page_stopped", cause=self.dead.to_record()))
         if self.process is None:
             if (refused := self._cannot_start()) is not None:
                 return refused
             try:
-                memory_limit(self.env.get("RUOTA_DOCS_MEMORY_LIMIT"))
+                memory_limit(self.settings.memory_limit)
             except MemoryLimitError as error:
-                self.dead = f"the page's process cannot start ({error})"
-                return Outcome("failed", reason=str(error), error=str(error))
+                self.dead = reason("cannot_start", detail=str(error))
+                return Outcome("failed", code=reason("problem", message=str(error)), error=str(error))
             self._start()
         mark = self._mark()
         started = time.perf_counter()
@@ -144,23 +140,23 @@ class PageSession:
         if answer is not None:
             status = "passed" if answer["ok"] else "failed"
             error = answer.get("error")
-            summary = error.strip().splitlines()[-1] if error else None
-            return Outcome(status, output, answer["duration"], reason=summary, error=error, printed=answer.get("printed"),
-                           as_root=self.as_root)
+            summary = error.strip().splitlines()[-1] if error and error.strip() else None
+            return Outcome(status, output, answer["duration"], error=error, printed=answer.get("printed"),
+                           as_root=self.as_root, code=reason("raised", message=summary) if summary else None)
         if not ready:
-            why = f"timed out after {timeout:g} s"
+            why = reason("timeout", seconds=float(timeout))
             self._kill()
         else:
             self.process.wait()
-            why = f"the page's process died ({signal_name(self.process.returncode)})"
-        self.dead = f"an earlier block at line {line} ended the page's process ({why})"
-        return Outcome("failed", output, elapsed, reason=why, error=why, as_root=self.as_root)
+            why = reason("died", ended=ended(self.process.returncode))
+        self.dead = reason("page_ended", line=line, why=why.to_record())
+        return Outcome("failed", output, elapsed, code=why, error=why.english(), as_root=self.as_root)
 
     # -- shell blocks ------------------------------------------------------
     def run_shell(self, script: str, timeout: float) -> Outcome:
         """Run a shell block with bash in the page's working directory."""
         if self.dead:
-            return Outcome("skipped", reason=f"not run: {self.dead}")
+            return Outcome("skipped", code=reason("page_stopped", cause=self.dead.to_record()))
         if (refused := self._cannot_start()) is not None:
             return refused
         mark = self._mark()
@@ -180,7 +176,7 @@ class PageSession:
         except subprocess.TimeoutExpired:
             _killpg(proc)
             return Outcome("failed", self._output_since(mark), time.perf_counter() - started,
-                           reason=f"timed out after {timeout:g} s", as_root=self.as_root)
+                           code=reason("timeout", seconds=float(timeout)), as_root=self.as_root)
         output = self._output_since(mark)
         elapsed = time.perf_counter() - started
         if code == 0:
@@ -190,9 +186,8 @@ class PageSession:
         except OSError:
             command = ""
         failed_at.unlink(missing_ok=True)  # the page's next blocks never see it
-        at = f" at `{command[:120]}`" if command else ""
-        return Outcome("failed", output, elapsed, reason=f"the shell block ended with {signal_name(code)}{at}",
-                       as_root=self.as_root)
+        failed = reason("shell_failed", ended=ended(code), command=command[:120] or None)
+        return Outcome("failed", output, elapsed, code=failed, as_root=self.as_root)
 
     # -- output and clean-up -------------------------------------------------
     def _mark(self) -> int:

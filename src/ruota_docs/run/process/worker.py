@@ -1,7 +1,8 @@
 """The page process: runs one page's blocks in order, in one namespace.
 
 Started by :class:`~ruota_docs.run.process.session.PageSession` as
-``python -m ruota_docs.run.process.worker CMD_FD RESULT_FD``. It reads one request at a
+``python -m ruota_docs.run.process.worker CMD_FD RESULT_FD [SETTINGS]`` (``SETTINGS``: the
+JSON of :meth:`ruota_docs.run.settings.Settings.for_worker`). It reads one request at a
 time from ``CMD_FD`` and answers on ``RESULT_FD``; its stdin is empty and its
 stdout/stderr go to a file the parent reads, so a block may print, read stdin or
 crash without disturbing the protocol.
@@ -74,10 +75,10 @@ def memory_limit(value: str | None) -> int | None:
     return size
 
 
-def _limit_memory() -> None:
+def _limit_memory(value: str | None) -> None:
     """Cap the page's address space (RLIMIT_AS): running out raises MemoryError in the
     block instead of exhausting the machine. Inherited by the processes a block starts."""
-    limit = memory_limit(os.environ.get("RUOTA_DOCS_MEMORY_LIMIT"))
+    limit = memory_limit(value)
     if limit:
         import resource  # noqa: PLC0415 — POSIX only
 
@@ -193,8 +194,8 @@ def _run_doctest(request: dict, namespace: dict) -> dict:
     return {"ok": False, "error": f"{report.getvalue()}{failed} of {attempted} doctest examples failed\n"}
 
 
-def main(cmd_fd: int, result_fd: int) -> None:
-    _limit_memory()
+def main(cmd_fd: int, result_fd: int, settings: dict | None = None) -> None:
+    _limit_memory((settings or {}).get("memory_limit"))
     namespace: dict = {"__name__": "__main__"}
     while True:
         request = receive(cmd_fd)
@@ -229,4 +230,4 @@ def _format_exception(filename: str) -> str:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]), int(sys.argv[2]))
+    main(int(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3]) if len(sys.argv) > 3 else None)

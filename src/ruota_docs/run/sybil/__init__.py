@@ -13,11 +13,14 @@ __all__ = ["make_sybil"]
 
 
 def make_sybil(root: str | Path, docs_dir: str | Path | None = None, patterns=("*.md",)):
-    """The Sybil that collects every page under the docs folder."""
+    """The Sybil that collects every page under the docs folder, each block with the evaluator of its kind."""
     from sybil import Sybil  # noqa: PLC0415 — see the module docstring
 
-    from ruota_docs.run.sybil.evaluators import BlockEvaluator, teardown_page  # noqa: PLC0415
+    from ruota_docs.run.sybil.data import DataEvaluator  # noqa: PLC0415
+    from ruota_docs.run.sybil.evaluators import RUN_FIXTURE, BlockEvaluator, teardown_page  # noqa: PLC0415
     from ruota_docs.run.sybil.parsers import BlockParser, PageDocument, PageLayout, identify  # noqa: PLC0415
+    from ruota_docs.run.sybil.python import DoctestEvaluator, PythonEvaluator  # noqa: PLC0415
+    from ruota_docs.run.sybil.shell import ShellEvaluator, WindowsEvaluator  # noqa: PLC0415
 
     class PageSybil(Sybil):
         """Sybil, naming each test by its block's index on the page, not by line and column
@@ -27,11 +30,20 @@ def make_sybil(root: str | Path, docs_dir: str | Path | None = None, patterns=("
             return identify(self.name, example)
 
     layout = PageLayout(Path(root), Path(docs_dir) if docs_dir else None)
+    evaluators = {
+        "python": PythonEvaluator(layout.root),
+        "doctest": DoctestEvaluator(layout.root),
+        "shell": ShellEvaluator(layout.root),
+        "windows": WindowsEvaluator(layout.root),
+        "data": DataEvaluator(layout.root),
+    }
+    # text, indented and invalid blocks never run: the checks every kind shares decide for them
     return PageSybil(
-        parsers=[BlockParser(layout, BlockEvaluator(layout.root))],
+        parsers=[BlockParser(layout, evaluators, default=BlockEvaluator(layout.root))],
         path=str(layout.docs_dir),
         patterns=list(patterns),
         document_types={".md": PageDocument},
         teardown=teardown_page,
+        fixtures=[RUN_FIXTURE],  # the run's settings and state, from the pytest plugin
         name="ruota",
     )

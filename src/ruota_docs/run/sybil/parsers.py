@@ -33,8 +33,8 @@ class PageLayout:
 
     def __init__(self, root: Path, docs_dir: Path | None = None) -> None:
         self.root = Path(root).resolve()
-        config = site_config.load_mkdocs_config(self.root)
-        self.docs_dir = Path(docs_dir or self.root / (config.get("docs_dir") or "docs")).resolve()
+        self.site = site_config.read(self.root)
+        self.docs_dir = Path(docs_dir).resolve() if docs_dir else self.site.docs_dir
 
     def page_of(self, path: str | Path) -> tuple[str, str]:
         """``(page, lang)`` for a file: ``("es/guides/x.md", "es")``."""
@@ -63,11 +63,13 @@ class PageDocument(Document):
 
 
 class BlockParser:
-    """A Sybil parser: one region per block the page renders, in page order."""
+    """A Sybil parser: one region per block the page renders, in page order, each with the
+    evaluator of its kind (``evaluators``; ``default`` for other kinds and page problems)."""
 
-    def __init__(self, layout: PageLayout, evaluator) -> None:
+    def __init__(self, layout: PageLayout, evaluators: dict, default) -> None:
         self.layout = layout
-        self.evaluator = evaluator
+        self.evaluators = evaluators
+        self.default = default
 
     def __call__(self, document: Document):
         page, _ = self.layout.page_of(document.path)
@@ -92,7 +94,8 @@ class BlockParser:
             offset = max(starts[min(max(item.line, 1), len(starts)) - 1], last + 1)
             offset = min(offset, len(document.text))
             last = offset
-            yield Region(offset, offset, parsed=item, evaluator=self.evaluator)
+            evaluator = self.evaluators.get(getattr(item, "kind", None), self.default)
+            yield Region(offset, offset, parsed=item, evaluator=evaluator)
 
 
 def identify(name: str, example) -> str:

@@ -1,0 +1,142 @@
+"""The run's settings: one object from the pytest plugin to the evaluators and the page's process.
+
+The pytest plugin builds a :class:`Settings` once per process (controller and each xdist
+worker alike, from the same command line) out of its options, the site configuration
+(:mod:`ruota_docs.blocks.site_config`) and the few environment variables that are a
+user-facing interface. The evaluators receive it through the ``ruota_run`` fixture
+(:class:`ruota_docs.run.run_state.RunState`); the page's process receives the part it
+needs as one JSON argument (:meth:`Settings.for_worker`).
+
+Environment variables read here, and only here, as inputs (each documented on its field):
+``RUOTA_DOCS_NETWORK``, ``RUOTA_DOCS_RUN_AS_ROOT``, ``RUOTA_DOCS_RUN_AS``,
+``RUOTA_DOCS_MEMORY_LIMIT`` and ``RUOTA_DOCS_FAKE_DEVICE`` (the device probe reads that one
+too, since it describes the machine for any caller). The variables a run sets for the
+processes it starts are not options: ``RUOTA_DOCS_SESSION`` marks every process of a page
+so that none outlives it, ``RUOTA_DOCS_PAGE`` tells a block's code which page it is on, and
+``RUOTA_DOCS_PROBED`` hands the device probe to child processes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ruota_docs.blocks import site_config
+
+#: Seconds a block may run unless its directive or ``--block-timeout`` says otherwise.
+DEFAULT_TIMEOUT = 900.0
+#: The user pages run as when the suite runs as root.
+DEFAULT_USER = "ruota-docs-runner"
+
+NETWORK_VARIABLE = "RUOTA_DOCS_NETWORK"
+RUN_AS_ROOT_VARIABLE = "RUOTA_DOCS_RUN_AS_ROOT"
+RUN_AS_VARIABLE = "RUOTA_DOCS_RUN_AS"
+MEMORY_LIMIT_VARIABLE = "RUOTA_DOCS_MEMORY_LIMIT"
+FAKE_DEVICE_VARIABLE = "RUOTA_DOCS_FAKE_DEVICE"
+
+
+def _flag(value: str | None) -> bool:
+    return (value or "").strip().lower() not in ("", "0", "false", "no")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every option of a run, with the defaults of a plain ``pytest docs/``."""
+
+    #: The project folder (where mkdocs.yml is): the repository the guard watches, and what
+    #: the unprivileged user must be able to reach.
+    root: Path = field(default_factory=Path.cwd)
+    #: The docs folder (``docs_dir`` of mkdocs.yml), absolute.
+    docs_dir: Path | None = None
+    #: The language the others are translated from: its pages run first, so that identical
+    #: translations are credited (``source_language``, else i18n's default language).
+    source_language: str = site_config.DEFAULT_SOURCE_LANGUAGE
+    #: The folder of the committed records (``ledger_dir`` of the ``ruota_docs`` plugin), absolute.
+    ledger_dir: Path | None = None
+    #: Where this run writes its record: a ``.json`` file, or a folder in which the file is
+    #: named after the machine (``--ledger``; default: ``ledger_dir``).
+    ledger: Path | None = None
+    #: Whether a record is written at all (``--no-ledger`` turns it off).
+    write_ledger: bool = True
+    #: Seconds a block may run (``--block-timeout``); a block's ``run: timeout=`` wins.
+    timeout: float = DEFAULT_TIMEOUT
+    #: Whether blocks marked ``requires: network`` run (``--network``, or ``RUOTA_DOCS_NETWORK=1``).
+    network: bool = False
+    #: Whether a translation whose blocks are identical to a page already run is credited
+    #: with that run instead of executing again (``--no-reuse`` turns it off).
+    reuse_translations: bool = True
+    #: Whether pages that passed on this machine with the same code are not run again, their
+    #: records kept as they were (``--reuse-ledger``; for authors, not CI).
+    reuse_ledger: bool = False
+    #: Whether ``#>`` lines that differ from this machine's output are rewritten (``--update-outputs``).
+    update_outputs: bool = False
+    #: When the suite runs as root, whether pages keep root (``--run-as-root``, or
+    #: ``RUOTA_DOCS_RUN_AS_ROOT=1``) instead of running as :attr:`run_as_user`.
+    run_as_root: bool = False
+    #: The unprivileged user pages run as when the suite runs as root (``RUOTA_DOCS_RUN_AS``).
+    run_as_user: str = DEFAULT_USER
+    #: The address-space cap of each page's process, as written (``RUOTA_DOCS_MEMORY_LIMIT``:
+    #: bytes or a number with a unit, ``1GiB``); checked when a page's process starts, so that
+    #: a bad value fails the page's first block, naming it.
+    memory_limit: str | None = None
+    #: A device to pretend to be, ``"rocm gfx1102 AMD Radeon RX 7600 8GiB"``
+    #: (``RUOTA_DOCS_FAKE_DEVICE``): previews how pages resolve elsewhere; no record is written.
+    fake_device: str | None = None
+
+    @property
+    def pages_dir(self) -> Path:
+        return self.docs_dir or self.root / "docs"
+
+    def record_path(self, machine_id: str) -> Path:
+        """The record file this run writes, for the machine ``machine_id``."""
+        target = self.ledger or self.ledger_dir or self.root / site_config.DEFAULT_LEDGER_DIR
+        return target if target.suffix == ".json" else target / f"{machine_id}.json"
+
+    def for_worker(self) -> str:
+        """What the page's process needs, as one JSON argument (read by its ``main``)."""
+        return json.dumps({"memory_limit": self.memory_limit})
+
+
+def from_environment(root: Path | None = None, environ: Mapping[str, str] | None = None, **options) -> Settings:
+    """Settings for ``root`` from the site configuration and the environment, ``options`` winning:
+    what a run without command-line options gets (and the command line's ``runner``)."""
+    environ = os.environ if environ is None else environ
+    root = Path(root or Path.cwd()).resolve()
+    site = site_config.read(root)
+    values = {
+        "root": site.root,
+        "docs_dir": site.docs_dir,
+        "source_language": site.source_language,
+        "ledger_dir": site.ledger_dir,
+        "network": _flag(environ.get(NETWORK_VARIABLE)),
+        "run_as_root": _flag(environ.get(RUN_AS_ROOT_VARIABLE)),
+        "run_as_user": environ.get(RUN_AS_VARIABLE) or DEFAULT_USER,
+        "memory_limit": environ.get(MEMORY_LIMIT_VARIABLE) or None,
+        "fake_device": environ.get(FAKE_DEVICE_VARIABLE) or None,
+    }
+    values.update({k: v for k, v in options.items() if v is not None})
+    return Settings(**values)
+
+
+def from_pytest(config, environ: Mapping[str, str] | None = None, root: Path | None = None) -> Settings:
+    """The settings of a pytest run: its ``ruota-docs`` options over :func:`from_environment`
+    (``root``: the site the run is about; pytest's rootdir by default)."""
+    option = config.getoption
+    ledger = option("ledger")
+    if ledger:  # relative to where pytest was started, as any path on its command line
+        ledger = Path(config.invocation_params.dir, ledger).resolve()
+    environ = os.environ if environ is None else environ
+    return from_environment(
+        Path(root or config.rootpath), environ,
+        ledger=ledger,
+        write_ledger=not option("no_ledger"),
+        timeout=option("block_timeout") or None,
+        network=True if option("network") else None,
+        reuse_translations=False if option("no_reuse") or option("update_outputs") else None,
+        reuse_ledger=bool(option("reuse_ledger") and not option("no_ledger")),
+        update_outputs=bool(option("update_outputs")),
+        run_as_root=True if option("run_as_root") else None,
+    )

@@ -1,0 +1,34 @@
+"""The evaluator of data blocks (JSON, TOML, YAML): parsed, never run."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+
+import yaml
+
+from ruota_docs.blocks.block import Block
+from ruota_docs.blocks.site_config import TagTolerantLoader
+from ruota_docs.records.reason_codes import reason
+from ruota_docs.run.process.session import Outcome
+from ruota_docs.run.run_state import RunState
+from ruota_docs.run.sybil.evaluators import BlockEvaluator
+
+
+class DataEvaluator(BlockEvaluator):
+    """A data block passes where it parses. YAML may use tags (MkDocs' ``!ENV``,
+    ``!relative``, ``!!python/name:``): an excerpt of a mkdocs.yml is valid YAML."""
+
+    def evaluate(self, example, block: Block, run: RunState) -> Outcome:
+        what = block.data_format or block.language
+        try:
+            if what == "json":
+                json.loads(block.code)
+            elif what == "toml":
+                tomllib.loads(block.code)
+            else:
+                list(yaml.load_all(block.code, Loader=TagTolerantLoader))  # noqa: S506 — builds no objects
+        except Exception as error:  # noqa: BLE001 — every parser error is the block's failure
+            first = (str(error).splitlines() or [""])[0]
+            return Outcome("failed", code=reason("data_invalid", format=what, error=first), error=str(error))
+        return Outcome("passed", code=reason("data_valid", format=what))

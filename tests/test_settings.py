@@ -1,0 +1,57 @@
+"""The run's settings: from the site configuration, the environment and pytest's options."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from types import SimpleNamespace
+
+import pytest
+
+from ruota_docs.run import settings
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "mkdocs.yml").write_text(textwrap.dedent("""\
+        plugins:
+          - ruota_docs:
+              ledger_dir: records
+          - i18n:
+              languages: [{locale: en, default: true}, {locale: es}]
+        """), encoding="utf-8")
+    return tmp_path
+
+
+def test_from_the_site_and_the_environment(project):
+    found = settings.from_environment(project, {"RUOTA_DOCS_NETWORK": "yes", "RUOTA_DOCS_MEMORY_LIMIT": "1GiB",
+                                                "RUOTA_DOCS_RUN_AS": "someone", "RUOTA_DOCS_TIMEOUT": "5"})
+    assert (found.root, found.ledger_dir, found.source_language) == (project, project / "records", "en")
+    assert (found.network, found.memory_limit, found.run_as_user, found.run_as_root) == (True, "1GiB", "someone", False)
+    assert found.timeout == settings.DEFAULT_TIMEOUT  # not an interface: --block-timeout is
+    assert found.record_path("cpu-x86_64") == project / "records" / "cpu-x86_64.json"
+
+
+def _config(root, invoked, **options):
+    defaults = {"ledger": None, "no_ledger": False, "block_timeout": None, "network": False, "no_reuse": False,
+                "reuse_ledger": False, "update_outputs": False, "run_as_root": False}
+    values = defaults | options
+    return SimpleNamespace(getoption=values.__getitem__, rootpath=root, invocation_params=SimpleNamespace(dir=invoked))
+
+
+def test_from_pytest_options(project, tmp_path_factory):
+    elsewhere = tmp_path_factory.mktemp("cwd")
+    found = settings.from_pytest(_config(project, elsewhere, ledger="out/x.json", block_timeout=3.0, update_outputs=True,
+                                         reuse_ledger=True), environ={})
+    assert found.record_path("any") == elsewhere / "out" / "x.json"  # relative to where pytest was started
+    assert (found.timeout, found.update_outputs, found.reuse_ledger) == (3.0, True, True)
+    assert found.reuse_translations is False  # every translation runs when its #> lines may be rewritten
+    off = settings.from_pytest(_config(project, elsewhere, no_ledger=True, reuse_ledger=True), environ={})
+    assert (off.write_ledger, off.reuse_ledger) == (False, False)
+
+
+def test_the_page_process_gets_one_argument(project):
+    found = settings.from_environment(project, {"RUOTA_DOCS_MEMORY_LIMIT": "512MiB"})
+    assert json.loads(found.for_worker()) == {"memory_limit": "512MiB"}
+    with pytest.raises(AttributeError):
+        found.network = True  # frozen: built once, read everywhere
