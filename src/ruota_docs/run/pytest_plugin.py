@@ -75,7 +75,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     from ruota_docs.blocks import compat  # noqa: PLC0415 — see the imports above
-    from ruota_docs.run import unprivileged  # noqa: PLC0415
 
     try:  # before any page is collected: a stack the capture cannot work with, named as such
         compat.check()
@@ -84,6 +83,8 @@ def pytest_configure(config: pytest.Config) -> None:
     # The settings reach the evaluators through the ruota_run fixture, the page's process as an argument.
     config._ruota_sites = _sites_asked(config)  # type: ignore[attr-defined]
     if not hasattr(config, "workerinput") and _runs_pages(config):
+        from ruota_docs.run import unprivileged  # noqa: PLC0415 — a site's run only
+
         try:  # once per run, before any page: who runs the pages, and can it reach them
             unprivileged.prepare(_settings(config))
         except unprivileged.RunnerError as error:
