@@ -124,7 +124,7 @@ def _source_language(mapping: dict) -> str:
 
 
 def _load_file(path: Path) -> dict:
-    return yaml.load(path.read_text(encoding="utf-8"), Loader=TagTolerantLoader) or {}
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=TagTolerantLoader) or {}  # noqa: S506 — tags read as None
 
 
 @dataclass(frozen=True)
