@@ -186,7 +186,7 @@ def load_mkdocs_config_text(text: str) -> dict:
     import yaml
 
     from ruota_docs.blocks.site_config import TagTolerantLoader as _Loader
-    return yaml.load(text, Loader=_Loader)
+    return yaml.load(text, Loader=_Loader)  # noqa: S506 — a SafeLoader subclass that reads MkDocs' tags as None
 
 
 # -- blocks ----------------------------------------------------------------------------------------------------------
