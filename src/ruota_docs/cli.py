@@ -116,56 +116,75 @@ def cmd_i18n(args) -> int:
         return 0 if args.action != "mark-synced" else 2
     docs, languages, source, untranslated, _ = _site(root)
     if args.action == "check":
-        try:
-            glossaries = glossary.for_site(root, languages)
-        except glossary.GlossaryError as error:
-            print(f"ruota-docs: {error}", file=sys.stderr)
-            return 2
-        problems = parity.check(docs, languages, source, untranslated, glossaries=glossaries)
-        for problem in problems:
-            print(f"docs/{problem}")
-        print(f"{_count(len(problems), 'problem', 'problems')} in {_count(len(languages), 'language', 'languages')}" if problems else f"translations match ({', '.join(languages)})")
-        return 1 if problems else 0
+        return _i18n_check(root, docs, languages, source, untranslated)
     if args.action == "status":
-        stale = missing = 0
-        for lang in languages:
-            if lang == source:
-                continue
-            for path in sorted((docs / source).rglob("*.md")):  # a page not translated yet
-                page = path.relative_to(docs / source).as_posix()
-                if not (docs / lang / page).exists() and page not in untranslated:
-                    missing += 1
-                    print(f"MISSING docs/{lang}/{page}: no translation of docs/{source}/{page} yet (the site shows the original)")
-            for path in sorted((docs / lang).rglob("*.md")):
-                state = staleness.translation_state(docs, path.relative_to(docs).as_posix(), source)
-                if state is None or not state.stale:
-                    continue
-                stale += 1
-                when = state.source_changed.date().isoformat() if state.source_changed else "?"
-                print(f"STALE docs/{state.page}: {state.source_page} changed on {when} "
-                      f"(recorded {state.recorded or 'nothing'}, now {state.current})")
-                if not args.no_diff:
-                    print(staleness.source_diff(docs, state))
-        found = [_count(n, one, many) for n, one, many in ((stale, "stale translation", "stale translations"),
-                                                            (missing, "missing translation", "missing translations")) if n]
-        print(", ".join(found) if found else "every translation is in sync with its source")
-        return 1 if found else 0
-    if not args.pages:
-        print("ruota-docs i18n mark-synced: name one or more pages (fr/guides/x.md, or guides/x.md for all translations)", file=sys.stderr)
+        return _i18n_status(docs, languages, source, untranslated, show_diff=not args.no_diff)
+    return _i18n_mark_synced(args.pages, docs, languages, source)
+
+
+def _i18n_check(root, docs, languages, source, untranslated) -> int:
+    """``i18n check``: every translation has the source's structure and the glossary's terms."""
+    try:
+        glossaries = glossary.for_site(root, languages)
+    except glossary.GlossaryError as error:
+        print(f"ruota-docs: {error}", file=sys.stderr)
         return 2
-    for page in args.pages:
-        page = page.removeprefix("docs/")
-        first = page.split("/", 1)[0]
-        if first == source:
-            rest = page.split("/", 1)[1] if "/" in page else page
-            names = ", ".join(f"{lang}/{rest}" for lang in languages if lang != source)
-            print(f"ruota-docs: docs/{page} is the source page: name a translation ({names}), or {rest} for all of them",
-                  file=sys.stderr)
+    problems = parity.check(docs, languages, source, untranslated, glossaries=glossaries)
+    for problem in problems:
+        print(f"docs/{problem}")
+    if problems:
+        print(f"{_count(len(problems), 'problem', 'problems')} in "
+              f"{_count(len(languages), 'language', 'languages')}")
+    else:
+        print(f"translations match ({', '.join(languages)})")
+    return 1 if problems else 0
+
+
+def _i18n_status(docs, languages, source, untranslated, *, show_diff: bool) -> int:
+    """``i18n status``: the pages not translated yet and the translations older than their source."""
+    stale = missing = 0
+    for lang in languages:
+        if lang == source:
+            continue
+        missing += _print_missing(docs, lang, source, untranslated)
+        for path in sorted((docs / lang).rglob("*.md")):
+            state = staleness.translation_state(docs, path.relative_to(docs).as_posix(), source)
+            if state is None or not state.stale:
+                continue
+            stale += 1
+            when = state.source_changed.date().isoformat() if state.source_changed else "?"
+            print(f"STALE docs/{state.page}: {state.source_page} changed on {when} "
+                  f"(recorded {state.recorded or 'nothing'}, now {state.current})")
+            if show_diff:
+                print(staleness.source_diff(docs, state))
+    found = [_count(n, one, many) for n, one, many in ((stale, "stale translation", "stale translations"),
+                                                        (missing, "missing translation", "missing translations")) if n]
+    print(", ".join(found) if found else "every translation is in sync with its source")
+    return 1 if found else 0
+
+
+def _print_missing(docs, lang, source, untranslated) -> int:
+    """Print each source page with no translation into ``lang`` yet; return how many."""
+    missing = 0
+    for path in sorted((docs / source).rglob("*.md")):
+        page = path.relative_to(docs / source).as_posix()
+        if not (docs / lang / page).exists() and page not in untranslated:
+            missing += 1
+            print(f"MISSING docs/{lang}/{page}: no translation of docs/{source}/{page} yet "
+                  "(the site shows the original)")
+    return missing
+
+
+def _i18n_mark_synced(pages, docs, languages, source) -> int:
+    """``i18n mark-synced``: record that each named translation matches its source as it is now."""
+    if not pages:
+        print("ruota-docs i18n mark-synced: name one or more pages "
+              "(fr/guides/x.md, or guides/x.md for all translations)", file=sys.stderr)
+        return 2
+    for page in pages:
+        targets = _mark_synced_targets(page.removeprefix("docs/"), docs, languages, source)
+        if targets is None:
             return 2
-        if "/" in page and len(first) in (2, 3) and first not in languages and not (docs / source / page).exists():
-            print(f"ruota-docs: {first!r} is not a language of this site ({', '.join(languages)})", file=sys.stderr)
-            return 2
-        targets = [page] if first in languages else [f"{lang}/{page}" for lang in languages if lang != source]
         for target in targets:
             if not (docs / target).exists():
                 print(f"ruota-docs: docs/{target} does not exist", file=sys.stderr)
@@ -173,6 +192,22 @@ def cmd_i18n(args) -> int:
             digest = staleness.mark_synced(docs, target, source)
             print(f"docs/{target}: translation_of {digest}")
     return 0
+
+
+def _mark_synced_targets(page, docs, languages, source) -> list[str] | None:
+    """The translations ``page`` names (one, or all of a source-relative path); ``None``, after
+    saying why, when it names none."""
+    first = page.split("/", 1)[0]
+    if first == source:
+        rest = page.split("/", 1)[1] if "/" in page else page
+        names = ", ".join(f"{lang}/{rest}" for lang in languages if lang != source)
+        print(f"ruota-docs: docs/{page} is the source page: name a translation ({names}), or {rest} for all of them",
+              file=sys.stderr)
+        return None
+    if "/" in page and len(first) in (2, 3) and first not in languages and not (docs / source / page).exists():
+        print(f"ruota-docs: {first!r} is not a language of this site ({', '.join(languages)})", file=sys.stderr)
+        return None
+    return [page] if first in languages else [f"{lang}/{page}" for lang in languages if lang != source]
 
 
 def cmd_init(args) -> int:

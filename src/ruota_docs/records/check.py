@@ -148,55 +148,73 @@ _GPU_BACKENDS = {
 def _check_machine(report: Report, machine: dict, machine_id, stem: str, fingerprint=None) -> Device | None:
     if not _fields(report, "machine", machine, ledger.MACHINE_FIELDS):
         return None
-    backend, arch, name = machine["backend"], machine["arch"], machine["gpu_name"]
-    add = lambda where, message: report.add(where, "error", "machine", message)  # noqa: E731
+    backend = machine["backend"]
     if backend not in ("rocm", "cuda", "cpu"):
-        add("machine.backend", f"must be rocm, cuda or cpu, not {backend!r}")
+        report.add("machine.backend", "error", "machine", f"must be rocm, cuda or cpu, not {backend!r}")
         return None
     if machine["os"] not in OS_NAMES:
-        add("machine.os", f"must be one of {', '.join(OS_NAMES)}, not {machine['os']!r}")
-    torch = machine["torch"] or ""
+        report.add("machine.os", "error", "machine", f"must be one of {', '.join(OS_NAMES)}, not {machine['os']!r}")
     if backend in _GPU_BACKENDS:
-        label, version, version_is, target, target_is, other, other_tag, other_label = _GPU_BACKENDS[backend]
-        if not machine[version]:
-            add(f"machine.{version}", f"a {label} machine records its {version_is}")
-        if not (arch and re.fullmatch(target, arch)):
-            add("machine.arch", f"a {label} machine records its {target_is}, not {arch!r}")
-        if machine[other]:
-            add(f"machine.{other}", f"a {label} build of torch has no {other_label} version")
-        if other_tag in torch:
-            add("machine.torch", f"{torch} is a {other_label} build of torch, not a {label} one")
+        _check_gpu_machine(report, machine)
     else:
-        for key in ("gpu_name", "arch", "vram_bytes"):
-            if machine[key] is not None:
-                add(f"machine.{key}", f"a CPU machine has no GPU, so no {key} (got {machine[key]!r})")
-        if machine["gpu_count"]:
-            add("machine.gpu_count", f"a CPU machine sees no GPU (got {machine['gpu_count']})")
-    if backend in _GPU_BACKENDS:
-        if not name:
-            add("machine.gpu_name", f"a {_GPU_BACKENDS[backend][0]} machine names its GPU")
-        elif arch:
-            known = gpus.expected_arch(name)
-            if known is None:
-                report.add("machine.gpu_name", "warning", "gpu",
-                           f"{name!r} is not in the table of known GPUs (ruota_docs/records/gpus.py): its target {arch} is unchecked")
-            elif known[1] != arch:
-                add("machine.arch", f"{name!r} is a {known[1]} card, not {arch}")
-        if machine["gpu_count"] < 1:
-            add("machine.gpu_count", f"a machine with a GPU sees at least one (got {machine['gpu_count']})")
+        _check_cpu_machine(report, machine)
     for package, version in machine["packages"].items():
         if not isinstance(version, str):
             report.add(f"machine.packages.{package}", "error", "schema", "must be a version string")
     device = Device(**{k: v for k, v in machine.items() if k != "machine_id"})
+    _check_machine_names(report, machine, device, machine_id, stem, fingerprint)
+    return device
+
+
+def _check_gpu_machine(report: Report, machine: dict) -> None:
+    """A ROCm or CUDA machine: its toolkit's version, a gfx/sm target that fits its GPU, no other toolkit."""
+    arch, name, torch = machine["arch"], machine["gpu_name"], machine["torch"] or ""
+    add = lambda where, message: report.add(where, "error", "machine", message)  # noqa: E731
+    label, version, version_is, target, target_is, other, other_tag, other_label = _GPU_BACKENDS[machine["backend"]]
+    if not machine[version]:
+        add(f"machine.{version}", f"a {label} machine records its {version_is}")
+    if not (arch and re.fullmatch(target, arch)):
+        add("machine.arch", f"a {label} machine records its {target_is}, not {arch!r}")
+    if machine[other]:
+        add(f"machine.{other}", f"a {label} build of torch has no {other_label} version")
+    if other_tag in torch:
+        add("machine.torch", f"{torch} is a {other_label} build of torch, not a {label} one")
+    if not name:
+        add("machine.gpu_name", f"a {label} machine names its GPU")
+    elif arch:
+        known = gpus.expected_arch(name)
+        if known is None:
+            report.add("machine.gpu_name", "warning", "gpu",
+                       f"{name!r} is not in the table of known GPUs (ruota_docs/records/gpus.py): "
+                       f"its target {arch} is unchecked")
+        elif known[1] != arch:
+            add("machine.arch", f"{name!r} is a {known[1]} card, not {arch}")
+    if machine["gpu_count"] < 1:
+        add("machine.gpu_count", f"a machine with a GPU sees at least one (got {machine['gpu_count']})")
+
+
+def _check_cpu_machine(report: Report, machine: dict) -> None:
+    """A CPU machine: no GPU fields."""
+    for key in ("gpu_name", "arch", "vram_bytes"):
+        if machine[key] is not None:
+            report.add(f"machine.{key}", "error", "machine",
+                       f"a CPU machine has no GPU, so no {key} (got {machine[key]!r})")
+    if machine["gpu_count"]:
+        report.add("machine.gpu_count", "error", "machine", f"a CPU machine sees no GPU (got {machine['gpu_count']})")
+
+
+def _check_machine_names(report: Report, machine: dict, device: Device, machine_id, stem: str, fingerprint) -> None:
+    """The machine id the engine derives, the record's, and the file's name all agree."""
+    add = lambda where, message: report.add(where, "error", "machine", message)  # noqa: E731
     if machine["machine_id"] != device.machine_id:
-        add("machine.machine_id", f"{machine['machine_id']!r} does not name this machine; the engine names it {device.machine_id!r}")
+        add("machine.machine_id", f"{machine['machine_id']!r} does not name this machine; "
+                                  f"the engine names it {device.machine_id!r}")
     if machine_id != machine["machine_id"]:
         add("record", f"machine_id {machine_id!r} differs from machine.machine_id {machine['machine_id']!r}")
     names = [device.machine_id] + ([f"{device.machine_id}-{fingerprint[:8]}"] if isinstance(fingerprint, str) else [])
     if stem not in names:
         add("record", f"the file must be named {' or '.join(n + '.json' for n in names)} (the machine's id"
                       f"{', and its fingerprint' if len(names) > 1 else ''}), not {stem}.json")
-    return device
 
 
 # -- the entries -----------------------------------------------------------------------------
