@@ -112,22 +112,40 @@ def findings(text: str, this_machine: bool = True) -> list[Finding]:
     names of the machine running the check (a contributor checking their own record)."""
     if not text:
         return []
-    found: list[Finding] = []
+    found = _home_folders(text) + _emails(text) + _user_and_host_names(text) + _secrets(text) + _machine_ids(text)
+    if this_machine:
+        found += _this_machine(text)
+    return found
+
+
+def _home_folders(text: str) -> list[Finding]:
+    found = []
     for pattern in _HOME:
         for match in pattern.finditer(text):
             if match["name"].lower() not in _PLACEHOLDER_NAMES:
                 start = match.group(0)[: match.start("name") - match.start()]
                 # <…> around the masked name: a report quoting it is no home folder itself
                 found.append(Finding("a home folder", f"{start}<{mask(match['name'], 1)}>", _line(text, match.start())))
-    for match in _EMAIL.finditer(text):
-        if match["local"].lower() not in ("git",) and not _SAFE_DOMAINS.search(match["domain"]):
-            found.append(Finding("an e-mail address", mask(match.group(0), 2), _line(text, match.start())))
+    return found
+
+
+def _emails(text: str) -> list[Finding]:
+    return [Finding("an e-mail address", mask(match.group(0), 2), _line(text, match.start()))
+            for match in _EMAIL.finditer(text)
+            if match["local"].lower() not in ("git",) and not _SAFE_DOMAINS.search(match["domain"])]
+
+
+def _user_and_host_names(text: str) -> list[Finding]:
+    """Shell prompts, user@host, local host names and USER=/HOSTNAME= style settings."""
+    found = []
     for match in _PROMPT.finditer(text):
         if not _EMAIL.fullmatch(match.group(0).rstrip(":~/")) and match["user"] not in ("root", "git"):
-            found.append(Finding("a user and host name (a shell prompt)", mask(match.group(0), 2), _line(text, match.start())))
+            found.append(Finding("a user and host name (a shell prompt)", mask(match.group(0), 2),
+                                 _line(text, match.start())))
     prompts = [m.span() for m in _PROMPT.finditer(text)]
     for match in _USER_AT_HOST.finditer(text):
-        if any(a <= match.start() < b for a, b in prompts) or match["user"].lower() in {"git", "root"} | _PLACEHOLDER_NAMES:
+        in_prompt = any(a <= match.start() < b for a, b in prompts)
+        if in_prompt or match["user"].lower() in {"git", "root"} | _PLACEHOLDER_NAMES:
             continue
         if match["host"].lower() not in _NOT_HOSTS:
             found.append(Finding("a user and host name", mask(match.group(0), 2), _line(text, match.start())))
@@ -136,8 +154,14 @@ def findings(text: str, this_machine: bool = True) -> list[Finding]:
             found.append(Finding("a host name", mask(match.group(0), 2), _line(text, match.start())))
     for match in _IDENTITY.finditer(text):
         if not _NEUTRAL_VALUES.match(match["value"]):
-            found.append(Finding("a user or host name", f"{match['key']}=<{mask(match['value'], 1)}>", _line(text, match.start())))
-    tokens = []
+            found.append(Finding("a user or host name", f"{match['key']}=<{mask(match['value'], 1)}>",
+                                 _line(text, match.start())))
+    return found
+
+
+def _secrets(text: str) -> list[Finding]:
+    """Tokens of a known kind, then secret-looking settings that are not one of them."""
+    found, tokens = [], []
     for kind, pattern in _TOKENS:
         for match in pattern.finditer(text):
             tokens.append(match.span())
@@ -148,15 +172,15 @@ def findings(text: str, this_machine: bool = True) -> list[Finding]:
             continue  # already named by its kind
         if re.search(r"\d", value) and re.search(r"[A-Za-z]", value):
             found.append(Finding("a secret setting", f"{match['key']}={mask(value, 2)}", _line(text, match.start())))
-    for match in _IPV4.finditer(text):
-        finding = _ip_finding(text, match)
-        if finding:
-            found.append(finding)
+    return found
+
+
+def _machine_ids(text: str) -> list[Finding]:
+    """IP addresses, GPU ids and MAC addresses (warnings)."""
+    found = [finding for match in _IPV4.finditer(text) if (finding := _ip_finding(text, match))]
     for kind, pattern in (("a GPU's unique id", _GPU_UUID), ("a MAC address", _MAC)):
         for match in pattern.finditer(text):
             found.append(Finding(kind, mask(match.group(0), 6), _line(text, match.start()), error=False))
-    if this_machine:
-        found += _this_machine(text)
     return found
 
 
