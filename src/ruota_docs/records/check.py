@@ -3,17 +3,33 @@
 A record someone sends (``verification/<machine-id>.json``) is checked against the rules
 below; each problem is one line ``FILE: WHERE: error|warning: reason``, where WHERE is
 the block's key (``es/guides/keras-rx7600.md#8``, its first copy's where copies share a
-result), a field (``machine.hip``, ``pages.guides/x.md.results[2].at``) or ``record``. Any error makes the command exit 1; warnings do not, unless ``--strict``.
+result), a field (``machine.hip``, ``pages.guides/x.md.results[2].at``) or ``record``. Any
+error makes the command exit 1; warnings do not, unless ``--strict``. The rules, each with its
+severity:
 
-| rule | severity |
-| --- | --- |
-| **schema**: valid UTF-8 JSON, no duplicate keys, ``kind`` known and ``schema`` the current one (a ``schema`` 1 record is refused with the command that migrates it); every field of `ruota_docs.records.ledger.MACHINE_FIELDS` and of a stored result (`ruota_docs.records.stored`: the entry's fields shared by a block's copies, ``at``, ``credited``) present with its type, nothing else; one result per block; each output keyed by its hash and named by a result; outcomes, hashes, languages well formed; a ``reason_code`` one of `ruota_docs.records.reason_codes.CODES` with its arguments, whose English is the entry's ``reason`` | error |
-| **stale**: the entry's page is gone, it has no block at that index, or no block of the page has the entry's code (its SHA-256) any more. The site never shows such an entry as verified (`ruota_docs.records.verdicts`), so it is only a warning: run the page again | warning |
-| **machine**: ROCm ⇒ a HIP version, a ``gfx…`` target and a GPU name; CUDA ⇒ a CUDA version, an ``sm_…`` target and a GPU name; CPU ⇒ no GPU; a torch build of the backend's kind; ``machine_id`` as the engine names this machine, in the record and in the file name; skip reasons that describe this machine | error |
-| **GPU name**: the target fits the name (`ruota_docs.records.gpus`); a name the table does not know | error / warning |
-| **private**: nothing in any field names a person or holds a secret (`ruota_docs.records.private_data`) | error (IP addresses, hardware ids: warning) |
-| **size**: each output within the engine's limit (`ruota_docs.records.schema.OUTPUT_LIMIT`, plus the note that says what was cut) | error |
-| **time**: ``updated`` and every ``ran_at`` are UTC times, none in the future (5 minutes of clock skew allowed), none after ``updated`` | error |
+- **schema** (error): valid UTF-8 JSON, no duplicate keys, ``kind`` known and ``schema`` the
+  current one (a ``schema`` 1 record is refused with the command that migrates it); every field
+  of `ruota_docs.records.ledger.MACHINE_FIELDS` and of a stored result
+  (`ruota_docs.records.stored`: the entry's fields shared by a block's copies, ``at``,
+  ``credited``) present with its type, nothing else; one result per block; each output keyed by
+  its hash and named by a result; outcomes, hashes, languages well formed; a ``reason_code`` one
+  of `ruota_docs.records.reason_codes.CODES` with its arguments, whose English is the entry's
+  ``reason``.
+- **stale** (warning): the entry's page is gone, it has no block at that index, or no block of
+  the page has the entry's code (its SHA-256) any more. The site never shows such an entry as
+  verified (`ruota_docs.records.verdicts`), so it is only a warning: run the page again.
+- **machine** (error): ROCm ⇒ a HIP version, a ``gfx…`` target and a GPU name; CUDA ⇒ a CUDA
+  version, an ``sm_…`` target and a GPU name; CPU ⇒ no GPU; a torch build of the backend's kind;
+  ``machine_id`` as the engine names this machine, in the record and in the file name; skip
+  reasons that describe this machine.
+- **GPU name** (error / warning): the target fits the name (`ruota_docs.records.gpus`); a name
+  the table does not know is a warning.
+- **private** (error; IP addresses, hardware ids: warning): nothing in any field names a person
+  or holds a secret (`ruota_docs.records.private_data`).
+- **size** (error): each output within the engine's limit
+  (`ruota_docs.records.schema.OUTPUT_LIMIT`, plus the note that says what was cut).
+- **time** (error): ``updated`` and every ``ran_at`` are UTC times, none in the future (5
+  minutes of clock skew allowed), none after ``updated``.
 """
 
 from __future__ import annotations
@@ -55,7 +71,8 @@ class Problem:
         return f"{self.file}: {self.where}: {self.severity}: {self.message}"
 
     def to_dict(self) -> dict:
-        return {"file": self.file, "where": self.where, "severity": self.severity, "rule": self.rule, "message": self.message}
+        return {"file": self.file, "where": self.where, "severity": self.severity, "rule": self.rule,
+                "message": self.message}
 
 
 @dataclass
@@ -95,7 +112,8 @@ def _no_duplicates(pairs):
 
 
 def _type_name(types: tuple) -> str:
-    names = {str: "a string", int: "an integer", float: "a number", bool: "true or false", dict: "an object", type(None): "null"}
+    names = {str: "a string", int: "an integer", float: "a number", bool: "true or false", dict: "an object",
+             type(None): "null"}
     return " or ".join(dict.fromkeys(names[t] for t in types))
 
 
@@ -114,19 +132,23 @@ def _fields(report: Report, where: str, data: dict, expected: dict, optional=())
                 report.add(where, "error", "schema", f"missing field {name!r} ({_type_name(types)})")
                 ok = False
         elif not _has_type(data[name], types):
-            report.add(f"{where}.{name}", "error", "schema", f"must be {_type_name(types)}, not {json.dumps(data[name])[:60]}")
+            report.add(f"{where}.{name}", "error", "schema",
+                       f"must be {_type_name(types)}, not {json.dumps(data[name])[:60]}")
             ok = False
     for name in data:
         if name not in expected:
-            why = " (the engine never records host or user names)" if name in ("hostname", "user", "username", "host") else ""
-            report.add(f"{where}.{name}", "error", "schema", f"unknown field{why}; the engine writes only: {', '.join(expected)}")
+            names_someone = name in ("hostname", "user", "username", "host")
+            why = " (the engine never records host or user names)" if names_someone else ""
+            report.add(f"{where}.{name}", "error", "schema",
+                       f"unknown field{why}; the engine writes only: {', '.join(expected)}")
             ok = False
     return ok
 
 
 def _time(report: Report, where: str, value, now: dt.datetime) -> dt.datetime | None:
     if not isinstance(value, str) or not _TIME.fullmatch(value):
-        report.add(where, "error", "time", f"must be a UTC time like 2026-11-29T21:04:05Z, not {json.dumps(value)[:40]}")
+        report.add(where, "error", "time",
+                   f"must be a UTC time like 2026-11-29T21:04:05Z, not {json.dumps(value)[:40]}")
         return None
     when = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
     if when > now + SKEW:
@@ -257,11 +279,13 @@ def _check_entry(report: Report, key: str, entry: dict, pages: _Pages, device: D
         add(f"must be a number of seconds ≥ 0, not {entry['duration']!r}", f"{key}.duration")
     output = entry["output"] or ""
     if len(output) > OUTPUT_LIMIT + CUT_NOTE:
-        report.add(f"{key}.output", "error", "size", f"{len(output):,} characters: the engine keeps at most "
-                                                     f"{OUTPUT_LIMIT:,} (and cuts the middle); this output was not cut by it")
+        report.add(f"{key}.output", "error", "size",
+                   f"{len(output):,} characters: the engine keeps at most "
+                   f"{OUTPUT_LIMIT:,} (and cuts the middle); this output was not cut by it")
     when = _time(report, f"{key}.ran_at", entry["ran_at"], now)
     if when and updated and updated + SKEW < when <= now + SKEW:
-        report.add(f"{key}.ran_at", "error", "time", f"{entry['ran_at']} is after the record's updated time ({updated:%Y-%m-%dT%H:%M:%SZ})")
+        report.add(f"{key}.ran_at", "error", "time",
+                   f"{entry['ran_at']} is after the record's updated time ({updated:%Y-%m-%dT%H:%M:%SZ})")
     if entry.get("as_root"):
         report.as_root += 1
     _check_reason_code(report, key, entry)
@@ -271,7 +295,8 @@ def _check_entry(report: Report, key: str, entry: dict, pages: _Pages, device: D
         for described in _MACHINE_DESCRIBED.findall(said):
             if described.strip() != device.describe():
                 report.add(f"{key}.reason", "error", "machine",
-                           f"the skip reason describes another machine ({described.strip()!r}) than this record's ({device.describe()!r})")
+                           f"the skip reason describes another machine ({described.strip()!r}) "
+                           f"than this record's ({device.describe()!r})")
                 break
     _check_current(report, key, entry, pages)
 
@@ -365,7 +390,8 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
     report = Report(str(path))
     try:
         if path.stat().st_size > MAX_BYTES:
-            report.add("record", "error", "size", f"{path.stat().st_size:,} bytes: larger than any record the engine writes")
+            report.add("record", "error", "size",
+                       f"{path.stat().st_size:,} bytes: larger than any record the engine writes")
             return report
         raw = path.read_bytes()
     except OSError as error:
@@ -377,19 +403,22 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
         report.add("record", "error", "schema", f"not UTF-8 (byte {error.start})")
         return report
     except _Duplicate as duplicate:
-        report.add("record", "error", "schema", f"the key {str(duplicate)!r} appears twice: JSON readers would keep only one")
+        report.add("record", "error", "schema",
+                   f"the key {str(duplicate)!r} appears twice: JSON readers would keep only one")
         return report
     except json.JSONDecodeError as error:
-        report.add("record", "error", "schema", f"not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})")
+        report.add("record", "error", "schema",
+                   f"not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})")
         return report
     if not isinstance(data, dict):
         report.add("record", "error", "schema", "must be a JSON object")
         return report
     report.identity = (data.get("machine_id"), data.get("fingerprint"))
     if len(raw) > RECORD_LIMIT:
-        report.add("record", "error", "size", f"{len(raw):,} bytes, over the {RECORD_LIMIT:,} a record of this site may take "
-                                              f"(the engine writes about 75,000 for every page); its largest field is "
-                                              f"{_heaviest(data)}")
+        report.add("record", "error", "size",
+                   f"{len(raw):,} bytes, over the {RECORD_LIMIT:,} a record of this site may take "
+                   f"(the engine writes about 75,000 for every page); its largest field is "
+                   f"{_heaviest(data)}")
         return report
     if data.get("schema") == 1 and data.get("kind") == ledger.KIND:
         report.add("record.schema", "error", "schema", f"schema 1 is the old format (one entry per page and language); "
@@ -401,7 +430,8 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
     if data["kind"] != ledger.KIND:
         report.add("record.kind", "error", "schema", f"must be {ledger.KIND!r}")
     if data["schema"] != ledger.SCHEMA:
-        report.add("record.schema", "error", "schema", f"schema {data['schema']} is not the one this ruota-docs writes ({ledger.SCHEMA})")
+        report.add("record.schema", "error", "schema",
+                   f"schema {data['schema']} is not the one this ruota-docs writes ({ledger.SCHEMA})")
     device = _check_machine(report, data["machine"], data["machine_id"], path.stem, data.get("fingerprint"))
     _check_origin(report, data)
     updated = _time(report, "record.updated", data["updated"], now)
@@ -452,8 +482,10 @@ def _check_stored(report: Report, pages: dict, outputs: dict) -> bool:
         if not _PAGE.fullmatch(name):
             report.add(where, "error", "schema", "must be a page's path under the language folders (guides/x.md)")
         for lang, signature in (page.get("signatures") or {}).items():
-            if not _LANG.fullmatch(lang) or not (signature is None or isinstance(signature, str) and _HEX64.fullmatch(signature)):
-                report.add(f"{where}.signatures.{lang}", "error", "schema", "must map a language to 64 lower-case hex digits")
+            hex_or_none = signature is None or isinstance(signature, str) and _HEX64.fullmatch(signature)
+            if not _LANG.fullmatch(lang) or not hex_or_none:
+                report.add(f"{where}.signatures.{lang}", "error", "schema",
+                           "must map a language to 64 lower-case hex digits")
         for n, result in enumerate(page["results"]):
             at = f"{where}.results[{n}]"
             if not isinstance(result, dict):
@@ -466,17 +498,20 @@ def _check_stored(report: Report, pages: dict, outputs: dict) -> bool:
             if result.get("output") is not None:
                 used.add(result["output"])
                 if result["output"] not in outputs:
-                    report.add(f"{at}.output", "error", "schema", f"names output {result['output']!r}, which \"outputs\" does not hold")
+                    report.add(f"{at}.output", "error", "schema",
+                               f"names output {result['output']!r}, which \"outputs\" does not hold")
                     ok = False
     for key, text in outputs.items():
         if not isinstance(text, str):
             report.add(f"outputs.{key}", "error", "schema", "must be a string")
             ok = False
         elif key != stored.output_id(text):
-            report.add(f"outputs.{key}", "error", "schema", f"the key must be the first 16 hex digits of the output's "
-                                                             f"SHA-256 ({stored.output_id(text)}): the output was changed")
+            report.add(f"outputs.{key}", "error", "schema",
+                       f"the key must be the first 16 hex digits of the output's "
+                       f"SHA-256 ({stored.output_id(text)}): the output was changed")
         elif key not in used:
-            report.add(f"outputs.{key}", "error", "schema", "no result names this output: the engine stores only outputs it shows")
+            report.add(f"outputs.{key}", "error", "schema",
+                       "no result names this output: the engine stores only outputs it shows")
     return ok
 
 
@@ -487,9 +522,12 @@ def _check_at(report: Report, where: str, result: dict, page: str, seen: dict) -
         report.add(f"{where}.at", "error", "schema", "must name at least one language's copy of the block")
     for lang, value in result["at"].items():
         index, line = stored.at(value) if isinstance(value, list) and len(value) == 2 else (value, 1)
-        if not _LANG.fullmatch(lang) or not _has_type(index, (int,)) or index < 0 or not _has_type(line, (int,)) or line < 1:
-            report.add(f"{where}.at.{lang}", "error", "schema", "must map a language folder to the block's index ≥ 0 and "
-                                                               f"line ≥ 1 ([3, 120]), not {json.dumps(value)}")
+        index_ok = _has_type(index, (int,)) and index >= 0
+        line_ok = _has_type(line, (int,)) and line >= 1
+        if not _LANG.fullmatch(lang) or not index_ok or not line_ok:
+            report.add(f"{where}.at.{lang}", "error", "schema",
+                       "must map a language folder to the block's index ≥ 0 and "
+                       f"line ≥ 1 ([3, 120]), not {json.dumps(value)}")
             ok = False
         elif (lang, index) in seen.setdefault(page, {}):
             report.add(f"{where}.at.{lang}", "error", "schema", f"{lang}/{page}#{index} has another result already "
@@ -499,8 +537,9 @@ def _check_at(report: Report, where: str, result: dict, page: str, seen: dict) -
             seen[page][(lang, index)] = where
     for lang, source in (result.get("credited") or {}).items():
         if lang not in result["at"] or not isinstance(source, str) or source == lang or not _LANG.fullmatch(source):
-            report.add(f"{where}.credited.{lang}", "error", "schema", "must map a copy named in \"at\" to the other "
-                                                                     f"language whose run it is credited with, not {json.dumps(source)}")
+            report.add(f"{where}.credited.{lang}", "error", "schema",
+                       "must map a copy named in \"at\" to the other "
+                       f"language whose run it is credited with, not {json.dumps(source)}")
             ok = False
     return ok
 

@@ -7,15 +7,20 @@ secret in full. The engine scrubs the running machine's own home folder, user an
 names when it writes a record (`ruota_docs.records.ledger.scrub`); this module is for records
 that come from elsewhere, where those names are unknown, so it looks for their shapes.
 
-| kind | examples | severity |
-| --- | --- | --- |
-| home folder | ``/home/alice/``, ``/Users/alice/``, ``C:\\Users\\alice\\`` | error |
-| this machine | the home folder (error), user or host name (warning) of the machine running the check | error / warning |
-| user or host name | ``USER=alice``, ``HOSTNAME=desk``, a prompt ``alice@desk:~$``, ``alice@workstation-42``, a local host ``erins-desktop.local`` — of any machine, not only this one | error |
-| e-mail address | ``alice@mail.example.com`` (example domains and ``git@`` are fine) | error |
-| token or key | GitHub ``ghp_…``/``github_pat_…``, Hugging Face ``hf_…``, AWS ``AKIA…`` and secret keys, ``Bearer …``, private keys, Slack, OpenAI, Google keys, JWTs, passwords in URLs, long values of ``*_TOKEN=``/``*SECRET*=``/``*PASSWORD*=``/``*API_KEY=`` | error |
-| IP address | any IPv4 address but loopback, ``0.0.0.0`` and the documentation ranges; private ones (10/8, 172.16/12, 192.168/16) say so | warning |
-| hardware id | GPU UUIDs (``GPU-…``), MAC addresses | warning |
+- **home folder** (error): ``/home/alice/``, ``/Users/alice/``, ``C:\\Users\\alice\\``.
+- **this machine** (error / warning): the home folder (error), user or host name (warning) of
+  the machine running the check.
+- **user or host name** (error): ``USER=alice``, ``HOSTNAME=desk``, a prompt ``alice@desk:~$``,
+  ``alice@workstation-42``, a local host ``erins-desktop.local`` — of any machine, not only
+  this one.
+- **e-mail address** (error): ``alice@mail.example.com`` (example domains and ``git@`` are
+  fine).
+- **token or key** (error): GitHub ``ghp_…``/``github_pat_…``, Hugging Face ``hf_…``, AWS
+  ``AKIA…`` and secret keys, ``Bearer …``, private keys, Slack, OpenAI, Google keys, JWTs,
+  passwords in URLs, long values of ``*_TOKEN=``/``*SECRET*=``/``*PASSWORD*=``/``*API_KEY=``.
+- **IP address** (warning): any IPv4 address but loopback, ``0.0.0.0`` and the documentation
+  ranges; private ones (10/8, 172.16/12, 192.168/16) say so.
+- **hardware id** (warning): GPU UUIDs (``GPU-…``), MAC addresses.
 
 Placeholders are fine: ``~``, ``<user>``, ``<host>``, ``<page-dir>`` (what the engine
 writes), ``/home/user/``, ``/home/runner/`` (CI's account).
@@ -50,18 +55,23 @@ _HOME = [
     re.compile(r"(?<![\w.~>-])/Users/(?P<name>[^./\s'\"<>:;,()\[\]][^/\s'\"<>:;,()\[\]]*)"),
     re.compile(r"(?i)\b[A-Z]:[\\/]+Users[\\/]+(?P<name>[^\\/\s'\"<>:;,()\[\]]+)"),
 ]
-_EMAIL = re.compile(r"(?<![\w.+%-])(?P<local>[A-Za-z0-9._%+-]+)@(?P<domain>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})(?![\w-])")
-_SAFE_DOMAINS = re.compile(r"(?i)(^|\.)(example\.(com|org|net)|example|invalid|localhost|test|users\.noreply\.github\.com)$")
+_EMAIL = re.compile(r"(?<![\w.+%-])(?P<local>[A-Za-z0-9._%+-]+)"
+                    r"@(?P<domain>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})(?![\w-])")
+_SAFE_DOMAINS = re.compile(r"(?i)(^|\.)"
+                           r"(example\.(com|org|net)|example|invalid|localhost|test|users\.noreply\.github\.com)$")
 _PROMPT = re.compile(r"(?<![\w.@-])(?P<user>[a-z_][a-z0-9_-]{1,31})@(?P<host>[A-Za-z0-9][\w-]*):(?:~|/)")
 #: ``alice@workstation-42``: a user at a host with no domain (an address with one is an e-mail).
-_USER_AT_HOST = re.compile(r"(?<![\w.+%@/-])(?P<user>[A-Za-z_][\w.-]{1,31})@(?P<host>[A-Za-z][\w-]*[A-Za-z0-9])(?![\w.@-])")
+_USER_AT_HOST = re.compile(r"(?<![\w.+%@/-])(?P<user>[A-Za-z_][\w.-]{1,31})"
+                           r"@(?P<host>[A-Za-z][\w-]*[A-Za-z0-9])(?![\w.@-])")
 #: ``erins-desktop.local``: a host of a local network (mDNS, home and office domains); not
 #: ``threading.local()``: what follows a host is a space, a port, a path or punctuation.
 _LOCAL_HOST = re.compile(r"(?<![\w.-])(?P<host>[A-Za-z0-9][\w-]*(?:\.[A-Za-z0-9][\w-]*)*)"
                          r"\.(?:local|lan|home\.arpa|internal|localdomain|intranet)(?=$|[\s:/'\",;)\]])", re.IGNORECASE)
 _NOT_HOSTS = {"localhost", "example", "host", "hostname", "your-host", "myhost"}
-_IDENTITY = re.compile(r"\b(?P<key>USER|USERNAME|LOGNAME|HOSTNAME|HOST|COMPUTERNAME|USERPROFILE|HOME)\s*[=:]\s*['\"]?(?P<value>[^\s'\",;]+)")
-_NEUTRAL_VALUES = re.compile(r"^(~.*|<.*|root|ruota-docs-runner|runner|localhost|127\.0\.0\.1|\$\w+|\$\{\w+\}|%\w+%|None|null|/root.*|/nonexistent|/tmp.*)$")
+_IDENTITY = re.compile(r"\b(?P<key>USER|USERNAME|LOGNAME|HOSTNAME|HOST|COMPUTERNAME|USERPROFILE|HOME)"
+                       r"\s*[=:]\s*['\"]?(?P<value>[^\s'\",;]+)")
+_NEUTRAL_VALUES = re.compile(r"^(~.*|<.*|root|ruota-docs-runner|runner|localhost|127\.0\.0\.1"
+                             r"|\$\w+|\$\{\w+\}|%\w+%|None|null|/root.*|/nonexistent|/tmp.*)$")
 _TOKENS = [
     ("a GitHub token", re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}\b")),
     ("a GitHub token", re.compile(r"\bgithub_pat_[A-Za-z0-9_]{22,}\b")),
@@ -192,6 +202,7 @@ def _this_machine(text: str) -> list[Finding]:
             continue  # root's home is no person's
         match = pattern.search(text)
         if match:
-            kind = {"~": "this machine's home folder", "<user>": "this machine's user name", "<host>": "this machine's host name"}[label]
+            kind = {"~": "this machine's home folder", "<user>": "this machine's user name",
+                    "<host>": "this machine's host name"}[label]
             found.append(Finding(kind, mask(match.group(0), 2), _line(text, match.start()), error=label == "~"))
     return found
