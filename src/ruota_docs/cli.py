@@ -281,7 +281,8 @@ def cmd_toolchain(args) -> int:
         print(f"hipcc: {found.path} does not work: {found.error}")
     else:
         print(f"hipcc: {found.path} (HIP {found.version})")
-        results = toolchain.builds(list(toolchain.KNOWN_TARGETS) + [t for t in wanted if t not in toolchain.KNOWN_TARGETS])
+        extra_targets = [t for t in wanted if t not in toolchain.KNOWN_TARGETS]
+        results = toolchain.builds(list(toolchain.KNOWN_TARGETS) + extra_targets)
         ok = [t for t, b in results.items() if b.ok]
         print(f"builds for: {', '.join(ok) or 'none'}")
         for build in results.values():
@@ -327,7 +328,8 @@ def cmd_record(args) -> int:
             print(problem)
         ran = f"; {check.plural(report.as_root, 'block')} ran as root" if report.as_root else ""
         print(f"{report.file}: {check.plural(report.entries, 'entry', 'entries')}, {report.stale:,} stale, "
-              f"{check.plural(report.count('error'), 'error')}, {check.plural(report.count('warning'), 'warning')}{ran}")
+              f"{check.plural(report.count('error'), 'error')}, "
+              f"{check.plural(report.count('warning'), 'warning')}{ran}")
     print(line)
     return status
 
@@ -391,7 +393,8 @@ def cmd_runner(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="ruota-docs", description="Verified documentation: records, translations and runs.")
+    parser = argparse.ArgumentParser(prog="ruota-docs",
+                                     description="Verified documentation: records, translations and runs.")
     parser.add_argument("--version", action="version", version=f"ruota-docs {__version__}")
     parser.add_argument("--root", help="project folder (default: the one holding mkdocs.yml, from here upwards)")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -409,26 +412,27 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("verify", help="run every page's code blocks here and record the results (extra args go to pytest)",
                    usage="ruota-docs verify [PAGE or FOLDER ...] [pytest options]",
                    description="Runs pytest from the project folder on docs/, or on the pages and folders named, and "
-                               "writes this machine's record (verification/<machine-id>.json). Every other argument goes "
-                               "to pytest: -n 2 --dist loadscope (two workers), --no-ledger, --reuse-ledger, "
+                               "writes this machine's record (verification/<machine-id>.json). Every other argument "
+                               "goes to pytest: -n 2 --dist loadscope (two workers), --no-ledger, --reuse-ledger, "
                                "--update-outputs, --network, --block-timeout S (pytest --help lists them all).")
     contribute = sub.add_parser("contribute", help="for a card's owner: run the suite here, check the record, prepare "
                                                    "the branch and the pull request that send it",
                                 usage="ruota-docs contribute [--yes] [pytest options]",
                                 description="Probes this machine and says what it will do; runs every page's code "
-                                            "blocks (an interrupted run resumes); checks the record as the maintainers "
-                                            "will; commits only the record on a branch of its own (the work tree stays "
-                                            "as it is) and prints the git push and gh pr create commands. Works offline "
-                                            "up to the push, and pushes nothing without a yes.")
+                                            "blocks (an interrupted run resumes); checks the record as the "
+                                            "maintainers will; commits only the record on a branch of its own (the "
+                                            "work tree stays as it is) and prints the git push and gh pr create "
+                                            "commands. Works offline up to the push, and pushes nothing without a "
+                                            "yes.")
     contribute.add_argument("--yes", action="store_true", help="answer yes to starting (the push is still asked for)")
     sub.add_parser("serve", add_help=False,  # its own options and --help: ruota_docs.serve.server's
                    help="live preview for authors: a save rebuilds the pages it shows on (ruota-docs serve --help)")
     record = sub.add_parser("record", help="check verification records before they are accepted",
                             description="Checks each record: its schema; that each entry's page and block exist with "
                                         "the same code (else stale: never shown as verified); a coherent machine; "
-                                        "nothing personal or secret; outputs within the size limit; no time in the future. "
-                                        "One line per problem (FILE: WHERE: error|warning: reason), then a summary; "
-                                        "exit 1 on any error.")
+                                        "nothing personal or secret; outputs within the size limit; no time in the "
+                                        "future. One line per problem (FILE: WHERE: error|warning: reason), then a "
+                                        "summary; exit 1 on any error.")
     record.add_argument("action", choices=["check", "migrate", "describe"],
                         help="check: validate; migrate: rewrite older records in the current format; "
                              "describe: the pull request's body for a record (with its check)")
@@ -438,13 +442,16 @@ def main(argv: list[str] | None = None) -> int:
     runner = sub.add_parser("runner", help="who runs the pages' code when the suite runs as root, and whether it can",
                             description="When the suite runs as root, each page's code runs as the unprivileged user "
                                         "ruota-docs-runner (created when missing, in the render and video groups). "
-                                        "This checks that it can reach the interpreter, the virtualenv and the repository.")
+                                        "This checks that it can reach the interpreter, the virtualenv and the "
+                                        "repository.")
     runner.add_argument("--grant", action="store_true",
-                        help="let it in where it cannot: an ACL entry for it (setfacl), else o+x on the folders in the way")
+                        help="let it in where it cannot: an ACL entry for it (setfacl), "
+                             "else o+x on the folders in the way")
     init = sub.add_parser("init", help="adopting the engine: propose site-wide policies for the blocks with no run "
                                        "policy (written to mkdocs.yml only with --write)")
     init.add_argument("--write", action="store_true", help="add the proposed policies to mkdocs.yml")
-    tools = sub.add_parser("toolchain", help="ROCm's software on this machine: hipcc, the gfx targets it builds for, rocminfo")
+    tools = sub.add_parser("toolchain",
+                           help="ROCm's software on this machine: hipcc, the gfx targets it builds for, rocminfo")
     tools.add_argument("--targets", metavar="A,B", help="also try these gfx targets; exit 1 if one cannot be built")
     tools.add_argument("--refresh", action="store_true", help="ignore the cache and probe hipcc again")
     args, extra = parser.parse_known_args(argv)

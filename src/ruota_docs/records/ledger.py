@@ -40,8 +40,9 @@ A run over some pages replaces the entries of the pages it ran in full and keeps
 every other entry. Only the engine writes records, after the blocks: writing takes an
 exclusive lock (a file in a private folder of the temporary directory, not beside the
 record: see `lock_path`), replaces the file atomically and notes the SHA-256 of what it
-wrote in the lock file, so runs that finish together both land, a run killed mid-write leaves the previous file intact, and the guard that watches
-records during blocks (`ruota_docs.run.guard`) tells the engine's writes from a
+wrote in the lock file, so runs that finish together both land, a run killed mid-write
+leaves the previous file intact, and the guard that watches records during blocks
+(`ruota_docs.run.guard`) tells the engine's writes from a
 block's. A file that is not valid JSON, or has another ``kind`` or a newer ``schema``, is
 an error naming the file: it is never replaced.
 """
@@ -102,7 +103,8 @@ def block_key(page: str, index: int) -> str:
 
 
 def empty(machine: dict) -> dict:
-    return {"schema": SCHEMA, "kind": KIND, "machine_id": machine.get("machine_id"), "machine": machine, "updated": None, "blocks": {}}
+    return {"schema": SCHEMA, "kind": KIND, "machine_id": machine.get("machine_id"), "machine": machine,
+            "updated": None, "blocks": {}}
 
 
 def load(path: Path) -> dict:
@@ -119,9 +121,11 @@ def load(path: Path) -> dict:
         raise LedgerError(f"{path}: not a ruota-docs ledger (expected \"kind\": \"{KIND}\")")
     schema = data.get("schema")
     if not isinstance(schema, int) or schema > SCHEMA:
-        raise LedgerError(f"{path}: schema {schema!r} is newer than this ruota-docs understands ({SCHEMA}); upgrade ruota-docs")
+        raise LedgerError(f"{path}: schema {schema!r} is newer than this ruota-docs understands ({SCHEMA}); "
+                          "upgrade ruota-docs")
     if schema not in READABLE:
-        raise LedgerError(f"{path}: schema {schema!r} is older than any this ruota-docs reads ({', '.join(map(str, READABLE))})")
+        raise LedgerError(f"{path}: schema {schema!r} is older than any this ruota-docs reads "
+                          f"({', '.join(map(str, READABLE))})")
     if schema >= 2:
         data = _expanded(path, data)
     if not isinstance(data.get("blocks"), dict):
@@ -270,7 +274,8 @@ def lines(written: dict):
         yield f"  {dump(name)}: {{{rest}\"results\": [\n"
         results = page.get("results", [])
         for i, result in enumerate(results):
-            yield f"   {json.dumps(result, ensure_ascii=False, separators=(',', ':'))}{',' if i < len(results) - 1 else ''}\n"
+            comma = "," if i < len(results) - 1 else ""
+            yield f"   {json.dumps(result, ensure_ascii=False, separators=(',', ':'))}{comma}\n"
         yield f"  ]}}{',' if n < len(pages) - 1 else ''}\n"
     yield ' },\n "outputs": {\n'
     outputs = list(written.get("outputs", {}).items())
@@ -288,7 +293,8 @@ def replace_bytes(path: Path, content: bytes, mode: int) -> None:
 def _note_write(path: Path) -> None:
     """Note, in the lock file (we hold the lock), the hash of what the engine just wrote."""
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    lock_path(path).write_text(json.dumps({"sha256": digest, "pid": os.getpid(), "written": now()}) + "\n", encoding="utf-8")
+    lock_path(path).write_text(json.dumps({"sha256": digest, "pid": os.getpid(), "written": now()}) + "\n",
+                               encoding="utf-8")
 
 
 def noted_write(path: Path) -> str | None:
@@ -319,9 +325,10 @@ def record(path: Path, entries: list[dict], complete_pages: set[str], machine: d
             raise LedgerError(f"{path}: holds machine {old.get('machine_id')!r}, not this machine "
                               f"({machine.get('machine_id')!r}); choose another file with --ledger")
         if old.get("fingerprint") not in (None, provenance.fingerprint()):
+            own_name = f"{machine.get('machine_id')}-{provenance.fingerprint()[:8]}.json"
             raise LedgerError(f"{path}: fingerprint: this is the record of another {machine.get('machine_id')} machine "
                               f"(fingerprint {old['fingerprint'][:8]}…, this one's {provenance.fingerprint()[:8]}…); "
-                              f"write this machine's with --ledger {path.parent / (str(machine.get('machine_id')) + '-' + provenance.fingerprint()[:8] + '.json')}")
+                              f"write this machine's with --ledger {path.parent / own_name}")
         merged = merge(old, [scrub_entry(e) for e in entries], complete_pages, scrub_machine(machine), forget)
         merged = _with_origin(merged, path)
         write_atomic(path, merged)
@@ -332,7 +339,8 @@ def record(path: Path, entries: list[dict], complete_pages: set[str], machine: d
 def _with_origin(data: dict, path: Path) -> dict:
     """``data`` with this machine's fingerprint and where the record comes from (this run),
     right after the machine (`ruota_docs.records.provenance`)."""
-    origin = {"fingerprint": provenance.fingerprint(), "provenance": provenance.from_environment(commit=_git_head(path.parent))}
+    origin = {"fingerprint": provenance.fingerprint(),
+              "provenance": provenance.from_environment(commit=_git_head(path.parent))}
     head = {k: v for k, v in data.items() if k in ("schema", "kind", "machine_id", "machine")}
     return head | origin | {k: v for k, v in data.items() if k not in head and k not in origin}
 
@@ -340,7 +348,8 @@ def _with_origin(data: dict, path: Path) -> dict:
 def _git_head(folder: Path) -> str | None:
     """The commit checked out where the record is written (None outside a git work tree)."""
     try:
-        found = subprocess.run(["git", "-C", str(folder), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+        found = subprocess.run(["git", "-C", str(folder), "rev-parse", "HEAD"],
+                               capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.SubprocessError):
         return None
     head = found.stdout.strip()

@@ -142,7 +142,8 @@ class Index:
         if found is None:
             chosen: dict[int, dict] = {}
             for n, entry in self.by_code.get((page, sha256), ()):
-                if n not in chosen or entry["index"] == index:  # the block itself, else the same code elsewhere on the page
+                # the block itself, else the same code elsewhere on the page
+                if n not in chosen or entry["index"] == index:
                     chosen[n] = entry
             results = [self._result(n, entry, "failed" if entry["outcome"] == "error" else entry["outcome"])
                        for n, entry in chosen.items()]
@@ -178,5 +179,6 @@ def verdict(page: str, index: int, sha256: str, indexed) -> Verdict:
             state = "stale"
         else:
             continue
-        result.results.append(MachineResult(record_id(data), machine_label(data.get("machine", {})), state, entry, data))
+        label = machine_label(data.get("machine", {}))
+        result.results.append(MachineResult(record_id(data), label, state, entry, data))
     return result
