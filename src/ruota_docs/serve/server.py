@@ -124,8 +124,8 @@ class Builder:
             ruota = config.plugins.get("ruota_docs")
             written = blocks_languages.read(Path(config.config_file_path).parent).default
             source = (ruota.config.source_language or written) if ruota is not None else ""
-            plan = rebuild_plan.plan(changes(self.seen, now), Path(config.config_file_path).parent, Path(config.docs_dir),
-                                     site_languages(config), source, include_dirs(config))
+            plan = rebuild_plan.plan(changes(self.seen, now), Path(config.config_file_path).parent,
+                                     Path(config.docs_dir), site_languages(config), source, include_dirs(config))
         self.seen = now
         if not plan.full and not plan.pages:
             log.info(f"Rebuilt nothing: no page shows what changed ({time.perf_counter() - started:.2f} s)")
@@ -210,10 +210,13 @@ def _logging(verbose: bool) -> None:
 def main(argv: list[str] | None = None, prog: str = "python -m ruota_docs.serve") -> int:
     parser = argparse.ArgumentParser(prog=prog,
                                      description="Serve the site for authors: saving a page rebuilds what it shows on.")
-    parser.add_argument("-a", "--dev-addr", metavar="IP:PORT", help="address to serve at (default: dev_addr of mkdocs.yml, 127.0.0.1:8000)")
-    parser.add_argument("-f", "--config-file", metavar="FILE", help="the MkDocs configuration (default: mkdocs.yml here)")
+    parser.add_argument("-a", "--dev-addr", metavar="IP:PORT",
+                        help="address to serve at (default: dev_addr of mkdocs.yml, 127.0.0.1:8000)")
+    parser.add_argument("-f", "--config-file", metavar="FILE",
+                        help="the MkDocs configuration (default: mkdocs.yml here)")
     parser.add_argument("-o", "--open", action="store_true", help="open the site in a browser once it is built")
-    parser.add_argument("--full", action="store_true", help="rebuild the whole site after every change, as mkdocs serve does")
+    parser.add_argument("--full", action="store_true",
+                        help="rebuild the whole site after every change, as mkdocs serve does")
     parser.add_argument("--poll", type=float, default=0.2, metavar="SECONDS",
                         help="how often to look for changed files (default: 0.2)")
     parser.add_argument("-v", "--verbose", action="store_true", help="MkDocs' debug messages too")

@@ -111,7 +111,8 @@ def load_guides(root: Path, docs_dir: Path, lang: str, table: dict, blocks_of=No
         except PageError as error:
             raise EvidenceError(f"{lang}/{key}:{error.line}: {error}") from None
         text = path.read_text(encoding="utf-8-sig")
-        title = next((ln[2:].split("{")[0].split(":")[0].strip() for ln in text.splitlines() if ln.startswith("# ")), key)
+        headings = (ln[2:].split("{")[0].split(":")[0].strip() for ln in text.splitlines() if ln.startswith("# "))
+        title = next(headings, key)
         chosen = {}
         for level, snippets in levels.items():
             chosen[level] = []

@@ -25,10 +25,15 @@ requirement_label = reasons.requirement_label
 
 _ICONS = {
     # Material Design Icons (Apache 2.0), inlined so pages load nothing from elsewhere.
-    "passed": "M12 2C6.5 2 2 6.5 2 12S6.5 22 12 22 22 17.5 22 12 17.5 2 12 2M10 17L5 12L6.41 10.59L10 14.17L17.59 6.58L19 8L10 17Z",
-    "failed": "M12 2C17.53 2 22 6.47 22 12S17.53 22 12 22 2 17.53 2 12 6.47 2 12 2M15.59 7L12 10.59L8.41 7L7 8.41L10.59 12L7 15.59L8.41 17L12 13.41L15.59 17L17 15.59L13.41 12L17 8.41L15.59 7Z",
+    "passed": "M12 2C6.5 2 2 6.5 2 12S6.5 22 12 22 22 17.5 22 12 17.5 2 12 2"
+              "M10 17L5 12L6.41 10.59L10 14.17L17.59 6.58L19 8L10 17Z",
+    "failed": "M12 2C17.53 2 22 6.47 22 12S17.53 22 12 22 2 17.53 2 12 6.47 2 12 2"
+              "M15.59 7L12 10.59L8.41 7L7 8.41L10.59 12L7 15.59L8.41 17L12 13.41L15.59 17L17 15.59L13.41 12L17 8.41"
+              "L15.59 7Z",
     "skipped": "M12 2A10 10 0 0 0 2 12A10 10 0 0 0 12 22A10 10 0 0 0 22 12A10 10 0 0 0 12 2M7 13V11H17V13H7Z",
-    "stale": "M12 20A8 8 0 0 0 20 12A8 8 0 0 0 12 4A8 8 0 0 0 4 12A8 8 0 0 0 12 20M12 2A10 10 0 0 1 22 12A10 10 0 0 1 12 22C6.47 22 2 17.5 2 12A10 10 0 0 1 12 2M12.5 7V12.25L17 14.92L16.25 16.15L11 13V7H12.5Z",
+    "stale": "M12 20A8 8 0 0 0 20 12A8 8 0 0 0 12 4A8 8 0 0 0 4 12A8 8 0 0 0 12 20"
+             "M12 2A10 10 0 0 1 22 12A10 10 0 0 1 12 22C6.47 22 2 17.5 2 12A10 10 0 0 1 12 2"
+             "M12.5 7V12.25L17 14.92L16.25 16.15L11 13V7H12.5Z",
 }
 _ICONS["never"] = _ICONS["stale"]
 _ICONS["notrun"] = _ICONS["skipped"]
@@ -154,7 +159,8 @@ def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: li
         entry = result.entry
         states = (result.state,) if shared[0].disagrees else ("passed", "failed")
         ran = shared[0].count(*states)
-        label = formatting.join([g.results[0].label if g.count() == 1 else _phrase(g, states, lang) for g in shared], lang)
+        label = formatting.join([g.results[0].label if g.count() == 1 else _phrase(g, states, lang) for g in shared],
+                                lang)
         body = entry.get("output") or ""
         if result.state == "failed" and entry.get("error"):
             error = reasons.error_text(entry, lang)
@@ -304,7 +310,8 @@ def rocm_evidence(pages: list[tuple[str, str, list]], lang: str) -> str:
             where = "; ".join(
                 text(lang, "rocm_passed_on", machine=results[0].label if len({r.machine_id for r in results}) == 1
                      else groups.target_label(*key), passed=formatting.number(len(blocks), lang, 0),
-                     total=formatting.number(len(items), lang, 0), date=formatting.date(_latest(results), lang, "medium"))
+                     total=formatting.number(len(items), lang, 0),
+                     date=formatting.date(_latest(results), lang, "medium"))
                 for key, (blocks, results) in passed.items())
         else:
             where = text(lang, "rocm_no_record")

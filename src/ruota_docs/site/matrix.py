@@ -99,7 +99,8 @@ class _Target:
 
     @property
     def anchor(self) -> str:
-        return "target-" + re.sub(r"[^a-z0-9_]+", "-", f"{self.target if self.backend == 'rocm' else self.backend + '-' + self.target}".lower())
+        name = self.target if self.backend == "rocm" else self.backend + "-" + self.target
+        return "target-" + re.sub(r"[^a-z0-9_]+", "-", f"{name}".lower())
 
 
 def _targets(guides: list[evidence.Guide], indexed: verdicts.Index) -> list[_Target]:
@@ -149,7 +150,8 @@ def _target_head(target: _Target, lang: str) -> str:
     if fingerprints:
         count += " · " + text(lang, "matrix_independent", count=len(fingerprints))
     shown = ", ".join(names[:3]) + (" …" if len(names) > 3 else "")
-    facts = [f"<strong><code>{html.escape(label)}</code></strong>"] + ([html.escape(shown)] if shown else []) + [html.escape(count)]
+    facts = ([f"<strong><code>{html.escape(label)}</code></strong>"] + ([html.escape(shown)] if shown else [])
+             + [html.escape(count)])
     return '<th scope="row">' + "".join(f'<span class="ruota-matrix-fact">{f}</span>' for f in facts) + "</th>"
 
 
@@ -163,9 +165,11 @@ def _machine_list(target: _Target, guides: list[evidence.Guide], lang: str) -> s
     items = []
     newest = sorted(target.records, key=lambda item: str(item[0].get("updated")), reverse=True)
     for data, cells in newest[:LISTED_MACHINES]:
-        levels = " · ".join(f"{html.escape(g.title)}: {html.escape(text(lang, 'matrix_level_' + evidence.LEVELS[c.level]))}"
+        levels = " · ".join(f"{html.escape(g.title)}: "
+                            f"{html.escape(text(lang, 'matrix_level_' + evidence.LEVELS[c.level]))}"
                             for g, c in zip(guides, cells))
-        items.append(f'<li data-machine="{html.escape(verdicts.record_id(data))}">{" · ".join(_machine_facts(data, lang))}'
+        items.append(f'<li data-machine="{html.escape(verdicts.record_id(data))}">'
+                     f'{" · ".join(_machine_facts(data, lang))}'
                      f'<br><span class="ruota-matrix-levels">{levels}</span></li>')
     summary = f'{html.escape(text(lang, "matrix_list"))} ({formatting.number(len(newest), lang, 0)})'
     more = len(newest) - len(items)
@@ -182,11 +186,13 @@ def card_matrix(guides: list[evidence.Guide], ledgers: list[dict], lang: str, ur
     ``ledgers``' `verdicts.Index` where the caller has one."""
     indexed = verdicts.index_ledgers(ledgers) if indexed is None else indexed
     columns = len(guides)
-    head = "".join(f'<th scope="col"><a href="{html.escape(url(g.page))}">{html.escape(g.title)}</a></th>' for g in guides)
+    head = "".join(f'<th scope="col"><a href="{html.escape(url(g.page))}">{html.escape(g.title)}</a></th>'
+                   for g in guides)
     header = f'<tr><th scope="col">{html.escape(text(lang, "matrix_target"))}</th>{head}</tr>'
     rows = []
     for target in _targets(guides, indexed):
-        search = " ".join([target.target, target.backend] + [str(d.get("machine", {}).get("gpu_name") or "") for d, _ in target.records])
+        gpu_names = [str(d.get("machine", {}).get("gpu_name") or "") for d, _ in target.records]
+        search = " ".join([target.target, target.backend] + gpu_names)
         cells = "".join(_best(target, n, url(g.page), lang) for n, g in enumerate(guides))
         rows.append(f'<tr id="{target.anchor}" class="ruota-matrix-target" data-filter="{html.escape(search.lower())}">'
                     f'{_target_head(target, lang)}{cells}</tr>')
@@ -215,7 +221,8 @@ def _key_blocks(guides: list[evidence.Guide], url: Callable[[str], str], lang: s
     for guide in guides:
         cells = []
         for level in ("environment", "self_test"):
-            links = ", ".join(f'<a href="{html.escape(url(guide.page))}#{anchor(b)}"><code>{html.escape(snippet.rsplit("/", 1)[-1])}</code></a>'
+            links = ", ".join(f'<a href="{html.escape(url(guide.page))}#{anchor(b)}">'
+                              f'<code>{html.escape(snippet.rsplit("/", 1)[-1])}</code></a>'
                               for snippet, b in guide.key_blocks[level])
             cells.append(f"<td>{links}</td>")
         meant = sum(1 for b in guide.blocks if b.not_run_reason is None)

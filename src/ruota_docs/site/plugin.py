@@ -140,7 +140,8 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             title = next((ln[2:].split("{")[0].strip() for ln in source.splitlines() if ln.startswith("# ")), key)
             file = files.get_file_from_path(key) if files else None
             url = get_relative_url(file.url, page.url) if file is not None else key
-            result.append((title, url, [(b, verdicts.verdict(b.page, b.index, b.sha256, self.indexed)) for b in blocks]))
+            found = [(b, verdicts.verdict(b.page, b.index, b.sha256, self.indexed)) for b in blocks]
+            result.append((title, url, found))
         return result
 
     def _blocks(self, path: Path, key: str) -> list:
@@ -246,7 +247,8 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             self.docs_dir, page_key, lang, self.site.source_language)
         if page.file.abs_src_path and self._own_page(page_key, lang):  # not a page shown in another language
             page_cache.remember(page.file.abs_src_path, rendered.blocks, {o[0] for o in state.origins if o},
-                                lists_pages=any(directives.KINDS[d.name].lists_pages for d in rendered.directives), banner=banner)
+                                lists_pages=any(directives.KINDS[d.name].lists_pages for d in rendered.directives),
+                                banner=banner)
         html = markers.fill(html, rendered.nonce, before, after, filled)
         html = self._values(html, rendered, page, lang)
         header = fragments.page_summary(page_verdicts, lang) + banner
@@ -289,7 +291,8 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             if block is None:  # in a page without a source file, which assemble could not check
                 unknown = renderer.unknown_block("value", value.block, rendered.blocks)
                 raise PluginError(f"{rendered.page}:{line}: {unknown}")
-            return values.render(value, verdicts.verdict(block.page, block.index, block.sha256, self.indexed), lang, block.page)
+            verdict = verdicts.verdict(block.page, block.index, block.sha256, self.indexed)
+            return values.render(value, verdict, lang, block.page)
 
         return values.attributed_once(value_directive.DIRECTIVE.sub(fill, html))
 

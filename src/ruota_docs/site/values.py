@@ -5,10 +5,10 @@ line (``NAME: value``, the lines charts read) for its current code, formatted fo
 reader's language, and only one: measured on the card the guide is about where it has
 been, else on a GPU, else on the CPU, with that machine and the date —
 "67,2 MiB (NVIDIA H200, 1 dic 2026)". The other machines' values are in its tooltip,
-identical ones counted once, so the sentence reads the same with two records or a thousand. Options: ``unit=`` (shown after
-the number, in the reader's units: Mio in French), ``digits=`` (decimals; default: as
-printed). A value no record holds yet is
-shown as a visible "not measured yet" mark, and ``ruota-docs status --strict`` fails.
+identical ones counted once, so the sentence reads the same with two records or a thousand.
+Options: ``unit=`` (shown after the number, in the reader's units: Mio in French),
+``digits=`` (decimals; default: as printed). A value no record holds yet is shown as a
+visible "not measured yet" mark, and ``ruota-docs status --strict`` fails.
 """
 
 from __future__ import annotations
@@ -84,12 +84,14 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "") -> 
     if same:
         notes.append(text(lang, "value_same", count=same))
     tip = f' title="{html.escape(text(lang, "value_also", values="; ".join(notes)))}"' if notes else ""
-    return (f'<span class="ruota-value" data-block="{html.escape(value.block)}" data-metric="{html.escape(value.metric)}"'
+    return (f'<span class="ruota-value" data-block="{html.escape(value.block)}"'
+            f' data-metric="{html.escape(value.metric)}"'
             f' data-at="{html.escape(attribution)}"{tip}>{words}</span>')
 
 
 _PARAGRAPH = re.compile(r"<(p|li|td)\b[^>]*>.*?</\1>", re.DOTALL)
-_AT = re.compile(r'(<span class="ruota-value" [^>]*data-at="(?P<at>[^"]*)"[^>]*>[^<]*)<span class="ruota-value-at">[^<]*</span>')
+_AT = re.compile(r'(<span class="ruota-value" [^>]*data-at="(?P<at>[^"]*)"[^>]*>[^<]*)'
+                 r'<span class="ruota-value-at">[^<]*</span>')
 
 
 def attributed_once(page_html: str) -> str:
