@@ -223,7 +223,8 @@ def _locate_indented(state: CaptureState, in_order: list) -> None:
 
 
 #: Sybil's skip arguments: an action, then a quoted reason or a condition ``if(…)``.
-_SKIP_ARGS = re.compile(r"""^(?P<action>\S+)\s*(?:(?P<q>["'])(?P<reason>.*)(?P=q)|(?P<condition>if\s*\(.*\)))?\s*$""", re.S)
+_SKIP_ARGS = re.compile(r"""^(?P<action>\S+)\s*"""
+                        r"""(?:(?P<q>["'])(?P<reason>.*)(?P=q)|(?P<condition>if\s*\(.*\)))?\s*$""", re.S)
 
 
 def _apply_skips(state: CaptureState, captured: list) -> None:
@@ -295,7 +296,8 @@ def _unclosed_fences(state: CaptureState, captured: list) -> list[Problem]:
         for match in re.finditer(r"<!--.*?-->", text, re.S):
             first, last = bisect.bisect_right(starts, match.start()) - 1, bisect.bisect_right(starts, match.end()) - 1
             covered[first:last + 1] = b"\x01" * (last + 1 - first)
-    fences = [(i, m["fence"], m["info"].strip()) for i, line in enumerate(state.lines) if (m := _FENCE.match(line.rstrip()))]
+    fences = [(i, m["fence"], m["info"].strip())
+              for i, line in enumerate(state.lines) if (m := _FENCE.match(line.rstrip()))]
     for position, (index, fence, info) in enumerate(fences):
         # only an opening line that names a language, outside any block and comment, with no
         # line anywhere below that could close it (a bare fence may be a stray closer)
@@ -304,7 +306,8 @@ def _unclosed_fences(state: CaptureState, captured: list) -> list[Problem]:
         if any(f[0] == fence[0] and len(f) >= len(fence) and not i for _, f, i in fences[position + 1:]):
             continue
         line = state.page_line(index)
-        return [Problem(line, f"code block opened with {fence} at line {line} is never closed (readers see it as text)")]
+        return [Problem(line, f"code block opened with {fence} at line {line} is never closed "
+                              "(readers see it as text)")]
     return []
 
 

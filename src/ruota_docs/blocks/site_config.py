@@ -172,7 +172,8 @@ def _markdown_setup(path: str, _stamp: int) -> MarkdownSetup:
     docs = config.get("docs_dir") or "docs"
     docs_dir = Path(path).parent / docs
     config["docs_dir"] = str(docs_dir)
-    configs = {name: _anchored(name, options, Path(path).parent) for name, options in (config["mdx_configs"] or {}).items()}
+    configs = {name: _anchored(name, options, Path(path).parent)
+               for name, options in (config["mdx_configs"] or {}).items()}
     if "pymdownx.snippets" in config["markdown_extensions"] and "pymdownx.snippets" not in configs:
         configs["pymdownx.snippets"] = _anchored("pymdownx.snippets", {}, Path(path).parent)
     return MarkdownSetup(Path(path), docs_dir, list(config["markdown_extensions"]), configs, config)

@@ -37,7 +37,8 @@ def os_name() -> str:
 
 
 def _os_name() -> str:
-    return {"darwin": "macos", "win32": "windows"}.get(sys.platform, "linux" if sys.platform.startswith("linux") else sys.platform)
+    other = "linux" if sys.platform.startswith("linux") else sys.platform
+    return {"darwin": "macos", "win32": "windows"}.get(sys.platform, other)
 
 
 def _packages() -> dict[str, str]:
@@ -108,7 +109,8 @@ def cache_key() -> str:
     spec = importlib.util.find_spec("torch")
     if spec is not None and spec.origin:
         folder = os.path.dirname(spec.origin)
-        for name in ("__init__.py", "version.py", os.path.join("lib", "libtorch_cuda.so"), os.path.join("lib", "libtorch_hip.so")):
+        for name in ("__init__.py", "version.py",
+                     os.path.join("lib", "libtorch_cuda.so"), os.path.join("lib", "libtorch_hip.so")):
             try:
                 stat = os.stat(os.path.join(folder, name))
                 parts.append(f"{name}:{stat.st_size}:{stat.st_mtime_ns}")

@@ -99,7 +99,8 @@ class RepositoryGuard:
                 in_records = folder == self.records.folder_path
                 for entry in entries:
                     name = entry.name
-                    if name[0] == "." or name in _SKIPPED_NAMES or name.endswith((".egg-info", "~")) or entry.path in self.skip:
+                    if (name[0] == "." or name in _SKIPPED_NAMES or name.endswith((".egg-info", "~"))
+                            or entry.path in self.skip):
                         continue
                     if in_records and name.endswith(".json"):
                         continue  # the records: see RecordKeeper

@@ -211,7 +211,8 @@ def _probe_version(hipcc: str) -> tuple[Compiler, list | None]:
         return Compiler(hipcc, error=f"`hipcc --version` could not start: {error.strerror}"), None
     output = run.stdout + run.stderr
     if run.returncode != 0:
-        return Compiler(hipcc, error=f"`hipcc --version` exited with status {run.returncode}: {_first_error(output)}"), None
+        message = f"`hipcc --version` exited with status {run.returncode}: {_first_error(output)}"
+        return Compiler(hipcc, error=message), None
     match = re.search(r"HIP version:\s*([\d.]+)", output)
     if not match:
         return Compiler(hipcc, error="`hipcc --version` printed no HIP version"), None
@@ -256,7 +257,8 @@ def compiler(refresh: bool = False) -> Compiler:
 
 def _try_build(hipcc: str, target: str, folder: Path) -> Build:
     source = folder / "probe.hip"
-    command = [hipcc, f"--offload-arch={target}", "--cuda-device-only", "-c", str(source), "-o", str(folder / f"{target}.o")]
+    command = [hipcc, f"--offload-arch={target}", "--cuda-device-only",
+               "-c", str(source), "-o", str(folder / f"{target}.o")]
     try:
         run = _run(command, BUILD_TIMEOUT, env=hipcc_env(), cwd=folder)
     except subprocess.TimeoutExpired:
@@ -310,7 +312,10 @@ def describe(needed=(), refresh: bool = False) -> str:
         return f"hipcc at {found.path} does not work: {found.error}"
     results = builds(list(KNOWN_TARGETS) + [t for t in needed if t not in KNOWN_TARGETS], refresh)
     ok = [t for t, b in results.items() if b.ok]
-    text = f"{found.name()} builds {', '.join(ok)}" if ok else f"{found.name()} at {found.path} builds none of {', '.join(results)}"
+    if ok:
+        text = f"{found.name()} builds {', '.join(ok)}"
+    else:
+        text = f"{found.name()} at {found.path} builds none of {', '.join(results)}"
     failed = [results[t] for t in needed if not results[t].ok]
     if failed:
         text += "; not " + "; not ".join(f"{b.target}: {b.error}" for b in failed)

@@ -166,7 +166,8 @@ def needed_paths(root: Path | None) -> dict[str, str]:
         tempfile.gettempdir(): "the folder of the pages' temporary folders",
     }
     if root is not None:
-        for sub, what in (("", "the repository"), ("snippets", "the repository's snippets"), ("src", "the repository's src/")):
+        for sub, what in (("", "the repository"), ("snippets", "the repository's snippets"),
+                          ("src", "the repository's src/")):
             if (Path(root) / sub).exists():
                 paths[str((Path(root) / sub).resolve())] = what
     return paths
@@ -231,8 +232,8 @@ def smoke_test(runner: Runner) -> str | None:
     env = runner.environment(dict(os.environ), Path("/nonexistent"))
     package_root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH", "")) if p)
-    done = subprocess.run([sys.executable, "-c", "import ruota_docs.run.process.worker"], capture_output=True, text=True,
-                          timeout=120, cwd="/", env=env, **runner.popen_kwargs())
+    done = subprocess.run([sys.executable, "-c", "import ruota_docs.run.process.worker"],
+                          capture_output=True, text=True, timeout=120, cwd="/", env=env, **runner.popen_kwargs())
     if done.returncode == 0:
         return None
     return (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
@@ -331,7 +332,10 @@ def grant_commands(runner: Runner, denied: list[Denied], acl: bool | None = None
     commands = []
     for d in denied:
         bits = {"search": "x", "read": "r", "list": "rx"}[d.needs]
-        commands.append(["setfacl", "-m", f"u:{runner.name}:{bits}", d.path] if use_acl else ["chmod", f"o+{bits}", d.path])
+        if use_acl:
+            commands.append(["setfacl", "-m", f"u:{runner.name}:{bits}", d.path])
+        else:
+            commands.append(["chmod", f"o+{bits}", d.path])
     return commands
 
 

@@ -68,7 +68,8 @@ class PageSession:
         self.env = dict(os.environ if env is None else env)
         self.env.update(PYTHONUNBUFFERED="1", PYTHONFAULTHANDLER="1", MPLBACKEND="Agg", RUOTA_DOCS_PAGE=page)
         self.env[SESSION_VARIABLE] = self.token = f"{self.workdir.name}-{os.getpid()}"
-        self.env["PYTHONPATH"] = os.pathsep.join(p for p in [str(Path(__file__).resolve().parents[3]), self.env.get("PYTHONPATH", "")] if p)
+        package_root = str(Path(__file__).resolve().parents[3])
+        self.env["PYTHONPATH"] = os.pathsep.join(p for p in [package_root, self.env.get("PYTHONPATH", "")] if p)
         self.process: subprocess.Popen | None = None
         self.dead: Reason | None = None  #: why the page's process ended early
         self.refused: str | None = None  #: why the page cannot run as the unprivileged user
@@ -206,7 +207,8 @@ class PageSession:
             log.seek(mark + size - half)
             tail = log.read(half)
         omitted = size - 2 * half
-        return f"{head.decode('utf-8', 'replace')}\n… [{omitted:,} bytes of output omitted] …\n{tail.decode('utf-8', 'replace')}"
+        return (f"{head.decode('utf-8', 'replace')}\n… [{omitted:,} bytes of output omitted] …\n"
+                f"{tail.decode('utf-8', 'replace')}")
 
     def _kill(self) -> None:
         if self.process is not None and self.process.poll() is None:

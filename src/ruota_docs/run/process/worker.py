@@ -55,7 +55,8 @@ class MemoryLimitError(ValueError):
     """A ``RUOTA_DOCS_MEMORY_LIMIT`` that is not a size."""
 
 
-_UNITS = {"": 1, "B": 1, "K": 2**10, "KiB": 2**10, "M": 2**20, "MiB": 2**20, "G": 2**30, "GiB": 2**30, "T": 2**40, "TiB": 2**40}
+_UNITS = {"": 1, "B": 1, "K": 2**10, "KiB": 2**10, "M": 2**20, "MiB": 2**20, "G": 2**30, "GiB": 2**30,
+          "T": 2**40, "TiB": 2**40}
 
 
 def memory_limit(value: str | None) -> int | None:
@@ -71,7 +72,8 @@ def memory_limit(value: str | None) -> int | None:
     except (KeyError, ValueError):
         size = 0
     if size <= 0:
-        raise MemoryLimitError(f"RUOTA_DOCS_MEMORY_LIMIT={value!r} is not a size: write bytes or a number with a unit, e.g. 1GiB")
+        raise MemoryLimitError(f"RUOTA_DOCS_MEMORY_LIMIT={value!r} is not a size: "
+                               "write bytes or a number with a unit, e.g. 1GiB")
     return size
 
 
