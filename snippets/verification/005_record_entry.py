@@ -4,14 +4,14 @@ Run alone from the repository root: python snippets/verification/005_record_entr
 """
 
 import json
-import os
+import sys
 from pathlib import Path
 
 from ruota_docs.records import ledger
 from ruota_docs.records.ledger import ENTRY_FIELDS
 
-# The suite runs each page in a temporary folder and names the repository in RUOTA_DOCS_ROOT.
-root = Path(os.environ.get("RUOTA_DOCS_ROOT", "."))
+# sys.argv[0] is this file, as `python FILE` gives it (the suite too): the repository is two folders up.
+root = Path(sys.argv[0]).resolve().parents[2]
 # (on disk the es, en and fr copies of a block share one result: ledger.load gives each its entry)
 record = ledger.load(root / "verification" / "cpu-x86_64.json")
 entry = record["blocks"]["es/index.md#0"]
@@ -38,6 +38,7 @@ print(json.dumps({"es/index.md#0": shown}, indent=2, ensure_ascii=False))
 #>     "ran_at": "...Z",
 #>     "reused_from": null,
 #>     "signature": "...…",
-#>     "as_root": false
+#>     "as_root": false,
+#>     "reason_code": null
 #>   }
 #> }
