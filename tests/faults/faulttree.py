@@ -12,7 +12,6 @@ check`` — in subprocesses, exactly as on the command line.
 from __future__ import annotations
 
 import functools
-import json
 import os
 import subprocess
 import sys
@@ -84,10 +83,9 @@ markdown_extensions:
 FAULT_PLUGIN = '''\
 """Fault hooks around ruota_docs.records.ledger, driven by environment variables."""
 
-import json
+import contextlib
 import os
 import time
-import types
 from pathlib import Path
 
 from ruota_docs.records import ledger
@@ -100,16 +98,28 @@ def _mark(name):
     (SIGNALS / f"{name}-{os.getpid()}").write_text(repr(time.time()))
 
 
-def slow_dump(data, handle, **kwargs):
+_replacing, _lines, _handles = ledger._replacing, ledger.lines, []
+
+
+@contextlib.contextmanager
+def replacing(*args, **kwargs):
+    """The writer's temporary file, kept at hand so that `slow_lines` can flush half of it."""
+    with _replacing(*args, **kwargs) as handle:
+        _handles.append(handle)
+        yield handle
+
+
+def slow_lines(written):
     """Write half of the new ledger, then stall: the test SIGKILLs us here."""
-    text = json.dumps(data, **kwargs)
-    handle.write(text[: len(text) // 2])
-    handle.flush()
+    every = list(_lines(written))
+    yield from every[: len(every) // 2]
+    if _handles:
+        _handles[-1].flush()
     _mark("mid-write")
     if os.environ.get("FAULT_STALL_WRITE"):
         time.sleep(120)
     time.sleep(float(os.environ.get("FAULT_WRITE_DELAY", "0")))
-    handle.write(text[len(text) // 2:])
+    yield from every[len(every) // 2:]
     _mark("written")
 
 
@@ -122,7 +132,7 @@ def barrier_record(*args, **kwargs):
     return _record(*args, **kwargs)
 
 
-ledger.json = types.SimpleNamespace(**{**vars(json), "dump": slow_dump})
+ledger._replacing, ledger.lines = replacing, slow_lines
 if os.environ.get("FAULT_BARRIER"):
     ledger.record = barrier_record
 '''
@@ -185,7 +195,10 @@ class DocTree:
         return self.verification / f"{machine or this_machine()}.json"
 
     def ledger(self, machine: str | None = None) -> dict:
-        return json.loads(self.ledger_path(machine).read_text(encoding="utf-8"))
+        """The record as the engine and the site read it: one entry per page and language."""
+        from ruota_docs.records import ledger
+
+        return ledger.load(self.ledger_path(machine))
 
     def entries(self, page: str, machine: str | None = None) -> list[dict]:
         """The recorded entries of one page, in block order."""

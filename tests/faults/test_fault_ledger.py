@@ -13,6 +13,7 @@ import signal
 import pytest
 
 from faulttree import DocTree, compose, fence, this_machine
+from ruota_docs.records import ledger, verdicts
 
 
 def recorded_pages(tree: DocTree, machine: str | None = None) -> dict[str, list[str]]:
@@ -81,13 +82,13 @@ def test_two_runs_at_once_both_land(tree):
 @pytest.mark.parametrize("content, message", [
     ('{"schema": 1, "kind": "ruota-docs/ledger", "blocks": {"es/one.md#0": {"outcome": "pa',
      "not valid JSON (line 1, column 82: Unterminated string starting at); fix or remove the file — it is never overwritten"),
-    (None, "schema 2 is newer than this ruota-docs understands (1); upgrade ruota-docs"),
+    (None, f"schema {ledger.SCHEMA + 1} is newer than this ruota-docs understands ({ledger.SCHEMA}); upgrade ruota-docs"),
 ], ids=["corrupt-json", "newer-schema"])
 def test_unusable_ledger_is_never_overwritten(tree, content, message):
     good = first_run(tree, "one")
     if content is None:  # written by a newer ruota-docs
         data = json.loads(good)
-        data["schema"] = 2
+        data["schema"] = ledger.SCHEMA + 1
         content = json.dumps(data)
     path = tree.ledger_path()
     path.write_text(content, encoding="utf-8")
@@ -122,7 +123,7 @@ def test_ledgers_of_two_machines(tree):
         data["machine"].update(backend="cuda", gpu_name="NVIDIA H200", arch="sm_90")
     for entry in data["blocks"].values():
         entry["output"] = "one ran on the other machine\n"
-    tree.ledger_path(other).write_text(json.dumps(data, indent=1), encoding="utf-8")
+    tree.ledger_path(other).write_text(json.dumps(ledger.to_stored(data), indent=1), encoding="utf-8")
     theirs = tree.ledger_path(other).read_bytes()
     tree.ledger_path().unlink()
 
@@ -141,9 +142,10 @@ def test_ledgers_of_two_machines(tree):
 
     status = tree.status()
     assert status.returncode == 0, status
-    assert f"machines: {', '.join(sorted([this_machine(), other]))}" in status.stdout
-    assert f"  {other}: 1 passed, 0 failed" in status.stdout
-    assert f"  {this_machine()}: 1 passed, 0 failed" in status.stdout
+    theirs_id, mine_id = (verdicts.record_id(tree.ledger(m)) for m in (other, this_machine()))
+    assert f"machines: {', '.join(sorted([mine_id, theirs_id]))}" in status.stdout
+    assert f"  {theirs_id}: 1 passed, 0 failed" in status.stdout
+    assert f"  {mine_id}: 1 passed, 0 failed" in status.stdout
 
     build = tree.build()
     assert build.returncode == 0, build
