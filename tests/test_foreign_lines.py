@@ -190,6 +190,6 @@ def test_code_an_extension_shows_from_elsewhere_is_accounted_for(tmp_path, monke
     finally:
         sys.modules.pop("docstrings_ext", None)
     assert [(b.index, b.code, b.line, b.kind) for b in rendered.blocks] == [
-        (0, "x = 1", 3, "python"), (1, ">>> answer()\n42", 3, "text")]
+        (0, "x = 1", 3, "python"), (1, ">>> answer()\n42", 3, "generated")]
     assert rendered.blocks[1].not_run_reason == renderer.FOREIGN_REASON
     assert rendered.blocks[0].page_total == 2

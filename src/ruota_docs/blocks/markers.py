@@ -2,7 +2,8 @@
 
 ``<div data-ruota-block="NONCE:N"></div>`` before block N's HTML and
 ``<div data-ruota-end="NONCE:N"></div>`` after it; ``data-ruota-directive`` where a page
-directive stands. They are block-level, so Python-Markdown places them exactly as it
+directive stands; ``data-ruota-made`` and ``data-ruota-made-end`` around what an extension
+made from elsewhere (mkdocstrings' docstrings). They are block-level, so Python-Markdown places them exactly as it
 places the code block (never inside a paragraph), and harmless anywhere they end up. A
 marker inside an HTML comment is not part of the page: readers never see that block.
 """
@@ -13,7 +14,8 @@ import bisect
 import re
 import xml.etree.ElementTree as etree
 
-_MARKER = re.compile(r'<div data-ruota-(?P<what>block|end|directive)="(?P<nonce>[0-9a-f]+):(?P<n>\d+)"></div>')
+_MARKER = re.compile(r'<div data-ruota-(?P<what>block|end|directive|made|made-end)="(?P<nonce>[0-9a-f]+):(?P<n>\d+)">'
+                     r"</div>")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 
 
@@ -28,6 +30,14 @@ def wrap(nonce: str, number: int, html: str) -> str:
 
 def directive(nonce: str, number: int) -> str:
     return _tag("directive", nonce, number)
+
+
+def made(nonce: str, number: int) -> str:
+    return _tag("made", nonce, number)
+
+
+def made_end(nonce: str, number: int) -> str:
+    return _tag("made-end", nonce, number)
 
 
 def elements(nonce: str, number: int) -> tuple[etree.Element, etree.Element]:
@@ -68,7 +78,7 @@ def fill(html: str, nonce: str, before: dict[int, str], after: dict[int, str], d
     def replace(match: re.Match) -> str:
         if match["nonce"] != nonce or match.start() in comments:
             return ""
-        table = {"block": before, "end": after, "directive": directives}[match["what"]]
+        table = {"block": before, "end": after, "directive": directives}.get(match["what"], {})
         return table.get(int(match["n"]), "")
 
     return _MARKER.sub(replace, html)
@@ -80,7 +90,7 @@ def outside_blocks(html: str, nonce: str) -> list[tuple[int, str]]:
     comments = _Comments(html)
     stretches, last, depth = [], 0, 0
     for match in _MARKER.finditer(html):
-        if match["nonce"] != nonce or match["what"] == "directive" or match.start() in comments:
+        if match["nonce"] != nonce or match["what"] not in ("block", "end") or match.start() in comments:
             continue
         if match["what"] == "block":
             if depth == 0 and match.start() > last:
@@ -92,3 +102,34 @@ def outside_blocks(html: str, nonce: str) -> list[tuple[int, str]]:
     if depth == 0 and last < len(html):
         stretches.append((last, html[last:]))
     return [(at, _COMMENT.sub("", text)) for at, text in stretches]
+
+
+def outside_ranges(html: str, nonce: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each stretch of the page outside its blocks' markers (comments included)."""
+    ranges, last, depth = [], 0, 0
+    for match in _MARKER.finditer(html):
+        if match["nonce"] != nonce or match["what"] not in ("block", "end"):
+            continue
+        if match["what"] == "block":
+            if depth == 0:
+                ranges.append((last, match.start()))
+            depth += 1
+        elif depth:
+            depth -= 1
+            last = match.end()
+    if depth == 0:
+        ranges.append((last, len(html)))
+    return ranges
+
+
+def made_regions(html: str, nonce: str) -> list[tuple[int, int, int]]:
+    """``(start, end, N)`` of what an extension made, between ``made`` marker N and its end."""
+    opened, found = {}, []
+    for match in _MARKER.finditer(html):
+        if match["nonce"] != nonce:
+            continue
+        if match["what"] == "made":
+            opened[int(match["n"])] = match.end()
+        elif match["what"] == "made-end" and int(match["n"]) in opened:
+            found.append((opened.pop(int(match["n"])), match.start(), int(match["n"])))
+    return found

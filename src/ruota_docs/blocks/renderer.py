@@ -22,7 +22,7 @@ from types import SimpleNamespace
 import markdown
 
 from ruota_docs.blocks import block as blocks_mod
-from ruota_docs.blocks import markers, pages, policies, site_config, site_languages, value_directive
+from ruota_docs.blocks import generated, markers, pages, policies, site_config, site_languages, value_directive
 from ruota_docs.blocks.block import Block
 from ruota_docs.blocks.capture import BlockCapture, CaptureState, Context, Problem
 from ruota_docs.blocks.directives import KINDS, Directive, DirectiveError
@@ -38,6 +38,8 @@ class PageRender:
     problems: list[Problem] = field(default_factory=list)  #: page:line errors that belong to no block
     directives: list[Directive] = field(default_factory=list)  #: chart:, verification-status
     nonce: str = ""
+    #: ``(start, end, index)``: where in the HTML each block the page's own fences did not write stands
+    placed: list[tuple[int, int, int]] = field(default_factory=list)
 
 
 def render(root: Path, path: Path, text: str | None = None, docs_dir: Path | None = None,
@@ -75,48 +77,17 @@ def render(root: Path, path: Path, text: str | None = None, docs_dir: Path | Non
                                                                     f"{type(error).__name__}: {error}")])
     finally:
         setup.config._current_page = None
-    result = assemble(md.ruota, html, page, lang, root, text)
-    _add_foreign_blocks(result, html, md.ruota)
-    return result
+    return assemble(md.ruota, html, page, lang, root, text)
+
+
+#: Why a block the page's HTML shows from no fence of it is not run (kept here for the callers of the renderer).
+FOREIGN_REASON = generated.FOREIGN_REASON
 
 
 def unknown_block(directive: str, block_id: str, blocks) -> str:
     """The error for a ``chart:`` or ``value:`` directive that names no block of the page."""
     known = ", ".join(sorted(b.block_id for b in blocks if b.block_id)) or "none"
     return f"{directive}: no block on this page has id={block_id} (ids here: {known})"
-
-
-#: Why a code block readers see that no fence or indented block of the page wrote is not run.
-FOREIGN_REASON = ("shown by the page's HTML but written in no fence or indented block of it (raw HTML, or made "
-                  "by a Markdown extension from elsewhere, as docstrings are): the engine cannot run it")
-
-
-def _add_foreign_blocks(result: PageRender, html: str, state) -> None:
-    """Code blocks in the page's HTML outside every captured block (a Markdown extension's
-    docstring examples, raw ``<pre><code>``): listed after the page's own blocks, so that
-    every block readers see is accounted for, each not run with `FOREIGN_REASON`. They come
-    last: the indices of the page's own blocks, which records and the site use, stay put."""
-    if "<pre" not in html:
-        return
-    from ruota_docs.blocks import shown  # noqa: PLC0415 — an HTML parser, only for pages with <pre>
-
-    visible = markers.visible_blocks(html, state.nonce)
-    lines = {b.number: b.line for b in result.blocks}
-    positions = [(m.start(), int(m["n"])) for m in markers._MARKER.finditer(html)
-                 if m["nonce"] == state.nonce and m["what"] == "block" and int(m["n"]) in visible]
-    found = []
-    for at, stretch in markers.outside_blocks(html, state.nonce):
-        before = [lines[n] for position, n in positions if position < at and n in lines]
-        line = before[-1] if before else state.context.first_line
-        found += [(line, code) for code in shown.code_blocks(stretch) if code.strip()]
-    for line, code in found:
-        block = Block(page=result.page, lang=result.lang, line=line, language="", kind="text", code=code,
-                      skip_reason=FOREIGN_REASON, injected=True, index=len(result.blocks))
-        result.blocks.append(block)
-    if found:
-        signature = blocks_mod.page_signature(result.blocks)
-        for block in result.blocks:
-            block.signature, block.page_total = signature, len(result.blocks)
 
 
 def _unknown_references(result: PageRender, text: str) -> list[Problem]:
@@ -188,6 +159,7 @@ def assemble(state: CaptureState, html: str, page: str, lang: str, root: Path, t
         block.index = len(result.blocks)
         block.injected = item.start in state.brought
         result.blocks.append(block)
+    generated.add_blocks(result, html, state)  # after the page's own: their indices stay put
     result.problems.extend(errors)
     result.problems.extend(_unknown_references(result, text))
     result.problems.sort(key=lambda p: p.line)

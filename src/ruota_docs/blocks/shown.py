@@ -23,16 +23,38 @@ class _CodeBlocks(html.parser.HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.blocks: list[str] = []
+        #: ``[start, end, block]`` of each outermost element holding a ``<pre>`` (a highlight wrapper, else
+        #: the ``<pre>``) in the HTML, with the index in ``blocks`` its code gets, if it holds a ``<code>``
+        self.spans: list[list[int]] = []
+        self._lines: list[int] = [0]
+        self._open: list[tuple[str, int, bool]] = []  #: (tag, start, a highlight wrapper)
+        self._anchor: int | None = None  #: depth in ``_open`` of the current block's outermost element
         self._pre = 0
         self._code = 0
         self._skip = 0
         self._text: list[str] = []
         self._stack: list[bool] = []
 
+    def feed(self, data: str) -> None:
+        position = 0
+        for line in data.splitlines(keepends=True):
+            position += len(line)
+            self._lines.append(position)
+        super().feed(data)
+
+    def _offset(self) -> int:
+        line, column = self.getpos()
+        return self._lines[line - 1] + column
+
     def handle_starttag(self, tag, attrs):
         if tag in _VOID:
             return
         classes = (dict(attrs).get("class") or "").split()
+        start = self._offset()
+        self._open.append((tag, start, any(c.startswith("highlight") for c in classes)))
+        if tag == "pre" and not self._pre and self._anchor is None:
+            self._anchor = next((d for d, (_, _, wrapper) in enumerate(self._open) if wrapper), len(self._open) - 1)
+            self.spans.append([self._open[self._anchor][1], -1, len(self.blocks)])
         skipping = tag in ("span", "td", "div") and not _NOT_CODE.isdisjoint(classes)
         self._stack.append(skipping)
         self._skip += skipping
@@ -46,6 +68,12 @@ class _CodeBlocks(html.parser.HTMLParser):
     def handle_endtag(self, tag):
         if tag in _VOID:
             return
+        depth = next((d for d in range(len(self._open) - 1, -1, -1) if self._open[d][0] == tag), None)
+        if depth is not None:
+            del self._open[depth:]
+            if self._anchor is not None and depth <= self._anchor:
+                self._anchor = None
+                self.spans[-1][1] = self.rawdata.index(">", self._offset()) + 1
         if tag == "code" and self._code:
             self._code -= 1
             if not self._code:
@@ -66,6 +94,21 @@ def code_blocks(page_html: str) -> list[str]:
     parser.feed(page_html)
     parser.close()
     return [b.rstrip("\n") for b in parser.blocks]
+
+
+def code_block_spans(page_html: str) -> list[tuple[int, int, str]]:
+    """``(start, end, code)`` of every block in a page's HTML: where its outermost element
+    (Pygments' highlight wrapper, else the ``<pre>``) starts and ends, and its code as
+    :func:`code_blocks` reads it."""
+    parser = _CodeBlocks()
+    parser.feed(page_html)
+    parser.close()
+    found = []
+    for n, (start, end, index) in enumerate(parser.spans):
+        following = parser.spans[n + 1][2] if n + 1 < len(parser.spans) else len(parser.blocks)
+        if following > index:  # its <pre> held a <code>
+            found.append((start, end if end >= 0 else len(page_html), parser.blocks[index].rstrip("\n")))
+    return found
 
 
 def build(config_file: Path, site_dir: Path, **overrides) -> dict[Path, str]:

@@ -12,8 +12,9 @@ guard and the command line. Three views:
   MkDocs passes them to Python-Markdown: loaded with MkDocs' own YAML loader (so
   ``!ENV``, ``!relative`` and ``!!python/name:`` resolve as in a build) and validated
   by MkDocs' own option (which adds its built-in ``toc``, ``tables`` and
-  ``fenced_code``). Plugins are neither loaded nor run: blocks that a plugin generates
-  (mkdocstrings' API pages, for one) are not the page's own. A folder without a
+  ``fenced_code``), plus mkdocstrings' extension where the site lists that plugin
+  (`ruota_docs.blocks.plugin_extensions`); no other plugin is loaded or run. The blocks
+  mkdocstrings generates are not the page's own: they are listed, not run. A folder without a
   mkdocs.yml renders with MkDocs' built-in extensions and SuperFences.
 """
 
@@ -26,6 +27,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import yaml
+
+from ruota_docs.blocks import plugin_extensions
 
 
 class ConfigError(ValueError):
@@ -169,6 +172,10 @@ def _markdown_setup(path: str, _stamp: int) -> MarkdownSetup:
         option.post_validation(config, "markdown_extensions")
     except Exception as error:  # noqa: BLE001 — ValidationError, ImportError of an extension…
         raise ConfigError(f"{path}: markdown_extensions: {error}") from None
+    try:
+        plugin_extensions.add_mkdocstrings(config, path)
+    except Exception as error:  # noqa: BLE001 — its options, its handler, the theme it needs
+        raise ConfigError(f"{path}: {error}") from None
     docs = config.get("docs_dir") or "docs"
     docs_dir = Path(path).parent / docs
     config["docs_dir"] = str(docs_dir)

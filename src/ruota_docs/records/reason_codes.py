@@ -25,6 +25,7 @@ import signal as _signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ruota_docs.blocks.generated import english as generated_english
 from ruota_docs.blocks.terms import RequirementError, parse
 
 #: Why blocks that are only shown are not run, by block kind.
@@ -141,6 +142,8 @@ CODES: dict[str, Code] = {
                     "skipped: the author's own reason (skip:, run: never)"),
     "shown_only": Code({"kind": _STR}, lambda a: f"not run: {SHOWN_ONLY[a['kind']]}",
                        "skipped: a block readers see as text (kind: text or indented)"),
+    "generated": Code({"by": _STR, "source": _STR}, lambda a: f"not run: {generated_english(a['by'], a['source'])}",
+                      "skipped: a block a Markdown extension made from elsewhere (by: the extension, '' if unknown)"),
     "page_stopped": Code({"cause": ("reason",)}, lambda a: f"not run: {_nested(a['cause'])}",
                          "skipped: the page's process is gone, for the cause given"),
     "page_ended": Code({"line": _INT, "why": ("reason",)},

@@ -117,7 +117,10 @@ def mark(block, verdict: Verdict, lang: str, found: list | None = None) -> str:
     lines = []
     page = getattr(block, "page", "")
     found = groups.groups_of(verdict, page) if found is None else found
-    if block.not_run_reason is not None:
+    if getattr(block, "generated_by", None) is not None:  # the engine's reason, in the reader's language
+        why = reasons.generated(block.generated_by, block.generated_from, lang)
+        lines.append(("notrun", text(lang, "not_run", reason=why)))
+    elif block.not_run_reason is not None:
         lines.append(("notrun", text(lang, "not_run", reason=block.not_run_reason)))
     lines += _failed_lines(found, lang)
     passed = verdict.by_state("passed")

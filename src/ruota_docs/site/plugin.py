@@ -234,6 +234,8 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                 continue
             verdict = verdicts.verdict(page_key, block.index, block.sha256, self.indexed)
             page_verdicts.append((block, verdict))
+            if block.generated_by is not None:  # no markers: marked where it stands, below
+                continue
             before[block.number] = fragments.badges(block, lang)
             after[block.number] = fragments.block_panel(block, verdict, lang, str(block.index))
         filled = {}
@@ -249,6 +251,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             page_cache.remember(page.file.abs_src_path, rendered.blocks, {o[0] for o in state.origins if o},
                                 lists_pages=any(directives.KINDS[d.name].lists_pages for d in rendered.directives),
                                 banner=banner)
+        html = _mark_generated(html, rendered, page_verdicts, lang)
         html = markers.fill(html, rendered.nonce, before, after, filled)
         html = self._values(html, rendered, page, lang)
         header = fragments.page_summary(page_verdicts, lang) + banner
@@ -381,6 +384,19 @@ def _records(folder: Path) -> tuple[list[dict], verdicts.Index]:
         ledgers = ledger.load_all(folder)
         known = _READ[folder] = (stamp, ledgers, verdicts.index_ledgers(ledgers))
     return known[1], known[2]
+
+
+def _mark_generated(html: str, rendered, page_verdicts: list, lang: str) -> str:
+    """The panel under each block the page's own fences did not write (mkdocstrings'
+    docstrings): not run, and why, as under the page's own blocks that do not run."""
+    if not rendered.placed:
+        return html
+    found = {block.index: (block, verdict) for block, verdict in page_verdicts}
+    for _start, end, index in sorted(rendered.placed, reverse=True):  # from the end: offsets before stay put
+        block, verdict = found[index]
+        panel = fragments.block_panel(block, verdict, lang, str(block.index))
+        html = html[:end] + panel + html[end:]
+    return html
 
 
 def _line_of(source: str, fragment: str) -> int:

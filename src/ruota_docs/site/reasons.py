@@ -90,12 +90,20 @@ def _page_stopped(args: dict, lang: str) -> str | None:
 #: What a block only shown is said to be, by kind.
 _SHOWN_ONLY = {"text": "engine.text_block", "indented": "engine.indented_block"}
 
+def generated(by: str, source: str, lang: str) -> str:
+    """Why a block an extension made from elsewhere is not run, in ``lang``."""
+    if by == "mkdocstrings":
+        return text(lang, "engine.generated_docstring", extension=by, object=source)
+    return text(lang, "engine.generated_by", extension=by) if by else text(lang, "engine.generated")
+
+
 #: How each code is said in the reader's language; a code not here is shown as recorded.
 _RENDER = {
     "requires": _requires,
     # the author's reason, written in the page's language already
     "not_run": lambda a, lang: a["why"],
     "shown_only": lambda a, lang: text(lang, _SHOWN_ONLY[a["kind"]]),
+    "generated": lambda a, lang: generated(a["by"], a["source"], lang),
     "page_stopped": _page_stopped,
     "page_ended": _page_ended,
     "timeout": lambda a, lang: text(lang, "engine.timeout", duration=formatting.seconds(float(a["seconds"]), lang)),

@@ -8,6 +8,7 @@ from markdown import Extension
 
 from ruota_docs.blocks.capture.attach import Directives
 from ruota_docs.blocks.capture.fences import CapturingFencedCode, CapturingFences, IndentedCode
+from ruota_docs.blocks.capture.generated import TraceGenerators
 from ruota_docs.blocks.capture.origins import RememberLines, RetagBeforeIncludes, TagPageLines, TrackedSnippets
 from ruota_docs.blocks.capture.state import CaptureState, Context
 
@@ -39,6 +40,7 @@ class BlockCapture(Extension):
         md.treeprocessors.register(IndentedCode(md), "ruota_indented_code", 31)
         if "snippet" in md.preprocessors:
             _mix(md.preprocessors["snippet"], TrackedSnippets, md)
+        md.preprocessors.register(TraceGenerators(md, _mix), "ruota_trace_generators", 10_001)
         fences = md.preprocessors["fenced_code_block"] if "fenced_code_block" in md.preprocessors else None
         if fences is not None and not hasattr(fences, "process_nested_block") and hasattr(fences, "FENCED_BLOCK_RE"):
             _mix(fences, CapturingFencedCode, md)  # no SuperFences: Python-Markdown's fenced_code

@@ -66,6 +66,9 @@ class CaptureState:
         self.problems: list[Problem] = []
         self.include_errors: list[Problem] = []  #: at the page line of the include
         self.pending: Captured | None = None
+        #: what an extension made from elsewhere, by ``made`` marker: (extension, object, page line)
+        self.made: list[tuple[str, str, int]] = []
+        self.made_cursor = 0  #: index of the line after the last ``:::`` line found
         self.extended: dict = {}  #: the site's extend_pygments_lang, ``{name: [lang, options]}``
 
     # -- where a line came from -------------------------------------------------------

@@ -82,6 +82,8 @@ class BlockEvaluator:
     def outcome(self, example, block: Block, run: RunState) -> Outcome:
         if block.error:
             return Outcome("failed", code=reason("problem", message=block.error.split(": ", 1)[-1]), error=block.error)
+        if block.generated_by is not None:  # made by an extension from elsewhere: not the page's code
+            return Outcome("skipped", code=reason("generated", by=block.generated_by, source=block.generated_from))
         if block.not_run_reason is not None:
             return Outcome("skipped", code=reason("not_run", why=block.not_run_reason))
         if block.shown_only:
