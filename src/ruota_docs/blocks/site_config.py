@@ -20,6 +20,7 @@ guard and the command line. Three views:
 
 from __future__ import annotations
 
+import copy
 import functools
 import os
 from dataclasses import dataclass
@@ -35,7 +36,7 @@ class ConfigError(ValueError):
     """A mkdocs.yml that cannot be used to render pages."""
 
 
-class TagTolerantLoader(yaml.SafeLoader):
+class TagTolerantLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
     """YAML with any tag (``!ENV``, ``!relative``, ``!!python/name:``) read as ``None``: how
     mkdocs.yml reads without MkDocs, and what makes a mkdocs.yml excerpt valid YAML."""
 
@@ -127,7 +128,17 @@ def _source_language(mapping: dict) -> str:
 
 
 def _load_file(path: Path) -> dict:
-    return yaml.load(path.read_text(encoding="utf-8"), Loader=TagTolerantLoader) or {}  # noqa: S506 — tags read as None
+    """The file's mapping: a copy of the one parsed for this file and modification time, since
+    one run asks for it from several parts (collection, the guard, the settings, the policies)."""
+    path = Path(path).resolve()
+    stat = path.stat()
+    return copy.deepcopy(_parsed(str(path), stat.st_mtime_ns, stat.st_size))
+
+
+@functools.lru_cache(maxsize=8)
+def _parsed(path: str, _stamp: int, _size: int) -> dict:
+    text = Path(path).read_text(encoding="utf-8")
+    return yaml.load(text, Loader=TagTolerantLoader) or {}  # noqa: S506 — tags read as None
 
 
 @dataclass(frozen=True)
@@ -158,6 +169,27 @@ def markdown_setup(root: Path) -> MarkdownSetup:
 
 @functools.lru_cache(maxsize=8)
 def _markdown_setup(path: str, _stamp: int) -> MarkdownSetup:
+    """The set-up kept from an earlier run for this file and environment, else resolved now."""
+    from ruota_docs.blocks import setup_cache  # noqa: PLC0415
+
+    text = Path(path).read_bytes()
+    if not setup_cache.cacheable(text.decode("utf-8", "replace")):
+        return _resolved(path)
+    digest = setup_cache.key(Path(path), text)
+    saved = setup_cache.load(digest)
+    if saved is not None:
+        return MarkdownSetup(Path(path), Path(saved["docs_dir"]), list(saved["extensions"]),
+                             saved["extension_configs"], setup_cache.SavedConfig(saved["settings"]))
+    setup = _resolved(path)
+    setup_cache.store(digest, {"docs_dir": str(setup.docs_dir), "extensions": setup.extensions,
+                               "extension_configs": setup.extension_configs,
+                               "settings": {name: setup.config.get(name) for name in setup_cache.SETTINGS}
+                               | {"docs_dir": str(setup.docs_dir)}})
+    return setup
+
+
+def _resolved(path: str) -> MarkdownSetup:
+    """``markdown_extensions`` resolved by MkDocs' own option, as a build resolves them."""
     from mkdocs.config.defaults import MkDocsConfig  # noqa: PLC0415 — MkDocs' config module is slow to import
 
     config = MkDocsConfig(config_file_path=path)

@@ -19,6 +19,7 @@ Loaded automatically (entry point ``pytest11``). Options:
 
 from __future__ import annotations
 
+import gc
 import os
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -100,6 +101,14 @@ def pytest_configure(config: pytest.Config) -> None:
     config._ruota_updated = []  # type: ignore[attr-defined]  # what writing them changed, for the summary
     config._ruota_accounting = None  # type: ignore[attr-defined] — made once a block is collected or reported
     config._ruota_collectors = {}  # type: ignore[attr-defined]
+    config._ruota_ahead = _one_page(config) or None  # type: ignore[attr-defined] — False once started
+
+
+def _one_page(config: pytest.Config) -> bool:
+    """Whether the run names a single page and runs it here, in this process (no xdist)."""
+    args = config.args
+    return (_runs_pages(config) and len(args) == 1 and args[0].endswith(".md")
+            and not hasattr(config, "workerinput") and config.getoption("numprocesses", default=None) in (None, 0))
 
 
 @pytest.fixture(scope="session")
@@ -162,6 +171,12 @@ def pytest_collect_file(file_path: Path, parent):
     root = discovery.site_of_page(file_path)
     if root is None or root not in config._ruota_sites or _conftest_collects(config, file_path):
         return None
+    if config._ruota_ahead:  # the one page of the run: its process starts while it renders
+        config._ruota_ahead = False
+        from ruota_docs.run.process import session  # noqa: PLC0415
+        from ruota_docs.run.sybil.parsers import PageLayout  # noqa: PLC0415
+
+        session.start_ahead(PageLayout(root).page_of(file_path)[0], _settings(config))
     collectors = config._ruota_collectors
     if root not in collectors:
         from ruota_docs.run.sybil import make_sybil  # noqa: PLC0415
@@ -199,6 +214,11 @@ def pytest_collection_finish(session) -> None:
         workeroutput[_WORKER_KEY] = found
     elif found:
         _accounting(session.config).collect(found)
+    if found:
+        # What is alive now (MkDocs, Markdown and its extensions, the rendered pages) lives
+        # until the run ends: out of the collector's way, pytest's closing collections of
+        # the unraisable-exception check stop walking it (a third of a one-page run's exit).
+        gc.freeze()
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -328,6 +348,10 @@ def _write_updates(session) -> None:
 
 def pytest_sessionfinish(session, exitstatus) -> None:
     config = session.config
+    if config._ruota_ahead is False:  # a page was started ahead: end it if none of its blocks ran
+        from ruota_docs.run.process.session import close_ahead  # noqa: PLC0415
+
+        close_ahead()
     if hasattr(config, "workerinput"):  # xdist worker: the controller writes the record
         return
     if config._ruota_updates:

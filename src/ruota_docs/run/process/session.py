@@ -112,6 +112,17 @@ class PageSession:
         os.close(res_w)
         self._cmd, self._res = cmd_w, res_r
 
+    def start_early(self) -> None:
+        """Start the process now, before its first block, where nothing stands in its way; where
+        something does, `run_python` reports it as usual."""
+        if self.process is not None or self.refused is not None or self.dead:
+            return
+        try:
+            memory_limit(self.settings.memory_limit)
+        except MemoryLimitError:
+            return
+        self._start()
+
     def run_python(self, code: str, filename: str, line: int, timeout: float, kind: str = "python",
                    expect: bool = False, script: str = "") -> Outcome:
         """Run one block in the page's process (``expect``: keep what it prints, for its ``#>`` lines;
@@ -232,6 +243,37 @@ class PageSession:
         self._log.close()
         shutil.rmtree(self.workdir, ignore_errors=True)
         self.log_path.unlink(missing_ok=True)
+
+
+# -- the one page a run names, started while the run collects ------------------------
+#: The session started ahead, by page: at most one.
+_AHEAD: dict[str, PageSession] = {}
+
+
+def start_ahead(page: str, settings: Settings) -> None:
+    """Start the process of ``page`` while pytest is still collecting (and rendering) it: the
+    run that names one page (``pytest docs/es/guide.md``, an author's loop) then finds it ready.
+    The process is the page's own, as any page's: fresh, its own folder, used for that page only."""
+    if _AHEAD:
+        return
+    session = _AHEAD[page] = PageSession(page, settings=settings)
+    session.start_early()
+
+
+def session_for(page: str, settings: Settings) -> PageSession:
+    """The page's session: the one started ahead for it, else a new one."""
+    ahead = _AHEAD.pop(page, None)
+    if ahead is not None and ahead.settings == settings:
+        return ahead
+    if ahead is not None:
+        ahead.close()
+    return PageSession(page, settings=settings)
+
+
+def close_ahead() -> None:
+    """End a session started ahead that no block claimed (the page had none to run)."""
+    while _AHEAD:
+        _AHEAD.popitem()[1].close()
 
 
 def session_processes(token: str) -> list[int]:

@@ -32,7 +32,7 @@ from ruota_docs.run import conditions
 from ruota_docs.run.device import probe
 from ruota_docs.run.guard import RepositoryGuard, records_note
 from ruota_docs.run.hints import requirement_hint
-from ruota_docs.run.process.session import Outcome, PageSession
+from ruota_docs.run.process.session import Outcome, PageSession, session_for
 from ruota_docs.run.run_state import RunState
 from ruota_docs.run.settings import from_environment
 from ruota_docs.run.sybil.parsers import PageProblem
@@ -143,7 +143,7 @@ class ExecutingEvaluator(BlockEvaluator):
                 return _credited(earlier, page)
         session = example.namespace.get(_SESSION)
         if session is None:
-            session = example.namespace[_SESSION] = PageSession(block.page, settings=settings)
+            session = example.namespace[_SESSION] = session_for(block.page, settings)
             if self.root is not None:
                 example.namespace[_GUARD] = RepositoryGuard(self.root, skip_paths=(session.workdir, session.log_path))
         outcome = self.execute(session, block, float(block.options.get("timeout", settings.timeout)), run, example.path)

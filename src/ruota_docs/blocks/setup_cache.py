@@ -1,0 +1,106 @@
+"""The site's Markdown set-up, kept on disk from one run to the next.
+
+Resolving ``markdown_extensions`` with MkDocs' own option classes imports MkDocs' theme
+machinery (Jinja, Babel) and builds every extension once: most of what a run of one page
+costs before its first block. What that resolution yields is plain data (extension names,
+their configs, a few folders), so it is kept in ``$XDG_CACHE_HOME/ruota-docs/markdown-setup/``
+under a key of everything it depends on:
+
+- the interpreter, and the modification times of its ``site-packages`` folders (installing,
+  upgrading or removing a package changes them);
+- the path and bytes of mkdocs.yml, and the value of every variable its ``!ENV`` tags name;
+- this package's version and the code that resolves the set-up.
+
+Not kept: a file that uses ``INHERIT`` (its parent's bytes would belong to the key) or
+``!relative`` (its placeholders point into the live MkDocs config), and anything that does
+not pickle. The file holds only what this user's own run wrote, in this user's cache folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import re
+import sys
+from pathlib import Path
+
+#: Bumped when what is kept changes shape.
+FORMAT = 1
+#: How many set-ups to keep (one per site and environment in use).
+KEEP = 16
+#: The MkDocs settings the page machinery reads besides the extensions.
+SETTINGS = ("site_dir", "use_directory_urls", "validation")
+
+_ENV_TAG = re.compile(r"!ENV\s+(?:\[([^\]]*)\]|([A-Za-z_][A-Za-z0-9_]*))")
+
+
+class SavedConfig(dict):
+    """The MkDocs settings a page's render reads, with MkDocs' attribute access."""
+
+    def __getattr__(self, name: str):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def cacheable(text: str) -> bool:
+    """Whether a mkdocs.yml's set-up may be kept: no parent file, no live placeholders."""
+    return "!relative" not in text and not re.search(r"^INHERIT\s*:", text, re.MULTILINE)
+
+
+def key(path: Path, text: bytes) -> str:
+    """What the resolved set-up of ``path`` depends on, as a hex digest."""
+    from ruota_docs import __version__  # noqa: PLC0415
+
+    parts = [f"format {FORMAT}", __version__, sys.executable, sys.version, str(path), _stamp(Path(__file__).parent)]
+    parts += [f"{p}:{_stamp(Path(p))}" for p in sys.path if p.endswith(("site-packages", "dist-packages"))]
+    for listed, single in _ENV_TAG.findall(text.decode("utf-8", "replace")):
+        for name in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", listed) if listed else [single]:
+            parts.append(f"${name}={os.environ.get(name)!r}")
+    digest = hashlib.sha256("\n".join(parts).encode())
+    digest.update(text)
+    return digest.hexdigest()[:32]
+
+
+def _stamp(path: Path) -> str:
+    try:
+        return str(path.stat().st_mtime_ns)
+    except OSError:
+        return "-"
+
+
+def _folder() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "ruota-docs" / "markdown-setup"
+
+
+def load(digest: str) -> dict | None:
+    """The set-up kept under ``digest``: ``docs_dir``, ``extensions``, ``extension_configs``,
+    ``settings``; None where there is none or it cannot be read."""
+    try:
+        with open(_folder() / f"{digest}.pickle", "rb") as handle:
+            found = pickle.load(handle)  # noqa: S301 — written by this user's own runs, in its own cache
+    except Exception:  # noqa: BLE001 — a missing, partial or outdated file: resolve again
+        return None
+    return found if isinstance(found, dict) and found.get("format") == FORMAT else None
+
+
+def store(digest: str, saved: dict) -> None:
+    """Keep ``saved`` under ``digest`` (quietly not, where it does not pickle or cannot be written)."""
+    try:
+        data = pickle.dumps({**saved, "format": FORMAT})
+    except Exception:  # noqa: BLE001 — a config holding an object that does not pickle: not kept
+        return
+    folder = _folder()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / f".{digest}.{os.getpid()}.tmp"
+        tmp.write_bytes(data)
+        os.replace(tmp, folder / f"{digest}.pickle")
+        kept = sorted(folder.glob("*.pickle"), key=lambda p: p.stat().st_mtime_ns)
+        for old in kept[:-KEEP]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass
