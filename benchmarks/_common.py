@@ -42,6 +42,17 @@ def best_of(n: int, cmd: list[str], **kwargs) -> tuple[float, list[float]]:
     return min(times), times
 
 
+def interleaved(n: int, runs: dict[str, tuple[list[str], dict]]) -> dict[str, tuple[float, float]]:
+    """``{name: (best wall, best CPU seconds)}`` of commands run in turn, ``n`` rounds: each
+    round runs every command once, so that a busy moment of a shared machine falls on all of
+    them alike rather than on whichever ran then."""
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
+    for _ in range(n):
+        for name, (cmd, kwargs) in runs.items():
+            times[name].append(run_timed(cmd, **kwargs))
+    return {name: (min(t[0] for t in got), min(t[1] for t in got)) for name, got in times.items()}
+
+
 def report(title: str, rows: list[tuple[str, float]], ratios: list[tuple[str, float, str]]) -> str:
     machine = f"Machine: {platform.machine()}, {os.cpu_count()} CPU cores, Python {platform.python_version()}"
     lines = [f"## {title}", "", machine, "", "| measurement | seconds |", "| --- | ---: |"]

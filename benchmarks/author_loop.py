@@ -2,8 +2,10 @@
 
     python benchmarks/author_loop.py [--repeat N] [--peer-python PATH] [--core-python PATH]
 
-Builds a throwaway project with this repository's mkdocs.yml and conftest.py, then times,
-side by side and in one run (best of N, wall clock, each in a fresh process):
+Builds a throwaway project with this repository's mkdocs.yml and theme overrides (no conftest:
+the engine's pytest plugin finds the site itself), then times, side by side and in one run
+(best of N, wall clock, each in a fresh process, bytecode caches written as on a user's
+machine, where ``PYTHONDONTWRITEBYTECODE`` is not set):
 
 - one page of 50 trivial Python blocks: this engine (``pytest page.md``, the page in its
   own process, the record written) against pytest-markdown-docs (``pytest --markdown-docs``)
@@ -30,7 +32,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from _common import ENV, PYTHON, ROOT, best_of, report
+from _common import ENV, PYTHON, ROOT, best_of, interleaved, report
 
 PLAIN_SYBIL = """\
 from sybil import Sybil
@@ -48,8 +50,10 @@ def page(blocks: int, first: str = "") -> str:
 def project(where: Path, conftest: str, pages: dict[str, str]) -> Path:
     where.mkdir(parents=True)
     shutil.copy(ROOT / "mkdocs.yml", where / "mkdocs.yml")
+    shutil.copytree(ROOT / "overrides", where / "overrides")  # the theme's custom_dir
     (where / "snippets").mkdir()
-    (where / "conftest.py").write_text(conftest, encoding="utf-8")
+    if conftest:
+        (where / "conftest.py").write_text(conftest, encoding="utf-8")
     (where / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider -p no:xdist\n", encoding="utf-8")
     for rel, text in pages.items():
         path = where / "docs" / rel
@@ -67,7 +71,7 @@ def main() -> None:
                         help="python of an environment holding ruota-docs without extras")
     args = parser.parse_args()
     pytest = [PYTHON, "-m", "pytest", "-q"]
-    engine_conftest = (ROOT / "conftest.py").read_text(encoding="utf-8")
+    engine_conftest = ""  # the engine collects a site's pages with no conftest
     one = {"es/page.md": page(50)}
     many = {f"es/page{n:02}.md": page(50) for n in range(20)}
     with tempfile.TemporaryDirectory() as tmp:
@@ -79,25 +83,38 @@ def main() -> None:
         needs = project(tmp / "needs", engine_conftest,
                         {"es/page.md": page(50, "<!-- requires: cpu -->\n```python\npass\n```\n\n")})
         cache = tmp / "cache"
-        env = dict(ENV, XDG_CACHE_HOME=str(cache))
+        # bytecode caches as a user's machine writes them: without them every run compiles every
+        # module again, and pytest rewrites the assertions of every plugin module again
+        env = {k: v for k, v in ENV.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"XDG_CACHE_HOME": str(cache)}
         n = args.repeat
-        ours_page, _ = best_of(n, pytest + ["docs/es/page.md", "--ledger", str(tmp / "ours.json")], cwd=ours, env=env)
-        ours_no_ledger, _ = best_of(n, pytest + ["docs/es/page.md", "--no-ledger"], cwd=ours, env=env)
-        md_page, _ = best_of(n, pytest + ["--markdown-docs", "docs/es/page.md"], cwd=markdown_docs, env=env)
         own = {k: v for k, v in env.items() if k != "PYTHONPATH"}  # an environment of its own: nothing of ours
-        peer_page = core_page = None
+        one_page = {
+            "ours": (pytest + ["docs/es/page.md", "--ledger", "verification/ours.json"], {"cwd": ours, "env": env}),
+            "ours_no_ledger": (pytest + ["docs/es/page.md", "--no-ledger"], {"cwd": ours, "env": env}),
+            "md": (pytest + ["--markdown-docs", "docs/es/page.md"], {"cwd": markdown_docs, "env": env}),
+            "sybil": (pytest + ["docs/es/page.md"], {"cwd": plain, "env": env}),
+        }
         if args.peer_python:
-            peer_page, _ = best_of(n, [args.peer_python, "-m", "pytest", "-q", "--markdown-docs", "docs/es/page.md"],
-                                   cwd=markdown_docs, env=own)
+            one_page["peer"] = ([args.peer_python, "-m", "pytest", "-q", "--markdown-docs", "docs/es/page.md"],
+                                {"cwd": markdown_docs, "env": own})
         if args.core_python:
-            core_page, _ = best_of(n, [args.core_python, "-m", "pytest", "-q", "docs/es/page.md", "--ledger",
-                                       str(tmp / "core.json")], cwd=ours, env=own)
-        sybil_page, _ = best_of(n, pytest + ["docs/es/page.md"], cwd=plain, env=env)
+            one_page["core"] = ([args.core_python, "-m", "pytest", "-q", "docs/es/page.md", "--ledger",
+                                 "verification/core.json"], {"cwd": ours, "env": own})
+        measured = interleaved(n, one_page)
+        ours_page, ours_no_ledger, md_page = (measured[k][0] for k in ("ours", "ours_no_ledger", "md"))
+        sybil_page = measured["sybil"][0]
+        peer_page, peer_cpu = measured.get("peer", (None, None))
+        core_page, core_cpu = measured.get("core", (None, None))
+        alone_cmd, alone_kwargs = one_page["core" if args.core_python else "ours"]
+        setup_cold = []
+        for _ in range(max(1, n // 2)):  # the Markdown set-up resolved again, as after editing mkdocs.yml
+            shutil.rmtree(cache / "ruota-docs" / "markdown-setup", ignore_errors=True)
+            setup_cold.append(best_of(1, alone_cmd, **alone_kwargs)[0])
         ours_many, _ = best_of(max(1, n // 2), pytest + ["docs/big", "--no-ledger"], cwd=ours, env=env)
         sybil_many, _ = best_of(max(1, n // 2), pytest + ["docs/big"], cwd=plain, env=env)
         cold = []
         for _ in range(max(1, n // 2)):
-            shutil.rmtree(cache, ignore_errors=True)
+            (cache / "ruota-docs" / "probe.json").unlink(missing_ok=True)
             cold.append(best_of(1, pytest + ["docs/es/page.md", "--no-ledger"], cwd=needs, env=env)[0])
         warm, _ = best_of(n, pytest + ["docs/es/page.md", "--no-ledger"], cwd=needs, env=env)
     rows = [("this engine, one page of 50 blocks (record written)", ours_page),
@@ -107,11 +124,16 @@ def main() -> None:
                "informative")]
     if core_page is not None:
         rows.append(("this engine installed alone (no extras), same page (record written)", core_page))
+    rows.append((f"same, {'installed alone' if core_page is not None else 'this environment'}, Markdown set-up "
+                 "not kept yet (first run after mkdocs.yml changes)", min(setup_cold)))
     if peer_page is not None:
         rows.append(("pytest-markdown-docs in an environment of its own, same page", peer_page))
         ours_alone = core_page if core_page is not None else ours_page
         ratios.insert(0, ((f"one page: this engine{' installed alone' if core_page is not None else ''} / "
                            "pytest-markdown-docs in its own environment"), ours_alone / peer_page, "≤ 1.5"))
+        if core_cpu is not None:
+            ratios.insert(1, ("same, CPU seconds (user + system, the page's process included)", core_cpu / peer_cpu,
+                              "informative"))
     text = report(
         "Author loop: one page, and 1,000 blocks",
         [*rows,

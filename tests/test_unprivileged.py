@@ -212,3 +212,18 @@ def test_diagnose_checks_the_device_nodes_a_normal_user_opens():
     assert outsider == ["/dev/kfd: NOT read-write for this user: it belongs to group render",
                         "/dev/dri/renderD128: NOT read-write for this user: it belongs to group render",
                         "groups render and video: missing ['render', 'video']"]
+
+
+def test_passed_checks_are_kept_until_a_permission_changes(tmp_path):
+    """A new file in a folder on the way (a page's folder in /tmp, a record) keeps the checks
+    that passed; a chmod of that folder runs them again."""
+    runner = unprivileged.Runner("nobody", 65534, 65534, (65534,))
+    project = tmp_path / "project"
+    project.mkdir()
+    paths = {str(project): "read"}
+    before = unprivileged._access_key(runner, paths)
+    (project / "new-record.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "ruota-page-x").mkdir()
+    assert unprivileged._access_key(runner, paths) == before
+    project.chmod(0o700)
+    assert unprivileged._access_key(runner, paths) != before

@@ -63,6 +63,26 @@ def render(root: Path, path: Path, text: str | None = None, docs_dir: Path | Non
     except pages.PageError as error:
         return PageRender(page, lang, problems=[Problem(error.line, str(error))])
     body, first_line = pages.split_meta(text)
+    try:
+        md, html = _convert(setup, body, path, docs, first_line, fast)
+        if _AUTODOC_LEFT.search(html) and site_config.lists_plugin(root, "mkdocstrings"):
+            # a ``:::`` line left as text: render again with the extension mkdocstrings adds
+            # (loading the plugin is slow, and most pages have none)
+            md, html = _convert(site_config.markdown_setup(root, plugins=True), body, path, docs, first_line, fast)
+    except site_config.ConfigError as error:
+        return PageRender(page, lang, problems=[Problem(1, f"cannot render with {error}")])
+    except Exception as error:  # noqa: BLE001 — an extension failed on this page: say so, page by page
+        return PageRender(page, lang, problems=[Problem(first_line, f"the renderer failed on this page: "
+                                                                    f"{type(error).__name__}: {error}")])
+    return assemble(md.ruota, html, page, lang, root, text)
+
+
+#: What a ``::: identifier`` line becomes when no extension reads it: a paragraph or a heading.
+_AUTODOC_LEFT = re.compile(r"<(?:p|h[1-6])\b[^>]*>::: ?\S")
+
+
+def _convert(setup, body: str, path: Path, docs: Path, first_line: int, fast: bool):
+    """``(md, html)``: the page's body rendered with ``setup`` and the capture."""
     # ``!relative`` in markdown_extensions points at the folder of the page being rendered
     setup.config._current_page = SimpleNamespace(file=SimpleNamespace(src_path=os.path.relpath(path, setup.docs_dir)))
     capture = BlockCapture(Context(str(path), first_line), fast=fast)
@@ -71,13 +91,9 @@ def render(root: Path, path: Path, text: str | None = None, docs_dir: Path | Non
         from ruota_docs.blocks import mkdocs_page  # noqa: PLC0415 — MkDocs' page module, once a page renders
 
         mkdocs_page.register(md, setup.config, docs, path)  # what MkDocs' Page.render adds: relpath, …
-        html = md.convert(body)
-    except Exception as error:  # noqa: BLE001 — an extension failed on this page: say so, page by page
-        return PageRender(page, lang, problems=[Problem(first_line, f"the renderer failed on this page: "
-                                                                    f"{type(error).__name__}: {error}")])
+        return md, md.convert(body)
     finally:
         setup.config._current_page = None
-    return assemble(md.ruota, html, page, lang, root, text)
 
 
 #: Why a block the page's HTML shows from no fence of it is not run (kept here for the callers of the renderer).

@@ -81,7 +81,7 @@ def load(digest: str) -> dict | None:
     ``settings``; None where there is none or it cannot be read."""
     try:
         with open(_folder() / f"{digest}.pickle", "rb") as handle:
-            found = pickle.load(handle)  # noqa: S301 — written by this user's own runs, in its own cache
+            found = pickle.load(handle)  # written by this user's own runs, in its own cache
     except Exception:  # noqa: BLE001 — a missing, partial or outdated file: resolve again
         return None
     return found if isinstance(found, dict) and found.get("format") == FORMAT else None

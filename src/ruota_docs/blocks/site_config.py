@@ -156,21 +156,31 @@ class MarkdownSetup:
 DEFAULT_EXTENSIONS = ["toc", "tables", "fenced_code", "pymdownx.superfences"]
 
 
-def markdown_setup(root: Path) -> MarkdownSetup:
-    """The site's Markdown extensions, resolved by MkDocs (cached per file and change)."""
+def lists_plugin(root: Path, name: str) -> bool:
+    """Whether the site's mkdocs.yml lists the plugin ``name``."""
+    return plugin_options(load_mkdocs_config(Path(root)), name) is not None
+
+
+def markdown_setup(root: Path, plugins: bool = False) -> MarkdownSetup:
+    """The site's Markdown extensions, resolved by MkDocs (cached per file and change);
+    ``plugins``: with the extensions its plugins add too (`ruota_docs.blocks.plugin_extensions`)."""
     path = config_path(root).resolve()
     try:
         stamp = path.stat().st_mtime_ns
     except OSError:
         return MarkdownSetup(path, Path(root).resolve() / "docs", list(DEFAULT_EXTENSIONS), {},
                              SimpleNamespace(docs_dir=str(Path(root).resolve() / "docs")))
-    return _markdown_setup(str(path), stamp)
+    return _markdown_setup(str(path), stamp, plugins)
 
 
 @functools.lru_cache(maxsize=8)
-def _markdown_setup(path: str, _stamp: int) -> MarkdownSetup:
-    """The set-up kept from an earlier run for this file and environment, else resolved now."""
+def _markdown_setup(path: str, _stamp: int, plugins: bool = False) -> MarkdownSetup:
+    """The set-up kept from an earlier run for this file and environment, else resolved now
+    (with the plugins' extensions: always resolved, since their extensions hold live objects)."""
     from ruota_docs.blocks import setup_cache  # noqa: PLC0415
+
+    if plugins:
+        return _resolved(path, plugins=True)
 
     text = Path(path).read_bytes()
     if not setup_cache.cacheable(text.decode("utf-8", "replace")):
@@ -188,7 +198,7 @@ def _markdown_setup(path: str, _stamp: int) -> MarkdownSetup:
     return setup
 
 
-def _resolved(path: str) -> MarkdownSetup:
+def _resolved(path: str, plugins: bool = False) -> MarkdownSetup:
     """``markdown_extensions`` resolved by MkDocs' own option, as a build resolves them."""
     from mkdocs.config.defaults import MkDocsConfig  # noqa: PLC0415 — MkDocs' config module is slow to import
 
@@ -205,7 +215,8 @@ def _resolved(path: str) -> MarkdownSetup:
     except Exception as error:  # noqa: BLE001 — ValidationError, ImportError of an extension…
         raise ConfigError(f"{path}: markdown_extensions: {error}") from None
     try:
-        plugin_extensions.add_mkdocstrings(config, path)
+        if plugins:
+            plugin_extensions.add_mkdocstrings(config, path)
     except Exception as error:  # noqa: BLE001 — its options, its handler, the theme it needs
         raise ConfigError(f"{path}: {error}") from None
     docs = config.get("docs_dir") or "docs"

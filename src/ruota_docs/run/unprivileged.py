@@ -284,15 +284,25 @@ def _prepared(root: str | None, user: str) -> Runner | RunnerError:
 # -- checks that passed, kept for the next run -----------------------------------------
 def _access_key(runner: Runner, paths: dict[str, str]) -> str:
     """What the checks depend on: the user and its groups, the interpreter, and the owner,
-    mode and change time of every folder on the way (an ACL or chmod changes the time)."""
+    mode and ACL of every folder on the way. Not its change time: every file created in a
+    folder changes that (a page's temporary folder in /tmp, a record), and the check would
+    run again on every run."""
     parts = [str(runner.uid), ",".join(map(str, sorted(runner.groups))), sys.executable, sys.version]
     for path, _ in dict.fromkeys(pair for target in paths if os.path.exists(target) for pair in _chain(target)):
         try:
             info = os.stat(path)
-            parts.append(f"{path}:{info.st_mode}:{info.st_uid}:{info.st_gid}:{info.st_ctime_ns}")
+            parts.append(f"{path}:{info.st_mode}:{info.st_uid}:{info.st_gid}:{_acl(path)}")
         except OSError:
             parts.append(f"{path}:-")
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:24]
+
+
+def _acl(path: str) -> str:
+    """The folder's access ACL as stored (empty where it has none, or the system keeps none)."""
+    try:
+        return os.getxattr(path, "system.posix_acl_access").hex()
+    except (OSError, AttributeError):
+        return ""
 
 
 def _checks_file() -> Path:

@@ -262,11 +262,11 @@ def start_ahead(page: str, settings: Settings) -> None:
 
 def session_for(page: str, settings: Settings) -> PageSession:
     """The page's session: the one started ahead for it, else a new one."""
-    ahead = _AHEAD.pop(page, None)
-    if ahead is not None and ahead.settings == settings:
-        return ahead
-    if ahead is not None:
-        ahead.close()
+    for started, ahead in list(_AHEAD.items()):
+        del _AHEAD[started]
+        if started == page and ahead.settings == settings:
+            return ahead
+        ahead.close()  # another page's (or other settings'): never shared
     return PageSession(page, settings=settings)
 
 
