@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import html
 import json
 import os
 import re
@@ -208,3 +209,22 @@ def synthetic_record(root: Path, machine: dict, outcome=None, when: str = "2026-
                 "reused_from": None, "signature": block.signature, "as_root": False if state != "skipped" else None}
     return {"schema": 1, "kind": "ruota-docs/ledger", "machine_id": machine["machine_id"], "machine": copy.deepcopy(machine),
             "provenance": {"kind": "sent", "commit": None}, "updated": when, "blocks": blocks}
+
+
+# Reading a built page
+
+def article(path: Path) -> str:
+    """A built page's <article>, without the inline icons."""
+    text = path.read_text(encoding="utf-8")
+    body = text[text.index("<article"):text.index("</article>")]
+    return re.sub(r'<svg class="ruota-icon".*?</svg>', "", body, flags=re.S)
+
+
+def panels(page: str) -> list[str]:
+    """The verification panel under each block, in order."""
+    starts = [m.start() for m in re.finditer(r'<div class="ruota-verify ', page)]
+    return [page[a:b] for a, b in zip(starts, starts[1:] + [len(page)])]
+
+
+def words(fragment: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", fragment))

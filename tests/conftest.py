@@ -1,10 +1,14 @@
 """Shared set-up of the package's tests (helpers live in tests/_support.py)."""
 
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
 import pytest
+
+# --import-mode=importlib puts no test folder on sys.path: the shared helpers (_support, sitebuild) live here
+sys.path.insert(0, str(Path(__file__).parent))
 
 from _support import reader_folder
 

@@ -13,7 +13,7 @@ from packaging.utils import canonicalize_name
 
 from ruota_docs.blocks import compat
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _fake_versions(monkeypatch, versions: dict[str, str | None]) -> None:

@@ -14,9 +14,8 @@ from pathlib import Path
 import pytest
 
 from ruota_docs.records import ledger
-from _support import RX7600, clean_env, run_mkdocs, synthetic_record, write_tree
-from test_plugin import article, panels
-from test_plugin import words as _words
+from _support import RX7600, article, clean_env, panels, run_mkdocs, synthetic_record, write_tree
+from _support import words as _words
 
 
 def words(fragment: str) -> str:

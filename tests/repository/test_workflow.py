@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 WORKFLOWS = ROOT / ".github" / "workflows"
 SITE = WORKFLOWS / "site.yml"
 BIN = Path(sys.executable).parent

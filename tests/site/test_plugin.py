@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import html
 import json
 import re
 import shutil
@@ -11,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from _support import OVERRIDES, REPO, mkdocs_yml, run_mkdocs, run_pytest, write_tree
+from _support import OVERRIDES, REPO, article, mkdocs_yml, panels, run_mkdocs, run_pytest, words, write_tree
 from ruota_docs.translations import staleness
 from ruota_docs.blocks.site_config import load_mkdocs_config
 
@@ -127,22 +126,6 @@ def site_files() -> dict[str, str]:
         "docs/es/solo.md": "# Solo en español { #solo }\n\nTexto: en español, sin espacio antes de los dos puntos.\n",
     }
     return files
-
-
-def article(path: Path) -> str:
-    text = path.read_text(encoding="utf-8")
-    body = text[text.index("<article"):text.index("</article>")]
-    return re.sub(r'<svg class="ruota-icon".*?</svg>', "", body, flags=re.S)
-
-
-def panels(page: str) -> list[str]:
-    """The verification panel under each block, in order."""
-    starts = [m.start() for m in re.finditer(r'<div class="ruota-verify ', page)]
-    return [page[a:b] for a, b in zip(starts, starts[1:] + [len(page)])]
-
-
-def words(fragment: str) -> str:
-    return html.unescape(re.sub(r"<[^>]+>", " ", fragment))
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-TOOL = Path(__file__).resolve().parents[1] / "snippets" / "rocm_toolchain" / "rocm_tools.py"
+TOOL = Path(__file__).resolve().parents[2] / "snippets" / "rocm_toolchain" / "rocm_tools.py"
 OBJCOPY = shutil.which("objcopy")  # found before the tests empty PATH
 pytestmark = pytest.mark.skipif(OBJCOPY is None, reason="requires objcopy (binutils) to build test binaries")
 

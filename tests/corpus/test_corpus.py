@@ -28,7 +28,7 @@ from _support import REPO, clean_env, read_ledger, run_pytest
 from ruota_docs.blocks import renderer, shown
 from ruota_docs.run.device import PROBED_ENV, probe, share
 
-CORPUS = Path(__file__).resolve().parent / "corpus"
+CORPUS = Path(__file__).resolve().parent
 CASES = sorted(p.name for p in CORPUS.iterdir() if (p / "mkdocs.yml").exists())
 
 
