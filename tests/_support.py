@@ -11,7 +11,11 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from ruota_docs.blocks.terms import parse
+from ruota_docs.records.machine import Device
 
 REPO = Path(__file__).resolve().parents[1]
 OVERRIDES = REPO / "overrides"
@@ -228,3 +232,36 @@ def panels(page: str) -> list[str]:
 
 def words(fragment: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", " ", fragment))
+
+
+# Machines and blocks as the site's modules read them
+
+RADEON_VII = Device(backend="rocm", gpu_name="AMD Radeon VII", arch="gfx906", vram_bytes=16 * 2**30, gpu_count=1,
+                    os="windows", machine="x86_64", python="3.12.4", torch="2.9.1+rocm7.14", hip="7.14.0")
+H200 = Device(backend="cuda", gpu_name="NVIDIA H200", arch="sm_90", vram_bytes=143_771 * 2**20, gpu_count=1,
+              os="linux", machine="x86_64", python="3.11.7", torch="2.13.0+cu130", cuda="13.0")
+CPU_DEVICE = Device(backend="cpu", gpu_name=None, arch=None, vram_bytes=None, gpu_count=0,
+                    os="linux", machine="x86_64", python="3.10.12", torch=None)
+
+
+@dataclass
+class FragmentBlock:
+    """What the page's fragments read of a block (the engine's own block has more)."""
+
+    kind: str = "python"
+    requirements: tuple = ()
+    options: dict = field(default_factory=dict)
+
+    @property
+    def not_run_reason(self) -> str | None:
+        return str(self.options.get("reason") or "") if self.options.get("skip") else None
+
+
+def fragment_block(requires: str = "", kind: str = "python", **options) -> FragmentBlock:
+    return FragmentBlock(kind, parse(requires) if requires else (), options)
+
+
+def ledger_entry(outcome: str, reason: str | None = None, **extra) -> dict:
+    """One block's entry of a record, as the site reads it."""
+    return {"page": "es/p.md", "index": 0, "sha256": "x", "outcome": outcome, "reason": reason, "error": extra.pop("error", None),
+            "duration": 2.5, "output": "", "ran_at": "2026-12-01T10:00:00Z", "reused_from": None} | extra

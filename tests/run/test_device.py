@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from ruota_docs.run import device
+from ruota_docs.run import device as device_module
 
 SHOW = ("import sys, json; from ruota_docs.run import device; d = device.probe(); "
         "print(json.dumps({'torch_imported': 'torch' in sys.modules, 'id': d.machine_id, 'key': device.cache_key()}))")
@@ -57,3 +58,15 @@ def test_a_fake_device_never_reads_nor_writes_the_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("RUOTA_DOCS_FAKE_DEVICE", "rocm gfx1102 AMD Radeon RX 7600 8GiB")
     assert device.gpu_facts()["arch"] == "gfx1102"
     assert not (tmp_path / "ruota-docs").exists()
+
+
+def test_fake_device_spec(monkeypatch):
+    monkeypatch.setenv("RUOTA_DOCS_FAKE_DEVICE", "rocm gfx1102 AMD Radeon RX 7600 8GiB")
+    device_module.probe.cache_clear()
+    try:
+        fake = device_module.probe()
+    finally:
+        device_module.probe.cache_clear()
+    assert (fake.backend, fake.arch, fake.gpu_name, fake.vram_bytes, fake.gpu_count) == (
+        "rocm", "gfx1102", "AMD Radeon RX 7600", 8 * 2**30, 1)
+    assert fake.machine_id == "rocm-gfx1102"

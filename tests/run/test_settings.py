@@ -55,3 +55,12 @@ def test_the_page_process_gets_one_argument(project):
     assert json.loads(found.for_worker()) == {"memory_limit": "512MiB"}
     with pytest.raises(AttributeError):
         found.network = True  # frozen: built once, read everywhere
+
+
+def test_network_setting_read_from_the_environment(monkeypatch, tmp_path):
+    for value in ("1", "yes", "true"):
+        monkeypatch.setenv(settings.NETWORK_VARIABLE, value)
+        assert settings.from_environment(tmp_path).network is True
+    for value in ("0", "false", "no", ""):
+        monkeypatch.setenv(settings.NETWORK_VARIABLE, value)
+        assert settings.from_environment(tmp_path).network is False

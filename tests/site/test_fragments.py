@@ -1,5 +1,6 @@
-"""What the site says about ROCm: the badges of the toolchain terms, and the status page's two
-rows (ROCm toolchain, ROCm device) drawn from the records, never more than they hold."""
+"""site.fragments: the HTML under each block and on the status page. What the site says about ROCm
+(the badges of the toolchain terms, the status page's two rows drawn from the records, never more
+than they hold), and the reasons, summaries and counts said in the reader's language."""
 
 from __future__ import annotations
 
@@ -7,9 +8,15 @@ import html
 import re
 from types import SimpleNamespace
 
-from ruota_docs.site import fragments
-from ruota_docs.records.verdicts import MachineResult, Verdict
+import pytest
+
+from _support import CPU_DEVICE, H200
+from _support import fragment_block as _block
+from _support import ledger_entry as _entry
 from ruota_docs.blocks.terms import parse
+from ruota_docs.records.verdicts import MachineResult, Verdict
+from ruota_docs.run.conditions import unmet_reason
+from ruota_docs.site import fragments, reasons
 
 CPU = "CPU x86_64"
 
@@ -81,3 +88,85 @@ def test_partial_and_several_machines():
 
 def test_no_rocm_blocks_no_table():
     assert fragments.rocm_evidence([("A", "a/", [(block(""), verdict((CPU, "passed", None)))])], "en") == ""
+
+
+NB = "\u00a0"
+
+
+@pytest.mark.parametrize(("reason", "lang", "expected"), [
+    ("not run: instala paquetes del sistema", "es", "instala paquetes del sistema"),  # the author's own words
+    ("not run: installe des paquets système", "fr", "installe des paquets système"),
+    ("not run: output or prose, not code", "fr", "sortie ou prose, pas du code"),
+    ("not run: an indented code block has no language; readers see it as text", "es",
+     "un bloque de código sangrado no tiene lenguaje; los lectores lo ven como texto"),
+    ("not run: installs packages", "en", "installs packages"),
+])
+def test_a_block_never_run_is_said_without_the_engines_english_prefix(reason, lang, expected):
+    assert reasons.localised_reason(_block(), reason, lang) == expected
+    verdict = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", reason))])
+    shown = _words(fragments.mark(_block(), verdict, lang))
+    assert expected in shown and "not run" not in shown
+
+
+def _words(fragment: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", fragment))
+
+
+def test_a_skip_after_a_dead_process_is_said_in_the_readers_language(engine_messages):
+    verdict = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", engine_messages["dead"]))])
+    shown = _words(fragments.mark(_block(), verdict, "es"))
+    assert "Sin ejecutar en CPU x86_64: un bloque anterior, en la línea 3, acabó con el proceso de la página" in shown
+    assert "not run" not in shown and "timed out" not in shown
+
+
+def test_a_failure_the_engine_explains_is_said_under_the_block(engine_messages):
+    failed = _entry("error", engine_messages["timeout"], error=engine_messages["timeout"])
+    verdict = Verdict([MachineResult("cpu", "CPU x86_64", "failed", failed), MachineResult("h200", "NVIDIA H200 (CUDA)", "failed", failed)])
+    shown = fragments.block_panel(_block(), verdict, "fr", "0")
+    assert (f"Échec sur CPU x86_64 et NVIDIA H200 (CUDA), la dernière fois le 1er décembre 2026 : délai de 0,5{NB}s dépassé"
+            in _words(shown))
+    assert "timed out" not in shown
+
+
+def test_machines_with_the_same_need_share_one_line():
+    block = _block("rocm")
+    verdict = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", unmet_reason(block.requirements, CPU_DEVICE))),
+                       MachineResult("h200", "NVIDIA H200 (CUDA)", "skipped", _entry("skipped", unmet_reason(block.requirements, H200)))])
+    assert fragments.mark(block, verdict, "es").count("<li") == 1
+    assert "Sin ejecutar en CPU x86_64 y NVIDIA H200 (CUDA): requiere ROCm" in fragments.mark(block, verdict, "es")
+
+
+def test_summary_line_with_singulars():
+    passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
+    skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
+    line = _words(fragments.page_summary([(_block(), passed), (_block("rocm"), skipped)], "fr"))
+    assert ("Vérifié sur 1 machine : 1 bloc de code sur 2 ; dernière exécution : 1er décembre 2026. "
+            "1 bloc demande un matériel ou un accès qu'aucune machine n'avait : le détail figure sous le bloc.") in line
+
+
+def test_chart_series_names_units_and_headers():
+    entries = [({"backend": "cpu", "machine": "x86_64"},
+                [{"outcome": "passed", "output": "peak_a: 1081.4\npeak_b: 67.2\n"}])]
+    options = {"metrics": "peak_a,peak_b", "unit": "MiB", "title": "Pic de mémoire", "labels": "sans découpage; découpé"}
+    shown = fragments.chart(options, entries, "fr")
+    assert "<th>Machine</th><th>Provenance</th><th>sans découpage (Mio)</th><th>découpé (Mio)</th>" in shown
+    assert f">1\u202f081,4{NB}Mio</text>" in shown
+    # the machine heads its series, each series named in full
+    assert re.findall(r'class="ruota-chart-(group|label)">([^<]*)</text>', shown) == [
+        ("group", "CPU x86_64"), ("label", "sans découpage"), ("label", "découpé")]
+    with pytest.raises(ValueError, match="labels= names 1 series but metrics= has 2"):
+        fragments.chart(options | {"labels": "un seul"}, entries, "fr")
+    empty = fragments.chart(options | {"labels": "sin trocear; troceado"}, [], "es")
+    assert "Ninguna máquina ha registrado todavía sin trocear y troceado." in empty
+    single = fragments.chart({"metrics": "peak_a", "unit": "MiB", "title": "Pico"}, entries, "es")
+    assert "<th>Valor (MiB)</th>" in single and f">1081,4{NB}MiB</text>" in single
+
+
+def test_status_counts_say_what_they_count():
+    verdicts = [(_block(), Verdict([MachineResult("cpu", "CPU x86_64", s, None)])) for s in ("passed", "passed", "skipped", "absent")]
+    ledger = {"machine_id": "cpu", "machine": {"backend": "cpu", "machine": "x86_64", "os": "linux"}, "updated": "2026-12-01T10:00:00Z"}
+    shown = fragments.status_page([("Inicio", "./", verdicts)], [ledger], "es")
+    assert 'title="2 bloques correctos"' in shown and '<span class="ruota-sr-only">2 bloques correctos</span>' in shown
+    assert '<span class="ruota-sr-only">1 bloque omitido</span>' in shown
+    assert '<span class="ruota-sr-only">1 bloque sin verificar</span>' in shown
+    assert "<td>CPU</td>" in shown and "Linux x86_64" in shown and "1 dic 2026" in shown

@@ -1,0 +1,60 @@
+"""site.formatting: quantities, sizes, durations, dates and lists in each language."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from ruota_docs.site import formatting
+
+NB = "\u00a0"
+
+
+# -- numbers, units, dates -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("value", "unit", "lang", "expected"), [
+    (8, "GiB", "fr", f"8{NB}Gio"), (67.2, "MiB", "fr", f"67,2{NB}Mio"), (512, "KiB", "fr", f"512{NB}Kio"),
+    (3, "B", "fr", f"3{NB}o"), (8, "GiB", "es", f"8{NB}GiB"), (67.2, "MiB", "en", f"67.2{NB}MiB"),
+    (12, "s", "fr", f"12{NB}s"), (1081.4, "MiB", "es", f"1081,4{NB}MiB"), (5, "", "es", "5"),
+])
+def test_quantities(value, unit, lang, expected):
+    assert formatting.quantity(value, unit, lang) == expected
+
+
+def test_sizes_as_the_requirement_vocabulary_writes_them():
+    assert formatting.size("8GiB", "fr") == f"8{NB}Gio"
+    assert formatting.size("512MiB", "es") == f"512{NB}MiB"
+    assert formatting.size("1.5GiB", "en") == f"1.5{NB}GiB"
+
+
+@pytest.mark.parametrize(("value", "lang", "expected"), [
+    (0.001, "es", f"<{NB}0,01{NB}s"), (0.42, "fr", f"0,42{NB}s"), (14.04, "en", f"14{NB}s"),
+    (17.14, "es", f"17,1{NB}s"), (125, "fr", f"2{NB}min 5{NB}s"), (120, "en", f"2{NB}min"),
+])
+def test_durations(value, lang, expected):
+    assert formatting.seconds(value, lang) == expected
+
+
+@pytest.mark.parametrize(("day", "lang", "style", "expected"), [
+    (dt.datetime(2026, 11, 29, 10), "es", "long", "29 de noviembre de 2026"),
+    (dt.datetime(2026, 12, 1, 10), "fr", "long", "1er décembre 2026"),
+    (dt.datetime(2026, 12, 1, 10), "fr", "medium", "1er déc. 2026"),
+    (dt.datetime(2026, 11, 29, 10), "fr", "long", "29 novembre 2026"),
+    (dt.datetime(2026, 11, 29, 10), "en", "long", "29 November 2026"),
+    (dt.datetime(2026, 11, 29, 10), "es", "medium", "29 nov 2026"),
+])
+def test_dates(day, lang, style, expected):
+    assert formatting.date(day, lang, style) == expected
+    assert formatting.date(day.isoformat() + "Z", lang, style) == expected
+
+
+def test_no_date():
+    assert formatting.date(None, "fr") == formatting.date("not a date", "es") == "—"
+
+
+def test_lists_in_each_language():
+    items = ["CPU x86_64", "NVIDIA H200 (CUDA)", "AMD Radeon VII (ROCm, gfx906)"]
+    assert formatting.join(items, "es") == "CPU x86_64, NVIDIA H200 (CUDA) y AMD Radeon VII (ROCm, gfx906)"
+    assert formatting.join(items[:2], "fr") == "CPU x86_64 et NVIDIA H200 (CUDA)"
+    assert formatting.join(items, "en") == "CPU x86_64, NVIDIA H200 (CUDA) and AMD Radeon VII (ROCm, gfx906)"
+    assert formatting.join(["gfx906", "gfx1102"], "es", "or") == "gfx906 o gfx1102"
