@@ -265,3 +265,27 @@ def ledger_entry(outcome: str, reason: str | None = None, **extra) -> dict:
     """One block's entry of a record, as the site reads it."""
     return {"page": "es/p.md", "index": 0, "sha256": "x", "outcome": outcome, "reason": reason, "error": extra.pop("error", None),
             "duration": 2.5, "output": "", "ran_at": "2026-12-01T10:00:00Z", "reused_from": None} | extra
+
+
+# Editing a project as an author does
+
+def edit(path: Path, old: str, new: str) -> None:
+    """Change a file as an editor saves it: new content, a later modification time."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    stamp = path.stat().st_mtime_ns
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    if path.stat().st_mtime_ns <= stamp:  # a coarse clock: make the change visible
+        os.utime(path, ns=(stamp + 1_000_000, stamp + 1_000_000))
+
+
+
+def stale_install() -> None:
+    """Fail, saying why, where the installed entry points predate the plugin with ``on_serve``."""
+    import pytest
+    from mkdocs.plugins import get_plugins
+
+    named = get_plugins()["ruota_docs"].value
+    if named != "ruota_docs.serve.plugin:LivePreviewPlugin":
+        pytest.fail(f"mkdocs.yml's ruota_docs loads {named}: the installed entry points are stale "
+                    "(reinstall the package: pip install -e .)", pytrace=False)

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from _support import REPO, RX7600, synthetic_record, write_tree
-from ruota_docs.records import check as record_check
-from ruota_docs.records import gpus, ledger, private_data
 from ruota_docs.cli import main
+from ruota_docs.records import check as record_check
+from ruota_docs.records import ledger
 from ruota_docs.records.schema import OUTPUT_LIMIT
 
 PAGE = """\
@@ -32,10 +32,13 @@ PAGE = """\
     print("tres")
     ```
     """
+
 NOW = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.timezone.utc)
+
 H200 = {"backend": "cuda", "gpu_name": "NVIDIA H200", "arch": "sm_90", "vram_bytes": 150_109_880_320, "gpu_count": 1,
         "os": "linux", "machine": "x86_64", "python": "3.12.3", "torch": "2.11.0+cu130", "hip": None, "cuda": "13.0",
         "packages": {"torch": "2.11.0"}, "machine_id": "cuda-nvidia-h200"}
+
 CPU = {"backend": "cpu", "gpu_name": None, "arch": None, "vram_bytes": None, "gpu_count": 0, "os": "linux",
        "machine": "x86_64", "python": "3.11.7", "torch": "2.13.0+cpu", "hip": None, "cuda": None,
        "packages": {"torch": "2.13.0+cpu"}, "machine_id": "cpu-x86_64"}
@@ -159,21 +162,6 @@ def test_skip_reasons_describe_the_records_machine(project, good):
         "the skip reason describes another machine ('CPU only, x86_64') than this record's ('ROCm, AMD Radeon RX 7600')")
 
 
-@pytest.mark.parametrize("name, arch", [
-    ("AMD Radeon RX 7600", "gfx1102"), ("AMD Radeon RX 7600 XT", "gfx1102"), ("AMD Radeon VII", "gfx906"),
-    ("AMD Radeon(TM) VII", "gfx906"), ("AMD Radeon RX 6700 XT", "gfx1031"), ("AMD Radeon RX 6600", "gfx1032"),
-    ("AMD Instinct MI300X", "gfx942"), ("NVIDIA H200", "sm_90"), ("NVIDIA GH200 480GB", "sm_90"),
-    ("NVIDIA A100-SXM4-80GB", "sm_80"), ("NVIDIA A10", "sm_86"), ("NVIDIA GeForce RTX 4090", "sm_89"),
-])
-def test_gpu_names_and_their_targets(name, arch):
-    assert gpus.expected_arch(name)[1] == arch
-
-
-def test_generic_gpu_names_are_unknown():
-    assert gpus.expected_arch("AMD Radeon Graphics") is None
-    assert gpus.expected_arch(None) is None
-
-
 # -- stale entries -------------------------------------------------------------------------------------------------
 def test_stale_entries_are_warnings(project, good):
     entry(good, "es/p.md#1")["sha256"] = "0" * 64  # the code it ran is not on the page any more
@@ -237,16 +225,6 @@ def test_secrets_and_names_are_errors_never_repeated(project, good, text, kind, 
     message = only(report, "es/p.md#0.output")
     assert message.startswith(kind + " (")
     assert secret not in message
-
-
-@pytest.mark.parametrize("text", [
-    "saved to ~/models and <page-dir>/out", "HOME=~ USER=<user>", "git@github.com:org/repo.git",
-    "see https://example.org/a", "write to docs@example.org", "TOKENIZERS_PARALLELISM=false", "max_tokens=2048",
-    "/home/user/project", "torch 2.13.0+cpu, numpy 2.4.6", "listening on 127.0.0.1:8000",
-    "MIOpen kernel cache: <page-dir>/home/.cache/miopen", "ls /home/.snapshots",
-])
-def test_what_is_not_personal(text):
-    assert [f for f in private_data.findings(text, this_machine=False) if f.error] == []
 
 
 def test_ip_addresses_and_gpu_ids_are_warnings(project, good):
@@ -499,6 +477,7 @@ def test_committed_records_pass(capsys):
 
 # -- provenance, fingerprints, duplicates, size ----------------------------------------------------------------------
 RUN = "https://github.com/ruota/ruota-docs/actions/runs/4242"
+
 CI = {"kind": "ci", "run_url": RUN, "repository": "ruota/ruota-docs", "commit": "a" * 40,
       "runner_labels": ["self-hosted", "linux", "rocm", "gfx1102"]}
 
@@ -593,9 +572,3 @@ def test_user_at_host_and_host_names_of_any_machine_in_any_field(project, good, 
     assert found["machine.packages.note"] == f"{kind}: remove it from the record before sending it"
     assert found["es/p.md#0.reason"] == f"{kind}: remove it from the record before sending it"
     assert found["en/p.md#1.output"] == f"line 2: {kind}: remove it from the record before sending it"
-
-
-@pytest.mark.parametrize("text", ["x = threading.local()", "pip install git+https://github.com/x/y@main", "@property",
-                                  "torch@2.9.1", "ssh git@github.com", "user@host"])
-def test_what_is_no_user_or_host(text):
-    assert private_data.findings(text, this_machine=False) == []

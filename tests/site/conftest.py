@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
 from ruota_docs.records import reason_codes
 from ruota_docs.run.guard import repository_note
 from ruota_docs.run.process.session import PageSession
+
+sys.path.insert(0, str(Path(__file__).parent))  # cardsite, beside this file (--import-mode=importlib)
+
+from cardsite import make_project
 
 
 @pytest.fixture(scope="module")
@@ -38,3 +45,9 @@ def engine_messages():
     said["code:wrote"] = reason_codes.reason("repository_changed", files=["docs/es/x.md (created)"], records=[], notes=[],
                                              also=None).to_record()
     return said
+
+
+@pytest.fixture
+def project(tmp_path):
+    """The card matrix's throwaway site (cardsite)."""
+    return make_project(tmp_path)

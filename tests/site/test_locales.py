@@ -1,8 +1,11 @@
 """The interface in each language: plurals, numbers, units, dates, requirement terms, engine messages."""
 
 from __future__ import annotations
+
 import string
+
 import pytest
+
 from ruota_docs.site import locales
 from ruota_docs.site.locales import LANGUAGE_NAMES, STRINGS, text
 

@@ -66,3 +66,14 @@ def test_no_index_without_search(tmp_path):
 def test_an_address_without_a_slash_belongs_to_the_root_language(location):
     parts = search.split_index({"config": CONFIG, "docs": [{"location": location, "title": "t", "text": ""}]}, LANGUAGES, {"es", "fr"})
     assert [lang.locale for lang in parts] == ["es"]
+
+
+# -- search ----------------------------------------------------------------------------------------------------
+def test_search_entries_of_rebuilt_pages_are_replaced_in_place():
+    doc = lambda location, text="": {"location": location, "title": location, "text": text}  # noqa: E731
+    index = {"config": {"lang": ["es"]}, "docs": [doc(""), doc("a/"), doc("a/#one"), doc("a/#two"), doc("b/")]}
+    fresh = {"config": {"lang": ["es"]}, "docs": [doc("a/", "new"), doc("a/#three"), doc("c/")]}
+    merged = search.replace_pages(index, fresh, {"a/", "c/"})
+    assert [d["location"] for d in merged["docs"]] == ["", "a/", "a/#three", "b/", "c/"]
+    assert merged["docs"][1]["text"] == "new"
+    assert [d["location"] for d in search.replace_pages(index, {"docs": []}, {"b/"})["docs"]] == ["", "a/", "a/#one", "a/#two"]

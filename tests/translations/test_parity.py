@@ -1,11 +1,14 @@
 """Translations that cannot drift: parity rules, number normalisation, staleness, and the real docs."""
 
 from __future__ import annotations
+
 from pathlib import Path
+
 import pytest
+
 from _support import REPO, write_tree
-from ruota_docs.translations import parity
 from ruota_docs.cli import _site
+from ruota_docs.translations import parity
 
 ES = """\
 ---

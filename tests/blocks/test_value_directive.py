@@ -1,0 +1,20 @@
+"""blocks.value_directive: the <!-- value: … --> directive, read and refused."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from ruota_docs.blocks import value_directive
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ("block=b", "value: needs metric="),
+    ("metric=m", "value: needs block="),
+    ("block=b metric=m colour=red", "value: takes block=, metric=, unit=, digits= (got 'colour=red')"),
+    ("block=b metric=m digits=two", "value: digits= must be a whole number (got 'two')"),
+])
+def test_malformed_directives(args, message):
+    with pytest.raises(value_directive.ValueDirectiveError, match=re.escape(message)):
+        value_directive.parse(args)

@@ -1,0 +1,23 @@
+"""records.private_data: what a record may not hold (home folders, user and host names, secrets), and what is not personal."""
+
+from __future__ import annotations
+
+import pytest
+
+from ruota_docs.records import private_data
+
+
+@pytest.mark.parametrize("text", [
+    "saved to ~/models and <page-dir>/out", "HOME=~ USER=<user>", "git@github.com:org/repo.git",
+    "see https://example.org/a", "write to docs@example.org", "TOKENIZERS_PARALLELISM=false", "max_tokens=2048",
+    "/home/user/project", "torch 2.13.0+cpu, numpy 2.4.6", "listening on 127.0.0.1:8000",
+    "MIOpen kernel cache: <page-dir>/home/.cache/miopen", "ls /home/.snapshots",
+])
+def test_what_is_not_personal(text):
+    assert [f for f in private_data.findings(text, this_machine=False) if f.error] == []
+
+
+@pytest.mark.parametrize("text", ["x = threading.local()", "pip install git+https://github.com/x/y@main", "@property",
+                                  "torch@2.9.1", "ssh git@github.com", "user@host"])
+def test_what_is_no_user_or_host(text):
+    assert private_data.findings(text, this_machine=False) == []

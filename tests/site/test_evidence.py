@@ -1,0 +1,120 @@
+"""site.evidence: how far each card got through each guide, from the records and the guides' key blocks."""
+
+from __future__ import annotations
+
+import pytest
+from cardsite import CPU, H200, INDEX, TABLE, run_on
+
+from _support import REPO, RX7600, repo_plugin_options
+from ruota_docs.records import verdicts
+from ruota_docs.site import evidence
+
+
+def level(project, data, lang="es") -> evidence.Cell:
+    guide = evidence.load_guides(project, project / "docs", lang, TABLE)[0]
+    (ledger, pages), = verdicts.index_ledgers([data])
+    return evidence.cell(guide, ledger, pages)
+
+
+# -- levels -------------------------------------------------------------------------------------------------------
+def test_whole_guide_on_the_card(project):
+    cell = level(project, run_on(project, RX7600))
+    # network and Windows-only skips, and the author's skip, are not held against it
+    assert (evidence.LEVELS[cell.level], cell.stopped_by) == ("whole_guide", None)
+
+
+def test_a_block_that_needs_missing_hardware_stops_the_whole_guide(project):
+    cell = level(project, run_on(project, CPU))
+    assert evidence.LEVELS[cell.level] == "self_test"
+    assert (cell.stopped_by.index, cell.stop) == (INDEX["rocm"], "skipped")
+    assert cell.reached_by.index == INDEX["self"]
+
+
+@pytest.mark.parametrize("states, reached, stop, at", [
+    ({"env": "failed"}, "none", "failed", "env"),
+    ({"env": "error"}, "none", "failed", "env"),
+    ({"self": "failed"}, "environment", "failed", "self"),
+    ({"env": "skipped"}, "none", "skipped", "env"),
+    ({"any": "failed"}, "self_test", "failed", "any"),
+    ({"network": "failed"}, "self_test", "failed", "network"),
+])
+def test_levels_stop_at_the_first_block_in_the_way(project, states, reached, stop, at):
+    cell = level(project, run_on(project, RX7600, **states))
+    assert (evidence.LEVELS[cell.level], cell.stop, cell.stopped_by.index) == (reached, stop, INDEX[at])
+
+
+def test_changed_and_missing_blocks_do_not_count(project):
+    data = run_on(project, RX7600)
+    data["blocks"]["es/guides/g.md#1"]["sha256"] = "0" * 64  # the self-test ran with other code
+    cell = level(project, data)
+    assert (evidence.LEVELS[cell.level], cell.stop) == ("environment", "stale")
+    del data["blocks"]["es/guides/g.md#2"]
+    data["blocks"]["es/guides/g.md#1"] = run_on(project, RX7600)["blocks"]["es/guides/g.md#1"]
+    cell = level(project, data)
+    assert (evidence.LEVELS[cell.level], cell.stop, cell.stopped_by.index) == ("self_test", "absent", INDEX["any"])
+
+
+def test_credited_translations_count(project):
+    data = run_on(project, RX7600)
+    for entry in data["blocks"].values():
+        if entry["lang"] != "es":
+            entry["reused_from"] = entry["page"].replace(entry["lang"] + "/", "es/", 1)
+    assert evidence.LEVELS[level(project, data, "fr").level] == "whole_guide"
+
+
+def test_key_blocks_must_still_be_on_the_page(project):
+    with pytest.raises(evidence.EvidenceError, match=r"no block of es/guides/g.md includes g/030_gone.py any more"):
+        evidence.load_guides(project, project / "docs", "es", {"guides/g.md": {"environment": ("g/030_gone.py",), "self_test": ()}})
+    with pytest.raises(evidence.EvidenceError,
+                       match=r"^mkdocs.yml \(plugins: ruota_docs: key_blocks\) names es/guides/nope.md, which does not exist"):
+        evidence.load_guides(project, project / "docs", "es", {"guides/nope.md": {}})
+
+
+def test_an_include_the_engine_missed_is_not_blamed_on_the_guide(project):
+    """The guide still includes its key snippet: a capture that saw no include is the engine's fault."""
+    def without_includes(path):
+        blocks = evidence.page_blocks(project, project / "docs", path)
+        for block in blocks:
+            block.includes = ()
+        return blocks
+
+    with pytest.raises(evidence.EvidenceError) as raised:
+        evidence.load_guides(project, project / "docs", "es", TABLE, blocks_of=without_includes)
+    message = str(raised.value)
+    assert message.startswith("es/guides/g.md:4 includes g/010_env.py, but the engine found no block that includes it")
+    assert "compat.py" in message and "any more" not in message
+
+
+def test_key_blocks_are_checked_where_the_site_gives_them():
+    table = {"guides/g.md": {"environment": ["g/010_env.py"], "self_test": ["g/020_self.py"]}}
+    assert evidence.key_blocks(table) == {
+        "guides/g.md": {"environment": ("g/010_env.py",), "self_test": ("g/020_self.py",)}}
+    with pytest.raises(evidence.EvidenceError, match=r"^mkdocs.yml \(plugins: ruota_docs: key_blocks\): guides/g.md: "
+                                                       r"unknown level 'selftest'"):
+        evidence.key_blocks({"guides/g.md": {"environment": [], "selftest": []}})
+    with pytest.raises(evidence.EvidenceError,
+                       match=r"guides/g.md: no self_test snippets; give each guide environment and self_test"):
+        evidence.key_blocks({"guides/g.md": {"environment": ["g/010_env.py"]}})
+
+
+def test_cards_without_a_record():
+    cards = CARDS
+    gfx1031 = {"machine": RX7600 | {"arch": "gfx1031"}}
+    assert evidence.missing_cards([], cards) == list(cards)
+    assert evidence.missing_cards([{"machine": RX7600}, gfx1031], cards) == [
+        ("Radeon VII", ("gfx906",)), ("Radeon RX 6000", ("gfx1030", "gfx1032"))]
+    # a CUDA record of the same name does not count
+    assert ("Radeon RX 7600", ("gfx1102",)) in evidence.missing_cards([{"machine": H200}], cards)
+
+
+@pytest.mark.realdocs
+@pytest.mark.parametrize("lang", ["es", "en", "fr"])
+def test_the_repositorys_guides_have_their_key_blocks(lang):
+    table = evidence.key_blocks(repo_plugin_options()["key_blocks"])
+    guides = evidence.load_guides(REPO, REPO / "docs", lang, table)
+    assert [g.key for g in guides] == list(table)
+    assert all(g.key_blocks["environment"] and g.key_blocks["self_test"] for g in guides)
+
+
+#: The site's cards, as mkdocs.yml gives them.
+CARDS = evidence.target_cards(repo_plugin_options()["target_cards"])
