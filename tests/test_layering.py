@@ -7,6 +7,7 @@ the site; the CLI over everything. Imports inside functions count as much as tho
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -99,6 +100,6 @@ def test_a_function_level_import_counts(tmp_path, monkeypatch):
     fake = tmp_path / "ruota_docs"
     (fake / "blocks").mkdir(parents=True)
     (fake / "blocks" / "x.py").write_text("def f():\n    from ruota_docs.site import values\n", encoding="utf-8")
-    monkeypatch.setattr(__import__(__name__), "PACKAGE", fake)
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
     assert imported(fake / "blocks" / "x.py") == [(2, "site.values")]
     assert violations() == ["blocks/x.py:2: blocks imports site.values"]

@@ -27,7 +27,7 @@ from ruota_docs.records import ledger
 from ruota_docs.run import toolchain
 from ruota_docs.site import formatting
 from ruota_docs.translations import glossary, parity, staleness
-from ruota_docs.blocks import site_config, site_languages
+from ruota_docs.blocks import site_config
 from ruota_docs.blocks.site_config import ConfigError
 
 
@@ -47,14 +47,14 @@ def _root(path: str | None) -> Path:
 def _site(root: Path) -> tuple[Path, list[str], str, list[str], Path]:
     site = site_config.read(root)
     languages = list(site.languages)
-    if not site_languages.read(root).folders:  # a site in one language
-        languages = [site_languages.read(root).default]
+    if not site_config.languages(root).folders:  # a site in one language
+        languages = [site_config.languages(root).default]
     return site.docs_dir, languages, site.source_language, list(site.untranslated), site.ledger_dir
 
 
 def _no_translations(root: Path) -> str | None:
     """Why the translation commands do not apply to this site, if they do not."""
-    langs = site_languages.read(root)
+    langs = site_config.languages(root)
     if langs.single:
         return (f"this site is written in one language ({langs.default}) and has no i18n plugin: "
                 "there are no translations to check")

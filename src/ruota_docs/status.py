@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ruota_docs.blocks import site_languages
+from ruota_docs.blocks import site_config
 from ruota_docs.blocks.collect import PageError, page_blocks
 from ruota_docs.blocks.pages import read_page
 from ruota_docs.records import ledger, verdicts
@@ -81,7 +81,7 @@ def _page(root: Path, docs: Path, path: Path, machines: list[str], indexed) -> P
 def _site_pages(root: Path, docs: Path, languages: list[str]) -> list[Path]:
     """The page files of the site: each language folder's, in the languages' order, on a site
     with one folder per language; every page of the docs folder on any other."""
-    if not site_languages.read(root).folders:
+    if not site_config.languages(root).folders:
         return sorted(docs.rglob("*.md"))
     return [path for lang in languages for path in sorted((docs / lang).rglob("*.md"))]
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from _support import REPO
 from ruota_docs.blocks import site_config
 
@@ -63,3 +65,54 @@ def test_this_repository():
     site = site_config.read(REPO)
     assert (site.docs_dir, site.ledger_dir, site.source_language) == (REPO / "docs", REPO / "verification", "es")
     assert site.languages == ("es", "en", "fr")
+
+
+# -- the languages: decided once, for read() and languages() alike ----------------------------------------------
+I18N = """\
+site_name: t
+plugins:
+  - i18n:
+      docs_structure: {structure}
+      languages:
+        - locale: fr
+        - locale: es
+          default: true
+        - locale: en
+  - ruota_docs{options}
+"""
+
+
+@pytest.mark.parametrize(("structure", "options", "expected"), [
+    ("folder", "", (("es", "fr", "en"), "es", True, False)),
+    ("suffix", "", (("es", "fr", "en"), "es", False, True)),
+    ("folder", ":\n      source_language: en", (("en", "fr", "es"), "en", True, False)),
+])
+def test_the_languages_of_an_i18n_site(tmp_path, structure, options, expected):
+    (tmp_path / "mkdocs.yml").write_text(I18N.format(structure=structure, options=options), encoding="utf-8")
+    langs = site_config.languages(tmp_path)
+    assert (langs.locales, langs.default, langs.folders, langs.suffixes) == expected
+    read = site_config.read(tmp_path)
+    assert read.source_language == langs.default  # one decision, two views
+    assert read.languages == ("fr", "es", "en")  # the i18n plugin's own order
+
+
+def test_a_page_is_in_the_language_of_its_folder_or_suffix(tmp_path):
+    (tmp_path / "mkdocs.yml").write_text(I18N.format(structure="suffix", options=""), encoding="utf-8")
+    langs = site_config.languages(tmp_path)
+    assert [langs.page_language(p) for p in ("guide.fr.md", "a/guide.en.md", "guide.md", "fr/guide.md")] == [
+        "fr", "en", "es", "es"]
+    assert not langs.single
+
+
+def test_a_site_in_one_language_speaks_its_themes_language(tmp_path):
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\ntheme:\n  name: mkdocs\n  locale: de\n", encoding="utf-8")
+    langs = site_config.languages(tmp_path)
+    assert (langs.locales, langs.default, langs.single) == (("de",), "de", True)
+    assert langs.page_language("advanced/x.md") == "de"
+    assert site_config.languages_from({}).default == site_config.FALLBACK_LANGUAGE == "en"
+
+
+def test_without_a_mkdocs_yml_a_pages_first_folder_is_its_language(tmp_path):
+    langs = site_config.languages(tmp_path)
+    assert not langs.known and langs.page_language("fr/guide.md") == "fr"
+    assert site_config.read(tmp_path).source_language == site_config.DEFAULT_SOURCE_LANGUAGE

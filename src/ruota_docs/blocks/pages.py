@@ -44,7 +44,7 @@ def split_meta(text: str) -> tuple[str, int]:
 def page_key(docs_dir: Path, path: Path, languages=None) -> tuple[str, str]:
     """``("es/guides/x.md", "es")`` for a page file under ``docs_dir`` (its name alone elsewhere).
 
-    ``languages`` (a :class:`~ruota_docs.blocks.site_languages.SiteLanguages`) says which
+    ``languages`` (a :class:`~ruota_docs.blocks.site_config.SiteLanguages`) says which
     language a page is; without it, a page's first folder is its language."""
     path = Path(path).resolve()
     try:

@@ -22,7 +22,7 @@ from types import SimpleNamespace
 import markdown
 
 from ruota_docs.blocks import block as blocks_mod
-from ruota_docs.blocks import generated, markers, pages, policies, site_config, site_languages, value_directive
+from ruota_docs.blocks import generated, markers, pages, policies, site_config, value_directive
 from ruota_docs.blocks.block import Block
 from ruota_docs.blocks.capture import BlockCapture, CaptureState, Context, Problem
 from ruota_docs.blocks.directives import KINDS, Directive, DirectiveError
@@ -50,7 +50,7 @@ def render(root: Path, path: Path, text: str | None = None, docs_dir: Path | Non
     """
     root = Path(root)
     path = Path(path).resolve()
-    langs = site_languages.read(root)
+    langs = site_config.languages(root)
     try:
         setup = site_config.markdown_setup(root)
     except site_config.ConfigError as error:

@@ -1,11 +1,13 @@
 """The site's configuration, read as MkDocs reads it.
 
 The one reader of ``mkdocs.yml`` for the site plugin, the pytest plugin, the repository
-guard and the command line. Three views:
+guard and the command line. Four views:
 
 - :func:`read` — a :class:`SiteConfig`: the folders, the languages and the ``ruota_docs``
   plugin's options with their defaults, so that ``ledger_dir`` and ``source_language``
   mean the same thing everywhere.
+- :func:`languages` — a :class:`SiteLanguages`: which languages the site is written in and
+  which language each page is (:func:`languages_from` decides it, for :func:`read` too).
 - :func:`load_mkdocs_config` — the plain mapping, for cheap lookups. YAML tags (``!ENV``,
   ``!relative``, ``!!python/name:``) become ``None``; nothing is imported.
 - :func:`markdown_setup` — the ``markdown_extensions`` and their configs exactly as
@@ -99,11 +101,7 @@ def read(root: Path) -> SiteConfig:
     mapping = _load_file(path) if path.exists() else {}
     root = path.parent
     options = plugin_options(mapping, "ruota_docs") or {}
-    locales, default = [], None
-    for lang in (plugin_options(mapping, "i18n") or {}).get("languages") or []:
-        if isinstance(lang, dict) and lang.get("locale"):
-            locales.append(str(lang["locale"]))
-            default = default or (str(lang["locale"]) if lang.get("default") else None)
+    locales, _ = _i18n_locales(plugin_options(mapping, "i18n") or {})
     docs = (root / str(mapping.get("docs_dir") or "docs")).resolve()
     if not locales and docs.is_dir():
         locales = sorted(p.name for p in docs.iterdir() if p.is_dir())
@@ -112,19 +110,11 @@ def read(root: Path) -> SiteConfig:
         docs_dir=docs,
         site_dir=(root / str(mapping.get("site_dir") or "site")).resolve(),
         ledger_dir=(root / str(options.get("ledger_dir") or DEFAULT_LEDGER_DIR)).resolve(),
-        source_language=_source_language(mapping) if path.exists() else DEFAULT_SOURCE_LANGUAGE,
+        source_language=languages_from(mapping).default if path.exists() else DEFAULT_SOURCE_LANGUAGE,
         languages=tuple(locales),
         untranslated=tuple(options.get("untranslated") or ()),
         mapping=mapping,
     )
-
-
-def _source_language(mapping: dict) -> str:
-    """As `ruota_docs.blocks.site_languages` decides it: ``source_language``, else i18n's default
-    language, else (a site in one language) the theme's."""
-    from ruota_docs.blocks import site_languages  # noqa: PLC0415 — it reads this module's mapping
-
-    return site_languages.from_config(mapping).default
 
 
 def _load_file(path: Path) -> dict:
@@ -140,6 +130,100 @@ def _parsed(path: str, _stamp: int, _size: int) -> dict:
     text = Path(path).read_text(encoding="utf-8")
     return yaml.load(text, Loader=TagTolerantLoader) or {}  # noqa: S506 — tags read as None
 
+
+
+# -- languages -------------------------------------------------------------------------------------------------
+# Two layouts of mkdocs-static-i18n, both first-class, and a site in one language:
+#
+# - one folder per language (``docs_structure: folder``): a page's language is its first folder
+#   (``docs/fr/guide.md`` is French), a page outside every language folder is the default language's;
+# - one suffix per language (the i18n plugin's default, ``docs_structure: suffix``): ``guide.fr.md``
+#   is French, ``guide.md`` the default language's;
+# - one language (no i18n plugin): every page is in the site's language, whatever its folders. That
+#   language is the ``ruota_docs`` plugin's ``source_language`` where set, else the theme's
+#   (Material's ``language``, the mkdocs theme's ``locale``), else English.
+#
+# A folder without a mkdocs.yml keeps the older rule: a page's first folder is its language.
+
+#: The language of a single-language site that names none.
+FALLBACK_LANGUAGE = "en"
+
+
+@dataclass(frozen=True)
+class SiteLanguages:
+    """The languages of a site and how its pages are laid out."""
+
+    locales: tuple[str, ...]  #: every language, the default first
+    default: str  #: the source language
+    folders: bool  #: pages live in one folder per language (the i18n plugin's folder layout)
+    suffixes: bool = False  #: pages are named ``page.<locale>.md`` (the i18n plugin's suffix layout)
+    known: bool = True  #: False where no mkdocs.yml says (a page's first folder is then its language)
+
+    @property
+    def single(self) -> bool:
+        """A site in one language: no translations, no banner, nothing to compare."""
+        return self.known and len(self.locales) == 1 and not (self.folders or self.suffixes)
+
+    def page_language(self, page: str) -> str:
+        """The language of a page given by its path under the docs folder (``fr/guide.md``)."""
+        first = page.split("/", 1)[0] if "/" in page else ""
+        if not self.known:
+            return first
+        if self.folders and first in self.locales:
+            return first
+        if self.suffixes:
+            parts = page.rsplit("/", 1)[-1].split(".")
+            if len(parts) > 2 and parts[-2] in self.locales:
+                return parts[-2]
+        return self.default
+
+
+def theme_language(config: dict) -> str | None:
+    """The language a theme is set to: Material's ``language``, the mkdocs theme's ``locale``."""
+    theme = config.get("theme")
+    if not isinstance(theme, dict):
+        return None
+    value = theme.get("language") or theme.get("locale")
+    return str(value) if value else None
+
+
+def _i18n_locales(i18n: dict) -> tuple[list[str], str | None]:
+    """The i18n plugin's locales in the file's order, and the one marked ``default``."""
+    locales, default = [], None
+    for lang in i18n.get("languages") or []:
+        if isinstance(lang, dict) and lang.get("locale"):
+            locales.append(str(lang["locale"]))
+            default = default or (str(lang["locale"]) if lang.get("default") else None)
+    return locales, default
+
+
+def languages_from(config: dict) -> SiteLanguages:
+    """The languages a parsed mkdocs.yml describes: the one place that decides them."""
+    options = plugin_options(config, "ruota_docs") or {}
+    i18n = plugin_options(config, "i18n")
+    if i18n is None:
+        default = str(options.get("source_language") or theme_language(config) or FALLBACK_LANGUAGE)
+        return SiteLanguages((default,), default, folders=False)
+    locales, default = _i18n_locales(i18n)
+    default = str(options.get("source_language") or default or (locales[0] if locales else FALLBACK_LANGUAGE))
+    ordered = (default, *[lang for lang in locales if lang != default])
+    structure = str(i18n.get("docs_structure") or "suffix")
+    return SiteLanguages(ordered, default, folders=structure == "folder", suffixes=structure == "suffix")
+
+
+def languages(root: Path) -> SiteLanguages:
+    """The languages of the site whose mkdocs.yml is at ``root`` (cached per file and change)."""
+    path = config_path(Path(root)).resolve()
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        return SiteLanguages((), "", folders=True, known=False)
+    return _languages(str(path), stamp)
+
+
+@functools.lru_cache(maxsize=16)
+def _languages(path: str, _stamp: int) -> SiteLanguages:
+    return languages_from(_load_file(Path(path)))
 
 @dataclass(frozen=True)
 class MarkdownSetup:

@@ -43,7 +43,7 @@ from pathlib import Path
 
 from ruota_docs.records import gpus, ledger, private_data, provenance, reason_codes, stored
 from ruota_docs.blocks.collect import PageError, page_blocks
-from ruota_docs.blocks import site_languages
+from ruota_docs.blocks import site_config
 from ruota_docs.records.machine import Device
 from ruota_docs.blocks.terms import OS_NAMES
 from ruota_docs.records.schema import CUT_NOTE, OUTPUT_LIMIT, RECORD_LIMIT
@@ -245,7 +245,7 @@ class _Pages:
 
     def __init__(self, root: Path, docs_dir: Path) -> None:
         self.root, self.docs_dir, self.cache = root, docs_dir, {}
-        self.languages = site_languages.read(root)
+        self.languages = site_config.languages(root)
 
     def blocks(self, page: str):
         if page not in self.cache:

@@ -19,12 +19,12 @@ class PageScopeScheduling(LoadScopeScheduling):
     """loadscope, with a page's translations in the same scope."""
 
     def __init__(self, config: pytest.Config, log=None) -> None:
-        from ruota_docs.blocks import site_languages  # noqa: PLC0415
+        from ruota_docs.blocks import site_config  # noqa: PLC0415
         from ruota_docs.run.sybil.parsers import PageLayout  # noqa: PLC0415 — the renderer: for pages only
 
         super().__init__(config, log)
         root = Path(config.rootpath)
-        site = site_languages.read(root)
+        site = site_config.languages(root)
         docs = PageLayout(root).docs_dir
         if site.known:  # one folder per language, or none: a site in one language has no language folders
             self.languages = set(site.locales) if site.folders else set()

@@ -111,7 +111,7 @@ class Builder:
 
     def __call__(self, config=None) -> None:
         from ruota_docs.serve import partial_build, rebuild_plan  # noqa: PLC0415 — MkDocs' modules, loaded once the server runs
-        from ruota_docs.blocks import site_languages as blocks_languages  # noqa: PLC0415
+        from ruota_docs.blocks import site_config  # noqa: PLC0415
         from ruota_docs.site.site_languages import site_languages  # noqa: PLC0415
 
         started = time.perf_counter()
@@ -122,7 +122,7 @@ class Builder:
                                      "--full" if self.always_full else "the last build failed")
         else:
             ruota = config.plugins.get("ruota_docs")
-            written = blocks_languages.read(Path(config.config_file_path).parent).default
+            written = site_config.languages(Path(config.config_file_path).parent).default
             source = (ruota.config.source_language or written) if ruota is not None else ""
             plan = rebuild_plan.plan(changes(self.seen, now), Path(config.config_file_path).parent,
                                      Path(config.docs_dir), site_languages(config), source, include_dirs(config))

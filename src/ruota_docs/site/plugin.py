@@ -25,7 +25,7 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
-from ruota_docs.blocks import compat, directives, markers, page_cache, renderer, site_config, site_languages
+from ruota_docs.blocks import compat, directives, markers, page_cache, renderer, site_config
 from ruota_docs.records import ledger, verdicts
 from ruota_docs.blocks import value_directive
 from ruota_docs.site import evidence, fragment_templates, fragments, groups, matrix, template_cache, typography, values
@@ -94,7 +94,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         except evidence.EvidenceError as error:
             raise PluginError(f"ruota_docs: {error}") from None
         self.target_cards = evidence.target_cards(self.config.target_cards)
-        self.languages = site_languages.read(self.root)
+        self.languages = site_config.languages(self.root)
         self.reported: list[str] = []  #: with report_only: what would have stopped the build
         self._generated = []  # (page, placeholder, directive, lang, rendered): filled in on_env
         template_cache.compile_once(config.theme)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from sybil import Document, Region
 
-from ruota_docs.blocks import renderer, site_config, site_languages
+from ruota_docs.blocks import renderer, site_config
 from ruota_docs.blocks.pages import PageError, decode_page, page_key
 
 
@@ -38,7 +38,7 @@ class PageLayout:
 
     def page_of(self, path: str | Path) -> tuple[str, str]:
         """``(page, lang)`` for a file: ``("es/guides/x.md", "es")``."""
-        return page_key(self.docs_dir, Path(path), site_languages.read(self.root))
+        return page_key(self.docs_dir, Path(path), site_config.languages(self.root))
 
 
 class PageDocument(Document):
