@@ -9,7 +9,7 @@ file that it does include). So the MkDocs plugin and the pytest plugin call :fun
 before anything renders, and a version outside a range stops them with the package, the
 version installed and the range supported.
 
-pyproject.toml declares the same ranges (``tests/test_compat.py`` keeps them equal); each
+pyproject.toml declares the same ranges (``tests/blocks/test_compat.py`` keeps them equal); each
 upper bound is the next release not yet tried, since minor releases have changed these
 hooks (pymdownx.snippets 13.1 moved file reading into ``read_lines``).
 """

@@ -3,7 +3,7 @@
 :func:`code_blocks` reads the text of every ``<pre>…<code>`` in HTML as a reader sees
 it (line numbers and titles left out): the capture uses it on what a custom fence
 formats, and it is the yardstick the engine is checked against
-(``tests/test_corpus.py``, ``scripts/compare_external_docs.py``), with :func:`build`,
+(``tests/corpus/test_corpus.py``, ``scripts/compare_external_docs.py``), with :func:`build`,
 which runs MkDocs' own build of a project in this process and keeps each page's
 content HTML as the last plugin sees it.
 """

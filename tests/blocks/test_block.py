@@ -1,0 +1,72 @@
+"""blocks.block: a captured code block made into the block the engine runs, with its policy and options."""
+
+from __future__ import annotations
+
+import hashlib
+from types import SimpleNamespace
+
+import pytest
+
+from ruota_docs.blocks import block as blocks
+from ruota_docs.blocks.directives import Directive, DirectiveError
+
+
+def captured(code="print(1)\n", language="python", directives=()):
+    """What the capture hands over for one fenced block."""
+    return SimpleNamespace(indented=False, language=language, formatter="superfences", code=code, options={},
+                           number=0, error=None, directives=list(directives), skip=None)
+
+
+def build(c, **kw):
+    return blocks.build(c, "es/p.md", "es", line=3, end_line=5, source="", code_origins=(), includes=(), extended=None, **kw)
+
+
+def test_python_that_starts_with_a_prompt_is_a_doctest():
+    assert build(captured()).kind == "python"
+    assert build(captured(">>> 1 + 1\n2\n")).kind == "doctest"
+
+
+def test_requirements_and_run_options_come_from_the_directives():
+    b = build(captured(directives=[Directive("requires", "rocm", 1), Directive("run", 'timeout=60 id=train', 2)]))
+    assert [str(r) for r in b.requirements] == ["rocm"]
+    assert (b.options, b.block_id, b.error) == ({"timeout": "60", "id": "train"}, "train", None)
+
+
+def test_a_bad_directive_makes_the_block_invalid_naming_its_line():
+    b = build(captured(directives=[Directive("run", "colour=red", 2)]))
+    assert (b.kind, b.error) == ("invalid", "es/p.md:2: unknown run: option 'colour'; known: safe, skip, reason, timeout, id")
+
+
+def test_shell_needs_safe_or_a_reason_and_a_language_nobody_knows_needs_a_reason():
+    assert "neither marked safe" in build(captured("ls\n", "bash")).error
+    assert build(captured("ls\n", "bash", directives=[Directive("run", "safe", 2)])).error is None
+    assert "has no run policy" in build(captured("x\n", "cobol")).error
+    skipped = build(captured("x\n", "cobol", directives=[Directive("run", 'skip reason="old"', 2)]))
+    assert (skipped.error, skipped.not_run_reason) == (None, "old")
+
+
+def test_a_sites_policy_applies_where_no_directive_decided():
+    show = SimpleNamespace(action="show", reason=None)
+    skip = SimpleNamespace(action="skip", reason="installs things")
+    run = SimpleNamespace(action="run", reason=None)
+    assert build(captured("x\n", "cobol"), policies={"cobol": show}).kind == "text"
+    assert build(captured("ls\n", "bash"), policies={"bash": skip}).not_run_reason == "installs things"
+    assert build(captured("ls\n", "bash"), policies={"bash": run}).options == {"safe": True}
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ("skip", "run: skip needs a reason"), ("timeout=0", "positive number"), ("timeout=soon", "positive number"),
+])
+def test_run_options_are_checked(args, message):
+    with pytest.raises(DirectiveError, match=message):
+        blocks.run_options(Directive("run", args, 4))
+
+
+def test_the_signature_ignores_reasons_and_shown_code_but_not_run_code():
+    a, b = build(captured()), build(captured())
+    assert blocks.page_signature([a]) == blocks.page_signature([b])
+    b.code = "print(2)\n"
+    assert blocks.page_signature([a]) != blocks.page_signature([b])
+    out1, out2 = build(captured("salida\n", "text")), build(captured("output\n", "text"))
+    assert out1.shown_only and blocks.page_signature([out1]) == blocks.page_signature([out2])
+    assert a.sha256 == hashlib.sha256(b"print(1)\n").hexdigest()
