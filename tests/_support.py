@@ -289,3 +289,26 @@ def stale_install() -> None:
     if named != "ruota_docs.serve.plugin:LivePreviewPlugin":
         pytest.fail(f"mkdocs.yml's ruota_docs loads {named}: the installed entry points are stale "
                     "(reinstall the package: pip install -e .)", pytrace=False)
+
+
+# Evaluating a page's blocks in this process, as Sybil does without the pytest plugin
+
+def evaluate_page(root: Path, page: str) -> list[tuple[object, str | None]]:
+    """``(block, what was raised or None)`` for each block of ``docs/<page>``, evaluated in order
+    in one page process, which is ended afterwards."""
+    from ruota_docs.run.sybil import make_sybil
+    from ruota_docs.run.sybil.evaluators import teardown_page
+
+    document = make_sybil(root).parse(root / "docs" / page)
+    results = []
+    try:
+        for example in document.examples():
+            try:
+                example.evaluate()
+            except Exception as raised:  # noqa: BLE001 — a failure or a skip, kept for the test to read
+                results.append((example.parsed, f"{type(raised).__name__}: {raised}"))
+            else:
+                results.append((example.parsed, None))
+    finally:
+        teardown_page(document.namespace)
+    return results
