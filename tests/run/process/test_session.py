@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from _support import clean_env, outcomes, run_pytest, write_tree
+from ruota_docs.run.process import session as sessions
 from ruota_docs.run.process.session import PageSession
+from ruota_docs.run.settings import from_environment
 
 
 @pytest.fixture
@@ -37,3 +40,56 @@ def test_shell_blocks_run_in_the_pages_working_directory(session):
     assert session.run_shell("echo hi > f.txt && cat f.txt", timeout=20).output == "hi\n"
     failed = session.run_shell("exit 3", timeout=20)
     assert failed.status == "failed" and "3" in failed.reason
+
+
+@pytest.fixture
+def settings():
+    yield from_environment()
+    sessions.close_ahead()
+
+
+def test_the_page_started_ahead_is_the_one_its_blocks_get(settings):
+    sessions.start_ahead("es/p.md", settings)
+    ahead = sessions._AHEAD["es/p.md"]
+    assert ahead.process is not None and ahead.process.poll() is None  # running before any block
+    got = sessions.session_for("es/p.md", settings)
+    try:
+        assert got is ahead
+        assert sessions._AHEAD == {}
+        done = got.run_python("import os\nprint(os.environ['RUOTA_DOCS_PAGE'], os.getcwd())\n", "es/p.md:3", 3, 20)
+        assert done.status == "passed"
+        assert done.output.split() == ["es/p.md", str(got.workdir)]
+    finally:
+        got.close()
+
+
+def test_another_page_never_gets_the_process_started_for_the_first(settings):
+    sessions.start_ahead("es/a.md", settings)
+    ahead = sessions._AHEAD["es/a.md"]
+    other = sessions.session_for("es/b.md", settings)
+    try:
+        assert other is not ahead and other.page == "es/b.md"
+        assert ahead.process.wait(5) is not None  # ended, its folder gone
+        assert not ahead.workdir.exists()
+    finally:
+        other.close()
+
+
+def test_an_unclaimed_page_is_ended(settings):
+    sessions.start_ahead("es/a.md", settings)
+    ahead = sessions._AHEAD["es/a.md"]
+    sessions.close_ahead()
+    assert ahead.process.poll() is not None and not ahead.workdir.exists()
+
+
+def test_a_run_naming_one_page_runs_it_in_a_fresh_process_as_any_run(tmp_path):
+    """Named alone, the page runs ahead; named with another, not: the outcomes are the same, and
+    neither page sees what the other left in its process."""
+    page = "# P\n\n```python\nimport os\nassert 'LEFT' not in globals()\nLEFT = 1\nprint(os.getcwd())\n```\n"
+    root = write_tree(tmp_path / "site", {"docs/es/a.md": page, "docs/es/b.md": page})
+    alone = run_pytest(root, "docs/es/a.md", "--no-ledger", env=clean_env())
+    both = run_pytest(root, "docs/es/a.md", "docs/es/b.md", "--no-ledger", env=clean_env())
+    assert alone.returncode == 0, alone.stdout[-2000:]
+    assert both.returncode == 0, both.stdout[-2000:]
+    assert set(outcomes(alone.stdout).values()) == {"PASSED"}
+    assert len(outcomes(both.stdout)) == 2 and set(outcomes(both.stdout).values()) == {"PASSED"}
