@@ -143,6 +143,7 @@ def expand(pages: dict, outputs: dict, order: tuple = ()) -> dict:
     middle = copy_at.get("reused_from", len(order))
     splits: dict[tuple, tuple[tuple, tuple]] = {}  # a result's fields → those before and after the copy's
     blocks = {}
+    place: dict[str, tuple[str, int]] = {}  # key → (page, index): the order entries are returned in
     for rest, page in pages.items():
         signatures = page.get("signatures") or {}
         folders = page.get("folders", True)
@@ -154,8 +155,8 @@ def expand(pages: dict, outputs: dict, order: tuple = ()) -> dict:
                 splits[fields] = (tuple(k for k in names if copy_at.get(k, len(order)) < middle),
                                   tuple(k for k in names if copy_at.get(k, len(order)) >= middle))
             first, last = splits[fields]
-            before = {k: result.get(k) for k in first}
-            after = {k: result.get(k) for k in last}
+            before = dict(zip(first, map(result.get, first)))
+            after = dict(zip(last, map(result.get, last)))
             text = outputs.get(result["output"], "") if result.get("output") else ""
             (before if "output" in before else after)["output"] = text
             credited = result.get("credited") or {}
@@ -171,5 +172,7 @@ def expand(pages: dict, outputs: dict, order: tuple = ()) -> dict:
                     del entry["line"]
                 if signature is None:
                     del entry["signature"]
-                blocks[f"{path}#{index}"] = entry
-    return dict(sorted(blocks.items(), key=lambda kv: (kv[1]["page"], kv[1]["index"])))
+                key = f"{path}#{index}"
+                blocks[key] = entry
+                place[key] = (path, index)
+    return {key: blocks[key] for key in sorted(blocks, key=place.__getitem__)}

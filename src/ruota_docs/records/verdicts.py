@@ -116,10 +116,20 @@ class Index:
         self.ledgers = list(ledgers)
         self.by_code: dict[tuple[str, str], list[tuple[int, dict]]] = {}
         self.by_index: dict[tuple[str, int], list[int]] = {}
+        by_code, by_index = self.by_code, self.by_index  # a thousand records: half a million entries
         for n, data in enumerate(self.ledgers):
             for entry in data.get("blocks", {}).values():
-                self.by_code.setdefault((entry["page"], entry["sha256"]), []).append((n, entry))
-                self.by_index.setdefault((entry["page"], entry["index"]), []).append(n)
+                page = entry["page"]
+                code = (page, entry["sha256"])
+                if code in by_code:
+                    by_code[code].append((n, entry))
+                else:
+                    by_code[code] = [(n, entry)]
+                place = (page, entry["index"])
+                if place in by_index:
+                    by_index[place].append(n)
+                else:
+                    by_index[place] = [n]
         self.labels = [(record_id(data), machine_label(data.get("machine", {})), group_of(data.get("machine", {})))
                        for data in self.ledgers]
         self.cache: dict[tuple[str, int, str], Verdict] = {}
@@ -145,17 +155,19 @@ class Index:
                 # the block itself, else the same code elsewhere on the page
                 if n not in chosen or entry["index"] == index:
                     chosen[n] = entry
-            results = [self._result(n, entry, "failed" if entry["outcome"] == "error" else entry["outcome"])
+            labels, ledgers = self.labels, self.ledgers
+            results = [MachineResult(labels[n][0], labels[n][1], "failed" if entry["outcome"] == "error"
+                                     else entry["outcome"], entry, ledgers[n], labels[n][2])
                        for n, entry in chosen.items()]
-            results += [self._result(n, None, "stale") for n in dict.fromkeys(self.by_index.get((page, index), ()))
-                        if n not in chosen]
-            results.sort(key=lambda r: r.machine_id)
+            results += [MachineResult(labels[n][0], labels[n][1], "stale", None, ledgers[n], labels[n][2])
+                        for n in dict.fromkeys(self.by_index.get((page, index), ())) if n not in chosen]
+            results.sort(key=_machine_id)
             found = self.cache[key] = Verdict(results, len(self.ledgers))
         return found
 
-    def _result(self, n: int, entry: dict | None, state: str) -> MachineResult:
-        machine_id, label, group = self.labels[n]
-        return MachineResult(machine_id, label, state, entry, self.ledgers[n], group)
+
+def _machine_id(result: MachineResult) -> str:
+    return result.machine_id
 
 
 def index_ledgers(ledgers: list[dict]) -> Index:

@@ -365,8 +365,12 @@ def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: s
     rows = []
     for title, url, items in pages:
         cells = []
+        by_column = {key: Counter() for key, _ in columns}  # one pass over the page's results, not one per column
+        for _, v in items:
+            for r in v.results:
+                by_column[key_of[r.machine_id]][r.state] += 1
         for key, _ in columns:
-            c = Counter(r.state for _, v in items for r in v.results if key_of[r.machine_id] == key)
+            c = by_column[key]
             c["stale"] = len(items) * size[key] - c["passed"] - c["failed"] - c["skipped"]  # changed, or never recorded
             cells.append([Markup(_count(s, c[s], lang)) for s in ("passed", "failed", "skipped", "stale") if c[s]])
         rows.append({"title": title, "url": url, "count": formatting.number(len(items), lang, 0), "cells": cells})
