@@ -5,7 +5,7 @@
 # the unprivileged user ruota-docs-runner: `make runner` lets it reach .venv and the repository.
 # Also:
 #   make preview         build site/ and serve it as GitHub Pages will (SITE_URL=… for its address)
-#   make record-check RECORDS="verification/<machine>.json …"   validate contributed records
+#   make record-check RECORDS="verification/<machine>-<fingerprint>.json …"   validate contributed records
 #   make bench           the side-by-side benchmarks (minutes; results: benchmarks/RESULTS.md)
 
 PYTHON ?= python3
@@ -77,7 +77,7 @@ check: $(VENV)/.tests-installed
 
 # CI runs it on the records a pull request adds or changes (.github/workflows/site.yml).
 record-check: $(VENV)/.docs-installed
-	@test -n "$(RECORDS)" || { echo 'record-check: name the records: make record-check RECORDS="verification/<machine>.json"' >&2; exit 2; }
+	@test -n "$(RECORDS)" || { echo 'record-check: name the records: make record-check RECORDS="verification/<machine>-<fingerprint>.json"' >&2; exit 2; }
 	$(BIN)/ruota-docs record check $(RECORDS)
 
 # Run as root: create the user the pages run as and let it in where it cannot reach

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Run every page's code blocks on this machine's GPU and write its verification record,
-# verification/<machine-id>.json (for example rocm-gfx1102.json or cuda-nvidia-h200.json).
+# verification/<machine-id>-<fingerprint>.json (for example rocm-gfx1102-1a2b3c4d.json), the file
+# `ruota-docs contribute` sends.
 #
 #   scripts/run_on_gpu.sh [PYTEST ARGS…]
 #
@@ -19,14 +20,18 @@ fi
 if [ "${INSTALL:-1}" != 0 ]; then
   "$PY" -m pip install -q -e ".[snippets]"
 fi
-"$PY" - <<'PY'
+# the record's path as the run names it (ruota_docs.run.settings.Settings.record_path)
+RECORD=$("$PY" -c 'from ruota_docs.run.device import probe; from ruota_docs.run.settings import from_environment
+import os; print(os.path.relpath(from_environment().record_path(probe().machine_id)))')
+"$PY" - "$RECORD" <<'PY'
+import sys
 from ruota_docs.run.device import probe
 d = probe()
-print(f"run_on_gpu: {d.describe()} ({d.arch}), torch {d.torch}; record: verification/{d.machine_id}.json", flush=True)
+print(f"run_on_gpu: {d.describe()} ({d.arch}), torch {d.torch}; record: {sys.argv[1]}", flush=True)
 PY
 status=0
 "$PY" -m pytest docs -p no:cacheprovider -q -rs "$@" || status=$?
 "$PY" -m ruota_docs.cli status || true
 # what CI will say of the record before it is accepted
-"$PY" -m ruota_docs.cli record check "verification/$("$PY" -c 'from ruota_docs.run.device import probe; print(probe().machine_id)').json" || status=1
+"$PY" -m ruota_docs.cli record check "$RECORD" || status=1
 exit $status

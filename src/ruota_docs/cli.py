@@ -412,9 +412,10 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("verify", help="run every page's code blocks here and record the results (extra args go to pytest)",
                    usage="ruota-docs verify [PAGE or FOLDER ...] [pytest options]",
                    description="Runs pytest from the project folder on docs/, or on the pages and folders named, and "
-                               "writes this machine's record (verification/<machine-id>.json). Every other argument "
-                               "goes to pytest: -n 2 --dist loadscope (two workers), --no-ledger, --reuse-ledger, "
-                               "--update-outputs, --network, --block-timeout S (pytest --help lists them all).")
+                               "writes this machine's record (verification/<machine-id>-<fingerprint>.json). "
+                               "Every other argument goes to pytest: -n 2 --dist loadscope (two workers), --no-ledger, "
+                               "--reuse-ledger, --update-outputs, --network, --block-timeout S (pytest --help lists "
+                               "them all).")
     contribute = sub.add_parser("contribute", help="for a card's owner: run the suite here, check the record, prepare "
                                                    "the branch and the pull request that send it",
                                 usage="ruota-docs contribute [--yes] [pytest options]",
@@ -436,7 +437,8 @@ def main(argv: list[str] | None = None) -> int:
     record.add_argument("action", choices=["check", "migrate", "describe"],
                         help="check: validate; migrate: rewrite older records in the current format; "
                              "describe: the pull request's body for a record (with its check)")
-    record.add_argument("files", nargs="+", metavar="FILE", help="records to check (verification/<machine-id>.json)")
+    record.add_argument("files", nargs="+", metavar="FILE",
+                        help="records to check (verification/<machine-id>-<fingerprint>.json)")
     record.add_argument("--json", action="store_true", help="print the report as JSON")
     record.add_argument("--strict", action="store_true", help="warnings (stale entries, unknown GPUs) count as errors")
     runner = sub.add_parser("runner", help="who runs the pages' code when the suite runs as root, and whether it can",

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from _support import clean_env, mkdocs_yml, outcomes, read_ledger, run_pytest, write_tree
-from ruota_docs.records import reason_codes
+from ruota_docs.records import provenance, reason_codes
 from ruota_docs.run.device import probe
 from ruota_docs.blocks.terms import parse
 from ruota_docs.run.conditions import unmet_reason
@@ -238,7 +238,7 @@ def run(tmp_path_factory):
 @pytest.fixture(scope="module")
 def ledger(run, machine_id):
     tree, _, _ = run
-    path = tree / "verification" / f"{machine_id}.json"
+    path = tree / "verification" / provenance.record_name(machine_id)
     assert path.exists(), sorted(p.name for p in (tree / "verification").iterdir())
     return read_ledger(path)
 
@@ -267,7 +267,7 @@ def test_ledger_describes_this_machine(ledger, machine_id):
 
 def test_summary_line(run, machine_id):
     _, _, result = run
-    assert f"blocks recorded in verification/{machine_id}.json" in result.stdout
+    assert f"blocks recorded in verification/{provenance.record_name(machine_id)}" in result.stdout
     assert "2 credited from an identical translation run once" in result.stdout
 
 
@@ -452,12 +452,12 @@ def test_reuse_ledger_reads_the_record_once_and_skips_unchanged_pages(tmp_path, 
     tree = write_tree(tmp_path / "tree", {"docs/es/same.md": SAME, "docs/es/other.md": other})
     env = clean_env(PROBE_DIR=str(probe_dir))
     assert run_pytest(tree, env=env).returncode == 0
-    first = read_ledger(tree / "verification" / f"{machine_id}.json")["blocks"]
+    first = read_ledger(tree / "verification" / provenance.record_name(machine_id))["blocks"]
     (tree / "docs/es/other.md").write_text(other.replace("'otra'", "'otra vez'"), encoding="utf-8")
     again = run_pytest(tree, "--reuse-ledger", env=env)
     assert again.returncode == 0, again.stdout[-3000:]
     assert (probe_dir / "counter.txt").read_text() == "es/same.md\n"  # not executed again
-    blocks = read_ledger(tree / "verification" / f"{machine_id}.json")["blocks"]
+    blocks = read_ledger(tree / "verification" / provenance.record_name(machine_id))["blocks"]
     assert blocks["es/same.md#0"]["ran_at"] == first["es/same.md#0"]["ran_at"]
     assert blocks["es/same.md#0"]["output"] == "executed\n"
     assert blocks["es/other.md#0"]["output"] == "otra vez\n"  # changed: it ran
@@ -470,7 +470,7 @@ def test_no_reuse_executes_every_translation(same_tree, machine_id):
     result = run_pytest(tree, "--no-reuse", env=clean_env(PROBE_DIR=str(probe_dir)))
     assert result.returncode == 0, result.stdout[-3000:]
     assert sorted((probe_dir / "counter.txt").read_text().split()) == ["en/same.md", "es/same.md", "fr/same.md"]
-    data = read_ledger(tree / "verification" / f"{machine_id}.json")
+    data = read_ledger(tree / "verification" / provenance.record_name(machine_id))
     assert [e["reused_from"] for e in data["blocks"].values()] == [None, None, None]
     assert "credited" not in result.stdout
 
@@ -505,8 +505,8 @@ def test_ledger_dir_of_the_site_config_is_where_the_record_goes(tmp_path, machin
     result = run_pytest(tree)
     assert result.returncode == 0, result.stdout[-3000:]
     assert not (tree / "verification").exists()
-    assert sorted(read_ledger(tree / "records/runs" / f"{machine_id}.json")["blocks"]) == ["es/p.md#0", "es/p.md#1", "es/q.md#0"]
-    assert f"3 blocks recorded in records/runs/{machine_id}.json: 3 passed" in result.stdout
+    assert sorted(read_ledger(tree / "records/runs" / provenance.record_name(machine_id))["blocks"]) == ["es/p.md#0", "es/p.md#1", "es/q.md#0"]
+    assert f"3 blocks recorded in records/runs/{provenance.record_name(machine_id)}: 3 passed" in result.stdout
 
 
 def test_the_source_language_of_the_site_config_runs_first(tmp_path, machine_id):
@@ -515,7 +515,7 @@ def test_the_source_language_of_the_site_config_runs_first(tmp_path, machine_id)
     (tree / "mkdocs.yml").write_text(mkdocs_yml(languages=("en", "es")), encoding="utf-8")  # i18n's default: en
     result = run_pytest(tree)
     assert result.returncode == 0, result.stdout[-3000:]
-    blocks = read_ledger(tree / "verification" / f"{machine_id}.json")["blocks"]
+    blocks = read_ledger(tree / "verification" / provenance.record_name(machine_id))["blocks"]
     assert blocks["en/p.md#0"]["reused_from"] is None
     assert blocks["es/p.md#0"]["reused_from"] == "en/p.md"
 
@@ -532,7 +532,7 @@ def test_fake_device_never_writes_a_ledger(tmp_path):
 
 def test_subset_runs_keep_other_pages(tmp_path, machine_id):
     tree = write_tree(tmp_path, SMALL)
-    path = tree / "verification" / f"{machine_id}.json"
+    path = tree / "verification" / provenance.record_name(machine_id)
     assert run_pytest(tree).returncode == 0
     before = read_ledger(path)["blocks"]
     assert sorted(before) == ["es/p.md#0", "es/p.md#1", "es/q.md#0"]

@@ -192,7 +192,11 @@ class DocTree:
         return path
 
     def ledger_path(self, machine: str | None = None) -> Path:
-        return self.verification / f"{machine or this_machine()}.json"
+        """A record's file: this machine's as the engine names it, another's as the test wrote it."""
+        from ruota_docs.records import provenance
+
+        return self.verification / (provenance.record_name(this_machine()) if machine in (None, this_machine())
+                                 else f"{machine}.json")
 
     def ledger(self, machine: str | None = None) -> dict:
         """The record as the engine and the site read it: one entry per page and language."""

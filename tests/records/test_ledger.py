@@ -339,6 +339,39 @@ def test_fingerprints_hash_the_machine_id(tmp_path):
     assert "4f0c1a2b" not in provenance.fingerprint([one])  # a hash of it, salted: not the id itself
 
 
+def test_one_machine_keeps_its_fingerprint_across_records(tmp_path, monkeypatch):
+    from ruota_docs.records import provenance
+
+    machine_id = tmp_path / "machine-id"
+    machine_id.write_text("4f0c1a2b3c4d5e6f7a8b9c0d1e2f3a4b\n")
+    monkeypatch.setattr(provenance, "MACHINE_ID_FILES", (str(machine_id),))
+    first, again = tmp_path / "first" / "m.json", tmp_path / "again" / "m.json"
+    ledger.record(first, [entry("es/a.md", 0)], set(), MACHINE)
+    first.unlink()  # the file made anew on the same machine, elsewhere too: the same machine
+    ledger.record(first, [entry("es/a.md", 0)], set(), MACHINE)
+    ledger.record(again, [entry("es/a.md", 1)], set(), MACHINE)
+    prints = {json.loads(p.read_text(encoding="utf-8"))["fingerprint"] for p in (first, again)}
+    assert prints == {provenance.fingerprint()} and "4f0c1a2b" not in provenance.fingerprint()
+    assert provenance.record_name("rocm-gfx1102") == f"rocm-gfx1102-{provenance.fingerprint()[:8]}.json"
+    machine_id.write_text("00000000000000000000000000000001\n")  # another machine
+    other = tmp_path / "other" / "m.json"
+    ledger.record(other, [entry("es/a.md", 0)], set(), MACHINE)
+    assert json.loads(other.read_text(encoding="utf-8"))["fingerprint"] not in prints
+    with pytest.raises(ledger.LedgerError, match="record of another"):  # nor does it take over the first's file
+        ledger.record(first, [entry("es/a.md", 0)], set(), MACHINE)
+
+
+def test_without_a_machine_id_the_fingerprint_is_still_the_machine_s(tmp_path, monkeypatch):
+    from ruota_docs.records import provenance
+
+    monkeypatch.setattr(provenance.uuid, "getnode", lambda: 0x0242AC110002)
+    assert provenance.fingerprint([tmp_path / "missing"]) == provenance.fingerprint([tmp_path / "missing"])
+    # no network card's address: Python would make one up per run, so the host name is hashed
+    made_up = iter([0x010000000001, 0x010000000002])
+    monkeypatch.setattr(provenance.uuid, "getnode", lambda: next(made_up))
+    assert provenance.fingerprint([tmp_path / "missing"]) == provenance.fingerprint([tmp_path / "missing"])
+
+
 def test_a_site_without_language_folders_is_stored_and_read_back(tmp_path):
     path = tmp_path / "m.json"
     entries = [entry("index.md", 0, lang="es"), entry("guides/a.md", 1, output="x\n", lang="es")]

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from ruota_docs.records import provenance
 from ruota_docs.run import settings
 
 
@@ -29,7 +30,18 @@ def test_from_the_site_and_the_environment(project):
     assert (found.root, found.ledger_dir, found.source_language) == (project, project / "records", "en")
     assert (found.network, found.memory_limit, found.run_as_user, found.run_as_root) == (True, "1GiB", "someone", False)
     assert found.timeout == settings.DEFAULT_TIMEOUT  # not an interface: --block-timeout is
-    assert found.record_path("cpu-x86_64") == project / "records" / "cpu-x86_64.json"
+    # named as `contribute` names it: the machine's id and its fingerprint
+    assert found.record_path("cpu-x86_64") == project / "records" / f"cpu-x86_64-{provenance.fingerprint()[:8]}.json"
+
+
+def test_a_record_named_as_before_stays_this_machine_s(project):
+    found = settings.from_environment(project, {})
+    (project / "records").mkdir(exist_ok=True)
+    earlier = project / "records" / "cpu-x86_64.json"
+    earlier.write_text(json.dumps({"fingerprint": provenance.fingerprint()}))
+    assert found.record_path("cpu-x86_64") == earlier  # not a second file of one machine beside it
+    earlier.write_text(json.dumps({"fingerprint": "0" * 32}))  # another machine's
+    assert found.record_path("cpu-x86_64") == project / "records" / provenance.record_name("cpu-x86_64")
 
 
 def _config(root, invoked, **options):

@@ -1,6 +1,6 @@
 """``ruota-docs record check FILE…``: what a record must be before the site shows it.
 
-A record someone sends (``verification/<machine-id>.json``) is checked against the rules
+A record someone sends (``verification/<machine-id>-<fingerprint>.json``) is checked against the rules
 below; each problem is one line ``FILE: WHERE: error|warning: reason``, where WHERE is
 the block's key (``es/guides/keras-rx7600.md#8``, its first copy's where copies share a
 result), a field (``machine.hip``, ``pages.guides/x.md.results[2].at``) or ``record``. Any

@@ -1,4 +1,5 @@
-"""The verification record: one JSON file per machine, ``verification/<machine-id>.json``.
+"""The verification record: one JSON file per machine, ``verification/<machine-id>-<fingerprint>.json``
+(`ruota_docs.records.provenance.record_name`; records named ``<machine-id>.json`` before are read as well).
 
 In memory (what `load` returns and `record` merges), one entry per page and language:
 
@@ -325,7 +326,7 @@ def record(path: Path, entries: list[dict], complete_pages: set[str], machine: d
             raise LedgerError(f"{path}: holds machine {old.get('machine_id')!r}, not this machine "
                               f"({machine.get('machine_id')!r}); choose another file with --ledger")
         if old.get("fingerprint") not in (None, provenance.fingerprint()):
-            own_name = f"{machine.get('machine_id')}-{provenance.fingerprint()[:8]}.json"
+            own_name = provenance.record_name(str(machine.get("machine_id")))
             raise LedgerError(f"{path}: fingerprint: this is the record of another {machine.get('machine_id')} machine "
                               f"(fingerprint {old['fingerprint'][:8]}…, this one's {provenance.fingerprint()[:8]}…); "
                               f"write this machine's with --ledger {path.parent / own_name}")

@@ -10,8 +10,11 @@
 
 ``fingerprint`` (32 hex digits) tells two machines of the same kind apart (two RX 7600s are both
 ``rocm-gfx1102``): a hash of the operating system's machine id, salted so that it matches no other
-program's, so the record says *which* machine without saying anything *about* it. Two records agree
-independently only when their fingerprints differ (`ruota_docs.site.groups`).
+program's, so the record says *which* machine without saying anything *about* it. It depends on the
+machine alone, never on the record file or the run: a record recreated on one machine keeps its
+fingerprint, so one machine run twice is never two independent records (they agree independently
+only when their fingerprints differ, `ruota_docs.site.groups`). The device needs no part in it: a
+record is named by the machine's id (its GPU target) *and* the fingerprint (`record_name`).
 
 `check` is what ``record check`` holds a record's provenance to.
 """
@@ -21,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import socket
 import uuid
 from pathlib import Path
 
@@ -30,19 +34,33 @@ _HEX40 = re.compile(r"[0-9a-f]{40}")
 _HEX32 = re.compile(r"[0-9a-f]{32}")
 _REPOSITORY = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
 _RUN_URL = re.compile(r"https://github\.com/(?P<repository>[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)/actions/runs/\d+(?:/attempts/\d+)?")
-_MACHINE_ID_FILES = ("/etc/machine-id", "/var/lib/dbus/machine-id")
+MACHINE_ID_FILES = ("/etc/machine-id", "/var/lib/dbus/machine-id")
+#: The bit `uuid.getnode` sets in a number it made up (no network card's address was found).
+_RANDOM_NODE = 1 << 40
 
 
-def fingerprint(machine_id_files=_MACHINE_ID_FILES) -> str:
-    """This machine's fingerprint: the salted hash of its machine id (else of its network node)."""
-    for name in machine_id_files:
+def fingerprint(machine_id_files=None) -> str:
+    """This machine's fingerprint: the salted hash of its machine id, else of its network card's
+    address, else of its host name (``machine_id_files``: where to look, `MACHINE_ID_FILES` by default)."""
+    # systemd's /etc/machine-id (dbus's copy on older systems) is made once, when the system is
+    # installed, and outlives reboots and runs; only the hash is written, so the id stays private
+    for name in MACHINE_ID_FILES if machine_id_files is None else machine_id_files:
         try:
             found = Path(name).read_text(encoding="ascii").strip()
         except (OSError, UnicodeDecodeError):
             continue
         if found:
             return hashlib.sha256((_SALT + found).encode()).hexdigest()[:32]
-    return hashlib.sha256(f"{_SALT}node:{uuid.getnode():012x}".encode()).hexdigest()[:32]
+    node = uuid.getnode()
+    if not node & _RANDOM_NODE:  # a real address; without one, Python makes up a new number each run
+        return hashlib.sha256(f"{_SALT}node:{node:012x}".encode()).hexdigest()[:32]
+    return hashlib.sha256(f"{_SALT}host:{socket.gethostname()}".encode()).hexdigest()[:32]
+
+
+def record_name(machine_id: str, known: str | None = None) -> str:
+    """The file name of a machine's record, ``<machine-id>-<fingerprint>.json`` (the fingerprint's
+    first 8 digits; this machine's where none is given): what every run and ``contribute`` write."""
+    return f"{machine_id}-{(known or fingerprint())[:8]}.json"
 
 
 def from_environment(env=None, commit: str | None = None) -> dict:

@@ -34,7 +34,7 @@ class ContributeError(RuntimeError):
 @dataclass
 class Plan:
     root: Path
-    record: Path  #: verification/<machine-id>.json
+    record: Path  #: verification/<machine-id>-<fingerprint>.json
     branch: str  #: records/<machine-id>-<fingerprint>
     label: str  #: the machine as the site names it
 
@@ -51,8 +51,8 @@ def plan(root: Path, device) -> Plan:
     root = Path(root)
     _git(root, "rev-parse", "--verify", "HEAD")  # a clone with a commit: the branch starts there
     # named with the fingerprint too: two owners of one card send two records, not one file
-    name = f"{device.machine_id}-{provenance.fingerprint()[:8]}"
-    record = root / "verification" / f"{name}.json"
+    record = root / "verification" / provenance.record_name(device.machine_id)
+    name = record.stem
     branch = f"records/{name}"
     return Plan(root, record, branch, machine_label(device.to_dict()))
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ruota_docs.blocks import site_config
+from ruota_docs.records import provenance
 
 #: Seconds a block may run unless its directive or ``--block-timeout`` says otherwise.
 DEFAULT_TIMEOUT = 900.0
@@ -91,13 +92,28 @@ class Settings:
         return self.docs_dir or self.root / "docs"
 
     def record_path(self, machine_id: str) -> Path:
-        """The record file this run writes, for the machine ``machine_id``."""
+        """The record file this run writes, for the machine ``machine_id``: ``--ledger``, else
+        ``<machine-id>-<fingerprint>.json`` in the records folder (as ``contribute`` names it)."""
         target = self.ledger or self.ledger_dir or self.root / site_config.DEFAULT_LEDGER_DIR
-        return target if target.suffix == ".json" else target / f"{machine_id}.json"
+        if target.suffix == ".json":
+            return target
+        # a record of this machine named as before (``<machine-id>.json``) goes on being its record:
+        # a second file of the same machine would be refused beside it
+        earlier = target / f"{machine_id}.json"
+        return earlier if _of_this_machine(earlier) else target / provenance.record_name(machine_id)
 
     def for_worker(self) -> str:
         """What the page's process needs, as one JSON argument (read by its ``main``)."""
         return json.dumps({"memory_limit": self.memory_limit})
+
+
+def _of_this_machine(path: Path) -> bool:
+    """Whether the record at ``path`` is this machine's (its fingerprint, or none: written before fingerprints)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("fingerprint") in (None, provenance.fingerprint())
 
 
 def from_environment(root: Path | None = None, environ: Mapping[str, str] | None = None, **options) -> Settings:

@@ -45,7 +45,7 @@ _BANNER = '<div class="admonition note ruota-banner">'
 class RuotaDocsConfig(Config):
     """Options of the ``ruota_docs`` plugin in mkdocs.yml."""
 
-    #: Folder of verification ledgers (``<machine-id>.json``), relative to mkdocs.yml.
+    #: Folder of verification ledgers (``<machine-id>-<fingerprint>.json``), relative to mkdocs.yml.
     ledger_dir = c.Type(str, default=site_config.DEFAULT_LEDGER_DIR)
     #: Set to false to build without badges, marks and charts (for measuring the plugin's cost).
     enabled = c.Type(bool, default=True)
