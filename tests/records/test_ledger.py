@@ -361,17 +361,6 @@ def test_one_machine_keeps_its_fingerprint_across_records(tmp_path, monkeypatch)
         ledger.record(first, [entry("es/a.md", 0)], set(), MACHINE)
 
 
-def test_without_a_machine_id_the_fingerprint_is_still_the_machine_s(tmp_path, monkeypatch):
-    from ruota_docs.records import provenance
-
-    monkeypatch.setattr(provenance.uuid, "getnode", lambda: 0x0242AC110002)
-    assert provenance.fingerprint([tmp_path / "missing"]) == provenance.fingerprint([tmp_path / "missing"])
-    # no network card's address: Python would make one up per run, so the host name is hashed
-    made_up = iter([0x010000000001, 0x010000000002])
-    monkeypatch.setattr(provenance.uuid, "getnode", lambda: next(made_up))
-    assert provenance.fingerprint([tmp_path / "missing"]) == provenance.fingerprint([tmp_path / "missing"])
-
-
 def test_a_site_without_language_folders_is_stored_and_read_back(tmp_path):
     path = tmp_path / "m.json"
     entries = [entry("index.md", 0, lang="es"), entry("guides/a.md", 1, output="x\n", lang="es")]

@@ -47,3 +47,12 @@ def test_the_fingerprint_is_a_salted_hash_of_the_machine_id(tmp_path):
     assert provenance.fingerprint([str(tmp_path / "missing")]) != one  # the network node's, then
     assert provenance.check_fingerprint(one) is None and provenance.check_fingerprint(None) is None
     assert "32 lower-case hex digits" in provenance.check_fingerprint("ABC")
+
+
+def test_without_a_machine_id_the_fingerprint_is_still_the_machine_s(tmp_path, monkeypatch):
+    monkeypatch.setattr(provenance.uuid, "getnode", lambda: 0x0242AC110002)
+    assert provenance.fingerprint([tmp_path / "missing"]) == provenance.fingerprint([tmp_path / "missing"])
+    # no network card's address: Python would make one up per run, so the host name is hashed
+    made_up = iter([0x010000000001, 0x010000000002])
+    monkeypatch.setattr(provenance.uuid, "getnode", lambda: next(made_up))
+    assert provenance.fingerprint([tmp_path / "missing"]) == provenance.fingerprint([tmp_path / "missing"])
