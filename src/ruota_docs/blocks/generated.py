@@ -10,6 +10,8 @@ written on the page, and this code is not.
 
 from __future__ import annotations
 
+import re
+
 from ruota_docs.blocks import markers, shown
 from ruota_docs.blocks.block import Block
 
@@ -30,6 +32,9 @@ def english(by: str, source: str) -> str:
     return FOREIGN_REASON
 
 
+_PRE = re.compile(r"<pre[\s>]")
+
+
 def add_blocks(result, html: str, state) -> None:
     """Append to ``result`` (a `ruota_docs.blocks.renderer.PageRender`) a block for each code
     block of ``html`` outside the page's own blocks, and where each stands (``result.placed``)."""
@@ -40,6 +45,9 @@ def add_blocks(result, html: str, state) -> None:
     opened = [(m.start(), int(m["n"])) for m in markers._MARKER.finditer(html)
               if m["nonce"] == state.nonce and m["what"] == "block" and int(m["n"]) in visible]
     outside = markers.outside_ranges(html, state.nonce)
+    # a block outside the page's own holds a <pre> outside them: without one, parsing the page finds none
+    if not any(a <= m.start() < b for m in _PRE.finditer(html) for a, b in outside):
+        return
     made = markers.made_regions(html, state.nonce) if state.made else []
     found = []
     for start, end, code in shown.code_block_spans(html):
