@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 
 from ruota_docs.blocks import languages, terms
-from ruota_docs.blocks.capture import Captured
+from ruota_docs.blocks.capture.state import Captured
 from ruota_docs.blocks.directives import DirectiveError
 
 RUN_OPTIONS = ("safe", "skip", "reason", "timeout", "id")
