@@ -32,7 +32,7 @@ from ruota_docs.records.machine import Device
 
 PROJECT = ("mkdocs.yml", "docs", "snippets", "overrides", "verification", "src")
 #: The record the synthetic machines are made from (the one whose blocks ran on a GPU).
-SOURCE = "cuda-nvidia-h200.json"
+SOURCE = "cuda-nvidia-h200*.json"
 #: Cards to make machines of: (name as PyTorch reports it, target).
 _CASE = (("Rx", "RX"), ("Xtx", "XTX"), ("Xt", "XT"), ("Mi", "MI"), ("Vii", "VII"))
 
@@ -91,7 +91,7 @@ def synthetic(source: dict, n: int, rng: random.Random) -> dict:
 def make_records(folder: Path, count: int, seed: int = 7) -> int:
     """``count`` synthetic records in ``folder``; the bytes they take."""
     rng = random.Random(seed)
-    source = ledger.load(folder / SOURCE)
+    source = ledger.load(sorted(folder.glob(SOURCE))[0])
     total = 0
     for n in range(count):
         data = synthetic(source, n, rng)
