@@ -214,6 +214,8 @@ def page_summary(blocks_verdicts, lang: str) -> str:
     counts = Counter("notrun" if b.not_run_reason is not None else v.state for b, v in blocks_verdicts)
     machines = {r.machine_id for _, v in blocks_verdicts for r in v.results if r.state == "passed"}
     stamps = [r.entry["ran_at"] for _, v in blocks_verdicts for r in v.results if r.entry and r.entry.get("ran_at")]
+    if counts["notrun"] == total:  # nothing here is meant to run (an API page's docstrings): say only why
+        return render("page_summary", state="notrun", parts=[text(lang, "summary_notrun", count=total)], lang=lang)
     if counts["passed"] == 0:
         parts = [text(lang, "summary_none")]
     else:
