@@ -25,7 +25,6 @@ expectations: the test suite never depends on them.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import shutil
 import subprocess
@@ -39,6 +38,7 @@ from pathlib import Path
 import yaml
 
 from ruota_docs.blocks import renderer, shown, site_config
+from ruota_docs.records import ledger
 
 _IGNORE = shutil.ignore_patterns(".git", "site", "node_modules", ".venv", "__pycache__", ".tox", ".nox")
 _FENCE = re.compile(r"^[ \t>]*(?:[-*+]\s+|\d+[.)]\s+)?(`{3,}|~{3,})")
@@ -152,7 +152,7 @@ def measure(site: Path) -> dict:
                               docs.relative_to(copy).as_posix()],
                              cwd=copy, capture_output=True, text=True, timeout=3600)
         row["time_s"] = time.perf_counter() - started
-        entries = json.loads(record.read_text(encoding="utf-8"))["blocks"] if record.exists() else {}
+        entries = ledger.load(record)["blocks"] if record.exists() else {}  # the stored format, read as the engine reads it
         outcomes = Counter(entry["outcome"] for entry in entries.values())
         unsettled = sum(1 for e in entries.values() if e["outcome"] == "failed"
                         and any(w in (e["reason"] or "") for w in ("has no run policy", "neither marked safe")))
