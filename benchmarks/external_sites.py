@@ -152,7 +152,7 @@ def measure(site: Path) -> dict:
                               docs.relative_to(copy).as_posix()],
                              cwd=copy, capture_output=True, text=True, timeout=3600)
         row["time_s"] = time.perf_counter() - started
-        entries = ledger.load(record)["blocks"] if record.exists() else {}  # the stored format, read as the engine reads it
+        entries = ledger.load(record)["blocks"] if record.exists() else {}  # stored format, read as the engine does
         outcomes = Counter(entry["outcome"] for entry in entries.values())
         unsettled = sum(1 for e in entries.values() if e["outcome"] == "failed"
                         and any(w in (e["reason"] or "") for w in ("has no run policy", "neither marked safe")))
