@@ -25,6 +25,8 @@ import re
 import sys
 from pathlib import Path
 
+from ruota_docs.blocks import user_cache
+
 #: Bumped when what is kept changes shape.
 FORMAT = 1
 #: How many set-ups to keep (one per site and environment in use).
@@ -72,8 +74,7 @@ def _stamp(path: Path) -> str:
 
 
 def _folder() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "ruota-docs" / "markdown-setup"
+    return user_cache.path("markdown-setup")
 
 
 def load(digest: str) -> dict | None:

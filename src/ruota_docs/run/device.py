@@ -24,6 +24,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
+from ruota_docs.blocks import user_cache
 from ruota_docs.records.machine import Device
 from ruota_docs.run.settings import FAKE_DEVICE_VARIABLE
 
@@ -133,8 +134,7 @@ def cache_key() -> str:
 
 
 def _cache_file() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "ruota-docs" / "probe.json"
+    return user_cache.path("probe.json")
 
 
 def _cached_facts(key: str) -> dict | None:

@@ -43,6 +43,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from ruota_docs.blocks import user_cache
+
 #: gfx targets `describe` reports on: the cards the guides are about and the targets
 #: ROCm libraries commonly carry, oldest first.
 KNOWN_TARGETS = ("gfx803", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx942",
@@ -117,8 +119,7 @@ def hipcc_env() -> dict[str, str]:
 
 # -- the cache ------------------------------------------------------------------------------------
 def cache_path() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "ruota-docs" / "toolchain.json"
+    return user_cache.path("toolchain.json")
 
 
 @contextmanager

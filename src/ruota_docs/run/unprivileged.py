@@ -34,6 +34,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from ruota_docs.blocks import user_cache
 from ruota_docs.run.settings import DEFAULT_USER, Settings
 
 #: Groups ROCm's device nodes belong to (/dev/kfd, /dev/dri/renderD*): readers are in both.
@@ -306,8 +307,7 @@ def _acl(path: str) -> str:
 
 
 def _checks_file() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "ruota-docs" / "runner-checks.json"
+    return user_cache.path("runner-checks.json")
 
 
 def _passed_checks() -> list[str]:
