@@ -13,7 +13,9 @@ and the dates spread over a month. Skip reasons are rewritten to describe the ne
 The two sites are built interleaved (two-record build, thousand-record build, again),
 best of ``--repeat`` (wall and CPU seconds), then every page of the two outputs is
 weighed. Printed: build time ratio, heaviest guide page ratio, heaviest page of all, and
-the bytes per machine of the records (goal: build ≤ 1.5×, heaviest guide page ≤ 1.25×).
+the bytes per machine of the records, against the same blocks in the old format (``schema``
+1: one entry per page and language, as ``json.dumps(indent=1)`` wrote it). Goals: build
+≤ 1.5×, heaviest guide page ≤ 1.25×, bytes ≤ ⅓ of the old format's.
 """
 
 from __future__ import annotations
@@ -122,6 +124,8 @@ def main() -> None:
         many = copy_project(work / "many")
         committed = sorted((few / "verification").glob("*.json"))
         per_machine = sum(p.stat().st_size for p in committed) / len(committed)
+        old_format = sum(len(json.dumps(dict(ledger.load(p), schema=1), indent=1, ensure_ascii=False).encode())
+                         for p in committed) / len(committed)
         synthetic_bytes = make_records(many / "verification", args.records)
         times = {"two": [], "many": []}
         for _ in range(args.repeat):
@@ -134,6 +138,7 @@ def main() -> None:
         best = {name: (min(t[0] for t in found), min(t[1] for t in found)) for name, found in times.items()}
         rows = [
             ("records: bytes per machine, committed (mean)", f"{per_machine:,.0f}"),
+            ("the same blocks in the old format (mean)", f"{old_format:,.0f}"),
             ("records: bytes per machine, synthetic (mean)", f"{synthetic_bytes / args.records:,.0f}"),
             (f"mkdocs build, 2 records (best of {args.repeat}, wall / cpu s)",
              f"{best['two'][0]:.2f} / {best['two'][1]:.2f}"),
@@ -151,6 +156,7 @@ def main() -> None:
             ("build time (cpu)", best["many"][1] / best["two"][1], "≤ 1.5"),
             ("heaviest guide page", guides["many"][0] / guides["two"][0], "≤ 1.25"),
             ("heaviest page", heaviest["many"][0] / heaviest["two"][0], "informative"),
+            ("record bytes per machine, stored / old format", per_machine / old_format, "≤ 0.33"),
         ]
         lines = [f"## The site with {args.records + 2:,} records", "", "| measurement | value |", "| --- | ---: |"]
         lines += [f"| {name} | {value} |" for name, value in rows]

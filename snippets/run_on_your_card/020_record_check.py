@@ -22,7 +22,7 @@ def entry(index: int, code: str, output: str) -> dict:
 
 
 record = {
-    "schema": 2, "kind": "ruota-docs/ledger", "machine_id": "rocm-gfx1102", "updated": "2026-11-20T10:00:00Z",
+    "schema": 3, "kind": "ruota-docs/ledger", "machine_id": "rocm-gfx1102", "updated": "2026-11-20T10:00:00Z",
     "provenance": {"kind": "sent", "commit": None},
     "machine": {"backend": "rocm", "gpu_name": "AMD Radeon RX 7600", "arch": "gfx1102", "vram_bytes": 8 * 2**30,
                 "gpu_count": 1, "os": "linux", "machine": "x86_64", "python": "3.12.3", "torch": "2.9.1+rocm6.4",

@@ -260,7 +260,7 @@ def test_every_block_is_reported(run):
 
 
 def test_ledger_describes_this_machine(ledger, machine_id):
-    assert (ledger["schema"], ledger["kind"], ledger["machine_id"]) == (2, "ruota-docs/ledger", machine_id)
+    assert (ledger["schema"], ledger["kind"], ledger["machine_id"]) == (3, "ruota-docs/ledger", machine_id)
     assert ledger["machine"]["machine_id"] == machine_id
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", ledger["updated"])
 

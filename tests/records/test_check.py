@@ -316,9 +316,11 @@ R0 = "pages.p.md.results[0]"
 
 @pytest.mark.parametrize("change, where, message", [
     (lambda r: r.pop("outcome"), R0, "missing field 'outcome' (a string)"),
-    (lambda r: r["at"].update(es=["0", 3]), f"{R0}.at.es", 'must map a language folder to the block\'s index ≥ 0 and line ≥ 1 ([3, 120]), not ["0", 3]'),
-    (lambda r: r["at"].update(es=[True, 3]), f"{R0}.at.es", "must map a language folder to the block's index ≥ 0 and line ≥ 1 ([3, 120]), not [true, 3]"),
-    (lambda r: r["at"].update(es=[0, 0]), f"{R0}.at.es", "must map a language folder to the block's index ≥ 0 and line ≥ 1 ([3, 120]), not [0, 0]"),
+    (lambda r: r["at"].update(es="0"), f"{R0}.at.es", 'must map a language folder to the block\'s index ≥ 0, not "0"'),
+    (lambda r: r["at"].update(es=True), f"{R0}.at.es", "must map a language folder to the block's index ≥ 0, not true"),
+    (lambda r: r["at"].update(es=[0, 3]), f"{R0}.at.es", "must map a language folder to the block's index ≥ 0, not [0, 3]"),
+    (lambda r: r["at"].update(es=7), f"{R0}.at.es", "block 7 of the es copy has no line in the page's \"lines\""),
+    (lambda r: r.update(reason="0" * 16), f"{R0}.reason", "names reason '0000000000000000', which \"reasons\" does not hold"),
     (lambda r: r.update(at={}), f"{R0}.at", "must name at least one language's copy of the block"),
     (lambda r: r.update(env={"PATH": "/usr/bin"}), f"{R0}.env", "unknown field; the engine writes only: sha256, at, credited"),
     (lambda r: r.update(outcome="great"), "es/p.md#0.outcome", "outcome must be one of passed, failed, skipped, error, not 'great'"),
@@ -338,7 +340,7 @@ def test_stored_result_schema(project, good, change, where, message):
 
 def test_two_results_for_one_block(project, good):
     data = ledger.to_stored(good)
-    result(data, 1)["at"]["es"] = [0, 3]
+    result(data, 1)["at"]["es"] = 0
     assert only(check(project, data), "pages.p.md.results[1].at.es") == "es/p.md#0 has another result already (pages.p.md.results[0])"
 
 
@@ -359,13 +361,43 @@ def test_outputs_are_stored_once_and_unchanged(project, good):
         f"outputs.{unused}: error: no result names this output: the engine stores only outputs it shows"]
 
 
+def test_reasons_are_stored_once_and_unchanged(project):
+    good = synthetic_record(project, H200)
+    for lang in ("es", "en", "fr"):
+        entry(good, f"{lang}/p.md#2").update(outcome="skipped", reason="requires ROCm; this machine: CUDA, NVIDIA H200",
+                                             reason_code=REQUIRES, as_root=None, output="")
+    data = ledger.to_stored(good)
+    (key, why), = data["reasons"].items()  # one reason, given in 3 languages
+    assert why == {"reason_code": REQUIRES}  # its English is the code's: not stored
+    data["reasons"][key] = why | {"reason": "skipped: trust me"}
+    assert only(check(project, data), f"reasons.{key}").startswith(
+        "the key must be the first 16 hex digits of the SHA-256 of the reason as JSON")
+    data["reasons"][key] = {}
+    assert only(check(project, data), f"reasons.{key}") == (
+        "must hold the reason's code (reason_code), its English (reason), or both")
+    data["reasons"][key] = {"reason_code": REQUIRES, "why": "x"}
+    assert only(check(project, data), f"reasons.{key}.why").startswith("unknown field")
+    data["reasons"][key] = why
+    unused = ledger.stored.reason_id({"reason": "unused", "reason_code": None})
+    data["reasons"][unused] = {"reason_code": None, "reason": "unused"}
+    assert problems(check(project, data)) == [
+        f"reasons.{unused}: error: no result names this reason: the engine stores only reasons it gives"]
+
+
+def test_a_schema_2_record_is_refused_naming_the_command_that_migrates_it(project, good):
+    report = check(project, ledger.to_stored(good) | {"schema": 2})
+    assert only(report, "record.schema").startswith(
+        "schema 2 is an older format (each result holds its line, its reason and its time); rewrite it as schema 3 "
+        "with `ruota-docs record migrate ")
+
+
 def test_an_old_format_record_is_refused_naming_the_command_that_migrates_it(project, good):
     raw = json.dumps(good)  # schema 1: one entry per page and language
     report = check(project, None, name="rocm-gfx1102.json", raw=raw)
     path = project / "incoming" / "rocm-gfx1102.json"
     assert problems(report) == [
-        f"record.schema: error: schema 1 is the old format (one entry per page and language); rewrite it as schema 2 "
-        f"with `ruota-docs record migrate {path}` (the same results, a third of the bytes) and check it again"]
+        f"record.schema: error: schema 1 is the old format (one entry per page and language); rewrite it as schema 3 "
+        f"with `ruota-docs record migrate {path}` (the same results, in fewer bytes) and check it again"]
     assert main(["record", "migrate", str(path)]) == 0
     assert problems(record_check.check_file(path, project, project / "docs", now=NOW)) == []
 
@@ -416,9 +448,9 @@ def test_records_before_as_root_existed_are_accepted(project, good):
 
 
 def test_top_level_schema(project, good):
-    data = ledger.to_stored(good) | {"schema": 3, "kind": "someone/else"}
+    data = ledger.to_stored(good) | {"schema": 4, "kind": "someone/else"}
     report = check(project, data)
-    assert only(report, "record.schema") == "schema 3 is not the one this ruota-docs writes (2)"
+    assert only(report, "record.schema") == "schema 4 is not the one this ruota-docs writes (3)"
     assert only(report, "record.kind") == "must be 'ruota-docs/ledger'"
 
 

@@ -17,7 +17,8 @@ MACHINE = {"backend": "cpu", "gpu_name": None, "machine": "x86_64", "machine_id"
 def entry(page: str, index: int, outcome: str = "passed", output: str = "", **extra) -> dict:
     return {"page": page, "lang": page.split("/")[0], "index": index, "line": 3 + 4 * index, "language": "python",
             "sha256": f"{page}-{index}-{outcome}", "id": None, "outcome": outcome, "reason": None, "error": None,
-            "duration": 0.1, "output": output, "ran_at": "2026-11-20T10:00:00Z", "reused_from": None} | extra
+            "duration": 0.1, "output": output, "ran_at": "2026-11-20T10:00:00Z", "reused_from": None,
+            "as_root": None, "reason_code": None} | extra
 
 
 def files(folder: Path) -> list[str]:
@@ -144,12 +145,12 @@ def test_lock_is_what_makes_concurrent_records_land(tmp_path, monkeypatch):
     ('{"schema": 1, "kind": "ruota-docs/ledger", "blocks": {', "not valid JSON (line 1, column 55: Expecting property name"),
     ("[1, 2, 3]\n", 'not a ruota-docs ledger (expected "kind": "ruota-docs/ledger")'),
     ('{"schema": 1, "kind": "someone-else/record", "blocks": {}}\n', 'not a ruota-docs ledger'),
-    ('{"schema": 3, "kind": "ruota-docs/ledger", "pages": {}, "outputs": {}}\n',
-     "schema 3 is newer than this ruota-docs understands (2); upgrade ruota-docs"),
+    ('{"schema": 4, "kind": "ruota-docs/ledger", "pages": {}, "reasons": {}, "outputs": {}}\n',
+     "schema 4 is newer than this ruota-docs understands (3); upgrade ruota-docs"),
     ('{"schema": 2, "kind": "ruota-docs/ledger", "blocks": {}}\n', '"pages" and "outputs" must be objects (schema 2)'),
     ('{"schema": 2, "kind": "ruota-docs/ledger", "pages": {"a.md": {"results": [{}]}}, "outputs": {}}\n',
      'pages.a.md: must hold "results", each with its "at"'),
-    ('{"schema": 0, "kind": "ruota-docs/ledger", "blocks": {}}\n', "schema 0 is older than any this ruota-docs reads (1, 2)"),
+    ('{"schema": 0, "kind": "ruota-docs/ledger", "blocks": {}}\n', "schema 0 is older than any this ruota-docs reads (1, 2, 3)"),
     ('{"schema": 1, "kind": "ruota-docs/ledger", "blocks": []}\n', '"blocks" must be an object'),
     ('{"schema": 1, "kind": "ruota-docs/ledger", "blocks": {"es/a.md#0": {"outcome": "great", "sha256": "x"}}}\n',
      "entry 'es/a.md#0' lacks an outcome or a sha256"),
@@ -262,9 +263,11 @@ def test_copies_of_a_block_share_one_result_and_outputs_are_stored_once(tmp_path
     entries = copies(0) + copies(1) + copies(2, "skipped", "", reason="requires ROCm")
     ledger.record(path, entries, {"es/g.md", "en/g.md", "fr/g.md"}, MACHINE)
     written = json.loads(path.read_text(encoding="utf-8"))
-    assert written["schema"] == 2 and "blocks" not in written
+    assert written["schema"] == 3 and "blocks" not in written
     results = written["pages"]["g.md"]["results"]
-    assert [r["at"] for r in results] == [{lang: [n, 3 + 4 * n] for lang in ("en", "es", "fr")} for n in range(3)]  # index, line
+    assert [r["at"] for r in results] == [{lang: n for lang in ("en", "es", "fr")} for n in range(3)]
+    assert written["pages"]["g.md"]["lines"] == {lang: [3, 7, 11] for lang in ("en", "es", "fr")}
+    assert list(written["reasons"].values()) == [{"reason": "requires ROCm", "reason_code": None}]
     assert results[0]["credited"] == {"en": "es", "fr": "es"}
     assert written["outputs"] == {ledger.stored.output_id("ran\n"): "ran\n"}  # printed 6 times, stored once
     assert written["pages"]["g.md"]["signatures"] == {"en": "sig-en", "es": "sig-es", "fr": "sig-fr"}
@@ -279,7 +282,7 @@ def test_copies_that_differ_keep_one_result_each(tmp_path):
     fr = fr | {"outcome": "failed", "output": "Traceback\n", "reused_from": None}
     ledger.record(path, [es, en, fr], set(), MACHINE)
     results = json.loads(path.read_text(encoding="utf-8"))["pages"]["g.md"]["results"]
-    assert [(r["at"], r["outcome"]) for r in results] == [({"en": [0, 3], "es": [0, 3]}, "passed"), ({"fr": [0, 3]}, "failed")]
+    assert [(r["at"], r["outcome"]) for r in results] == [({"en": 0, "es": 0}, "passed"), ({"fr": 0}, "failed")]
     read = ledger.load(path)["blocks"]
     assert (read["fr/g.md#0"]["outcome"], read["fr/g.md#0"]["output"], read["fr/g.md#0"]["reused_from"]) == (
         "failed", "Traceback\n", None)
@@ -291,6 +294,29 @@ def test_a_field_entries_gain_is_stored_without_a_change_to_the_format(tmp_path)
     assert ledger.load(path)["blocks"]["en/g.md#0"]["reason_code"] == {"code": "needs", "args": ["rocm"]}
 
 
+def test_a_schema_2_record_is_read_and_migrated_with_the_same_entries(tmp_path):
+    """Schema 2 kept each result's line, reason and time in the result: read as it was written."""
+    path = tmp_path / "cpu-x86_64.json"
+    skipped = copies(1, "skipped", "", reason="requires ROCm")
+    ledger.record(path, copies(0) + skipped, {"es/g.md", "en/g.md", "fr/g.md"}, MACHINE)
+    entries = ledger.load(path)["blocks"]
+    written = json.loads(path.read_text(encoding="utf-8"))
+    lines = written["pages"]["g.md"].pop("lines")
+    reasons = written.pop("reasons")
+    for result in written["pages"]["g.md"]["results"]:
+        result["at"] = {lang: [n, lines[lang][n]] for lang, n in result["at"].items()}
+        why = reasons.get(result.pop("reason", None), {})
+        result |= {"reason": why.get("reason"), "reason_code": why.get("reason_code"), "as_root": None,
+                   "ran_at": written["pages"]["g.md"]["ran_at"]}
+    del written["pages"]["g.md"]["ran_at"]
+    path.write_text(json.dumps(written | {"schema": 2}), encoding="utf-8")
+    assert ledger.load(path)["blocks"] == entries
+    as_stored = ledger.load(path, expand=False)  # what the site indexes: the current stored form
+    assert as_stored["schema"] == 3 and "reasons" in as_stored and ledger.expanded(as_stored)["blocks"] == entries
+    ledger.migrate(path)
+    assert json.loads(path.read_text(encoding="utf-8"))["schema"] == 3 and ledger.load(path)["blocks"] == entries
+
+
 def test_an_old_format_record_is_read_and_written_back_in_the_new_one(tmp_path):
     path = tmp_path / "cpu-x86_64.json"
     old = ledger.empty(MACHINE) | {"schema": 1, "updated": "2026-11-20T10:00:00Z"}
@@ -300,7 +326,7 @@ def test_an_old_format_record_is_read_and_written_back_in_the_new_one(tmp_path):
     assert sorted(before["blocks"]) == sorted(old["blocks"])
     size, after_size = ledger.migrate(path)
     assert size == len(json.dumps(old, indent=1).encode()) and after_size < size / 2
-    assert json.loads(path.read_text(encoding="utf-8"))["schema"] == 2
+    assert json.loads(path.read_text(encoding="utf-8"))["schema"] == 3
     after = ledger.load(path)
     assert after["blocks"] == before["blocks"]
 

@@ -41,3 +41,53 @@ def test_code_that_changed_since_it_ran_is_stale_never_passed():
 def test_the_same_code_elsewhere_on_the_page_counts():
     index = verdicts.index_ledgers([ledger("cuda", CUDA, (4, "same", "skipped"))])
     assert index.verdict("es/p.md", 0, "same").state == "skipped"
+
+
+# -- records in their stored form (what the site reads) ------------------------------------------------------
+def full_entry(page: str, index: int, sha: str, outcome: str = "passed", **extra) -> dict:
+    lang = page.split("/")[0]
+    return {"page": page, "lang": lang, "index": index, "line": 3 + index, "language": "python", "sha256": sha,
+            "id": None, "outcome": outcome, "reason": None, "error": None, "duration": 0.5, "output": "",
+            "ran_at": "2026-12-01T10:00:00Z", "reused_from": None, "as_root": None, "reason_code": None} | extra
+
+
+def stored_record(machine_id: str, machine: dict, *entries: dict) -> dict:
+    from ruota_docs.records import ledger
+
+    data = {"schema": 1, "kind": ledger.KIND, "machine_id": machine_id, "machine": machine,
+            "updated": "2026-12-01T10:00:00Z", "blocks": {f"{e['page']}#{e['index']}": e for e in entries}}
+    return ledger.to_stored(data)
+
+
+def test_stored_records_give_the_verdicts_their_entries_give():
+    timeout = {"code": "timeout", "args": {"seconds": 2.0}}
+    cuda = [full_entry(f"{lang}/p.md", 0, "a", output="ran\n", reused_from=None if lang == "es" else "es/p.md")
+            for lang in ("es", "en")]
+    cuda += [full_entry("es/p.md", 1, "b", "skipped", reason="timed out after 2 s", reason_code=timeout)]
+    cpu = [full_entry("es/p.md", 0, "a", "error", error="boom"), full_entry("en/p.md", 0, "old")]
+    records = [stored_record("cuda", CUDA, *cuda), stored_record("cpu", CPU, *cpu)]
+    index = verdicts.index_ledgers(records)
+    es, en = index.verdict("es/p.md", 0, "a"), index.verdict("en/p.md", 0, "a")
+    assert [(r.machine_id, r.state) for r in es.results] == [("cpu", "failed"), ("cuda", "passed")]
+    assert [(r.machine_id, r.state) for r in en.results] == [("cpu", "stale"), ("cuda", "passed")]  # en ran older code
+    assert es is not en  # the cpu record holds them differently: each its own verdict
+    passed = es.by_state("passed")[0].entry
+    assert (passed["output"], passed["credited"], passed["ran_at"]) == ("ran\n", {"en": "es"}, "2026-12-01T10:00:00Z")
+    skipped = index.verdict("es/p.md", 1, "b").only().entry
+    assert (skipped["reason"], skipped["reason_code"]) == ("timed out after 2 s", timeout)  # read from the table
+
+
+def test_copies_held_alike_by_every_record_share_one_verdict():
+    entries = [full_entry(f"{lang}/p.md", 0, "a") for lang in ("es", "en", "fr")]
+    index = verdicts.index_ledgers([stored_record("cuda", CUDA, *entries), stored_record("rocm", ROCM, *entries[:2])])
+    es, en, fr = (index.verdict(f"{lang}/p.md", 0, "a") for lang in ("es", "en", "fr"))
+    assert es is en and fr is not es  # the rocm record has no fr copy
+    assert [r.machine_id for r in fr.results] == ["cuda"]
+
+
+def test_a_site_without_language_folders_is_read_from_stored_records():
+    entries = [full_entry("guide.md", 0, "a") | {"lang": "en"}, full_entry("other/guide.md", 0, "a") | {"lang": "en"}]
+    index = verdicts.index_ledgers([stored_record("cuda", CUDA, entries[0]), stored_record("cpu", CPU, *entries)])
+    assert [r.machine_id for r in index.verdict("guide.md", 0, "a").results] == ["cpu", "cuda"]
+    assert [r.machine_id for r in index.verdict("other/guide.md", 0, "a").results] == ["cpu"]
+    assert index.verdict("guide.md", 0, "new").state == "stale"

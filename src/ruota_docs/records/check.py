@@ -8,13 +8,13 @@ error makes the command exit 1; warnings do not, unless ``--strict``. The rules,
 severity:
 
 - **schema** (error): valid UTF-8 JSON, no duplicate keys, ``kind`` known and ``schema`` the
-  current one (a ``schema`` 1 record is refused with the command that migrates it); every field
+  current one (an older record is refused with the command that migrates it); every field
   of `ruota_docs.records.ledger.MACHINE_FIELDS` and of a stored result
   (`ruota_docs.records.stored`: the entry's fields shared by a block's copies, ``at``,
-  ``credited``) present with its type, nothing else; one result per block; each output keyed by
-  its hash and named by a result; outcomes, hashes, languages well formed; a ``reason_code`` one
-  of `ruota_docs.records.reason_codes.CODES` with its arguments, whose English is the entry's
-  ``reason``.
+  ``credited``) present with its type, nothing else; one result per block, and a line for it;
+  each output and reason keyed by its hash and named by a result; outcomes, hashes, languages
+  well formed; a ``reason_code`` one of `ruota_docs.records.reason_codes.CODES` with its
+  arguments, whose English is the entry's ``reason``.
 - **stale** (warning): the entry's page is gone, it has no block at that index, or no block of
   the page has the entry's code (its SHA-256) any more. The site never shows such an entry as
   verified (`ruota_docs.records.verdicts`), so it is only a warning: run the page again.
@@ -364,18 +364,30 @@ def _block_names(data: dict) -> dict[str, str]:
     for name, page in data.get("pages", {}).items():
         for n, result in enumerate(page.get("results", [])):
             lang, index = next(iter(result["at"].items()))
-            index = stored.at(index)[0]
             names[f"pages.{name}.results[{n}]"] = f"{lang}/{name}#{index}"
             if result.get("output"):
                 names.setdefault(f"outputs.{result['output']}", f"{lang}/{name}#{index}.output")
+            if result.get("reason"):
+                names.setdefault(f"reasons.{result['reason']}", f"{lang}/{name}#{index}")
     return names
+
+
+def _named(where: str, names: dict[str, str]) -> str:
+    """A stored place (``pages.x.md.results[2].error``, ``reasons.<id>.reason``) as the block it is for."""
+    head, dot, rest = where.partition("].")
+    if dot and head + "]" in names:
+        return f"{names[head + ']']}.{rest}"
+    table, _, rest = where.partition(".")
+    key, dot, field = rest.partition(".")
+    if table == "reasons" and dot and f"reasons.{key}" in names:
+        return f"{names[f'reasons.{key}']}.{field}"
+    return names.get(where) or where
 
 
 def _check_private(report: Report, data: dict) -> None:
     names = _block_names(data)
     for where, text in _strings(data, ""):
-        head, dot, rest = where.partition("].")
-        where = names.get(where) or (f"{names[head + ']']}.{rest}" if dot and head + "]" in names else where)
+        where = _named(where, names)
         for finding in private_data.findings(text):
             place = f"line {finding.line}: " if "\n" in text.rstrip("\n") else ""
             report.add(where or "record", "error" if finding.error else "warning", "private",
@@ -420,10 +432,10 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
                    f"(the engine writes about 75,000 for every page); its largest field is "
                    f"{_heaviest(data)}")
         return report
-    if data.get("schema") == 1 and data.get("kind") == ledger.KIND:
-        report.add("record.schema", "error", "schema", f"schema 1 is the old format (one entry per page and language); "
+    if data.get("schema") in OLD_FORMATS and data.get("kind") == ledger.KIND:
+        report.add("record.schema", "error", "schema", f"schema {data['schema']} is {OLD_FORMATS[data['schema']]}; "
                    f"rewrite it as schema {ledger.SCHEMA} with `ruota-docs record migrate {path}` (the same results, "
-                   "a third of the bytes) and check it again")
+                   "in fewer bytes) and check it again")
         return report
     if not _fields(report, "record", data, _TOP, ("fingerprint",)):
         return report
@@ -435,9 +447,9 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
     device = _check_machine(report, data["machine"], data["machine_id"], path.stem, data.get("fingerprint"))
     _check_origin(report, data)
     updated = _time(report, "record.updated", data["updated"], now)
-    if not _check_stored(report, data["pages"], data["outputs"]):
+    if not _check_stored(report, data["pages"], data["reasons"], data["outputs"]):
         return report
-    blocks = stored.expand(data["pages"], data["outputs"], tuple(ledger.ENTRY_FIELDS))
+    blocks = stored.expand(data["pages"], data["outputs"], tuple(ledger.ENTRY_FIELDS), data["reasons"])
     pages = _Pages(Path(root), Path(docs_dir))
     report.entries = len(blocks)
     for key, entry in blocks.items():
@@ -448,7 +460,10 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
 
 # -- the stored form: pages, their results, the outputs ------------------------------------------------------------
 _TOP = {"schema": (int,), "kind": (str,), "machine_id": (str,), "machine": (dict,), "fingerprint": (str, type(None)),
-        "provenance": (dict,), "updated": (str,), "pages": (dict,), "outputs": (dict,)}
+        "provenance": (dict,), "updated": (str,), "pages": (dict,), "reasons": (dict,), "outputs": (dict,)}
+#: Formats `ruota_docs.records.ledger.load` still reads and `record check` refuses: what each was.
+OLD_FORMATS = {1: "the old format (one entry per page and language)",
+               2: "an older format (each result holds its line, its reason and its time)"}
 
 
 def _check_origin(report: Report, data: dict) -> None:
@@ -464,19 +479,64 @@ _LANG = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]+)?")
 
 def _result_fields() -> tuple[dict, tuple]:
     """The fields of a stored result and their types, and those that may be absent."""
-    fields = {k: v for k, v in ledger.ENTRY_FIELDS.items() if k not in stored.PER_COPY}
+    fields = {k: v for k, v in ledger.ENTRY_FIELDS.items() if k not in stored.PER_COPY and k != "reason_code"}
     fields = {"sha256": fields.pop("sha256"), "at": (dict,), "credited": (dict,), "signatures": (dict,), **fields}
-    return fields, (*ledger.OPTIONAL_ENTRY_FIELDS, *stored.NULL_IF_ABSENT, "credited", "signatures")
+    fields["reason"] = (str,)  # the key of its entry in "reasons"
+    return fields, (*ledger.OPTIONAL_ENTRY_FIELDS, *stored.NULL_IF_ABSENT, *stored.MERGED, "credited", "signatures")
 
 
-def _check_stored(report: Report, pages: dict, outputs: dict) -> bool:
-    """The shape of ``pages`` and ``outputs``; False where the entries cannot be read from them."""
+_PAGE_FIELDS = {"signatures": (dict,), "lines": (dict,), "ran_at": (str,), "results": (list,), "folders": (bool,)}
+_REASON_FIELDS = {"reason_code": (dict, type(None)), "reason": (str, type(None))}
+
+
+def _check_table(report: Report, name: str, table: dict, used: set, key_of, fields: dict | None) -> bool:
+    """``outputs`` or ``reasons``: each value of its type, keyed by its hash, named by a result."""
+    ok = True
+    for key, value in table.items():
+        where = f"{name}.{key}"
+        if fields is None and not isinstance(value, str):
+            report.add(where, "error", "schema", "must be a string")
+            ok = False
+        elif fields is not None and not (isinstance(value, dict)
+                                         and _fields(report, where, value, fields, ("reason", "reason_code"))):
+            if not isinstance(value, dict):
+                report.add(where, "error", "schema", "must be an object {\"reason_code\": …}")
+            ok = False
+        elif fields is not None and not value:
+            report.add(where, "error", "schema", "must hold the reason's code (reason_code), its English (reason), "
+                                                 "or both")
+            ok = False
+        elif key != key_of(value):
+            what = "output's SHA-256" if fields is None else "SHA-256 of the reason as JSON"
+            report.add(where, "error", "schema", f"the key must be the first 16 hex digits of the {what} "
+                                                 f"({key_of(value)}): the {name[:-1]} was changed")
+        elif key not in used:
+            report.add(where, "error", "schema", f"no result names this {name[:-1]}: the engine stores only "
+                                                 + ("outputs it shows" if fields is None else "reasons it gives"))
+    return ok
+
+
+def _check_lines(report: Report, where: str, lines: dict) -> bool:
+    """A page's ``lines``: each language's list of the lines its blocks start at."""
+    ok = True
+    for lang, found in lines.items():
+        if not _LANG.fullmatch(lang) or not isinstance(found, list) or not all(
+                line is None or _has_type(line, (int,)) and line >= 1 for line in found):
+            report.add(f"{where}.lines.{lang}", "error", "schema",
+                       f"must map a language folder to the line ≥ 1 of each block (null where unknown), "
+                       f"not {json.dumps(found)[:80]}")
+            ok = False
+    return ok
+
+
+def _check_stored(report: Report, pages: dict, reasons: dict, outputs: dict) -> bool:
+    """The shape of ``pages``, ``reasons`` and ``outputs``; False where the entries cannot be read from them."""
     fields, optional = _result_fields()
-    ok, used, seen = True, set(), {}
+    ok, used, said, seen = True, set(), set(), {}
     for name, page in pages.items():
         where = f"pages.{name}"
-        if not _fields(report, where, page, {"signatures": (dict,), "results": (list,), "folders": (bool,)},
-                       ("signatures", "folders")):
+        if not _fields(report, where, page, _PAGE_FIELDS, ("signatures", "lines", "ran_at", "folders")) \
+                or not _check_lines(report, where, page.get("lines") or {}):
             ok = False
             continue
         if not _PAGE.fullmatch(name):
@@ -492,42 +552,44 @@ def _check_stored(report: Report, pages: dict, outputs: dict) -> bool:
                 report.add(at, "error", "schema", "a result must be an object")
                 ok = False
                 continue
-            if not _fields(report, at, result, fields, optional) or not _check_at(report, at, result, name, seen):
+            if not _fields(report, at, result, fields, optional) \
+                    or not _check_at(report, at, result, name, page, seen):
                 ok = False
                 continue
+            if result.get("reason") is not None:
+                said.add(result["reason"])
+                if result["reason"] not in reasons:
+                    report.add(f"{at}.reason", "error", "schema",
+                               f"names reason {result['reason']!r}, which \"reasons\" does not hold")
+                    ok = False
+            if "ran_at" not in result and "ran_at" not in page:
+                report.add(f"{at}.ran_at", "error", "schema",
+                           "missing: neither the result nor its page says when it ran")
+                ok = False
             if result.get("output") is not None:
                 used.add(result["output"])
                 if result["output"] not in outputs:
                     report.add(f"{at}.output", "error", "schema",
                                f"names output {result['output']!r}, which \"outputs\" does not hold")
                     ok = False
-    for key, text in outputs.items():
-        if not isinstance(text, str):
-            report.add(f"outputs.{key}", "error", "schema", "must be a string")
-            ok = False
-        elif key != stored.output_id(text):
-            report.add(f"outputs.{key}", "error", "schema",
-                       f"the key must be the first 16 hex digits of the output's "
-                       f"SHA-256 ({stored.output_id(text)}): the output was changed")
-        elif key not in used:
-            report.add(f"outputs.{key}", "error", "schema",
-                       "no result names this output: the engine stores only outputs it shows")
-    return ok
+    ok = _check_table(report, "reasons", reasons, said, stored.reason_id, _REASON_FIELDS) and ok
+    return _check_table(report, "outputs", outputs, used, stored.output_id, None) and ok
 
 
-def _check_at(report: Report, where: str, result: dict, page: str, seen: dict) -> bool:
-    """``at`` (language → block index) and ``credited`` (language → the language that ran it)."""
+def _check_at(report: Report, where: str, result: dict, page: str, stored_page: dict, seen: dict) -> bool:
+    """``at`` (language → block index, with a line in the page's ``lines``) and ``credited``
+    (language → the language that ran it)."""
     ok = bool(result["at"])
     if not ok:
         report.add(f"{where}.at", "error", "schema", "must name at least one language's copy of the block")
-    for lang, value in result["at"].items():
-        index, line = stored.at(value) if isinstance(value, list) and len(value) == 2 else (value, 1)
-        index_ok = _has_type(index, (int,)) and index >= 0
-        line_ok = _has_type(line, (int,)) and line >= 1
-        if not _LANG.fullmatch(lang) or not index_ok or not line_ok:
+    for lang, index in result["at"].items():
+        if not _LANG.fullmatch(lang) or not (_has_type(index, (int,)) and index >= 0):
             report.add(f"{where}.at.{lang}", "error", "schema",
-                       "must map a language folder to the block's index ≥ 0 and "
-                       f"line ≥ 1 ([3, 120]), not {json.dumps(value)}")
+                       f"must map a language folder to the block's index ≥ 0, not {json.dumps(index)}")
+            ok = False
+        elif stored.line_of(stored_page, lang, index) is None:
+            report.add(f"{where}.at.{lang}", "error", "schema",
+                       f"block {index} of the {lang} copy has no line in the page's \"lines\"")
             ok = False
         elif (lang, index) in seen.setdefault(page, {}):
             report.add(f"{where}.at.{lang}", "error", "schema", f"{lang}/{page}#{index} has another result already "

@@ -4,7 +4,7 @@
 In memory (what `load` returns and `record` merges), one entry per page and language:
 
     {
-      "schema": 2,
+      "schema": 3,
       "kind": "ruota-docs/ledger",
       "machine_id": "cpu-x86_64",
       "machine": { ... ruota_docs.records.machine.Device.to_dict() ... },
@@ -27,10 +27,11 @@ In memory (what `load` returns and `record` merges), one entry per page and lang
       }
     }
 
-On disk (``schema`` 2) the copies of a block in each language share one result and each
-output is stored once (`ruota_docs.records.stored`). A ``schema`` 1 record (the entries
-as above, one per page and language) is still read, and written back as ``schema`` 2 by
-the next run or by ``ruota-docs record migrate``; ``record check`` refuses it.
+On disk (``schema`` 3) the copies of a block in each language share one result, and each
+output and reason is stored once (`ruota_docs.records.stored`). Older records are still
+read: ``schema`` 1 (the entries as above, one per page and language) and ``schema`` 2 (the
+results of ``schema`` 3, each holding its reason and line); the next run or ``ruota-docs
+record migrate`` writes them back as ``schema`` 3, and ``record check`` refuses them.
 
 `MACHINE_FIELDS` and `ENTRY_FIELDS` list every field and its type:
 ``ruota-docs record check`` (`ruota_docs.records.check`) holds a record someone
@@ -66,10 +67,12 @@ from pathlib import Path
 
 from ruota_docs.records import provenance, stored
 
-SCHEMA = 2
+SCHEMA = 3
 #: Older formats `load` still reads (and `write_atomic` writes back as `SCHEMA`).
-READABLE = (1, 2)
+READABLE = (1, 2, 3)
 KIND = "ruota-docs/ledger"
+#: What a stored record holds in place of ``blocks`` (`ruota_docs.records.stored`).
+STORED_PARTS = ("pages", "reasons", "outputs")
 OUTCOMES = ("passed", "failed", "skipped", "error")
 
 _TEXT = (str, type(None))
@@ -108,8 +111,11 @@ def empty(machine: dict) -> dict:
             "updated": None, "blocks": {}}
 
 
-def load(path: Path) -> dict:
-    """Read and validate one ledger. Raises `LedgerError` naming the file."""
+def load(path: Path, expand: bool = True) -> dict:
+    """Read and validate one ledger. Raises `LedgerError` naming the file.
+
+    ``expand=False`` returns it in the stored form (`to_stored`, an older record converted),
+    for readers that work with its results directly (`ruota_docs.records.verdicts.Index`)."""
     path = Path(path)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -128,35 +134,52 @@ def load(path: Path) -> dict:
         raise LedgerError(f"{path}: schema {schema!r} is older than any this ruota-docs reads "
                           f"({', '.join(map(str, READABLE))})")
     if schema >= 2:
-        data = _expanded(path, data)
+        _check_parts(path, data)
+        if not expand and schema == SCHEMA:
+            return data
+        data = expanded(data)
     if not isinstance(data.get("blocks"), dict):
         raise LedgerError(f"{path}: \"blocks\" must be an object")
     for key, entry in data["blocks"].items():
         if not isinstance(entry, dict) or entry.get("outcome") not in OUTCOMES or "sha256" not in entry:
             raise LedgerError(f"{path}: entry {key!r} lacks an outcome or a sha256")
-    return data
+    return data if expand else to_stored(data)
 
 
-def _expanded(path: Path, data: dict) -> dict:
-    """A stored (``schema`` 2) record as entries; a shape it cannot hold is an error naming the field."""
+def _check_parts(path: Path, data: dict) -> None:
+    """A stored record (``schema`` 2 or later) holds what it must to be read; a shape it cannot
+    hold is an error naming the field."""
     pages, outputs = data.get("pages"), data.get("outputs")
-    if not isinstance(pages, dict) or not isinstance(outputs, dict):
-        raise LedgerError(f"{path}: \"pages\" and \"outputs\" must be objects (schema {data.get('schema')})")
+    reasons = data.get("reasons") if data["schema"] >= 3 else None
+    if not isinstance(pages, dict) or not isinstance(outputs, dict) or not isinstance(reasons, (dict, type(None))) \
+            or data["schema"] >= 3 and reasons is None:
+        wanted = '"pages", "reasons" and "outputs"' if data["schema"] >= 3 else '"pages" and "outputs"'
+        raise LedgerError(f"{path}: {wanted} must be objects (schema {data.get('schema')})")
     for name, page in pages.items():
-        if not isinstance(page, dict) or not isinstance(page.get("results"), list) or not all(
-                isinstance(r, dict) and isinstance(r.get("at"), dict) for r in page["results"]):
+        if not isinstance(page, dict) or not isinstance(page.get("results"), list):
             raise LedgerError(f"{path}: pages.{name}: must hold \"results\", each with its \"at\"")
-    expanded = {k: v for k, v in data.items() if k not in ("pages", "outputs")}
-    expanded["blocks"] = stored.expand(pages, outputs, tuple(ENTRY_FIELDS))
-    return expanded
+        for n, result in enumerate(page["results"]):
+            if not isinstance(result, dict) or not isinstance(result.get("at"), dict):
+                raise LedgerError(f"{path}: pages.{name}: must hold \"results\", each with its \"at\"")
+            if result.get("outcome") not in OUTCOMES or "sha256" not in result:
+                raise LedgerError(f"{path}: pages.{name}.results[{n}] lacks an outcome or a sha256")
+
+
+def expanded(data: dict) -> dict:
+    """A stored record (``schema`` 2 or later, its parts checked) as entries (``blocks``)."""
+    reasons = data.get("reasons") if data["schema"] >= 3 else None
+    found = {k: v for k, v in data.items() if k not in STORED_PARTS}
+    found["blocks"] = stored.expand(data["pages"], data["outputs"], tuple(ENTRY_FIELDS), reasons)
+    return found
 
 
 def to_stored(data: dict) -> dict:
-    """The record as it is written (``schema`` `SCHEMA`): ``blocks`` become ``pages`` and ``outputs``."""
-    pages, outputs = stored.compact(data.get("blocks", {}))
+    """The record as it is written (``schema`` `SCHEMA`): ``blocks`` become ``pages``, ``reasons``
+    and ``outputs``."""
+    pages, reasons, outputs = stored.compact(data.get("blocks", {}))
     written = {k: v for k, v in data.items() if k != "blocks"}
     written["schema"] = SCHEMA
-    return written | {"pages": pages, "outputs": outputs}
+    return written | {"pages": pages, "reasons": reasons, "outputs": outputs}
 
 
 def migrate(path: Path) -> tuple[int, int]:
@@ -169,14 +192,14 @@ def migrate(path: Path) -> tuple[int, int]:
     return before, path.stat().st_size
 
 
-def load_all(directory: Path) -> list[dict]:
-    """Every ledger in a folder, sorted by machine id; a missing folder holds none."""
+def load_all(directory: Path, expand: bool = True) -> list[dict]:
+    """Every ledger in a folder, sorted by machine id; a missing folder holds none (``expand``: see `load`)."""
     directory = Path(directory)
     if not directory.is_dir():
         return []
     ledgers, seen = [], {}
     for path in sorted(directory.glob("*.json")):
-        data = load(path)
+        data = load(path, expand)
         key = (data.get("machine_id"), data.get("fingerprint"))
         if key in seen:
             which = f"machine {key[0]!r}" + (f" (fingerprint {key[1][:8]}…)" if key[1] else "")
@@ -266,7 +289,7 @@ def lines(written: dict):
     dump = lambda value: json.dumps(value, ensure_ascii=False)  # noqa: E731
     yield "{\n"
     for key, value in written.items():
-        if key not in ("pages", "outputs"):
+        if key not in STORED_PARTS:
             yield f" {dump(key)}: {dump(value)},\n"
     yield ' "pages": {\n'
     pages = list(written.get("pages", {}).items())
@@ -278,11 +301,16 @@ def lines(written: dict):
             comma = "," if i < len(results) - 1 else ""
             yield f"   {json.dumps(result, ensure_ascii=False, separators=(',', ':'))}{comma}\n"
         yield f"  ]}}{',' if n < len(pages) - 1 else ''}\n"
-    yield ' },\n "outputs": {\n'
-    outputs = list(written.get("outputs", {}).items())
-    for i, (key, text) in enumerate(outputs):
-        yield f"  {dump(key)}: {dump(text)}{',' if i < len(outputs) - 1 else ''}\n"
-    yield " }\n}\n"
+    yield " }"
+    for part in STORED_PARTS[1:]:
+        if part not in written:
+            continue
+        yield f',\n {dump(part)}: {{\n'
+        found = list(written[part].items())
+        for i, (key, value) in enumerate(found):
+            yield f"  {dump(key)}: {dump(value)}{',' if i < len(found) - 1 else ''}\n"
+        yield " }"
+    yield "\n}\n"
 
 
 def replace_bytes(path: Path, content: bytes, mode: int) -> None:

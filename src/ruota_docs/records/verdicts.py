@@ -6,7 +6,10 @@ block's current code: code changed since its last run is *stale*, never green.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
+
+from ruota_docs.records import ledger, stored
 
 PRIORITY = ("failed", "passed", "skipped", "stale", "absent")
 
@@ -45,6 +48,9 @@ class MachineResult:
     machine_id: str  #: the record's id (`record_id`): unique among the records
     label: str
     state: str  #: passed, failed, skipped or stale (machines without the block have no result)
+    #: what the record says of the block: its result's fields (``outcome``, ``output``, ``reason``,
+    #: ``ran_at``…, and ``credited``: language → the language whose run the copy was credited
+    #: with), shared by the copies of the block that share the result
     entry: dict | None = None
     record: dict = field(default_factory=dict, repr=False)  #: the whole record (machine, fingerprint, provenance)
     #: ``(backend, target)``: the machines a block panel counts together (`group_of`)
@@ -68,11 +74,33 @@ class Verdict:
 
     results: list[MachineResult] = field(default_factory=list)
     machines: int = 0
+    #: what readers derive from the results, kept for the other copies of the block that share them
+    memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     def by_state(self, state: str) -> list[MachineResult]:
+        """The results in ``state`` (a list the verdict keeps: read it, do not change it)."""
         if state == "absent":
             return []
-        return [r for r in self.results if r.state == state]
+        found = self.memo.get(state)
+        if found is None:
+            found = self.memo[state] = [r for r in self.results if r.state == state]
+        return found
+
+    def tally(self) -> Counter:
+        """How many results of each ``(backend, target)`` group are in each state."""
+        found = self.memo.get("tally")
+        if found is None:
+            found = self.memo["tally"] = Counter((r.group, r.state) for r in self.results)
+        return found
+
+    def latest_run(self, state: str | None = None) -> str | None:
+        """When the latest of its runs (in ``state``) was (``ran_at``), None where no machine ran it."""
+        key = ("latest", state)
+        if key not in self.memo:
+            results = self.results if state is None else self.by_state(state)
+            self.memo[key] = max((r.entry["ran_at"] for r in results if r.entry and r.entry.get("ran_at")),
+                                 default=None)
+        return self.memo[key]
 
     @property
     def absent(self) -> int:
@@ -107,32 +135,56 @@ class PageEntries(dict):
 
 
 class Index:
-    """Every ledger and, across them, the records of each code: a verdict costs what the
+    """Every record and, across them, the results of each code: a verdict costs what the
     records of that block hold, not one lookup per record, and each block's verdict is
-    computed once per build. Iterating gives ``(data, PageEntries)`` for each ledger (built
-    when first asked for: the site's pages never need them)."""
+    computed once per build.
+
+    The records are indexed in their stored form (`ruota_docs.records.stored`: one result
+    for the copies of a block in every language), as `ruota_docs.records.ledger.load_all`
+    reads them with ``expand=False``: a site reads a thousand records, and expanding each
+    into one entry per language would cost it more than everything else it does with them.
+    Records given as entries (``blocks``) are stored first. Iterating gives ``(data,
+    PageEntries)`` for each record, expanded when first asked for (the site's pages never
+    need them)."""
 
     def __init__(self, ledgers: list[dict]) -> None:
         self.ledgers = list(ledgers)
-        self.by_code: dict[tuple[str, str], list[tuple[int, dict]]] = {}
-        self.by_index: dict[tuple[str, int], list[int]] = {}
-        by_code, by_index = self.by_code, self.by_index  # a thousand records: half a million entries
-        for n, data in enumerate(self.ledgers):
-            for entry in data.get("blocks", {}).values():
-                page = entry["page"]
-                code = (page, entry["sha256"])
-                if code in by_code:
-                    by_code[code].append((n, entry))
-                else:
-                    by_code[code] = [(n, entry)]
-                place = (page, entry["index"])
-                if place in by_index:
-                    by_index[place].append(n)
-                else:
-                    by_index[place] = [n]
+        self._stored = [data if "pages" in data else ledger.to_stored(data) for data in self.ledgers]
         self.labels = [(record_id(data), machine_label(data.get("machine", {})), group_of(data.get("machine", {})))
                        for data in self.ledgers]
+        # records are numbered in the order verdicts list them (by record id), so that a verdict's
+        # results need no sorting by anything but their number
+        self._order = sorted(range(len(self.ledgers)), key=lambda n: self.labels[n][0])
+        #: (page under the language folders, code, language) → [(record, index of the copy, what the
+        #: record says), …], in record order; what it says is the result's fields as an entry's
+        #: (`_view`), one for every copy and verdict that reads it. A page of a site without
+        #: language folders is under its own path, with the language None.
+        self.by_code: dict[tuple[str, str, str | None], list[tuple[int, int, dict]]] = {}
+        #: (page under the language folders, block index, language) → [record, …]
+        self.by_place: dict[tuple[str, int, str | None], list[int]] = {}
+        by_code, by_place = self.by_code, self.by_place  # a thousand records: half a million copies
+        for n, m in enumerate(self._order):
+            data = self._stored[m]
+            outputs, reasons = data["outputs"], data["reasons"]
+            for rest, page in data["pages"].items():
+                folders = page.get("folders", True)
+                ran_at = page.get("ran_at")
+                for result in page["results"]:
+                    said = _view(result, outputs, reasons, ran_at)
+                    sha = result["sha256"]
+                    for lang, index in result["at"].items():
+                        held = lang if folders else None
+                        code, place = (rest, sha, held), (rest, index, held)
+                        if code in by_code:
+                            by_code[code].append((n, index, said))
+                        else:
+                            by_code[code] = [(n, index, said)]
+                        if place in by_place:
+                            by_place[place].append(n)
+                        else:
+                            by_place[place] = [n]
         self.cache: dict[tuple[str, int, str], Verdict] = {}
+        self._copies: dict[tuple[str, int, str], list[tuple[list, list, Verdict]]] = {}  # see `verdict`
         self._pages: list | None = None
 
     def __len__(self) -> int:
@@ -140,7 +192,8 @@ class Index:
 
     def __iter__(self):
         if self._pages is None:
-            self._pages = [(data, PageEntries(data.get("blocks", {}).values())) for data in self.ledgers]
+            self._pages = [(data, PageEntries((data["blocks"] if "blocks" in data else ledger.expanded(data)).values()))
+                           for data in self.ledgers]
         return iter(self._pages)
 
     def __getitem__(self, n: int):
@@ -150,20 +203,66 @@ class Index:
         key = (page, index, sha256)
         found = self.cache.get(key)
         if found is None:
-            chosen: dict[int, dict] = {}
-            for n, entry in self.by_code.get((page, sha256), ()):
-                # the block itself, else the same code elsewhere on the page
-                if n not in chosen or entry["index"] == index:
-                    chosen[n] = entry
-            labels, ledgers = self.labels, self.ledgers
-            results = [MachineResult(labels[n][0], labels[n][1], "failed" if entry["outcome"] == "error"
-                                     else entry["outcome"], entry, ledgers[n], labels[n][2])
-                       for n, entry in chosen.items()]
-            results += [MachineResult(labels[n][0], labels[n][1], "stale", None, ledgers[n], labels[n][2])
-                        for n in dict.fromkeys(self.by_index.get((page, index), ())) if n not in chosen]
-            results.sort(key=_machine_id)
-            found = self.cache[key] = Verdict(results, len(self.ledgers))
+            lang, rest = page.partition("/")[::2]
+            codes = self.by_code.get((rest, sha256, lang), ()) or self.by_code.get((page, sha256, None), ())
+            places = self.by_place.get((rest, index, lang), ()) or self.by_place.get((page, index, None), ())
+            # the copies of a block in other languages share a verdict where every record holds
+            # them alike (the same results, at the same index): the lists compare element by element
+            copies = self._copies.setdefault((rest, index, sha256), [])
+            found = next((v for c, p, v in copies if c == codes and p == places), None)
+            if found is None:
+                found = self._verdict(index, codes, places)
+                copies.append((codes, places, found))
+            self.cache[key] = found
         return found
+
+    def _verdict(self, index: int, codes, places) -> Verdict:
+        chosen: dict[int, dict] = {}
+        for n, copy, said in codes:  # the block itself, else the same code elsewhere on the page
+            if copy == index or n not in chosen:
+                chosen[n] = said
+        stale = [n for n in places if n not in chosen]
+        labels, ledgers, order = self.labels, self.ledgers, self._order
+        results = []
+        for n in sorted(chosen.keys() | stale) if stale else chosen:  # codes are in record order
+            m = order[n]
+            rid, label, group = labels[m]
+            said = chosen.get(n)
+            state = "stale" if said is None else "failed" if said["outcome"] == "error" else said["outcome"]
+            results.append(MachineResult(rid, label, state, said, ledgers[m], group))
+        return Verdict(results, len(self.ledgers))
+
+
+def _view(result: dict, outputs: dict, reasons: dict, ran_at: str | None) -> dict:
+    """What a stored result says, as the fields of an entry: its output and reason read from
+    the record's tables, its time from its page where it holds none."""
+    found = dict(result)
+    found["output"] = outputs.get(result["output"], "") if "output" in result else ""
+    key = result.get("reason")
+    why = reasons.get(key) if key else None
+    if why is None:
+        found["reason"] = found["reason_code"] = None
+    else:
+        found["reason"] = _english(key, why)
+        if "reason_code" in why:  # absent: a record written before codes, whose English the site reads
+            found["reason_code"] = why["reason_code"]
+    if "ran_at" not in found:
+        found["ran_at"] = ran_at
+    return found
+
+
+#: A stored reason's English by its key (a hash of the reason): records that give the same
+#: reason share it, and a thousand records give a few hundred reasons.
+_ENGLISH: dict[str, str | None] = {}
+
+
+def _english(key: str, why: dict) -> str | None:
+    """A stored reason's English, computed once per process for every record that gives it."""
+    if "reason" in why:
+        return why["reason"]
+    if key not in _ENGLISH:
+        _ENGLISH[key] = stored.english(why)
+    return _ENGLISH[key]
 
 
 def _machine_id(result: MachineResult) -> str:

@@ -8,6 +8,7 @@ readers get French units (``Gio``, ``Mio``, ``Kio``, ``o``).
 from __future__ import annotations
 
 import datetime as dt
+from functools import lru_cache
 
 from babel import Locale
 from babel.dates import format_date as _babel_date
@@ -53,6 +54,7 @@ def _dates_locale(lang: str) -> str:
     return "en_GB" if lang == "en" else lang
 
 
+@lru_cache(maxsize=4096)  # a page of a thousand machines' counts formats the same few numbers again and again
 def number(value: float, lang: str, digits: int = 2) -> str:
     """A number with the locale's separators and at most ``digits`` decimals."""
     pattern = "#,##0" + ("." + "#" * digits if digits else "")
@@ -99,6 +101,7 @@ def seconds(value: float, lang: str) -> str:
     return f"{quantity(minutes, 'min', lang, 0)} {quantity(rest, 's', lang, 0)}"
 
 
+@lru_cache(maxsize=4096)
 def plural_form(count: float, lang: str) -> str:
     """CLDR's plural category of ``count``: ``one``, ``many`` or ``other`` (French: 0 and 1 are ``one``)."""
     return Locale.parse(lang).plural_form(abs(count))

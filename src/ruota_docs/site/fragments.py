@@ -111,6 +111,18 @@ def _failed_lines(found: list, lang: str) -> list[tuple[str, str]]:
     return lines
 
 
+def _by_reason(verdict: Verdict) -> dict[tuple[str, str], list]:
+    """A verdict's skipped results by what their records say (English reason and code), once
+    for the copies of the block that share the verdict."""
+    found = verdict.memo.get("by_reason")
+    if found is None:
+        found = verdict.memo["by_reason"] = {}
+        for r in verdict.by_state("skipped"):
+            entry = r.entry or {}
+            found.setdefault((entry.get("reason") or "", repr(entry.get("reason_code"))), []).append(r)
+    return found
+
+
 def mark(block, verdict: Verdict, lang: str, found: list | None = None) -> str:
     """The small verification mark under a block: a line per kind of result, the machines
     counted by backend and target (the page's own card first)."""
@@ -126,21 +138,19 @@ def mark(block, verdict: Verdict, lang: str, found: list | None = None) -> str:
     passed = verdict.by_state("passed")
     if passed:
         lines.append(("passed", text(lang, "verified_on", machines=_phrases(found, ("passed",), lang),
-                                     date=formatting.date(_latest(passed), lang), count=len(passed))))
+                                     date=formatting.date(verdict.latest_run("passed"), lang), count=len(passed))))
     skipped = verdict.by_state("skipped")
     if skipped and block.not_run_reason is None:
         # grouped by what the reader is told: machines whose English reasons differ only
         # in what they are ("this machine: …") share one line
-        localised: dict[tuple[str, str], str] = {}
         said: dict[str, list] = {}
-        for r in skipped:
-            raw = (r.entry or {}).get("reason") or ""
-            key = (raw, repr((r.entry or {}).get("reason_code")))
-            if key not in localised:
-                localised[key] = reasons.reason_text(block, r.entry or {}, lang)
-            said.setdefault(localised[key], []).append(r)
-        for reason, machines in said.items():
-            where = _phrases(groups.group(machines, groups.page_targets(page)), ("skipped",), lang)
+        for key, machines in _by_reason(verdict).items():
+            said.setdefault(reasons.reason_text(block, machines[0].entry or {}, lang), []).append(key)
+        for reason, keys in said.items():
+            memo = ("skipped_groups", tuple(keys), groups.page_targets(page))  # the same for every copy's language
+            if memo not in verdict.memo:
+                verdict.memo[memo] = groups.group([r for key in keys for r in _by_reason(verdict)[key]], memo[2])
+            where = _phrases(verdict.memo[memo], ("skipped",), lang)
             lines.append(("skipped", text(lang, "skipped_on", machines=where, reason=reason)))
     if not passed and not verdict.by_state("failed") and block.not_run_reason is None:
         if verdict.by_state("stale"):
@@ -174,8 +184,9 @@ def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: li
             meta.append(text(lang, "latest_of", machine=result.label, count=ran))
         if entry.get("as_root"):  # what a permission check printed there is not what readers get
             meta.append(text(lang, "ran_as_root"))
-        if entry.get("reused_from"):
-            other = entry["reused_from"].split("/", 1)[0]
+        # a stored result names, per copy, the language whose run it was credited with
+        other = (entry.get("credited") or {}).get(lang) or (entry.get("reused_from") or "").partition("/")[0]
+        if other:
             names = LANGUAGE_NAMES.get(lang, LANGUAGE_NAMES["en"])
             meta.append(text(lang, "credited", language=names.get(other, other)))
         tabs.append({"state": result.state, "label": label, "body": body, "meta": meta})
@@ -212,8 +223,8 @@ def page_summary(blocks_verdicts, lang: str) -> str:
     if not total:
         return ""
     counts = Counter("notrun" if b.not_run_reason is not None else v.state for b, v in blocks_verdicts)
-    machines = {r.machine_id for _, v in blocks_verdicts for r in v.results if r.state == "passed"}
-    stamps = [r.entry["ran_at"] for _, v in blocks_verdicts for r in v.results if r.entry and r.entry.get("ran_at")]
+    machines = {r.machine_id for _, v in blocks_verdicts for r in v.by_state("passed")}
+    stamps = [v.latest_run() for _, v in blocks_verdicts if v.latest_run()]
     if counts["notrun"] == total:  # nothing here is meant to run (an API page's docstrings): say only why
         return render("page_summary", state="notrun", parts=[text(lang, "summary_notrun", count=total)], lang=lang)
     if counts["passed"] == 0:
@@ -354,12 +365,14 @@ def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: s
                                                  None, d) for d in ledgers])
     columns = [(g.key, g.label() if g.count() == 1 else groups.target_label(g.backend, g.target)) for g in found]
     size = {g.key: g.count() for g in found}
-    key_of = {r.machine_id: g.key for g in found for r in g.results}
+    key_of = {(g.backend, g.target): g.key for g in found}
+    # a result that does not say what machine it is for counts in its record's column (`MachineResult.group`)
+    key_of |= {("", r.machine_id): g.key for g in found for r in g.results}
     totals = {key: Counter() for key, _ in columns}
     for _, _, items in pages:
         for _, v in items:
-            for r in v.results:
-                totals[key_of[r.machine_id]][r.state] += 1
+            for (group, state), count in v.tally().items():  # counted once for the copies sharing a verdict
+                totals[key_of[group]][state] += count
     chart = [(label, [(text(lang, s), float(totals[key][s]), s) for s in ("passed", "failed", "skipped")])
              for key, label in columns]
     blocks = lambda v: text(lang, "blocks_count", count=int(v))  # noqa: E731
@@ -369,8 +382,8 @@ def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: s
         cells = []
         by_column = {key: Counter() for key, _ in columns}  # one pass over the page's results, not one per column
         for _, v in items:
-            for r in v.results:
-                by_column[key_of[r.machine_id]][r.state] += 1
+            for (group, state), count in v.tally().items():
+                by_column[key_of[group]][state] += count
         for key, _ in columns:
             c = by_column[key]
             c["stale"] = len(items) * size[key] - c["passed"] - c["failed"] - c["skipped"]  # changed, or never recorded

@@ -41,6 +41,9 @@ class Group:
     target: str
     results: list[MachineResult] = field(default_factory=list)
     _counts: Counter | None = field(default=None, repr=False, compare=False)
+    #: what the group's readers ask of it (its results in a state, its latest run…), kept: the copies
+    #: of a block in every language share one verdict and its groups (`groups_of`)
+    _of: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def key(self) -> str:
@@ -63,7 +66,11 @@ class Group:
         return sum(self._counts[s] for s in states)
 
     def of(self, state: str) -> list[MachineResult]:
-        return [r for r in self.results if r.state == state]
+        """The group's results in ``state`` (a list the group keeps: read it, do not change it)."""
+        found = self._of.get(state)
+        if found is None:
+            found = self._of[state] = [r for r in self.results if r.state == state]
+        return found
 
     @property
     def disagrees(self) -> bool:
@@ -72,12 +79,19 @@ class Group:
 
     def confirmed(self, state: str) -> bool:
         """At least two independent records (different fingerprints) hold ``state``."""
-        return len({r.record.get("fingerprint") for r in self.of(state) if r.record.get("fingerprint")}) >= 2
+        key = ("confirmed", state)
+        if key not in self._of:
+            fingerprints = {r.record.get("fingerprint") for r in self.of(state)}
+            self._of[key] = len(fingerprints - {None, ""}) >= 2
+        return self._of[key]
 
     def latest(self, *states: str) -> MachineResult | None:
         """The most recent run of the group in one of ``states``."""
-        ran = [r for r in self.results if r.entry and r.state in states and r.entry.get("ran_at")]
-        return max(ran, key=lambda r: (r.entry["ran_at"], r.machine_id)) if ran else None
+        key = ("latest", states)
+        if key not in self._of:
+            ran = [r for r in self.results if r.entry and r.state in states and r.entry.get("ran_at")]
+            self._of[key] = max(ran, key=lambda r: (r.entry["ran_at"], r.machine_id)) if ran else None
+        return self._of[key]
 
 
 def target_label(backend: str, target: str) -> str:
@@ -91,14 +105,21 @@ def group(results: list[MachineResult], first: tuple[str, ...] = ()) -> list[Gro
     ROCm, CUDA and the CPU, the groups of more machines first."""
     groups: dict[tuple[str, str], Group] = {}
     for result in results:
-        backend, target = result.group
-        groups.setdefault((backend, target), Group(backend, target)).results.append(result)
+        found = groups.get(result.group)
+        if found is None:
+            found = groups[result.group] = Group(*result.group)
+        found.results.append(result)
     return sorted(groups.values(), key=lambda g: (g.target not in first, _BACKEND_ORDER.get(g.backend, 3),
                                                    -g.count(), g.target))
 
 
 def groups_of(verdict: Verdict, page: str) -> list[Group]:
-    return group(verdict.results, page_targets(page))
+    """`group` of a verdict's results for ``page``, once for the copies of a block that share the verdict."""
+    targets = page_targets(page)
+    found = verdict.memo.get(("groups", targets))
+    if found is None:
+        found = verdict.memo[("groups", targets)] = group(verdict.results, targets)
+    return found
 
 
 def shown_outputs(groups: list[Group], limit: int = 2) -> list[tuple[list[Group], MachineResult]]:

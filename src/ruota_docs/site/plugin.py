@@ -16,6 +16,8 @@ overrides one by putting a file of the same name under its theme's ``custom_dir`
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from pathlib import Path
 
 from mkdocs.config import config_options as c
@@ -381,9 +383,25 @@ def _records(folder: Path) -> tuple[list[dict], verdicts.Index]:
         if folder.is_dir() else ()
     known = _READ.get(folder)
     if known is None or known[0] != stamp:
-        ledgers = ledger.load_all(folder)
-        known = _READ[folder] = (stamp, ledgers, verdicts.index_ledgers(ledgers))
+        with _no_collection():
+            ledgers = ledger.load_all(folder, expand=False)  # indexed as stored: see verdicts.Index
+            known = _READ[folder] = (stamp, ledgers, verdicts.index_ledgers(ledgers))
     return known[1], known[2]
+
+
+@contextmanager
+def _no_collection():
+    """Read a thousand records without the garbage collector: each of its full passes walks every
+    object read so far (millions, none of them garbage). What was read is then frozen, out of
+    the way of the collections the build makes after."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if was:
+            gc.enable()
 
 
 def _mark_generated(html: str, rendered, page_verdicts: list, lang: str) -> str:
