@@ -103,13 +103,20 @@ class _Target:
         return "target-" + re.sub(r"[^a-z0-9_]+", "-", f"{name}".lower())
 
 
+def _by_machine(verdict: verdicts.Verdict) -> dict[str, verdicts.MachineResult]:
+    """A verdict's results by record id, once for the copies of a block that share the verdict."""
+    found = verdict.memo.get("by_machine")
+    if found is None:
+        found = verdict.memo["by_machine"] = {r.machine_id: r for r in verdict.results}
+    return found
+
+
 def _targets(guides: list[evidence.Guide], indexed: verdicts.Index) -> list[_Target]:
     """Every record's cells, grouped by target; each guide block's verdict is drawn once from
     every record together (`verdicts.Index`), not once per record."""
     results = []
     for guide in guides:
-        by_block = {b.index: {r.machine_id: r for r in indexed.verdict(guide.page, b.index, b.sha256).results}
-                    for b in guide.blocks}
+        by_block = {b.index: _by_machine(indexed.verdict(guide.page, b.index, b.sha256)) for b in guide.blocks}
         results.append(by_block)
     found: dict[tuple[str, str], _Target] = {}
     for data in indexed.ledgers:
