@@ -429,7 +429,7 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
     if len(raw) > RECORD_LIMIT:
         report.add("record", "error", "size",
                    f"{len(raw):,} bytes, over the {RECORD_LIMIT:,} a record of this site may take "
-                   f"(the engine writes about 75,000 for every page); its largest field is "
+                   f"(the engine writes about 85,000 for every page); its largest field is "
                    f"{_heaviest(data)}")
         return report
     if data.get("schema") in OLD_FORMATS and data.get("kind") == ledger.KIND:

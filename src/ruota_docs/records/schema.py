@@ -8,6 +8,6 @@ entry's ``reason_code`` may hold are `ruota_docs.records.reason_codes.CODES`.
 OUTPUT_LIMIT = 20_000
 #: The note the engine puts where it cuts a long output, at its longest.
 CUT_NOTE = 80
-#: Bytes of a whole record: the engine writes about 75 KB for the whole site (one result per
+#: Bytes of a whole record: the engine writes about 85 KB for the whole site (one result per
 #: code, each output once); a record several times larger holds what no run of it prints.
 RECORD_LIMIT = 512 * 1024
