@@ -605,3 +605,11 @@ def test_user_at_host_and_host_names_of_any_machine_in_any_field(project, good, 
     assert found["machine.packages.note"] == f"{kind}: remove it from the record before sending it"
     assert found["es/p.md#0.reason"] == f"{kind}: remove it from the record before sending it"
     assert found["en/p.md#1.output"] == f"line 2: {kind}: remove it from the record before sending it"
+
+
+def test_a_result_and_its_page_without_a_time_are_refused(project, good):
+    data = ledger.to_stored(good)
+    page = data["pages"]["p.md"]
+    page.pop("ran_at")
+    assert only(check(project, data), "pages.p.md.results[0].ran_at") == (
+        "missing: neither the result nor its page says when it ran")

@@ -556,22 +556,18 @@ def _check_stored(report: Report, pages: dict, reasons: dict, outputs: dict) -> 
                     or not _check_at(report, at, result, name, page, seen):
                 ok = False
                 continue
-            if result.get("reason") is not None:
-                said.add(result["reason"])
-                if result["reason"] not in reasons:
-                    report.add(f"{at}.reason", "error", "schema",
-                               f"names reason {result['reason']!r}, which \"reasons\" does not hold")
-                    ok = False
+            for field_name, table, named in (("reason", reasons, said), ("output", outputs, used)):
+                key = result.get(field_name)
+                if key is not None:
+                    named.add(key)
+                    if key not in table:
+                        report.add(f"{at}.{field_name}", "error", "schema",
+                                   f"names {field_name} {key!r}, which \"{field_name}s\" does not hold")
+                        ok = False
             if "ran_at" not in result and "ran_at" not in page:
                 report.add(f"{at}.ran_at", "error", "schema",
                            "missing: neither the result nor its page says when it ran")
                 ok = False
-            if result.get("output") is not None:
-                used.add(result["output"])
-                if result["output"] not in outputs:
-                    report.add(f"{at}.output", "error", "schema",
-                               f"names output {result['output']!r}, which \"outputs\" does not hold")
-                    ok = False
     ok = _check_table(report, "reasons", reasons, said, stored.reason_id, _REASON_FIELDS) and ok
     return _check_table(report, "outputs", outputs, used, stored.output_id, None) and ok
 
