@@ -199,6 +199,35 @@ def english(why: dict) -> str | None:
         return None
 
 
+#: A stored reason's English by its key (a hash of the reason): the records of a site give a few
+#: hundred reasons between them, and a thousand records read by one build share them.
+_ENGLISH: dict[str, str | None] = {}
+
+
+def read_fields(result: dict, outputs: dict, reasons: dict, ran_at: str | None) -> dict:
+    """What a stored (``schema`` 3) result says, as an entry's fields: its output and reason
+    read from the record's tables (a reason of a record written before codes has no
+    ``reason_code``), its time from its page's ``ran_at`` where it holds none."""
+    found = dict(result)
+    found["output"] = outputs.get(result["output"], "") if result.get("output") else ""
+    key = result.get("reason")
+    why = reasons.get(key) if key else None
+    if why is None:
+        found["reason"] = found["reason_code"] = None
+    else:
+        if "reason" in why:
+            found["reason"] = why["reason"]
+        else:
+            if key not in _ENGLISH:
+                _ENGLISH[key] = english(why)
+            found["reason"] = _ENGLISH[key]
+        if "reason_code" in why:
+            found["reason_code"] = why["reason_code"]
+    if "ran_at" not in found:
+        found["ran_at"] = ran_at
+    return found
+
+
 def at(value) -> tuple[int, int | None]:
     """``(index, line)`` of one copy in a ``schema`` 2 ``at`` (``[index, line]``, or the index alone)."""
     return (value[0], value[1]) if isinstance(value, list) else (value, None)
@@ -222,12 +251,10 @@ def expand(pages: dict, outputs: dict, order: tuple = (), reasons: dict | None =
     middle = copy_at.get("reused_from", len(order))
     always = (*NULL_IF_ABSENT, *REASON_FIELDS, *MERGED) if latest else NULL_IF_ABSENT_2
     splits: dict[tuple, tuple[tuple, tuple]] = {}  # a result's fields → those before and after the copy's
-    said: dict[str, tuple] = {}  # a reason's key → (reason, reason_code)
     blocks = {}
     place: dict[str, tuple[str, int]] = {}  # key → (page, index): the order entries are returned in
     for rest, page in pages.items():
         signatures = page.get("signatures") or {}
-        lines = page.get("lines") or {}
         folders = page.get("folders", True)
         for result in page["results"]:
             fields = tuple(result)
@@ -237,25 +264,19 @@ def expand(pages: dict, outputs: dict, order: tuple = (), reasons: dict | None =
                 splits[fields] = (tuple(k for k in names if copy_at.get(k, len(order)) < middle),
                                   tuple(k for k in names if copy_at.get(k, len(order)) >= middle))
             first, last = splits[fields]
-            values = dict(result)
-            values["output"] = outputs.get(result["output"], "") if result.get("output") else ""
             if latest:
-                key = result.get("reason")
-                if key and key not in said:
-                    why = reasons.get(key) or {}
-                    said[key] = (english(why) if why else None, why.get("reason_code"))
-                values["reason"], values["reason_code"] = said[key] if key else (None, None)
-                uncoded = key and "reason_code" not in reasons.get(key, {})
-                values.setdefault("ran_at", page.get("ran_at"))
+                values = read_fields(result, outputs, reasons, page.get("ran_at"))
+            else:
+                values = dict(result)
+                values["output"] = outputs.get(result["output"], "") if result.get("output") else ""
+            uncoded = latest and "reason_code" not in values  # a record written before codes
             before = dict(zip(first, map(values.get, first)))
             after = dict(zip(last, map(values.get, last)))
             credited = result.get("credited") or {}
             own = result.get("signatures") or {}
             for lang, where in result["at"].items():
                 if latest:
-                    index = where
-                    found = lines.get(lang) or ()
-                    line = found[index] if index < len(found) else None
+                    index, line = where, line_of(page, lang, where)
                 else:
                     index, line = where if isinstance(where, list) else (where, None)
                 signature = own.get(lang, signatures.get(lang))
@@ -267,7 +288,7 @@ def expand(pages: dict, outputs: dict, order: tuple = (), reasons: dict | None =
                     del entry["line"]
                 if signature is None:
                     del entry["signature"]
-                if latest and uncoded:
+                if uncoded:
                     del entry["reason_code"]
                 key = f"{path}#{index}"
                 blocks[key] = entry

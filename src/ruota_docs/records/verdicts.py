@@ -7,6 +7,7 @@ block's current code: code changed since its last run is *stale*, never green.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ruota_docs.records import ledger, stored
@@ -77,30 +78,27 @@ class Verdict:
     #: what readers derive from the results, kept for the other copies of the block that share them
     memo: dict = field(default_factory=dict, repr=False, compare=False)
 
+    def kept(self, key, make: Callable[[], object]):
+        """``make()``, computed once and kept under ``key`` (what it makes is shared: read it, do not change it)."""
+        if key not in self.memo:
+            self.memo[key] = make()
+        return self.memo[key]
+
     def by_state(self, state: str) -> list[MachineResult]:
-        """The results in ``state`` (a list the verdict keeps: read it, do not change it)."""
+        """The results in ``state``."""
         if state == "absent":
             return []
-        found = self.memo.get(state)
-        if found is None:
-            found = self.memo[state] = [r for r in self.results if r.state == state]
-        return found
+        return self.kept(state, lambda: [r for r in self.results if r.state == state])
 
     def tally(self) -> Counter:
         """How many results of each ``(backend, target)`` group are in each state."""
-        found = self.memo.get("tally")
-        if found is None:
-            found = self.memo["tally"] = Counter((r.group, r.state) for r in self.results)
-        return found
+        return self.kept("tally", lambda: Counter((r.group, r.state) for r in self.results))
 
     def latest_run(self, state: str | None = None) -> str | None:
         """When the latest of its runs (in ``state``) was (``ran_at``), None where no machine ran it."""
-        key = ("latest", state)
-        if key not in self.memo:
-            results = self.results if state is None else self.by_state(state)
-            self.memo[key] = max((r.entry["ran_at"] for r in results if r.entry and r.entry.get("ran_at")),
-                                 default=None)
-        return self.memo[key]
+        results = self.results if state is None else self.by_state(state)
+        return self.kept(("latest", state), lambda: max(
+            (r.entry["ran_at"] for r in results if r.entry and r.entry.get("ran_at")), default=None))
 
     @property
     def absent(self) -> int:
@@ -157,7 +155,7 @@ class Index:
         self._order = sorted(range(len(self.ledgers)), key=lambda n: self.labels[n][0])
         #: (page under the language folders, code, language) → [(record, index of the copy, what the
         #: record says), …], in record order; what it says is the result's fields as an entry's
-        #: (`_view`), one for every copy and verdict that reads it. A page of a site without
+        #: (`stored.read_fields`), one for every copy and verdict that reads it. A page of a site without
         #: language folders is under its own path, with the language None.
         self.by_code: dict[tuple[str, str, str | None], list[tuple[int, int, dict]]] = {}
         #: (page under the language folders, block index, language) → [record, …]
@@ -170,7 +168,7 @@ class Index:
                 folders = page.get("folders", True)
                 ran_at = page.get("ran_at")
                 for result in page["results"]:
-                    said = _view(result, outputs, reasons, ran_at)
+                    said = stored.read_fields(result, outputs, reasons, ran_at)
                     sha = result["sha256"]
                     for lang, index in result["at"].items():
                         held = lang if folders else None
@@ -231,42 +229,6 @@ class Index:
             state = "stale" if said is None else "failed" if said["outcome"] == "error" else said["outcome"]
             results.append(MachineResult(rid, label, state, said, ledgers[m], group))
         return Verdict(results, len(self.ledgers))
-
-
-def _view(result: dict, outputs: dict, reasons: dict, ran_at: str | None) -> dict:
-    """What a stored result says, as the fields of an entry: its output and reason read from
-    the record's tables, its time from its page where it holds none."""
-    found = dict(result)
-    found["output"] = outputs.get(result["output"], "") if "output" in result else ""
-    key = result.get("reason")
-    why = reasons.get(key) if key else None
-    if why is None:
-        found["reason"] = found["reason_code"] = None
-    else:
-        found["reason"] = _english(key, why)
-        if "reason_code" in why:  # absent: a record written before codes, whose English the site reads
-            found["reason_code"] = why["reason_code"]
-    if "ran_at" not in found:
-        found["ran_at"] = ran_at
-    return found
-
-
-#: A stored reason's English by its key (a hash of the reason): records that give the same
-#: reason share it, and a thousand records give a few hundred reasons.
-_ENGLISH: dict[str, str | None] = {}
-
-
-def _english(key: str, why: dict) -> str | None:
-    """A stored reason's English, computed once per process for every record that gives it."""
-    if "reason" in why:
-        return why["reason"]
-    if key not in _ENGLISH:
-        _ENGLISH[key] = stored.english(why)
-    return _ENGLISH[key]
-
-
-def _machine_id(result: MachineResult) -> str:
-    return result.machine_id
 
 
 def index_ledgers(ledgers: list[dict]) -> Index:

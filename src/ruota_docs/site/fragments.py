@@ -114,13 +114,13 @@ def _failed_lines(found: list, lang: str) -> list[tuple[str, str]]:
 def _by_reason(verdict: Verdict) -> dict[tuple[str, str], list]:
     """A verdict's skipped results by what their records say (English reason and code), once
     for the copies of the block that share the verdict."""
-    found = verdict.memo.get("by_reason")
-    if found is None:
-        found = verdict.memo["by_reason"] = {}
+    def make() -> dict:
+        found: dict[tuple[str, str], list] = {}
         for r in verdict.by_state("skipped"):
             entry = r.entry or {}
             found.setdefault((entry.get("reason") or "", repr(entry.get("reason_code"))), []).append(r)
-    return found
+        return found
+    return verdict.kept("by_reason", make)
 
 
 def mark(block, verdict: Verdict, lang: str, found: list | None = None) -> str:
@@ -147,10 +147,10 @@ def mark(block, verdict: Verdict, lang: str, found: list | None = None) -> str:
         for key, machines in _by_reason(verdict).items():
             said.setdefault(reasons.reason_text(block, machines[0].entry or {}, lang), []).append(key)
         for reason, keys in said.items():
-            memo = ("skipped_groups", tuple(keys), groups.page_targets(page))  # the same for every copy's language
-            if memo not in verdict.memo:
-                verdict.memo[memo] = groups.group([r for key in keys for r in _by_reason(verdict)[key]], memo[2])
-            where = _phrases(verdict.memo[memo], ("skipped",), lang)
+            targets = groups.page_targets(page)  # the same for every copy's language
+            found_groups = verdict.kept(("skipped_groups", tuple(keys), targets), lambda: groups.group(
+                [r for key in keys for r in _by_reason(verdict)[key]], targets))
+            where = _phrases(found_groups, ("skipped",), lang)
             lines.append(("skipped", text(lang, "skipped_on", machines=where, reason=reason)))
     if not passed and not verdict.by_state("failed") and block.not_run_reason is None:
         if verdict.by_state("stale"):

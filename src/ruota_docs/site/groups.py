@@ -65,12 +65,14 @@ class Group:
             self._counts = Counter(r.state for r in self.results)
         return sum(self._counts[s] for s in states)
 
+    def _kept(self, key, make):
+        if key not in self._of:
+            self._of[key] = make()
+        return self._of[key]
+
     def of(self, state: str) -> list[MachineResult]:
         """The group's results in ``state`` (a list the group keeps: read it, do not change it)."""
-        found = self._of.get(state)
-        if found is None:
-            found = self._of[state] = [r for r in self.results if r.state == state]
-        return found
+        return self._kept(state, lambda: [r for r in self.results if r.state == state])
 
     @property
     def disagrees(self) -> bool:
@@ -79,19 +81,14 @@ class Group:
 
     def confirmed(self, state: str) -> bool:
         """At least two independent records (different fingerprints) hold ``state``."""
-        key = ("confirmed", state)
-        if key not in self._of:
-            fingerprints = {r.record.get("fingerprint") for r in self.of(state)}
-            self._of[key] = len(fingerprints - {None, ""}) >= 2
-        return self._of[key]
+        return self._kept(("confirmed", state),
+                          lambda: len({r.record.get("fingerprint") for r in self.of(state)} - {None, ""}) >= 2)
 
     def latest(self, *states: str) -> MachineResult | None:
         """The most recent run of the group in one of ``states``."""
-        key = ("latest", states)
-        if key not in self._of:
-            ran = [r for r in self.results if r.entry and r.state in states and r.entry.get("ran_at")]
-            self._of[key] = max(ran, key=lambda r: (r.entry["ran_at"], r.machine_id)) if ran else None
-        return self._of[key]
+        ran = lambda: [r for r in self.results if r.entry and r.state in states and r.entry.get("ran_at")]  # noqa: E731
+        return self._kept(("latest", states),
+                          lambda: max(ran(), key=lambda r: (r.entry["ran_at"], r.machine_id), default=None))
 
 
 def target_label(backend: str, target: str) -> str:
@@ -116,10 +113,7 @@ def group(results: list[MachineResult], first: tuple[str, ...] = ()) -> list[Gro
 def groups_of(verdict: Verdict, page: str) -> list[Group]:
     """`group` of a verdict's results for ``page``, once for the copies of a block that share the verdict."""
     targets = page_targets(page)
-    found = verdict.memo.get(("groups", targets))
-    if found is None:
-        found = verdict.memo[("groups", targets)] = group(verdict.results, targets)
-    return found
+    return verdict.kept(("groups", targets), lambda: group(verdict.results, targets))
 
 
 def shown_outputs(groups: list[Group], limit: int = 2) -> list[tuple[list[Group], MachineResult]]:

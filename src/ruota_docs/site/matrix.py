@@ -105,10 +105,7 @@ class _Target:
 
 def _by_machine(verdict: verdicts.Verdict) -> dict[str, verdicts.MachineResult]:
     """A verdict's results by record id, once for the copies of a block that share the verdict."""
-    found = verdict.memo.get("by_machine")
-    if found is None:
-        found = verdict.memo["by_machine"] = {r.machine_id: r for r in verdict.results}
-    return found
+    return verdict.kept("by_machine", lambda: {r.machine_id: r for r in verdict.results})
 
 
 def _targets(guides: list[evidence.Guide], indexed: verdicts.Index) -> list[_Target]:
