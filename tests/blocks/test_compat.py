@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 from mkdocs.exceptions import PluginError
 from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
+from packaging.version import InvalidVersion, Version
 
 from ruota_docs.blocks import compat
 
@@ -91,7 +93,7 @@ def test_the_pytest_plugin_stops_at_start_up(monkeypatch):
 def test_pyproject_declares_the_ranges_the_check_enforces():
     declared = _declared()
     for name, spec in compat.SUPPORTED.items():
-        assert declared[canonicalize_name(name)].specifier == compat.SpecifierSet(spec), name
+        assert declared[canonicalize_name(name)].specifier == SpecifierSet(spec), name
 
 
 def test_the_lowest_constraints_pin_every_lower_bound():
@@ -107,4 +109,15 @@ def test_the_lowest_constraints_pin_every_lower_bound():
         assert len(bound) == 1, f"{name}: pyproject.toml gives no single lower bound ({requirement.specifier})"
         lowest[name] = f"=={bound[0]}"
     # "8" and "8.0.0" are the same version: compare them as versions
-    assert {n: compat.Version(p[2:]) for n, p in pins.items()} == {n: compat.Version(p[2:]) for n, p in lowest.items()}
+    assert {n: Version(p[2:]) for n, p in pins.items()} == {n: Version(p[2:]) for n, p in lowest.items()}
+
+
+@pytest.mark.parametrize("installed", ["11.0", "11.0.1", "11.0.1.0", "12", "13.1", "13.1.9", "13.2", "13.2.0", "14",
+                                       "13.2rc1", "13.2.dev0", "13.1.post1", "11.0.1a1", "not-a-version"])
+@pytest.mark.parametrize("spec", [">=11.0.1,<13.2", "==13.2", "==1.6.1", ">= 11, < 13.2"])
+def test_a_range_is_decided_as_packaging_decides_it(installed, spec):
+    try:
+        expected = Version(installed) in SpecifierSet(spec, prereleases=True)
+    except InvalidVersion:
+        expected = False
+    assert compat.fits(installed, spec) == expected

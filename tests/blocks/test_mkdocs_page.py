@@ -25,3 +25,23 @@ def test_hidden_files_are_not_the_sites(tmp_path):
     (tmp_path / "a.md").write_text("a", encoding="utf-8")
     files = mkdocs_page._files(str(tmp_path), str(tmp_path / "site"), True)
     assert [f.src_uri for f in files] == ["a.md"]
+
+
+def test_they_are_needed_only_where_code_of_another_package_runs_during_conversion():
+    assert not mkdocs_page.needed(markdown.Markdown(extensions=["toc", "pymdownx.superfences", "pymdownx.snippets"]))
+
+    class Elsewhere(markdown.treeprocessors.Treeprocessor):
+        def run(self, root):
+            return root
+
+    class Registers(markdown.Extension):
+        def extendMarkdown(self, md):  # noqa: N802 — Python-Markdown's name
+            md.treeprocessors.register(Elsewhere(md), "elsewhere", 1)
+
+    assert mkdocs_page.needed(markdown.Markdown(extensions=["toc", Registers()]))
+
+    def fence(source, language, class_name, options, md, **kwargs):
+        return source
+
+    own = {"pymdownx.superfences": {"custom_fences": [{"name": "x", "class": "x", "format": fence}]}}
+    assert mkdocs_page.needed(markdown.Markdown(extensions=["pymdownx.superfences"], extension_configs=own))

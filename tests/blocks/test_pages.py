@@ -24,6 +24,19 @@ def test_front_matter_is_set_apart_and_the_markdown_knows_its_first_line():
     assert pages.split_meta("# T\n") == ("# T\n", 1)
 
 
+@pytest.mark.parametrize("text", [
+    "# T\n", "---\ntitle: x\n---\n# T\n", "---\n- a list\n---\n# T\n", "---\nnot closed\n# T\n",
+    "title: x\nauthor: y\n\n# T\n", "   key: value\n    more\n\nbody\n", "    key: indented four\n\nbody\n",
+    "\n\n# T after blank lines\n", " \t \n# T\n", "\tkey: tab\n", "key:value\n", "-- two dashes\n", "", "text",
+    "Title: x", "\ufeffkey: y\n\nz\n", "https://example.org: no\n",
+])
+def test_front_matter_is_read_as_mkdocs_reads_it(text):
+    from mkdocs.utils.meta import get_data
+
+    markdown, _ = get_data(text)
+    assert pages.split_meta(text) == (markdown, text.count("\n", 0, len(text) - len(markdown)) + 1)
+
+
 def test_page_key_and_language(tmp_path):
     docs = tmp_path / "docs"
     assert pages.page_key(docs, docs / "fr/g/x.md") == ("fr/g/x.md", "fr")

@@ -166,10 +166,9 @@ def test_sample_config_uses_the_sites_extensions():
 
 
 def load_mkdocs_config_text(text: str) -> dict:
-    import yaml
+    from ruota_docs.blocks.site_config import load_yaml
 
-    from ruota_docs.blocks.site_config import TagTolerantLoader as _Loader
-    return yaml.load(text, Loader=_Loader)  # noqa: S506 — a SafeLoader subclass that reads MkDocs' tags as None
+    return load_yaml(text)  # a SafeLoader that reads MkDocs' tags as None
 
 
 # -- blocks ----------------------------------------------------------------------------------------------------------

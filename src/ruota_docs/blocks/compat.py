@@ -16,10 +16,8 @@ hooks (pymdownx.snippets 13.1 moved file reading into ``read_lines``).
 
 from __future__ import annotations
 
+import re
 from importlib import metadata
-
-from packaging.specifiers import SpecifierSet
-from packaging.version import InvalidVersion, Version
 
 #: Distribution name → the versions the capture is known to work with.
 SUPPORTED = {
@@ -42,14 +40,41 @@ def problems(supported: dict[str, str] | None = None) -> list[str]:
         except metadata.PackageNotFoundError:
             found.append(f"{name} is not installed; ruota-docs needs {name}{spec}")
             continue
-        try:
-            fits = Version(installed) in SpecifierSet(spec, prereleases=True)
-        except InvalidVersion:
-            fits = False
-        if not fits:
+        if not fits(installed, spec):
             found.append(f"{name} {installed} is installed; ruota-docs' block capture supports {name}{spec} "
                          f"(pip install '{name}{spec}')")
     return found
+
+
+#: A final release (``13.1``, ``1.6.1``) and a clause of a range of them (``>=11.0.1``).
+_RELEASE = re.compile(r"\d+(?:\.\d+)*")
+_CLAUSE = re.compile(r"\s*(>=|<|==)\s*(\d+(?:\.\d+)*)\s*")
+_COMPARE = {">=": lambda a, b: a >= b, "<": lambda a, b: a < b, "==": lambda a, b: a == b}
+
+
+def fits(installed: str, spec: str) -> bool:
+    """Whether version ``installed`` is in the range ``spec``, as `packaging` decides (pre-releases
+    included). A final release against a range of final releases (every case but a development
+    build) is compared here, release number to release number: importing `packaging` and
+    compiling its patterns costs each run more than the rest of the check."""
+    clauses = [_CLAUSE.fullmatch(part) for part in spec.split(",")]
+    if _RELEASE.fullmatch(installed) and all(clauses):
+        ours = _padded(installed, *(c[2] for c in clauses))
+        return all(_COMPARE[c[1]](ours, _padded(c[2], installed)) for c in clauses)
+    from packaging.specifiers import SpecifierSet  # noqa: PLC0415
+    from packaging.version import InvalidVersion, Version  # noqa: PLC0415
+
+    try:
+        return Version(installed) in SpecifierSet(spec, prereleases=True)
+    except InvalidVersion:
+        return False
+
+
+def _padded(version: str, *others: str) -> tuple[int, ...]:
+    """The release numbers of ``version``, zeros added to the length of the longest of ``others`` (1.6 == 1.6.0)."""
+    numbers = [int(n) for n in version.split(".")]
+    width = max(len(o.split(".")) for o in (version, *others))
+    return tuple(numbers + [0] * (width - len(numbers)))
 
 
 def check(supported: dict[str, str] | None = None) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 
-from ruota_docs.blocks import markers, shown
 from ruota_docs.blocks.block import Block
 
 #: Why a code block readers see that no fence or indented block of the page wrote is not run.
@@ -40,6 +39,8 @@ def add_blocks(result, html: str, state) -> None:
     block of ``html`` outside the page's own blocks, and where each stands (``result.placed``)."""
     if "<pre" not in html:
         return
+    from ruota_docs.blocks import markers, shown  # noqa: PLC0415 — HTML parsing: the renderer's, not the reasons'
+
     visible = set(markers.visible_blocks(html, state.nonce))
     lines = {b.number: b.line for b in result.blocks}
     opened = [(m.start(), int(m["n"])) for m in markers._MARKER.finditer(html)

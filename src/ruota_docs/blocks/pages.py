@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+#: A first line MkDocs' front matter reader (``mkdocs.utils.meta``) may read as front matter:
+#: ``---``, ``key: value``, or a blank line (which it drops). On any other, the reader gives the
+#: text back as it is, so `split_meta` does not call it: importing it imports MkDocs' command
+#: line machinery, the larger part of what reading a page costs a run of one page.
+_MAY_HOLD_META = re.compile(r"-{3}|[ ]{0,3}[A-Za-z0-9_-]+:|\s*$")
 
 
 class PageError(ValueError):
@@ -33,6 +40,8 @@ def read_page(path) -> str:
 def split_meta(text: str) -> tuple[str, int]:
     """``(markdown, first_line)``: the page without its front matter, as MkDocs renders it,
     and the file's line number of the first line of that Markdown."""
+    if not _MAY_HOLD_META.match(text.partition("\n")[0]):
+        return text, 1
     from mkdocs.utils.meta import get_data  # noqa: PLC0415 — the very function MkDocs uses
 
     markdown, _ = get_data(text)

@@ -22,7 +22,7 @@ from types import SimpleNamespace
 import markdown
 
 from ruota_docs.blocks import block as blocks_mod
-from ruota_docs.blocks import generated, markers, pages, policies, site_config, value_directive
+from ruota_docs.blocks import generated, markers, mkdocs_page, pages, policies, site_config, value_directive
 from ruota_docs.blocks.block import Block
 from ruota_docs.blocks.capture import BlockCapture, CaptureState, Context, Problem
 from ruota_docs.blocks.directives import KINDS, Directive, DirectiveError
@@ -88,9 +88,8 @@ def _convert(setup, body: str, path: Path, docs: Path, first_line: int, fast: bo
     capture = BlockCapture(Context(str(path), first_line), fast=fast)
     try:
         md = markdown.Markdown(extensions=[*setup.extensions, capture], extension_configs=setup.extension_configs)
-        from ruota_docs.blocks import mkdocs_page  # noqa: PLC0415 — MkDocs' page module, once a page renders
-
-        mkdocs_page.register(md, setup.config, docs, path)  # what MkDocs' Page.render adds: relpath, …
+        if mkdocs_page.needed(md):
+            mkdocs_page.register(md, setup.config, docs, path)  # what MkDocs' Page.render adds: relpath, …
         return md, md.convert(body)
     finally:
         setup.config._current_page = None

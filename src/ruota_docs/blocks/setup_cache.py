@@ -11,7 +11,11 @@ under a key of everything it depends on:
 - the path and bytes of mkdocs.yml, and the value of every variable its ``!ENV`` tags name;
 - this package's version and the code that resolves the set-up.
 
-Not kept: a file that uses ``INHERIT`` (its parent's bytes would belong to the key) or
+The file's mapping as the engine reads it without MkDocs (tags as ``None``:
+`ruota_docs.blocks.site_config.load_mkdocs_config`) is kept beside it, under a key of the same
+things: every run reads mkdocs.yml, and YAML is slow to import and to parse in pure Python.
+
+Not kept (the set-up): a file that uses ``INHERIT`` (its parent's bytes would belong to the key) or
 ``!relative`` (its placeholders point into the live MkDocs config), and anything that does
 not pickle. The file holds only what this user's own run wrote, in this user's cache folder.
 """
@@ -29,8 +33,8 @@ from ruota_docs.blocks import user_cache
 
 #: Bumped when what is kept changes shape.
 FORMAT = 1
-#: How many set-ups to keep (one per site and environment in use).
-KEEP = 16
+#: How many files to keep (two per site and environment in use: the set-up, and the file as read).
+KEEP = 32
 #: The MkDocs settings the page machinery reads besides the extensions.
 SETTINGS = ("site_dir", "use_directory_urls", "validation")
 
@@ -52,11 +56,13 @@ def cacheable(text: str) -> bool:
     return "!relative" not in text and not re.search(r"^INHERIT\s*:", text, re.MULTILINE)
 
 
-def key(path: Path, text: bytes) -> str:
-    """What the resolved set-up of ``path`` depends on, as a hex digest."""
+def key(path: Path, text: bytes, what: str = "setup") -> str:
+    """What the resolved set-up of ``path`` depends on, as a hex digest (``what="mapping"``: the
+    file as read without MkDocs, `ruota_docs.blocks.site_config.load_mkdocs_config`, which is kept too)."""
     from ruota_docs import __version__  # noqa: PLC0415
 
-    parts = [f"format {FORMAT}", __version__, sys.executable, sys.version, str(path), _stamp(Path(__file__).parent)]
+    parts = [f"format {FORMAT}", what, __version__, sys.executable, sys.version, str(path),
+             _stamp(Path(__file__).parent)]
     parts += [f"{p}:{_stamp(Path(p))}" for p in sys.path if p.endswith(("site-packages", "dist-packages"))]
     for listed, single in _ENV_TAG.findall(text.decode("utf-8", "replace")):
         for name in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", listed) if listed else [single]:

@@ -29,8 +29,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 
-import yaml
-
 from ruota_docs.blocks import plugin_extensions
 
 
@@ -38,13 +36,27 @@ class ConfigError(ValueError):
     """A mkdocs.yml that cannot be used to render pages."""
 
 
-class TagTolerantLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+@functools.cache
+def _tag_tolerant_loader() -> type:
     """YAML with any tag (``!ENV``, ``!relative``, ``!!python/name:``) read as ``None``: how
     mkdocs.yml reads without MkDocs, and what makes a mkdocs.yml excerpt valid YAML."""
+    import yaml  # noqa: PLC0415 — a run whose mkdocs.yml was read before reads it from the cache
+
+    class TagTolerantLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+        pass
+
+    TagTolerantLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+    TagTolerantLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
+    return TagTolerantLoader
 
 
-TagTolerantLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
-TagTolerantLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
+def load_yaml(text: str, documents: bool = False):
+    """``text`` as YAML with tags read as ``None`` (``documents``: the list of every document in it)."""
+    import yaml  # noqa: PLC0415
+
+    if documents:  # a SafeLoader: no objects are built
+        return list(yaml.load_all(text, Loader=_tag_tolerant_loader()))
+    return yaml.load(text, Loader=_tag_tolerant_loader())  # noqa: S506
 
 
 def config_path(root: Path) -> Path:
@@ -127,8 +139,18 @@ def _load_file(path: Path) -> dict:
 
 @functools.lru_cache(maxsize=8)
 def _parsed(path: str, _stamp: int, _size: int) -> dict:
-    text = Path(path).read_text(encoding="utf-8")
-    return yaml.load(text, Loader=TagTolerantLoader) or {}  # noqa: S506 — tags read as None
+    """The mapping of the file at ``path``, kept between runs beside the Markdown set-up
+    (`ruota_docs.blocks.setup_cache`): a run that names one page reads it before anything else."""
+    from ruota_docs.blocks import setup_cache  # noqa: PLC0415
+
+    raw = Path(path).read_bytes()
+    digest = setup_cache.key(Path(path), raw, what="mapping")
+    saved = setup_cache.load(digest)
+    if saved is not None:
+        return saved["mapping"]
+    mapping = load_yaml(raw.decode("utf-8")) or {}
+    setup_cache.store(digest, {"mapping": mapping})
+    return mapping
 
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -82,6 +83,10 @@ def pytest_configure(config: pytest.Config) -> None:
     except compat.UnsupportedDependency as error:
         raise pytest.UsageError(f"ruota-docs: {error}") from None
     # The settings reach the evaluators through the ruota_run fixture, the page's process as an argument.
+    if _one_page_named(config):  # first of all: the page renders while the rest of the set-up goes on
+        from ruota_docs.run import render_ahead  # noqa: PLC0415 — a one-page run only
+
+        render_ahead.start(Path(config.invocation_params.dir, config.args[0]).resolve())
     config._ruota_sites = _sites_asked(config)  # type: ignore[attr-defined]
     if not hasattr(config, "workerinput") and _runs_pages(config):
         from ruota_docs.run import unprivileged  # noqa: PLC0415 — a site's run only
@@ -104,11 +109,16 @@ def pytest_configure(config: pytest.Config) -> None:
     config._ruota_ahead = _one_page(config) or None  # type: ignore[attr-defined] — False once started
 
 
-def _one_page(config: pytest.Config) -> bool:
-    """Whether the run names a single page and runs it here, in this process (no xdist)."""
+def _one_page_named(config: pytest.Config) -> bool:
+    """Whether the run names a single Markdown file, to collect and run here, in this process (no xdist)."""
     args = config.args
-    return (_runs_pages(config) and len(args) == 1 and args[0].endswith(".md")
+    return (len(args) == 1 and args[0].endswith(".md") and not config.getoption("collectonly", default=False)
             and not hasattr(config, "workerinput") and config.getoption("numprocesses", default=None) in (None, 0))
+
+
+def _one_page(config: pytest.Config) -> bool:
+    """Whether the run names a single page of a site and runs it here, in this process (no xdist)."""
+    return _runs_pages(config) and _one_page_named(config)
 
 
 @pytest.fixture(scope="session")
@@ -352,6 +362,8 @@ def pytest_sessionfinish(session, exitstatus) -> None:
         from ruota_docs.run.process.session import close_ahead  # noqa: PLC0415
 
         close_ahead()
+    if "ruota_docs.run.render_ahead" in sys.modules:  # a rendering no collector took (the page was not collected)
+        sys.modules["ruota_docs.run.render_ahead"].discard()
     if hasattr(config, "workerinput"):  # xdist worker: the controller writes the record
         return
     if config._ruota_updates:

@@ -22,8 +22,22 @@ The parts: :mod:`.state` (what is recorded), :mod:`.origins` (where lines came f
 :mod:`.fences` (the blocks), :mod:`.attach` (directives to their blocks), :mod:`.extension`.
 """
 
-from ruota_docs.blocks.capture.extension import BlockCapture
-from ruota_docs.blocks.capture.origins import Origin
-from ruota_docs.blocks.capture.state import Captured, CaptureState, Context, Problem
+from importlib import import_module
 
-__all__ = ["BlockCapture", "Captured", "CaptureState", "Context", "Origin", "Problem"]
+#: Where each name lives. Imported on first use: a `ruota_docs.blocks.Block` needs only
+#: :mod:`.state`, and a process that runs pages without rendering them (the pytest side,
+#: while a page renders ahead in a child) should not pay for Python-Markdown.
+_NAMES = {
+    "BlockCapture": "extension", "Origin": "origins",
+    "Captured": "state", "CaptureState": "state", "Context": "state", "Problem": "state",
+}
+
+__all__ = sorted(_NAMES)
+
+
+def __getattr__(name: str):
+    if name not in _NAMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{_NAMES[name]}"), name)
+    globals()[name] = value
+    return value

@@ -234,10 +234,7 @@ class PageSession:
                     os.close(fd)
                 except OSError:
                     pass
-            try:
-                self.process.wait(5)
-            except subprocess.TimeoutExpired:
-                pass
+            _wait(self.process, 5)  # its blocks are done: it ends once it reads that there are no more
             _killpg(self.process)
         kill_session(self.token)
         self._log.close()
@@ -313,6 +310,25 @@ def kill_session(token: str) -> list[int]:
                 pass
         time.sleep(0.01)  # let the kernel turn them into zombies (no environment left)
     return killed
+
+
+def _wait(proc: subprocess.Popen, timeout: float) -> None:
+    """Wait until ``proc`` ends, ``timeout`` seconds at most. Where the system can say when a
+    process ends (Linux' pidfd), it says so at once: ``Popen.wait`` with a timeout polls,
+    sleeping longer each time, and a page whose process took 3 ms to end waited 7."""
+    try:
+        pidfd = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):  # not Linux 5.3+, or the process is reaped already
+        pidfd = None
+    if pidfd is not None:
+        try:
+            select.select([pidfd], [], [], timeout)
+        finally:
+            os.close(pidfd)
+    try:
+        proc.wait(0 if pidfd is not None else timeout)
+    except subprocess.TimeoutExpired:
+        pass
 
 
 def _killpg(proc: subprocess.Popen) -> None:

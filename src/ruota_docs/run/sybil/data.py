@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import json
-import tomllib
-
-import yaml
 
 from ruota_docs.blocks.block import Block
-from ruota_docs.blocks.site_config import TagTolerantLoader
+from ruota_docs.blocks.site_config import load_yaml
 from ruota_docs.records.reason_codes import reason
 from ruota_docs.run.process.session import Outcome
 from ruota_docs.run.run_state import RunState
@@ -25,9 +22,11 @@ class DataEvaluator(BlockEvaluator):
             if what == "json":
                 json.loads(block.code)
             elif what == "toml":
+                import tomllib  # noqa: PLC0415 — where a page has TOML
+
                 tomllib.loads(block.code)
             else:
-                list(yaml.load_all(block.code, Loader=TagTolerantLoader))  # tags read as None: builds no objects
+                load_yaml(block.code, documents=True)  # tags read as None: builds no objects
         except Exception as error:  # noqa: BLE001 — every parser error is the block's failure
             first = (str(error).splitlines() or [""])[0]
             return Outcome("failed", code=reason("data_invalid", format=what, error=first), error=str(error))

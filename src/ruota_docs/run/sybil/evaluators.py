@@ -28,8 +28,6 @@ from sybil.example import SybilFailure
 
 from ruota_docs.blocks.block import Block
 from ruota_docs.records.reason_codes import Reason, reason
-from ruota_docs.run import conditions
-from ruota_docs.run.device import probe
 from ruota_docs.run.guard import RepositoryGuard, records_note
 from ruota_docs.run.hints import requirement_hint
 from ruota_docs.run.process.session import Outcome, PageSession, session_for
@@ -96,7 +94,12 @@ class BlockEvaluator:
     def unmet(self, block: Block, network: bool) -> Reason | None:
         """Why this machine cannot run the block; the machine is described only for a block
         that asks something of it."""
-        return conditions.unmet(block.requirements, probe(), network) if block.requirements else None
+        if not block.requirements:
+            return None
+        from ruota_docs.run import conditions  # noqa: PLC0415 — the machine and ROCm's toolchain, where asked
+        from ruota_docs.run.device import probe  # noqa: PLC0415
+
+        return conditions.unmet(block.requirements, probe(), network)
 
     def would_execute(self, block: Block, network: bool) -> bool:
         """Whether evaluating ``block`` here starts code (rather than skipping or parsing it)."""

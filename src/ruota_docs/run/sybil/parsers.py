@@ -14,8 +14,9 @@ from pathlib import Path
 
 from sybil import Document, Region
 
-from ruota_docs.blocks import renderer, site_config
+from ruota_docs.blocks import site_config
 from ruota_docs.blocks.pages import PageError, decode_page, page_key
+from ruota_docs.run import render_ahead
 
 
 @dataclass
@@ -78,9 +79,14 @@ class BlockParser:
         if error is not None:
             found = [PageProblem(page, error.line, f"{page}:{error.line}: {error}")]
         else:
-            # highlighting decides nothing about which blocks exist: skip it (most of collecting's time: RESULTS.md)
-            rendered = renderer.render(self.layout.root, Path(document.path), document.text, self.layout.docs_dir,
-                                       fast=True)
+            # the page a one-page run names was rendered while pytest set itself up (run.render_ahead)
+            rendered = render_ahead.take(document.path, document.text, self.layout.docs_dir)
+            if rendered is None:
+                from ruota_docs.blocks import renderer  # noqa: PLC0415 — Python-Markdown, only where needed
+
+                # highlighting decides nothing about which blocks exist: skip it (most of collecting's time)
+                rendered = renderer.render(self.layout.root, Path(document.path), document.text,
+                                           self.layout.docs_dir, fast=True)
             found = [PageProblem(page, p.line, f"{page}:{p.line}: {p.message}") for p in rendered.problems]
             blocks = rendered.blocks
         for number, problem in enumerate(found):
