@@ -44,28 +44,64 @@ def group_of(machine: dict) -> tuple[str, str]:
     return str(machine.get("backend")), target(machine)
 
 
-@dataclass(slots=True)
 class MachineResult:
-    machine_id: str  #: the record's id (`record_id`): unique among the records
-    label: str
-    state: str  #: passed, failed, skipped or stale (machines without the block have no result)
-    #: what the record says of the block: its result's fields (``outcome``, ``output``, ``reason``,
-    #: ``ran_at``…, and ``credited``: language → the language whose run the copy was credited
-    #: with), shared by the copies of the block that share the result
-    entry: dict | None = None
-    record: dict = field(default_factory=dict, repr=False)  #: the whole record (machine, fingerprint, provenance)
-    #: ``(backend, target)``: the machines a block panel counts together (`group_of`)
-    group: tuple[str, str] = ("", "")
+    """One record's result for a block."""
 
-    def __post_init__(self) -> None:
-        if self.group == ("", ""):
+    __slots__ = ("machine_id", "label", "state", "record", "group", "ran_at", "_entry", "_stored")
+
+    def __init__(self, machine_id: str, label: str, state: str, entry: dict | None = None,
+                 record: dict | None = None, group: tuple[str, str] = ("", ""), stored: tuple | None = None,
+                 ran_at: str | None = None) -> None:
+        self.machine_id = machine_id  #: the record's id (`record_id`): unique among the records
+        self.label = label
+        self.state = state  #: passed, failed, skipped or stale (machines without the block have no result)
+        self.record = {} if record is None else record  #: the whole record (machine, fingerprint, provenance)
+        if group == ("", ""):
             # a result that does not say what machine it is for counts on its own
             machine = self.record.get("machine")
-            self.group = group_of(machine) if machine else ("", self.machine_id)
+            group = group_of(machine) if machine else ("", machine_id)
+        #: ``(backend, target)``: the machines a block panel counts together (`group_of`)
+        self.group = group
+        self._entry = entry
+        #: ``(result, outputs, reasons, page's ran_at)`` of a stored record: `entry` is read from it when asked
+        self._stored = stored
+        #: when it ran (``entry["ran_at"]``, known without reading the rest of the result)
+        self.ran_at = ran_at if ran_at is not None or entry is None else entry.get("ran_at")
+
+    @property
+    def entry(self) -> dict | None:
+        """What the record says of the block: its result's fields (``outcome``, ``output``, ``reason``,
+        ``ran_at``…, and ``credited``: language → the language whose run the copy was credited with).
+        Read from the stored record when first asked for (`ruota_docs.records.stored.read_fields`):
+        a site holds a result per block and machine, and reads the fields of few of them."""
+        if self._entry is None and self._stored is not None:
+            self._entry = stored.read_fields(*self._stored)
+        return self._entry
+
+    @property
+    def reason_key(self):
+        """What tells this result's reason from another's without reading it: the key of its record's
+        reason (a hash of the reason, the same in every record), else the reason itself."""
+        if self._stored is not None:
+            return self._stored[0].get("reason")
+        entry = self._entry or {}
+        return entry.get("reason"), repr(entry.get("reason_code"))
 
     @property
     def machine(self) -> dict:
         return self.record.get("machine", {})
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, MachineResult):
+            return NotImplemented
+        return (self.machine_id, self.label, self.state, self.entry, self.record, self.group) == \
+            (other.machine_id, other.label, other.state, other.entry, other.record, other.group)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return (f"MachineResult({self.machine_id!r}, {self.label!r}, {self.state!r}, {self.entry!r}, "
+                f"group={self.group!r})")
 
 
 @dataclass
@@ -86,9 +122,17 @@ class Verdict:
 
     def by_state(self, state: str) -> list[MachineResult]:
         """The results in ``state``."""
-        if state == "absent":
-            return []
-        return self.kept(state, lambda: [r for r in self.results if r.state == state])
+        return self.kept("states", self._by_states).get(state, [])
+
+    def _by_states(self) -> dict[str, list[MachineResult]]:
+        found: dict[str, list[MachineResult]] = {}
+        for result in self.results:  # one pass for every state
+            if result.state in found:
+                found[result.state].append(result)
+            else:
+                found[result.state] = [result]
+        found.pop("absent", None)
+        return found
 
     def tally(self) -> Counter:
         """How many results of each ``(backend, target)`` group are in each state."""
@@ -97,8 +141,7 @@ class Verdict:
     def latest_run(self, state: str | None = None) -> str | None:
         """When the latest of its runs (in ``state``) was (``ran_at``), None where no machine ran it."""
         results = self.results if state is None else self.by_state(state)
-        return self.kept(("latest", state), lambda: max(
-            (r.entry["ran_at"] for r in results if r.entry and r.entry.get("ran_at")), default=None))
+        return self.kept(("latest", state), lambda: max(filter(None, (r.ran_at for r in results)), default=None))
 
     @property
     def absent(self) -> int:
@@ -153,36 +196,44 @@ class Index:
         # records are numbered in the order verdicts list them (by record id), so that a verdict's
         # results need no sorting by anything but their number
         self._order = sorted(range(len(self.ledgers)), key=lambda n: self.labels[n][0])
-        #: (page under the language folders, code, language) → [(record, index of the copy, what the
-        #: record says), …], in record order; what it says is the result's fields as an entry's
-        #: (`stored.read_fields`), one for every copy and verdict that reads it. A page of a site without
-        #: language folders is under its own path, with the language None.
-        self.by_code: dict[tuple[str, str, str | None], list[tuple[int, int, dict]]] = {}
-        #: (page under the language folders, block index, language) → [record, …]
-        self.by_place: dict[tuple[str, int, str | None], list[int]] = {}
-        by_code, by_place = self.by_code, self.by_place  # a thousand records: half a million copies
+        #: (page under the language folders, code, whether the site has language folders) → [(record, the
+        #: places it holds the code at (``at``: language → block index), its result), …] in record order: one
+        #: result for the copies of a block in every language, whose fields are read only where a verdict's
+        #: reader asks (`MachineResult.entry`). A page of a site without language folders is under its own path.
+        self.by_code: dict[tuple[str, str, bool], list[tuple[int, dict, MachineResult]]] = {}
+        #: the same page → [(record, stored page), …]: the records that hold it, any code
+        self.by_page: dict[tuple[str, bool], list[tuple[int, dict]]] = {}
+        # a thousand records hold two hundred thousand results, spread over memory: each is read once, here
+        by_code, by_page, labels, ledgers = self.by_code, self.by_page, self.labels, self.ledgers
+        places: dict[tuple, dict] = {}
         for n, m in enumerate(self._order):
-            data = self._stored[m]
+            data, record = self._stored[m], ledgers[m]
+            rid, label, group = labels[m]
             outputs, reasons = data["outputs"], data["reasons"]
             for rest, page in data["pages"].items():
                 folders = page.get("folders", True)
                 ran_at = page.get("ran_at")
+                held = (rest, folders)
+                if held in by_page:
+                    by_page[held].append((n, page))
+                else:
+                    by_page[held] = [(n, page)]
                 for result in page["results"]:
-                    said = stored.read_fields(result, outputs, reasons, ran_at)
-                    sha = result["sha256"]
-                    for lang, index in result["at"].items():
-                        held = lang if folders else None
-                        code, place = (rest, sha, held), (rest, index, held)
-                        if code in by_code:
-                            by_code[code].append((n, index, said))
-                        else:
-                            by_code[code] = [(n, index, said)]
-                        if place in by_place:
-                            by_place[place].append(n)
-                        else:
-                            by_place[place] = [n]
+                    outcome = result["outcome"]
+                    # the places a result holds its code at are alike in most records: one dict for them all
+                    at = result["at"]
+                    at = places.setdefault(tuple(at.items()), at)
+                    found = (n, at, MachineResult(rid, label, "failed" if outcome == "error" else outcome, None,
+                                                  record, group, (result, outputs, reasons, ran_at),
+                                                  result.get("ran_at") or ran_at))
+                    code = (rest, result["sha256"], folders)
+                    if code in by_code:
+                        by_code[code].append(found)
+                    else:
+                        by_code[code] = [found]
         self.cache: dict[tuple[str, int, str], Verdict] = {}
-        self._copies: dict[tuple[str, int, str], list[tuple[list, list, Verdict]]] = {}  # see `verdict`
+        self._copies: dict[tuple[str, int, str], list[tuple[dict, list, Verdict]]] = {}  # see `verdict`
+        self._at: dict[tuple, dict] = {}  # code → its results by place (`_places`)
         self._pages: list | None = None
 
     def __len__(self) -> int:
@@ -202,33 +253,72 @@ class Index:
         found = self.cache.get(key)
         if found is None:
             lang, rest = page.partition("/")[::2]
-            codes = self.by_code.get((rest, sha256, lang), ()) or self.by_code.get((page, sha256, None), ())
-            places = self.by_place.get((rest, index, lang), ()) or self.by_place.get((page, index, None), ())
+            if (rest, True) not in self.by_page:  # a site without language folders: the page under its own path
+                lang, rest = None, page
+            code, pages = (rest, sha256, lang is not None), self.by_page.get((rest, lang is not None), ())
+            exact = self._places(code).get((lang, index), ()) if lang is not None else ()
+            if len(exact) == len(pages):  # every record holding the page holds this code at this place
+                chosen, stale = exact, []
+            else:
+                chosen, stale = self._held(index, lang, self.by_code.get(code, ()), pages)
             # the copies of a block in other languages share a verdict where every record holds
-            # them alike (the same results, at the same index): the lists compare element by element
+            # them alike (the same results, and the same records whose code changed since)
             copies = self._copies.setdefault((rest, index, sha256), [])
-            found = next((v for c, p, v in copies if c == codes and p == places), None)
+            found = next((v for c, s, v in copies if s == stale and c == chosen), None)
             if found is None:
-                found = self._verdict(index, codes, places)
-                copies.append((codes, places, found))
+                found = self._verdict(chosen, stale)
+                copies.append((chosen, stale, found))
             self.cache[key] = found
         return found
 
-    def _verdict(self, index: int, codes, places) -> Verdict:
-        chosen: dict[int, dict] = {}
-        for n, copy, said in codes:  # the block itself, else the same code elsewhere on the page
-            if copy == index or n not in chosen:
-                chosen[n] = said
-        stale = [n for n in places if n not in chosen]
-        labels, ledgers, order = self.labels, self.ledgers, self._order
-        results = []
-        for n in sorted(chosen.keys() | stale) if stale else chosen:  # codes are in record order
-            m = order[n]
-            rid, label, group = labels[m]
-            said = chosen.get(n)
-            state = "stale" if said is None else "failed" if said["outcome"] == "error" else said["outcome"]
-            results.append(MachineResult(rid, label, state, said, ledgers[m], group))
-        return Verdict(results, len(self.ledgers))
+    def _places(self, code: tuple) -> dict[tuple[str, int], list]:
+        """``code``'s results by the place each holds it at, ``(language, block index)``, in record order."""
+        found = self._at.get(code)
+        if found is None:
+            codes = self.by_code.get(code, ())
+            if codes and all(held[1] is codes[0][1] for held in codes):  # at the same places in every record
+                found = self._at[code] = dict.fromkeys(codes[0][1].items(), codes)
+                return found
+            found = self._at[code] = {}
+            for held in codes:
+                for place in held[1].items():
+                    if place in found:
+                        found[place].append(held)
+                    else:
+                        found[place] = [held]
+        return found
+
+    def _held(self, index: int, lang: str | None, codes, pages) -> tuple[list, list]:
+        """``([(record, places, result), …], [record, …])``: what each record holds of the block, and
+        the records whose block at ``index`` has other code (stale). ``lang`` None: any language's copy."""
+        chosen: dict[int, tuple] = {}
+        for held in codes:  # the block itself, else the same code elsewhere on the page
+            n, at = held[0], held[1]
+            if lang is None:
+                if index in at.values() or n not in chosen:
+                    chosen[n] = held
+            elif lang in at and (at[lang] == index or n not in chosen):
+                chosen[n] = held
+        if len(chosen) == len(pages):  # every record that holds the page holds the code
+            return list(chosen.values()), []
+        stale = []
+        for n, page in pages:
+            if n not in chosen and any((index in r["at"].values()) if lang is None else r["at"].get(lang) == index
+                                       for r in page["results"]):
+                stale.append(n)
+        return list(chosen.values()), stale
+
+    def _verdict(self, chosen: list, stale: list) -> Verdict:
+        """The verdict of the results ``chosen`` (``(record, places, result)``, in record order) and of
+        the records ``stale`` (whose block has other code)."""
+        if not stale:
+            return Verdict([held[2] for held in chosen], len(self.ledgers))
+        results = [(held[0], held[2]) for held in chosen]
+        for n in stale:
+            m = self._order[n]
+            rid, label, group = self.labels[m]
+            results.append((n, MachineResult(rid, label, "stale", None, self.ledgers[m], group)))
+        return Verdict([r for _, r in sorted(results, key=lambda item: item[0])], len(self.ledgers))
 
 
 def index_ledgers(ledgers: list[dict]) -> Index:

@@ -156,25 +156,32 @@ def cell(guide: Guide, data: dict, pages) -> Cell:
     return cell_of(guide, data.get("machine", {}), found)
 
 
-def cell_of(guide: Guide, machine: dict, found: dict) -> Cell:
-    """The level ``guide`` reaches on ``machine``, from its result for each block
-    (``block index → verdicts.MachineResult``, None or missing where it has none)."""
-    state = {b.index: found[b.index].state if found.get(b.index) else "absent" for b in guide.blocks}
-    meant = [b for b in guide.blocks if b.not_run_reason is None]
+def cell_of(guide: Guide, machine: dict, found) -> Cell:
+    """The level ``guide`` reaches on ``machine``, from its result for each block (``found``: a
+    mapping of block index → `verdicts.MachineResult`, None or missing where it has none). Each
+    block is looked up only until the levels stop: the card matrix asks for every record."""
+    def state(block) -> str:
+        held = found.get(block.index)
+        return held.state if held else "absent"
+
     result = Cell(0)
 
     def stopped(block) -> Cell:
-        result.stopped_by, result.stop = block, state[block.index]
-        result.stop_entry = found[block.index].entry if found.get(block.index) else None
+        held = found.get(block.index)
+        result.stopped_by, result.stop = block, state(block)
+        result.stop_entry = held.entry if held else None
         return result
 
     for level in ("environment", "self_test"):
-        blocking = next((b for _, b in guide.key_blocks[level] if state[b.index] != "passed"), None)
+        blocking = next((b for _, b in guide.key_blocks[level] if state(b) != "passed"), None)
         if blocking is not None:
             return stopped(blocking)
         result.level, result.reached_by = LEVELS.index(level), guide.key_blocks[level][-1][1]
-    for block in meant:
-        if state[block.index] == "passed" or (state[block.index] == "skipped" and _excused(block, machine)):
+    for block in guide.blocks:
+        if block.not_run_reason is not None:  # not meant to run
+            continue
+        held = state(block)
+        if held == "passed" or (held == "skipped" and _excused(block, machine)):
             continue
         return stopped(block)
     result.level = LEVELS.index("whole_guide")

@@ -55,6 +55,8 @@ def _environment(folders: list[Path]) -> jinja2.Environment:
 
 _env = _environment([PACKAGE_TEMPLATES])
 _globals: dict = {}
+#: What `render_kept` rendered with the templates and globals in use: ``(name, context) → HTML``.
+_kept: dict[tuple, str] = {}
 
 
 def use_theme(theme) -> None:
@@ -64,12 +66,14 @@ def use_theme(theme) -> None:
     folders = [Path(d) for d in getattr(theme, "dirs", [])]
     _env = _environment([*folders, PACKAGE_TEMPLATES])
     _env.globals.update(_globals)
+    _kept.clear()
 
 
 def add_globals(**functions) -> None:
     """Functions every template may call (the reader's strings, icons)."""
     _globals.update(functions)
     _env.globals.update(functions)
+    _kept.clear()
 
 
 def render(name: str, **context) -> str:
@@ -80,3 +84,13 @@ def render(name: str, **context) -> str:
     except jinja2.TemplateNotFound:
         raise LookupError(f"no template ruota/{name}.html in {', '.join(map(str, _env.loader.searchpath))}") from None
     return template.render(**context)
+
+
+def render_kept(name: str, **context) -> str:
+    """`render`, kept for the next call with the same context (its values hashable): a fragment a
+    page shows many times over (an icon, a count in a table) is rendered once per build."""
+    key = (name, *sorted(context.items()))
+    found = _kept.get(key)
+    if found is None:
+        found = _kept[key] = render(name, **context)
+    return found

@@ -12,7 +12,7 @@ from collections import Counter
 from markupsafe import Markup
 
 from ruota_docs.site import charts, formatting, groups, reasons
-from ruota_docs.site.fragment_templates import add_globals, render
+from ruota_docs.site.fragment_templates import add_globals, render, render_kept
 from ruota_docs.translations import staleness
 from ruota_docs.site.locales import LANGUAGE_NAMES, text
 from ruota_docs.records import verdicts
@@ -40,7 +40,7 @@ _ICONS["notrun"] = _ICONS["skipped"]
 
 
 def icon(state: str) -> str:
-    return render("icon", path=_ICONS[state], state=state)
+    return render_kept("icon", path=_ICONS[state], state=state)
 
 
 # what the templates call: an icon there is HTML, put in as it is
@@ -58,8 +58,7 @@ def badges(block, lang: str) -> str:
 
 
 def _latest(results) -> str | None:
-    stamps = [r.entry.get("ran_at") for r in results if r.entry and r.entry.get("ran_at")]
-    return max(stamps) if stamps else None
+    return max(filter(None, (r.ran_at for r in results)), default=None)
 
 
 def _failure(results, lang: str) -> str | None:
@@ -116,9 +115,13 @@ def _by_reason(verdict: Verdict) -> dict[tuple[str, str], list]:
     for the copies of the block that share the verdict."""
     def make() -> dict:
         found: dict[tuple[str, str], list] = {}
+        said: dict = {}  # a reason's key → what it says: read once for the machines that give it
         for r in verdict.by_state("skipped"):
-            entry = r.entry or {}
-            found.setdefault((entry.get("reason") or "", repr(entry.get("reason_code"))), []).append(r)
+            key = said.get(r.reason_key)
+            if key is None:
+                entry = r.entry or {}
+                key = said[r.reason_key] = (entry.get("reason") or "", repr(entry.get("reason_code")))
+            found.setdefault(key, []).append(r)
         return found
     return verdict.kept("by_reason", make)
 
@@ -292,8 +295,8 @@ _BACKENDS = {"cpu": "CPU", "cuda": "CUDA", "rocm": "ROCm"}
 def _count(state: str, count: int, lang: str) -> str:
     """A count in the status table: the icon and the number, and in words for screen
     readers and on hover (``3 bloques correctos``)."""
-    return render("count", state=state, words=text(lang, f"count_{state}", count=count),
-                  number=formatting.number(count, lang, 0), lang=lang)
+    return render_kept("count", state=state, words=text(lang, f"count_{state}", count=count),
+                       number=formatting.number(count, lang, 0), lang=lang)
 
 
 def rocm_kind(block) -> str | None:

@@ -86,9 +86,8 @@ class Group:
 
     def latest(self, *states: str) -> MachineResult | None:
         """The most recent run of the group in one of ``states``."""
-        ran = lambda: [r for r in self.results if r.entry and r.state in states and r.entry.get("ran_at")]  # noqa: E731
-        return self._kept(("latest", states),
-                          lambda: max(ran(), key=lambda r: (r.entry["ran_at"], r.machine_id), default=None))
+        ran = lambda: [r for r in self.results if r.state in states and r.ran_at]  # noqa: E731
+        return self._kept(("latest", states), lambda: max(ran(), key=lambda r: (r.ran_at, r.machine_id), default=None))
 
 
 def target_label(backend: str, target: str) -> str:

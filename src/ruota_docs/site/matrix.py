@@ -108,6 +108,19 @@ def _by_machine(verdict: verdicts.Verdict) -> dict[str, verdicts.MachineResult]:
     return verdict.kept("by_machine", lambda: {r.machine_id: r for r in verdict.results})
 
 
+class _OneRecord:
+    """One record's result for each block of a guide (block index → result), looked up when asked."""
+
+    __slots__ = ("by_block", "record")
+
+    def __init__(self, by_block: dict[int, dict], record: str) -> None:
+        self.by_block, self.record = by_block, record
+
+    def get(self, index: int):
+        results = self.by_block.get(index)
+        return results.get(self.record) if results is not None else None
+
+
 def _targets(guides: list[evidence.Guide], indexed: verdicts.Index) -> list[_Target]:
     """Every record's cells, grouped by target; each guide block's verdict is drawn once from
     every record together (`verdicts.Index`), not once per record."""
@@ -119,8 +132,7 @@ def _targets(guides: list[evidence.Guide], indexed: verdicts.Index) -> list[_Tar
     for data in indexed.ledgers:
         machine = data.get("machine", {})
         rid = verdicts.record_id(data)
-        cells = [evidence.cell_of(g, machine, {i: r.get(rid) for i, r in by_block.items()})
-                 for g, by_block in zip(guides, results)]
+        cells = [evidence.cell_of(g, machine, _OneRecord(by_block, rid)) for g, by_block in zip(guides, results)]
         key = (str(machine.get("backend")), verdicts.target(machine))
         found.setdefault(key, _Target(*key)).records.append((data, cells))
     return sorted(found.values(), key=lambda t: (_ORDER.get(t.backend, 3), t.target))

@@ -17,13 +17,14 @@ overrides one by putting a file of the same name under its theme's ``custom_dir`
 from __future__ import annotations
 
 import gc
+import re
 from contextlib import contextmanager
 from pathlib import Path
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
@@ -39,6 +40,8 @@ log = get_plugin_logger(__name__)
 
 #: mkdocstrings renders the package's docstrings: English on every page, and said so.
 _API_OBJECT = '<div class="doc doc-object '
+#: A fragment whose outer element Material's search leaves out of its index.
+_SEARCH_EXCLUDED = re.compile(r"\s*<div\b[^>]*\sdata-search-exclude[\s>]")
 #: Material's page body, and the banner over a page shown in its source language.
 _ARTICLE = '<article class="md-content__inner md-typeset">'
 _BANNER = '<div class="admonition note ruota-banner">'
@@ -99,6 +102,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         self.languages = site_config.languages(self.root)
         self.reported: list[str] = []  #: with report_only: what would have stopped the build
         self._generated = []  # (page, placeholder, directive, lang, rendered): filled in on_env
+        self._after_search: dict[int, list[tuple[str, str]]] = {}  # id(page) → (placeholder, fragment): `_later`
         template_cache.compile_once(config.theme)
         fragment_templates.use_theme(config.theme)  # overrides/ruota/*.html before the package's
         # The blocks are captured while MkDocs renders each page (static-i18n runs the
@@ -246,7 +250,8 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                 filled[n] = f'<div data-ruota-generated="{rendered.nonce}:{n}"></div>'
                 self._generated.append((page, filled[n], directive, lang, rendered))
             else:
-                filled[n] = PAGE_DIRECTIVES[directive.name](self, page, directive, lang, files, rendered)
+                expanded = PAGE_DIRECTIVES[directive.name](self, page, directive, lang, files, rendered)
+                filled[n] = self._later(page, expanded)
         banner = "" if self.languages.single else fragments.translation_banner(
             self.docs_dir, page_key, lang, self.site.source_language)
         if page.file.abs_src_path and self._own_page(page_key, lang):  # not a page shown in another language
@@ -326,14 +331,32 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         (site/locales/*.yml)."""
         for page, placeholder, directive, lang, rendered in self._generated:
             expanded = PAGE_DIRECTIVES[directive.name](self, page, directive, lang, files, rendered)
-            page.content = page.content.replace(placeholder, expanded, 1)
+            page.content = page.content.replace(placeholder, self._later(page, expanded), 1)
         self._generated = []
         env.globals["ruota_text"] = text
         env.globals["ruota_theme_text"] = theme_text  # overrides/partials/language.html
         return env
 
+    # -- what Material's search reads ------------------------------------------------------
+    def _later(self, page, fragment: str) -> str:
+        """``fragment`` itself, or, where search does not index it (``data-search-exclude`` on its
+        outer element: a chart, the status page, the card matrix), a placeholder it takes the place
+        of until the search plugin has read the page (`_after_search`): Material's search parses the
+        whole content, excluded elements too, and with a thousand records these fragments are most
+        of the site's HTML."""
+        if not _SEARCH_EXCLUDED.match(fragment):
+            return fragment
+        placeholder = f'<div data-ruota-after-search="{id(fragment)}"></div>'
+        self._after_search.setdefault(id(page), []).append((placeholder, fragment))
+        return placeholder
+
+    def _put_back(self, page, html: str) -> str:
+        for placeholder, fragment in self._after_search.pop(id(page), ()):
+            html = html.replace(placeholder, fragment, 1)
+        return html
+
     @event_priority(50)  # before the search plugin (0), which indexes page.content in this event
-    def on_page_context(self, context, page, config, nav):
+    def _before_search(self, context, page, config, nav):
         """The content in the typography of its language, so that the search index, built
         from it, reads as the page does (on_post_page sets the rest of the page)."""
         lang = self._reader_lang(page, config)
@@ -344,9 +367,19 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             page.content = typography.french(page.content)
         return context
 
+    @event_priority(-100)  # after the search plugin and every other that reads the content
+    def _after_search(self, context, page, config, nav):
+        """The fragments search does not index, back in the content (`_later`)."""
+        if page.content:
+            page.content = self._put_back(page, page.content)
+        return context
+
+    on_page_context = CombinedEvent(_before_search, _after_search)
+
     def on_post_page(self, output, page, config):
         """Text in another language than the page's says so (``lang``), so that browsers,
         screen readers and French typography treat it as what it is."""
+        output = self._put_back(page, output)  # a page rendered without its context event
         lang = self._reader_lang(page, config)
         if lang != "en":  # a page without context (no search, another plugin's) still gets it
             output = output.replace(_API_OBJECT, '<div lang="en" class="doc doc-object ')
