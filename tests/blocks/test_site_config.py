@@ -116,3 +116,19 @@ def test_without_a_mkdocs_yml_a_pages_first_folder_is_its_language(tmp_path):
     langs = site_config.languages(tmp_path)
     assert not langs.known and langs.page_language("fr/guide.md") == "fr"
     assert site_config.read(tmp_path).source_language == site_config.DEFAULT_SOURCE_LANGUAGE
+
+
+def test_the_mapping_is_kept_between_runs_and_read_again_after_an_edit(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    (tmp_path / "p").mkdir()
+    root = _project(tmp_path / "p", "site_name: x\ndocs_dir: pages\nextra:\n  when: !ENV [WHEN, 'later']\n")
+    first = site_config.load_mkdocs_config(root)
+    assert first == {"site_name": "x", "docs_dir": "pages", "extra": {"when": None}}
+    site_config._parsed.cache_clear()  # a new run: read from the cache, YAML never imported
+    monkeypatch.setattr(site_config, "load_yaml", lambda *a, **k: pytest.fail("parsed again"))
+    assert site_config.load_mkdocs_config(root) == first
+    monkeypatch.undo()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    (root / "mkdocs.yml").write_text("site_name: y\n", encoding="utf-8")
+    site_config._parsed.cache_clear()
+    assert site_config.load_mkdocs_config(root) == {"site_name": "y"}

@@ -421,3 +421,16 @@ def test_frame_strings_are_in_the_readers_language(site):
         assert re.search(rf'<meta name="description" content="{re.escape(description)}', page.replace("&#39;", "'")), lang
         others = [w for other, ws in words.items() if other != lang for w in ws[:2]]
         assert not [w for w in others if w in page], (lang, [w for w in others if w in page])
+
+
+def test_what_search_leaves_out_is_on_the_pages_and_not_in_the_index(site):
+    """Charts, the status page and the card matrix are kept out of the content Material's search
+    parses (`ruota_docs.site.plugin`), and are back on the page."""
+    for path in site.rglob("*.html"):
+        assert "data-ruota-after-search" not in path.read_text(encoding="utf-8"), path
+    matrix = (site / "en" / "card-matrix" / "index.html").read_text(encoding="utf-8")
+    caption = STRINGS["en"]["matrix_keys_caption"]
+    assert 'class="ruota-card-matrix" data-search-exclude>' in matrix and caption in matrix
+    assert '<figure class="ruota-figure">' in (site / "en" / "verification-status" / "index.html").read_text(encoding="utf-8")
+    index = (site / "en" / "search" / "search_index.json").read_text(encoding="utf-8")
+    assert caption not in index and "ruota-chart" not in index

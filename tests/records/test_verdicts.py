@@ -91,3 +91,24 @@ def test_a_site_without_language_folders_is_read_from_stored_records():
     assert [r.machine_id for r in index.verdict("guide.md", 0, "a").results] == ["cpu", "cuda"]
     assert [r.machine_id for r in index.verdict("other/guide.md", 0, "a").results] == ["cpu"]
     assert index.verdict("guide.md", 0, "new").state == "stale"
+
+
+def test_a_result_is_read_only_where_a_reader_asks():
+    skipped = full_entry("es/p.md", 0, "a", "skipped", reason="requires ROCm",
+                         reason_code={"code": "requires", "args": {"terms": ["rocm"], "machine": ["CPU only, x86_64"]}})
+    index = verdicts.index_ledgers([stored_record("cpu", CPU, skipped), stored_record("h200", CUDA, skipped)])
+    cpu, h200 = index.verdict("es/p.md", 0, "a").results
+    assert cpu._entry is None and cpu.ran_at == "2026-12-01T10:00:00Z"  # when it ran, without reading the result
+    assert cpu.reason_key == h200.reason_key  # the same reason: one key in every record
+    assert cpu.entry["reason"] == "requires ROCm" and cpu._entry is not None
+
+
+def test_a_record_whose_block_changed_is_stale_beside_those_that_hold_it_alike():
+    entries = [full_entry(f"{lang}/p.md", 0, "a") for lang in ("es", "en")]
+    changed = [full_entry(f"{lang}/p.md", 0, "old") for lang in ("es", "en")]
+    index = verdicts.index_ledgers([stored_record("a-cuda", CUDA, *entries), stored_record("b-cpu", CPU, *changed),
+                                    stored_record("c-rocm", ROCM, *entries)])
+    es, en = index.verdict("es/p.md", 0, "a"), index.verdict("en/p.md", 0, "a")
+    assert [(r.machine_id, r.state) for r in es.results] == [("a-cuda", "passed"), ("b-cpu", "stale"),
+                                                             ("c-rocm", "passed")]
+    assert es is en

@@ -35,3 +35,16 @@ def test_a_theme_folder_comes_before_the_package(theme_dir):
 def test_a_missing_template_names_where_it_was_looked_for():
     with pytest.raises(LookupError, match=r"no template ruota/nothing\.html in .*templates"):
         fragment_templates.render("nothing")
+
+
+def test_a_fragment_shown_many_times_is_rendered_once_per_theme(theme_dir, monkeypatch):
+    rendered = []
+    real = fragment_templates.render
+    monkeypatch.setattr(fragment_templates, "render", lambda name, **context: rendered.append(name) or real(name, **context))
+    fragment_templates.use_theme(None)
+    first = [fragment_templates.render_kept("icon", path="M0 0", state="passed") for _ in range(3)]
+    assert rendered == ["icon"] and len(set(first)) == 1
+    (theme_dir / "ruota").mkdir()
+    (theme_dir / "ruota" / "icon.html").write_text("<i>{{ state }}</i>\n", encoding="utf-8")
+    fragment_templates.use_theme(type("Theme", (), {"dirs": [str(theme_dir)]})())
+    assert fragment_templates.render_kept("icon", path="M0 0", state="passed") == "<i>passed</i>"  # the new theme's
