@@ -42,6 +42,29 @@ def test_shell_blocks_run_in_the_pages_working_directory(session):
     assert failed.status == "failed" and "3" in failed.reason
 
 
+def test_a_page_ends_with_what_it_left_for_pythons_shutdown_done(reader_tmp):
+    """A page that registered an exit handler or left a thread running ends as Python ends; one
+    that left neither ends at once (`ruota_docs.run.process.worker`), either way with exit status 0."""
+    reader_tmp.chmod(0o777)  # where the page's exit handler writes, as whichever user the page runs as
+    done = reader_tmp / "handler-ran"
+    for code in (f"import atexit\natexit.register(lambda: open({str(done)!r}, 'w').close())\n",
+                 "import threading, time\nthreading.Thread(target=time.sleep, args=(0.2,)).start()\n",
+                 "x = 1\n"):
+        page = PageSession("es/p.md")
+        try:
+            assert page.run_python(code, "es/p.md:3", 3, timeout=20).status == "passed"
+            process = page.process
+        finally:
+            page.close()
+        assert process.returncode == 0, code
+    assert done.exists()
+
+
+def test_long_output_keeps_its_head_and_tail(session):
+    printed = session.run_python("print('a' * 3_000_000 + 'END')\n", "es/p.md:3", 3, timeout=20).output
+    assert printed.startswith("aaa") and printed.rstrip().endswith("END") and "bytes of output omitted" in printed
+
+
 @pytest.fixture
 def settings():
     yield from_environment()

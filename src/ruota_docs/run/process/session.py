@@ -207,16 +207,14 @@ class PageSession:
         return os.fstat(self._log.fileno()).st_size
 
     def _output_since(self, mark: int) -> str:
-        """What was printed since ``mark``, reading at most a bounded amount of a huge log."""
-        size = os.fstat(self._log.fileno()).st_size - mark
+        """What was printed since ``mark``, reading at most a bounded amount of a huge log (read
+        through the log's own descriptor: no file opened again for each block)."""
+        fd = self._log.fileno()
+        size = os.fstat(fd).st_size - mark
         half = OUTPUT_LIMIT // 2
-        with open(self.log_path, "rb") as log:
-            log.seek(mark)
-            if size <= OUTPUT_LIMIT:
-                return log.read(size).decode("utf-8", "replace")
-            head = log.read(half)
-            log.seek(mark + size - half)
-            tail = log.read(half)
+        if size <= OUTPUT_LIMIT:
+            return _read_at(fd, mark, size).decode("utf-8", "replace")
+        head, tail = _read_at(fd, mark, half), _read_at(fd, mark + size - half, half)
         omitted = size - 2 * half
         return (f"{head.decode('utf-8', 'replace')}\n… [{omitted:,} bytes of output omitted] …\n"
                 f"{tail.decode('utf-8', 'replace')}")
@@ -310,6 +308,19 @@ def kill_session(token: str) -> list[int]:
                 pass
         time.sleep(0.01)  # let the kernel turn them into zombies (no environment left)
     return killed
+
+
+def _read_at(fd: int, offset: int, size: int) -> bytes:
+    """``size`` bytes of the file ``fd`` from ``offset`` (fewer where it ends first)."""
+    chunks = []
+    while size > 0:
+        chunk = os.pread(fd, size, offset)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        offset += len(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
 
 
 def _wait(proc: subprocess.Popen, timeout: float) -> None:

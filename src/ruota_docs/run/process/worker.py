@@ -10,6 +10,7 @@ crash without disturbing the protocol.
 
 from __future__ import annotations
 
+import atexit
 import io
 import json
 import linecache
@@ -231,5 +232,19 @@ def _format_exception(filename: str) -> str:
     return "".join(traceback.format_exception(kind, value, tb))
 
 
+def _leave() -> None:
+    """End the process once the page has no more blocks. Where the page left nothing for Python's
+    own shutdown to do (no exit handler registered, no thread still running), it ends at once, its
+    output flushed: the page's session waits for it, and tearing down a process that imported
+    PyTorch or TensorFlow module by module takes the page as long as a block."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    threading = sys.modules.get("threading")
+    handlers = getattr(atexit, "_ncallbacks", lambda: 1)()  # CPython's count of exit handlers
+    if handlers == 0 and (threading is None or threading.active_count() == 1):
+        os._exit(0)
+
+
 if __name__ == "__main__":
     main(int(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3]) if len(sys.argv) > 3 else None)
+    _leave()
