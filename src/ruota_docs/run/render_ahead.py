@@ -60,7 +60,7 @@ def start(path: Path) -> bool:
         return False
     read, write = os.pipe()
     pid = os.fork()
-    if pid == 0:  # pragma: no cover — the child; its work is `_render`, tested on its own
+    if pid == 0:  # the child: its work is `render`, which the tests call in this process too
         status = 1
         try:
             os.close(read)
