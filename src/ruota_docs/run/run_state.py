@@ -15,9 +15,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ruota_docs.run import outputs
 from ruota_docs.run.settings import Settings
+
+if TYPE_CHECKING:  # imported where the lines are written (`apply_updates`): most runs write none
+    from ruota_docs.run import outputs
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,8 @@ def apply_updates(updates: list[OutputUpdate], shown) -> list[Applied]:
     """Apply the blocks' updates in run order; an update identical to one applied already (the
     same snippet included by a page's translations) is credited with it. ``shown(path)``: the
     path as the summary writes it."""
+    from ruota_docs.run import outputs  # noqa: PLC0415 — an update's run only
+
     done: dict[str, Applied] = {}
     results = []
     for update in updates:

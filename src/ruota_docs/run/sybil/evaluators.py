@@ -29,7 +29,6 @@ from sybil.example import SybilFailure
 from ruota_docs.blocks.block import Block
 from ruota_docs.records.reason_codes import Reason, reason
 from ruota_docs.run.guard import RepositoryGuard, records_note
-from ruota_docs.run.hints import requirement_hint
 from ruota_docs.run.process.session import Outcome, PageSession, session_for
 from ruota_docs.run.run_state import RunState
 from ruota_docs.run.settings import from_environment
@@ -220,6 +219,8 @@ def _failure_text(block: Block, outcome: Outcome) -> str:
         parts.append(outcome.error.rstrip())
     if outcome.output.strip():
         parts.append("--- output ---\n" + outcome.output[-4000:].rstrip())
+    from ruota_docs.run.hints import requirement_hint  # noqa: PLC0415 — a failure's text only
+
     if hint := requirement_hint(outcome.error):
         parts.append(hint)
     return "\n".join(parts)

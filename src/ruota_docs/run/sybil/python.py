@@ -13,10 +13,19 @@ import hashlib
 
 from ruota_docs.blocks.block import Block
 from ruota_docs.records.reason_codes import reason
-from ruota_docs.run import outputs
 from ruota_docs.run.process.session import Outcome, PageSession
 from ruota_docs.run.run_state import OutputUpdate, RunState
 from ruota_docs.run.sybil.evaluators import ExecutingEvaluator
+
+
+def _expected(block: Block) -> list:
+    """The ``#>`` lines of a block's code (`ruota_docs.run.outputs`, read only where the code holds one:
+    most blocks have none, and a run of one page that has none never imports it)."""
+    if "#>" not in block.code:
+        return []
+    from ruota_docs.run import outputs  # noqa: PLC0415
+
+    return outputs.expected(block.code)
 
 
 def _filename(block: Block) -> str:
@@ -33,15 +42,16 @@ class PythonEvaluator(ExecutingEvaluator):
     """``python`` blocks: run in the page's namespace; their ``#>`` lines checked."""
 
     def execute(self, session: PageSession, block: Block, timeout: float, run: RunState, page_path: str) -> Outcome:
-        expect = bool(outputs.expected(block.code))
+        expect = bool(_expected(block))
         return session.run_python(block.code, _filename(block), block.line, timeout, "python", expect=expect,
                                   script=_script(block, page_path))
 
     def checked(self, block: Block, outcome: Outcome, run: RunState) -> Outcome:
         """A block that ran must also print what its ``#>`` lines state."""
-        expected = outputs.expected(block.code)
+        expected = _expected(block)
         if not expected:
             return outcome
+        from ruota_docs.run import outputs  # noqa: PLC0415 — see `_expected`
         printed = "".join(text for _, text in outcome.printed or [])
         diff = outputs.mismatch(expected, printed)
         if diff is None:
@@ -55,6 +65,8 @@ class PythonEvaluator(ExecutingEvaluator):
 
     def _planned(self, block: Block, expected: list, outcome: Outcome, diff: str) -> Outcome:
         """``--update-outputs``: the block passes with the ``#>`` lines it printed, to be written at the run's end."""
+        from ruota_docs.run import outputs  # noqa: PLC0415 — see `_expected`
+
         try:
             code, edits = outputs.edits(block.code_origins, block.code, outputs.plan(expected, outcome.printed or []))
         except outputs.UpdateError as error:
