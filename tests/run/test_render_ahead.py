@@ -113,12 +113,14 @@ import json, sys
 
 def pytest_collection_finish(session):
     with open("loaded.json", "w") as out:
-        json.dump(sorted(m for m in sys.modules if m.split(".")[0] in ("markdown", "pymdownx")), out)
+        json.dump(sorted(m for m in sys.modules if m.split(".")[0] in ("markdown", "pymdownx")
+                         or m == "ruota_docs.run.outputs"), out)
 """
 
 
 def test_a_run_of_one_page_collects_it_from_the_child(site):
-    """The run's own process never imports Python-Markdown: the page it runs was rendered in the child."""
+    """The run's own process never imports Python-Markdown: the page it runs was rendered in the child
+    (nor the ``#>`` checker: none of its blocks has such lines)."""
     (site / "conftest.py").write_text(WATCH, encoding="utf-8")
     done = run_pytest(site, "docs/es/page.md", "--no-ledger", env=clean_env())
     assert done.returncode == 0, done.stdout + done.stderr
