@@ -354,11 +354,16 @@ def cmd_contribute(args, extra: list[str]) -> int:
     from ruota_docs.run.device import probe  # noqa: PLC0415
 
     root = _root(args.root)
+
     def answer(question: str) -> str:
         # --yes starts the run; pushing is always asked (and never answered yes without a person)
         if args.yes and question.startswith("Go on?"):
             return "y"
-        return input(question) if sys.stdin.isatty() else "n"
+        if sys.stdin.isatty():
+            return input(question)
+        print(f"{question}no: no terminal to ask in" + (" (--yes starts the run)" if question.startswith("Go on?")
+                                                         else ""))
+        return "n"
 
     return contribute.contribute(root, _site(root)[0], probe(), ask=answer, extra=extra)
 

@@ -59,7 +59,8 @@ def answers(*replies):
 def test_it_says_what_it_will_do_and_does_nothing_without_a_yes(clone):
     said, suite = [], fake_suite()
     assert contribute.contribute(clone, clone / "docs", DEVICE, ask=answers("n"), suite=suite, out=said.append) == 1
-    assert said[0].startswith("This machine: AMD Radeon RX 7600 (ROCm, gfx1102).\nruota-docs contribute will:")
+    assert said[0].startswith("This machine: AMD Radeon RX 7600 (ROCm, gfx1102).\n")
+    assert "ruota-docs contribute will:" in said[0] and "Note: PyTorch" not in said[0]
     assert f"records/rocm-gfx1102-{provenance.fingerprint()[:8]}" in said[0]
     assert said[-1] == "Nothing done." and suite.calls == []
 
@@ -123,3 +124,39 @@ def test_an_interrupted_suite_is_resumed_by_running_again(clone):
     finally:
         contribute.subprocess.call = monkey
     assert command[1:] == ["-m", "pytest", "docs", "-p", "no:cacheprovider", "--reuse-ledger", "--ledger", str(p.record), "-x"]
+
+
+def test_a_record_of_this_machine_named_as_before_is_the_one_it_sends(clone):
+    """make test goes on writing to an earlier ``<machine-id>.json`` of this machine: the branch
+    updates that file, and never adds a second record of one machine beside it."""
+    earlier = clone / "verification" / "rocm-gfx1102.json"
+    earlier.parent.mkdir()
+    ledger.write_atomic(earlier, synthetic_record(clone, RX7600) | {"fingerprint": provenance.fingerprint()})
+    git(clone, "-c", "user.name=t", "-c", "user.email=t@example.com", "add", "verification")
+    git(clone, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "an earlier record")
+    p = contribute.plan(clone, DEVICE)
+    assert p.record == earlier and p.branch == "records/rocm-gfx1102"
+
+
+def test_what_the_record_would_not_say_is_said_before_the_run(clone):
+    (clone / "docs" / "es" / "p.md").write_text(PAGE + "\nEdited.\n", encoding="utf-8")
+    cpu_only = Device("cpu", None, None, None, 0, "linux", "x86_64", "3.11.2", torch=None)
+    notes = "\n".join(contribute.plan(clone, cpu_only).notes)
+    assert "PyTorch is not installed" in notes
+    assert "1 file(s) of the site differ from the commit" in notes and "docs/es/p.md" in notes
+    assert "notes.txt" not in notes  # the owner's own files are theirs
+
+
+def test_outside_a_git_clone_it_says_what_to_do(tmp_path):
+    with pytest.raises(contribute.ContributeError, match="is not a git clone with a commit: clone the repository"):
+        contribute.plan(tmp_path, DEVICE)
+
+
+@pytest.mark.parametrize(("url", "head"), [
+    ("git@github.com:alice/ruota-docs.git", "alice:records/x"), ("https://github.com/alice/ruota-docs", "alice:records/x"),
+    ("ssh://git@github.com/alice/ruota-docs.git", "alice:records/x"), ("/srv/git/ruota-docs", "records/x"),
+])
+def test_the_pull_request_is_opened_from_the_forks_branch(clone, url, head):
+    git(clone, "remote", "add", "origin", url)
+    p = contribute.Plan(clone, clone / "verification" / "x.json", "records/x", "CPU x86_64")
+    assert contribute.commands(p, clone / "body.md")[1][3:5] == ["--head", head]

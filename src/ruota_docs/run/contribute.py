@@ -15,6 +15,7 @@ Everything up to the push works offline, and nothing is pushed without a yes.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -23,7 +24,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ruota_docs.records import check, ledger, provenance
+from ruota_docs.records import check, ledger
 from ruota_docs.records.verdicts import machine_label
 
 
@@ -34,9 +35,11 @@ class ContributeError(RuntimeError):
 @dataclass
 class Plan:
     root: Path
-    record: Path  #: verification/<machine-id>-<fingerprint>.json
+    record: Path  #: verification/<machine-id>-<fingerprint>.json (this machine's record, as every run names it)
     branch: str  #: records/<machine-id>-<fingerprint>
     label: str  #: the machine as the site names it
+    #: what the owner should know before saying yes (edits not committed, no GPU build of torch, …)
+    notes: tuple[str, ...] = ()
 
 
 def _git(root: Path, *args: str, env: dict | None = None, input_text: str | None = None) -> str:
@@ -48,24 +51,55 @@ def _git(root: Path, *args: str, env: dict | None = None, input_text: str | None
 
 def plan(root: Path, device) -> Plan:
     """What this machine's contribution is: its record and its branch."""
+    from ruota_docs.run.settings import from_environment  # noqa: PLC0415 — the engine's own naming of records
+
     root = Path(root)
-    _git(root, "rev-parse", "--verify", "HEAD")  # a clone with a commit: the branch starts there
-    # named with the fingerprint too: two owners of one card send two records, not one file
-    record = root / "verification" / provenance.record_name(device.machine_id)
-    name = record.stem
-    branch = f"records/{name}"
-    return Plan(root, record, branch, machine_label(device.to_dict()))
+    try:
+        _git(root, "rev-parse", "--verify", "HEAD")  # a clone with a commit: the branch starts there
+    except ContributeError:
+        raise ContributeError(f"{root} is not a git clone with a commit: clone the repository (git clone …) and "
+                              "run this in it, so the record goes on a branch of its own") from None
+    # the record every run of this machine writes (named with the fingerprint: two owners of one card send
+    # two records; a record of this machine named as before keeps its name, or the branch would hold two)
+    record = from_environment(root).record_path(device.machine_id)
+    branch = f"records/{record.stem}"
+    return Plan(root, record, branch, machine_label(device.to_dict()), _notes(root, device))
+
+
+def _notes(root: Path, device) -> tuple[str, ...]:
+    """What the owner should know before the run: what its record would not say as they may think."""
+    notes = []
+    if device.torch is None:
+        notes.append("PyTorch is not installed in this environment: every block that needs it is skipped, and the "
+                     "record says so. Install the build of torch for your card first (README: Running the suite on "
+                     "your GPU), unless this record is meant to be of the CPU alone.")
+    elif device.backend == "cpu":
+        notes.append(f"This torch ({device.torch}) sees no GPU: the record will be of the CPU alone. For a card, "
+                     "install the ROCm (or CUDA) build of torch first (README: Running the suite on your GPU).")
+    changed = [line.split(maxsplit=1)[1] for line in _git(root, "status", "--porcelain", "--", "docs", "snippets",
+                                                           "mkdocs.yml").splitlines() if line.strip()]
+    if changed:
+        notes.append(f"{len(changed)} file(s) of the site differ from the commit the branch starts from "
+                     f"({', '.join(changed[:3])}{', …' if len(changed) > 3 else ''}): the suite runs them as they "
+                     "are here, and the record check of the pull request compares with the commit, where those "
+                     "blocks are stale. Commit or stash them first.")
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        notes.append("You are root: the pages run as the unprivileged user ruota-docs-runner, created where missing "
+                     "(README: Running the suite on your GPU).")
+    return tuple(notes)
 
 
 def describe(p: Plan) -> str:
     shown = p.record.relative_to(p.root)
     return "\n".join([
         f"This machine: {p.label}.",
+        *(f"Note: {note}" for note in p.notes),
         "ruota-docs contribute will:",
         f"  1. run every page's code blocks here (resuming: what passed here for the same code is reused), "
         f"writing {shown};",
         f"  2. check {shown} as the maintainers will (ruota-docs record check);",
-        f"  3. commit only {shown} on a new branch, {p.branch} (your work tree and branch stay as they are);",
+        f"  3. commit only {shown} on a branch of its own, {p.branch} (your work tree and branch stay as they are; "
+        "a branch of that name from an earlier run is replaced);",
         "  4. print the commands that push it and open the pull request. Nothing is pushed without your yes.",
     ])
 
@@ -137,10 +171,24 @@ def describe_record(root: Path, record: Path, docs_dir: Path) -> tuple[str, int]
 
 
 def commands(p: Plan, body_file: Path, remote: str = "origin") -> list[list[str]]:
-    """The commands that send the branch: push to the owner's fork, open the pull request."""
+    """The commands that send the branch: push to the owner's fork, open the pull request (from the
+    fork's branch, ``OWNER:branch``, as GitHub names a branch of another repository)."""
     title = f"Record of {p.label}"
+    owner = _github_owner(p.root, remote)
+    head = f"{owner}:{p.branch}" if owner else p.branch
     return [["git", "-C", str(p.root), "push", remote, f"{p.branch}:{p.branch}"],
-            ["gh", "pr", "create", "--head", p.branch, "--title", title, "--body-file", str(body_file)]]
+            ["gh", "pr", "create", "--head", head, "--title", title, "--body-file", str(body_file)]]
+
+
+def _github_owner(root: Path, remote: str) -> str | None:
+    """The owner of ``remote`` where it is a GitHub repository (``git@github.com:alice/ruota-docs.git``,
+    ``https://github.com/alice/ruota-docs``)."""
+    try:
+        url = _git(root, "remote", "get-url", remote)
+    except ContributeError:
+        return None
+    match = re.match(r"(?:https?://|ssh://)?(?:[^@/]+@)?github\.com[:/]([^/]+)/[^/]+?(?:\.git)?/?$", url)
+    return match[1] if match else None
 
 
 def gh_ready() -> bool:
