@@ -231,3 +231,28 @@ def test_the_record_the_job_writes_passes_the_check_and_opens_this_pull_request(
                            "workflow, run https://github.com/ruota/ruota-docs/actions/runs/4242 (runner labels: "
                            "self-hosted, linux, rocm, gfx1102).")
     assert f"- commit that ran: `{'c' * 40}`; provenance: ci" in body and "- blocks: 3 passed" in body
+
+
+@pytest.mark.parametrize(("verify_exits", "step_exits"), [(0, 0), (1, 0), (2, 2), (130, 130)])
+def test_a_record_with_failing_blocks_is_sent_and_a_stopped_run_is_not(records, tmp_path, verify_exits, step_exits):
+    """The suite step, run by bash as the runner runs it, with `ruota-docs verify` exiting as given:
+    1 (blocks failed, which the record says) goes on to the check and the upload, anything else stops."""
+    step = next(s for s in records["jobs"]["suite"]["steps"] if "ruota-docs verify" in s.get("run", ""))
+    (tmp_path / ".venv" / "bin").mkdir(parents=True)
+    fake = tmp_path / ".venv" / "bin" / "ruota-docs"
+    fake.write_text(f"#!/bin/sh\nexit {verify_exits}\n", encoding="utf-8")
+    fake.chmod(0o755)
+    done = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=tmp_path, env={"RUNNER_TEMP": str(tmp_path), "PATH": "/usr/bin:/bin"},
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == step_exits, done.stdout + done.stderr
+
+
+def test_the_pull_request_job_checks_the_record_itself_on_the_commit_that_ran(records):
+    jobs = records["jobs"]
+    checkouts = [s for name in ("suite", "pull-request") for s in jobs[name]["steps"]
+                 if s.get("uses", "").startswith("actions/checkout@")]
+    assert [c["with"]["ref"] for c in checkouts] == ["${{ github.sha }}", "${{ github.sha }}"]
+    steps = [s.get("run", "") for s in jobs["pull-request"]["steps"]]
+    checked = next(n for n, run in enumerate(steps) if "ruota-docs\" record check" in run or "ruota-docs record check" in run)
+    opened = next(n for n, run in enumerate(steps) if "gh pr create" in run)
+    assert checked < opened
