@@ -318,7 +318,13 @@ def cmd_record(args) -> int:
             print(body)
             status = max(status, refused)
         return status
-    reports = check.check_files(args.files, root, docs)
+    # a folder stands for the records in it, as `verification/*.json` would
+    files = [found for name in args.files
+             for found in (sorted(Path(name).glob("*.json")) if Path(name).is_dir() else [name])]
+    if not files:
+        print(f"record check: no records (*.json) in {', '.join(args.files)}", file=sys.stderr)
+        return 2
+    reports = check.check_files(files, root, docs)
     line, status = check.summary(reports, strict=args.strict)
     if args.json:
         print(json.dumps({"ok": status == 0, "summary": line, "records": [r.to_dict() for r in reports]}, indent=1))

@@ -16,6 +16,9 @@ from ruota_docs.records import check as record_check
 from ruota_docs.records import ledger
 from ruota_docs.records.schema import OUTPUT_LIMIT
 
+#: What a private-data finding tells the sender to do.
+FIX = "run the page again on that machine (the engine writes its own user and host names as <user> and <host>), or remove it from the text and run `ruota-docs record migrate` on the record, which keys its tables again"
+
 PAGE = """\
     # Página { #page }
 
@@ -189,7 +192,7 @@ def test_entry_beyond_the_pages_blocks(project, good):
 def test_home_path_in_an_output(project, good):
     entry(good)["output"] = "uno\nsaved to /home/alice/models/pets.keras\n"
     report = check(project, good)
-    assert only(report, "es/p.md#0.output") == "line 2: a home folder (/home/<a…>): remove it from the record before sending it"
+    assert only(report, "es/p.md#0.output") == "line 2: a home folder (/home/<a…>): " + FIX
     assert "alice" not in "\n".join(map(str, report.problems))
 
 
@@ -450,7 +453,8 @@ def test_records_before_as_root_existed_are_accepted(project, good):
 def test_top_level_schema(project, good):
     data = ledger.to_stored(good) | {"schema": 4, "kind": "someone/else"}
     report = check(project, data)
-    assert only(report, "record.schema") == "schema 4 is not the one this ruota-docs writes (3)"
+    assert only(report, "record.schema").startswith("schema 4 is not the one this ruota-docs writes (3); a newer "
+                                                    "ruota-docs wrote it: upgrade ruota-docs")
     assert only(report, "record.kind") == "must be 'ruota-docs/ledger'"
 
 
@@ -471,6 +475,18 @@ def test_command_lines_and_exit_status(project, good, capsys):
         f"{path}: 9 entries, 1 stale, 1 error, 1 warning",
         "REFUSED: 1 record, 9 entries (1 stale); 1 error, 1 warning",
     ]
+
+
+def test_a_folder_stands_for_its_records(project, good, capsys):
+    folder = project / "verification"
+    folder.mkdir()
+    (folder / "rocm-gfx1102.json").write_text(stored_text(good))
+    assert main(["--root", str(project), "record", "check", str(folder)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("accepted: 1 record")
+    empty = project / "empty"
+    empty.mkdir()
+    assert main(["--root", str(project), "record", "check", str(empty)]) == 2
+    assert f"no records (*.json) in {empty}" in capsys.readouterr().err
 
 
 def test_command_json_and_strict(project, good, capsys):
@@ -522,7 +538,7 @@ def test_a_ci_record_with_its_run_is_accepted(project, good):
 
 
 @pytest.mark.parametrize("change, where, message", [
-    (lambda p: p.pop("run_url"), "provenance.run_url", "a CI record links to its workflow run: https://github.com/OWNER/REPO/actions/runs/ID, not None"),
+    (lambda p: p.pop("run_url"), "provenance.run_url", "a CI record links to its workflow run, https://github.com/OWNER/REPO/actions/runs/ID: missing"),
     (lambda p: p.update(run_url="https://github.com/mallory/fork/actions/runs/1"), "provenance.run_url",
      "is a run of mallory/fork, not of the record's repository ruota/ruota-docs"),
     (lambda p: p.update(commit="main"), "provenance.commit", "must be the 40 lower-case hex digits of the commit that ran, not 'main'"),
@@ -602,9 +618,9 @@ def test_user_at_host_and_host_names_of_any_machine_in_any_field(project, good, 
         entry(good, f"{lang}/p.md#1")["output"] = f"saved\n{text}\n"
     report = check(project, good)
     found = {p.where: p.message for p in report.problems if p.rule == "private"}
-    assert found["machine.packages.note"] == f"{kind}: remove it from the record before sending it"
-    assert found["es/p.md#0.reason"] == f"{kind}: remove it from the record before sending it"
-    assert found["en/p.md#1.output"] == f"line 2: {kind}: remove it from the record before sending it"
+    assert found["machine.packages.note"] == f"{kind}: " + FIX
+    assert found["es/p.md#0.reason"] == f"{kind}: " + FIX
+    assert found["en/p.md#1.output"] == f"line 2: {kind}: " + FIX
 
 
 def test_a_result_and_its_page_without_a_time_are_refused(project, good):
@@ -613,3 +629,20 @@ def test_a_result_and_its_page_without_a_time_are_refused(project, good):
     page.pop("ran_at")
     assert only(check(project, data), "pages.p.md.results[0].ran_at") == (
         "missing: neither the result nor its page says when it ran")
+
+
+def test_what_a_finding_says_to_do_makes_the_record_pass(project, good, tmp_path, capsys):
+    """Remove the text, then `record migrate`: the tables are keyed again and the check passes."""
+    for lang in ("es", "en", "fr"):
+        entry(good, f"{lang}/p.md#1")["output"] = "saved\nscp model.pt alice@workstation-42\n"
+    path = project / "verification" / "rocm-gfx1102.json"
+    path.parent.mkdir(exist_ok=True)
+    ledger.write_atomic(path, good)
+    assert only(record_check.check_file(path, project, project / "docs", now=NOW), "en/p.md#1.output").endswith(FIX)
+    path.write_text(path.read_text(encoding="utf-8").replace("scp model.pt alice@workstation-42", "scp model.pt"),
+                    encoding="utf-8")
+    assert any(p.where.startswith("outputs.") for p in record_check.check_file(path, project, project / "docs",
+                                                                              now=NOW).problems)  # keyed for the old text
+    assert main(["record", "migrate", str(path)]) == 0
+    report = record_check.check_file(path, project, project / "docs", now=NOW)
+    assert [p for p in report.problems if p.severity == "error"] == []

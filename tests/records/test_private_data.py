@@ -18,6 +18,17 @@ def test_what_is_not_personal(text):
 
 
 @pytest.mark.parametrize("text", ["x = threading.local()", "pip install git+https://github.com/x/y@main", "@property",
-                                  "torch@2.9.1", "ssh git@github.com", "user@host"])
+                                  "torch@2.9.1", "ssh git@github.com", "user@host", "Host: huggingface.co",
+                                  "ssh root@192.0.2.10", "Hostname: localhost", "username: root"])
 def test_what_is_no_user_or_host(text):
     assert private_data.findings(text, this_machine=False) == []
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("ssh bob@10.0.0.5 nvidia-smi", "a user name at an address"),
+    ("Hostname: erins-desktop", "a user or host name"),
+    ("COMPUTERNAME=ERINS-PC", "a user or host name"),
+    ("logname = alice", "a user or host name"),
+])
+def test_a_user_at_an_address_and_a_reported_host_name(text, kind):
+    assert [f.kind for f in private_data.findings(text, this_machine=False) if f.error] == [kind]

@@ -386,17 +386,22 @@ def _named(where: str, names: dict[str, str]) -> str:
 
 def _check_private(report: Report, data: dict) -> None:
     names = _block_names(data)
+    words = ledger._private_words()  # this machine's names: found once for the record's thousands of strings
     for where, text in _strings(data, ""):
         where = _named(where, names)
-        for finding in private_data.findings(text):
+        for finding in private_data.findings(text, words=words):
             place = f"line {finding.line}: " if "\n" in text.rstrip("\n") else ""
             report.add(where or "record", "error" if finding.error else "warning", "private",
-                       f"{place}{finding.describe()}: remove it from the record before sending it")
+                       f"{place}{finding.describe()}: run the page again on that machine (the engine writes its "
+                       "own user and host names as <user> and <host>), or remove it from the text and run "
+                       "`ruota-docs record migrate` on the record, which keys its tables again")
 
 
 # -- a file -----------------------------------------------------------------------------------------
-def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None = None) -> Report:
-    """Every problem of the record at ``path`` against the pages under ``docs_dir``."""
+def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None = None,
+               pages: _Pages | None = None) -> Report:
+    """Every problem of the record at ``path`` against the pages under ``docs_dir`` (``pages``: their
+    blocks as read for the records checked before, `check_files`)."""
     path = Path(path)
     now = now or dt.datetime.now(dt.timezone.utc)
     report = Report(str(path))
@@ -429,7 +434,7 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
     if len(raw) > RECORD_LIMIT:
         report.add("record", "error", "size",
                    f"{len(raw):,} bytes, over the {RECORD_LIMIT:,} a record of this site may take "
-                   f"(the engine writes about 85,000 for every page); its largest field is "
+                   f"(the engine writes one of about 85,000 for the whole site); its largest field is "
                    f"{_heaviest(data)}")
         return report
     if data.get("schema") in OLD_FORMATS and data.get("kind") == ledger.KIND:
@@ -443,14 +448,16 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
         report.add("record.kind", "error", "schema", f"must be {ledger.KIND!r}")
     if data["schema"] != ledger.SCHEMA:
         report.add("record.schema", "error", "schema",
-                   f"schema {data['schema']} is not the one this ruota-docs writes ({ledger.SCHEMA})")
+                   f"schema {data['schema']} is not the one this ruota-docs writes ({ledger.SCHEMA})"
+                   + ("; a newer ruota-docs wrote it: upgrade ruota-docs (pip install -U ruota-docs, or pull the "
+                      "repository)" if isinstance(data["schema"], int) and data["schema"] > ledger.SCHEMA else ""))
     device = _check_machine(report, data["machine"], data["machine_id"], path.stem, data.get("fingerprint"))
     _check_origin(report, data)
     updated = _time(report, "record.updated", data["updated"], now)
     if not _check_stored(report, data["pages"], data["reasons"], data["outputs"]):
         return report
     blocks = stored.expand(data["pages"], data["outputs"], tuple(ledger.ENTRY_FIELDS), data["reasons"])
-    pages = _Pages(Path(root), Path(docs_dir))
+    pages = pages or _Pages(Path(root), Path(docs_dir))
     report.entries = len(blocks)
     for key, entry in blocks.items():
         _check_entry(report, key, entry, pages, device, updated, now)
@@ -619,10 +626,12 @@ def _heaviest(data: dict) -> str:
 
 def check_files(paths, root: Path, docs_dir: Path, now: dt.datetime | None = None) -> list[Report]:
     """`check_file` for each record, and one more rule across them: two records of one machine
-    (the same machine id and fingerprint) are an error on the second."""
+    (the same machine id and fingerprint) are an error on the second. Each page is read once for
+    all of them: CI checks every record of the site, a thousand of them."""
     reports, seen = [], {}
+    pages = _Pages(Path(root), Path(docs_dir))
     for path in paths:
-        report = check_file(Path(path), root, docs_dir, now)
+        report = check_file(Path(path), root, docs_dir, now, pages)
         identity = getattr(report, "identity", None)
         if identity and identity[0] is not None:
             if identity in seen:

@@ -211,6 +211,11 @@ def migrate(path: Path) -> tuple[int, int]:
 
 def load_all(directory: Path, expand: bool = True) -> list[dict]:
     """Every ledger in a folder, sorted by machine id; a missing folder holds none (``expand``: see `load`)."""
+    return [data for _, data in load_files(directory, expand)]
+
+
+def load_files(directory: Path, expand: bool = True) -> list[tuple[Path, dict]]:
+    """`load_all`, each ledger with the file it was read from."""
     directory = Path(directory)
     if not directory.is_dir():
         return []
@@ -221,10 +226,11 @@ def load_all(directory: Path, expand: bool = True) -> list[dict]:
         if key in seen:
             which = f"machine {key[0]!r}" + (f" (fingerprint {key[1][:8]}…)" if key[1] else "")
             raise LedgerError(f"{path}: machine_id: {which} already has a record, {seen[key].name}: "
-                              "one machine keeps one record (merge them by running the suite again, or remove one)")
+                              "one machine keeps one record (run the suite again, which writes one, or remove the "
+                              "other)")
         seen[key] = path
-        ledgers.append(data)
-    return sorted(ledgers, key=lambda d: (str(d.get("machine_id")), str(d.get("fingerprint") or "")))
+        ledgers.append((path, data))
+    return sorted(ledgers, key=lambda item: (str(item[1].get("machine_id")), str(item[1].get("fingerprint") or "")))
 
 
 def merge(old: dict, entries: list[dict], complete_pages: set[str], machine: dict,

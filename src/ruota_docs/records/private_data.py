@@ -67,8 +67,12 @@ _USER_AT_HOST = re.compile(r"(?<![\w.+%@/-])(?P<user>[A-Za-z_][\w.-]{1,31})"
 #: ``threading.local()``: what follows a host is a space, a port, a path or punctuation.
 _LOCAL_HOST = re.compile(r"(?<![\w.-])(?P<host>[A-Za-z0-9][\w-]*(?:\.[A-Za-z0-9][\w-]*)*)"
                          r"\.(?:local|lan|home\.arpa|internal|localdomain|intranet)(?=$|[\s:/'\",;)\]])", re.IGNORECASE)
+#: ``ssh bob@10.0.0.5``: a user at an address, whatever the address says.
+_USER_AT_ADDRESS = re.compile(r"(?<![\w.+%@/-])(?P<user>[A-Za-z_][\w.-]{1,31})@(?P<host>\d{1,3}(?:\.\d{1,3}){3})\b")
 _NOT_HOSTS = {"localhost", "example", "host", "hostname", "your-host", "myhost"}
-_IDENTITY = re.compile(r"\b(?P<key>USER|USERNAME|LOGNAME|HOSTNAME|HOST|COMPUTERNAME|USERPROFILE|HOME)"
+#: ``HOSTNAME=erins-desktop``, ``Hostname: erins-desktop``: the settings and reports that name a user or a host
+#: (``USER``, ``HOST`` and ``HOME`` in capitals only: ``Host: huggingface.co`` is a web request's header).
+_IDENTITY = re.compile(r"\b(?P<key>USER|HOST|HOME|USERPROFILE|(?i:username|logname|hostname|computername))"
                        r"\s*[=:]\s*['\"]?(?P<value>[^\s'\",;]+)")
 _NEUTRAL_VALUES = re.compile(r"^(~.*|<.*|root|ruota-docs-runner|runner|localhost|127\.0\.0\.1"
                              r"|\$\w+|\$\{\w+\}|%\w+%|None|null|/root.*|/nonexistent|/tmp.*)$")
@@ -117,14 +121,15 @@ def _ip_finding(text: str, match: re.Match) -> Finding | None:
     return Finding(kind, mask(match.group(0), 6), _line(text, match.start()), error=False)
 
 
-def findings(text: str, this_machine: bool = True) -> list[Finding]:
+def findings(text: str, this_machine: bool = True, words: list | None = None) -> list[Finding]:
     """What ``text`` gives away. ``this_machine``: also look for the home folder, user and host
-    names of the machine running the check (a contributor checking their own record)."""
+    names of the machine running the check (a contributor checking their own record); ``words``:
+    those names as `ruota_docs.records.ledger` finds them, found once for the many strings of a record."""
     if not text:
         return []
     found = _home_folders(text) + _emails(text) + _user_and_host_names(text) + _secrets(text) + _machine_ids(text)
     if this_machine:
-        found += _this_machine(text)
+        found += _this_machine(text, ledger._private_words() if words is None else words)
     return found
 
 
@@ -159,6 +164,9 @@ def _user_and_host_names(text: str) -> list[Finding]:
             continue
         if match["host"].lower() not in _NOT_HOSTS:
             found.append(Finding("a user and host name", mask(match.group(0), 2), _line(text, match.start())))
+    for match in _USER_AT_ADDRESS.finditer(text):
+        if match["user"].lower() not in {"git", "root"} | _PLACEHOLDER_NAMES:
+            found.append(Finding("a user name at an address", mask(match.group(0), 2), _line(text, match.start())))
     for match in _LOCAL_HOST.finditer(text):
         if match["host"].lower() not in _NOT_HOSTS:
             found.append(Finding("a host name", mask(match.group(0), 2), _line(text, match.start())))
@@ -194,10 +202,10 @@ def _machine_ids(text: str) -> list[Finding]:
     return found
 
 
-def _this_machine(text: str) -> list[Finding]:
+def _this_machine(text: str, words: list) -> list[Finding]:
     """This machine's home folder (error), user or host name (warning: it may be a common word)."""
     found = []
-    for pattern, label in ledger._private_words():
+    for pattern, label in words:
         if label == "<page-dir>" or (label == "~" and pattern.pattern.startswith(re.escape("/root"))):
             continue  # root's home is no person's
         match = pattern.search(text)

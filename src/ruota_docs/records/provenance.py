@@ -97,8 +97,9 @@ def check(provenance, machine: dict) -> list[tuple[str, str]]:
         problems.append(("provenance.repository", f"must be OWNER/REPO, not {repository!r}"))
     match = _RUN_URL.fullmatch(run_url) if isinstance(run_url, str) else None
     if match is None:
-        problems.append(("provenance.run_url", "a CI record links to its workflow run: "
-                                               f"https://github.com/OWNER/REPO/actions/runs/ID, not {run_url!r}"))
+        said = "missing" if run_url is None else f"{run_url!r}, which is not one"
+        problems.append(("provenance.run_url", "a CI record links to its workflow run, "
+                                               f"https://github.com/OWNER/REPO/actions/runs/ID: {said}"))
     elif isinstance(repository, str) and match["repository"].lower() != repository.lower():
         problems.append(("provenance.run_url", f"is a run of {match['repository']}, not of the record's repository "
                                                f"{repository}"))

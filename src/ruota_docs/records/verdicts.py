@@ -78,6 +78,11 @@ class MachineResult:
             self._entry = stored.read_fields(*self._stored)
         return self._entry
 
+    def table_key(self, name: str) -> str | None:
+        """The key of this result's ``output`` or ``reason`` in its record's table of them (None where
+        it has none, or the result was not read from a stored record)."""
+        return self._stored[0].get(name) if self._stored is not None else None
+
     @property
     def reason_key(self):
         """What tells this result's reason from another's without reading it: the key of its record's

@@ -31,7 +31,8 @@ from mkdocs.utils import get_relative_url
 from ruota_docs.blocks import compat, directives, markers, page_cache, renderer, site_config
 from ruota_docs.records import ledger, verdicts
 from ruota_docs.blocks import value_directive
-from ruota_docs.site import evidence, fragment_templates, fragments, groups, matrix, template_cache, typography, values
+from ruota_docs.site import (evidence, fragment_templates, fragments, groups, matrix, published, template_cache,
+                             typography, values)
 from ruota_docs.blocks.capture import BlockCapture, Context
 from ruota_docs.site.locales import LANGUAGE_NAMES, text, theme_text
 from ruota_docs.blocks.pages import PageError, read_page, split_meta
@@ -91,8 +92,9 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         # the options as the pytest plugin, the guard and the command line read them
         self.site = site_config.read(Path(config.config_file_path))
         try:
-            self.ledgers, self.indexed = _records(self.site.ledger_dir)
-        except ledger.LedgerError as error:
+            files, self.ledgers, self.indexed = _records(self.site.ledger_dir)
+            self.published = published.Published(files, config.repo_url)
+        except (ledger.LedgerError, published.RecordRefused) as error:
             raise PluginError(f"ruota_docs: {error}") from None
         try:
             self.key_blocks = evidence.key_blocks(self.config.key_blocks)
@@ -239,6 +241,10 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             if block.shown_only:
                 continue
             verdict = verdicts.verdict(page_key, block.index, block.sha256, self.indexed)
+            try:
+                self.published.verdict(verdict, page_key, block.index)
+            except published.RecordRefused as error:
+                raise PluginError(f"ruota_docs: {error}") from None
             page_verdicts.append((block, verdict))
             if block.generated_by is not None:  # no markers: marked where it stands, below
                 continue
@@ -406,20 +412,21 @@ PAGE_DIRECTIVES = {
 
 #: The records read by this process, and the files they were read from: the i18n plugin
 #: builds each language with its own configuration, the records are read once.
-_READ: dict[Path, tuple[tuple, list, verdicts.Index]] = {}
+_READ: dict[Path, tuple[tuple, list, list, verdicts.Index]] = {}
 
 
-def _records(folder: Path) -> tuple[list[dict], verdicts.Index]:
-    """The ledgers of ``folder`` and their index, read again only where a file changed (each
-    language's build gets fresh verdicts: the cache of verdicts is the index's)."""
+def _records(folder: Path) -> tuple[list[tuple[Path, dict]], list[dict], verdicts.Index]:
+    """The records of ``folder`` (with their files), and their index, read again only where a file
+    changed (each language's build gets fresh verdicts: the cache of verdicts is the index's)."""
     stamp = tuple((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in sorted(folder.glob("*.json"))) \
         if folder.is_dir() else ()
     known = _READ.get(folder)
     if known is None or known[0] != stamp:
         with _no_collection():
-            ledgers = ledger.load_all(folder, expand=False)  # indexed as stored: see verdicts.Index
-            known = _READ[folder] = (stamp, ledgers, verdicts.index_ledgers(ledgers))
-    return known[1], known[2]
+            files = ledger.load_files(folder, expand=False)  # indexed as stored: see verdicts.Index
+            ledgers = [data for _, data in files]
+            known = _READ[folder] = (stamp, files, ledgers, verdicts.index_ledgers(ledgers))
+    return known[1], known[2], known[3]
 
 
 @contextmanager

@@ -1,0 +1,77 @@
+"""site.published: the site stops on a record it would publish against the rules of `record check`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from _support import RX7600, run_mkdocs, synthetic_record, write_tree
+from ruota_docs.records import ledger, verdicts
+from ruota_docs.site import published
+
+CUDA = {"backend": "cuda", "gpu_name": "NVIDIA H200", "arch": "sm_90", "machine": "x86_64"}
+RUN = "https://github.com/ruota/ruota-docs/actions/runs/42"
+CI = {"kind": "ci", "run_url": RUN, "repository": "ruota/ruota-docs", "commit": "a" * 40,
+      "runner_labels": ["self-hosted", "linux", "rocm", "gfx1102"]}
+
+
+def record(tmp_path, output: str = "ran\n", origin: dict | None = None, name: str = "rocm-gfx1102.json"):
+    entry = {"page": "es/p.md", "lang": "es", "index": 0, "line": 3, "language": "python", "sha256": "a",
+             "id": None, "outcome": "passed", "reason": None, "error": None, "duration": 0.5, "output": output,
+             "ran_at": "2026-12-01T10:00:00Z", "reused_from": None, "as_root": None, "reason_code": None}
+    data = ledger.to_stored({"schema": 1, "kind": ledger.KIND, "machine_id": "rocm-gfx1102", "machine": RX7600,
+                             "provenance": origin or {"kind": "sent", "commit": None},
+                             "updated": "2026-12-01T10:00:00Z", "blocks": {"es/p.md#0": entry}})
+    path = tmp_path / name
+    ledger.write_atomic(path, data)
+    return path, ledger.load(path, expand=False)
+
+
+def test_a_record_the_check_accepts_is_published(tmp_path):
+    files = [record(tmp_path, origin=CI)]
+    gate = published.Published(files, "https://github.com/ruota/ruota-docs")
+    gate.verdict(verdicts.index_ledgers([files[0][1]]).verdict("es/p.md", 0, "a"), "es/p.md", 0)
+
+
+def test_personal_data_the_page_would_show_names_the_record_and_the_field(tmp_path):
+    path, data = record(tmp_path, output="ssh alice@workstation-42 'nvidia-smi'\n")
+    gate = published.Published([(path, data)])
+    verdict = verdicts.index_ledgers([data]).verdict("es/p.md", 0, "a")
+    with pytest.raises(published.RecordRefused) as refused:
+        gate.verdict(verdict, "es/p.md", 0)
+    message = str(refused.value)
+    key = data["pages"]["p.md"]["results"][0]["output"]
+    assert message.startswith(f"{path}: outputs.{key} (shown under block 0 of es/p.md): a user and host name")
+    assert "alice@workstation-42" not in message and f"ruota-docs record check {path}" in message
+
+
+@pytest.mark.parametrize(("origin", "field"), [
+    ({**CI, "run_url": None}, "provenance.run_url"),
+    ({**CI, "run_url": "https://github.com/mallory/other/actions/runs/1"}, "provenance.run_url"),
+    ({**CI, "repository": "mallory/other", "run_url": "https://github.com/mallory/other/actions/runs/1"},
+     "provenance.repository"),
+])
+def test_a_ci_record_must_link_to_a_run_of_this_sites_repository(tmp_path, origin, field):
+    with pytest.raises(published.RecordRefused, match=rf"^{tmp_path}/rocm-gfx1102\.json: {field}: "):
+        published.Published([record(tmp_path, origin=origin)], "https://github.com/ruota/ruota-docs")
+
+
+def test_a_record_larger_than_any_the_engine_writes_is_not_read_further(tmp_path):
+    path, data = record(tmp_path)
+    path.write_text(path.read_text(encoding="utf-8") + " " * 600_000, encoding="utf-8")
+    with pytest.raises(published.RecordRefused, match=r"rocm-gfx1102\.json: record: 6\d\d,\d\d\d bytes, over the 524,288"):
+        published.Published([(path, data)])
+
+
+def test_the_build_stops_on_it_naming_the_file(tmp_path):
+    root = write_tree(tmp_path / "site", {"docs/es/index.md": "# Inicio { #inicio }\n\n```python\nprint(1)\n```\n"},
+                      site=True)
+    data = synthetic_record(root, RX7600)
+    data["blocks"]["es/index.md#0"]["output"] = "logged in as alice@workstation-42\n"
+    (root / "verification").mkdir()
+    (root / "verification" / "rocm-gfx1102.json").write_text(json.dumps(data), encoding="utf-8")
+    done = run_mkdocs(root)
+    assert done.returncode != 0
+    assert "verification/rocm-gfx1102.json: outputs." in done.stdout + done.stderr
+    assert "a user and host name" in done.stdout + done.stderr
