@@ -394,3 +394,27 @@ def test_a_site_without_language_folders_is_stored_and_read_back(tmp_path):
     written = json.loads(path.read_text(encoding="utf-8"))
     assert written["pages"]["index.md"]["folders"] is False
     assert ledger.load(path)["blocks"] == {ledger.block_key(e["page"], e["index"]): e for e in entries}
+
+
+def test_the_commit_that_ran_is_read_as_git_reads_it(tmp_path):
+    import subprocess
+
+    def git(*args, cwd=tmp_path / "repo"):
+        return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args], cwd=cwd,
+                              capture_output=True, text=True, check=True).stdout.strip()
+
+    (tmp_path / "repo" / "verification").mkdir(parents=True)
+    assert ledger._git_head(tmp_path / "repo" / "verification") is None  # no work tree: no git started
+    git("init", "-q", "-b", "main")
+    assert ledger._git_head(tmp_path / "repo") is None  # no commit yet
+    (tmp_path / "repo" / "f").write_text("1")
+    git("add", "f")
+    git("commit", "-qm", "one")
+    folder = tmp_path / "repo" / "verification"
+    assert ledger._git_head(folder) == git("rev-parse", "HEAD")  # a branch's own ref file
+    git("pack-refs", "--all")
+    assert ledger._git_head(folder) == git("rev-parse", "HEAD")  # packed refs
+    git("checkout", "-q", "--detach")
+    assert ledger._git_head(folder) == git("rev-parse", "HEAD")  # detached
+    git("worktree", "add", "-q", str(tmp_path / "other"))
+    assert ledger._git_head(tmp_path / "other") == git("rev-parse", "HEAD", cwd=tmp_path / "other")  # asked of git

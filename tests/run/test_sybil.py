@@ -74,3 +74,17 @@ def test_page_problem_is_a_failing_region_and_the_blocks_still_run(tmp_path):
     parsed = [e.parsed for e in make_sybil(tree).parse(tree / "docs/es/bad.md")]
     assert [(type(p).__name__, p.line) for p in parsed] == [("Block", 3), ("PageProblem", 7), ("Block", 10)]
     assert parsed[1].error == "es/bad.md:7: requires: directive at line 7 is not directly followed by a code block"
+
+
+def test_the_engines_sybil_is_set_up_as_sybils_own_constructor_sets_it_up(tmp_path):
+    """make_sybil builds its Sybil without Sybil's constructor (which reads its caller's source):
+    what it sets must be what that constructor sets for the same arguments, attribute for attribute."""
+    from sybil import Sybil
+
+    write_tree(tmp_path / "site", {"docs/es/p.md": "# P\n"})
+    ours = make_sybil(tmp_path / "site")
+    theirs = Sybil(parsers=ours.parsers, path=str(ours.path), patterns=ours.patterns,
+                   document_types={".md": ours.document_types[".md"]}, teardown=ours.teardown,
+                   fixtures=list(ours.fixtures), name=ours.name)
+    assert vars(ours) == vars(theirs)
+    assert ours.should_parse(tmp_path / "site" / "docs" / "es" / "p.md")
