@@ -17,6 +17,37 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "realdocs: reads the repository's own docs/ (fails while pages disagree)")
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_xdist_make_scheduler(config, log):
+    """Under ``--dist loadscope`` (make test) every browser test goes to one worker.
+
+    Their session fixtures (the served sites, Chromium, the survey of every page) are
+    made once per worker, and loadscope splits work by module: spread over both workers,
+    the survey of the real site ran twice. xdist reads ``xdist_group`` marks only under
+    ``--dist loadgroup``, and its controller sees node ids, not marks, so the browser
+    tests are one scope by their folder, put first in the queue: they are the longest
+    chain of the run."""
+    scheduler = yield
+    split = getattr(scheduler, "_split_scope", None)
+    if split is None:  # not a loadscope scheduler (the engine's or xdist's own)
+        return scheduler
+    browser = "tests/browser/"
+
+    def split_scope(nodeid: str) -> str:
+        return browser if nodeid.startswith(browser) else split(nodeid)
+
+    scheduler._split_scope = split_scope
+    assign = scheduler._assign_work_unit
+
+    def browser_first(node) -> None:
+        if browser in scheduler.workqueue:
+            scheduler.workqueue.move_to_end(browser, last=False)
+        assign(node)
+
+    scheduler._assign_work_unit = browser_first
+    return scheduler
+
+
 @pytest.fixture(scope="session")
 def reader_tmp_root():
     """A folder for throwaway projects whose pages run as readers run them.

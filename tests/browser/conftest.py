@@ -2,8 +2,8 @@
 each served on 127.0.0.1, and one headless Chromium for the session.
 
 Every test here is marked ``browser`` (and ``realdocs``); without /usr/bin/chromium they
-are skipped with that reason. All of them run in one xdist group, so each site is built
-once per run.
+are skipped with that reason. All of them run on one xdist worker (tests/conftest.py), so
+each site is served and each survey made once per run.
 """
 
 from __future__ import annotations

@@ -219,9 +219,9 @@ def survey(context, site, pages: list[tuple[str, str]], shots: set[tuple[str, st
             found_scheme, values = _contrasts(page)
             report.contrast[scheme] = values if found_scheme == scheme else [("scheme", f"data-md-color-scheme is {found_scheme}", 0.0)]
             if (path, lang) in shots:
-                target = shot_dir / lang / f"{path[:-3].replace('/', '-')}-{'light' if media == 'light' else 'dark'}.png"
+                target = shot_dir / lang / f"{path[:-3].replace('/', '-')}-{'light' if media == 'light' else 'dark'}.jpg"
                 target.parent.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(target), full_page=True)
+                page.screenshot(path=str(target), full_page=True, type="jpeg", quality=80)  # PNG: 1.7× the time
                 report.screenshots.append(target)
         page.evaluate(SCHEME_JS, "default")
         page.wait_for_function("() => document.body.getAttribute('data-md-color-scheme') === 'default'", timeout=3000)

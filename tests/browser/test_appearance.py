@@ -77,7 +77,7 @@ def test_every_guide_has_light_and_dark_screenshots(real_survey, site):
             shots = real_survey[(page, lang)].screenshots
             names = sorted(p.name for p in shots)
             stem = page[:-3].replace("/", "-")
-            if names != [f"{stem}-dark.png", f"{stem}-light.png"] or any(p.stat().st_size < 10_000 for p in shots):
+            if names != [f"{stem}-dark.jpg", f"{stem}-light.jpg"] or any(p.stat().st_size < 10_000 for p in shots):
                 missing.append(f"{lang}/{page}: {names}")
             backgrounds = real_survey[(page, lang)].backgrounds
             if not (contrast(backgrounds["default"], (0, 0, 0)) > 10 and contrast(backgrounds["slate"], (255, 255, 255)) > 10):
