@@ -78,3 +78,38 @@ def test_a_missing_test_file_is_named(tmp_path, monkeypatch):
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
     monkeypatch.setattr(sys.modules[__name__], "TESTS", tmp_path / "tests")
     assert missing() == ["blocks/thing.py has no tests/blocks/test_thing.py"]
+
+
+def test_browser_tests_are_one_unit_of_work_queued_first():
+    """tests/conftest.py: under loadscope the browser tests share one worker (and its survey of
+    the site), and that unit, the longest, is handed out before any other."""
+    from collections import OrderedDict
+
+    import conftest
+
+    handed_out = []
+
+    class LoadScope:  # the part of xdist's LoadScopeScheduling the hook changes
+        workqueue = OrderedDict()
+
+        def _split_scope(self, nodeid: str) -> str:
+            return nodeid.partition("::")[0]
+
+        def _assign_work_unit(self, node) -> None:
+            handed_out.append(self.workqueue.popitem(last=False)[0])
+
+    def made(scheduler):
+        hook = conftest.pytest_xdist_make_scheduler(None, None)
+        next(hook)
+        with pytest.raises(StopIteration) as done:
+            hook.send(scheduler)
+        return done.value.value
+
+    assert made(None) is None  # another --dist: xdist's own choice stands
+    scheduler = made(LoadScope())
+    assert {scheduler._split_scope(n) for n in ("tests/browser/test_pages.py::t[es]", "tests/browser/test_search.py::u")} == {"tests/browser/"}
+    assert scheduler._split_scope("tests/run/test_device.py::t") == "tests/run/test_device.py"
+    scheduler.workqueue.update({"tests/run/test_device.py": {}, "docs/index.md": {}, "tests/browser/": {}})
+    scheduler._assign_work_unit("gw0")
+    scheduler._assign_work_unit("gw1")
+    assert handed_out == ["tests/browser/", "tests/run/test_device.py"]
