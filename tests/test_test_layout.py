@@ -83,10 +83,13 @@ def test_a_missing_test_file_is_named(tmp_path, monkeypatch):
 def test_browser_tests_are_one_unit_of_work_queued_first():
     """tests/conftest.py: under loadscope the browser tests share one worker (and its survey of
     the site), and that unit, the longest, is handed out before any other."""
+    import importlib.util
     from collections import OrderedDict
 
-    import conftest
-
+    # by its path: under xdist, `import conftest` can find tests/browser/conftest.py first
+    spec = importlib.util.spec_from_file_location("root_conftest", TESTS / "conftest.py")
+    conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conftest)
     handed_out = []
 
     class LoadScope:  # the part of xdist's LoadScopeScheduling the hook changes
