@@ -29,7 +29,7 @@ def pytest_xdist_make_scheduler(config, log):
     chain of the run."""
     scheduler = yield
     split = getattr(scheduler, "_split_scope", None)
-    if split is None:  # not a loadscope scheduler (the engine's or xdist's own)
+    if split is None:  # a --dist without scopes (load, each): nothing to group
         return scheduler
     browser = "tests/browser/"
 
