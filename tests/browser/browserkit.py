@@ -191,6 +191,7 @@ class Recorder:
         self.failed: list[str] = []
         self.errors: list[str] = []
         self.inflight = 0
+        self.last = time.monotonic()  #: when a request last started or ended
         page.on("request", self._started)
         page.on("requestfinished", self._ended)
         page.on("requestfailed", lambda r: (self._ended(r), self.failed.append(f"{r.url} ({r.failure})")))
@@ -201,18 +202,22 @@ class Recorder:
     def _started(self, request) -> None:
         self.requests.append(request.url)
         self.inflight += 1
+        self.last = time.monotonic()
 
     def _ended(self, request) -> None:
         self.inflight = max(0, self.inflight - 1)
+        self.last = time.monotonic()
 
     def settle(self, page, quiet_ms: int = 300, limit_ms: int = 10_000) -> None:
         """Wait until no request has been in flight for ``quiet_ms`` (cheaper than networkidle,
-        long enough for Material's search worker to ask for its index and languages)."""
-        quiet = waited = 0
-        while quiet < quiet_ms and waited < limit_ms:
+        long enough for Material's search worker to ask for its index and languages). Quiet
+        time already past counts: called after other work on the page, it returns at once."""
+        deadline = time.monotonic() + limit_ms / 1000
+        while time.monotonic() < deadline:
+            page.wait_for_timeout(0)  # lets Playwright deliver the events that came in
+            if self.inflight == 0 and time.monotonic() - self.last >= quiet_ms / 1000:
+                return
             page.wait_for_timeout(50)
-            waited += 50
-            quiet = quiet + 50 if self.inflight == 0 else 0
 
     def foreign(self) -> list[str]:
         """Requests to any host but the local server (data: and blob: URLs have none)."""

@@ -205,9 +205,6 @@ def survey(context, site, pages: list[tuple[str, str]], shots: set[tuple[str, st
         page.set_viewport_size(DESKTOP)
         page.emulate_media(media="screen", color_scheme="light")
         page.goto(report.url, wait_until="load")
-        recorder.settle(page)
-        report.problems = recorder.problems()
-        report.requests = list(recorder.requests)
         report.dom = page.evaluate(PAGE_JS)
         report.layout["desktop"] = page.evaluate(LAYOUT_JS)
         for scheme, media in (("default", "light"), ("slate", "dark")):
@@ -236,6 +233,10 @@ def survey(context, site, pages: list[tuple[str, str]], shots: set[tuple[str, st
         page.emulate_media(media="screen")
         page.set_viewport_size(PHONE)
         report.layout["phone"] = page.evaluate(LAYOUT_JS)
+        # last, so what the visit itself set off is heard too; by now the page is usually quiet
+        recorder.settle(page)
+        report.problems = recorder.problems()
+        report.requests = list(recorder.requests)
         reports[(path, lang)] = report
     page.close()
     return reports

@@ -81,17 +81,37 @@ class Search:
         return count, pages
 
 
-def _open(site, new_context, lang: str):
-    page, recorder = recorded_page(new_context(site), site)
-    page.goto(site.href("index.md", lang))
-    return page, recorder, Search(page)
+@pytest.fixture(scope="module")
+def reader(browser):
+    """``reader(site, lang)`` → (page, recorder, Search) on the home page of ``lang``: one page per
+    site and language for the module, as the index is loaded and lunr built once per page
+    (about two seconds). Its recorder is cleared for each test; ``take=True`` hands the page
+    over to a test that navigates away (the next asker gets a new one)."""
+    contexts, opened = {}, {}
+
+    def open_(site, lang: str, take: bool = False):
+        if (site.url, lang) not in opened:
+            if site.url not in contexts:
+                contexts[site.url] = browser.new_context(base_url=site.url, viewport={"width": 1280, "height": 900})
+                contexts[site.url].set_default_timeout(10_000)
+            page, recorder = recorded_page(contexts[site.url], site)
+            page.goto(site.href("index.md", lang))
+            opened[(site.url, lang)] = (page, recorder, Search(page))
+        found = opened.pop((site.url, lang)) if take else opened[(site.url, lang)]
+        found[0].bring_to_front()  # a page in the background gets no animation frames to poll on
+        found[1].clear()
+        return found
+
+    yield open_
+    for context in contexts.values():
+        context.close()
 
 
 @pytest.mark.parametrize("which", BUILDS)
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_product_names_find_the_readers_pages_only(request, new_context, which, lang):
+def test_product_names_find_the_readers_pages_only(request, reader, which, lang):
     site = request.getfixturevalue(which)
-    page, recorder, search = _open(site, new_context, lang)
+    page, recorder, search = reader(site, lang)
     for word, guide in PRODUCTS.items():
         count, pages = search(word)
         others = [p for p in pages if _language_of(site, p) != lang]
@@ -133,32 +153,31 @@ def _search_terms(site) -> dict[str, tuple[str, str]]:
 
 @pytest.mark.parametrize("which", BUILDS)
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_a_word_of_one_language_is_found_in_that_language_only(request, new_context, which, lang):
+def test_a_word_of_one_language_is_found_in_that_language_only(request, reader, which, lang):
     site = request.getfixturevalue(which)
     terms = _search_terms(site)
     if lang not in terms:
         pytest.skip(f"no word appears on exactly one {lang} page")
     word, location = terms[lang]
-    for reader in LANGUAGES:
-        page, recorder, search = _open(site, new_context, reader)
+    for other in LANGUAGES:
+        page, recorder, search = reader(site, other)
         count, pages = search(word)
-        if reader == lang:
+        if other == lang:
             assert location in pages, f"searching {word!r} on the {lang} site: {location} not among {pages}"
         else:
-            assert (count, pages) == (0, []), f"{word!r}, a word of the {lang} pages, found {pages} on the {reader} site"
+            assert (count, pages) == (0, []), f"{word!r}, a word of the {lang} pages, found {pages} on the {other} site"
         assert not recorder.problems(navigated=True), recorder.problems(navigated=True)
-        page.close()
 
 
 @pytest.mark.parametrize("which", BUILDS)
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_every_page_is_found_by_its_own_title(request, new_context, which, lang):
+def test_every_page_is_found_by_its_own_title(request, reader, which, lang):
     """Each page's title (as the index has it) brings that page among the first three."""
     site = request.getfixturevalue(which)
     titles = {doc["location"]: re.sub(r"<[^>]+>", "", doc["title"]) for doc in _index(site, lang)["docs"] if "#" not in doc["location"]}
     expected = {site.href(p, lang)[len(site.url + url_path("index.md", lang)):] for p in site.pages()}
     assert set(titles) == expected, "the index lists other pages than the site's"
-    page, recorder, search = _open(site, new_context, lang)
+    page, recorder, search = reader(site, lang)
     lost = []
     for location, title in sorted(titles.items()):
         count, pages = search(title)
@@ -171,9 +190,9 @@ def test_every_page_is_found_by_its_own_title(request, new_context, which, lang)
 
 @pytest.mark.parametrize("which", BUILDS)
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_the_api_reference_is_found_in_the_readers_language(request, new_context, which, lang):
+def test_the_api_reference_is_found_in_the_readers_language(request, reader, which, lang):
     site = request.getfixturevalue(which)
-    page, recorder, search = _open(site, new_context, lang)
+    page, recorder, search = reader(site, lang, take=True)  # it follows the result
     count, pages = search(API_NAME)
     assert pages and pages[0] == site.href("reference/api.md", lang), pages
     assert all(_language_of(site, p) == lang for p in pages), pages
