@@ -244,6 +244,15 @@ SEARCH_READY_JS = """() => {
 }"""
 
 
+def open_context(browser, site: Site, **options):
+    """A browser context for ``site``: a desktop window and a 10 s limit per action, unless
+    ``options`` say otherwise."""
+    options.setdefault("viewport", {"width": 1280, "height": 900})
+    context = browser.new_context(base_url=site.url, **options)
+    context.set_default_timeout(10_000)
+    return context
+
+
 def recorded_page(context, site: Site):
     page = context.new_page()
     return page, Recorder(page, site.host)

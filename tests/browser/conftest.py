@@ -116,11 +116,8 @@ def new_context(browser):
     contexts = []
 
     def make(site: browserkit.Site, **options):
-        options.setdefault("viewport", {"width": 1280, "height": 900})
-        context = browser.new_context(base_url=site.url, **options)
-        context.set_default_timeout(10_000)
-        contexts.append(context)
-        return context
+        contexts.append(browserkit.open_context(browser, site, **options))
+        return contexts[-1]
 
     yield make
     for context in contexts:

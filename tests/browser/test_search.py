@@ -16,7 +16,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from browserkit import LANGUAGES, SEARCH_READY_JS, SOURCE, mkdocs_serve, recorded_page, url_path
+from browserkit import LANGUAGES, SEARCH_READY_JS, SOURCE, mkdocs_serve, open_context, recorded_page, url_path
 from ruota_docs.records import verdicts
 from ruota_docs.site.locales import STRINGS
 from sitebuild import SUBPATH_SITE_URL
@@ -92,8 +92,7 @@ def reader(browser):
     def open_(site, lang: str, take: bool = False):
         if (site.url, lang) not in opened:
             if site.url not in contexts:
-                contexts[site.url] = browser.new_context(base_url=site.url, viewport={"width": 1280, "height": 900})
-                contexts[site.url].set_default_timeout(10_000)
+                contexts[site.url] = open_context(browser, site)
             page, recorder = recorded_page(contexts[site.url], site)
             page.goto(site.href("index.md", lang))
             opened[(site.url, lang)] = (page, recorder, Search(page))
