@@ -461,6 +461,37 @@ def test_reuse_ledger_reads_the_record_once_and_skips_unchanged_pages(tmp_path, 
     assert blocks["es/same.md#0"]["ran_at"] == first["es/same.md#0"]["ran_at"]
     assert blocks["es/same.md#0"]["output"] == "executed\n"
     assert blocks["es/other.md#0"]["output"] == "otra vez\n"  # changed: it ran
+    assert blocks["es/same.md#0"]["reused_from"] is None  # its own earlier run: no credit
+
+
+def _accepted(tree: Path, machine_id: str) -> list:
+    from ruota_docs.records import check as record_check
+    path = tree / "verification" / provenance.record_name(machine_id)
+    report = record_check.check_file(path, tree, tree / "docs")
+    return [f"{p.where}: {p.message}" for p in report.problems if p.severity == "error"]
+
+
+@pytest.mark.parametrize("runs", [("--reuse-ledger",), ("--reuse-ledger", "--reuse-ledger"), ("", "--reuse-ledger"),
+                                  ("--reuse-ledger", ""), ("interrupted", "--reuse-ledger")])
+def test_a_resumed_run_writes_a_record_that_record_check_accepts(tmp_path, machine_id, runs):
+    """Every mix of fresh, resumed and interrupted runs leaves a record the engine's own check accepts,
+    translations credited from one another included (an owner's `contribute` resumes this way)."""
+    probe_dir = tmp_path / "probe"
+    probe_dir.mkdir()
+    broken = "# Rota { #broken }\n\n```python\nprint('antes')\n```\n\n```python\nraise SystemExit(3)\n```\n"
+    files = {f"docs/{lang}/same.md": SAME for lang in ("es", "en", "fr")}
+    tree = write_tree(tmp_path / "tree", {**files, "docs/es/broken.md": broken})
+    env = clean_env(PROBE_DIR=str(probe_dir))
+    run_pytest(tree, env=env)  # a first, complete run (one page fails)
+    assert _accepted(tree, machine_id) == []
+    for how in runs:
+        if how == "interrupted":  # a run that stopped part-way: only one page ran
+            run_pytest(tree, "docs/es/broken.md", env=env)
+        else:
+            run_pytest(tree, *([how] if how else []), env=env)
+        assert _accepted(tree, machine_id) == [], how
+    blocks = read_ledger(tree / "verification" / provenance.record_name(machine_id))["blocks"]
+    assert {e["reused_from"] for e in blocks.values()} <= {None, "es/same.md"}
 
 
 def test_no_reuse_executes_every_translation(same_tree, machine_id):

@@ -119,8 +119,9 @@ def compact(blocks: dict) -> tuple[dict, dict, dict]:
         if entry.get("line") is not None:
             page["lines"].setdefault(lang, {})[entry["index"]] = entry["line"]
         copies.setdefault(id(result), (result, {}))[1][lang] = entry.get("signature")
-        if entry.get("reused_from"):
-            result["credited"][lang] = split_page(entry["reused_from"])[0]
+        source = split_page(entry["reused_from"])[0] if entry.get("reused_from") else None
+        if source and source != lang:  # a copy's own earlier run is no credit
+            result["credited"][lang] = source
         for name in MERGED:
             if shared.get(name) and (result.get(name) or "") < shared[name]:
                 result[name] = shared[name]

@@ -181,7 +181,8 @@ def _recorded(example, block: Block, run: RunState, evaluator: BlockEvaluator) -
     if entry is None:
         return None
     outcome = Outcome("passed", entry.get("output") or "", entry.get("duration") or 0.0, as_root=entry.get("as_root"))
-    outcome.reused_from = entry.get("reused_from") or block.page
+    # a result this page ran itself stays its own: only a translation's run is a credit
+    outcome.reused_from = entry.get("reused_from")
     outcome.ran_at = entry.get("ran_at")
     return outcome
 
