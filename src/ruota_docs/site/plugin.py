@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gc
 import re
+from html import escape as _escape
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -41,6 +42,10 @@ log = get_plugin_logger(__name__)
 
 #: mkdocstrings renders the package's docstrings: English on every page, and said so.
 _API_OBJECT = '<div class="doc doc-object '
+#: Inside those English docstrings, what the site itself writes is in the reader's language:
+#: a block's panel, and mkdocstrings' "Bases:" (which it does not translate).
+_PANEL = '<div class="ruota-verify '
+_BASES = re.compile(r'<p class="doc doc-class-bases">\s*Bases:')
 #: A fragment whose outer element Material's search leaves out of its index.
 _SEARCH_EXCLUDED = re.compile(r"\s*<div\b[^>]*\sdata-search-exclude[\s>]")
 #: Material's page body, and the banner over a page shown in its source language.
@@ -367,7 +372,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         from it, reads as the page does (on_post_page sets the rest of the page)."""
         lang = self._reader_lang(page, config)
         if lang != "en" and page.content:
-            page.content = page.content.replace(_API_OBJECT, '<div lang="en" class="doc doc-object ')
+            page.content = _api_in_english(page.content, lang)
         written = self.languages.page_language(page.file.src_uri)
         if lang == "fr" and page.content and (written == lang or written not in LANGUAGE_NAMES):
             page.content = typography.french(page.content)
@@ -388,7 +393,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         output = self._put_back(page, output)  # a page rendered without its context event
         lang = self._reader_lang(page, config)
         if lang != "en":  # a page without context (no search, another plugin's) still gets it
-            output = output.replace(_API_OBJECT, '<div lang="en" class="doc doc-object ')
+            output = _api_in_english(output, lang)
         written = self.languages.page_language(page.file.src_uri)
         if written != lang and written in LANGUAGE_NAMES:  # the source page, shown where no translation exists
             output = output.replace(_ARTICLE, f'<article lang="{written}" class="md-content__inner md-typeset">', 1)
@@ -467,3 +472,14 @@ def _after_title(html: str, header: str) -> str:
     """``header`` right after the page's first ``<h1>`` (at the top where there is none)."""
     end = html.find("</h1>")
     return html[: end + 5] + header + html[end + 5:] if end >= 0 else header + html
+
+
+def _api_in_english(content: str, lang: str) -> str:
+    """The API reference's docstrings marked as English (``lang="en"``), and, inside them, the
+    site's own words in the reader's language ``lang``: the panels and "Bases:"."""
+    if _API_OBJECT not in content:
+        return content
+    content = content.replace(_API_OBJECT, '<div lang="en" class="doc doc-object ')
+    content = content.replace(_PANEL, f'<div lang="{lang}" class="ruota-verify ')
+    bases = _escape(text(lang, "api_bases"))
+    return _BASES.sub(lambda _: f'<p lang="{lang}" class="doc doc-class-bases">{bases}', content)
