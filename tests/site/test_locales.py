@@ -121,7 +121,7 @@ def test_the_summary_agrees_with_its_counts():
     opens with a numeral."""
     date = "3 de diciembre de 2026"
     assert text("es", "summary_all", passed=1, total=1, machines=text("es", "machines_count", count=1), date=date) == (
-        "El único bloque de código de esta página está verificado, en 1 máquina. La última ejecución fue el "
+        "El único bloque de código de esta página está verificado en 1 máquina. La última ejecución fue el "
         "3 de diciembre de 2026.")
     assert text("fr", "summary", passed=1, total=7, machines="2 machines", date="hier").startswith(
         "Sur cette page, 1 bloc de code sur 7 a été vérifié, sur 2 machines au total.")
