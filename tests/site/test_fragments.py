@@ -72,7 +72,7 @@ def test_toolchain_verified_device_without_record():
     ]
     es = rows(fragments.rocm_evidence(pages, "es"))
     assert es[1] == ("Dispositivo ROCm: PyTorch en una GPU de AMD", "2", "ningún registro todavía")
-    assert rows(fragments.rocm_evidence(pages, "fr"))[0][2] == "CPU x86_64 : 2 sur 2, 1er déc. 2026"
+    assert rows(fragments.rocm_evidence(pages, "fr"))[0][2] == "CPU x86_64 : 2 sur 2, le 1er déc. 2026"
 
 
 def test_partial_and_several_machines():
