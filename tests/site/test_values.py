@@ -219,6 +219,8 @@ def test_values_of_one_sentence_name_their_machine_once_at_its_end():
     shown = re.sub(r"<[^>]+>", "", values.attributed_once(page))
     assert shown == ("The worst row, e.g. at 7.5, used 0.26 of its tolerance, with 65 operations checked "
                      "(NVIDIA H200, 20 November 2026). Then more.Again 65 (NVIDIA H200, 20 November 2026)")
+    assert re.sub(r"<[^>]+>", "", values.attributed_once(f"<li>It printed {ops} rows :</li>")) == (
+        "It printed 65 rows (NVIDIA H200, 20 November 2026) :")
     on_cpu = values.render(value_directive.parse("block=bench metric=ops"), Verdict([_result("cpu", cpu, "ops: 64")]), "fr")
     worst_fr = values.render(value_directive.parse("block=bench metric=worst"), found, "fr")
     page = f"<p>Pire {worst_fr}, et {on_cpu}\u202f?</p>"

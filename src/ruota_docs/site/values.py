@@ -140,7 +140,8 @@ def _joined(attributions: list[str]) -> str:
 def _sentence_end(block: str, start: int) -> int:
     """Where the sentence that holds ``start`` ends in ``block`` (HTML): before its full stop
     (or ``!``, ``?``, and the no-break space French puts before them), else before the
-    closing tag of the paragraph. Tags, decimals (``7.5``) and abbreviations end nothing."""
+    closing tag of the paragraph, and before a colon that ends it. Tags, decimals (``7.5``)
+    and abbreviations end nothing."""
     position = start
     closing = block.rindex("</")
     while position < closing:
@@ -159,6 +160,10 @@ def _sentence_end(block: str, start: int) -> int:
         position += 1
     while closing > start and block[closing - 1] in _SPACES:
         closing -= 1
+    if closing > start and block[closing - 1] == ":":  # a paragraph that announces a list or a block
+        closing -= 1
+        while closing > start and block[closing - 1] in "\u00a0\u202f ":
+            closing -= 1
     return closing
 
 
