@@ -200,7 +200,7 @@ def test_output_tabs_labelled_with_the_machine(es):
 def test_verified_mark_with_date(es):
     panel = panels(es)[1]
     assert ('<li class="ruota-mark-passed"><span>Verificado en NVIDIA H200 (CUDA) y CPU x86_64 '
-            "(última ejecución, el 21 de noviembre de 2026)</span></li>") in panel
+            "(última ejecución: 21 de noviembre de 2026)</span></li>") in panel
 
 
 def test_skipped_reason(es, en):
