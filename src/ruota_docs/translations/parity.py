@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ruota_docs.blocks import renderer
-from ruota_docs.blocks import value_directive
+from ruota_docs.blocks import fact_directive, value_directive
 from ruota_docs.blocks.block import Block
 from ruota_docs.translations.glossary import Glossary
 
@@ -134,6 +134,12 @@ def numbers(text: str, lang: str, code_lines=frozenset()) -> list[tuple[str, int
                 found.append((value_directive.parse(match["args"]).key, n))
             except value_directive.ValueDirectiveError:
                 found.append((f"value:{match['args'].strip()}", n))
+        # a checked claim carries the same date and source in every language
+        for match in fact_directive.DIRECTIVE.finditer(re.sub(r"`[^`\n]+`", " ", line)):
+            try:
+                found.append((fact_directive.parse(match["args"]).key, n))
+            except fact_directive.FactDirectiveError:
+                found.append((f"fact:{match['args'].strip()}", n))
         if _HEADING.match(line) and line.lstrip().startswith("#"):
             line = re.sub(r"\{[^}]*\}", "", line)
         for pattern in _IGNORED:
