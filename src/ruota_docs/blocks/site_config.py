@@ -106,7 +106,7 @@ class SiteConfig:
     languages: tuple[str, ...]  #: i18n's locales in their order, else the docs folder's language folders
     untranslated: tuple[str, ...]  #: pages deliberately left untranslated (path under the language folder)
     mapping: dict  #: the whole file as :func:`load_mkdocs_config` reads it
-    fact_max_age: int = DEFAULT_FACT_MAX_AGE  #: the plugin's ``fact_max_age``: days before a checked claim is out of date
+    fact_max_age: int = DEFAULT_FACT_MAX_AGE  #: the plugin's ``fact_max_age``: days a checked claim stays current
 
 
 def read(root: Path) -> SiteConfig:

@@ -25,7 +25,7 @@ def render(fact: Fact, lang: str, as_of: dt.date, max_age: int) -> str:
             f'{html.escape(text(lang, "fact_checked", date=when))}</a>')
     if not fact.expired(as_of, max_age):
         return f'<span class="ruota-fact" data-checked="{fact.checked.isoformat()}">({link})</span>'
-    warning = (f'<strong class="ruota-fact-warning" title="{html.escape(text(lang, "fact_expired_tip", days=max_age))}">'
-               f'{html.escape(text(lang, "fact_expired"))}</strong>')
+    tip = html.escape(text(lang, "fact_expired_tip", days=max_age))
+    warning = f'<strong class="ruota-fact-warning" title="{tip}">{html.escape(text(lang, "fact_expired"))}</strong>'
     return (f'<span class="ruota-fact ruota-fact-expired" data-checked="{fact.checked.isoformat()}">'
             f'({link}; {warning})</span>')
