@@ -435,17 +435,17 @@ def cmd_facts(args) -> int:
     if args.json:
         print(json.dumps({"as_of": as_of.isoformat(), "max_age_days": max_age, "facts": [
             {"page": f"{docs}/{f.page}", "line": f.line, "checked": f.fact.checked.isoformat(),
-             "age_days": f.fact.age(as_of), "expired": f in expired, "source": f.fact.source, "claim": f.claim}
+             "age_days": f.fact.age(as_of), "expired": f in expired, "sources": list(f.fact.sources), "claim": f.claim}
             for f in found]}, indent=2, ensure_ascii=False))
     elif args.as_of is None or not expired:
         for f in found:
             mark = "  EXPIRED" if f in expired else ""
             print(f"{f.fact.age(as_of):5d} d  {f.fact.checked}  {docs}/{f.page}:{f.line}{mark}\n"
-                  f"          {f.claim}\n          {f.fact.source}")
+                  f"          {f.claim}\n          {' '.join(f.fact.sources)}")
     if args.as_of is not None and not args.json:
         for f in expired:
             print(f"{docs}/{f.page}:{f.line}: expired: checked {f.fact.checked}, {f.fact.age(as_of)} days before "
-                  f"{as_of} (the site allows {max_age}): {f.fact.source}")
+                  f"{as_of} (the site allows {max_age}): {' '.join(f.fact.sources)}")
     sources = len({f.fact.key for f in found})
     print(f"{_count(len(found), 'fact', 'facts')} ({_count(sources, 'distinct check', 'distinct checks')}) "
           f"in {docs}/ as of {as_of}; {len(expired)} older than {max_age} days"

@@ -15,8 +15,10 @@ URL = "https://github.com/ROCm/TheRock/pull/7644"
 
 def test_parse_reads_the_date_and_the_source():
     fact = parse(f"checked=2026-12-06 source={URL} ")
-    assert fact == Fact(dt.date(2026, 12, 6), URL)
+    assert fact == Fact(dt.date(2026, 12, 6), (URL,))
     assert fact.key == f"fact:2026-12-06:{URL}"
+    several = parse(f"checked=2026-12-06 source={URL} source=https://pypi.org/project/torch/")
+    assert several.sources == (URL, "https://pypi.org/project/torch/") and several.source == URL
 
 
 @pytest.mark.parametrize("args, message", [
@@ -27,7 +29,9 @@ def test_parse_reads_the_date_and_the_source():
     (f"checked=2026-02-30 source={URL}", "checked= must be a date written YYYY-MM-DD"),
     ("checked=2026-12-06 source=TheRock#7644", "source= must be an http(s) URL (got 'TheRock#7644')"),
     (f"checked=2026-12-06 source={URL} by=me", "fact: takes checked=YYYY-MM-DD and source=URL (got 'by=me')"),
-    (f"checked=2026-12-06 source={URL} source={URL}", "source= is given twice"),
+    (f"checked=2026-12-06 source={URL} source={URL}", f"source={URL} is given twice"),
+    (f"checked=2026-12-06 checked=2026-12-05 source={URL}", "checked= is given twice"),
+    (f"checked=2026-12-06 source={URL} source=ftp://x.org", "source= must be an http(s) URL (got 'ftp://x.org')"),
     (f"checked=2026-12-06 source={URL} note=\"open", "malformed fact: directive"),
 ])
 def test_parse_refuses_what_it_cannot_read(args, message):
@@ -36,7 +40,7 @@ def test_parse_refuses_what_it_cannot_read(args, message):
 
 
 def test_age_and_expiry_count_whole_days_from_the_check():
-    fact = Fact(dt.date(2026, 8, 8), URL)
+    fact = Fact(dt.date(2026, 8, 8), (URL,))
     assert fact.age(dt.date(2026, 12, 6)) == 120
     assert not fact.expired(dt.date(2026, 12, 6), 120)  # exactly the limit: still current
     assert fact.expired(dt.date(2026, 12, 7), 120)
@@ -44,7 +48,7 @@ def test_age_and_expiry_count_whole_days_from_the_check():
 
 
 def test_a_check_in_the_future_is_an_error():
-    fact = Fact(dt.date(2027, 1, 1), URL)
+    fact = Fact(dt.date(2027, 1, 1), (URL,))
     assert "is in the future (today is 2026-12-06)" in fact_directive.check_date(fact, dt.date(2026, 12, 6))
     assert fact_directive.check_date(fact, dt.date(2027, 1, 1)) is None
 

@@ -41,12 +41,16 @@ class Fact:
     """One ``fact:`` directive: the day its claim was checked and the source it was checked against."""
 
     checked: dt.date
-    source: str
+    sources: tuple[str, ...]  #: the URLs it was checked against, the first the one the date links to
+
+    @property
+    def source(self) -> str:
+        return self.sources[0]
 
     @property
     def key(self) -> str:
         """What must be the same in every language."""
-        return f"fact:{self.checked.isoformat()}:{self.source}"
+        return f"fact:{self.checked.isoformat()}:{' '.join(self.sources)}"
 
     def age(self, as_of: dt.date) -> int:
         """Days from the check to ``as_of``."""
@@ -58,18 +62,23 @@ class Fact:
 
 
 def parse(args: str) -> Fact:
-    """``checked=YYYY-MM-DD source=URL``; raises `FactDirectiveError` naming what is wrong."""
+    """``checked=YYYY-MM-DD source=URL [source=URL …]``; raises `FactDirectiveError` naming what is wrong."""
     try:
         tokens = shlex.split(args)
     except ValueError as error:
         raise FactDirectiveError(f"malformed fact: directive ({error})") from None
     options: dict[str, str] = {}
+    sources: list[str] = []
     for token in tokens:
         key, sep, value = token.partition("=")
         if not sep or key not in _OPTIONS:
             raise FactDirectiveError(f"fact: takes checked=YYYY-MM-DD and source=URL (got {token!r})")
-        if key in options:
-            raise FactDirectiveError(f"fact: {key}= is given twice (one directive per source)")
+        if key == "source":  # a claim drawn from several sources names each
+            if value in sources:
+                raise FactDirectiveError(f"fact: source={value} is given twice")
+            sources.append(value)
+        elif key in options:
+            raise FactDirectiveError(f"fact: {key}= is given twice")
         options[key] = value
     missing = [k for k in _OPTIONS if not options.get(k)]
     if missing:
@@ -80,10 +89,10 @@ def parse(args: str) -> Fact:
     except ValueError:
         raise FactDirectiveError(f"fact: checked= must be a date written YYYY-MM-DD (got {options['checked']!r})") \
             from None
-    source = options["source"]
-    if not re.fullmatch(r"https?://[^\s\"'<>]+\.[^\s\"'<>]+", source):
-        raise FactDirectiveError(f"fact: source= must be an http(s) URL (got {source!r})")
-    return Fact(checked, source)
+    for source in sources:
+        if not re.fullmatch(r"https?://[^\s\"'<>]+\.[^\s\"'<>]+", source):
+            raise FactDirectiveError(f"fact: source= must be an http(s) URL (got {source!r})")
+    return Fact(checked, tuple(sources))
 
 
 def check_date(fact: Fact, today: dt.date) -> str | None:

@@ -20,7 +20,7 @@ from ruota_docs.site.locales import text
 def render(fact: Fact, lang: str, as_of: dt.date, max_age: int) -> str:
     """The mark that stands beside the claim."""
     when = formatting.date(dt.datetime.combine(fact.checked, dt.time()), lang)
-    tip = text(lang, "fact_source_tip", source=fact.source)
+    tip = text(lang, "fact_source_tip", source=" · ".join(fact.sources))
     link = (f'<a href="{html.escape(fact.source)}" title="{html.escape(tip)}">'
             f'{html.escape(text(lang, "fact_checked", date=when))}</a>')
     if not fact.expired(as_of, max_age):
