@@ -62,7 +62,20 @@ class Fact:
 
 
 def parse(args: str) -> Fact:
-    """``checked=YYYY-MM-DD source=URL [source=URL …]``; raises `FactDirectiveError` naming what is wrong."""
+    """``checked=YYYY-MM-DD source=URL [source=URL …]``; raises `FactDirectiveError` naming what is wrong.
+
+    Examples:
+        >>> import datetime
+        >>> fact = parse("checked=2026-12-06 source=https://pypi.org/project/torch/")
+        >>> fact.checked, fact.source
+        (datetime.date(2026, 12, 6), 'https://pypi.org/project/torch/')
+        >>> fact.expired(as_of=datetime.date(2027, 4, 5), max_age=120), fact.expired(datetime.date(2027, 4, 6), 120)
+        (False, True)
+        >>> parse("checked=yesterday source=https://pypi.org/")
+        Traceback (most recent call last):
+        ...
+        ruota_docs.blocks.fact_directive.FactDirectiveError: fact: checked= must be a date written YYYY-MM-DD ...
+    """
     try:
         tokens = shlex.split(args)
     except ValueError as error:

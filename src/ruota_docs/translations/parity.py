@@ -112,7 +112,14 @@ def _prose_lines(text: str, code_lines=frozenset()) -> list[tuple[int, str]]:
 
 
 def normalise_number(token: str, lang: str) -> str:
-    """The language-independent spelling of a number as written in ``lang``."""
+    """The language-independent spelling of a number as written in ``lang``.
+
+    Examples:
+        >>> normalise_number("3.680", "es"), normalise_number("28,6", "fr"), normalise_number("1,076", "en")
+        ('3680', '28.6', '1076')
+        >>> normalise_number("3\u202f680", "fr")
+        '3680'
+    """
     token = token.replace("\u00a0", "").replace("\u202f", "")
     if lang in ("es", "fr"):
         if re.fullmatch(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?", token):
