@@ -117,7 +117,7 @@ def normalise_number(token: str, lang: str) -> str:
     Examples:
         >>> normalise_number("3.680", "es"), normalise_number("28,6", "fr"), normalise_number("1,076", "en")
         ('3680', '28.6', '1076')
-        >>> normalise_number("3\u202f680", "fr")
+        >>> normalise_number("3\\u202f680", "fr")
         '3680'
     """
     token = token.replace("\u00a0", "").replace("\u202f", "")
