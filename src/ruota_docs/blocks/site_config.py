@@ -104,6 +104,8 @@ class SiteConfig:
     languages: tuple[str, ...]  #: i18n's locales in their order, else the docs folder's language folders
     untranslated: tuple[str, ...]  #: pages deliberately left untranslated (path under the language folder)
     mapping: dict  #: the whole file as :func:`load_mkdocs_config` reads it
+    #: ``allow_private``: the site's example data a record may show (regular expressions, as written)
+    allow_private: tuple | list = ()
 
 
 def read(root: Path) -> SiteConfig:
@@ -126,6 +128,7 @@ def read(root: Path) -> SiteConfig:
         languages=tuple(locales),
         untranslated=tuple(options.get("untranslated") or ()),
         mapping=mapping,
+        allow_private=options.get("allow_private") or (),
     )
 
 

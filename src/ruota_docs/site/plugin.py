@@ -73,6 +73,10 @@ class RuotaDocsConfig(Config):
     #: Adopting the engine: list every block that has no run policy (and every page problem)
     #: and build anyway, instead of stopping at the first.
     report_only = c.Type(bool, default=False)
+    #: The docs' own example data a record may show where the page does not hold it word for word
+    #: (text the page or its blocks' code holds never needs it): regular expressions, each matched
+    #: in full against what the privacy scan found (``'[a-z]+@mail\\.com'``, ``scolvin``).
+    allow_private = c.Type(list, default=[])
 
 
 #: The stylesheet the plugin ships (badges, marks, the output tabs on any theme), and where the site gets it.
@@ -91,18 +95,24 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         self.docs_dir = Path(config.docs_dir).resolve()
         # the options as the pytest plugin, the guard and the command line read them
         self.site = site_config.read(Path(config.config_file_path))
+        self.reported: list[str] = []  #: with report_only: what would have stopped the build
         try:
             files, self.ledgers, self.indexed = _records(self.site.ledger_dir)
-            self.published = published.Published(files, config.repo_url)
+            self.published = published.Published(files, config.repo_url, self.config.allow_private,
+                                                 keep_going=self.config.report_only)
         except (ledger.LedgerError, published.RecordRefused) as error:
             raise PluginError(f"ruota_docs: {error}") from None
+        if self.published.refused:  # report_only: the site is built without them
+            for message in self.published.refused:
+                self._stop(f"ruota_docs: {message} (left out of this build)")
+            self.ledgers = [data for _, data in self.published.kept]
+            self.indexed = verdicts.index_ledgers(self.ledgers)
         try:
             self.key_blocks = evidence.key_blocks(self.config.key_blocks)
         except evidence.EvidenceError as error:
             raise PluginError(f"ruota_docs: {error}") from None
         self.target_cards = evidence.target_cards(self.config.target_cards)
         self.languages = site_config.languages(self.root)
-        self.reported: list[str] = []  #: with report_only: what would have stopped the build
         self._generated = []  # (page, placeholder, directive, lang, rendered): filled in on_env
         self._after_search: dict[int, list[tuple[str, str]]] = {}  # id(page) → (placeholder, fragment): `_later`
         template_cache.compile_once(config.theme)
@@ -242,9 +252,10 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                 continue
             verdict = verdicts.verdict(page_key, block.index, block.sha256, self.indexed)
             try:
-                self.published.verdict(verdict, page_key, block.index)
+                self.published.verdict(verdict, page_key, block.index, (source, block.code))
             except published.RecordRefused as error:
-                raise PluginError(f"ruota_docs: {error}") from None
+                self._stop(f"ruota_docs: {error}")  # report_only: the block is shown unmarked by any record
+                verdict = verdicts.verdict(page_key, block.index, block.sha256, _NO_RECORDS)
             page_verdicts.append((block, verdict))
             if block.generated_by is not None:  # no markers: marked where it stands, below
                 continue
@@ -413,6 +424,10 @@ PAGE_DIRECTIVES = {
 #: The records read by this process, and the files they were read from: the i18n plugin
 #: builds each language with its own configuration, the records are read once.
 _READ: dict[Path, tuple[tuple, list, list, verdicts.Index]] = {}
+
+
+#: What a block shows whose record the build refused (``report_only``): no run.
+_NO_RECORDS = verdicts.index_ledgers([])
 
 
 def _records(folder: Path) -> tuple[list[tuple[Path, dict]], list[dict], verdicts.Index]:
