@@ -440,3 +440,16 @@ def test_card_matrix_options_that_name_no_level_fail_the_build(tmp_path):
     assert result.returncode != 0
     assert ("ruota_docs: mkdocs.yml (plugins: ruota_docs: key_blocks): guides/g.md: unknown level 'selftest'"
             in result.stderr)
+
+
+def test_material_code_annotations_keep_their_list_right_under_the_code(tmp_path):
+    page = ("# Inicio { #inicio }\n\n```python\nx = 1  # (1)!\nprint(x)\n```\n\n1. The annotation.\n\n"
+            "Texto.\n")
+    root = write_tree(tmp_path / "site", {"docs/es/index.md": page}, site=True)
+    done = run_mkdocs(root)
+    assert done.returncode == 0, done.stderr
+    html = article(root / "site" / "index.html")
+    code_end = html.index("</code></pre></div>")
+    after_code = html[code_end + len("</code></pre></div>"):].lstrip()
+    assert after_code.startswith("<ol>"), after_code[:300]
+    assert after_code.index("The annotation.") < after_code.index("ruota-verify")
