@@ -60,6 +60,12 @@ class Block:
         return value if isinstance(value, str) else None
 
     @property
+    def where(self) -> str:
+        """``file:line`` of the fence as a reader finds it: in the Markdown file an include brought
+        it from (``snippets/part.md:5``), else on the page (``guide.md:12``)."""
+        return self.source or f"{self.page}:{self.line}"
+
+    @property
     def shown_only(self) -> bool:
         """Output, prose or a diagram: never run, and not marked on the page."""
         return self.kind in SHOWN_ONLY
@@ -118,10 +124,10 @@ def build(captured: Captured, page: str, lang: str, *, line: int, end_line: int 
         return block
     if kind == "invalid":
         what = f"language {captured.language!r}" if captured.language else "no language"
-        block.error = (f"{page}:{line}: code block with {what} has no run policy; give it a known language "
+        block.error = (f"{block.where}: code block with {what} has no run policy; give it a known language "
                        f"or explain it with <!-- run: skip reason=\"…\" -->")
     elif kind in ("shell", "windows") and not block.options.get("safe"):
-        block.error = (f"{page}:{line}: {captured.language} block is neither marked safe to run "
+        block.error = (f"{block.where}: {captured.language} block is neither marked safe to run "
                        f"(<!-- run: safe -->) nor explained (<!-- run: skip reason=\"…\" -->)")
     return block
 

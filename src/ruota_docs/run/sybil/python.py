@@ -29,7 +29,7 @@ def _expected(block: Block) -> list:
 
 
 def _filename(block: Block) -> str:
-    return f"{block.page}:{block.line}"
+    return block.where
 
 
 def _script(block: Block, page_path: str) -> str:
@@ -59,7 +59,7 @@ class PythonEvaluator(ExecutingEvaluator):
         if run.settings.update_outputs:
             return self._planned(block, expected, outcome, diff)
         line = outputs.first_difference(expected, printed)
-        where = self._where(block, line.index) if line else f"{block.page}:{block.line}"
+        where = self._where(block, line.index) if line else block.where
         return Outcome("failed", outcome.output, outcome.duration, code=reason("output_differs", at=where),
                        error=diff, as_root=outcome.as_root)
 
@@ -75,7 +75,7 @@ class PythonEvaluator(ExecutingEvaluator):
                            code=reason("outputs_not_updated", at=at, error=str(error)))
         outcome.code = reason("outputs_updated")
         outcome.reason = outcome.code.english()
-        outcome.update = OutputUpdate(f"{block.page}#{block.index}", f"{block.page}:{block.line}", edits, diff,
+        outcome.update = OutputUpdate(f"{block.page}#{block.index}", block.where, edits, diff,
                                       block.sha256)
         outcome.sha256 = hashlib.sha256(code.encode()).hexdigest()
         return outcome
@@ -84,7 +84,7 @@ class PythonEvaluator(ExecutingEvaluator):
         """``file:line`` of line ``index`` of a block's code, as a reader finds it."""
         origin = block.code_origins[index] if index < len(block.code_origins) else None
         if origin is None:
-            return f"{block.page}:{block.line}"
+            return block.where
         return f"{self.shown(origin[0])}:{origin[1]}"
 
 
