@@ -21,7 +21,8 @@ from ruota_docs.run.sybil.evaluators import ExecutingEvaluator
 def _expected(block: Block) -> list:
     """The ``#>`` lines of a block's code (`ruota_docs.run.outputs`, read only where the code holds one:
     most blocks have none, and a run of one page that has none never imports it)."""
-    if "#>" not in block.code:
+    if "#>" not in block.code and ("print(" not in block.code or ('"""' not in block.code
+                                                                    and "'''" not in block.code)):
         return []
     from ruota_docs.run import outputs  # noqa: PLC0415
 
@@ -68,7 +69,8 @@ class PythonEvaluator(ExecutingEvaluator):
         from ruota_docs.run import outputs  # noqa: PLC0415 — see `_expected`
 
         try:
-            code, edits = outputs.edits(block.code_origins, block.code, outputs.plan(expected, outcome.printed or []))
+            code, edits = outputs.edits(block.code_origins, block.code, outputs.plan(expected, outcome.printed or [],
+                                                                                         block.code))
         except outputs.UpdateError as error:
             at = self._where(block, error.line - 1) if error.line else None
             return Outcome("failed", outcome.output, outcome.duration, error=diff, as_root=outcome.as_root,
