@@ -123,6 +123,11 @@ def pytest_configure(config: pytest.Config) -> None:
             unprivileged.prepare(_settings(config))
         except unprivileged.RunnerError as error:
             raise pytest.UsageError(f"ruota-docs: {error}") from None
+        finally:
+            notice = unprivileged.created_notice()  # the first run as root creates the user: said once, then
+            if notice:
+                reporter = config.pluginmanager.get_plugin("terminalreporter")
+                reporter.write_line(notice, yellow=True) if reporter else print(notice, file=sys.stderr)
     # The machine is described only when a block asks something of it or a record is
     # written (device.probe: lazy, and cached on disk for the next run and the workers).
     if config.pluginmanager.hasplugin("xdist") and config.getoption("dist", default="no") == "loadscope":
