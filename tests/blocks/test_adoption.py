@@ -113,3 +113,10 @@ def test_init_writes_under_plugins_written_as_a_mapping(tmp_path, entry):
     options = site_config.plugin_options(site_config.load_mkdocs_config(tmp_path), "ruota_docs")
     assert set(options["policies"]) == {"html", "console"}
     assert site_config.plugin_options(site_config.load_mkdocs_config(tmp_path), "search") == {}
+
+
+def test_the_empty_language_policy_settles_blocks_written_with_no_language(tmp_path):
+    make(tmp_path, ":\n      policies:\n        '': show\n")
+    blocks = renderer.render(tmp_path, tmp_path / "docs/index.md").blocks
+    assert (blocks[-1].language, blocks[-1].kind, blocks[-1].error) == ("", "text", None)
+    assert [bool(b.error) for b in blocks[:2]] == [True, True]  # html and console keep needing theirs
