@@ -177,6 +177,12 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         page_cache.remember(path, rendered.blocks, included)
         return rendered.blocks
 
+    def _file_blocks(self, page) -> list | None:
+        """The blocks of the page's file as pytest collects them (rendered without the site's hooks
+        and plugins); None where the engine cannot read it (the build then goes on as rendered)."""
+        rendered = renderer.render(self.root, Path(page.file.abs_src_path), docs_dir=self.docs_dir, fast=True)
+        return None if rendered.problems else rendered.blocks
+
     def _guide_blocks(self, path: Path) -> list:
         """A guide's blocks for the card matrix (evidence.load_guides), as `page_blocks` gives them."""
         key = Path(path).resolve().relative_to(self.docs_dir).as_posix()
@@ -215,6 +221,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                 continue
         return files
 
+    @event_priority(-100)  # after the site's hooks and plugins: what it sees is what MkDocs renders
     def on_page_markdown(self, markdown, page, config, files):
         if not self.config.enabled:
             return markdown
@@ -222,9 +229,12 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         # file, from where MkDocs' front matter ends (plugins before this one may rewrite the
         # Markdown without moving its lines: mkdocs-static-i18n drops its final newline)
         first_line = 1
+        self._rewritten = False
         if page.file.abs_src_path:
             try:
-                first_line = split_meta(read_page(page.file.abs_src_path))[1]
+                written, first_line = split_meta(read_page(page.file.abs_src_path))
+                # a hook or plugin rewrote the page: its blocks are told from the file's own (on_page_content)
+                self._rewritten = written.rstrip("\n") != markdown.rstrip("\n")
             except (OSError, PageError):
                 pass
         self.capture.context(Context(str(Path(page.file.abs_src_path or page.file.src_uri).resolve()), first_line))
@@ -240,6 +250,11 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         source = page.file.content_string if page.file.abs_src_path else ""
         rendered = renderer.assemble(state, html, page_key, lang, self.root, source)
         self.capture.page_state = None
+        own = None  # the file's own blocks, where a hook or plugin rewrote the page
+        if getattr(self, "_rewritten", False):
+            self._rewritten = False
+            own = self._file_blocks(page)
+            _align_with_file(rendered, own, lang)
         if rendered.problems:
             problem = rendered.problems[0]
             self._stop(f"{page_key}:{problem.line}: {problem.message}", *rendered.problems[1:], page=page_key)
@@ -272,7 +287,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         banner = "" if self.languages.single else fragments.translation_banner(
             self.docs_dir, page_key, lang, self.site.source_language)
         if page.file.abs_src_path and self._own_page(page_key, lang):  # not a page shown in another language
-            page_cache.remember(page.file.abs_src_path, rendered.blocks, {o[0] for o in state.origins if o},
+            page_cache.remember(page.file.abs_src_path, own or rendered.blocks, {o[0] for o in state.origins if o},
                                 lists_pages=any(directives.KINDS[d.name].lists_pages for d in rendered.directives),
                                 banner=banner)
         html = _mark_generated(html, rendered, page_verdicts, lang)
@@ -457,6 +472,34 @@ def _no_collection():
         gc.freeze()
         if was:
             gc.enable()
+
+
+def _align_with_file(rendered, own: list | None, lang: str) -> None:
+    """A page a hook or plugin rewrote: each block the file itself holds gets its index, line and
+    source as pytest collects them (so its record is found, and messages point into the file);
+    a block the rewriting made is marked not run, with why, and never stops the build (pytest
+    can never collect it, so no mark of a run could ever come true)."""
+    if own is None:
+        return
+    twins: dict[str, list] = {}
+    for block in own:
+        twins.setdefault(block.sha256, []).append(block)
+    moved, extra = {}, len(own)
+    for block in rendered.blocks:
+        found = twins.get(block.sha256)
+        if found:
+            written = found.pop(0)
+            moved[block.index] = written.index
+            block.index, block.line, block.end_line, block.source = (written.index, written.line, written.end_line,
+                                                                     written.source)
+            block.error = written.error
+            continue
+        moved[block.index] = extra
+        block.index, extra = extra, extra + 1
+        block.error = None
+        if block.generated_by is None and not block.shown_only:
+            block.options = {**block.options, "skip": True, "reason": text(lang, "engine.made_by_site")}
+    rendered.placed = [(start, end, moved.get(index, index)) for start, end, index in rendered.placed]
 
 
 def _mark_generated(html: str, rendered, page_verdicts: list, lang: str) -> str:
