@@ -182,3 +182,15 @@ def test_the_option_names_are_the_plugins():
     from ruota_docs.site.plugin import RuotaDocsConfig
 
     assert set(site_config.PLUGIN_OPTIONS) == set(dict(RuotaDocsConfig._schema))
+
+
+@pytest.mark.parametrize("written, expected", [("", 120), ("\n      fact_max_age: 30", 30)])
+def test_fact_max_age_is_the_plugin_option_or_120_days(tmp_path, written, expected):
+    site = site_config.read(_project(tmp_path, f"site_name: x\nplugins:\n  - ruota_docs:\n      ledger_dir: v{written}\n"))
+    assert site.fact_max_age == expected
+
+
+@pytest.mark.parametrize("value", ["0", "-5", "soon", "true", "1.5"])
+def test_a_fact_max_age_that_is_not_a_positive_number_of_days_is_refused(tmp_path, value):
+    with pytest.raises(site_config.ConfigError, match="fact_max_age must be a whole number of days, at least 1"):
+        site_config.read(_project(tmp_path, f"site_name: x\nplugins:\n  - ruota_docs:\n      fact_max_age: {value}\n"))
