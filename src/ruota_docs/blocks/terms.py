@@ -121,6 +121,11 @@ def _check_targets(values: tuple[str, ...], token: str, following: str | None, f
                                "or a CUDA compute capability (sm_90)")
 
 
+def gfx_target(value: str) -> bool:
+    """Whether ``value`` is an LLVM AMDGPU processor written without features (``gfx1102``)."""
+    return bool(_GFX.fullmatch(value)) and ":" not in value
+
+
 def _known_os(written: Written) -> None:
     if bad := [v for v in written.values if v not in OS_NAMES]:
         raise RequirementError(f"unknown os {bad[0]!r}; known: {', '.join(OS_NAMES)}")

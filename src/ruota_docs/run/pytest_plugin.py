@@ -288,6 +288,7 @@ def pytest_runtest_makereport(item, call):
     block = _block(item)
     if block is None or report.when != "call":
         return
+    from ruota_docs.blocks import tiers  # noqa: PLC0415 — a block's report only
     from ruota_docs.records import ledger, reason_codes  # noqa: PLC0415 — a block's report only
 
     if report.skipped and isinstance(report.longrepr, tuple):
@@ -312,6 +313,7 @@ def pytest_runtest_makereport(item, call):
         "duration": round(duration, 4),
         "output": output, "ran_at": getattr(result, "ran_at", None) or ledger.now(), "reused_from": reused,
         "signature": block.signature, "as_root": as_root, "page_blocks": block.page_total,
+        "tier": tiers.derive(block.evidence, block.requirements, status),
     }))
 
 
