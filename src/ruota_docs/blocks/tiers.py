@@ -1,10 +1,12 @@
 """Evidence tiers: how far a block's result goes towards showing that code works on a card.
 
-| tier | a passed block reached it when |
-| --- | --- |
-| ``compiled`` | it declares ``<!-- evidence: compiled arch=gfx1102[,…] -->``: it built code for those targets and inspected it, on a machine that needs no such card |
-| ``ran`` | it needs a GPU (``requires: gpu``, ``rocm`` or ``cuda``): it ran on the machine's card |
-| ``checked`` | it needs a GPU and declares ``<!-- evidence: checked -->``: it ran on the card and matched its reference |
+A passed block reached:
+
+- ``compiled`` when it declares ``<!-- evidence: compiled arch=gfx1102[,…] -->``: it built code
+  for those targets and inspected it, on a machine that needs no such card;
+- ``ran`` when it needs a GPU (``requires: gpu``, ``rocm`` or ``cuda``): it ran on the machine's card;
+- ``checked`` when it needs a GPU and declares ``<!-- evidence: checked -->``: it ran on the card
+  and matched its reference.
 
 A block with no directive and no GPU requirement reaches no tier (most blocks: they show how to
 use a library, not what a card does). ``ran`` and ``checked`` are the machine's target's
