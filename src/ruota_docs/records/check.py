@@ -355,7 +355,7 @@ def _check_current(report: Report, key: str, entry: dict, pages: _Pages) -> None
     if stale:
         report.stale += 1
         report.add(key, "warning", "stale", f"{stale}; the site shows it as not verified until the page runs again")
-    elif entry.get("tier") is not None:  # a record from before tiers states none: the site derives nothing for it
+    elif entry.get("tier") in tiers.TIERS and entry["outcome"] == "passed":  # `_check_tier` reports the rest
         block = next(b for b in blocks if b.sha256 == entry["sha256"])
         expected = tiers.derive(block.evidence, block.requirements, entry["outcome"])
         if entry["tier"] != expected:
