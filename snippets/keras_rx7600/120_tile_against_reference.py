@@ -33,8 +33,8 @@ for M, N, K in [(32, 32, 32), (64, 48, 80), (100, 70, 130), (257, 129, 96), (512
     print(f"{M:>3} x {N:>3} x {K:>3}: relative error {error:.1e} {'ok' if error < TOLERANCE else 'WRONG'}")
 assert worst < TOLERANCE, f"the tile does not match the reference: {worst:.1e} (tolerance {TOLERANCE:.0e})"
 #> running on ...: Triton target ...
-#> 32 x  32 x  32: relative error ... ok
-#> 64 x  48 x  80: relative error ... ok
+#>  32 x  32 x  32: relative error ... ok
+#>  64 x  48 x  80: relative error ... ok
 #> 100 x  70 x 130: relative error ... ok
 #> 257 x 129 x  96: relative error ... ok
 #> 512 x 512 x 512: relative error ... ok

@@ -66,7 +66,9 @@ def collect(guides, indexed: verdicts.Index) -> list[TargetTiers]:
                     row.machines[tier].add(result.machine_id)
                     if tier == "compiled" and machine.get("backend") == "cpu":
                         row.without_gpu = True
-    return sorted(found.values(), key=lambda r: (-tiers.TIERS.index(r.highest), r.backend, r.target))
+    order = {"rocm": 0, "cuda": 1, "cpu": 2}  # AMD first, as the matrix's rows
+    return sorted(found.values(), key=lambda r: (-tiers.TIERS.index(r.highest), order.get(r.backend, 3),
+                                                  len(r.target), r.target))
 
 
 def words(row: TargetTiers, lang: str) -> str:
