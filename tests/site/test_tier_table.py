@@ -126,3 +126,16 @@ def test_the_status_page_has_a_row_for_compiled_blocks(project):
     assert (row["count"], row["where"]) == ("1", "compila para gfx906 (CI, cada commit); compila para gfx1102 (CI, cada commit)")
     assert fragments._compiled_row([("Guía", "g/", [(b, verdicts.index_ledgers([]).verdict(
         "es/guides/g.md", b.index, b.sha256)) for b, _ in items])], "es")["where"] == "ningún registro todavía"
+
+
+def test_a_blocks_panel_says_which_tier_its_result_reached(project):
+    data = record(project, CPU)
+    for lang in ("es", "en", "fr"):
+        data["blocks"][f"{lang}/guides/g.md#{COMPILED}"]["tier"] = "compiled"
+    guides = evidence.load_guides(project, project / "docs", "fr", TABLE)
+    block = guides[0].blocks[COMPILED]
+    verdict = verdicts.index_ledgers([data]).verdict("fr/guides/g.md", COMPILED, block.sha256)
+    tabs = words(fragments.output_tabs(verdict, "fr", "u1", "fr/guides/g.md"))
+    assert "compilé et inspecté pour ses architectures, non exécuté sur une carte" in tabs
+    other = verdicts.index_ledgers([data]).verdict("fr/guides/g.md", 0, guides[0].blocks[0].sha256)
+    assert "compilé" not in words(fragments.output_tabs(other, "fr", "u2", "fr/guides/g.md"))

@@ -24,7 +24,7 @@ In memory (what `load` returns and `record` merges), one entry per page and lang
                               null: no code of the block ran — skipped, or a data block the
                               engine parsed; absent in records written before it existed)
           "tier": "compiled" | "ran" | "checked"  (the evidence tier a passed block reached,
-                              `ruota_docs.blocks.tiers`; absent where it reached none)
+                              `ruota_docs.blocks.tiers`; absent, never null, where it reached none)
         }
       }
     }

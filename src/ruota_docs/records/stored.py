@@ -68,7 +68,7 @@ MERGED = ("ran_at",)
 #: Entry fields a stored result holds in the table of reasons, by reference.
 REASON_FIELDS = ("reason", "reason_code")
 #: Fields left out of a stored result where they are null (most are): read back as null.
-NULL_IF_ABSENT = ("reason", "error", "id", "output", "as_root", "tier")
+NULL_IF_ABSENT = ("reason", "error", "id", "output", "as_root")
 #: The same in ``schema`` 2, which kept ``as_root`` and ``reason_code`` in each result.
 NULL_IF_ABSENT_2 = ("reason", "error", "id", "output")
 

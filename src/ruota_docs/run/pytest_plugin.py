@@ -306,6 +306,7 @@ def pytest_runtest_makereport(item, call):
     update = getattr(result, "update", None)
     if update is not None:  # travels with the report, from an xdist worker too
         report.user_properties.append((_UPDATED, update.to_json()))
+    tier = tiers.derive(block.evidence, block.requirements, status)
     report.user_properties.append((_KEY, {
         "page": block.page, "lang": block.lang, "index": block.index, "line": block.line,
         "language": block.language, "sha256": getattr(result, "sha256", None) or block.sha256, "id": block.block_id,
@@ -313,7 +314,7 @@ def pytest_runtest_makereport(item, call):
         "duration": round(duration, 4),
         "output": output, "ran_at": getattr(result, "ran_at", None) or ledger.now(), "reused_from": reused,
         "signature": block.signature, "as_root": as_root, "page_blocks": block.page_total,
-        "tier": tiers.derive(block.evidence, block.requirements, status),
+        **({"tier": tier} if tier else {}),  # absent where the block reached none (`ruota_docs.blocks.tiers`)
     }))
 
 
