@@ -3,7 +3,7 @@
 | directive | where | meaning |
 | --- | --- | --- |
 | ``<!-- requires: … -->`` | the line right before a code block | where the block can run |
-| ``<!-- run: … -->`` | the line right before a code block | ``safe``, ``skip reason="…"``, ``timeout=S``, ``id=NAME`` |
+| ``<!-- run: … -->`` | the line right before a code block | ``safe``, ``skip reason="…"``, ``timeout=S``, ``id=NAME``, ``env=NAME,…`` |
 | ``<!-- chart: … -->`` | a line of its own | a chart of a block's metrics |
 | ``<!-- verification-status -->`` | a line of its own | the status of every page |
 | ``<!-- card-matrix -->`` | a line of its own | the level of evidence of each guide on each machine |

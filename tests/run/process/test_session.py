@@ -44,13 +44,15 @@ def test_shell_blocks_run_in_the_pages_working_directory(session):
 
 def test_a_page_ends_with_what_it_left_for_pythons_shutdown_done(reader_tmp):
     """A page that registered an exit handler or left a thread running ends as Python ends; one
-    that left neither ends at once (`ruota_docs.run.process.worker`), either way with exit status 0."""
+    that left neither ends at once (`ruota_docs.run.process.worker`), either way with exit status 0.
+    Outside the sandbox, where the exit handler can write beside the test."""
     reader_tmp.chmod(0o777)  # where the page's exit handler writes, as whichever user the page runs as
     done = reader_tmp / "handler-ran"
+    outside = from_environment(isolation="user")
     for code in (f"import atexit\natexit.register(lambda: open({str(done)!r}, 'w').close())\n",
                  "import threading, time\nthreading.Thread(target=time.sleep, args=(0.2,)).start()\n",
                  "x = 1\n"):
-        page = PageSession("es/p.md")
+        page = PageSession("es/p.md", settings=outside)
         try:
             assert page.run_python(code, "es/p.md:3", 3, timeout=20).status == "passed"
             process = page.process
