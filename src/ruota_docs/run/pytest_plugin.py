@@ -119,7 +119,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("ruota-docs", "verified documentation")
     group.addoption("--ledger", metavar="PATH", help="verification record file or folder (default: verification/)")
     group.addoption("--no-ledger", action="store_true", help="do not write the verification record")
-    group.addoption("--block-timeout", type=float, metavar="S", help="seconds a code block may run (default 120; run: timeout=S for one block)")
+    group.addoption("--block-timeout", type=float, metavar="S",
+                    help="seconds a code block may run (default 120; run: timeout=S for one block)")
     group.addoption("--network", action="store_true", help="run blocks that need the internet")
     group.addoption("--no-reuse", action="store_true", help="execute identical translations again")
     group.addoption("--reuse-ledger", action="store_true",

@@ -232,7 +232,10 @@ def unusable(user: tuple[int, int, tuple[int, ...]] | None = None) -> str | None
     return None
 
 
-def choose(requested: str, user: tuple[int, int, tuple[int, ...]] | None, as_other_user: bool) -> tuple[str, str | None]:
+User = tuple[int, int, tuple[int, ...]]
+
+
+def choose(requested: str, user: User | None, as_other_user: bool) -> tuple[str, str | None]:
     """``(isolation, why not the sandbox)`` for ``requested`` (one of `CHOICES`) and pages run as
     ``user`` (uid, gid, groups; None: this process's user); raises `SandboxError` where the
     sandbox is required and cannot run."""

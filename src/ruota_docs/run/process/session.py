@@ -232,10 +232,18 @@ class PageSession:
             why = reason("timeout", seconds=float(timeout))
             self._kill()
         else:
-            why = reason("died", ended=ended(self.process.returncode))
+            why = reason("died", ended=ended(self._returncode()))
         self.dead = reason("page_ended", line=line, why=why.to_record())
         return Outcome("failed", output, elapsed, code=why, error=why.english(), as_root=self.as_root,
                        isolation=self.isolation)
+
+    def _returncode(self) -> int:
+        """How the page's process ended: in the sandbox, bwrap reports a signal as 128 + its
+        number, as shells do; negative for a signal, as `subprocess` does."""
+        code = self.process.returncode
+        if self.isolation == sandbox.SANDBOX and 128 < code < 128 + 65:
+            return 128 - code
+        return code
 
     def _until(self, deadline: float, fd: int | None, where: str, started: float,
                proc: subprocess.Popen | None = None) -> bool:
