@@ -478,6 +478,8 @@ def pytest_sessionfinish(session, exitstatus) -> None:
         if config._ruota_unaccounted:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         unrun = {f"{page}#{index}" for page, index in accounting.unrun_blocks()}  # ledger.block_key
+        if _state(config).fault:  # the machine stopped the run: what it did not reach keeps its earlier results
+            unrun = set()
     if not (entries or unrun) or config.getoption("no_ledger"):
         return
     from ruota_docs.records import ledger  # noqa: PLC0415 — a record's run only
