@@ -90,6 +90,15 @@ def _pages(port: int, root: str) -> dict[str, tuple[str, list[int]]]:
             for name in ("RLIMIT_NPROC", "RLIMIT_FSIZE", "RLIMIT_DATA"):
                 print(name, resource.getrlimit(getattr(resource, name)))
         """)),
+        "k_shared_memory": compose("Shared memory", fence("""
+            import multiprocessing
+            from multiprocessing import shared_memory
+            block = shared_memory.SharedMemory(create=True, size=1024)  # in /dev/shm, as DataLoader's workers
+            block.close()
+            block.unlink()
+            with multiprocessing.get_context("fork").Pool(2) as pool:
+                print(pool.map(abs, [-1, -2]))
+        """)),
         "z_last": compose("Last", fence("print('the last page ran')")),
     }
 
@@ -211,6 +220,13 @@ def test_a_long_block_shows_a_live_line(escapes):
     tree, pages, run = escapes
     assert entries(tree, "i_long")[0]["outcome"] == "passed"
     assert f"ruota-docs: es/sandbox/i_long.md:{pages['i_long'][1][0]} still running after 5 s" in run.stdout, run
+
+
+@SANDBOX
+def test_shared_memory_and_worker_processes_work_as_on_the_machine(escapes):
+    tree, _, _ = escapes
+    shared = entries(tree, "k_shared_memory")[0]
+    assert (shared["outcome"], shared["output"]) == ("passed", "[1, 2]\n"), shared
 
 
 @SANDBOX

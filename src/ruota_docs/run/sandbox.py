@@ -94,7 +94,8 @@ class Limits:
                 parts.append(f"ulimit {flag} {value // 1024}")  # KiB (bash's unit for -f too)
         if self.processes:
             parts.append(f"ulimit -u {self.processes}")
-        return "; ".join(parts) + ("\n" if parts else "")
+        # a hard limit already lower stays as it is (as in the page's process): never the block's failure
+        return "".join(f"{part} 2>/dev/null || :\n" for part in parts)
 
 
 #: Defaults: processes (threads count too: PyTorch starts one per core) and file size.
@@ -139,7 +140,8 @@ def _merged(paths: Iterable[str]) -> list[str]:
     return kept
 
 
-def readable_paths(extra: Iterable[str | Path] = ()) -> list[str]:
+@functools.lru_cache(maxsize=8)
+def readable_paths(extra: tuple[str, ...] = ()) -> list[str]:
     """What a page's process reads besides the system: the interpreter, its library and the
     virtualenv (every folder on ``sys.path``), the package, and ``extra`` (the repository)."""
     package_root = Path(__file__).resolve().parents[2]
@@ -193,7 +195,8 @@ def command(argv: list[str], workdir: Path, network: bool, readable: Iterable[st
             args += ["--symlink", os.readlink(link), link]
         elif os.path.isdir(link):
             args += ["--ro-bind", link, link]
-    args += ["--proc", "/proc", "--dev", "/dev"]
+    # /dev/shm as on the machine, any user's to write: multiprocessing and PyTorch's DataLoader share memory there
+    args += ["--proc", "/proc", "--dev", "/dev", "--perms", "01777", "--tmpfs", "/dev/shm"]
     if tmp is not None:
         args += ["--bind", str(tmp), "/tmp"]
     else:  # a private /tmp any user may write, as a real one

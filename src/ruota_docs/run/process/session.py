@@ -75,7 +75,7 @@ def _full(path: Path) -> bool:
         info = os.statvfs(path)
     except OSError:
         return False
-    return info.f_bavail * info.f_frsize < 1 << 20 or info.f_favail == 0
+    return info.f_bavail * info.f_frsize < 1 << 20 or (info.f_files > 0 and info.f_favail == 0)
 
 
 @dataclass
