@@ -118,3 +118,14 @@ def test_a_run_naming_one_page_runs_it_in_a_fresh_process_as_any_run(tmp_path):
     assert both.returncode == 0, both.stdout[-2000:]
     assert set(outcomes(alone.stdout).values()) == {"PASSED"}
     assert len(outcomes(both.stdout)) == 2 and set(outcomes(both.stdout).values()) == {"PASSED"}
+
+
+def test_blocks_run_in_the_real_main_module_so_pickling_works(session):
+    """What a block defines is ``__main__.Name``, as in a script: pickle and a forked pool find it."""
+    code = ("import pickle, multiprocessing, sys\n"
+            "class Point:\n    def __init__(self, x):\n        self.x = x\n"
+            "def double(p):\n    return p.x * 2\n"
+            "print(pickle.loads(pickle.dumps(Point(3))).x, sys.modules['__main__'].Point is Point)\n"
+            "with multiprocessing.get_context('fork').Pool(2) as pool:\n    print(pool.map(double, [Point(1), Point(2)]))\n")
+    done = session.run_python(code, "es/p.md:3", 3, timeout=60)
+    assert (done.status, done.output) == ("passed", "3 True\n[2, 4]\n"), done.error

@@ -227,12 +227,23 @@ def _run_doctest(request: dict, namespace: dict) -> dict:
     return {"ok": False, "error": f"{report.getvalue()}{failed} of {attempted} doctest examples failed\n"}
 
 
+def _main_namespace() -> dict:
+    """The page's namespace: the dict of a fresh module that *is* ``__main__`` (``sys.modules``), as
+    a script's is: what pickle, copy and multiprocessing look up by ``__main__.Name`` (a class or
+    function a block defines) is found there, not in this worker's own module."""
+    import types  # noqa: PLC0415
+
+    module = types.ModuleType("__main__")
+    sys.modules["__main__"] = module
+    return module.__dict__
+
+
 def main(cmd_fd: int, result_fd: int, settings: dict | None = None) -> None:
     settings = settings or {}
     if settings.get("isolation") != "sandbox":
         _die_with_parent(settings.get("parent", 0))
     _apply_limits(settings.get("limits") or {})
-    namespace: dict = {"__name__": "__main__"}
+    namespace = _main_namespace()
     while True:
         request = receive(cmd_fd)
         if request is None:
