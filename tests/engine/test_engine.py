@@ -609,3 +609,47 @@ def test_ledger_of_another_machine_is_refused(tmp_path, machine_id):
     assert "verification record NOT written" in result.stdout and "holds machine 'rocm-gfx906'" in result.stdout
     assert other.read_text() == text
     shutil.rmtree(tree / "records")
+
+
+ISOLATED = """
+    # Aislado { #isolated }
+
+    ```python
+    import os
+    x = 1
+    pid = os.getpid()
+    ```
+
+    <!-- run: isolate -->
+    ```python
+    import os
+    print("x" in globals(), __name__)
+    ```
+
+    ```python
+    print(x, os.getpid() == pid)
+    ```
+    """
+
+
+def _isolated_outputs(tree: Path) -> tuple[object, list]:
+    result = run_pytest(tree, "--ledger", "verification/here.json", env=clean_env())
+    blocks = read_ledger(tree / "verification" / "here.json")["blocks"]
+    return result, [blocks[f"es/isolated.md#{n}"] for n in range(3)]
+
+
+def test_a_block_that_asks_runs_in_a_fresh_process_of_its_own(tmp_path):
+    result, (first, isolated, after) = _isolated_outputs(write_tree(tmp_path / "tree", {"docs/es/isolated.md": ISOLATED}))
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert isolated["output"] == "False __main__\n"
+    assert after["output"] == "1 True\n"  # the page's own process goes on, its namespace whole
+
+
+def test_isolation_block_runs_every_block_in_a_fresh_process(tmp_path):
+    tree = write_tree(tmp_path / "tree", {"docs/es/isolated.md": ISOLATED.replace("    <!-- run: isolate -->\n", "")})
+    config = tree / "mkdocs.yml"
+    config.write_text(config.read_text().replace("plugins:\n", "plugins:\n  - ruota_docs:\n      isolation: block\n", 1))
+    result, (first, second, third) = _isolated_outputs(tree)
+    assert result.returncode == 1, result.stdout[-3000:]
+    assert second["output"] == "False __main__\n"
+    assert (third["outcome"], third["reason"]) == ("failed", "NameError: name 'x' is not defined")

@@ -16,7 +16,7 @@ from ruota_docs.blocks import languages, terms
 from ruota_docs.blocks.capture.state import Captured
 from ruota_docs.blocks.directives import DirectiveError
 
-RUN_OPTIONS = ("safe", "skip", "reason", "timeout", "id", "env")
+RUN_OPTIONS = ("safe", "skip", "reason", "timeout", "id", "env", "isolate")
 #: Blocks that are shown but hold no code to run: outputs, prose, diagrams, indented code.
 SHOWN_ONLY = ("text", "indented")
 

@@ -103,6 +103,7 @@ class SiteConfig:
     source_language: str  #: ``source_language``, else i18n's default language, else the theme's
     languages: tuple[str, ...]  #: i18n's locales in their order, else the docs folder's language folders
     untranslated: tuple[str, ...]  #: pages deliberately left untranslated (path under the language folder)
+    block_isolation: bool  #: the ``ruota_docs`` plugin's ``isolation: block``: every block in a fresh process
     mapping: dict  #: the whole file as :func:`load_mkdocs_config` reads it
 
 
@@ -125,6 +126,7 @@ def read(root: Path) -> SiteConfig:
         source_language=languages_from(mapping).default if path.exists() else DEFAULT_SOURCE_LANGUAGE,
         languages=tuple(locales),
         untranslated=tuple(options.get("untranslated") or ()),
+        block_isolation=options.get("isolation") == "block",
         mapping=mapping,
     )
 

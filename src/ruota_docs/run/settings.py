@@ -92,6 +92,9 @@ class Settings:
     #: bubblewrap's sandbox where it can run and falls back to the unprivileged user where it
     #: cannot; ``sandbox`` refuses to run without it; ``user`` is the fallback (:mod:`ruota_docs.run.sandbox`).
     isolation: str = "auto"
+    #: Whether every block runs in a fresh process of its own (the ``ruota_docs`` plugin's
+    #: ``isolation: block``; one block asks with ``<!-- run: isolate -->``).
+    block_isolation: bool = False
     #: The most processes and threads a page may have at once (``RUOTA_DOCS_PROCESS_LIMIT``; 0: no limit).
     process_limit: int = 4096
     #: The largest file a page may write (``RUOTA_DOCS_FILE_SIZE_LIMIT``: bytes or a number with a
@@ -169,6 +172,7 @@ def from_environment(root: Path | None = None, environ: Mapping[str, str] | None
         "docs_dir": site.docs_dir,
         "source_language": site.source_language,
         "ledger_dir": site.ledger_dir,
+        "block_isolation": site.block_isolation,
         "network": _flag(environ.get(NETWORK_VARIABLE)),
         "run_as_root": _flag(environ.get(RUN_AS_ROOT_VARIABLE)),
         "run_as_user": environ.get(RUN_AS_VARIABLE) or DEFAULT_USER,

@@ -70,6 +70,10 @@ class RuotaDocsConfig(Config):
     #: What every block of a fence language is, site-wide: ``show``, ``run`` or ``skip "reason"``
     #: (``{console: show, html: show}``; see ruota_docs.blocks.policies).
     policies = c.Type(dict, default={})
+    #: How pages' blocks share processes when the suite runs them: ``page`` (one process per page,
+    #: its blocks sharing one namespace, as a reader runs the page top to bottom) or ``block``
+    #: (each block in a fresh process of its own, as ``<!-- run: isolate -->`` asks for one block).
+    isolation = c.Choice(("page", "block"), default="page")
     #: Adopting the engine: list every block that has no run policy (and every page problem)
     #: and build anyway, instead of stopping at the first.
     report_only = c.Type(bool, default=False)

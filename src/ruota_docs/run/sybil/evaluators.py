@@ -148,9 +148,11 @@ class ExecutingEvaluator(BlockEvaluator):
             if page != block.page:
                 return _credited(earlier, page)
         try:
-            session = self._session(example, block, run)
             timeout = float(block.options.get("timeout", settings.timeout))
-            outcome = self.execute(session, block, timeout, run, example.path)
+            if block.options.get("isolate") or settings.block_isolation:
+                outcome = self._isolated(example, block, run, timeout)
+            else:
+                outcome = self.execute(self._session(example, block, run), block, timeout, run, example.path)
         except MachineFault as fault:
             run.fault = str(fault)
             pytest.exit(f"ruota-docs: {fault}. The run stopped there: the block at {block.page}:{block.line} is "
@@ -170,6 +172,19 @@ class ExecutingEvaluator(BlockEvaluator):
         _EXECUTED[key] = (block.page, outcome)
         return outcome
 
+
+    def _isolated(self, example, block: Block, run: RunState, timeout: float) -> Outcome:
+        """The block run in a fresh process of its own, ended with it (``run: isolate``, or the
+        plugin's ``isolation: block``): nothing the page's other blocks defined is there."""
+        network, names = page_needs(example.document, run.settings.network)
+        session = PageSession(block.page, settings=run.settings, network=network, names=names)
+        session.progress = run.progress
+        if self.root is not None and session.isolation != sandbox.SANDBOX and _GUARD not in example.namespace:
+            example.namespace[_GUARD] = RepositoryGuard(self.root, skip_paths=(session.workdir, session.log_path))
+        try:
+            return self.execute(session, block, timeout, run, example.path)
+        finally:
+            session.close()
 
     def _session(self, example, block: Block, run: RunState) -> PageSession:
         """The page's session, started at its first executed block."""
