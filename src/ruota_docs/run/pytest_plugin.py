@@ -23,6 +23,7 @@ Loaded automatically (entry point ``pytest11``). Options:
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import sys
@@ -90,29 +91,27 @@ def _live_line(config: pytest.Config):
     shown: dict[str, int] = {}
 
     def progress(where: str, elapsed: float, done: bool) -> None:
-        text = f"ruota-docs: {where} still running after {elapsed:.0f} s (--block-timeout, run: timeout=S)"
-        step = int(elapsed) if tty else (0 if elapsed < 60 else int(elapsed // 60))
-        if done and not tty or (not done and shown.get(where) == step):
-            return
-        shown[where] = step
-        with capture.global_and_fixture_disabled() if capture else _nothing():
-            if tty:
-                terminal._tw.write("\r\x1b[K" + ("" if done else text), flush=True)
-            else:
-                terminal._tw.line(text)
-                terminal._tw.flush()
-        if done:
+        if done:  # a line rewritten in place goes; one written into a log stays
+            if tty and where in shown:
+                with capture.global_and_fixture_disabled() if capture else contextlib.nullcontext():
+                    terminal._tw.write("\r\x1b[K", flush=True)
             shown.pop(where, None)
+            return
+        step = int(elapsed) if tty else (0 if elapsed < 60 else int(elapsed // 60))
+        if shown.get(where) == step:
+            return
+        first = where not in shown
+        shown[where] = step
+        text = f"ruota-docs: {where} still running after {elapsed:.0f} s (--block-timeout, run: timeout=S)"
+        with capture.global_and_fixture_disabled() if capture else contextlib.nullcontext():
+            if tty:
+                if first:
+                    terminal.ensure_newline()
+                terminal._tw.write("\r\x1b[K" + text, flush=True)
+            else:
+                terminal.write_line(text)
 
     return progress
-
-
-class _nothing:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
