@@ -100,6 +100,7 @@ bench: $(VENV)/.bench-installed
 	$(BIN)/python benchmarks/site_build.py
 	$(BIN)/python benchmarks/collect.py
 	$(BIN)/python benchmarks/suite.py
+	$(BIN)/python benchmarks/sandbox.py --docs
 	$(BIN)/python benchmarks/scale_records.py
 
 clean:
