@@ -413,3 +413,26 @@ def test_records_without_isolation_stay_byte_identical(tree):
     assert tree.pytest("docs/es/skip.md").returncode == 0
     data = json.loads(tree.ledger_path().read_text())
     assert "isolation" not in json.dumps(data)
+
+
+def test_the_fallbacks_daemons_end_with_their_page_whatever_their_environment(tree):
+    """Outside the sandbox the page's process is a subreaper: a daemon started with an empty
+    environment, which the session's token cannot find, is still its descendant and dies with it."""
+    tree.page("es/daemons.md", compose("Daemons", fence("""
+        import subprocess, time
+        subprocess.Popen(["setsid", "env", "-i", "sleep", "654"])
+        subprocess.Popen(["sleep", "655"], env={}, start_new_session=True)
+        subprocess.run(["setsid", "env", "-i", "sh", "-c", "sleep 656 >/dev/null 2>&1 &"], check=True)
+        time.sleep(0.3)
+        print("started")
+    """))[0], langs=("es",))
+    run = tree.pytest("docs/es/daemons.md", "--isolation", "user")
+    assert run.returncode == 0, run
+    daemons = [("sleep", str(n)) for n in (654, 655, 656)]
+    deadline = time.time() + 5
+    while any(running(*argv) for argv in daemons) and time.time() < deadline:
+        time.sleep(0.05)
+    left = [pid for argv in daemons for pid in running(*argv)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert left == []

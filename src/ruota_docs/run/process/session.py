@@ -12,7 +12,9 @@ and network namespaces, the repository read-only, an allow-listed environment, r
 limits), so whatever it starts ends with it. Where the sandbox cannot run, every process
 the page starts carries the session's token in its environment (``RUOTA_DOCS_SESSION``),
 so when the page ends, or its process is killed, what it left running and kept the token is
-found and killed too; that fallback cannot find a process started with an empty environment.
+found and killed too, and the page's process is a subreaper, so what a block left running
+(an ``env -i`` daemon too) stays its descendant and is killed with it; a daemon of a shell
+block that empties its environment, or one orphaned by the page's process dying, escapes there.
 
 When the suite runs as root, the page's processes run as an unprivileged user
 (:mod:`ruota_docs.run.unprivileged`), with HOME in the page's folder; the parent stays
@@ -357,6 +359,8 @@ class PageSession:
 
     def _kill(self) -> None:
         if self.process is not None and self.process.poll() is None:
+            if self.isolation != sandbox.SANDBOX:
+                kill_descendants(self.process.pid)
             _killpg(self.process)
         if self.isolation != sandbox.SANDBOX:  # in the sandbox, its PID namespace ended with it
             kill_session(self.token)
@@ -364,6 +368,8 @@ class PageSession:
     def close(self) -> None:
         """End the page's process (and anything it left running) and remove its files."""
         if self.process is not None:
+            if self.isolation != sandbox.SANDBOX and self.process.poll() is None:
+                kill_descendants(self.process.pid)  # while the page's process lives, they are its own
             for fd in (self._cmd, self._res):
                 try:
                     os.close(fd)
@@ -447,6 +453,48 @@ def kill_session(token: str) -> list[int]:
             except (ProcessLookupError, PermissionError):
                 pass
         time.sleep(0.01)  # let the kernel turn them into zombies (no environment left)
+    return killed
+
+
+def descendants(pid: int) -> list[int]:
+    """Live descendants of ``pid`` (Linux ``/proc``; [] elsewhere). Outside the sandbox, the
+    page's process is a subreaper, so a daemon a block started stays among them whatever its
+    environment or session."""
+    children: dict[int, list[int]] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return []
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as handle:
+                ppid = int(handle.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(name))
+    found, stack = [], [pid]
+    while stack:
+        for child in children.get(stack.pop(), ()):
+            found.append(child)
+            stack.append(child)
+    return found
+
+
+def kill_descendants(pid: int) -> list[int]:
+    """SIGKILL every descendant of ``pid``, again while new ones appear."""
+    killed: list[int] = []
+    for _ in range(5):
+        found = [p for p in descendants(pid) if p not in killed]
+        if not found:
+            break
+        for child in found:
+            try:
+                os.kill(child, signal.SIGKILL)
+                killed.append(child)
+            except (ProcessLookupError, PermissionError):
+                pass
     return killed
 
 

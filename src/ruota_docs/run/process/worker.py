@@ -104,14 +104,19 @@ def _apply_limits(limits: dict) -> None:
 
 def _die_with_parent(parent: int) -> None:
     """Outside the sandbox (whose PID namespace does it), end with the test run: where it is
-    killed, this process gets SIGKILL instead of running its block on (Linux' PR_SET_PDEATHSIG)."""
+    killed, this process gets SIGKILL instead of running its block on (Linux' PR_SET_PDEATHSIG);
+    and keep the daemons a block starts as descendants (`ruota_docs.run.process.session` ends them)."""
     if not parent or not sys.platform.startswith("linux"):
         return
     import ctypes  # noqa: PLC0415 — the fallback's only
     import signal  # noqa: PLC0415
 
     try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+        # PR_SET_CHILD_SUBREAPER: what a block leaves running when its parent exits (a daemon,
+        # whatever its environment) stays this process's descendant, for the session to find
+        libc.prctl(36, 1, 0, 0, 0)
     except (OSError, AttributeError):
         return
     if os.getppid() != parent:  # the run ended before the signal was asked for
