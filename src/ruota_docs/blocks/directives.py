@@ -4,12 +4,16 @@
 | --- | --- | --- |
 | ``<!-- requires: … -->`` | the line right before a code block | where the block can run |
 | ``<!-- run: … -->`` | the line right before a code block | ``safe``, ``skip reason="…"``, ``timeout=S``, ``id=NAME`` |
+| ``<!-- evidence: … -->`` | the line right before a code block | its evidence tier (`ruota_docs.blocks.tiers`) |
 | ``<!-- chart: … -->`` | a line of its own | a chart of a block's metrics |
 | ``<!-- verification-status -->`` | a line of its own | the status of every page |
 | ``<!-- card-matrix -->`` | a line of its own | the level of evidence of each guide on each machine |
 | ``<!-- value: … -->`` | inline, in prose | a number a block printed |
 | ``<!-- fact: … -->`` | inline, after the claim | when an external claim was checked, and its source |
 | ``<!-- skip: next -->``, ``skip: start`` / ``end`` | a line of its own | Sybil's: skip the next block, or a span |
+
+``run:`` also takes ``env=A,B``: variables of the invoking environment the page's process
+gets, beyond the sandbox's allow-list (`ruota_docs.run.sandbox`).
 
 Any other comment is an ordinary comment (``<!-- md:version 9.0 -->``, ``<!-- todo: … -->``).
 A comment whose name is close to one of ours (``<!-- requirs: rocm -->``) is an error:
@@ -46,6 +50,7 @@ class Kind:
 KINDS: dict[str, Kind] = {kind.name: kind for kind in (
     Kind("requires", BLOCK),
     Kind("run", BLOCK),
+    Kind("evidence", BLOCK),
     Kind("chart", PAGE, names_block=True),
     Kind("verification-status", PAGE, lists_pages=True),
     Kind("card-matrix", PAGE, lists_pages=True),
