@@ -599,3 +599,17 @@ def test_ledger_of_another_machine_is_refused(tmp_path, machine_id):
     assert "verification record NOT written" in result.stdout and "holds machine 'rocm-gfx906'" in result.stdout
     assert other.read_text() == text
     shutil.rmtree(tree / "records")
+
+
+@pytest.mark.parametrize("runs", [("",), ("", "--reuse-ledger")])
+def test_a_record_at_a_path_its_user_chose_passes_record_check(tmp_path, machine_id, runs):
+    """``--ledger my.json``: the engine's record, fresh or resumed, passes ``record check`` whatever its
+    name; the naming rule holds only in the records folder (verification/)."""
+    from ruota_docs.records import check as record_check
+    tree = write_tree(tmp_path / "tree", {f"docs/{lang}/same.md": SAME for lang in ("es", "en", "fr")})
+    env = clean_env(PROBE_DIR=str(tmp_path))
+    for how in runs:
+        run_pytest(tree, "--ledger", "my.json", *([how] if how else []), env=env)
+        report = record_check.check_file(tree / "my.json", tree, tree / "docs")
+        assert [f"{p.where}: {p.message}" for p in report.problems if p.severity == "error"] == [], how
+    assert read_ledger(tree / "my.json")["blocks"]

@@ -58,7 +58,7 @@ def good(project) -> dict:
 
 
 def check(project: Path, data, name: str | None = None, raw: str | None = None) -> record_check.Report:
-    path = project / "incoming" / (name or f"{data['machine_id']}.json")
+    path = project / "verification" / (name or f"{data['machine_id']}.json")
     path.parent.mkdir(exist_ok=True)
     path.write_text(raw if raw is not None else stored_text(data), encoding="utf-8")
     return record_check.check_file(path, project, project / "docs", now=NOW)
@@ -397,7 +397,7 @@ def test_a_schema_2_record_is_refused_naming_the_command_that_migrates_it(projec
 def test_an_old_format_record_is_refused_naming_the_command_that_migrates_it(project, good):
     raw = json.dumps(good)  # schema 1: one entry per page and language
     report = check(project, None, name="rocm-gfx1102.json", raw=raw)
-    path = project / "incoming" / "rocm-gfx1102.json"
+    path = project / "verification" / "rocm-gfx1102.json"
     assert problems(report) == [
         f"record.schema: error: schema 1 is the old format (one entry per page and language); rewrite it as schema 3 "
         f"with `ruota-docs record migrate {path}` (the same results, in fewer bytes) and check it again"]
@@ -505,10 +505,8 @@ def test_command_json_and_strict(project, good, capsys):
 
 
 def test_command_needs_files_and_reports_missing_ones(project, capsys):
-    with pytest.raises(SystemExit) as caught:
-        main(["--root", str(project), "record", "check"])
-    assert caught.value.code == 2
-    assert "the following arguments are required: FILE" in capsys.readouterr().err
+    assert main(["--root", str(project), "record", "check"]) == 2
+    assert "record check: name the records (FILE…, a folder, or --from a list)" in capsys.readouterr().err
     assert main(["--root", str(project), "record", "check", str(project / "nope.json")]) == 1
     assert f"{project / 'nope.json'}: record: error: cannot be read: No such file or directory" in capsys.readouterr().out
 

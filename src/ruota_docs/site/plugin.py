@@ -29,7 +29,7 @@ from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
 from ruota_docs.blocks import compat, directives, markers, page_cache, renderer, site_config
-from ruota_docs.records import ledger, verdicts
+from ruota_docs.records import ledger, listing, verdicts
 from ruota_docs.blocks import value_directive
 from ruota_docs.site import (evidence, fragment_templates, fragments, groups, matrix, published, template_cache,
                              typography, values)
@@ -55,6 +55,9 @@ class RuotaDocsConfig(Config):
     ledger_dir = c.Type(str, default=site_config.DEFAULT_LEDGER_DIR)
     #: Set to false to build without badges, marks and charts (for measuring the plugin's cost).
     enabled = c.Type(bool, default=True)
+    #: The build refuses whatever ``ruota-docs record check`` refuses in the records it publishes.
+    #: Only tests of the rendering, whose hand-made records are partial, turn it off; a site never does.
+    check_records = c.Type(bool, default=True)
     #: Source language: translations are compared against its pages (default: the i18n
     #: plugin's default language; on a site in one language, the theme's language or locale).
     source_language = c.Optional(c.Type(str))
@@ -93,6 +96,8 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         self.site = site_config.read(Path(config.config_file_path))
         try:
             files, self.ledgers, self.indexed = _records(self.site.ledger_dir)
+            if self.config.check_records:
+                _checked(files, self.root, self.docs_dir, self.site.ledger_dir)
             self.published = published.Published(files, config.repo_url)
         except (ledger.LedgerError, published.RecordRefused) as error:
             raise PluginError(f"ruota_docs: {error}") from None
@@ -418,8 +423,7 @@ _READ: dict[Path, tuple[tuple, list, list, verdicts.Index]] = {}
 def _records(folder: Path) -> tuple[list[tuple[Path, dict]], list[dict], verdicts.Index]:
     """The records of ``folder`` (with their files), and their index, read again only where a file
     changed (each language's build gets fresh verdicts: the cache of verdicts is the index's)."""
-    stamp = tuple((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in sorted(folder.glob("*.json"))) \
-        if folder.is_dir() else ()
+    stamp = _stamp(folder)
     known = _READ.get(folder)
     if known is None or known[0] != stamp:
         with _no_collection():
@@ -427,6 +431,28 @@ def _records(folder: Path) -> tuple[list[tuple[Path, dict]], list[dict], verdict
             ledgers = [data for _, data in files]
             known = _READ[folder] = (stamp, files, ledgers, verdicts.index_ledgers(ledgers))
     return known[1], known[2], known[3]
+
+
+def _stamp(folder: Path) -> tuple:
+    """What the records of ``folder`` are now, cheaply (one lstat each): the same list every tool reads."""
+    try:
+        paths = listing.records(folder)
+    except listing.RecordsRefused as refused:
+        raise ledger.LedgerError(str(refused)) from None
+    return tuple((p.name, p.lstat().st_mtime_ns, p.lstat().st_size) for p in paths)
+
+
+#: The sets of records (by `_stamp`) this process found `record check` accepts.
+_CHECKED: set[tuple] = set()
+
+
+def _checked(files: list[tuple[Path, dict]], root: Path, docs_dir: Path, folder: Path) -> None:
+    """The build refuses whatever ``record check`` refuses (`ruota_docs.site.published.checked`),
+    checked once per set of records a process reads."""
+    stamp = _stamp(folder)
+    if stamp not in _CHECKED:
+        published.checked([path for path, _ in files], root, docs_dir, folder)
+        _CHECKED.add(stamp)
 
 
 @contextmanager
