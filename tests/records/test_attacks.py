@@ -14,7 +14,10 @@ from ruota_docs.cli import main
 from ruota_docs.records import ledger
 
 ATTACKS = Path(__file__).parent / "attacks"
-PAGE = "# Página { #page }\n\n```python\nprint('uno')\n```\n\n```python\nprint('dos')\n```\n"
+PAGE = ("# Página { #page }\n\n```python\nprint('uno')\n```\n\n```python\nprint('dos')\n```\n\n"
+        "<!-- requires: rocm arch=gfx906 -->\n```python\nprint('tres')\n```\n")
+#: What the engine records on an RX 7600 for the block that requires a gfx906.
+SKIP = "requires ROCm, arch gfx906; this machine: ROCm, AMD Radeon RX 7600 (gfx1102, 8 GiB)"
 _RAW = "\0RAW\0"
 
 
@@ -45,7 +48,8 @@ def _set(data: dict, path: str, value) -> str | None:
 
 def _attack(root: Path, case: dict) -> Path:
     """The case's record in root/verification/, from a record of the site's own blocks."""
-    data = ledger.to_stored(synthetic_record(root, RX7600))
+    data = ledger.to_stored(synthetic_record(root, RX7600, lambda block: (
+        ("skipped", "", SKIP) if block.requirements else ("passed", "ran on AMD Radeon RX 7600\n", None))))
     raws = [_set(data, path, value) for path, value in case.get("set", {}).items()]
     if "append_output" in case:
         first = next(iter(data["outputs"]))

@@ -22,6 +22,9 @@ severity:
   version, an ``sm_…`` target and a GPU name; CPU ⇒ no GPU; a torch build of the backend's kind;
   ``machine_id`` as the engine names this machine, in the record and in the file name; skip
   reasons that describe this machine.
+- **agreement** (error): a passed or failed result only for a block whose requirements about the
+  machine (backend, ``arch=``, ``os=``, ``vram>=``, ``python>=``, ``torch>=``) the record's machine
+  meets (`ruota_docs.records.agreement`).
 - **GPU name** (error / warning): the target fits the name (`ruota_docs.records.gpus`); a name
   the table does not know is a warning.
 - **private** (error; IP addresses, hardware ids: warning): nothing in any field names a person
@@ -46,7 +49,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ruota_docs.records import bounds, gpus, ledger, listing, private_data, provenance, reason_codes, stored
+from ruota_docs.records import agreement, bounds, gpus, ledger, listing, private_data, provenance, reason_codes, stored
 from ruota_docs.blocks.collect import PageError, page_blocks
 from ruota_docs.blocks import site_config
 from ruota_docs.records.machine import Device
@@ -303,6 +306,21 @@ def _check_entry(report: Report, key: str, entry: dict, pages: _Pages, device: D
                            f"than this record's ({device.describe()!r})")
                 break
     _check_current(report, key, entry, pages)
+    if device is not None:
+        _check_agreement(report, key, entry, pages, device)
+
+
+def _check_agreement(report: Report, key: str, entry: dict, pages: _Pages, device: Device) -> None:
+    """A passed or failed result for a block whose requirements this machine does not meet
+    (`ruota_docs.records.agreement`)."""
+    blocks = pages.blocks(entry["page"])
+    if not isinstance(blocks, list):
+        return
+    block = next((b for b in blocks if b.sha256 == entry["sha256"] and b.index == entry["index"]), None) \
+        or next((b for b in blocks if b.sha256 == entry["sha256"]), None)
+    problem = agreement.problems(entry, block, device) if block is not None else None
+    if problem:
+        report.add(f"{key}.outcome", "error", "agreement", problem)
 
 
 def _machine_said(entry: dict) -> str | None:
