@@ -307,6 +307,8 @@ def cmd_record(args) -> int:
 
     if args.action == "migrate":
         return _migrate(args.files)
+    if args.action == "verify-ci":
+        return _verify_ci(args)
     root = _root(args.root)
     docs = _site(root)[0]
     if args.action == "describe":
@@ -346,6 +348,15 @@ def cmd_record(args) -> int:
               f"{check.plural(report.count('warning'), 'warning')}{ran}")
     print(line)
     return status
+
+
+def _verify_ci(args) -> int:
+    """``record verify-ci [FOLDER] --repo OWNER/REPO --out LIST`` (`ruota_docs.records.attestations.main`)."""
+    from ruota_docs.records import attestations  # noqa: PLC0415 — only this action needs it
+
+    folder = args.files[0] if args.files else str(_site(_root(args.root))[4])
+    return attestations.main([folder, *(["--repo", args.repo] if args.repo else []),
+                              *(["--out", args.out] if args.out else [])])
 
 
 def _migrate(files: list[str]) -> int:
@@ -453,9 +464,13 @@ def main(argv: list[str] | None = None) -> int:
                                         "nothing personal or secret; outputs within the size limit; no time in the "
                                         "future. One line per problem (FILE: WHERE: error|warning: reason), then a "
                                         "summary; exit 1 on any error.")
-    record.add_argument("action", choices=["check", "migrate", "describe"],
+    record.add_argument("action", choices=["check", "migrate", "describe", "verify-ci"],
                         help="check: validate; migrate: rewrite older records in the current format; "
-                             "describe: the pull request's body for a record (with its check)")
+                             "describe: the pull request's body for a record (with its check); verify-ci: "
+                             "`gh attestation verify` each ci record (signer: the records workflow) and write "
+                             "the list of verified ones (--out) that the site's build reads")
+    record.add_argument("--repo", metavar="OWNER/REPO", help="verify-ci: the repository whose records workflow signs")
+    record.add_argument("--out", metavar="LIST", help="verify-ci: where to write the list of verified records")
     record.add_argument("--from", dest="names_from", metavar="LIST",
                         help="also the records named in the file LIST, one per NUL byte as `git diff -z --name-only` "
                              "writes them ('-': standard input): names pass through no shell")

@@ -160,3 +160,23 @@ def test_the_pull_request_is_opened_from_the_forks_branch(clone, url, head):
     git(clone, "remote", "add", "origin", url)
     p = contribute.Plan(clone, clone / "verification" / "x.json", "records/x", "CPU x86_64")
     assert contribute.commands(p, clone / "body.md")[1][3:5] == ["--head", head]
+
+
+def test_record_describe_says_an_unverified_ci_claim_is_one(clone, monkeypatch, tmp_path):
+    """`record describe` (the pull request's body) says "CI claimed, not verified" unless the record is in
+    the list of verified records, and flags a commit that is not in the repository's history."""
+    data = synthetic_record(clone, RX7600)
+    data["provenance"] = {"kind": "ci", "run_url": "https://github.com/o/r/actions/runs/13371337",
+                          "repository": "o/r", "commit": "673aa75a5a" + "0" * 30,
+                          "runner_labels": ["self-hosted", "linux", "rocm", "gfx1102"]}
+    record = tmp_path / "rocm-gfx1102.json"
+    record.write_text(ledger.dumps(ledger.to_stored(data)), encoding="utf-8")
+    monkeypatch.delenv("RUOTA_DOCS_VERIFIED_RECORDS", raising=False)
+    body, _ = contribute.describe_record(clone, record, clone / "docs")
+    assert "made (CI claimed, not verified) by the records workflow, run https://github.com/o/r/actions/runs/13371337" in body
+    assert f"`{'673aa75a5a' + '0' * 30}` (not in this repository's history); provenance: ci, claimed" in body
+    listed = tmp_path / "verified.txt"
+    listed.write_text("rocm-gfx1102.json\tcard-owner\n")
+    monkeypatch.setenv("RUOTA_DOCS_VERIFIED_RECORDS", str(listed))
+    body, _ = contribute.describe_record(clone, record, clone / "docs")
+    assert "made by the records workflow, run" in body and "provenance: ci, verified" in body

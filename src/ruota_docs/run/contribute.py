@@ -24,7 +24,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ruota_docs.records import check, ledger
+from ruota_docs.records import attestations, check, ledger
 from ruota_docs.records.verdicts import machine_label
 
 
@@ -152,10 +152,16 @@ def pull_request_body(p: Plan, report: str) -> str:
     labels = ", ".join(origin.get("runner_labels") or [])
     made = (f"by the records workflow, run {origin['run_url']} (runner labels: {labels})"
             if origin.get("kind") == "ci" else "with `ruota-docs contribute`")
+    ci = attestations.state(data, p.record.name, attestations.read())
+    if ci == "claimed":  # the attestation was not verified: the record says so of itself, nothing proves it
+        made = f"(CI claimed, not verified) {made}"
+    known = attestations.commit_known(p.root, origin.get("commit"))
     return "\n".join([
         f"A record of the whole suite on **{p.label}**, made {made}.", "",
         f"- machine: `{data['machine_id']}`, fingerprint `{(data.get('fingerprint') or '')[:8]}`",
-        f"- commit that ran: `{origin.get('commit') or 'unknown'}`; provenance: {origin.get('kind', 'sent')}",
+        f"- commit that ran: `{origin.get('commit') or 'unknown'}`"
+        + (" (not in this repository's history)" if known is False else "")
+        + f"; provenance: {origin.get('kind', 'sent')}" + (f", {ci}" if ci else ""),
         f"- blocks: {counted}", "",
         "`ruota-docs record check`:", "", "```text", report, "```", "",
     ])

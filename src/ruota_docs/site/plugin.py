@@ -29,9 +29,9 @@ from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
 from ruota_docs.blocks import compat, directives, markers, page_cache, renderer, site_config
-from ruota_docs.records import ledger, listing, verdicts
+from ruota_docs.records import attestations, ledger, listing, verdicts
 from ruota_docs.blocks import value_directive
-from ruota_docs.site import (evidence, fragment_templates, fragments, groups, matrix, published, template_cache,
+from ruota_docs.site import (evidence, fragment_templates, fragments, groups, matrix, published, template_cache, trust,
                              typography, values)
 from ruota_docs.blocks.capture import BlockCapture, Context
 from ruota_docs.site.locales import LANGUAGE_NAMES, text, theme_text
@@ -58,6 +58,10 @@ class RuotaDocsConfig(Config):
     #: The build refuses whatever ``ruota-docs record check`` refuses in the records it publishes.
     #: Only tests of the rendering, whose hand-made records are partial, turn it off; a site never does.
     check_records = c.Type(bool, default=True)
+    #: The list of ``ci`` records whose attestation was verified (the deploy job writes it: a file name,
+    #: a tab and the run's account per line), relative to mkdocs.yml; default: the file named by
+    #: ``RUOTA_DOCS_VERIFIED_RECORDS``, else none (every ``ci`` record shows as claimed, not verified).
+    verified_records = c.Optional(c.Type(str))
     #: Source language: translations are compared against its pages (default: the i18n
     #: plugin's default language; on a site in one language, the theme's language or locale).
     source_language = c.Optional(c.Type(str))
@@ -98,8 +102,11 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             files, self.ledgers, self.indexed = _records(self.site.ledger_dir)
             if self.config.check_records:
                 _checked(files, self.root, self.docs_dir, self.site.ledger_dir)
+            # who sent each record, and which ci records' attestations the deploy job verified
+            verified = attestations.read(self.config.verified_records and self.root / self.config.verified_records)
+            trust.use(self.root, files, verified)
             self.published = published.Published(files, config.repo_url)
-        except (ledger.LedgerError, published.RecordRefused) as error:
+        except (ledger.LedgerError, published.RecordRefused, attestations.ListError) as error:
             raise PluginError(f"ruota_docs: {error}") from None
         try:
             self.key_blocks = evidence.key_blocks(self.config.key_blocks)
