@@ -59,6 +59,8 @@ CHECKS: dict[str, Check] = {
     "import": Check(lambda req, device: all(importlib.util.find_spec(v) is not None for v in req.values),
                     lambda req, device: "missing " + ", ".join(v for v in req.values
                                                                if importlib.util.find_spec(v) is None)),
+    "rocm_library": Check(lambda req, device: toolchain.rocm_library() is not None,
+                          lambda req, device: f"no ROCm library ({toolchain.ROCM_LIBRARIES})"),
     "tool": Check(lambda req, device: all(toolchain.find_program(v) is not None for v in req.values), _missing_tools),
     "vram": Check(HOLDS["vram"], _gpu_described),
     "python": Check(HOLDS["python"], lambda req, device: f"Python {device.python}"),
