@@ -1,5 +1,6 @@
 """Shared set-up of the package's tests (helpers live in tests/_support.py)."""
 
+import getpass
 import shutil
 import sys
 import tempfile
@@ -23,8 +24,6 @@ def _base_temp_without_the_login_name(config) -> None:
     ``<user>`` in what blocks print: a test comparing an output with its own tmp_path fails for anyone but
     root. Such a user's run gets a base folder of its own without the name (the controller makes it; xdist's
     workers take a folder in it)."""
-    import getpass  # noqa: PLC0415
-
     if config.option.basetemp or hasattr(config, "workerinput"):
         return
     try:
