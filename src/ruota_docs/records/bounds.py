@@ -96,21 +96,45 @@ def depth_problem(raw: bytes) -> str | None:
     return None
 
 
+class BadNumber(ValueError):
+    """A number a record may not hold; ``token`` is it as written, to find where (`locate`)."""
+
+    def __init__(self, token: str, message: str) -> None:
+        super().__init__(message)
+        self.token = token
+
+
 def _refuse_constant(name: str):
-    raise ValueError(f"{name} is not a number a record may hold (JSON has no {name}; a reader cannot show it)")
+    raise BadNumber(name, f"{name} is not a number a record may hold (JSON has no {name}; a reader cannot show it)")
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError(f"{text[:40]} is not a finite number")
+        raise BadNumber(text, f"{text[:40]} is not a finite number")
     return value
 
 
 def _bounded_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise ValueError(f"an integer of {len(text.lstrip('-')):,} digits (at most {MAX_INT_DIGITS})")
+        raise BadNumber(text, f"an integer of {len(text.lstrip('-')):,} digits (at most {MAX_INT_DIGITS})")
     return int(text)
+
+
+_KEY_BEFORE = re.compile(rb'"((?:[^"\\]|\\.){1,200})"\s*:\s*$')
+
+
+def locate(raw: bytes, token: str) -> str:
+    """Where ``token`` first stands as a value in ``raw``: ``line 3, column 18, field "duration"``."""
+    found = re.search(rb"(?<![\w.+-])" + re.escape(token.encode()) + rb"(?![\w.])", raw)
+    if found is None:
+        return "the record"
+    start = found.start()
+    line = raw.count(b"\n", 0, start) + 1
+    column = start - (raw.rfind(b"\n", 0, start) + 1) + 1
+    key = _KEY_BEFORE.search(raw[max(0, start - 300):start])
+    field = f", field {_printable(key[1].decode('utf-8', 'replace'))}" if key else ""
+    return f"line {line}, column {column}{field}"
 
 
 def loads(raw: bytes, **options):

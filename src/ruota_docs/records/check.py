@@ -476,8 +476,8 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
         report.add("record", "error", "schema",
                    f"not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})")
         return report
-    except ValueError as error:  # bounds.loads: NaN, Infinity, 1e999, an integer of thousands of digits
-        report.add("record", "error", "bounds", str(error))
+    except bounds.BadNumber as error:  # NaN, Infinity, 1e999, an integer of thousands of digits
+        report.add("record", "error", "bounds", f"{bounds.locate(raw, error.token)}: {error}")
         return report
     if not isinstance(data, dict):
         report.add("record", "error", "schema", "must be a JSON object")

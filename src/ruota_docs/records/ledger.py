@@ -130,8 +130,9 @@ def load(path: Path, expand: bool = True) -> dict:
                           "fix or remove the file — it is never overwritten") from None
     except UnicodeDecodeError:
         raise LedgerError(f"{path}: not UTF-8 text; fix or remove the file — it is never overwritten") from None
-    except ValueError as error:  # bounds.loads: NaN, Infinity, 1e999, an integer of thousands of digits
-        raise LedgerError(f"{path}: {error}; fix or remove the file — it is never overwritten") from None
+    except bounds.BadNumber as error:  # NaN, Infinity, 1e999, an integer of thousands of digits
+        raise LedgerError(f"{path}: {bounds.locate(raw, error.token)}: {error}; fix or remove the file — it is never "
+                          "overwritten") from None
     if not isinstance(data, dict) or data.get("kind") != KIND:
         raise LedgerError(f"{path}: not a ruota-docs ledger (expected \"kind\": \"{KIND}\")")
     schema = data.get("schema")
