@@ -255,6 +255,14 @@ def test_the_suite_runs_on_the_owners_runner_in_a_container_that_sees_the_gpu(re
     assert re.fullmatch(r"rocm/pytorch@sha256:[0-9a-f]{64}", suite["container"]["image"])
     options = suite["container"]["options"]
     assert "--device=/dev/kfd" in options and "--device=/dev/dri" in options and "--privileged" not in options
+    assert re.findall(r"--cap-add=(\S+)", options) == ["NET_ADMIN"]  # only to cut its own network
+    names = [step.get("name", step.get("uses", "")) for step in suite["steps"]]
+    cut, run, back = (next(n for n, name in enumerate(names) if name.startswith(start)) for start in
+                      ("Cut the container's network", "Run the suite", "The network back"))
+    installed = next(n for n, name in enumerate(names) if name.startswith("Install ruota-docs"))
+    upload = next(n for n, name in enumerate(names) if name.startswith("actions/upload-artifact@"))
+    assert installed < cut < run < back < upload  # the suite and the check run without network
+    assert "ip link set" in suite["steps"][cut]["run"] and "still reachable" in suite["steps"][cut]["run"]
     assert suite["env"]["RUOTA_DOCS_RUNNER_LABELS"] == "self-hosted,linux,rocm,${{ inputs.target }}"
     scripts = "\n".join(step.get("run", "") for step in suite["steps"])
     assert "ruota-docs verify --ledger" in scripts and "ruota-docs record check" in scripts
