@@ -93,3 +93,22 @@ def test_a_commit_not_in_the_history_is_flagged(tmp_path):
     assert attestations.commit_known(tmp_path, head) is True
     assert attestations.commit_known(tmp_path, "673aa75a5a" + "0" * 30) is False
     assert attestations.commit_known(tmp_path / "nowhere", head) is None
+
+
+def test_record_check_flags_a_commit_not_in_the_history(tmp_path):
+    from _support import RX7600, synthetic_record, write_tree
+    from ruota_docs.records import check, ledger
+
+    root = write_tree(tmp_path / "p", {f"docs/{lang}/p.md": "# P { #p }\n\n```python\nprint(1)\n```\n"
+                                       for lang in ("es", "en", "fr")}, conftest=False)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    subprocess.run(["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q",
+                    "--allow-empty", "-m", "x"], check=True)
+    data = synthetic_record(root, RX7600)
+    data["provenance"] = {"kind": "sent", "commit": "673aa75a5a" + "0" * 30}
+    (root / "verification").mkdir()
+    path = root / "verification" / "rocm-gfx1102.json"
+    path.write_text(ledger.dumps(ledger.to_stored(data)), encoding="utf-8")
+    report = check.check_file(path, root, root / "docs")
+    assert [(p.where, p.severity) for p in report.problems] == [("provenance.commit", "warning")]
+    assert report.problems[0].message.startswith(f"{'673aa75a5a' + '0' * 30} is not in this repository's history")

@@ -49,7 +49,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ruota_docs.records import agreement, bounds, gpus, ledger, listing, private_data, provenance, reason_codes, stored
+from ruota_docs.records import (agreement, attestations, bounds, gpus, ledger, listing, private_data, provenance,
+                                reason_codes, stored)
 from ruota_docs.blocks.collect import PageError, page_blocks
 from ruota_docs.blocks import site_config
 from ruota_docs.records.machine import Device
@@ -509,6 +510,7 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
     device = _check_machine(report, data["machine"], data["machine_id"], path.stem if in_folder else None,
                             data.get("fingerprint"))
     _check_origin(report, data)
+    _check_commit(report, data, Path(root))
     updated = _time(report, "record.updated", data["updated"], now)
     if not _check_stored(report, data["pages"], data["reasons"], data["outputs"]):
         return report
@@ -536,6 +538,16 @@ def _check_origin(report: Report, data: dict) -> None:
     problem = provenance.check_fingerprint(data.get("fingerprint"))
     if problem:
         report.add("fingerprint", "error", "provenance", problem)
+
+
+def _check_commit(report: Report, data: dict, root: Path) -> None:
+    """A commit that ran which is not in the repository's history (where git can tell) is flagged."""
+    commit = data["provenance"].get("commit") if isinstance(data["provenance"], dict) else None
+    if attestations.commit_known(root, commit) is False:
+        report.add("provenance.commit", "warning", "provenance",
+                   f"{commit} is not in this repository's history: the record ran code no one can see here "
+                   "(fetch the branch it came from, or run the suite again on a commit of the repository)")
+
 _PAGE = re.compile(r"[^#\s/][^#\s]*\.md")
 _LANG = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]+)?")
 
