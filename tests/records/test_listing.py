@@ -3,7 +3,6 @@ anything that is not a regular file are refused, named, by the check, the build 
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 from pathlib import Path
@@ -76,14 +75,14 @@ def test_the_engine_s_own_records_are_listed(project):
     assert listing.records(project / "nowhere") == []
 
 
-def test_names_pass_through_no_shell(project, tmp_path, capsys):
+def test_names_pass_through_no_shell(project, tmp_path, capsys, monkeypatch):
     """`record check --from` reads names one per NUL byte, as `git diff -z` writes them: a name that
     is shell syntax is only a name (make record-check passes the list's file, never the names)."""
     folder = project / "verification"
     _make(folder, ".r;exit 0;.json", "copy")
     names = tmp_path / "names"
     names.write_bytes(b"verification/rocm-gfx1102.json\0verification/.r;exit 0;.json\0")
-    os.chdir(project)
+    monkeypatch.chdir(project)
     assert main(["--root", str(project), "record", "check", "--from", str(names)]) == 1
     out = capsys.readouterr().out
     assert "verification/.r;exit 0;.json: record: error: a hidden file" in out
