@@ -399,7 +399,7 @@ def test_a_failed_shell_block_names_the_command_that_failed(tmp_path):
 
 def test_unknown_directive_is_reported_with_page_and_line(run, ledger):
     _, _, result = run
-    message = "unknown directive 'requirs': did you mean 'requires'? (known: requires, run, chart, verification-status, card-matrix, value, skip)"
+    message = "unknown directive 'requirs': did you mean 'requires'? (known: requires, run, chart, verification-status, card-matrix, value, fact, skip)"
     assert f"es/h_directive.md:3: {message}" in result.stdout
     failed = entry(ledger, "es/h_directive.md", 0)
     # the block (its fence, line 4) fails; the message names the directive's line

@@ -8,6 +8,7 @@
 | ``<!-- verification-status -->`` | a line of its own | the status of every page |
 | ``<!-- card-matrix -->`` | a line of its own | the level of evidence of each guide on each machine |
 | ``<!-- value: … -->`` | inline, in prose | a number a block printed |
+| ``<!-- fact: … -->`` | inline, after the claim | when an external claim was checked, and its source |
 | ``<!-- skip: next -->``, ``skip: start`` / ``end`` | a line of its own | Sybil's: skip the next block, or a span |
 
 Any other comment is an ordinary comment (``<!-- md:version 9.0 -->``, ``<!-- todo: … -->``).
@@ -49,6 +50,7 @@ KINDS: dict[str, Kind] = {kind.name: kind for kind in (
     Kind("verification-status", PAGE, lists_pages=True),
     Kind("card-matrix", PAGE, lists_pages=True),
     Kind("value", INLINE),
+    Kind("fact", INLINE),
     Kind("skip", SYBIL),
 )}
 BLOCK_DIRECTIVES = tuple(name for name, kind in KINDS.items() if kind.where == BLOCK)

@@ -90,7 +90,14 @@ class Term:
 
 
 def parse_size(text: str) -> int:
-    """``8GiB`` → bytes. Raises RequirementError for anything else."""
+    """``8GiB`` → bytes. Raises RequirementError for anything else.
+
+    Examples:
+        >>> parse_size("8GiB")
+        8589934592
+        >>> parse_size("1.5MiB")
+        1572864
+    """
     match = re.fullmatch(r"(\d+(?:\.\d+)?)(KiB|MiB|GiB|TiB)", text)
     if not match:
         raise RequirementError(f"malformed size {text!r}: write a number and a unit, e.g. 8GiB or 512MiB")
@@ -192,6 +199,16 @@ def parse(text: str) -> tuple[Requirement, ...]:
     ``parse("gpu rocm arch=gfx906")`` gives three terms; ``parse("hipcc arch=gfx906")``
     one (the compiler's target); ``parse("rocm colour=red")`` raises `RequirementError`
     (unknown requirement ``colour``).
+
+    Examples:
+        >>> [str(term) for term in parse("gpu rocm arch=gfx906")]
+        ['gpu', 'rocm', 'arch=gfx906']
+        >>> [str(term) for term in parse("hipcc arch=gfx906")]
+        ['hipcc arch=gfx906']
+        >>> parse("rocm colour=red")
+        Traceback (most recent call last):
+        ...
+        ruota_docs.blocks.terms.RequirementError: unknown requirement 'colour'; known: ...
     """
     terms: list[Requirement] = []
     tokens = text.split()
