@@ -59,3 +59,38 @@ def test_without_a_list_no_ci_record_is_verified(repo):
     trust.use(root, files, {})
     assert all("CI claimed, not verified" in [words(f) for f in matrix._machine_facts(d, "en")] for _, d in files)
     assert trust.current().senders([d for _, d in files]) == 1  # one author added both
+
+
+def test_the_build_counts_senders_not_fingerprints(tmp_path):
+    """Three records with made-up fingerprints, added by one author: the built page says
+    "3 machines (gfx1102, 1 sender)", never "confirmed"; a second author's record makes two senders."""
+    from _support import RX7600, article, mkdocs_yml, run_mkdocs, synthetic_record, write_tree
+    from ruota_docs.records import ledger
+
+    page = "# Página { #page }\n\n```python\nprint('uno')\n```\n"
+    root = write_tree(tmp_path / "site", {f"docs/{lang}/{name}": page for lang in ("es", "en", "fr")
+                                          for name in ("index.md", "p.md")}, site=True, conftest=False)
+    (root / "mkdocs.yml").write_text(mkdocs_yml(site=True, check_records=True), encoding="utf-8")
+    (root / "verification").mkdir()
+    git = ["git", "-C", str(root)]
+    subprocess.run([*git, "init", "-q"], check=True)
+
+    def send(fingerprint: str, author: str) -> None:
+        data = synthetic_record(root, RX7600)
+        data["fingerprint"] = fingerprint
+        (root / "verification" / f"rocm-gfx1102-{fingerprint[:8]}.json").write_text(
+            ledger.dumps(ledger.to_stored(data)), encoding="utf-8")
+        subprocess.run([*git, "add", "-A"], check=True)
+        subprocess.run([*git, "-c", f"user.name={author}", "-c", f"user.email={author}@example.org", "commit", "-qm",
+                        f"record {fingerprint[:8]}"], check=True)
+
+    for n in range(3):
+        send(f"{n + 1:08x}" + "0" * 24, "one")
+    built = run_mkdocs(root)
+    assert built.returncode == 0, built.stderr[-2000:]
+    shown = words(article(root / "site" / "en" / "p" / "index.html"))
+    assert "Verified on 3 machines (gfx1102, 1 sender)" in shown and "confirmed" not in shown
+    send("a" * 32, "two")
+    built = run_mkdocs(root)
+    assert built.returncode == 0, built.stderr[-2000:]
+    assert "Verified on 4 machines (gfx1102, confirmed)" in words(article(root / "site" / "en" / "p" / "index.html"))
