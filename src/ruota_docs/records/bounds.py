@@ -175,7 +175,9 @@ def _walk(value, where: str):
         where, value = stack.pop()
         if isinstance(value, dict):
             for key, item in value.items():
-                inner = f"{where}.{key}" if where else str(key)
+                # a key is named escaped: a report never writes a control character to a terminal or a log
+                shown = _printable(key, NAME_LIMIT)[1:-1] if _BAD_IN_NAME.search(key) else key
+                inner = f"{where}.{shown}" if where else shown
                 yield inner, key, None
                 stack.append((inner, item))
         elif isinstance(value, list):
