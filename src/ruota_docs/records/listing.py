@@ -53,9 +53,10 @@ def file_problem(path: Path, *, in_folder: bool = True) -> str | None:
 
 
 def _candidate(name: str) -> bool:
-    """An entry a reader could take for a record (or that hides one): what the folder may not hold
-    unless it is a record."""
-    return name.startswith(".") or name.lower().endswith(".json")
+    """An entry a reader could take for a record (a glob of ``*.json`` takes hidden ones too): what
+    the folder may not hold unless it is a record. Other entries (a README, the engine's temporary
+    ``.<record>.json.<random>.tmp`` while it writes one) are no record to any tool."""
+    return name.lower().endswith(".json")
 
 
 def folder_records(folder: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
