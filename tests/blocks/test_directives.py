@@ -9,7 +9,7 @@ from ruota_docs.blocks.directives import Directive, DirectiveError
 
 
 def test_every_directive_has_its_place():
-    assert directives.BLOCK_DIRECTIVES == ("requires", "run")
+    assert directives.BLOCK_DIRECTIVES == ("requires", "run", "evidence")
     assert directives.PAGE_DIRECTIVES == ("chart", "verification-status", "card-matrix")
     assert (directives.INLINE_DIRECTIVES, directives.SKIP) == (("value", "fact"), "skip")
 

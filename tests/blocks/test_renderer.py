@@ -110,14 +110,14 @@ def test_a_directive_in_an_included_file_attaches_to_its_fence(project):
 def test_a_typo_of_a_directive_fails_its_block_only(project):
     rendered = project('=== "A"\n\n    <!-- requirs: rocm -->\n    ```python\n    x = 1\n    ```\n\n```python\ny = 2\n```\n')
     assert [b.error for b in rendered.blocks] == [
-        "index.md:3: unknown directive 'requirs': did you mean 'requires'? (known: requires, run, chart, "
+        "index.md:3: unknown directive 'requirs': did you mean 'requires'? (known: requires, run, evidence, chart, "
         "verification-status, card-matrix, value, fact, skip)", None]
 
 
 def test_a_typo_in_an_included_file_names_the_include_and_the_file(project):
     rendered = project('# T\n\n--8<-- "part.md"\n', **{"snippets/part.md": 'Text.\n\n<!-- requirs: rocm -->\n```python\nx = 1\n```\n'})
     assert [b.error for b in rendered.blocks] == [
-        "index.md:3: unknown directive 'requirs': did you mean 'requires'? (known: requires, run, chart, "
+        "index.md:3: unknown directive 'requirs': did you mean 'requires'? (known: requires, run, evidence, chart, "
         "verification-status, card-matrix, value, fact, skip) (written at snippets/part.md:3)"]
 
 

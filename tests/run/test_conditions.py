@@ -109,3 +109,24 @@ def test_a_tool_without_a_rocm_library_skips_with_that_reason(monkeypatch, tmp_p
         f"({toolchain.ROCM_LIBRARIES})")
     monkeypatch.setattr(toolchain, "rocm_library", lambda: tmp_path / "librocrand.so.1")
     assert unmet_reason(parse("tool=roc-obj-ls rocm_library"), CPU) is None
+
+
+def test_triton_is_read_from_its_metadata_whichever_distribution_installed_it(monkeypatch):
+    from ruota_docs.blocks.terms import parse
+    from ruota_docs.run import conditions
+    import importlib.metadata
+
+    installed = {"pytorch-triton-rocm": "3.3.1+gitabcdef"}
+
+    def version(name):
+        if name not in installed:
+            raise importlib.metadata.PackageNotFoundError(name)
+        return installed[name]
+
+    monkeypatch.setattr(importlib.metadata, "version", version)
+    check = conditions.CHECKS["triton"]
+    assert conditions.triton_version() == "3.3.1+gitabcdef"
+    assert check.holds(parse("triton>=3.3")[0], None) and not check.holds(parse("triton>=3.9")[0], None)
+    installed.clear()
+    assert not check.holds(parse("triton>=3.0")[0], None)
+    assert check.this_machine(parse("triton>=3.9")[0], None) == "triton not installed"

@@ -21,7 +21,8 @@ LANGUAGES = ("es", "fr", "en")
 
 # -- requirement terms -------------------------------------------------------------------------------------------
 _EXAMPLES = {"arch": "arch=gfx906,gfx1102", "os": "os=linux,windows", "import": "import=tensorflow,keras",
-             "vram": "vram>=8GiB", "python": "python>=3.10", "torch": "torch>=2.9", "tool": "tool=roc-obj-ls,rocminfo"}
+             "vram": "vram>=8GiB", "python": "python>=3.10", "torch": "torch>=2.9", "tool": "tool=roc-obj-ls,rocminfo",
+             "triton": "triton>=3.9"}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -4,6 +4,7 @@
 | --- | --- | --- |
 | ``<!-- requires: … -->`` | the line right before a code block | where the block can run |
 | ``<!-- run: … -->`` | the line right before a code block | ``safe``, ``skip reason="…"``, ``timeout=S``, ``id=NAME`` |
+| ``<!-- evidence: … -->`` | the line right before a code block | its evidence tier (`ruota_docs.blocks.tiers`) |
 | ``<!-- chart: … -->`` | a line of its own | a chart of a block's metrics |
 | ``<!-- verification-status -->`` | a line of its own | the status of every page |
 | ``<!-- card-matrix -->`` | a line of its own | the level of evidence of each guide on each machine |
@@ -46,6 +47,7 @@ class Kind:
 KINDS: dict[str, Kind] = {kind.name: kind for kind in (
     Kind("requires", BLOCK),
     Kind("run", BLOCK),
+    Kind("evidence", BLOCK),
     Kind("chart", PAGE, names_block=True),
     Kind("verification-status", PAGE, lists_pages=True),
     Kind("card-matrix", PAGE, lists_pages=True),

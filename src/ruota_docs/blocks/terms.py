@@ -20,6 +20,7 @@ holds. Terms:
 | `rocm_library` | a ROCm library is installed (torch's `libtorch_hip.so`, `librocblas`, `librocrand1`) |
 | `python>=X.Y` | the Python version is at least X.Y |
 | `torch>=X.Y` | torch is installed, at least version X.Y |
+| `triton>=X.Y` | Triton is installed (``triton``, or the ``pytorch-triton-rocm`` a ROCm torch brings), at least X.Y |
 
 ``arch=`` written right after ``hipcc`` qualifies the compiler (``hipcc arch=gfx906``:
 it can build for gfx906, even on a machine with no GPU); anywhere else it is the GPU's
@@ -129,6 +130,11 @@ def _check_targets(values: tuple[str, ...], token: str, following: str | None, f
                                "or a CUDA compute capability (sm_90)")
 
 
+def gfx_target(value: str) -> bool:
+    """Whether ``value`` is an LLVM AMDGPU processor written without features (``gfx1102``)."""
+    return bool(_GFX.fullmatch(value)) and ":" not in value
+
+
 def _known_os(written: Written) -> None:
     if bad := [v for v in written.values if v not in OS_NAMES]:
         raise RequirementError(f"unknown os {bad[0]!r}; known: {', '.join(OS_NAMES)}")
@@ -163,6 +169,7 @@ TERMS: dict[str, Term] = {term.name: term for term in (
     Term("vram", MINIMUM, lambda values: f"≥ {values[0]} of VRAM", check=lambda w: parse_size(w.value)),
     Term("python", MINIMUM, lambda values: f"python ≥ {values[0]}", check=lambda w: _version(w.value)),
     Term("torch", MINIMUM, lambda values: f"torch ≥ {values[0]}", check=lambda w: _version(w.value)),
+    Term("triton", MINIMUM, lambda values: f"triton ≥ {values[0]}", check=lambda w: _version(w.value)),
 )}
 #: The HIP compiler: a flag, or qualified by the ``arch=`` right after it.
 HIPCC = "hipcc"

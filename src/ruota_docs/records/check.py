@@ -52,7 +52,7 @@ from pathlib import Path
 from ruota_docs.records import (agreement, attestations, bounds, gpus, ledger, listing, private_data, provenance,
                                 reason_codes, stored)
 from ruota_docs.blocks.collect import PageError, page_blocks
-from ruota_docs.blocks import site_config
+from ruota_docs.blocks import site_config, tiers
 from ruota_docs.records.machine import Device
 from ruota_docs.blocks.terms import OS_NAMES
 from ruota_docs.records.schema import CUT_NOTE, OUTPUT_LIMIT, RECORD_LIMIT
@@ -297,6 +297,7 @@ def _check_entry(report: Report, key: str, entry: dict, pages: _Pages, device: D
     if entry.get("as_root"):
         report.as_root += 1
     _check_reason_code(report, key, entry)
+    _check_tier(report, key, entry, device)
     said = _machine_said(entry)
     if device is not None and entry["outcome"] == "skipped" and said is not None:
         # the engine's requirement skips say what the machine was: it must be this record's
@@ -322,6 +323,20 @@ def _check_agreement(report: Report, key: str, entry: dict, pages: _Pages, devic
     problem = agreement.problems(entry, block, device) if block is not None else None
     if problem:
         report.add(f"{key}.outcome", "error", "agreement", problem)
+
+
+def _check_tier(report: Report, key: str, entry: dict, device: Device | None) -> None:
+    """A ``tier`` is one of `tiers.TIERS`, reached by a passed block; ran and checked need a card."""
+    tier = entry.get("tier")
+    if tier is None:
+        return
+    if tier not in tiers.TIERS:
+        report.add(f"{key}.tier", "error", "schema", f"tier must be one of {', '.join(tiers.TIERS)}, not {tier!r}")
+    elif entry["outcome"] != "passed":
+        report.add(f"{key}.tier", "error", "schema", f"a {entry['outcome']} block reached no tier (got {tier!r})")
+    elif tier != "compiled" and device is not None and device.backend == "cpu":
+        report.add(f"{key}.tier", "error", "machine",
+                   f"tier {tier!r} needs a GPU, and this record's machine has none ({device.describe()})")
 
 
 def _machine_said(entry: dict) -> str | None:
@@ -363,6 +378,12 @@ def _check_current(report: Report, key: str, entry: dict, pages: _Pages) -> None
     if stale:
         report.stale += 1
         report.add(key, "warning", "stale", f"{stale}; the site shows it as not verified until the page runs again")
+    elif entry.get("tier") in tiers.TIERS and entry["outcome"] == "passed":  # `_check_tier` reports the rest
+        block = next(b for b in blocks if b.sha256 == entry["sha256"])
+        expected = tiers.derive(block.evidence, block.requirements, entry["outcome"])
+        if entry["tier"] != expected:
+            report.add(f"{key}.tier", "error", "schema", f"the block (line {block.line}) reaches "
+                       f"{expected or 'no tier'} when it {entry['outcome']}, not {entry['tier']!r}")
 
 
 # -- private data, everywhere -------------------------------------------------------------------

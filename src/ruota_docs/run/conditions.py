@@ -5,7 +5,9 @@ NVIDIA H200``). The syntax of the terms is `ruota_docs.blocks.terms`.
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -13,7 +15,7 @@ from ruota_docs.run import toolchain
 from ruota_docs.records.agreement import HOLDS
 from ruota_docs.records.machine import Device
 from ruota_docs.records.reason_codes import Reason, reason
-from ruota_docs.blocks.terms import OS_LABELS, Requirement, RequirementError
+from ruota_docs.blocks.terms import OS_LABELS, Requirement, RequirementError, _version
 
 
 def _gpu_described(req: Requirement, device: Device) -> str:
@@ -28,6 +30,26 @@ def _hipcc_holds(req: Requirement, device: Device) -> bool:
     if not req.values:
         return toolchain.works()
     return all(build.ok for build in toolchain.builds(req.values).values())
+
+
+#: The distributions that install the ``triton`` package: PyPI's, and those PyTorch's ROCm and nightly wheels bring.
+TRITON_DISTRIBUTIONS = ("triton", "pytorch-triton-rocm", "pytorch-triton")
+
+
+def triton_version() -> str | None:
+    """The installed Triton's version (``3.9.0``), read from its metadata without importing it; None without one."""
+    for name in TRITON_DISTRIBUTIONS:
+        try:
+            return importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return None
+
+
+def _triton_at_least(req: Requirement, device: Device) -> bool:
+    found = triton_version()
+    leading = re.match(r"\d+(?:\.\d+)*", found or "")
+    return leading is not None and _version(leading[0]) >= _version(req.values[0])
 
 
 def _missing_tools(req: Requirement, device: Device) -> str:
@@ -65,6 +87,7 @@ CHECKS: dict[str, Check] = {
     "vram": Check(HOLDS["vram"], _gpu_described),
     "python": Check(HOLDS["python"], lambda req, device: f"Python {device.python}"),
     "torch": Check(HOLDS["torch"], lambda req, device: f"torch {device.torch}" if device.torch else "no torch"),
+    "triton": Check(_triton_at_least, lambda req, device: f"triton {triton_version() or 'not installed'}"),
 }
 
 

@@ -288,6 +288,7 @@ def pytest_runtest_makereport(item, call):
     block = _block(item)
     if block is None or report.when != "call":
         return
+    from ruota_docs.blocks import tiers  # noqa: PLC0415 — a block's report only
     from ruota_docs.records import ledger, reason_codes  # noqa: PLC0415 — a block's report only
 
     if report.skipped and isinstance(report.longrepr, tuple):
@@ -305,6 +306,7 @@ def pytest_runtest_makereport(item, call):
     update = getattr(result, "update", None)
     if update is not None:  # travels with the report, from an xdist worker too
         report.user_properties.append((_UPDATED, update.to_json()))
+    tier = tiers.derive(block.evidence, block.requirements, status)
     report.user_properties.append((_KEY, {
         "page": block.page, "lang": block.lang, "index": block.index, "line": block.line,
         "language": block.language, "sha256": getattr(result, "sha256", None) or block.sha256, "id": block.block_id,
@@ -312,6 +314,7 @@ def pytest_runtest_makereport(item, call):
         "duration": round(duration, 4),
         "output": output, "ran_at": getattr(result, "ran_at", None) or ledger.now(), "reused_from": reused,
         "signature": block.signature, "as_root": as_root, "page_blocks": block.page_total,
+        **({"tier": tier} if tier else {}),  # absent where the block reached none (`ruota_docs.blocks.tiers`)
     }))
 
 
