@@ -407,6 +407,9 @@ def cmd_runner(args) -> int:
         return 0
     try:
         runner = unprivileged.ensure_user(run.run_as_user)
+        notice = unprivileged.created_notice()
+        if notice:
+            print(notice)
         denied = unprivileged.unreachable(runner, unprivileged.needed_paths(root))
         if denied and args.grant:
             for command in unprivileged.grant(runner, denied):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from _support import clean_env, mkdocs_yml, outcomes, read_ledger, run_pytest, write_tree
+from _support import clean_env, mkdocs_yml, outcomes, read_ledger, run_mkdocs, run_pytest, write_tree
 from ruota_docs.records import provenance, reason_codes
 from ruota_docs.run.device import probe
 from ruota_docs.blocks.terms import parse
@@ -627,3 +627,18 @@ def test_a_record_at_a_path_its_user_chose_passes_record_check(tmp_path, machine
         report = record_check.check_file(tree / "my.json", tree, tree / "docs")
         assert [f"{p.where}: {p.message}" for p in report.problems if p.severity == "error"] == [], how
     assert read_ledger(tree / "my.json")["blocks"]
+
+
+def test_a_block_written_in_an_included_markdown_file_is_reported_at_that_file_and_line(tmp_path):
+    part = "Part.\n\n```python\nprint(1)\nraise ValueError('boom')\n```\n\n```made-up\nx\n```\n"
+    root = write_tree(tmp_path / "site", {"docs/es/index.md": '# T { #t }\n\nIntro.\n\n--8<-- "part.md"\n',
+                                          "snippets/part.md": part}, site=True)
+    for lang in ("en", "fr"):
+        (root / "docs" / lang).mkdir()
+        (root / "docs" / lang / "index.md").write_text("# T { #t }\n\nIntro.\n", encoding="utf-8")
+    ran = run_pytest(root, "docs/es", "--no-ledger")
+    assert "snippets/part.md:3: ValueError: boom" in ran.stdout
+    assert 'File "snippets/part.md:3", line 2' in ran.stdout
+    assert "snippets/part.md:8: code block with language 'made-up' has no run policy" in ran.stdout
+    built = run_mkdocs(root)
+    assert built.returncode != 0 and "snippets/part.md:8: code block with language 'made-up'" in built.stderr

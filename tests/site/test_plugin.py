@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from _support import OVERRIDES, REPO, article, mkdocs_yml, panels, run_mkdocs, run_pytest, words, write_tree
+from _support import (OVERRIDES, REPO, RX7600, article, mkdocs_yml, panels, run_mkdocs, run_pytest, synthetic_record, words,
+                      write_tree)
 from ruota_docs.translations import staleness
 from ruota_docs.blocks.site_config import load_mkdocs_config
 
@@ -444,6 +445,58 @@ def test_card_matrix_options_that_name_no_level_fail_the_build(tmp_path):
     assert result.returncode != 0
     assert ("ruota_docs: mkdocs.yml (plugins: ruota_docs: key_blocks): guides/g.md: unknown level 'selftest'"
             in result.stderr)
+
+
+def test_material_code_annotations_keep_their_list_right_under_the_code(tmp_path):
+    page = ("# Inicio { #inicio }\n\n```python\nx = 1  # (1)!\nprint(x)\n```\n\n1. The annotation.\n\n"
+            "Texto.\n")
+    root = write_tree(tmp_path / "site", {"docs/es/index.md": page}, site=True)
+    done = run_mkdocs(root)
+    assert done.returncode == 0, done.stderr
+    html = article(root / "site" / "index.html")
+    code_end = html.index("</code></pre></div>")
+    after_code = html[code_end + len("</code></pre></div>"):].lstrip()
+    assert after_code.startswith("<ol>"), after_code[:300]
+    assert after_code.index("The annotation.") < after_code.index("ruota-verify")
+
+
+HOOKS = '''
+def on_page_markdown(markdown, page, config, files):
+    if not page.file.src_uri.startswith("es/"):
+        return markdown
+    banner = "!!! note\\n\\n    Made by a hook.\\n\\n"
+    made = "```python\\nprint('made by a hook')\\n```\\n\\n"
+    return banner + made + markdown + "\\n```made-up\\nnot a language anyone knows\\n```\\n"
+'''
+
+
+def test_blocks_a_hook_makes_are_marked_not_run_and_the_files_own_keep_their_record(tmp_path):
+    """A hook rewrote the page: its own block keeps its record, under its index and line in the file;
+    the hook's blocks say why they are not run (pytest never collects them) and never stop the build."""
+    page = "# Inicio { #inicio }\n\n```python\nprint('own')\n```\n"
+    root = write_tree(tmp_path / "site", {"docs/es/index.md": page, "hooks.py": HOOKS}, site=True)
+    (root / "mkdocs.yml").write_text((root / "mkdocs.yml").read_text() + "hooks:\n  - hooks.py\n", encoding="utf-8")
+    data = synthetic_record(root, RX7600)
+    (root / "verification").mkdir()
+    (root / "verification" / "rocm-gfx1102.json").write_text(json.dumps(data), encoding="utf-8")
+    done = run_mkdocs(root)
+    assert done.returncode == 0, done.stderr
+    found = [words(p) for p in panels(article(root / "site" / "index.html"))]
+    assert len(found) == 3
+    assert "made by the site's hooks or plugins" not in found[1] and "AMD Radeon RX 7600" in found[1]
+    for made in (found[0], found[2]):
+        assert "no se ejecuta" in made.lower() or "not run" in made.lower(), made
+        assert "hooks o plugins del sitio" in made and "todavía" not in made.lower()
+
+
+def test_a_hook_that_shifts_the_page_leaves_messages_pointing_into_the_file(tmp_path):
+    page = "# Inicio { #inicio }\n\nTexto.\n\n```also-made-up\nx\n```\n"
+    root = write_tree(tmp_path / "site", {"docs/es/index.md": page, "hooks.py": HOOKS}, site=True)
+    (root / "mkdocs.yml").write_text((root / "mkdocs.yml").read_text() + "hooks:\n  - hooks.py\n", encoding="utf-8")
+    done = run_mkdocs(root)
+    assert done.returncode != 0
+    assert "es/index.md:5: code block with language 'also-made-up' has no run policy" in done.stderr
+    assert "made-up'" not in done.stderr.replace("also-made-up'", "")  # the hook's own block stops nothing
 
 
 @pytest.mark.parametrize("lang, checked, old, expired", [
