@@ -25,6 +25,9 @@ In memory (what `load` returns and `record` merges), one entry per page and lang
                               engine parsed; absent in records written before it existed)
           "tier": "compiled" | "ran" | "checked"  (the evidence tier a passed block reached,
                               `ruota_docs.blocks.tiers`; absent, never null, where it reached none)
+          "isolation": "sandbox" (how the code was isolated: "sandbox", bubblewrap; "user",
+                              the unprivileged user; "none"; absent where no code ran, and in
+                              records written before it existed: ruota_docs.run.sandbox)
         }
       }
     }
@@ -90,15 +93,16 @@ MACHINE_FIELDS: dict[str, tuple] = {
     "os": (str,), "machine": (str,), "python": (str,), "torch": _TEXT, "hip": _TEXT, "cuda": _TEXT,
     "packages": (dict,), "machine_id": (str,),
 }
-#: Every field of a block's entry and the types it may hold; ``as_root``, ``signature`` and
-#: ``reason_code`` may be absent (records written before they existed), ``tier`` where a block reached none.
+#: Every field of a block's entry and the types it may hold; ``as_root``, ``signature``,
+#: ``reason_code`` and ``isolation`` may be absent (records written before they existed), ``tier``
+#: where a block reached none.
 ENTRY_FIELDS: dict[str, tuple] = {
     "page": (str,), "lang": (str,), "index": (int,), "line": (int,), "language": (str,), "sha256": (str,),
     "id": _TEXT, "outcome": (str,), "reason": _TEXT, "error": _TEXT, "duration": _NUMBER, "output": _TEXT,
     "ran_at": (str,), "reused_from": _TEXT, "signature": _TEXT, "as_root": (bool, type(None)),
-    "reason_code": (dict, type(None)), "tier": _TEXT,
+    "reason_code": (dict, type(None)), "tier": _TEXT, "isolation": _TEXT,
 }
-OPTIONAL_ENTRY_FIELDS = ("signature", "as_root", "reason_code", "tier")
+OPTIONAL_ENTRY_FIELDS = ("signature", "as_root", "reason_code", "tier", "isolation")
 
 
 class LedgerError(ValueError):

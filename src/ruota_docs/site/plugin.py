@@ -79,6 +79,10 @@ class RuotaDocsConfig(Config):
     #: What every block of a fence language is, site-wide: ``show``, ``run`` or ``skip "reason"``
     #: (``{console: show, html: show}``; see ruota_docs.blocks.policies).
     policies = c.Type(dict, default={})
+    #: How pages' blocks share processes when the suite runs them: ``page`` (one process per page,
+    #: its blocks sharing one namespace, as a reader runs the page top to bottom) or ``block``
+    #: (each block in a fresh process of its own, as ``<!-- run: isolate -->`` asks for one block).
+    isolation = c.Choice(("page", "block"), default="page")
     #: Days after which a ``<!-- fact: checked=… -->`` claim is marked "may be out of date" on the
     #: site, and ``ruota-docs facts --as-of`` fails naming it.
     fact_max_age = c.Type(int, default=fact_directive.DEFAULT_MAX_AGE_DAYS)
