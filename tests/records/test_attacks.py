@@ -108,3 +108,24 @@ def test_check_and_build_refuse_the_attack(site, name, capsys):
         assert "Traceback" not in built.stderr and "\x1b" not in built.stderr
     finally:
         path.unlink()
+
+
+def test_with_report_only_the_build_leaves_a_refused_record_out_and_names_it(site):
+    """``report_only`` never aborts the build: a record the check refuses is listed and published nowhere."""
+    case = json.loads((ATTACKS / "pass-requiring-gfx906.json").read_text(encoding="utf-8"))
+    path = _attack(site, case)
+    config = site / "mkdocs.yml"
+    before = config.read_text(encoding="utf-8")
+    config.write_text(before.replace("check_records: true", "check_records: true\n      report_only: true"),
+                      encoding="utf-8")
+    try:
+        assert "report_only: true" in config.read_text(encoding="utf-8")
+        built = run_mkdocs(site)
+        assert built.returncode == 0, built.stderr[-2000:]
+        assert f"{path}: refused by `ruota-docs record check` (left out of this build)" in built.stderr
+        assert "Traceback" not in built.stderr
+        page = (site / "site" / "p" / "index.html").read_text(encoding="utf-8")
+        assert "ran on AMD Radeon RX 7600" not in page  # nothing of the refused record is shown
+    finally:
+        config.write_text(before, encoding="utf-8")
+        path.unlink()

@@ -120,7 +120,10 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         try:
             files, self.ledgers, self.indexed = _records(self.site.ledger_dir)
             if self.config.check_records:
-                _checked(files, self.root, self.docs_dir, self.site.ledger_dir)
+                kept = self._checked(files)
+                if len(kept) < len(files):  # report_only: the site is built without them
+                    files, self.ledgers = kept, [data for _, data in kept]
+                    self.indexed = verdicts.index_ledgers(self.ledgers)
             # who sent each record, and which ci records' attestations the deploy job verified
             verified = attestations.read(self.config.verified_records and self.root / self.config.verified_records)
             trust.use(self.root, files, verified)
@@ -213,6 +216,21 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         """A guide's blocks for the card matrix (evidence.load_guides), as `page_blocks` gives them."""
         key = Path(path).resolve().relative_to(self.docs_dir).as_posix()
         return [b for b in self._blocks(Path(path), key) if not b.shown_only]
+
+    def _checked(self, files: list[tuple[Path, dict]]) -> list[tuple[Path, dict]]:
+        """The build refuses whatever ``record check`` refuses (`ruota_docs.site.published.checked`),
+        checked once per set of records a process reads; with ``report_only``, it leaves those
+        records out and lists them with the other problems."""
+        stamp = _stamp(self.site.ledger_dir)
+        if stamp in _CHECKED and not self.config.report_only:
+            return files
+        refused = published.checked([path for path, _ in files], self.root, self.docs_dir, self.site.ledger_dir,
+                                    keep_going=self.config.report_only)
+        _CHECKED.add(stamp)
+        for file, errors in refused.items():
+            self._stop(f"ruota_docs: {file}: refused by `ruota-docs record check` (left out of this build): "
+                       + "; ".join(errors[:3]) + (f"; … and {len(errors) - 3} more" if len(errors) > 3 else ""))
+        return [(path, data) for path, data in files if str(path) not in refused]
 
     def _stop(self, message: str, *more, page: str = "") -> None:
         """Stop the build on ``message``; with ``report_only``, note it (and ``more`` page
@@ -511,15 +529,6 @@ def _stamp(folder: Path) -> tuple:
 
 #: The sets of records (by `_stamp`) this process found `record check` accepts.
 _CHECKED: set[tuple] = set()
-
-
-def _checked(files: list[tuple[Path, dict]], root: Path, docs_dir: Path, folder: Path) -> None:
-    """The build refuses whatever ``record check`` refuses (`ruota_docs.site.published.checked`),
-    checked once per set of records a process reads."""
-    stamp = _stamp(folder)
-    if stamp not in _CHECKED:
-        published.checked([path for path, _ in files], root, docs_dir, folder)
-        _CHECKED.add(stamp)
 
 
 @contextmanager

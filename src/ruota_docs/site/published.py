@@ -139,13 +139,18 @@ def _check_record(path: Path, data: dict, repository: str | None) -> None:
 _QUOTED = 20
 
 
-def checked(paths: list[Path], root: Path, docs_dir: Path, records_folder: Path) -> None:
+def checked(paths: list[Path], root: Path, docs_dir: Path, records_folder: Path,
+            keep_going: bool = False) -> dict[str, list[str]]:
     """Raise `RecordRefused` with the check's errors where ``record check`` refuses any of ``paths``:
     the build publishes no record the check would turn away (a date in 2099, a pass a machine
-    cannot have had, a number no chart can show)."""
+    cannot have had, a number no chart can show). ``keep_going`` (``report_only``): return the
+    errors by file instead, for the build to leave those records out."""
     reports = check.check_files(paths, root, docs_dir, records_folder=records_folder)
-    errors = [str(p) for r in reports for p in r.problems if p.severity == "error"]
-    if errors:
+    refused = {r.file: [str(p) for p in r.problems if p.severity == "error"] for r in reports}
+    refused = {file: errors for file, errors in refused.items() if errors}
+    errors = [error for found in refused.values() for error in found]
+    if errors and not keep_going:
         more = f"\n… and {len(errors) - _QUOTED:,} more" if len(errors) > _QUOTED else ""
         raise RecordRefused(f"{len(errors):,} errors of `ruota-docs record check` in the records: the site publishes "
                             "no record the check refuses (fix or remove it):\n" + "\n".join(errors[:_QUOTED]) + more)
+    return refused
