@@ -396,7 +396,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                 raise PluginError(f"{rendered.page}: {error}") from None
             return facts.render(fact, lang, today, self.config.fact_max_age)
 
-        return fact_directive.DIRECTIVE.sub(fill, html)
+        return facts.join_parentheses(fact_directive.DIRECTIVE.sub(fill, html))
 
     def _chart_entries(self, rendered, options: dict, line: int):
         """Each machine's entries for the chart's block, for its current code only: what a
