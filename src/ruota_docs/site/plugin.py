@@ -379,7 +379,8 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                 unknown = renderer.unknown_block("value", value.block, rendered.blocks)
                 raise PluginError(f"{rendered.page}:{line}: {unknown}")
             verdict = verdicts.verdict(block.page, block.index, block.sha256, self.indexed)
-            return values.render(value, verdict, lang, block.page)
+            needs_gpu = any(r.name in values.GPU_TERMS for r in block.requirements)
+            return values.render(value, verdict, lang, block.page, needs_gpu)
 
         return values.attributed_once(value_directive.DIRECTIVE.sub(fill, html))
 
