@@ -308,7 +308,7 @@ def test_english_strings(en):
     assert "Not yet verified: this code has changed since it last ran" in panels(en)[3]
     assert "Not run: installs packages" in panels(en)[4]
     assert f"21 Nov 2026 · 1.5{NB}s · same code as the Spanish version: one run for all languages" in panels(en)[1]
-    assert ("On this page, 3 of 7 code blocks have been verified, on 2 machines in all. "
+    assert ("On this page, 3 of 7 code blocks have been verified on 2 machines. "
             "The last run was on 21 November 2026.") in en
     assert "Requiere" not in en and "Verificado" not in en
 
