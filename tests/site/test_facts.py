@@ -16,7 +16,7 @@ FACT = Fact(dt.date(2026, 12, 6), ("https://github.com/ROCm/TheRock/pull/7644?a=
 
 
 @pytest.mark.parametrize("lang, shown, tip", [
-    ("es", "(consultado el 6 de diciembre de 2026)", "Fuente: https://github.com/ROCm/TheRock/pull/7644?a=1&amp;b=2 · https://pypi.org/project/torch/"),
+    ("es", "(fecha de consulta: 6 de diciembre de 2026)", "Fuente: https://github.com/ROCm/TheRock/pull/7644?a=1&amp;b=2 · https://pypi.org/project/torch/"),
     ("en", "(checked 6 December 2026)", "Source: https://github.com/ROCm/TheRock/pull/7644?a=1&amp;b=2"),
     ("fr", "(vérifié le 6 décembre 2026)", "Source : https://github.com/ROCm/TheRock/pull/7644?a=1&amp;b=2"),
 ])

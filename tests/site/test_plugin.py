@@ -518,7 +518,7 @@ def test_a_hook_that_shifts_the_page_leaves_messages_pointing_into_the_file(tmp_
 
 
 @pytest.mark.parametrize("lang, checked, old, expired", [
-    ("es", "consultado el {day}", "consultado el 2 de enero de 2020", "puede estar desactualizado"),
+    ("es", "fecha de consulta: {day}", "fecha de consulta: 2 de enero de 2020", "puede estar desactualizado"),
     ("en", "checked {day}", "checked 2 January 2020", "may be out of date"),
     ("fr", "vérifié le {day}", "vérifié le 2 janvier 2020", "peut ne plus être à jour"),
 ])
