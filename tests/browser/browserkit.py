@@ -397,6 +397,33 @@ def copy_plan(site: Site) -> dict[tuple[str, str], list]:
     return plan
 
 
+# -- accessibility -------------------------------------------------------------------------
+#: What axe-core checks: WCAG 2.0 and 2.1, levels A and AA.
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+#: What fails a test: axe-core's two highest impacts (moderate and minor are reported, not failed).
+AXE_FAILING = ("serious", "critical")
+
+
+def axe_audit(page) -> list[str]:
+    """axe-core's serious and critical WCAG 2.1 A/AA violations on ``page`` as it is now, one line
+    per element (rule, impact, element, why). axe-core comes with axe-playwright-python; it is
+    injected once per loaded page."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        from axe_playwright_python.sync_playwright import Axe
+
+        page.evaluate(Axe().axe_script)
+    options = {"runOnly": {"type": "tag", "values": AXE_TAGS}, "resultTypes": ["violations"]}
+    results = page.evaluate("options => axe.run(document, options)", options)
+    found = []
+    for rule in results["violations"]:
+        if rule["impact"] not in AXE_FAILING:
+            continue
+        for node in rule["nodes"]:
+            why = " ".join(check["message"] for check in node.get("any", []) + node.get("all", []) + node.get("none", []))
+            found.append(f"{rule['id']} ({rule['impact']}): {' '.join(map(str, node['target']))}: {why or rule['help']}")
+    return found
+
+
 # -- small DOM helpers -------------------------------------------------------------------
 COPY_BUTTON = ".md-clipboard, .md-code__button[data-md-type='copy']"
 

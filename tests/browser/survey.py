@@ -2,8 +2,9 @@
 
 Loading a page is the expensive part of a browser test, so each page is opened once:
 what it requested and logged, its landmarks and head, the plugin's panels, contrast of
-the verification colours in the light and the dark scheme, the print layout, overflow
-at desktop and phone widths, and (for guides) full-page screenshots in both schemes.
+the verification colours and axe-core's WCAG 2.1 A/AA audit in the light and the dark
+scheme, the print layout, overflow at desktop and phone widths, and (for guides)
+full-page screenshots in both schemes.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from browserkit import COPY_BUTTON, REVEAL_JS, contrast, parse_rgb, recorded_page
+from browserkit import COPY_BUTTON, REVEAL_JS, axe_audit, contrast, parse_rgb, recorded_page
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -50,6 +51,8 @@ PAGE_JS = """() => {
     after_code: isCode(v.previousElementSibling),
     marks: [...v.querySelectorAll('.ruota-marks > li')].map(li => [li.className, li.textContent.trim()]),
     labels: [...v.querySelectorAll('.ruota-outputs > .tabbed-labels > label')].map(l => l.textContent.trim()),
+    label_icons: [...v.querySelectorAll('.ruota-outputs > .tabbed-labels > label')]
+      .map(l => [...l.querySelectorAll('svg[role=img]')].map(x => x.getAttribute('aria-label')).join(' ')),
     outputs: [...v.querySelectorAll('.ruota-outputs > .tabbed-content > .tabbed-block')].map(b => b.textContent),
   }));
   out.requires = [...document.querySelectorAll('.ruota-requires')].map(r => ({
@@ -185,6 +188,7 @@ class PageReport:
     screenshots: list[Path] = field(default_factory=list)
     backgrounds: dict = field(default_factory=dict)  #: scheme → <body> background (0–255 RGBA)
     copied: dict = field(default_factory=dict)  #: block index → {"text": clipboard} or {"error": …}
+    axe: dict = field(default_factory=dict)  #: scheme → serious and critical violations (browserkit.axe_audit)
 
 
 def _contrasts(page) -> tuple[str, list]:
@@ -215,6 +219,7 @@ def survey(context, site, pages: list[tuple[str, str]], shots: set[tuple[str, st
             report.backgrounds[scheme] = parse_rgb(page.evaluate("getComputedStyle(document.body).backgroundColor"))
             found_scheme, values = _contrasts(page)
             report.contrast[scheme] = values if found_scheme == scheme else [("scheme", f"data-md-color-scheme is {found_scheme}", 0.0)]
+            report.axe[scheme] = axe_audit(page)
             if (path, lang) in shots:
                 target = shot_dir / lang / f"{path[:-3].replace('/', '-')}-{'light' if media == 'light' else 'dark'}.jpg"
                 target.parent.mkdir(parents=True, exist_ok=True)

@@ -39,12 +39,14 @@ _ICONS["never"] = _ICONS["stale"]
 _ICONS["notrun"] = _ICONS["skipped"]
 
 
-def icon(state: str) -> str:
-    return render_kept("icon", path=_ICONS[state], state=state)
+def icon(state: str, label: str | None = None) -> str:
+    """The icon of ``state``: hidden from screen readers, or, with ``label``, an image of that name
+    (where no words beside it say the state)."""
+    return render_kept("icon", path=_ICONS[state], state=state, label=label)
 
 
 # what the templates call: an icon there is HTML, put in as it is
-add_globals(text=text, icon=lambda state: Markup(icon(state)))
+add_globals(text=text, icon=lambda state, label=None: Markup(icon(state, label)))
 
 
 def badges(block, lang: str) -> str:
