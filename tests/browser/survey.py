@@ -36,6 +36,8 @@ PAGE_JS = """() => {
       role: svg.getAttribute('role') || '',
       label: (svg.getAttribute('aria-label') || '').trim(),
       html: svg.outerHTML.slice(0, 90),
+      // the chart's text alternative: the table of its values, in the same figure
+      values: svg.closest('figure') ? svg.closest('figure').querySelectorAll('table tbody tr').length : 0,
     }));
   out.alternates = Object.fromEntries([...document.querySelectorAll('link[rel=alternate][hreflang]')]
     .map(l => [l.getAttribute('hreflang'), l.href]));

@@ -180,3 +180,7 @@ def test_status_counts_say_what_they_count():
     assert '<span class="ruota-sr-only">1 bloque omitido</span>' in shown
     assert '<span class="ruota-sr-only">1 bloque sin verificar</span>' in shown
     assert "<td>CPU</td>" in shown and "Linux x86_64" in shown and "1 dic 2026" in shown
+    # the outcomes chart's text alternative: its values as a table, in its figure
+    figure = shown[shown.index('<figure class="ruota-figure">'):shown.index("</figure>")]
+    assert 'role="img"' in figure and "<th>correctos</th><th>fallidos</th><th>omitidos</th>" in figure
+    assert '<tr><td>CPU x86_64</td><td class="ruota-num">2</td><td class="ruota-num">0</td><td class="ruota-num">1</td></tr>' in figure
