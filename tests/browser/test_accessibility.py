@@ -9,7 +9,6 @@ palette and with the mkdocs theme and audited the same way.
 
 from __future__ import annotations
 
-import re
 import shutil
 from pathlib import Path
 
@@ -103,14 +102,14 @@ def test_output_tabs_and_outputs_work_with_the_keyboard(new_context, fixture_sit
     shown = page.locator(f"#{second} ~ .tabbed-content > .tabbed-block:nth-child(2)")
     assert shown.is_visible() and not page.locator(f"#{first} ~ .tabbed-content > .tabbed-block:nth-child(1)").is_visible()
 
-    on_output = "() => document.activeElement.matches('.ruota-output > code')"
+    on_output = "() => document.activeElement.matches('pre.ruota-output')"
     assert _tab_until(page, on_output, 3), "Tab never reached the output the tab shows"
     focused = page.evaluate("""() => { const c = document.activeElement, s = getComputedStyle(c);
       return {role: c.getAttribute('role'), name: c.getAttribute('aria-label'), outline: s.outlineStyle,
-              visible: c.closest('.tabbed-block').checkVisibility()}; }""")
+              visible: c.closest('.tabbed-block').checkVisibility(), scrolls: c.scrollWidth > c.clientWidth}; }""")
     machine = page.locator(f"label[for='{second}']").text_content().strip()
     assert focused == {"role": "region", "name": text(lang, "output_region", machine=machine), "outline": "solid",
-                       "visible": True}
+                       "visible": True, "scrolls": True}
     before = page.evaluate("() => document.activeElement.scrollLeft")
     page.keyboard.press("ArrowRight")
     page.wait_for_function("before => document.activeElement.scrollLeft > before", arg=before, timeout=2000)
@@ -177,7 +176,7 @@ def test_a_site_that_adopts_the_engine_passes_axe(tmp_path, browser, theme):
             page = context.new_page()
             page.goto(served.url + "/")
             # the two machines printed different lines: two tabs, two outputs, each named for its machine
-            names = page.locator(".ruota-outputs .ruota-output > code[role=region]").evaluate_all(
+            names = page.locator(".ruota-outputs pre.ruota-output[tabindex='0'][role=region]").evaluate_all(
                 "codes => codes.map(c => c.getAttribute('aria-label'))")
             assert names == [text("en", "output_region", machine=m) for m in ("AMD Radeon RX 7600 (ROCm, gfx1102)", "CPU x86_64")]
             problems = [f"[light] {found}" for found in axe_audit(page, ENGINE_PARTS)]
@@ -192,13 +191,21 @@ def test_a_site_that_adopts_the_engine_passes_axe(tmp_path, browser, theme):
 
 
 def test_axe_finds_what_it_should(new_context, fixture_site):
-    """The audit can fail: a low-contrast line and a scrolling box without focus, added to a
-    page that passes, are reported."""
+    """The audit can fail: a low-contrast line, a scrolling box without focus and a faint token in
+    a code block (where the audit samples one token per colour), added to a page that passes,
+    are reported."""
     page = new_context(fixture_site).new_page()
     page.goto(fixture_site.href("index.md", "en"))
-    page.evaluate("""() => { const p = document.createElement('p'); p.textContent = 'faint words';
+    assert not axe_audit(page)
+    page.evaluate("""() => { const p = document.createElement('p'); p.id = 'faint-words'; p.textContent = 'faint words';
       p.style.color = '#bbbbbb'; document.querySelector('article').append(p);
       const box = document.createElement('pre'); box.style.cssText = 'height: 2em; overflow: auto';
-      box.textContent = 'line\\n'.repeat(40); document.querySelector('article').append(box); }""")
-    found = " ".join(axe_audit(page))
-    assert re.search(r"color-contrast \(serious\)", found) and "scrollable-region-focusable" in found
+      box.textContent = 'line\\n'.repeat(40); document.querySelector('article').append(box);
+      const token = [...document.querySelectorAll('.highlight code span.n')].pop();
+      token.id = 'faint-token'; token.style.color = '#808080'; }""")
+    found = axe_audit(page)
+    assert [f for f in found if f.startswith("color-contrast (serious): #faint-token:")], found
+    assert [f for f in found if f.startswith("color-contrast (serious): #faint-words:")], found
+    assert [f for f in found if f.startswith("scrollable-region-focusable")], found
+    page.evaluate(SCHEME_JS, "slate")
+    assert [f for f in axe_audit(page, colours_only=True) if "#faint-token" in f]
