@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from _support import clean_env, mkdocs_yml, outcomes, read_ledger, run_pytest, write_tree
+from _support import clean_env, mkdocs_yml, outcomes, read_ledger, run_mkdocs, run_pytest, write_tree
 from ruota_docs.records import provenance, reason_codes
 from ruota_docs.run.device import probe
 from ruota_docs.blocks.terms import parse
@@ -397,9 +397,23 @@ def test_a_failed_shell_block_names_the_command_that_failed(tmp_path):
     assert ".ruota-docs" not in blocks["es/p.md#1"]["output"]  # the next block never sees how it was found
 
 
+def test_the_record_says_which_tier_a_passed_block_reached(tmp_path):
+    page = ("# P { #p }\n\n<!-- evidence: compiled arch=gfx1102 -->\n```python\nprint('built')\n```\n\n"
+            "<!-- evidence: compiled arch=gfx906 -->\n```python\nraise SystemExit('no compiler')\n```\n\n"
+            "```python\nprint('plain')\n```\n\n<!-- requires: gpu -->\n<!-- evidence: checked -->\n```python\nprint(1)\n```\n")
+    tree = write_tree(tmp_path, {"docs/es/p.md": page})
+    run_pytest(tree, "--ledger", "out.json")
+    blocks = read_ledger(tree / "out.json")["blocks"]
+    assert [(blocks[f"es/p.md#{n}"]["outcome"], blocks[f"es/p.md#{n}"].get("tier", "absent")) for n in range(3)] == [
+        ("passed", "compiled"), ("failed", "absent"), ("passed", "absent")]
+    on_gpu = probe().backend != "cpu"  # without a GPU the block is skipped and reaches none
+    assert (blocks["es/p.md#3"]["outcome"], blocks["es/p.md#3"].get("tier", "absent")) == (
+        ("passed", "checked") if on_gpu else ("skipped", "absent"))
+
+
 def test_unknown_directive_is_reported_with_page_and_line(run, ledger):
     _, _, result = run
-    message = "unknown directive 'requirs': did you mean 'requires'? (known: requires, run, chart, verification-status, card-matrix, value, skip)"
+    message = "unknown directive 'requirs': did you mean 'requires'? (known: requires, run, evidence, chart, verification-status, card-matrix, value, fact, skip)"
     assert f"es/h_directive.md:3: {message}" in result.stdout
     failed = entry(ledger, "es/h_directive.md", 0)
     # the block (its fence, line 4) fails; the message names the directive's line
@@ -599,3 +613,18 @@ def test_ledger_of_another_machine_is_refused(tmp_path, machine_id):
     assert "verification record NOT written" in result.stdout and "holds machine 'rocm-gfx906'" in result.stdout
     assert other.read_text() == text
     shutil.rmtree(tree / "records")
+
+
+def test_a_block_written_in_an_included_markdown_file_is_reported_at_that_file_and_line(tmp_path):
+    part = "Part.\n\n```python\nprint(1)\nraise ValueError('boom')\n```\n\n```made-up\nx\n```\n"
+    root = write_tree(tmp_path / "site", {"docs/es/index.md": '# T { #t }\n\nIntro.\n\n--8<-- "part.md"\n',
+                                          "snippets/part.md": part}, site=True)
+    for lang in ("en", "fr"):
+        (root / "docs" / lang).mkdir()
+        (root / "docs" / lang / "index.md").write_text("# T { #t }\n\nIntro.\n", encoding="utf-8")
+    ran = run_pytest(root, "docs/es", "--no-ledger")
+    assert "snippets/part.md:3: ValueError: boom" in ran.stdout
+    assert 'File "snippets/part.md:3", line 2' in ran.stdout
+    assert "snippets/part.md:8: code block with language 'made-up' has no run policy" in ran.stdout
+    built = run_mkdocs(root)
+    assert built.returncode != 0 and "snippets/part.md:8: code block with language 'made-up'" in built.stderr

@@ -17,7 +17,7 @@ from ruota_docs.records import ledger
 from ruota_docs.records.schema import OUTPUT_LIMIT
 
 #: What a private-data finding tells the sender to do.
-FIX = "run the page again on that machine (the engine writes its own user and host names as <user> and <host>), or remove it from the text and run `ruota-docs record migrate` on the record, which keys its tables again"
+FIX = "run the page again on that machine (the engine writes its own user and host names as <user> and <host>), or remove it from the text and run `ruota-docs record migrate` on the record, which keys its tables again; text the page or its code shows is the docs' own and never reported: where the docs print it otherwise, list it in the ruota_docs plugin's allow_private option (mkdocs.yml)"
 
 PAGE = """\
     # Página { #page }
@@ -228,6 +228,71 @@ def test_secrets_and_names_are_errors_never_repeated(project, good, text, kind, 
     message = only(report, "es/p.md#0.output")
     assert message.startswith(kind + " (")
     assert secret not in message
+
+
+EXAMPLE_PAGE = """\
+    # Página { #page }
+
+    ```python
+    from dataclasses import dataclass
+
+    @dataclass
+    class User:
+        username: str
+        email: str
+
+    print(User(username='jdoe', email='jdoe@mail.com'))
+    print("postgresql://postgres:postgres@localhost/db")
+    ```
+    """
+
+
+@pytest.fixture
+def example_site(tmp_path) -> Path:
+    return write_tree(tmp_path / "example", {f"docs/{lang}/p.md": EXAMPLE_PAGE for lang in ("es", "en", "fr")},
+                      conftest=False)
+
+
+def test_the_docs_own_example_data_is_no_leak(example_site):
+    """What the block's code writes (a user name, an address, a URL's password) is the docs' data:
+    its output shows it back, and the record is accepted; a name the code does not hold still is not."""
+    data = synthetic_record(example_site, RX7600)
+    entry(data)["output"] = ("User(username='jdoe', email='jdoe@mail.com')\n"
+                             "OperationalError: postgresql://postgres:postgres@localhost/db refused\n")
+    assert problems(check(example_site, data)) == []
+    entry(data)["output"] += "User(username='alice', email='alice@mail.com')\nsaved to /home/jdoe/x\n"
+    report = check(example_site, data)
+    assert [p.message.split(" (")[0] for p in report.problems] == [
+        "line 4: a home folder", "line 3: an e-mail address", "line 3: a user or host name"]
+
+
+def test_the_page_is_no_cover_for_this_machines_names(example_site, monkeypatch):
+    monkeypatch.setenv("HOME", "/srv/people/jdoe")
+    data = synthetic_record(example_site, RX7600)
+    entry(data)["error"] = 'File "/srv/people/jdoe/venv/x.py", line 3'
+    assert only(check(example_site, data), "es/p.md#0.error").startswith("this machine's home folder (/s…)")
+
+
+def test_the_sites_allow_list_covers_the_rest(example_site):
+    mkdocs = example_site / "mkdocs.yml"
+    data = synthetic_record(example_site, RX7600)
+    entry(data)["output"] = "mail sales@mail.com or USER=scolvin\n"
+    assert len(check(example_site, data).problems) == 2
+    mkdocs.write_text(mkdocs.read_text(encoding="utf-8").replace(
+        "plugins:\n", "plugins:\n  - ruota_docs:\n      allow_private: ['[a-z]+@mail\\.com', scolvin]\n"),
+        encoding="utf-8")
+    assert "allow_private" in mkdocs.read_text(encoding="utf-8")
+    assert problems(check(example_site, data)) == []
+    entry(data)["output"] = "USER=scolvinX\n"  # matched in full, never a prefix
+    assert len(check(example_site, data).problems) == 1
+
+
+def test_a_bad_allow_list_entry_is_named(example_site):
+    mkdocs = example_site / "mkdocs.yml"
+    mkdocs.write_text(mkdocs.read_text(encoding="utf-8").replace(
+        "plugins:\n", "plugins:\n  - ruota_docs:\n      allow_private: ['(']\n"), encoding="utf-8")
+    report = check(example_site, synthetic_record(example_site, RX7600))
+    assert only(report, "mkdocs.yml").startswith("allow_private[0]: '(' is no regular expression")
 
 
 def test_ip_addresses_and_gpu_ids_are_warnings(project, good):
@@ -646,3 +711,56 @@ def test_what_a_finding_says_to_do_makes_the_record_pass(project, good, tmp_path
     assert main(["record", "migrate", str(path)]) == 0
     report = record_check.check_file(path, project, project / "docs", now=NOW)
     assert [p for p in report.problems if p.severity == "error"] == []
+
+
+# -- evidence tiers -----------------------------------------------------------------------------------------------
+TIERED = """\
+    # Página { #page }
+
+    <!-- evidence: compiled arch=gfx1102 -->
+    ```python
+    print("compilado")
+    ```
+
+    <!-- requires: gpu -->
+    <!-- evidence: checked -->
+    ```python
+    print("comprobado")
+    ```
+    """
+
+
+@pytest.fixture
+def tiered(tmp_path) -> Path:
+    return write_tree(tmp_path / "tiered", {f"docs/{lang}/p.md": TIERED for lang in ("es", "en", "fr")}, conftest=False)
+
+
+def with_tiers(project: Path, machine: dict, **tiers) -> dict:
+    data = synthetic_record(project, machine)
+    for key, tier in tiers.items():
+        for lang in ("es", "en", "fr"):
+            data["blocks"][f"{lang}/p.md#{key[-1]}"]["tier"] = tier
+    return data
+
+
+def test_tiers_the_blocks_reach_are_accepted(tiered):
+    assert problems(check(tiered, with_tiers(tiered, H200, block0="compiled", block1="checked"))) == []
+    report = check(tiered, with_tiers(tiered, H200))  # a record from before tiers states none
+    assert problems(report) == []
+
+
+def test_a_tier_the_block_does_not_reach_is_refused(tiered):
+    data = with_tiers(tiered, H200, block0="checked")
+    assert only(check(tiered, data), "es/p.md#0.tier") == "the block (line 4) reaches compiled when it passed, not 'checked'"
+
+
+def test_a_tier_needs_a_pass_a_known_name_and_for_ran_a_card(tiered):
+    data = with_tiers(tiered, H200, block0="compiled")
+    for lang in ("es", "en", "fr"):
+        data["blocks"][f"{lang}/p.md#0"] |= {"outcome": "failed", "output": "", "as_root": False}
+    assert only(check(tiered, data), "es/p.md#0.tier") == "a failed block reached no tier (got 'compiled')"
+    data = with_tiers(tiered, H200, block1="passed")
+    assert only(check(tiered, data), "es/p.md#1.tier") == "tier must be one of compiled, ran, checked, not 'passed'"
+    data = with_tiers(tiered, CPU, block1="checked")
+    assert only(check(tiered, data), "es/p.md#1.tier") == (
+        "tier 'checked' needs a GPU, and this record's machine has none (CPU only, x86_64)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import re
@@ -10,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from _support import OVERRIDES, REPO, article, mkdocs_yml, panels, run_mkdocs, run_pytest, words, write_tree
+from _support import (OVERRIDES, REPO, RX7600, article, mkdocs_yml, panels, run_mkdocs, run_pytest, synthetic_record, words,
+                      write_tree)
 from ruota_docs.translations import staleness
 from ruota_docs.blocks.site_config import load_mkdocs_config
 
@@ -19,6 +21,8 @@ PAGE = """\
     # {title} {{ #home }}
 
     {intro}
+
+    {claim} <!-- fact: checked={recent} source=https://example.org/recent -->, {old_claim} <!-- fact: checked=2020-01-02 source=https://example.org/old -->.
 
     <!-- chart: block=bench metrics=seconds_per_epoch unit=s title="{chart}" reported="{reported}=28.6" -->
 
@@ -57,11 +61,11 @@ PAGE = """\
         ```
     """
 WORDS = {
-    "es": dict(title="Inicio", intro="Una página de prueba.", chart="Segundos por época", reported="CPU (documento fuente)",
+    "es": dict(title="Inicio", intro="Una página de prueba.", claim="Una versión", old_claim="y otra", chart="Segundos por época", reported="CPU (documento fuente)",
                reason="instala paquetes", note="Dentro"),
-    "en": dict(title="Home", intro="A test page.", chart="Seconds per epoch", reported="CPU (source document)",
+    "en": dict(title="Home", intro="A test page.", claim="A version", old_claim="and another", chart="Seconds per epoch", reported="CPU (source document)",
                reason="installs packages", note="Inside"),
-    "fr": dict(title="Accueil", intro="Une page de test.", chart="Secondes par époque", reported="CPU (document source)",
+    "fr": dict(title="Accueil", intro="Une page de test.", claim="Une version", old_claim="et une autre", chart="Secondes par époque", reported="CPU (document source)",
                reason="installe des paquets", note="Dedans"),
 }
 CODES = ['print("gfx906 only")', 'print("hola")', "raise SystemExit(1)", 'print("changed since it ran")',
@@ -74,6 +78,7 @@ H200 = CPU | {"backend": "cuda", "gpu_name": "NVIDIA H200", "arch": "sm_90", "vr
               "torch": "2.13.0+cu130", "cuda": "13.0", "packages": {"torch": "2.13.0+cu130"}, "machine_id": "cuda-nvidia-h200"}
 CPU_SKIP = "requires ROCm, arch gfx906, ≥ 8GiB of VRAM; this machine: CPU only, x86_64"
 NB, NN = "\u00a0", "\u202f"  # no-break space, narrow no-break space
+RECENT = dt.date.today() - dt.timedelta(days=3)  # a fact checked lately; the other one, in 2020, has expired
 
 
 def sha(code: str) -> str:
@@ -118,7 +123,7 @@ def ledgers() -> dict[str, dict]:
 
 
 def site_files() -> dict[str, str]:
-    files = {f"docs/{lang}/index.md": PAGE.format(**WORDS[lang]) for lang in ("es", "en", "fr")}
+    files = {f"docs/{lang}/index.md": PAGE.format(**WORDS[lang], recent=RECENT.isoformat()) for lang in ("es", "en", "fr")}
     files |= {
         "docs/es/verification-status.md": "# Estado { #status }\n\n<!-- verification-status: -->\n",
         "docs/en/verification-status.md": "# Status { #status }\n\n<!-- verification-status: -->\n",
@@ -441,3 +446,72 @@ def test_card_matrix_options_that_name_no_level_fail_the_build(tmp_path):
     assert result.returncode != 0
     assert ("ruota_docs: mkdocs.yml (plugins: ruota_docs: key_blocks): guides/g.md: unknown level 'selftest'"
             in result.stderr)
+
+
+def test_material_code_annotations_keep_their_list_right_under_the_code(tmp_path):
+    page = ("# Inicio { #inicio }\n\n```python\nx = 1  # (1)!\nprint(x)\n```\n\n1. The annotation.\n\n"
+            "Texto.\n")
+    root = write_tree(tmp_path / "site", {"docs/es/index.md": page}, site=True)
+    done = run_mkdocs(root)
+    assert done.returncode == 0, done.stderr
+    html = article(root / "site" / "index.html")
+    code_end = html.index("</code></pre></div>")
+    after_code = html[code_end + len("</code></pre></div>"):].lstrip()
+    assert after_code.startswith("<ol>"), after_code[:300]
+    assert after_code.index("The annotation.") < after_code.index("ruota-verify")
+
+
+HOOKS = '''
+def on_page_markdown(markdown, page, config, files):
+    if not page.file.src_uri.startswith("es/"):
+        return markdown
+    banner = "!!! note\\n\\n    Made by a hook.\\n\\n"
+    made = "```python\\nprint('made by a hook')\\n```\\n\\n"
+    return banner + made + markdown + "\\n```made-up\\nnot a language anyone knows\\n```\\n"
+'''
+
+
+def test_blocks_a_hook_makes_are_marked_not_run_and_the_files_own_keep_their_record(tmp_path):
+    """A hook rewrote the page: its own block keeps its record, under its index and line in the file;
+    the hook's blocks say why they are not run (pytest never collects them) and never stop the build."""
+    page = "# Inicio { #inicio }\n\n```python\nprint('own')\n```\n"
+    root = write_tree(tmp_path / "site", {"docs/es/index.md": page, "hooks.py": HOOKS}, site=True)
+    (root / "mkdocs.yml").write_text((root / "mkdocs.yml").read_text() + "hooks:\n  - hooks.py\n", encoding="utf-8")
+    data = synthetic_record(root, RX7600)
+    (root / "verification").mkdir()
+    (root / "verification" / "rocm-gfx1102.json").write_text(json.dumps(data), encoding="utf-8")
+    done = run_mkdocs(root)
+    assert done.returncode == 0, done.stderr
+    found = [words(p) for p in panels(article(root / "site" / "index.html"))]
+    assert len(found) == 3
+    assert "made by the site's hooks or plugins" not in found[1] and "AMD Radeon RX 7600" in found[1]
+    for made in (found[0], found[2]):
+        assert "no se ejecuta" in made.lower() or "not run" in made.lower(), made
+        assert "hooks o plugins del sitio" in made and "todavía" not in made.lower()
+
+
+def test_a_hook_that_shifts_the_page_leaves_messages_pointing_into_the_file(tmp_path):
+    page = "# Inicio { #inicio }\n\nTexto.\n\n```also-made-up\nx\n```\n"
+    root = write_tree(tmp_path / "site", {"docs/es/index.md": page, "hooks.py": HOOKS}, site=True)
+    (root / "mkdocs.yml").write_text((root / "mkdocs.yml").read_text() + "hooks:\n  - hooks.py\n", encoding="utf-8")
+    done = run_mkdocs(root)
+    assert done.returncode != 0
+    assert "es/index.md:5: code block with language 'also-made-up' has no run policy" in done.stderr
+    assert "made-up'" not in done.stderr.replace("also-made-up'", "")  # the hook's own block stops nothing
+
+
+@pytest.mark.parametrize("lang, checked, old, expired", [
+    ("es", "consultado el {day}", "consultado el 2 de enero de 2020", "puede estar desactualizado"),
+    ("en", "checked {day}", "checked 2 January 2020", "may be out of date"),
+    ("fr", "vérifié le {day}", "vérifié le 2 janvier 2020", "peut ne plus être à jour"),
+])
+def test_a_checked_claim_shows_its_date_and_an_aged_one_is_marked(site, lang, checked, old, expired):
+    from ruota_docs.site import formatting
+    page = article(site / ("" if lang == "es" else lang) / "index.html")
+    marks = re.findall(r'<span class="ruota-fact[^"]*"[^>]*>.*?</span>', page, re.S)
+    assert len(marks) == 2 and "<!--" not in page.split("ruota-fact", 1)[1].split("</p>", 1)[0]
+    recent, aged = (" ".join(words(m).split()) for m in marks)  # spaces, no-break ones included, as one
+    day = " ".join(formatting.date(RECENT.isoformat(), lang).split())
+    assert checked.format(day=day) in recent and expired not in recent
+    assert 'href="https://example.org/recent"' in marks[0] and 'href="https://example.org/old"' in marks[1]
+    assert old in aged and expired in aged and "ruota-fact-expired" in marks[1]

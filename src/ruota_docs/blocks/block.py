@@ -11,7 +11,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
-from ruota_docs.blocks import languages, terms
+from ruota_docs.blocks import languages, terms, tiers
 from ruota_docs.blocks.capture.state import Captured
 from ruota_docs.blocks.directives import DirectiveError
 
@@ -38,6 +38,7 @@ class Block:
     title: str | None = None
     requirements: tuple = ()
     options: dict = field(default_factory=dict)
+    evidence: tiers.Evidence | None = None  #: what ``<!-- evidence: … -->`` declares
     includes: tuple = ()  #: files (relative to the project) the code came from, besides the page
     code_origins: tuple = ()  #: ``(file, line)`` per code line: where to rewrite it
     error: str | None = None  #: why the block cannot be run as written
@@ -60,6 +61,12 @@ class Block:
         return value if isinstance(value, str) else None
 
     @property
+    def where(self) -> str:
+        """``file:line`` of the fence as a reader finds it: in the Markdown file an include brought
+        it from (``snippets/part.md:5``), else on the page (``guide.md:12``)."""
+        return self.source or f"{self.page}:{self.line}"
+
+    @property
     def shown_only(self) -> bool:
         """Output, prose or a diagram: never run, and not marked on the page."""
         return self.kind in SHOWN_ONLY
@@ -77,7 +84,10 @@ class Block:
         reqs = tuple(str(r) for r in self.requirements)
         opts = tuple(sorted((k, str(v)) for k, v in self.options.items() if k != "reason"))
         code = "" if self.shown_only else self.code
-        return (self.kind, self.language, code, reqs, opts, self.not_run_reason is not None)
+        found = (self.kind, self.language, code, reqs, opts, self.not_run_reason is not None)
+        # a block's declared tier is part of what it shows; appended only where declared, so that
+        # the signatures of pages without one stay what the records hold
+        return found if self.evidence is None else (*found, self.evidence.tier, self.evidence.targets)
 
 
 def build(captured: Captured, page: str, lang: str, *, line: int, end_line: int | None, source: str,
@@ -101,29 +111,55 @@ def build(captured: Captured, page: str, lang: str, *, line: int, end_line: int 
         if captured.error:
             where = int(captured.error.split(":", 1)[0])
             raise DirectiveError(captured.error.split(": ", 1)[1], where)
+        evidence = None
         for directive in captured.directives:
             where = directive.line
             if directive.name == "requires":
                 block.requirements += terms.parse(directive.args)
+            elif directive.name == "evidence":
+                evidence = directive  # checked once every requirement is read, whatever the order
             else:
                 block.options.update(run_options(directive))
+        if evidence is not None:
+            where = evidence.line
+            block.evidence = tiers.parse(evidence, block.requirements)
     except (terms.RequirementError, DirectiveError) as error:
         block.error = f"{page}:{where}: {error}"
         block.kind = "invalid"
         return block
     if captured.skip is not None:
         block.skip_reason = captured.skip
+    try:
+        _fence_attributes(block, getattr(captured, "attrs", None) or {})
+    except terms.RequirementError as error:
+        block.error = f"{block.where}: requires={captured.attrs.get('requires')!r} on the fence: {error}"
+        block.kind = "invalid"
+        return block
     _apply_policy(block, (policies or {}).get((captured.language or "").lower()))
     if block.not_run_reason is not None or block.shown_only:
         return block
     if kind == "invalid":
         what = f"language {captured.language!r}" if captured.language else "no language"
-        block.error = (f"{page}:{line}: code block with {what} has no run policy; give it a known language "
+        block.error = (f"{block.where}: code block with {what} has no run policy; give it a known language "
                        f"or explain it with <!-- run: skip reason=\"…\" -->")
     elif kind in ("shell", "windows") and not block.options.get("safe"):
-        block.error = (f"{page}:{line}: {captured.language} block is neither marked safe to run "
+        block.error = (f"{block.where}: {captured.language} block is neither marked safe to run "
                        f"(<!-- run: safe -->) nor explained (<!-- run: skip reason=\"…\" -->)")
     return block
+
+
+#: pytest-examples' fence attributes (```` ```python {test="skip" requires="3.12"} ````), read as the engine's own.
+FENCE_ATTRIBUTES = ("test", "lint", "requires")
+
+
+def _fence_attributes(block: Block, attrs: dict) -> None:
+    """pytest-examples' attributes on a fence: ``test="skip"`` is not run (a directive still decides
+    first), ``requires="3.12"`` is the requirement ``python>=3.12``; ``lint`` asks nothing of the
+    engine, which lints no code."""
+    if str(attrs.get("test", "")).lower() == "skip" and not block.options.get("skip") and block.skip_reason is None:
+        block.options.update(skip=True, reason='marked test="skip" on its fence')
+    if attrs.get("requires"):
+        block.requirements += terms.parse(f"python>={attrs['requires']}")
 
 
 def _apply_policy(block: Block, policy) -> None:

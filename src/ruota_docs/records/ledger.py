@@ -20,9 +20,11 @@ In memory (what `load` returns and `record` merges), one entry per page and lang
                               in records written before it existed)
           "reused_from": "es/guides/keras-rx7600.md" | null,
           "signature": "…",  (hash of the page's block sequence)
-          "as_root": false   (true: the code ran as root; false: as an ordinary user;
+          "as_root": false,  (true: the code ran as root; false: as an ordinary user;
                               null: no code of the block ran — skipped, or a data block the
                               engine parsed; absent in records written before it existed)
+          "tier": "compiled" | "ran" | "checked"  (the evidence tier a passed block reached,
+                              `ruota_docs.blocks.tiers`; absent, never null, where it reached none)
         }
       }
     }
@@ -89,14 +91,14 @@ MACHINE_FIELDS: dict[str, tuple] = {
     "packages": (dict,), "machine_id": (str,),
 }
 #: Every field of a block's entry and the types it may hold; ``as_root``, ``signature`` and
-#: ``reason_code`` may be absent (records written before they existed).
+#: ``reason_code`` may be absent (records written before they existed), ``tier`` where a block reached none.
 ENTRY_FIELDS: dict[str, tuple] = {
     "page": (str,), "lang": (str,), "index": (int,), "line": (int,), "language": (str,), "sha256": (str,),
     "id": _TEXT, "outcome": (str,), "reason": _TEXT, "error": _TEXT, "duration": _NUMBER, "output": _TEXT,
     "ran_at": (str,), "reused_from": _TEXT, "signature": _TEXT, "as_root": (bool, type(None)),
-    "reason_code": (dict, type(None)),
+    "reason_code": (dict, type(None)), "tier": _TEXT,
 }
-OPTIONAL_ENTRY_FIELDS = ("signature", "as_root", "reason_code")
+OPTIONAL_ENTRY_FIELDS = ("signature", "as_root", "reason_code", "tier")
 
 
 class LedgerError(ValueError):

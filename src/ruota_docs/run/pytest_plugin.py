@@ -15,6 +15,13 @@ Loaded automatically (entry point ``pytest11``). Options:
 ``--run-as-root``        when run as root, run the pages as root too (by default they run
                          as the unprivileged user ``ruota-docs-runner``: see
                          :mod:`ruota_docs.run.unprivileged`); each entry records ``as_root``
+``--mkdocs-config PATH`` the site's mkdocs.yml, where it is not at or above the folder the run
+                         names (``pytest docs --mkdocs-config docs/en/mkdocs.yml``)
+
+mkdocs.yml is read as MkDocs reads it: a file that is not valid YAML stops the run with its
+file and line; an option the ``ruota_docs`` plugin does not have is a warning, an error with
+pytest's ``--strict``. A run that collects nothing while a mkdocs.yml lies below the folder
+it names says so, with the file and the option.
 """
 
 from __future__ import annotations
@@ -84,6 +91,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="skip executing pages that passed on this machine with the same code (author runs)")
     group.addoption("--update-outputs", action="store_true",
                     help="rewrite #> output lines from this machine's output (pages and snippet files)")
+    group.addoption("--mkdocs-config", metavar="PATH",
+                    help="the site's mkdocs.yml, where it is not at or above the folder the run names")
     group.addoption("--run-as-root", action="store_true",
                     help="when run as root, run the pages' code as root too (default: as an unprivileged user, "
                          "see `ruota-docs runner`)")
@@ -101,7 +110,12 @@ def pytest_configure(config: pytest.Config) -> None:
         from ruota_docs.run import render_ahead  # noqa: PLC0415 — a one-page run only
 
         render_ahead.start(Path(config.invocation_params.dir, config.args[0]).resolve())
-    config._ruota_sites = _sites_asked(config)  # type: ignore[attr-defined]
+    try:
+        config._ruota_sites = _sites_asked(config)  # type: ignore[attr-defined]
+    except ValueError as error:  # site_config.ConfigError: the file, its line, what is wrong
+        raise pytest.UsageError(f"ruota-docs: {error}") from None
+    if config._ruota_sites and not hasattr(config, "workerinput"):
+        _warn_unknown_options(config)
     if not hasattr(config, "workerinput") and _runs_pages(config):
         from ruota_docs.run import unprivileged  # noqa: PLC0415 — a site's run only
 
@@ -109,6 +123,11 @@ def pytest_configure(config: pytest.Config) -> None:
             unprivileged.prepare(_settings(config))
         except unprivileged.RunnerError as error:
             raise pytest.UsageError(f"ruota-docs: {error}") from None
+        finally:
+            notice = unprivileged.created_notice()  # the first run as root creates the user: said once, then
+            if notice:
+                reporter = config.pluginmanager.get_plugin("terminalreporter")
+                reporter.write_line(notice, yellow=True) if reporter else print(notice, file=sys.stderr)
     # The machine is described only when a block asks something of it or a record is
     # written (device.probe: lazy, and cached on disk for the next run and the workers).
     if config.pluginmanager.hasplugin("xdist") and config.getoption("dist", default="no") == "loadscope":
@@ -149,14 +168,47 @@ def _config_above(path: Path) -> bool:
 
 
 def _sites_asked(config: pytest.Config) -> list[Path]:
-    """The sites the run's paths point at (see :mod:`ruota_docs.run.discovery`); a run whose
-    paths are under no mkdocs.yml reads nothing and imports nothing for it."""
+    """The sites the run's paths point at (see :mod:`ruota_docs.run.discovery`), or the one
+    ``--mkdocs-config`` names; a run whose paths are under no mkdocs.yml reads nothing and
+    imports nothing for it."""
     here = Path(config.invocation_params.dir)
+    named = config.getoption("mkdocs_config", default=None)
+    if named:
+        path = (here / named).resolve()
+        if not path.is_file() or path.name not in ("mkdocs.yml", "mkdocs.yaml"):
+            raise pytest.UsageError(f"ruota-docs: --mkdocs-config {named}: no mkdocs.yml (or mkdocs.yaml) file there")
+        from ruota_docs.run import discovery  # noqa: PLC0415 — see the imports above
+
+        discovery.docs_dir(path.parent)  # read now: a malformed file stops the run here, with its line
+        return [path.parent]
     if not any(_config_above((here / arg.split("::", 1)[0]).resolve()) for arg in config.args):
         return []
     from ruota_docs.run import discovery  # noqa: PLC0415 — see the imports above
 
     return discovery.sites_asked(here, config.args)
+
+
+def _warn_unknown_options(config: pytest.Config) -> None:
+    """An option the ``ruota_docs`` plugin does not have: as MkDocs warns of it (``mkdocs build
+    --strict`` stops), a warning here, a usage error under pytest's ``--strict``."""
+    from ruota_docs.blocks import site_config  # noqa: PLC0415 — a site's run only
+
+    strict = bool(config.getoption("strict", default=False)) or _ini_strict(config)
+    for root in config._ruota_sites:
+        path = site_config.config_path(root)
+        for name, line in site_config.unknown_options(path):
+            message = (f"{path}{f':{line}' if line else ''}: plugins: ruota_docs: unknown option {name!r} (the plugin "
+                       f"has: {', '.join(site_config.PLUGIN_OPTIONS)})")
+            if strict:
+                raise pytest.UsageError(f"ruota-docs: {message}")
+            config.issue_config_time_warning(pytest.PytestConfigWarning(f"ruota-docs: {message}"), stacklevel=2)
+
+
+def _ini_strict(config: pytest.Config) -> bool:
+    try:
+        return bool(config.getini("strict"))
+    except (ValueError, KeyError):  # a pytest before the ``strict`` setting
+        return False
 
 
 def _runs_pages(config: pytest.Config) -> bool:
@@ -193,6 +245,8 @@ def pytest_collect_file(file_path: Path, parent):
     from ruota_docs.run import discovery  # noqa: PLC0415 — a site's run only
 
     root = discovery.site_of_page(file_path)
+    if config.getoption("mkdocs_config", default=None):  # the named site's pages, wherever its file is
+        root = config._ruota_sites[0] if discovery.docs_dir(config._ruota_sites[0]) in file_path.parents else None
     if root is None or root not in config._ruota_sites or _conftest_collects(config, file_path):
         return None
     if config._ruota_ahead:  # the one page of the run: its process starts while it renders
@@ -288,6 +342,7 @@ def pytest_runtest_makereport(item, call):
     block = _block(item)
     if block is None or report.when != "call":
         return
+    from ruota_docs.blocks import tiers  # noqa: PLC0415 — a block's report only
     from ruota_docs.records import ledger, reason_codes  # noqa: PLC0415 — a block's report only
 
     if report.skipped and isinstance(report.longrepr, tuple):
@@ -305,6 +360,7 @@ def pytest_runtest_makereport(item, call):
     update = getattr(result, "update", None)
     if update is not None:  # travels with the report, from an xdist worker too
         report.user_properties.append((_UPDATED, update.to_json()))
+    tier = tiers.derive(block.evidence, block.requirements, status)
     report.user_properties.append((_KEY, {
         "page": block.page, "lang": block.lang, "index": block.index, "line": block.line,
         "language": block.language, "sha256": getattr(result, "sha256", None) or block.sha256, "id": block.block_id,
@@ -312,6 +368,7 @@ def pytest_runtest_makereport(item, call):
         "duration": round(duration, 4),
         "output": output, "ran_at": getattr(result, "ran_at", None) or ledger.now(), "reused_from": reused,
         "signature": block.signature, "as_root": as_root, "page_blocks": block.page_total,
+        **({"tier": tier} if tier else {}),  # absent where the block reached none (`ruota_docs.blocks.tiers`)
     }))
 
 
@@ -337,6 +394,25 @@ def pytest_sessionstart(session) -> None:
         from ruota_docs.run.device import probe  # noqa: PLC0415 — an author's run only
 
         _state(session.config).read_record(probe().machine_id)  # once, before any page (in each xdist worker too)
+
+
+def _sites_below(config: pytest.Config, depth: int = 3) -> list[str]:
+    """The mkdocs.yml files up to ``depth`` folders below the folders the run names (hidden
+    folders, virtual environments and built sites left out), as paths from where it was run."""
+    here = Path(config.invocation_params.dir)
+    found: list[str] = []
+    skip = {"node_modules", "site", "venv", "__pycache__"}
+    for arg in config.args:
+        start = (here / arg.split("::", 1)[0]).resolve()
+        level = [start] if start.is_dir() else []
+        for _ in range(depth):
+            level = [d for f in level for d in sorted(f.iterdir()) if d.is_dir()
+                     and not d.name.startswith(".") and d.name not in skip]
+            for folder in level:
+                for name in ("mkdocs.yml", "mkdocs.yaml"):
+                    if (folder / name).is_file():
+                        found.append(os.path.relpath(folder / name, here))
+    return found
 
 
 def _write_updates(session) -> None:
@@ -431,6 +507,15 @@ def pytest_sessionfinish(session, exitstatus) -> None:
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and not getattr(config, "_ruota_sites", None):
+        below = _sites_below(config)
+        if below:
+            terminalreporter.write_sep("-", "ruota-docs: no site collected")
+            terminalreporter.write_line(
+                f"no mkdocs.yml at or above the folder this run names; below it: {', '.join(below[:5])}"
+                + (f" and {len(below) - 5} more" if len(below) > 5 else "")
+                + f". Run pytest on that site's folder (pytest {Path(below[0]).parent}) or name it with "
+                  f"--mkdocs-config {below[0]}")
     updated = getattr(config, "_ruota_updated", None)
     if updated:
         terminalreporter.write_sep("-", "ruota-docs #> lines updated")

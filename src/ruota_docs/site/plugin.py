@@ -3,7 +3,8 @@
 For each code block it adds the requirement badges (above) and the verification
 mark with the output printed on each machine (below); at the top of each page a
 one-line summary; ``<!-- chart: … -->``, ``<!-- verification-status -->`` and
-``<!-- card-matrix -->`` directives become tables and SVG charts; translations whose Spanish source changed
+``<!-- card-matrix -->`` directives become tables and SVG charts; ``<!-- fact: … -->`` the day a
+claim was checked; translations whose Spanish source changed
 get a banner. A page the engine cannot read fails the build with its file and line.
 The site's frame speaks the reader's language too: permalink titles, the templates'
 strings, and French typography on every French page.
@@ -16,6 +17,7 @@ overrides one by putting a file of the same name under its theme's ``custom_dir`
 
 from __future__ import annotations
 
+import datetime as dt
 import gc
 import re
 from contextlib import contextmanager
@@ -30,9 +32,9 @@ from mkdocs.utils import get_relative_url
 
 from ruota_docs.blocks import compat, directives, markers, page_cache, renderer, site_config
 from ruota_docs.records import ledger, verdicts
-from ruota_docs.blocks import value_directive
-from ruota_docs.site import (evidence, fragment_templates, fragments, groups, matrix, published, template_cache,
-                             typography, values)
+from ruota_docs.blocks import fact_directive, value_directive
+from ruota_docs.site import (evidence, facts, fragment_templates, fragments, groups, matrix, published,
+                             template_cache, typography, values)
 from ruota_docs.blocks.capture import BlockCapture, Context
 from ruota_docs.site.locales import LANGUAGE_NAMES, text, theme_text
 from ruota_docs.blocks.pages import PageError, read_page, split_meta
@@ -70,9 +72,16 @@ class RuotaDocsConfig(Config):
     #: What every block of a fence language is, site-wide: ``show``, ``run`` or ``skip "reason"``
     #: (``{console: show, html: show}``; see ruota_docs.blocks.policies).
     policies = c.Type(dict, default={})
+    #: Days after which a ``<!-- fact: checked=… -->`` claim is marked "may be out of date" on the
+    #: site, and ``ruota-docs facts --as-of`` fails naming it.
+    fact_max_age = c.Type(int, default=fact_directive.DEFAULT_MAX_AGE_DAYS)
     #: Adopting the engine: list every block that has no run policy (and every page problem)
     #: and build anyway, instead of stopping at the first.
     report_only = c.Type(bool, default=False)
+    #: The docs' own example data a record may show where the page does not hold it word for word
+    #: (text the page or its blocks' code holds never needs it): regular expressions, each matched
+    #: in full against what the privacy scan found (``'[a-z]+@mail\\.com'``, ``scolvin``).
+    allow_private = c.Type(list, default=[])
 
 
 #: The stylesheet the plugin ships (badges, marks, the output tabs on any theme), and where the site gets it.
@@ -91,18 +100,24 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         self.docs_dir = Path(config.docs_dir).resolve()
         # the options as the pytest plugin, the guard and the command line read them
         self.site = site_config.read(Path(config.config_file_path))
+        self.reported: list[str] = []  #: with report_only: what would have stopped the build
         try:
             files, self.ledgers, self.indexed = _records(self.site.ledger_dir)
-            self.published = published.Published(files, config.repo_url)
+            self.published = published.Published(files, config.repo_url, self.config.allow_private,
+                                                 keep_going=self.config.report_only)
         except (ledger.LedgerError, published.RecordRefused) as error:
             raise PluginError(f"ruota_docs: {error}") from None
+        if self.published.refused:  # report_only: the site is built without them
+            for message in self.published.refused:
+                self._stop(f"ruota_docs: {message} (left out of this build)")
+            self.ledgers = [data for _, data in self.published.kept]
+            self.indexed = verdicts.index_ledgers(self.ledgers)
         try:
             self.key_blocks = evidence.key_blocks(self.config.key_blocks)
         except evidence.EvidenceError as error:
             raise PluginError(f"ruota_docs: {error}") from None
         self.target_cards = evidence.target_cards(self.config.target_cards)
         self.languages = site_config.languages(self.root)
-        self.reported: list[str] = []  #: with report_only: what would have stopped the build
         self._generated = []  # (page, placeholder, directive, lang, rendered): filled in on_env
         self._after_search: dict[int, list[tuple[str, str]]] = {}  # id(page) → (placeholder, fragment): `_later`
         template_cache.compile_once(config.theme)
@@ -167,6 +182,12 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         page_cache.remember(path, rendered.blocks, included)
         return rendered.blocks
 
+    def _file_blocks(self, page) -> list | None:
+        """The blocks of the page's file as pytest collects them (rendered without the site's hooks
+        and plugins); None where the engine cannot read it (the build then goes on as rendered)."""
+        rendered = renderer.render(self.root, Path(page.file.abs_src_path), docs_dir=self.docs_dir, fast=True)
+        return None if rendered.problems else rendered.blocks
+
     def _guide_blocks(self, path: Path) -> list:
         """A guide's blocks for the card matrix (evidence.load_guides), as `page_blocks` gives them."""
         key = Path(path).resolve().relative_to(self.docs_dir).as_posix()
@@ -205,6 +226,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                 continue
         return files
 
+    @event_priority(-100)  # after the site's hooks and plugins: what it sees is what MkDocs renders
     def on_page_markdown(self, markdown, page, config, files):
         if not self.config.enabled:
             return markdown
@@ -212,9 +234,12 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         # file, from where MkDocs' front matter ends (plugins before this one may rewrite the
         # Markdown without moving its lines: mkdocs-static-i18n drops its final newline)
         first_line = 1
+        self._rewritten = False
         if page.file.abs_src_path:
             try:
-                first_line = split_meta(read_page(page.file.abs_src_path))[1]
+                written, first_line = split_meta(read_page(page.file.abs_src_path))
+                # a hook or plugin rewrote the page: its blocks are told from the file's own (on_page_content)
+                self._rewritten = written.rstrip("\n") != markdown.rstrip("\n")
             except (OSError, PageError):
                 pass
         self.capture.context(Context(str(Path(page.file.abs_src_path or page.file.src_uri).resolve()), first_line))
@@ -230,6 +255,11 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         source = page.file.content_string if page.file.abs_src_path else ""
         rendered = renderer.assemble(state, html, page_key, lang, self.root, source)
         self.capture.page_state = None
+        own = None  # the file's own blocks, where a hook or plugin rewrote the page
+        if getattr(self, "_rewritten", False):
+            self._rewritten = False
+            own = self._file_blocks(page)
+            _align_with_file(rendered, own, lang)
         if rendered.problems:
             problem = rendered.problems[0]
             self._stop(f"{page_key}:{problem.line}: {problem.message}", *rendered.problems[1:], page=page_key)
@@ -242,9 +272,10 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                 continue
             verdict = verdicts.verdict(page_key, block.index, block.sha256, self.indexed)
             try:
-                self.published.verdict(verdict, page_key, block.index)
+                self.published.verdict(verdict, page_key, block.index, (source, block.code))
             except published.RecordRefused as error:
-                raise PluginError(f"ruota_docs: {error}") from None
+                self._stop(f"ruota_docs: {error}")  # report_only: the block is shown unmarked by any record
+                verdict = verdicts.verdict(page_key, block.index, block.sha256, _NO_RECORDS)
             page_verdicts.append((block, verdict))
             if block.generated_by is not None:  # no markers: marked where it stands, below
                 continue
@@ -261,12 +292,13 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         banner = "" if self.languages.single else fragments.translation_banner(
             self.docs_dir, page_key, lang, self.site.source_language)
         if page.file.abs_src_path and self._own_page(page_key, lang):  # not a page shown in another language
-            page_cache.remember(page.file.abs_src_path, rendered.blocks, {o[0] for o in state.origins if o},
+            page_cache.remember(page.file.abs_src_path, own or rendered.blocks, {o[0] for o in state.origins if o},
                                 lists_pages=any(directives.KINDS[d.name].lists_pages for d in rendered.directives),
                                 banner=banner)
         html = _mark_generated(html, rendered, page_verdicts, lang)
         html = markers.fill(html, rendered.nonce, before, after, filled)
         html = self._values(html, rendered, page, lang)
+        html = self._facts(html, rendered, lang)
         header = fragments.page_summary(page_verdicts, lang) + banner
         return _after_title(html, header) if header else html
 
@@ -311,6 +343,21 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             return values.render(value, verdict, lang, block.page)
 
         return values.attributed_once(value_directive.DIRECTIVE.sub(fill, html))
+
+    def _facts(self, html: str, rendered, lang: str) -> str:
+        """``<!-- fact: … -->`` after a claim: the day it was checked, marked once it has aged."""
+        if "fact:" not in html:
+            return html
+        today = dt.date.today()
+
+        def fill(match):
+            try:
+                fact = fact_directive.parse(match["args"])
+            except fact_directive.FactDirectiveError as error:  # assemble reports those of a page's file
+                raise PluginError(f"{rendered.page}: {error}") from None
+            return facts.render(fact, lang, today, self.config.fact_max_age)
+
+        return fact_directive.DIRECTIVE.sub(fill, html)
 
     def _chart_entries(self, rendered, options: dict, line: int):
         """Each machine's entries for the chart's block, for its current code only: what a
@@ -415,6 +462,10 @@ PAGE_DIRECTIVES = {
 _READ: dict[Path, tuple[tuple, list, list, verdicts.Index]] = {}
 
 
+#: What a block shows whose record the build refused (``report_only``): no run.
+_NO_RECORDS = verdicts.index_ledgers([])
+
+
 def _records(folder: Path) -> tuple[list[tuple[Path, dict]], list[dict], verdicts.Index]:
     """The records of ``folder`` (with their files), and their index, read again only where a file
     changed (each language's build gets fresh verdicts: the cache of verdicts is the index's)."""
@@ -442,6 +493,34 @@ def _no_collection():
         gc.freeze()
         if was:
             gc.enable()
+
+
+def _align_with_file(rendered, own: list | None, lang: str) -> None:
+    """A page a hook or plugin rewrote: each block the file itself holds gets its index, line and
+    source as pytest collects them (so its record is found, and messages point into the file);
+    a block the rewriting made is marked not run, with why, and never stops the build (pytest
+    can never collect it, so no mark of a run could ever come true)."""
+    if own is None:
+        return
+    twins: dict[str, list] = {}
+    for block in own:
+        twins.setdefault(block.sha256, []).append(block)
+    moved, extra = {}, len(own)
+    for block in rendered.blocks:
+        found = twins.get(block.sha256)
+        if found:
+            written = found.pop(0)
+            moved[block.index] = written.index
+            block.index, block.line, block.end_line, block.source = (written.index, written.line, written.end_line,
+                                                                     written.source)
+            block.error = written.error
+            continue
+        moved[block.index] = extra
+        block.index, extra = extra, extra + 1
+        block.error = None
+        if block.generated_by is None and not block.shown_only:
+            block.options = {**block.options, "skip": True, "reason": text(lang, "engine.made_by_site")}
+    rendered.placed = [(start, end, moved.get(index, index)) for start, end, index in rendered.placed]
 
 
 def _mark_generated(html: str, rendered, page_verdicts: list, lang: str) -> str:

@@ -108,7 +108,7 @@ class BlockEvaluator:
 
     def evaluate(self, example, block: Block, run: RunState) -> Outcome:
         """The kind's own work, once the shared checks let the block through."""
-        raise NotImplementedError(f"{block.page}:{block.line}: no evaluator for a {block.kind} block")
+        raise NotImplementedError(f"{block.where}: no evaluator for a {block.kind} block")
 
     def shown(self, path: str) -> str:
         """``path`` relative to the repository, as a reader finds it."""
@@ -215,7 +215,7 @@ def _credited(earlier: Outcome, page: str) -> Outcome:
 def _failure_text(block: Block, outcome: Outcome) -> str:
     if block.error:
         return block.error
-    parts = [f"{block.page}:{block.line}: {outcome.reason or 'failed'}"]
+    parts = [f"{block.where}: {outcome.reason or 'failed'}"]
     if outcome.error and outcome.error.strip() != (outcome.reason or "").strip():
         parts.append(outcome.error.rstrip())
     if outcome.output.strip():
