@@ -53,7 +53,9 @@ PAGE_JS = """() => {
     cls: v.className,
     after_code: isCode(v.previousElementSibling),
     marks: [...v.querySelectorAll('.ruota-marks > li')].map(li => [li.className, li.textContent.trim()]),
-    labels: [...v.querySelectorAll('.ruota-outputs > .tabbed-labels > label')].map(l => l.textContent.trim()),
+    // the words of each tab; its icon's name (the state) apart
+    labels: [...v.querySelectorAll('.ruota-outputs > .tabbed-labels > label')].map(l => {
+      const c = l.cloneNode(true); c.querySelectorAll('svg').forEach(x => x.remove()); return c.textContent.trim(); }),
     label_icons: [...v.querySelectorAll('.ruota-outputs > .tabbed-labels > label')]
       .map(l => [...l.querySelectorAll('svg[role=img]')].map(x => x.getAttribute('aria-label')).join(' ')),
     outputs: [...v.querySelectorAll('.ruota-outputs > .tabbed-content > .tabbed-block')].map(b => b.textContent),
