@@ -34,7 +34,7 @@ def test_requirements_and_run_options_come_from_the_directives():
 
 def test_a_bad_directive_makes_the_block_invalid_naming_its_line():
     b = build(captured(directives=[Directive("run", "colour=red", 2)]))
-    assert (b.kind, b.error) == ("invalid", "es/p.md:2: unknown run: option 'colour'; known: safe, skip, reason, timeout, id")
+    assert (b.kind, b.error) == ("invalid", "es/p.md:2: unknown run: option 'colour'; known: safe, skip, reason, timeout, id, env, isolate")
 
 
 def test_shell_needs_safe_or_a_reason_and_a_language_nobody_knows_needs_a_reason():

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 
 from ruota_docs.blocks import languages, terms, tiers
 from ruota_docs.blocks.capture.state import Captured
 from ruota_docs.blocks.directives import DirectiveError
 
-RUN_OPTIONS = ("safe", "skip", "reason", "timeout", "id")
+RUN_OPTIONS = ("safe", "skip", "reason", "timeout", "id", "env", "isolate")
 #: Blocks that are shown but hold no code to run: outputs, prose, diagrams, indented code.
 SHOWN_ONLY = ("text", "indented")
 
@@ -189,6 +190,11 @@ def run_options(directive) -> dict:
         except (TypeError, ValueError):
             raise DirectiveError(f"run: timeout must be a positive number of seconds (got {options['timeout']!r})",
                                  directive.line) from None
+    if "env" in options:
+        names = str(options["env"] or "").split(",")
+        if not all(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", n) for n in names):
+            raise DirectiveError(f"run: env names variables, separated by commas: env=HF_TOKEN,HF_HOME "
+                                 f"(got {options['env']!r})", directive.line)
     return options
 
 

@@ -87,7 +87,8 @@ def plugin_options(config: dict, name: str) -> dict | None:
 #: The ``ruota_docs`` plugin's options (`ruota_docs.site.plugin.RuotaDocsConfig`), for the parts that
 #: read mkdocs.yml without MkDocs (the pytest side warns of any other, as MkDocs does).
 PLUGIN_OPTIONS = ("ledger_dir", "enabled", "source_language", "untranslated", "key_blocks", "target_cards",
-                  "policies", "report_only", "allow_private", "fact_max_age")
+                  "policies", "report_only", "allow_private", "fact_max_age", "isolation", "check_records",
+                  "verified_records")
 
 
 def unknown_options(path: Path) -> list[tuple[str, int]]:
@@ -121,6 +122,7 @@ class SiteConfig:
     source_language: str  #: ``source_language``, else i18n's default language, else the theme's
     languages: tuple[str, ...]  #: i18n's locales in their order, else the docs folder's language folders
     untranslated: tuple[str, ...]  #: pages deliberately left untranslated (path under the language folder)
+    block_isolation: bool  #: the ``ruota_docs`` plugin's ``isolation: block``: every block in a fresh process
     mapping: dict  #: the whole file as :func:`load_mkdocs_config` reads it
     fact_max_age: int = DEFAULT_FACT_MAX_AGE  #: the plugin's ``fact_max_age``: days a checked claim stays current
     #: ``allow_private``: the site's example data a record may show (regular expressions, as written)
@@ -146,6 +148,7 @@ def read(root: Path) -> SiteConfig:
         source_language=languages_from(mapping).default if path.exists() else DEFAULT_SOURCE_LANGUAGE,
         languages=tuple(locales),
         untranslated=tuple(options.get("untranslated") or ()),
+        block_isolation=options.get("isolation") == "block",
         mapping=mapping,
         fact_max_age=_max_age(options.get("fact_max_age"), path),
         allow_private=options.get("allow_private") or (),

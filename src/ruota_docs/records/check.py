@@ -22,12 +22,20 @@ severity:
   version, an ``sm_…`` target and a GPU name; CPU ⇒ no GPU; a torch build of the backend's kind;
   ``machine_id`` as the engine names this machine, in the record and in the file name; skip
   reasons that describe this machine.
+- **agreement** (error): a passed or failed result only for a block whose requirements about the
+  machine (backend, ``arch=``, ``os=``, ``vram>=``, ``python>=``, ``torch>=``) the record's machine
+  meets (`ruota_docs.records.agreement`).
 - **GPU name** (error / warning): the target fits the name (`ruota_docs.records.gpus`); a name
   the table does not know is a warning.
 - **private** (error; IP addresses, hardware ids: warning): nothing in any field names a person
   or holds a secret (`ruota_docs.records.private_data`).
 - **size** (error): each output within the engine's limit
   (`ruota_docs.records.schema.OUTPUT_LIMIT`, plus the note that says what was cut).
+- **listing** (error): a regular file, never a hidden one or a link; in the records folder, named as
+  the engine names records (`ruota_docs.records.listing`).
+- **bounds** (error): read only within its size, nested no deeper than a record, numbers finite and
+  of a usable size (metric lines a chart reads included), no control, bidirectional or zero-width
+  characters, names of a usable length (`ruota_docs.records.bounds`).
 - **time** (error): ``updated`` and every ``ran_at`` are UTC times, none in the future (5
   minutes of clock skew allowed), none after ``updated``.
 """
@@ -41,7 +49,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ruota_docs.records import gpus, ledger, private_data, provenance, reason_codes, stored
+from ruota_docs.records import (agreement, attestations, bounds, gpus, ledger, listing, private_data, provenance,
+                                reason_codes, stored)
 from ruota_docs.blocks.collect import PageError, page_blocks
 from ruota_docs.blocks import site_config, tiers
 from ruota_docs.records.machine import Device
@@ -50,8 +59,7 @@ from ruota_docs.records.schema import CUT_NOTE, OUTPUT_LIMIT, RECORD_LIMIT
 
 #: Clock skew allowed between the machine that ran the suite and the one checking.
 SKEW = dt.timedelta(minutes=5)
-#: A record larger than this is refused unread (the engine writes a few MiB at most).
-MAX_BYTES = 64 * 2**20
+MAX_BYTES = bounds.MAX_BYTES
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z")
 #: ``page#index``: the page as a path under the docs folder (``fr/guide.md``, ``advanced/auth.md``)
@@ -234,7 +242,7 @@ def _check_machine_names(report: Report, machine: dict, device: Device, machine_
     if machine_id != machine["machine_id"]:
         add("record", f"machine_id {machine_id!r} differs from machine.machine_id {machine['machine_id']!r}")
     names = [device.machine_id] + ([f"{device.machine_id}-{fingerprint[:8]}"] if isinstance(fingerprint, str) else [])
-    if stem not in names:
+    if stem is not None and stem not in names:  # None: a record outside the records folder, named by its user
         add("record", f"the file must be named {' or '.join(n + '.json' for n in names)} (the machine's id"
                       f"{', and its fingerprint' if len(names) > 1 else ''}), not {stem}.json")
 
@@ -321,6 +329,21 @@ def _check_entry(report: Report, key: str, entry: dict, pages: _Pages, device: D
                            f"than this record's ({device.describe()!r})")
                 break
     _check_current(report, key, entry, pages)
+    if device is not None:
+        _check_agreement(report, key, entry, pages, device)
+
+
+def _check_agreement(report: Report, key: str, entry: dict, pages: _Pages, device: Device) -> None:
+    """A passed or failed result for a block whose requirements this machine does not meet
+    (`ruota_docs.records.agreement`)."""
+    blocks = pages.blocks(entry["page"])
+    if not isinstance(blocks, list):
+        return
+    block = next((b for b in blocks if b.sha256 == entry["sha256"] and b.index == entry["index"]), None) \
+        or next((b for b in blocks if b.sha256 == entry["sha256"]), None)
+    problem = agreement.problems(entry, block, device) if block is not None else None
+    if problem:
+        report.add(f"{key}.outcome", "error", "agreement", problem)
 
 
 def _check_tier(report: Report, key: str, entry: dict, device: Device | None) -> None:
@@ -462,24 +485,51 @@ def _check_private(report: Report, data: dict, pages: _Pages) -> None:
 
 
 # -- a file -----------------------------------------------------------------------------------------
+def _read(report: Report, path: Path, records_folder: Path) -> bytes | None:
+    """The record's bytes, or None with the reason in ``report``: a regular file (never a link, a
+    device or a hidden file, `ruota_docs.records.listing`), its size checked before it is read, and
+    nested no deeper than a record is (`ruota_docs.records.bounds`)."""
+    in_folder = path.parent.resolve() == Path(records_folder).resolve()
+    problem = listing.file_problem(path, in_folder=in_folder)
+    if problem:
+        report.add("record", "error", "listing", problem)
+        return None
+    try:
+        raw = bounds.read(path, MAX_BYTES)
+    except bounds.TooLarge as error:
+        report.add("record", "error", "size", f"{error}: larger than any record the engine writes")
+        return None
+    except (OSError, bounds.NotRegular) as error:
+        report.add("record", "error", "schema", f"cannot be read: {getattr(error, 'strerror', None) or error}")
+        return None
+    problem = bounds.depth_problem(raw)
+    if problem:
+        report.add("record", "error", "bounds", problem)
+        return None
+    return raw
+
+
+def _within_bounds(report: Report, data: dict) -> bool:
+    """Strings, keys and numbers a reader can be shown (`ruota_docs.records.bounds`)."""
+    for where, message in bounds.problems(data):
+        report.add(where, "error", "bounds", message)
+    return not report.count("error")
+
+
 def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None = None,
-               pages: _Pages | None = None) -> Report:
+               pages: _Pages | None = None, records_folder: Path | None = None) -> Report:
     """Every problem of the record at ``path`` against the pages under ``docs_dir`` (``pages``: their
-    blocks as read for the records checked before, `check_files`)."""
+    blocks as read for the records checked before, `check_files`). A record in ``records_folder``
+    (default: ``verification/``) is named as the engine names it; one elsewhere (``--ledger my.json``)
+    may have any name but a hidden one."""
     path = Path(path)
     now = now or dt.datetime.now(dt.timezone.utc)
     report = Report(str(path))
-    try:
-        if path.stat().st_size > MAX_BYTES:
-            report.add("record", "error", "size",
-                       f"{path.stat().st_size:,} bytes: larger than any record the engine writes")
-            return report
-        raw = path.read_bytes()
-    except OSError as error:
-        report.add("record", "error", "schema", f"cannot be read: {error.strerror or error}")
+    raw = _read(report, path, records_folder or Path(root) / "verification")
+    if raw is None:
         return report
     try:
-        data = json.loads(raw.decode("utf-8"), object_pairs_hook=_no_duplicates)
+        data = bounds.loads(raw, object_pairs_hook=_no_duplicates)
     except UnicodeDecodeError as error:
         report.add("record", "error", "schema", f"not UTF-8 (byte {error.start})")
         return report
@@ -490,6 +540,9 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
     except json.JSONDecodeError as error:
         report.add("record", "error", "schema",
                    f"not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})")
+        return report
+    except bounds.BadNumber as error:  # NaN, Infinity, 1e999, an integer of thousands of digits
+        report.add("record", "error", "bounds", f"{bounds.locate(raw, error.token)}: {error}")
         return report
     if not isinstance(data, dict):
         report.add("record", "error", "schema", "must be a JSON object")
@@ -506,6 +559,8 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
                    f"rewrite it as schema {ledger.SCHEMA} with `ruota-docs record migrate {path}` (the same results, "
                    "in fewer bytes) and check it again")
         return report
+    if not _within_bounds(report, data):
+        return report  # what follows would read what it cannot show
     if not _fields(report, "record", data, _TOP, ("fingerprint",)):
         return report
     if data["kind"] != ledger.KIND:
@@ -515,8 +570,11 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
                    f"schema {data['schema']} is not the one this ruota-docs writes ({ledger.SCHEMA})"
                    + ("; a newer ruota-docs wrote it: upgrade ruota-docs (pip install -U ruota-docs, or pull the "
                       "repository)" if isinstance(data["schema"], int) and data["schema"] > ledger.SCHEMA else ""))
-    device = _check_machine(report, data["machine"], data["machine_id"], path.stem, data.get("fingerprint"))
+    in_folder = path.parent.resolve() == Path(records_folder or Path(root) / "verification").resolve()
+    device = _check_machine(report, data["machine"], data["machine_id"], path.stem if in_folder else None,
+                            data.get("fingerprint"))
     _check_origin(report, data)
+    _check_commit(report, data, Path(root))
     updated = _time(report, "record.updated", data["updated"], now)
     if not _check_stored(report, data["pages"], data["reasons"], data["outputs"]):
         return report
@@ -544,6 +602,16 @@ def _check_origin(report: Report, data: dict) -> None:
     problem = provenance.check_fingerprint(data.get("fingerprint"))
     if problem:
         report.add("fingerprint", "error", "provenance", problem)
+
+
+def _check_commit(report: Report, data: dict, root: Path) -> None:
+    """A commit that ran which is not in the repository's history (where git can tell) is flagged."""
+    commit = data["provenance"].get("commit") if isinstance(data["provenance"], dict) else None
+    if attestations.commit_known(root, commit) is False:
+        report.add("provenance.commit", "warning", "provenance",
+                   f"{commit} is not in this repository's history: the record ran code no one can see here "
+                   "(fetch the branch it came from, or run the suite again on a commit of the repository)")
+
 _PAGE = re.compile(r"[^#\s/][^#\s]*\.md")
 _LANG = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]+)?")
 
@@ -688,14 +756,15 @@ def _heaviest(data: dict) -> str:
     return f"{top} ({_size(data[top]):,} bytes), the largest value in it {where} ({_size(value):,} bytes)"
 
 
-def check_files(paths, root: Path, docs_dir: Path, now: dt.datetime | None = None) -> list[Report]:
+def check_files(paths, root: Path, docs_dir: Path, now: dt.datetime | None = None,
+                records_folder: Path | None = None) -> list[Report]:
     """`check_file` for each record, and one more rule across them: two records of one machine
     (the same machine id and fingerprint) are an error on the second. Each page is read once for
     all of them: CI checks every record of the site, a thousand of them."""
     reports, seen = [], {}
     pages = _Pages(Path(root), Path(docs_dir))
     for path in paths:
-        report = check_file(Path(path), root, docs_dir, now, pages)
+        report = check_file(Path(path), root, docs_dir, now, pages, records_folder)
         identity = getattr(report, "identity", None)
         if identity and identity[0] is not None:
             if identity in seen:

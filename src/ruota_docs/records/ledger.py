@@ -25,6 +25,9 @@ In memory (what `load` returns and `record` merges), one entry per page and lang
                               engine parsed; absent in records written before it existed)
           "tier": "compiled" | "ran" | "checked"  (the evidence tier a passed block reached,
                               `ruota_docs.blocks.tiers`; absent, never null, where it reached none)
+          "isolation": "sandbox" (how the code was isolated: "sandbox", bubblewrap; "user",
+                              the unprivileged user; "none"; absent where no code ran, and in
+                              records written before it existed: ruota_docs.run.sandbox)
         }
       }
     }
@@ -67,7 +70,7 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from ruota_docs.records import provenance, stored
+from ruota_docs.records import bounds, listing, provenance, stored
 
 try:
     import orjson
@@ -90,15 +93,16 @@ MACHINE_FIELDS: dict[str, tuple] = {
     "os": (str,), "machine": (str,), "python": (str,), "torch": _TEXT, "hip": _TEXT, "cuda": _TEXT,
     "packages": (dict,), "machine_id": (str,),
 }
-#: Every field of a block's entry and the types it may hold; ``as_root``, ``signature`` and
-#: ``reason_code`` may be absent (records written before they existed), ``tier`` where a block reached none.
+#: Every field of a block's entry and the types it may hold; ``as_root``, ``signature``,
+#: ``reason_code`` and ``isolation`` may be absent (records written before they existed), ``tier``
+#: where a block reached none.
 ENTRY_FIELDS: dict[str, tuple] = {
     "page": (str,), "lang": (str,), "index": (int,), "line": (int,), "language": (str,), "sha256": (str,),
     "id": _TEXT, "outcome": (str,), "reason": _TEXT, "error": _TEXT, "duration": _NUMBER, "output": _TEXT,
     "ran_at": (str,), "reused_from": _TEXT, "signature": _TEXT, "as_root": (bool, type(None)),
-    "reason_code": (dict, type(None)), "tier": _TEXT,
+    "reason_code": (dict, type(None)), "tier": _TEXT, "isolation": _TEXT,
 }
-OPTIONAL_ENTRY_FIELDS = ("signature", "as_root", "reason_code", "tier")
+OPTIONAL_ENTRY_FIELDS = ("signature", "as_root", "reason_code", "tier", "isolation")
 
 
 class LedgerError(ValueError):
@@ -124,13 +128,17 @@ def load(path: Path, expand: bool = True) -> dict:
     ``expand=False`` returns it in the stored form (`to_stored`, an older record converted),
     for readers that work with its results directly (`ruota_docs.records.verdicts.Index`)."""
     path = Path(path)
+    raw = _read_bounded(path)
     try:
-        data = _decode(path.read_bytes())
+        data = _decode(raw)
     except json.JSONDecodeError as error:
         raise LedgerError(f"{path}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg}); "
                           "fix or remove the file — it is never overwritten") from None
     except UnicodeDecodeError:
         raise LedgerError(f"{path}: not UTF-8 text; fix or remove the file — it is never overwritten") from None
+    except bounds.BadNumber as error:  # NaN, Infinity, 1e999, an integer of thousands of digits
+        raise LedgerError(f"{path}: {bounds.locate(raw, error.token)}: {error}; fix or remove the file — it is never "
+                          "overwritten") from None
     if not isinstance(data, dict) or data.get("kind") != KIND:
         raise LedgerError(f"{path}: not a ruota-docs ledger (expected \"kind\": \"{KIND}\")")
     schema = data.get("schema")
@@ -153,6 +161,22 @@ def load(path: Path, expand: bool = True) -> dict:
     return data if expand else to_stored(data)
 
 
+def _read_bounded(path: Path) -> bytes:
+    """The record's bytes, its size checked before reading (`ruota_docs.records.bounds`): a link to
+    ``/dev/zero`` or a file of gigabytes is refused, named, never read into memory."""
+    try:
+        raw = bounds.read(path, bounds.MAX_BYTES)
+    except (bounds.TooLarge, bounds.NotRegular) as error:
+        raise LedgerError(f"{path}: {error}: not a record this ruota-docs reads (`ruota-docs record check` says "
+                          "why)") from None
+    except OSError as error:
+        raise LedgerError(f"{path}: cannot be read: {error.strerror or error}") from None
+    problem = bounds.depth_problem(raw)
+    if problem:
+        raise LedgerError(f"{path}: {problem}")
+    return raw
+
+
 def _decode(raw: bytes):
     """A record's JSON: with orjson, a third of the time of the standard library's (a site reads
     a thousand records in every build); a file it refuses is read again by the standard library,
@@ -162,7 +186,7 @@ def _decode(raw: bytes):
             return orjson.loads(raw)
         except orjson.JSONDecodeError:
             pass
-    return json.loads(raw.decode("utf-8"))
+    return bounds.loads(raw)
 
 
 def _check_parts(path: Path, data: dict) -> None:
@@ -222,7 +246,11 @@ def load_files(directory: Path, expand: bool = True) -> list[tuple[Path, dict]]:
     if not directory.is_dir():
         return []
     ledgers, seen = [], {}
-    for path in sorted(directory.glob("*.json")):
+    try:
+        paths = listing.records(directory)  # the one list every tool reads: no hidden file, link or device
+    except listing.RecordsRefused as refused:
+        raise LedgerError(f"{refused}") from None
+    for path in paths:
         data = load(path, expand)
         key = (data.get("machine_id"), data.get("fingerprint"))
         if key in seen:

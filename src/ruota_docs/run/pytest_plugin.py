@@ -5,7 +5,7 @@ Loaded automatically (entry point ``pytest11``). Options:
 ``--ledger PATH``        file or folder for the record (default: ``verification/``
                          beside mkdocs.yml, file named after the machine id)
 ``--no-ledger``          write no record
-``--block-timeout S``    seconds a block may run (default 900; ``run: timeout=`` wins)
+``--block-timeout S``    seconds a block may run (default 120; ``run: timeout=`` wins)
 ``--network``            let blocks marked ``requires: network`` run
 ``--no-reuse``           execute identical translations again instead of crediting them
 ``--reuse-ledger``       do not run pages whose code passed here last time, unchanged
@@ -17,6 +17,10 @@ Loaded automatically (entry point ``pytest11``). Options:
                          :mod:`ruota_docs.run.unprivileged`); each entry records ``as_root``
 ``--mkdocs-config PATH`` the site's mkdocs.yml, where it is not at or above the folder the run
                          names (``pytest docs --mkdocs-config docs/en/mkdocs.yml``)
+``--isolation MODE``     ``auto`` (default): each page in bubblewrap's sandbox where it can run,
+                         else as the unprivileged user, said once; ``sandbox``: refuse to run
+                         without it; ``user``: the fallback (:mod:`ruota_docs.run.sandbox`);
+                         each entry records ``isolation``
 
 mkdocs.yml is read as MkDocs reads it: a file that is not valid YAML stops the run with its
 file and line; an option the ``ruota_docs`` plugin does not have is a warning, an error with
@@ -26,6 +30,7 @@ it names says so, with the file and the option.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import sys
@@ -76,15 +81,52 @@ def _state(config: pytest.Config):
     if RUN not in config.stash:
         from ruota_docs.run.run_state import RunState  # noqa: PLC0415 — see the imports above
 
-        config.stash[RUN] = RunState(_settings(config))
+        config.stash[RUN] = RunState(_settings(config), progress=_live_line(config))
     return config.stash[RUN]
+
+
+def _live_line(config: pytest.Config):
+    """``progress(where, elapsed, done)`` for a block that runs long: on a terminal, one line
+    rewritten each second and cleared when the block ends; elsewhere (a log, CI) a line at 5 s,
+    then every minute. Written past pytest's capture."""
+    terminal = config.pluginmanager.get_plugin("terminalreporter")
+    capture = config.pluginmanager.get_plugin("capturemanager")
+    if terminal is None or hasattr(config, "workerinput"):  # xdist workers' output does not reach a terminal
+        return None
+    tty = getattr(terminal, "isatty", False)
+    tty = bool(tty() if callable(tty) else tty)
+    shown: dict[str, int] = {}
+
+    def progress(where: str, elapsed: float, done: bool) -> None:
+        if done:  # a line rewritten in place goes; one written into a log stays
+            if tty and where in shown:
+                with capture.global_and_fixture_disabled() if capture else contextlib.nullcontext():
+                    terminal._tw.write("\r\x1b[K", flush=True)
+            shown.pop(where, None)
+            return
+        step = int(elapsed) if tty else (0 if elapsed < 60 else int(elapsed // 60))
+        if shown.get(where) == step:
+            return
+        first = where not in shown
+        shown[where] = step
+        text = f"ruota-docs: {where} still running after {elapsed:.0f} s (--block-timeout, run: timeout=S)"
+        with capture.global_and_fixture_disabled() if capture else contextlib.nullcontext():
+            if tty:
+                if first:
+                    terminal.ensure_newline()
+                terminal._tw.write("\r\x1b[K" + text, flush=True)
+            else:
+                terminal.write_line(text)
+
+    return progress
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("ruota-docs", "verified documentation")
     group.addoption("--ledger", metavar="PATH", help="verification record file or folder (default: verification/)")
     group.addoption("--no-ledger", action="store_true", help="do not write the verification record")
-    group.addoption("--block-timeout", type=float, metavar="S", help="seconds a code block may run (default 900)")
+    group.addoption("--block-timeout", type=float, metavar="S",
+                    help="seconds a code block may run (default 120; run: timeout=S for one block)")
     group.addoption("--network", action="store_true", help="run blocks that need the internet")
     group.addoption("--no-reuse", action="store_true", help="execute identical translations again")
     group.addoption("--reuse-ledger", action="store_true",
@@ -93,6 +135,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="rewrite #> output lines from this machine's output (pages and snippet files)")
     group.addoption("--mkdocs-config", metavar="PATH",
                     help="the site's mkdocs.yml, where it is not at or above the folder the run names")
+    group.addoption("--isolation", choices=("auto", "sandbox", "user"),
+                    help="how pages are isolated: auto (default: bubblewrap's sandbox where it runs, else the "
+                         "unprivileged user), sandbox (required), user (the fallback)")
     group.addoption("--run-as-root", action="store_true",
                     help="when run as root, run the pages' code as root too (default: as an unprivileged user, "
                          "see `ruota-docs runner`)")
@@ -120,7 +165,7 @@ def pytest_configure(config: pytest.Config) -> None:
         from ruota_docs.run import unprivileged  # noqa: PLC0415 — a site's run only
 
         try:  # once per run, before any page: who runs the pages, and can it reach them
-            unprivileged.prepare(_settings(config))
+            runner = unprivileged.prepare(_settings(config))
         except unprivileged.RunnerError as error:
             raise pytest.UsageError(f"ruota-docs: {error}") from None
         finally:
@@ -128,6 +173,8 @@ def pytest_configure(config: pytest.Config) -> None:
             if notice:
                 reporter = config.pluginmanager.get_plugin("terminalreporter")
                 reporter.write_line(notice, yellow=True) if reporter else print(notice, file=sys.stderr)
+        _isolation(config, runner)
+        _record_folder_writable(_settings(config))
     # The machine is described only when a block asks something of it or a record is
     # written (device.probe: lazy, and cached on disk for the next run and the workers).
     if config.pluginmanager.hasplugin("xdist") and config.getoption("dist", default="no") == "loadscope":
@@ -140,6 +187,38 @@ def pytest_configure(config: pytest.Config) -> None:
     config._ruota_accounting = None  # type: ignore[attr-defined] — made once a block is collected or reported
     config._ruota_collectors = {}  # type: ignore[attr-defined]
     config._ruota_ahead = _one_page(config) or None  # type: ignore[attr-defined] — False once started
+
+
+def _isolation(config: pytest.Config, runner) -> None:
+    """Once per run: whether pages run in the sandbox; where they cannot, say so (once)."""
+    from ruota_docs.run import sandbox  # noqa: PLC0415 — a site's run only
+
+    settings = _settings(config)
+    if settings.isolation not in sandbox.CHOICES:
+        raise pytest.UsageError(f"ruota-docs: RUOTA_DOCS_ISOLATION={settings.isolation!r}: "
+                                f"expected one of {', '.join(sandbox.CHOICES)}")
+    try:
+        user = (runner.uid, runner.gid, runner.groups) if runner else None
+        isolation, why = sandbox.choose(settings.isolation, user, runner is not None)
+    except sandbox.SandboxError as error:
+        raise pytest.UsageError(f"ruota-docs: {error}") from None
+    if why:
+        who = f"the unprivileged user {runner.name}" if runner else "this user, with nothing between them"
+        sys.stderr.write(f"ruota-docs: no sandbox for the pages ({why}); they run as {who}, and their results "
+                         f"record isolation: {isolation}\n")
+
+
+def _record_folder_writable(settings) -> None:
+    """Before any page: a record folder that cannot be written stops the run at once, named."""
+    if not settings.write_ledger or settings.fake_device:
+        return
+    target = settings.ledger or settings.ledger_dir or settings.root / "verification"
+    folder = target.parent if target.suffix == ".json" else target
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not os.access(folder, os.W_OK):
+        raise pytest.UsageError(f"ruota-docs: the record folder {folder} cannot be written (read-only or not "
+                                "yours): make it writable, or name another with --ledger PATH, or run with --no-ledger")
 
 
 def _one_page_named(config: pytest.Config) -> bool:
@@ -254,7 +333,10 @@ def pytest_collect_file(file_path: Path, parent):
         from ruota_docs.run.process import session  # noqa: PLC0415
         from ruota_docs.run.sybil.parsers import PageLayout  # noqa: PLC0415
 
-        session.start_ahead(PageLayout(root).page_of(file_path)[0], _settings(config))
+        try:
+            session.start_ahead(PageLayout(root).page_of(file_path)[0], _settings(config))
+        except session.MachineFault:
+            pass  # the page's first block meets it again, and stops the run there
     collectors = config._ruota_collectors
     if root not in collectors:
         from ruota_docs.run.sybil import make_sybil  # noqa: PLC0415
@@ -352,10 +434,11 @@ def pytest_runtest_makereport(item, call):
     status = "error" if result is None else result.status
     if result is None:  # the engine itself failed on this block
         code = reason_codes.reason("problem", message=str(call.excinfo.value)) if call.excinfo else None
-        output, duration, error, reused, as_root = "", report.duration, None, None, None
+        output, duration, error, reused, as_root, isolation = "", report.duration, None, None, None, None
     else:
         code, output, duration, error = result.code, result.output, result.duration, result.error
         reused, as_root = getattr(result, "reused_from", None), getattr(result, "as_root", None)
+        isolation = getattr(result, "isolation", None)
     reason = code.english() if code else getattr(result, "reason", None)
     update = getattr(result, "update", None)
     if update is not None:  # travels with the report, from an xdist worker too
@@ -369,6 +452,7 @@ def pytest_runtest_makereport(item, call):
         "output": output, "ran_at": getattr(result, "ran_at", None) or ledger.now(), "reused_from": reused,
         "signature": block.signature, "as_root": as_root, "page_blocks": block.page_total,
         **({"tier": tier} if tier else {}),  # absent where the block reached none (`ruota_docs.blocks.tiers`)
+        **({"isolation": isolation} if isolation else {}),  # absent where no code ran: older records unchanged
     }))
 
 
@@ -463,11 +547,14 @@ def pytest_sessionfinish(session, exitstatus) -> None:
     unrun: set[str] = set()
     if accounting is not None and not config.getoption("collectonly", default=False):
         # a run that runs nothing (collect-only) accounts for nothing
-        stopped = bool(session.shouldfail or session.shouldstop) or exitstatus == pytest.ExitCode.INTERRUPTED
+        stopped = (bool(session.shouldfail or session.shouldstop) or exitstatus == pytest.ExitCode.INTERRUPTED
+                   or bool(_state(config).fault))
         config._ruota_unaccounted = accounting.problems(stopped)  # type: ignore[attr-defined]
         if config._ruota_unaccounted:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         unrun = {f"{page}#{index}" for page, index in accounting.unrun_blocks()}  # ledger.block_key
+        if _state(config).fault:  # the machine stopped the run: what it did not reach keeps its earlier results
+            unrun = set()
     if not (entries or unrun) or config.getoption("no_ledger"):
         return
     from ruota_docs.records import ledger  # noqa: PLC0415 — a record's run only
@@ -494,6 +581,14 @@ def pytest_sessionfinish(session, exitstatus) -> None:
         config._ruota_summary = f"verification record NOT written: {error}"
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
         return
+    except OSError as error:  # the machine's fault (no space, a read-only folder): the results are kept aside
+        kept = _kept_aside(path, entries, complete, probe().to_dict(), unrun)
+        config._ruota_summary = (f"verification record NOT written: {error.filename or path}: {error.strerror}; the "
+                                 f"record was left as it was. "
+                                 + (f"This run's results are kept, merged with it, in {kept}: move that file to "
+                                    f"{path} once it can be written." if kept else "This run's results are lost."))
+        session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
+        return
     counts = Counter(e["outcome"] for e in entries)
     credited = sum(1 for e in entries if e.get("reused_from"))
     as_root = sum(1 for e in entries if e.get("as_root"))
@@ -504,6 +599,24 @@ def pytest_sessionfinish(session, exitstatus) -> None:
         + (f"; {credited} credited from an identical translation run once" if credited else "")
         + (f"; {as_root} ran as root" if as_root else "")
     )
+
+
+def _kept_aside(path: Path, entries: list, complete: set, machine: dict, unrun: set) -> Path | None:
+    """The run's record written in the temporary folder instead (merged with the record at
+    ``path`` as it is): the path, or None where that fails too."""
+    import shutil  # noqa: PLC0415 — a fault's only
+    import tempfile  # noqa: PLC0415
+
+    from ruota_docs.records import ledger  # noqa: PLC0415
+
+    try:
+        aside = Path(tempfile.mkdtemp(prefix="ruota-docs-unsaved-")) / path.name
+        if path.exists():
+            shutil.copyfile(path, aside)
+        ledger.record(aside, entries, complete, machine, forget=unrun)
+    except (OSError, ledger.LedgerError):
+        return None
+    return aside
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
@@ -531,6 +644,11 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
             terminalreporter.write_line(line, red=True)
         terminalreporter.write_line("their earlier results were removed from the record; with xdist, use "
                                     "--dist loadscope and a collection that is the same on every worker")
+    fault = getattr(config.stash.get(RUN, None), "fault", None)
+    if fault:
+        terminalreporter.write_sep("=", "ruota-docs: the machine stopped the run", red=True, bold=True)
+        terminalreporter.write_line(f"{fault}; free it and run again (no block was recorded as failed for it)",
+                                    red=True)
     summary = getattr(config, "_ruota_summary", None)
     if summary:
         terminalreporter.write_sep("-", "ruota-docs verification record")

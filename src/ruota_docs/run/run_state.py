@@ -13,6 +13,7 @@ belong to the run's boundaries, in the pytest plugin:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -50,6 +51,10 @@ class RunState:
     settings: Settings
     #: The blocks of this machine's record as the run found it (``--reuse-ledger``); None: not read, or unreadable.
     recorded: dict | None = None
+    #: Shows the live line of a block that runs long: ``progress(where, elapsed, done)``; None: nothing shown.
+    progress: Callable[[str, float, bool], None] | None = None
+    #: The fault of the machine that stopped the run (no space left, …), as the run reports it.
+    fault: str | None = None
 
     def read_record(self, machine_id: str) -> None:
         """Read this machine's record once (``--reuse-ledger``); a record that cannot be read reuses nothing."""

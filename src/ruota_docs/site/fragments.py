@@ -80,8 +80,10 @@ def _phrase(g: groups.Group, states: tuple[str, ...], lang: str) -> str:
     count = g.count(*states)
     if g.count() == 1:
         return g.results[0].label
-    key = "group_confirmed" if any(g.confirmed(s) for s in states) else "group_machines"
-    return text(lang, key, count=count, target=groups.target_label(g.backend, g.target))
+    if any(g.confirmed(s) for s in states):
+        return text(lang, "group_confirmed", count=count, target=groups.target_label(g.backend, g.target))
+    return text(lang, "group_machines", count=count, target=groups.target_label(g.backend, g.target),
+                senders=text(lang, "senders", count=g.senders(*states)))
 
 
 def _phrases(found: list, states: tuple[str, ...], lang: str) -> str:
@@ -237,7 +239,8 @@ def page_summary(blocks_verdicts, lang: str) -> str:
     if counts["passed"] == 0:
         parts = [text(lang, "summary_none")]
     else:
-        parts = [text(lang, "summary", passed=counts["passed"], total=total,
+        key = "summary_all" if counts["passed"] == total else "summary"  # every block verified, or some
+        parts = [text(lang, key, passed=counts["passed"], total=total,
                       machines=text(lang, "machines_count", count=len(machines)),
                       date=formatting.date(max(stamps) if stamps else None, lang))]
     pending = counts["stale"] + counts["never"]

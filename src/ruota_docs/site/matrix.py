@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ruota_docs.records import verdicts
-from ruota_docs.site import evidence, formatting, reasons, tier_table
+from ruota_docs.site import evidence, formatting, reasons, tier_table, trust
 from ruota_docs.site.locales import text
 from ruota_docs.site.fragments import icon
 
@@ -60,16 +60,24 @@ def _machine_facts(data: dict, lang: str) -> list[str]:
     facts = [f"<strong>{html.escape(gpu)}</strong>", f"{target}{html.escape(system)}",
              f"PyTorch {html.escape(_torch(m))}", html.escape(formatting.date(data.get("updated"), lang, "medium"))]
     provenance = data.get("provenance") or {}
-    if provenance.get("kind") == "ci" and provenance.get("run_url"):
+    known = trust.current()
+    if provenance.get("kind") == "ci" and known.ci_state(data) != "verified":
+        facts.append(html.escape(text(lang, "matrix_ci_claimed")))  # no link: the run is not proven to be it
+    elif provenance.get("kind") == "ci" and provenance.get("run_url"):
         facts.append(f'<a href="{html.escape(provenance["run_url"])}">{html.escape(text(lang, "matrix_ci_run"))}</a>')
     elif provenance.get("kind") == "sent":
         facts.append(html.escape(text(lang, "matrix_sent")))
+    if id(data) in known.unknown_commit:
+        facts.append(html.escape(text(lang, "matrix_unknown_commit")))
     return facts
 
 
 def _stop_words(cell: evidence.Cell, lang: str) -> str:
     block = cell.stopped_by
-    where = text(lang, "matrix_block", line=block.line)
+    # readers know a block by the snippet it shows (020_assert_rocm.py), not by a line of the Markdown
+    included = [path.rsplit("/", 1)[-1] for path in getattr(block, "includes", ()) if path]
+    where = (text(lang, "matrix_block_file", file=included[-1]) if len(included) == 1
+             else text(lang, "matrix_block", line=block.line))
     if cell.stop == "skipped":
         reason = reasons.reason_text(block, cell.stop_entry or {}, lang)
         return text(lang, "matrix_stop_skipped", block=where, reason=reason)
@@ -162,10 +170,10 @@ def _best(target: _Target, n: int, url: str, lang: str) -> str:
 def _target_head(target: _Target, lang: str) -> str:
     names = sorted({str(d.get("machine", {}).get("gpu_name") or "") for d, _ in target.records} - {""})
     label = target.target if target.backend == "rocm" else f"{target.backend.upper()} {target.target}"
-    fingerprints = {d.get("fingerprint") for d, _ in target.records if d.get("fingerprint")}
     count = text(lang, "matrix_machines", count=len(target.records))
-    if fingerprints:
-        count += " · " + text(lang, "matrix_independent", count=len(fingerprints))
+    # independent only as far as the senders are (a fingerprint is whatever a sender writes)
+    if len(target.records) > 1:
+        count += ", " + text(lang, "senders", count=trust.current().senders([d for d, _ in target.records]))
     shown = ", ".join(names[:3]) + (" …" if len(names) > 3 else "")
     facts = ([f"<strong><code>{html.escape(label)}</code></strong>"] + ([html.escape(shown)] if shown else [])
              + [html.escape(count)])
@@ -224,7 +232,7 @@ def card_matrix(guides: list[evidence.Guide], ledgers: list[dict], lang: str, ur
                     f'data-filter="{html.escape((name + " " + " ".join(targets)).lower())}">'
                     f'<th scope="row"><span class="ruota-matrix-fact"><strong>{html.escape(name)}</strong></span>'
                     f'<span class="ruota-matrix-fact"><code>{html.escape(shown)}</code></span></th>'
-                    f'<td colspan="{columns}">{icon("stale")}<strong>{words}</strong> — {link}</td></tr>')
+                    f'<td colspan="{columns}">{icon("stale")}<strong>{words}</strong> {link}</td></tr>')
     label = html.escape(text(lang, "matrix_filter"))
     search = f'<input type="search" class="ruota-matrix-filter" placeholder="{label}" aria-label="{label}" hidden>'
     # the rows left, said by screen readers as the filter changes them (role=status is polite)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import gc
 import re
+from html import escape as _escape
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -31,10 +32,10 @@ from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
 from ruota_docs.blocks import compat, directives, markers, page_cache, renderer, site_config
-from ruota_docs.records import ledger, verdicts
+from ruota_docs.records import attestations, ledger, listing, verdicts
 from ruota_docs.blocks import fact_directive, value_directive
 from ruota_docs.site import (evidence, facts, fragment_templates, fragments, groups, matrix, published,
-                             template_cache, typography, values)
+                             template_cache, trust, typography, values)
 from ruota_docs.blocks.capture import BlockCapture, Context
 from ruota_docs.site.locales import LANGUAGE_NAMES, text, theme_text
 from ruota_docs.blocks.pages import PageError, read_page, split_meta
@@ -43,6 +44,10 @@ log = get_plugin_logger(__name__)
 
 #: mkdocstrings renders the package's docstrings: English on every page, and said so.
 _API_OBJECT = '<div class="doc doc-object '
+#: Inside those English docstrings, what the site itself writes is in the reader's language:
+#: a block's panel, and mkdocstrings' "Bases:" (which it does not translate).
+_PANEL = '<div class="ruota-verify '
+_BASES = re.compile(r'<p class="doc doc-class-bases">\s*Bases:')
 #: A fragment whose outer element Material's search leaves out of its index.
 _SEARCH_EXCLUDED = re.compile(r"\s*<div\b[^>]*\sdata-search-exclude[\s>]")
 #: Material's page body, and the banner over a page shown in its source language.
@@ -57,6 +62,13 @@ class RuotaDocsConfig(Config):
     ledger_dir = c.Type(str, default=site_config.DEFAULT_LEDGER_DIR)
     #: Set to false to build without badges, marks and charts (for measuring the plugin's cost).
     enabled = c.Type(bool, default=True)
+    #: The build refuses whatever ``ruota-docs record check`` refuses in the records it publishes.
+    #: Only tests of the rendering, whose hand-made records are partial, turn it off; a site never does.
+    check_records = c.Type(bool, default=True)
+    #: The list of ``ci`` records whose attestation was verified (the deploy job writes it: a file name,
+    #: a tab and the run's account per line), relative to mkdocs.yml; default: the file named by
+    #: ``RUOTA_DOCS_VERIFIED_RECORDS``, else none (every ``ci`` record shows as claimed, not verified).
+    verified_records = c.Optional(c.Type(str))
     #: Source language: translations are compared against its pages (default: the i18n
     #: plugin's default language; on a site in one language, the theme's language or locale).
     source_language = c.Optional(c.Type(str))
@@ -72,6 +84,10 @@ class RuotaDocsConfig(Config):
     #: What every block of a fence language is, site-wide: ``show``, ``run`` or ``skip "reason"``
     #: (``{console: show, html: show}``; see ruota_docs.blocks.policies).
     policies = c.Type(dict, default={})
+    #: How pages' blocks share processes when the suite runs them: ``page`` (one process per page,
+    #: its blocks sharing one namespace, as a reader runs the page top to bottom) or ``block``
+    #: (each block in a fresh process of its own, as ``<!-- run: isolate -->`` asks for one block).
+    isolation = c.Choice(("page", "block"), default="page")
     #: Days after which a ``<!-- fact: checked=… -->`` claim is marked "may be out of date" on the
     #: site, and ``ruota-docs facts --as-of`` fails naming it.
     fact_max_age = c.Type(int, default=fact_directive.DEFAULT_MAX_AGE_DAYS)
@@ -103,9 +119,17 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         self.reported: list[str] = []  #: with report_only: what would have stopped the build
         try:
             files, self.ledgers, self.indexed = _records(self.site.ledger_dir)
+            if self.config.check_records:
+                kept = self._checked(files)
+                if len(kept) < len(files):  # report_only: the site is built without them
+                    files, self.ledgers = kept, [data for _, data in kept]
+                    self.indexed = verdicts.index_ledgers(self.ledgers)
+            # who sent each record, and which ci records' attestations the deploy job verified
+            verified = attestations.read(self.config.verified_records and self.root / self.config.verified_records)
+            trust.use(self.root, files, verified)
             self.published = published.Published(files, config.repo_url, self.config.allow_private,
                                                  keep_going=self.config.report_only)
-        except (ledger.LedgerError, published.RecordRefused) as error:
+        except (ledger.LedgerError, published.RecordRefused, attestations.ListError) as error:
             raise PluginError(f"ruota_docs: {error}") from None
         if self.published.refused:  # report_only: the site is built without them
             for message in self.published.refused:
@@ -192,6 +216,21 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         """A guide's blocks for the card matrix (evidence.load_guides), as `page_blocks` gives them."""
         key = Path(path).resolve().relative_to(self.docs_dir).as_posix()
         return [b for b in self._blocks(Path(path), key) if not b.shown_only]
+
+    def _checked(self, files: list[tuple[Path, dict]]) -> list[tuple[Path, dict]]:
+        """The build refuses whatever ``record check`` refuses (`ruota_docs.site.published.checked`),
+        checked once per set of records a process reads; with ``report_only``, it leaves those
+        records out and lists them with the other problems."""
+        stamp = _stamp(self.site.ledger_dir)
+        if stamp in _CHECKED and not self.config.report_only:
+            return files
+        refused = published.checked([path for path, _ in files], self.root, self.docs_dir, self.site.ledger_dir,
+                                    keep_going=self.config.report_only)
+        _CHECKED.add(stamp)
+        for file, errors in refused.items():
+            self._stop(f"ruota_docs: {file}: refused by `ruota-docs record check` (left out of this build): "
+                       + "; ".join(errors[:3]) + (f"; … and {len(errors) - 3} more" if len(errors) > 3 else ""))
+        return [(path, data) for path, data in files if str(path) not in refused]
 
     def _stop(self, message: str, *more, page: str = "") -> None:
         """Stop the build on ``message``; with ``report_only``, note it (and ``more`` page
@@ -414,7 +453,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         from it, reads as the page does (on_post_page sets the rest of the page)."""
         lang = self._reader_lang(page, config)
         if lang != "en" and page.content:
-            page.content = page.content.replace(_API_OBJECT, '<div lang="en" class="doc doc-object ')
+            page.content = _api_in_english(page.content, lang)
         written = self.languages.page_language(page.file.src_uri)
         if lang == "fr" and page.content and (written == lang or written not in LANGUAGE_NAMES):
             page.content = typography.french(page.content)
@@ -435,7 +474,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         output = self._put_back(page, output)  # a page rendered without its context event
         lang = self._reader_lang(page, config)
         if lang != "en":  # a page without context (no search, another plugin's) still gets it
-            output = output.replace(_API_OBJECT, '<div lang="en" class="doc doc-object ')
+            output = _api_in_english(output, lang)
         written = self.languages.page_language(page.file.src_uri)
         if written != lang and written in LANGUAGE_NAMES:  # the source page, shown where no translation exists
             output = output.replace(_ARTICLE, f'<article lang="{written}" class="md-content__inner md-typeset">', 1)
@@ -469,8 +508,7 @@ _NO_RECORDS = verdicts.index_ledgers([])
 def _records(folder: Path) -> tuple[list[tuple[Path, dict]], list[dict], verdicts.Index]:
     """The records of ``folder`` (with their files), and their index, read again only where a file
     changed (each language's build gets fresh verdicts: the cache of verdicts is the index's)."""
-    stamp = tuple((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in sorted(folder.glob("*.json"))) \
-        if folder.is_dir() else ()
+    stamp = _stamp(folder)
     known = _READ.get(folder)
     if known is None or known[0] != stamp:
         with _no_collection():
@@ -478,6 +516,19 @@ def _records(folder: Path) -> tuple[list[tuple[Path, dict]], list[dict], verdict
             ledgers = [data for _, data in files]
             known = _READ[folder] = (stamp, files, ledgers, verdicts.index_ledgers(ledgers))
     return known[1], known[2], known[3]
+
+
+def _stamp(folder: Path) -> tuple:
+    """What the records of ``folder`` are now, cheaply (one lstat each): the same list every tool reads."""
+    try:
+        paths = listing.records(folder)
+    except listing.RecordsRefused as refused:
+        raise ledger.LedgerError(str(refused)) from None
+    return tuple((p.name, p.lstat().st_mtime_ns, p.lstat().st_size) for p in paths)
+
+
+#: The sets of records (by `_stamp`) this process found `record check` accepts.
+_CHECKED: set[tuple] = set()
 
 
 @contextmanager
@@ -546,3 +597,14 @@ def _after_title(html: str, header: str) -> str:
     """``header`` right after the page's first ``<h1>`` (at the top where there is none)."""
     end = html.find("</h1>")
     return html[: end + 5] + header + html[end + 5:] if end >= 0 else header + html
+
+
+def _api_in_english(content: str, lang: str) -> str:
+    """The API reference's docstrings marked as English (``lang="en"``), and, inside them, the
+    site's own words in the reader's language ``lang``: the panels and "Bases:"."""
+    if _API_OBJECT not in content:
+        return content
+    content = content.replace(_API_OBJECT, '<div lang="en" class="doc doc-object ')
+    content = content.replace(_PANEL, f'<div lang="{lang}" class="ruota-verify ')
+    bases = _escape(text(lang, "api_bases"))
+    return _BASES.sub(lambda _: f'<p lang="{lang}" class="doc doc-class-bases">{bases}', content)
