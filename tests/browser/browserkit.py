@@ -325,10 +325,10 @@ sudo apt-get install -y rocm-hip-sdk
 
 MACHINES = {
     "cpu-x86_64": dict(backend="cpu", gpu_name=None, arch=None, vram_bytes=None, gpu_count=0, os="linux",
-                       machine="x86_64", python="3.11.2", torch="2.13.0+cpu", packages={"torch": "2.13.0"}),
+                       machine="x86_64", python="3.11.2", torch="2.13.0+cpu", hip=None, cuda=None, packages={"torch": "2.13.0"}),
     "cuda-nvidia-h200": dict(backend="cuda", gpu_name="NVIDIA H200", arch="sm_90", vram_bytes=150_000_000_000,
                              gpu_count=1, os="linux", machine="x86_64", python="3.11.2", torch="2.13.0+cu130",
-                             cuda="13.0", packages={"torch": "2.13.0"}),
+                             cuda="13.0", hip=None, packages={"torch": "2.13.0"}),
 }
 FAILING = "print(greet(\"admonition\"))"  #: the fixture block that fails on the GPU machine
 
@@ -381,7 +381,7 @@ def make_fixture_repo(dest: Path) -> Path:
                         entry.update(sha256="0" * 64)  # recorded for older code: stale
                     entries[ledger_mod.block_key(page, block.index)] = entry
         data = ledger_mod.empty(dict(facts, machine_id=machine_id))
-        data.update(blocks=entries, updated=stamp)
+        data.update(blocks=entries, updated=stamp, provenance={"kind": "sent", "commit": None})  # as record check wants
         ledger_mod.write_atomic(dest / "verification" / f"{machine_id}.json", data)  # as the engine writes it
     return dest
 
