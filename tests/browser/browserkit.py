@@ -325,10 +325,10 @@ sudo apt-get install -y rocm-hip-sdk
 
 MACHINES = {
     "cpu-x86_64": dict(backend="cpu", gpu_name=None, arch=None, vram_bytes=None, gpu_count=0, os="linux",
-                       machine="x86_64", python="3.11.2", torch="2.13.0+cpu", packages={"torch": "2.13.0"}),
+                       machine="x86_64", python="3.11.2", torch="2.13.0+cpu", hip=None, cuda=None, packages={"torch": "2.13.0"}),
     "cuda-nvidia-h200": dict(backend="cuda", gpu_name="NVIDIA H200", arch="sm_90", vram_bytes=150_000_000_000,
                              gpu_count=1, os="linux", machine="x86_64", python="3.11.2", torch="2.13.0+cu130",
-                             cuda="13.0", packages={"torch": "2.13.0"}),
+                             cuda="13.0", hip=None, packages={"torch": "2.13.0"}),
 }
 FAILING = "print(greet(\"admonition\"))"  #: the fixture block that fails on the GPU machine
 
@@ -338,6 +338,8 @@ def fixture_output(machine_id: str, block) -> str:
     lines = [f"{machine_id} ran {block.page}#{block.index}"]
     if block.block_id:
         lines.append(f"seconds_per_epoch: {30.5 if machine_id.startswith('cpu') else 2.25}")
+        # wider than any page: the output scrolls sideways, so it must take the keyboard's focus
+        lines.append("per_layer_ms: " + " ".join(f"L{n}={n * 0.25:.2f}" for n in range(48)))
     return "\n".join(lines)
 
 
@@ -383,7 +385,7 @@ def make_fixture_repo(dest: Path) -> Path:
                         entry.update(sha256="0" * 64)  # recorded for older code: stale
                     entries[ledger_mod.block_key(page, block.index)] = entry
         data = ledger_mod.empty(dict(facts, machine_id=machine_id))
-        data.update(blocks=entries, updated=stamp)
+        data.update(blocks=entries, updated=stamp, provenance={"kind": "sent", "commit": None})  # as record check wants
         ledger_mod.write_atomic(dest / "verification" / f"{machine_id}.json", data)  # as the engine writes it
     return dest
 
@@ -399,6 +401,70 @@ def copy_plan(site: Site) -> dict[tuple[str, str], list]:
             if chosen:
                 plan[(page, lang)] = sorted(chosen, key=lambda b: b.index)
     return plan
+
+
+# -- accessibility -------------------------------------------------------------------------
+#: What axe-core checks: WCAG 2.0 and 2.1, levels A and AA.
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+#: What fails a test: axe-core's two highest impacts (moderate and minor are reported, not failed).
+AXE_FAILING = ("serious", "critical")
+#: The rules whose result depends on the colours: the only ones a change of scheme can change.
+AXE_COLOUR_RULES = ["color-contrast", "link-in-text-block"]
+
+# Highlighted code is most of a guide's elements (8,000 of 9,000 spans) and most of axe-core's
+# time, yet its contrast depends only on each token's colour, size and weight and the backgrounds
+# behind it (the code's, a highlighted line's, a tab's or an admonition's). One element per such
+# combination stands for the others; the rest of the page is checked element by element.
+CODE_SAMPLES_JS = """() => {
+  document.querySelectorAll('[data-axe-sample]').forEach(e => e.removeAttribute('data-axe-sample'));
+  const seen = new Set();
+  for (const el of document.querySelectorAll('.highlight code, .highlight code *')) {
+    // text of its own, shown (axe-core leaves out what is hidden: a closed tab, a folded admonition)
+    if (![...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()) || !el.checkVisibility()) continue;
+    const s = getComputedStyle(el), behind = [];
+    for (let n = el; n && n !== document.body; n = n.parentElement) {
+      const b = getComputedStyle(n).backgroundColor;
+      if (b !== 'rgba(0, 0, 0, 0)') behind.push(b);
+    }
+    const key = [s.color, s.fontSize, s.fontWeight, s.opacity, behind.join('/')].join('|');
+    if (!seen.has(key)) { seen.add(key); el.setAttribute('data-axe-sample', ''); }
+  }
+  return seen.size;
+}"""
+
+
+def axe_audit(page, include: list[str] | None = None, colours_only: bool = False) -> list[str]:
+    """axe-core's serious and critical WCAG 2.1 A/AA violations on ``page`` as it is now, one line
+    per element (rule, impact, element, why): in the elements ``include`` selects, or the whole
+    page, where highlighted code is sampled for contrast (CODE_SAMPLES_JS). ``colours_only``: only
+    the rules a change of colour scheme can change (the page was audited whole in another).
+    axe-core comes with axe-playwright-python; it is injected once per loaded page."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        from axe_playwright_python.sync_playwright import Axe
+
+        page.evaluate(Axe().axe_script)
+    runs = []  # (context, rules run, rules left out)
+    if include:
+        runs.append(({"include": [[s] for s in include]}, AXE_COLOUR_RULES if colours_only else None, []))
+    else:
+        if not colours_only:
+            runs.append((None, None, AXE_COLOUR_RULES))
+        runs.append(({"exclude": [[".highlight"]]}, AXE_COLOUR_RULES, []))
+        if page.evaluate(CODE_SAMPLES_JS):
+            runs.append(({"include": [[".highlight [data-axe-sample]"]]}, AXE_COLOUR_RULES, []))
+    found = []
+    for context, only, without in runs:
+        options = {"runOnly": {"type": "rule", "values": only} if only else {"type": "tag", "values": AXE_TAGS},
+                   "rules": {rule: {"enabled": False} for rule in without}, "resultTypes": ["violations"]}
+        results = page.evaluate("([context, options]) => axe.run(context || document, options)", [context, options])
+        for rule in results["violations"]:
+            if rule["impact"] not in AXE_FAILING:
+                continue
+            for node in rule["nodes"]:
+                checks = node.get("any", []) + node.get("all", []) + node.get("none", [])
+                why = " ".join(check["message"] for check in checks)
+                found.append(f"{rule['id']} ({rule['impact']}): {' '.join(map(str, node['target']))}: {why or rule['help']}")
+    return found
 
 
 # -- small DOM helpers -------------------------------------------------------------------

@@ -2,16 +2,18 @@
 
 Loading a page is the expensive part of a browser test, so each page is opened once:
 what it requested and logged, its landmarks and head, the plugin's panels, contrast of
-the verification colours in the light and the dark scheme, the print layout, overflow
-at desktop and phone widths, and (for guides) full-page screenshots in both schemes.
+the verification colours and axe-core's WCAG 2.1 A/AA audit in the light and the dark
+scheme, the print layout, overflow at desktop and phone widths, and (for guides)
+full-page screenshots in both schemes.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from browserkit import COPY_BUTTON, REVEAL_JS, contrast, parse_rgb, recorded_page
+from browserkit import COPY_BUTTON, REVEAL_JS, axe_audit, contrast, parse_rgb, recorded_page
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -35,6 +37,8 @@ PAGE_JS = """() => {
       role: svg.getAttribute('role') || '',
       label: (svg.getAttribute('aria-label') || '').trim(),
       html: svg.outerHTML.slice(0, 90),
+      // the chart's text alternative: the table of its values, in the same figure
+      values: svg.closest('figure') ? svg.closest('figure').querySelectorAll('table tbody tr').length : 0,
     }));
   out.alternates = Object.fromEntries([...document.querySelectorAll('link[rel=alternate][hreflang]')]
     .map(l => [l.getAttribute('hreflang'), l.href]));
@@ -49,7 +53,11 @@ PAGE_JS = """() => {
     cls: v.className,
     after_code: isCode(v.previousElementSibling),
     marks: [...v.querySelectorAll('.ruota-marks > li')].map(li => [li.className, li.textContent.trim()]),
-    labels: [...v.querySelectorAll('.ruota-outputs > .tabbed-labels > label')].map(l => l.textContent.trim()),
+    // the words of each tab; its icon's name (the state) apart
+    labels: [...v.querySelectorAll('.ruota-outputs > .tabbed-labels > label')].map(l => {
+      const c = l.cloneNode(true); c.querySelectorAll('svg').forEach(x => x.remove()); return c.textContent.trim(); }),
+    label_icons: [...v.querySelectorAll('.ruota-outputs > .tabbed-labels > label')]
+      .map(l => [...l.querySelectorAll('svg[role=img]')].map(x => x.getAttribute('aria-label')).join(' ')),
     outputs: [...v.querySelectorAll('.ruota-outputs > .tabbed-content > .tabbed-block')].map(b => b.textContent),
   }));
   out.requires = [...document.querySelectorAll('.ruota-requires')].map(r => ({
@@ -185,6 +193,8 @@ class PageReport:
     screenshots: list[Path] = field(default_factory=list)
     backgrounds: dict = field(default_factory=dict)  #: scheme → <body> background (0–255 RGBA)
     copied: dict = field(default_factory=dict)  #: block index → {"text": clipboard} or {"error": …}
+    axe: dict = field(default_factory=dict)  #: scheme → serious and critical violations (browserkit.axe_audit)
+    axe_seconds: float = 0.0  #: what the audit took on this page, both schemes
 
 
 def _contrasts(page) -> tuple[str, list]:
@@ -215,6 +225,10 @@ def survey(context, site, pages: list[tuple[str, str]], shots: set[tuple[str, st
             report.backgrounds[scheme] = parse_rgb(page.evaluate("getComputedStyle(document.body).backgroundColor"))
             found_scheme, values = _contrasts(page)
             report.contrast[scheme] = values if found_scheme == scheme else [("scheme", f"data-md-color-scheme is {found_scheme}", 0.0)]
+            # the page whole in the light scheme; in the dark one what colours can change
+            started = time.monotonic()
+            report.axe[scheme] = axe_audit(page, colours_only=scheme != "default")
+            report.axe_seconds += time.monotonic() - started
             if (path, lang) in shots:
                 target = shot_dir / lang / f"{path[:-3].replace('/', '-')}-{'light' if media == 'light' else 'dark'}.jpg"
                 target.parent.mkdir(parents=True, exist_ok=True)

@@ -176,7 +176,7 @@ def test_nested_fences_build(tree):
     # a verification mark under each of the three blocks, inside the list, the admonition and the tab
     assert html.count('<div class="ruota-verify ruota-state-passed" id="ruota-block-') == 3
     for printed in ("in a list", "in an admonition", "in a tab"):
-        assert f'<pre class="ruota-output"><code>{printed}\n</code></pre>' in html
+        assert re.search(f'<pre class="ruota-output" tabindex="0" role="region" aria-label="[^"]+"><code>{printed}\n</code></pre>', html)
 
 
 def test_page_in_one_language_only(tree):

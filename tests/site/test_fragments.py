@@ -17,6 +17,7 @@ from ruota_docs.blocks.terms import parse
 from ruota_docs.records.verdicts import MachineResult, Verdict
 from ruota_docs.run.conditions import unmet_reason
 from ruota_docs.site import fragments, reasons
+from ruota_docs.site.locales import text
 
 CPU = "CPU x86_64"
 
@@ -198,3 +199,8 @@ def test_status_counts_say_what_they_count():
     assert '<span class="ruota-sr-only">1 bloque omitido</span>' in shown
     assert '<span class="ruota-sr-only">1 bloque sin verificar</span>' in shown
     assert "<td>CPU</td>" in shown and "Linux x86_64" in shown and "1 dic 2026" in shown
+    # the outcomes chart's text alternative: its values as a table, in its figure
+    figure = shown[shown.index('<figure class="ruota-figure">'):shown.index("</figure>")]
+    heads = "".join(f"<th>{text('es', state)}</th>" for state in ("passed", "failed", "skipped"))
+    assert 'role="img"' in figure and heads in figure
+    assert '<tr><td>CPU x86_64</td><td class="ruota-num">2</td><td class="ruota-num">0</td><td class="ruota-num">1</td></tr>' in figure

@@ -76,7 +76,8 @@ def test_a_disagreement_is_shown_never_outvoted():
     assert "Verified on 3 machines (gfx1102, confirmed)" in words(panel)
     # both sides of the disagreement are shown: the latest pass and the latest failure
     labels = [words(label) for label in re.findall(r'<label for="__ruota_3_\d">(.*?)</label>', panel)]
-    assert labels == ["3 machines (gfx1102, confirmed)", "1 machine (gfx1102)"]
+    # each tab's icon says its state (its <title>), then the machines
+    assert labels == ["passed 3 machines (gfx1102, confirmed)", "failed 1 machine (gfx1102)"]
     es = words(fragments.mark(BLOCK, Verdict(found, 4), "es"))
     assert es.startswith("Falló en 1 de 4 máquinas gfx1102 (último fallo: 29 de noviembre de 2026)")
 
@@ -93,5 +94,5 @@ def test_a_thousand_machines_name_a_few_targets_and_count_the_rest():
                     "167 machines (gfx1100, confirmed) and 4 other targets, most recently on 28 November 2026")
     tabs = fragments.output_tabs(verdict, "en", "1", BLOCK.page)
     labels = re.findall(r'<label for="__ruota_1_\d">(.*?)</label>', tabs)
-    assert [words(label) for label in labels] == ["167 machines (gfx1102, confirmed) and CPU x86_64"]  # the same output
+    assert [words(label) for label in labels] == ["passed 167 machines (gfx1102, confirmed) and CPU x86_64"]  # the same output
     assert tabs.count("<pre") == 1 and len(fragments.block_panel(BLOCK, verdict, "en", "1")) < 3000

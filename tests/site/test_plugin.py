@@ -197,7 +197,8 @@ def test_output_tabs_labelled_with_the_machine(es):
     labels = re.findall(r'<label for="__ruota_1_\d">(.*?)</label>', panel)
     # the GPU's output first; the CPU printed the same: one tab for both
     assert labels == ["NVIDIA H200 (CUDA) y CPU x86_64"]
-    assert panel.count('<pre class="ruota-output"><code>hola\n</code></pre>') == 1
+    assert panel.count('<pre class="ruota-output" tabindex="0" role="region" '
+                       'aria-label="Salida en NVIDIA H200 (CUDA) y CPU x86_64"><code>hola\n</code></pre>') == 1
     assert '<div class="tabbed-labels" aria-label="Salida en cada máquina">' in panel
     assert f"21 nov 2026 · 1,5{NB}s" in panel  # the GPU's run
 
@@ -229,7 +230,7 @@ def test_failed_mark(es):
     panel = panels(es)[2]
     # a Python error is not repeated in the mark: the output below shows it
     assert '<li class="ruota-mark-failed"><span>Falló en CPU x86_64 el 20 de noviembre de 2026</span></li>' in panel
-    assert "<code>SystemExit: 1</code>" in panel
+    assert 'aria-label="Salida en CPU x86_64"><code>SystemExit: 1' in panel
     assert "ruota-mark-passed" not in panel
 
 

@@ -50,19 +50,30 @@
 })();
 
 /* The card matrix's filter (src/ruota_docs/site/matrix.py): rows whose targets, cards and
-   machines do not hold every word typed are hidden, with their list of machines. The field
-   is hidden in the HTML, so that a page read without scripts offers no filter that does nothing. */
+   machines do not hold every word typed are hidden, with their list of machines, and the
+   count of rows left is written to a live region that screen readers announce. The field
+   and the count are hidden in the HTML, so that a page read without scripts offers no
+   filter that does nothing. */
 (function () {
   "use strict";
   function filter(field) {
+    var matrix = field.closest(".ruota-card-matrix");
     var words = field.value.toLowerCase().split(/\s+/).filter(Boolean);
-    var rows = field.closest(".ruota-card-matrix").querySelectorAll("tr[data-filter]");
+    var rows = matrix.querySelectorAll("tr[data-filter]");
+    var left = 0;
     for (var i = 0; i < rows.length; i++) {
       var text = rows[i].getAttribute("data-filter");
       var shown = words.every(function (word) { return text.indexOf(word) >= 0; });
       rows[i].hidden = !shown;
+      if (shown) left++;
       var next = rows[i].nextElementSibling;
       if (next && next.classList.contains("ruota-matrix-machines")) next.hidden = !shown;
+    }
+    var count = matrix.querySelector(".ruota-matrix-count");
+    if (count) {
+      count.hidden = false;
+      count.textContent = count.getAttribute("data-words")
+        .replace("{shown}", String(left)).replace("{total}", String(rows.length));
     }
   }
   document.addEventListener("DOMContentLoaded", function () {
@@ -70,6 +81,7 @@
     for (var i = 0; i < fields.length; i++) {
       fields[i].hidden = false;
       fields[i].addEventListener("input", function (event) { filter(event.target); });
+      filter(fields[i]);
     }
   });
 })();

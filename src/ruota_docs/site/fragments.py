@@ -39,12 +39,14 @@ _ICONS["never"] = _ICONS["stale"]
 _ICONS["notrun"] = _ICONS["skipped"]
 
 
-def icon(state: str) -> str:
-    return render_kept("icon", path=_ICONS[state], state=state)
+def icon(state: str, label: str | None = None) -> str:
+    """The icon of ``state``: hidden from screen readers, or, with ``label``, an image of that name
+    (where no words beside it say the state)."""
+    return render_kept("icon", path=_ICONS[state], state=state, label=label)
 
 
 # what the templates call: an icon there is HTML, put in as it is
-add_globals(text=text, icon=lambda state: Markup(icon(state)))
+add_globals(text=text, icon=lambda state, label=None: Markup(icon(state, label)))
 
 
 def badges(block, lang: str) -> str:
@@ -423,7 +425,11 @@ def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: s
             c["stale"] = len(items) * size[key] - c["passed"] - c["failed"] - c["skipped"]  # changed, or never recorded
             cells.append([Markup(_count(s, c[s], lang)) for s in ("passed", "failed", "skipped", "stale") if c[s]])
         rows.append({"title": title, "url": url, "count": formatting.number(len(items), lang, 0), "cells": cells})
-    return render("status_page", svg=svg, rocm=Markup(rocm_evidence(pages, lang)), pages=rows,
+    # the chart's values as a table: its text alternative
+    states = ("passed", "failed", "skipped")
+    values = [{"label": label, "cells": [formatting.number(totals[key][s], lang, 0) for s in states]}
+              for key, label in columns] if chart else []
+    return render("status_page", svg=svg, values=values, rocm=Markup(rocm_evidence(pages, lang)), pages=rows,
                   columns=[label for _, label in columns],
                   machines=[_described(data, lang) for data in _newest_per_target(ledgers)], lang=lang)
 

@@ -6,9 +6,10 @@ Each cell is the best level of evidence the guide reaches on a machine of that t
 reached it and, where the next level is not reached, to the block that stops it; where
 the target's machines disagree (one failed a block another passed), the cell says so.
 Under each row, an expandable list of its machines with their own levels. A filter (in
-``ruota.js``, shipped with the site) narrows the rows; each row has a stable anchor,
-``#target-gfx1102``. Each card the guides are about that no record has yet gets a row
-saying so, with the link to contribute one. Expanded from ``<!-- card-matrix: -->``;
+``ruota.js``, shipped with the site) narrows the rows and says how many are left (in a live
+region, for screen readers); each row has a stable anchor, ``#target-gfx1102``. Each card
+the guides are about that no record has yet gets a row saying so, with the link to
+contribute one. Expanded from ``<!-- card-matrix: -->``;
 every string comes from :mod:`ruota_docs.site.locales`.
 """
 
@@ -234,6 +235,9 @@ def card_matrix(guides: list[evidence.Guide], ledgers: list[dict], lang: str, ur
                     f'<td colspan="{columns}">{icon("stale")}<strong>{words}</strong> {link}</td></tr>')
     label = html.escape(text(lang, "matrix_filter"))
     search = f'<input type="search" class="ruota-matrix-filter" placeholder="{label}" aria-label="{label}" hidden>'
+    # the rows left, said by screen readers as the filter changes them (role=status is polite)
+    count = html.escape(text(lang, "matrix_filter_count", shown="{shown}", total="{total}"))
+    search += f'<p class="ruota-matrix-count" role="status" aria-live="polite" data-words="{count}" hidden></p>'
     table = (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-matrix"><table>'
              f"<thead>{header}</thead><tbody>{''.join(rows)}</tbody></table></div></div>")
     tiers = tier_table.table(guides, indexed, lang)
