@@ -7,7 +7,7 @@
     ruota-docs verify [PYTEST ARGS…]        run the snippet suite on this machine, write its ledger
     ruota-docs contribute [--yes]           run the suite, check the record, prepare its pull request
     ruota-docs record check FILE… [--json]  validate records before they are accepted
-    ruota-docs record migrate FILE…         rewrite older records in the current format
+    ruota-docs record migrate FILE…         write records again as the engine writes them (after a hand edit)
     ruota-docs runner [--grant]             who runs the pages when the suite runs as root
     ruota-docs toolchain [--targets A,B]    ROCm's software here: hipcc, the gfx targets it builds, rocminfo
 """
@@ -24,6 +24,7 @@ from pathlib import Path
 from ruota_docs import __version__, status
 from ruota_docs.blocks import terms
 from ruota_docs.records import ledger
+from ruota_docs.records.schema import SCHEMA
 from ruota_docs.run import toolchain
 from ruota_docs.site import formatting
 from ruota_docs.translations import glossary, parity, staleness
@@ -341,16 +342,16 @@ def cmd_record(args) -> int:
 
 
 def _migrate(files: list[str]) -> int:
-    """Rewrite records in the current format (the same results, each stored once)."""
+    """Write records again as the engine writes them: the same results, the tables keyed again."""
     status = 0
     for name in files:
         try:
             before, after = ledger.migrate(Path(name))
-        except (OSError, ledger.LedgerError) as error:
+        except (OSError, ledger.RecordError) as error:
             print(f"ruota-docs: {name}: {getattr(error, 'strerror', None) or error}", file=sys.stderr)
             status = 1
             continue
-        print(f"{name}: schema {ledger.SCHEMA}, {before:,} → {after:,} bytes ({after / before:.0%})")
+        print(f"{name}: schema {SCHEMA}, {before:,} → {after:,} bytes ({after / before:.0%})")
     return status
 
 
@@ -446,7 +447,8 @@ def main(argv: list[str] | None = None) -> int:
                                         "future. One line per problem (FILE: WHERE: error|warning: reason), then a "
                                         "summary; exit 1 on any error.")
     record.add_argument("action", choices=["check", "migrate", "describe"],
-                        help="check: validate; migrate: rewrite older records in the current format; "
+                        help="check: validate; migrate: write a record again as the engine writes it (its "
+                             "outputs' and reasons' keys computed again, after a hand edit); "
                              "describe: the pull request's body for a record (with its check)")
     record.add_argument("files", nargs="+", metavar="FILE",
                         help="records to check (verification/<machine-id>-<fingerprint>.json)")

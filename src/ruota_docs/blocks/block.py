@@ -48,7 +48,6 @@ class Block:
     #: for a block the page's HTML shows from no fence of it: the extension that made it ('' where unknown)
     generated_by: str | None = None
     generated_from: str = ""  #: what it was made from (mkdocstrings: the object's identifier)
-    outcome: object = None  #: the `ruota_docs.run.process.session.Outcome`, once evaluated
 
     @property
     def sha256(self) -> str:

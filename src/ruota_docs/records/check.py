@@ -8,13 +8,12 @@ error makes the command exit 1; warnings do not, unless ``--strict``. The rules,
 severity:
 
 - **schema** (error): valid UTF-8 JSON, no duplicate keys, ``kind`` known and ``schema`` the
-  current one (an older record is refused with the command that migrates it); every field
-  of `ruota_docs.records.ledger.MACHINE_FIELDS` and of a stored result
-  (`ruota_docs.records.stored`: the entry's fields shared by a block's copies, ``at``,
-  ``credited``) present with its type, nothing else; one result per block, and a line for it;
-  each output and reason keyed by its hash and named by a result; outcomes, hashes, languages
-  well formed; a ``reason_code`` one of `ruota_docs.records.reason_codes.CODES` with its
-  arguments, whose English is the entry's ``reason``.
+  current one; every field of `ruota_docs.records.schema.MACHINE_FIELDS` and of a stored
+  result (`ruota_docs.records.stored`: the fields of `ruota_docs.records.schema.Result` shared
+  by a block's copies, ``at``, ``credited``) present with its type, nothing else; one result
+  per block, and a line for it; each output and reason keyed by its hash and named by a
+  result; outcomes, hashes, languages well formed; a ``reason_code`` one of
+  `ruota_docs.records.reason_codes.CODES` with its arguments, whose English is the entry's ``reason``.
 - **stale** (warning): the entry's page is gone, it has no block at that index, or no block of
   the page has the entry's code (its SHA-256) any more. The site never shows such an entry as
   verified (`ruota_docs.records.verdicts`), so it is only a warning: run the page again.
@@ -30,6 +29,9 @@ severity:
   (`ruota_docs.records.schema.OUTPUT_LIMIT`, plus the note that says what was cut).
 - **time** (error): ``updated`` and every ``ran_at`` are UTC times, none in the future (5
   minutes of clock skew allowed), none after ``updated``.
+
+The record is first decoded strictly (the shape rules of **schema**, field by field), then
+read as the model (`ruota_docs.records.schema.Record`), whose results the other rules judge.
 """
 
 from __future__ import annotations
@@ -41,12 +43,12 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ruota_docs.records import gpus, ledger, private_data, provenance, reason_codes, stored
+from ruota_docs.records import gpus, private_data, provenance, reason_codes, schema, stored
 from ruota_docs.blocks.collect import PageError, page_blocks
 from ruota_docs.blocks import site_config
 from ruota_docs.records.machine import Device
 from ruota_docs.blocks.terms import OS_NAMES
-from ruota_docs.records.schema import CUT_NOTE, OUTPUT_LIMIT, RECORD_LIMIT
+from ruota_docs.records.schema import CUT_NOTE, OUTPUT_LIMIT, RECORD_LIMIT, BlockRef, Result
 
 #: Clock skew allowed between the machine that ran the suite and the one checking.
 SKEW = dt.timedelta(minutes=5)
@@ -168,7 +170,7 @@ _GPU_BACKENDS = {
 
 
 def _check_machine(report: Report, machine: dict, machine_id, stem: str, fingerprint=None) -> Device | None:
-    if not _fields(report, "machine", machine, ledger.MACHINE_FIELDS):
+    if not _fields(report, "machine", machine, schema.MACHINE_FIELDS):
         return None
     backend = machine["backend"]
     if backend not in ("rocm", "cuda", "cpu"):
@@ -261,36 +263,37 @@ class _Pages:
         return self.cache[page]
 
 
-def _check_entry(report: Report, key: str, entry: dict, pages: _Pages, device: Device | None, updated, now) -> None:
-    """One block's entry, as the stored results give it (their fields and types are checked)."""
+def _check_entry(report: Report, block: BlockRef, result: Result, pages: _Pages, device: Device | None, updated,
+                 now) -> None:
+    """One block's result, as the stored results give it (their fields and types are checked)."""
+    key = block.key
     add = lambda message, where=key: report.add(where, "error", "schema", message)  # noqa: E731
-    page = entry["page"]
-    expected_lang = pages.languages.page_language(page)
-    if entry["lang"] != expected_lang:
+    expected_lang = pages.languages.page_language(block.page)
+    if block.lang != expected_lang:
         where = "the site's language" if pages.languages.single else "the page's language"
-        add(f"lang {entry['lang']!r} is not {where} ({expected_lang!r})", f"{key}.lang")
-    if entry["outcome"] not in ledger.OUTCOMES:
-        add(f"outcome must be one of {', '.join(ledger.OUTCOMES)}, not {entry['outcome']!r}", f"{key}.outcome")
-    if not _HEX64.fullmatch(entry["sha256"]):
+        add(f"lang {block.lang!r} is not {where} ({expected_lang!r})", f"{key}.lang")
+    if result.outcome not in schema.OUTCOMES:
+        add(f"outcome must be one of {', '.join(schema.OUTCOMES)}, not {result.outcome!r}", f"{key}.outcome")
+    if not _HEX64.fullmatch(result.sha256):
         add("must be the 64 lower-case hex digits of the code's SHA-256", f"{key}.sha256")
-    if entry.get("signature") is not None and not _HEX64.fullmatch(entry["signature"]):
+    if result.signature is not None and not _HEX64.fullmatch(result.signature):
         add("must be 64 lower-case hex digits", f"{key}.signature")
-    if not (math.isfinite(entry["duration"]) and entry["duration"] >= 0):
-        add(f"must be a number of seconds ≥ 0, not {entry['duration']!r}", f"{key}.duration")
-    output = entry["output"] or ""
+    if not (math.isfinite(result.duration) and result.duration >= 0):
+        add(f"must be a number of seconds ≥ 0, not {result.duration!r}", f"{key}.duration")
+    output = result.output or ""
     if len(output) > OUTPUT_LIMIT + CUT_NOTE:
         report.add(f"{key}.output", "error", "size",
                    f"{len(output):,} characters: the engine keeps at most "
                    f"{OUTPUT_LIMIT:,} (and cuts the middle); this output was not cut by it")
-    when = _time(report, f"{key}.ran_at", entry["ran_at"], now)
+    when = _time(report, f"{key}.ran_at", result.ran_at, now)
     if when and updated and updated + SKEW < when <= now + SKEW:
         report.add(f"{key}.ran_at", "error", "time",
-                   f"{entry['ran_at']} is after the record's updated time ({updated:%Y-%m-%dT%H:%M:%SZ})")
-    if entry.get("as_root"):
+                   f"{result.ran_at} is after the record's updated time ({updated:%Y-%m-%dT%H:%M:%SZ})")
+    if result.as_root:
         report.as_root += 1
-    _check_reason_code(report, key, entry)
-    said = _machine_said(entry)
-    if device is not None and entry["outcome"] == "skipped" and said is not None:
+    _check_reason_code(report, key, result)
+    said = _machine_said(result)
+    if device is not None and result.outcome == "skipped" and said is not None:
         # the engine's requirement skips say what the machine was: it must be this record's
         for described in _MACHINE_DESCRIBED.findall(said):
             if described.strip() != device.describe():
@@ -298,48 +301,49 @@ def _check_entry(report: Report, key: str, entry: dict, pages: _Pages, device: D
                            f"the skip reason describes another machine ({described.strip()!r}) "
                            f"than this record's ({device.describe()!r})")
                 break
-    _check_current(report, key, entry, pages)
+    _check_current(report, block, result, pages)
 
 
-def _machine_said(entry: dict) -> str | None:
-    """What a requirement skip says this machine is: its code's ``machine``, or for a record
-    written before codes, the English after ``; this machine: ``."""
-    code = entry.get("reason_code")
+def _machine_said(result: Result) -> str | None:
+    """What a requirement skip says this machine is: its code's ``machine``, or for a reason
+    without a code, the English after ``; this machine: ``."""
+    code = result.reason_code
     if isinstance(code, dict) and not reason_codes.problems(code):
         return "; ".join(code["args"]["machine"]) if code["code"] == "requires" else None
-    reason = entry["reason"] or ""
+    reason = result.reason or ""
     return reason.split("; this machine: ", 1)[1] if "; this machine: " in reason else None
 
 
-def _check_reason_code(report: Report, key: str, entry: dict) -> None:
+def _check_reason_code(report: Report, key: str, result: Result) -> None:
     """A ``reason_code`` is one of the vocabulary's, with its arguments, and says what ``reason`` says."""
-    code = entry.get("reason_code")
+    code = result.reason_code
     if code is None:
         return
     found = reason_codes.problems(code)
     for problem in found:
         path, _, message = problem.partition(": ")
         report.add(f"{key}.{path}", "error", "schema", message)
-    if not found and reason_codes.Reason.from_record(code).english() != (entry["reason"] or ""):
+    if not found and reason_codes.Reason.from_record(code).english() != (result.reason or ""):
         report.add(f"{key}.reason_code", "error", "schema",
-                   f"says {reason_codes.Reason.from_record(code).english()!r}, the reason {entry['reason']!r}: "
+                   f"says {reason_codes.Reason.from_record(code).english()!r}, the reason {result.reason!r}: "
                    "the engine writes the reason as its code's English")
 
 
-def _check_current(report: Report, key: str, entry: dict, pages: _Pages) -> None:
-    blocks = pages.blocks(entry["page"])
+def _check_current(report: Report, block: BlockRef, result: Result, pages: _Pages) -> None:
+    blocks = pages.blocks(block.page)
     stale = None
     if blocks is None:
-        stale = f"stale: {entry['page']} no longer exists"
+        stale = f"stale: {block.page} no longer exists"
     elif isinstance(blocks, PageError):
-        stale = f"stale: {entry['page']} cannot be read now (line {blocks.line}: {blocks})"
-    elif not any(b.sha256 == entry["sha256"] for b in blocks):
-        at = next((b for b in blocks if b.index == entry["index"]), None)
-        stale = (f"stale: the page has {plural(len(blocks), 'block')} now, none at index {entry['index']}" if at is None
-                 else f"stale: the code of block {entry['index']} (line {at.line}) changed since it ran")
+        stale = f"stale: {block.page} cannot be read now (line {blocks.line}: {blocks})"
+    elif not any(b.sha256 == result.sha256 for b in blocks):
+        at = next((b for b in blocks if b.index == block.index), None)
+        stale = (f"stale: the page has {plural(len(blocks), 'block')} now, none at index {block.index}" if at is None
+                 else f"stale: the code of block {block.index} (line {at.line}) changed since it ran")
     if stale:
         report.stale += 1
-        report.add(key, "warning", "stale", f"{stale}; the site shows it as not verified until the page runs again")
+        report.add(block.key, "warning", "stale",
+                   f"{stale}; the site shows it as not verified until the page runs again")
 
 
 # -- private data, everywhere -------------------------------------------------------------------
@@ -386,7 +390,7 @@ def _named(where: str, names: dict[str, str]) -> str:
 
 def _check_private(report: Report, data: dict) -> None:
     names = _block_names(data)
-    words = ledger._private_words()  # this machine's names: found once for the record's thousands of strings
+    words = private_data.private_words()  # this machine's names: found once for the record's thousands of strings
     for where, text in _strings(data, ""):
         where = _named(where, names)
         for finding in private_data.findings(text, words=words):
@@ -437,30 +441,30 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
                    f"(the engine writes one of about 85,000 for the whole site); its largest field is "
                    f"{_heaviest(data)}")
         return report
-    if data.get("schema") in OLD_FORMATS and data.get("kind") == ledger.KIND:
-        report.add("record.schema", "error", "schema", f"schema {data['schema']} is {OLD_FORMATS[data['schema']]}; "
-                   f"rewrite it as schema {ledger.SCHEMA} with `ruota-docs record migrate {path}` (the same results, "
-                   "in fewer bytes) and check it again")
+    if data.get("schema") in OLD_FORMATS and data.get("kind") == schema.KIND:
+        report.add("record.schema", "error", "schema", f"schema {data['schema']} is {OLD_FORMATS[data['schema']]}, "
+                   "which this ruota-docs no longer reads; run the suite again on that machine, which writes a "
+                   f"schema {schema.SCHEMA} record")
         return report
     if not _fields(report, "record", data, _TOP, ("fingerprint",)):
         return report
-    if data["kind"] != ledger.KIND:
-        report.add("record.kind", "error", "schema", f"must be {ledger.KIND!r}")
-    if data["schema"] != ledger.SCHEMA:
+    if data["kind"] != schema.KIND:
+        report.add("record.kind", "error", "schema", f"must be {schema.KIND!r}")
+    if data["schema"] != schema.SCHEMA:
         report.add("record.schema", "error", "schema",
-                   f"schema {data['schema']} is not the one this ruota-docs writes ({ledger.SCHEMA})"
+                   f"schema {data['schema']} is not the one this ruota-docs writes ({schema.SCHEMA})"
                    + ("; a newer ruota-docs wrote it: upgrade ruota-docs (pip install -U ruota-docs, or pull the "
-                      "repository)" if isinstance(data["schema"], int) and data["schema"] > ledger.SCHEMA else ""))
+                      "repository)" if isinstance(data["schema"], int) and data["schema"] > schema.SCHEMA else ""))
     device = _check_machine(report, data["machine"], data["machine_id"], path.stem, data.get("fingerprint"))
     _check_origin(report, data)
     updated = _time(report, "record.updated", data["updated"], now)
     if not _check_stored(report, data["pages"], data["reasons"], data["outputs"]):
         return report
-    blocks = stored.expand(data["pages"], data["outputs"], tuple(ledger.ENTRY_FIELDS), data["reasons"])
+    results = stored.expand(data["pages"], data["outputs"], data["reasons"])  # the shape is checked: decoded
     pages = pages or _Pages(Path(root), Path(docs_dir))
-    report.entries = len(blocks)
-    for key, entry in blocks.items():
-        _check_entry(report, key, entry, pages, device, updated, now)
+    report.entries = len(results)
+    for block, result in results.items():
+        _check_entry(report, block, result, pages, device, updated, now)
     _check_private(report, data)
     return report
 
@@ -468,7 +472,7 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
 # -- the stored form: pages, their results, the outputs ------------------------------------------------------------
 _TOP = {"schema": (int,), "kind": (str,), "machine_id": (str,), "machine": (dict,), "fingerprint": (str, type(None)),
         "provenance": (dict,), "updated": (str,), "pages": (dict,), "reasons": (dict,), "outputs": (dict,)}
-#: Formats `ruota_docs.records.ledger.load` still reads and `record check` refuses: what each was.
+#: Formats of records before this one, which `record check` names when it refuses them.
 OLD_FORMATS = {1: "the old format (one entry per page and language)",
                2: "an older format (each result holds its line, its reason and its time)"}
 
@@ -485,11 +489,15 @@ _LANG = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]+)?")
 
 
 def _result_fields() -> tuple[dict, tuple]:
-    """The fields of a stored result and their types, and those that may be absent."""
-    fields = {k: v for k, v in ledger.ENTRY_FIELDS.items() if k not in stored.PER_COPY and k != "reason_code"}
+    """The fields of a stored result and their types (the model's, `ruota_docs.records.schema.Result`),
+    and those that may be absent."""
+    fields = {k: v for k, v in schema.ENTRY_FIELDS.items() if k not in schema.PER_COPY and k != "reason_code"}
     fields = {"sha256": fields.pop("sha256"), "at": (dict,), "credited": (dict,), "signatures": (dict,), **fields}
     fields["reason"] = (str,)  # the key of its entry in "reasons"
-    return fields, (*ledger.OPTIONAL_ENTRY_FIELDS, *stored.NULL_IF_ABSENT, *stored.MERGED, "credited", "signatures")
+    fields["output"] = (str, type(None))  # the key of its entry in "outputs"
+    fields["ran_at"] = (str,)
+    return fields, (*schema.OPTIONAL_FIELDS, *schema.OMITTED_IF_NULL, "reason", *schema.MERGED, "credited",
+                    "signatures")
 
 
 _PAGE_FIELDS = {"signatures": (dict,), "lines": (dict,), "ran_at": (str,), "results": (list,), "folders": (bool,)}

@@ -25,6 +25,7 @@ import hashlib
 import os
 import re
 import socket
+import subprocess
 import uuid
 from pathlib import Path
 
@@ -120,3 +121,45 @@ def check_fingerprint(value) -> str | None:
     if value is None or isinstance(value, str) and _HEX32.fullmatch(value):
         return None
     return f"must be 32 lower-case hex digits (the engine's hash of the machine id), not {value!r}"
+
+
+def git_head(folder: Path) -> str | None:
+    """The commit checked out where the record is written (None outside a git work tree). Read from
+    the repository's own files where they say it plainly (its HEAD, a branch's ref, packed refs): a
+    run of one page writes its record in less time than starting git takes; else asked of git."""
+    folder = Path(folder).resolve()
+    top = next((f for f in (folder, *folder.parents) if (f / ".git").exists()), None)
+    if top is None:
+        return None
+    found = _head_from_files(top / ".git")
+    return found if found is not None else _git_rev_parse(folder)
+
+
+def _head_from_files(git: Path) -> str | None:
+    if not git.is_dir():  # a worktree or a submodule: .git names the folder elsewhere
+        return None
+    try:
+        head = (git / "HEAD").read_text(encoding="utf-8").strip()
+        if not head.startswith("ref: "):
+            return head if re.fullmatch(r"[0-9a-f]{40}", head) else None
+        ref = head[5:].strip()
+        if (git / ref).is_file():
+            found = (git / ref).read_text(encoding="utf-8").strip()
+            return found if re.fullmatch(r"[0-9a-f]{40}", found) else None
+        for line in (git / "packed-refs").read_text(encoding="utf-8").splitlines():
+            sha, _, name = line.partition(" ")
+            if name == ref and re.fullmatch(r"[0-9a-f]{40}", sha):
+                return sha
+    except OSError:
+        pass
+    return None
+
+
+def _git_rev_parse(folder: Path) -> str | None:
+    try:
+        found = subprocess.run(["git", "-C", str(folder), "rev-parse", "HEAD"],
+                               capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    head = found.stdout.strip()
+    return head if found.returncode == 0 and re.fullmatch(r"[0-9a-f]{40}", head) else None

@@ -145,16 +145,16 @@ def prepare_branch(p: Plan, body: str) -> str:
 def pull_request_body(p: Plan, report: str) -> str:
     data = ledger.load(p.record)
     outcomes: dict[str, int] = {}
-    for entry in data["blocks"].values():
-        outcomes[entry["outcome"]] = outcomes.get(entry["outcome"], 0) + 1
+    for result in data.results.values():
+        outcomes[result.outcome] = outcomes.get(result.outcome, 0) + 1
     counted = ", ".join(f"{count} {outcome}" for outcome, count in sorted(outcomes.items()))
-    origin = data.get("provenance") or {}
+    origin = data.provenance or {}
     labels = ", ".join(origin.get("runner_labels") or [])
     made = (f"by the records workflow, run {origin['run_url']} (runner labels: {labels})"
             if origin.get("kind") == "ci" else "with `ruota-docs contribute`")
     return "\n".join([
         f"A record of the whole suite on **{p.label}**, made {made}.", "",
-        f"- machine: `{data['machine_id']}`, fingerprint `{(data.get('fingerprint') or '')[:8]}`",
+        f"- machine: `{data.machine_id}`, fingerprint `{(data.fingerprint or '')[:8]}`",
         f"- commit that ran: `{origin.get('commit') or 'unknown'}`; provenance: {origin.get('kind', 'sent')}",
         f"- blocks: {counted}", "",
         "`ruota-docs record check`:", "", "```text", report, "```", "",
@@ -165,7 +165,7 @@ def describe_record(root: Path, record: Path, docs_dir: Path) -> tuple[str, int]
     """The pull request's body for a record made elsewhere (the records workflow), and the
     record check's exit status."""
     data = ledger.load(record)
-    p = Plan(Path(root), Path(record).resolve(), "", machine_label(data.get("machine", {})))
+    p = Plan(Path(root), Path(record).resolve(), "", machine_label(data.machine))
     report, status = check_record(p, docs_dir)
     return pull_request_body(p, report), status
 

@@ -209,7 +209,7 @@ class RecordKeeper:
         """Keep an engine's write, put back anything else: ``(what the block did, note)``.
         Decided under the record's lock, so no engine write happens in between."""
         # the lock file stays: removing it while another run waits on it would break the lock
-        with ledger._locked(path):
+        with ledger.locked(path):
             try:
                 current = path.read_bytes()
             except FileNotFoundError:

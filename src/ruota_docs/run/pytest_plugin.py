@@ -288,31 +288,18 @@ def pytest_runtest_makereport(item, call):
     block = _block(item)
     if block is None or report.when != "call":
         return
-    from ruota_docs.records import ledger, reason_codes  # noqa: PLC0415 — a block's report only
+    from ruota_docs.run.results import block_ref, result_of  # noqa: PLC0415 — a block's report only
 
     if report.skipped and isinstance(report.longrepr, tuple):
         # point the skip at the page and line, not at pytest's unittest shim
         report.longrepr = (str(item.path), block.line, report.longrepr[2])
-    result = block.outcome
-    status = "error" if result is None else result.status
-    if result is None:  # the engine itself failed on this block
-        code = reason_codes.reason("problem", message=str(call.excinfo.value)) if call.excinfo else None
-        output, duration, error, reused, as_root = "", report.duration, None, None, None
-    else:
-        code, output, duration, error = result.code, result.output, result.duration, result.error
-        reused, as_root = getattr(result, "reused_from", None), getattr(result, "as_root", None)
-    reason = code.english() if code else getattr(result, "reason", None)
-    update = getattr(result, "update", None)
-    if update is not None:  # travels with the report, from an xdist worker too
-        report.user_properties.append((_UPDATED, update.to_json()))
-    report.user_properties.append((_KEY, {
-        "page": block.page, "lang": block.lang, "index": block.index, "line": block.line,
-        "language": block.language, "sha256": getattr(result, "sha256", None) or block.sha256, "id": block.block_id,
-        "outcome": status, "reason": reason, "reason_code": code.to_record() if code else None, "error": error,
-        "duration": round(duration, 4),
-        "output": output, "ran_at": getattr(result, "ran_at", None) or ledger.now(), "reused_from": reused,
-        "signature": block.signature, "as_root": as_root, "page_blocks": block.page_total,
-    }))
+    decided = _state(item.config).take(block.page, block.index)
+    if decided is not None and decided.update is not None:  # travels with the report, from an xdist worker too
+        report.user_properties.append((_UPDATED, decided.update.to_json()))
+    # an entry (`Result.to_entry`) travels with the report, from an xdist worker too
+    problem = str(call.excinfo.value) if call.excinfo else None
+    found = result_of(block, decided, problem, report.duration)
+    report.user_properties.append((_KEY, [found.to_entry(block_ref(block)), block.page_total]))
 
 
 def pytest_runtest_logreport(report) -> None:
@@ -354,7 +341,7 @@ def _write_updates(session) -> None:
         except ValueError:
             return path
 
-    by_key = {f"{e['page']}#{e['index']}": e for e in config._ruota_entries}
+    by_key = {f"{e['page']}#{e['index']}": e for e, _ in config._ruota_entries}
     for applied in apply_updates([OutputUpdate.from_json(u) for u in config._ruota_updates], shown):
         where = applied.update.where
         if applied.error is None:
@@ -395,6 +382,7 @@ def pytest_sessionfinish(session, exitstatus) -> None:
     if not (entries or unrun) or config.getoption("no_ledger"):
         return
     from ruota_docs.records import ledger  # noqa: PLC0415 — a record's run only
+    from ruota_docs.records.schema import OUTCOMES, BlockRef, RecordError, Result  # noqa: PLC0415
     from ruota_docs.run import settings as run_settings  # noqa: PLC0415
     from ruota_docs.run.device import probe  # noqa: PLC0415
 
@@ -406,25 +394,28 @@ def pytest_sessionfinish(session, exitstatus) -> None:
         return
     recorded = defaultdict(set)
     totals = {}
-    for entry in entries:
-        recorded[entry["page"]].add(entry["index"])
-        totals[entry["page"]] = entry.pop("page_blocks", None) or 0
+    results = {}
+    for entry, page_blocks in entries:
+        block = BlockRef(entry["page"], entry["lang"], entry["index"], entry.get("line"))
+        results[block] = Result.from_entry(entry)
+        recorded[block.page].add(block.index)
+        totals[block.page] = page_blocks or 0
     # a page that could not be read has no known total (0): its earlier records are kept
     complete = {page for page, seen in recorded.items() if totals[page] and len(seen) >= totals[page]}
     path = settings.record_path(probe().machine_id)
     try:
-        ledger.record(path, entries, complete, probe().to_dict(), forget=unrun)
-    except ledger.LedgerError as error:
+        ledger.record(path, results, complete, probe().to_dict(), forget=unrun)
+    except RecordError as error:
         config._ruota_summary = f"verification record NOT written: {error}"
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
         return
-    counts = Counter(e["outcome"] for e in entries)
-    credited = sum(1 for e in entries if e.get("reused_from"))
-    as_root = sum(1 for e in entries if e.get("as_root"))
+    counts = Counter(r.outcome for r in results.values())
+    credited = sum(1 for r in results.values() if r.reused_from)
+    as_root = sum(1 for r in results.values() if r.as_root)
     shown = os.path.relpath(path) if not os.path.relpath(path).startswith("..") else str(path)
     config._ruota_summary = (
-        f"{len(entries)} blocks recorded in {shown}: "
-        + ", ".join(f"{counts[k]} {k}" for k in ledger.OUTCOMES if counts[k])
+        f"{len(results)} blocks recorded in {shown}: "
+        + ", ".join(f"{counts[k]} {k}" for k in OUTCOMES if counts[k])
         + (f"; {credited} credited from an identical translation run once" if credited else "")
         + (f"; {as_root} ran as root" if as_root else "")
     )

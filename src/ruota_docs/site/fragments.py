@@ -16,6 +16,7 @@ from ruota_docs.site.fragment_templates import add_globals, render, render_kept
 from ruota_docs.translations import staleness
 from ruota_docs.site.locales import LANGUAGE_NAMES, text
 from ruota_docs.records import verdicts
+from ruota_docs.records.schema import Record, Result
 from ruota_docs.records.verdicts import Verdict, machine_label
 from ruota_docs.blocks.terms import OS_LABELS, Requirement
 from ruota_docs.blocks.terms import ROCM_PROGRAMS
@@ -64,7 +65,7 @@ def _latest(results) -> str | None:
 def _failure(results, lang: str) -> str | None:
     """Why the block failed, where the engine itself said so alike on every machine
     (a timeout, a dead process); a Python error is left to the output below."""
-    said = {reasons.engine_failure(r.entry or {}, lang) for r in results}
+    said = {reasons.engine_failure(r.entry, lang) for r in results}
     return said.pop() if len(said) == 1 and None not in said else None
 
 
@@ -119,8 +120,9 @@ def _by_reason(verdict: Verdict) -> dict[tuple[str, str], list]:
         for r in verdict.by_state("skipped"):
             key = said.get(r.reason_key)
             if key is None:
-                entry = r.entry or {}
-                key = said[r.reason_key] = (entry.get("reason") or "", repr(entry.get("reason_code")))
+                entry = r.entry
+                key = said[r.reason_key] = ((entry.reason or "", repr(entry.reason_code)) if entry is not None
+                                            else ("", "None"))
             found.setdefault(key, []).append(r)
         return found
     return verdict.kept("by_reason", make)
@@ -148,7 +150,7 @@ def mark(block, verdict: Verdict, lang: str, found: list | None = None) -> str:
         # in what they are ("this machine: …") share one line
         said: dict[str, list] = {}
         for key, machines in _by_reason(verdict).items():
-            said.setdefault(reasons.reason_text(block, machines[0].entry or {}, lang), []).append(key)
+            said.setdefault(reasons.reason_text(machines[0].entry, lang), []).append(key)
         for reason, keys in said.items():
             targets = groups.page_targets(page)  # the same for every copy's language
             found_groups = verdict.kept(("skipped_groups", tuple(keys), targets), lambda: groups.group(
@@ -177,18 +179,19 @@ def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: li
         ran = shared[0].count(*states)
         label = formatting.join([g.results[0].label if g.count() == 1 else _phrase(g, states, lang) for g in shared],
                                 lang)
-        body = entry.get("output") or ""
-        if result.state == "failed" and entry.get("error"):
+        if entry is None:
+            continue
+        body = entry.output or ""
+        if result.state == "failed" and entry.error:
             error = reasons.error_text(entry, lang)
             body = (body + "\n" if body else "") + error
-        meta = [formatting.date(entry.get("ran_at"), lang, "medium"),
-                formatting.seconds(entry.get("duration") or 0, lang)]
+        meta = [formatting.date(entry.ran_at, lang, "medium"), formatting.seconds(entry.duration or 0, lang)]
         if ran > 1:  # which of the group's runs this is
             meta.append(text(lang, "latest_of", machine=result.label, count=ran))
-        if entry.get("as_root"):  # what a permission check printed there is not what readers get
+        if entry.as_root:  # what a permission check printed there is not what readers get
             meta.append(text(lang, "ran_as_root"))
         # a stored result names, per copy, the language whose run it was credited with
-        other = (entry.get("credited") or {}).get(lang) or (entry.get("reused_from") or "").partition("/")[0]
+        other = result.credited.get(lang) or (entry.reused_from or "").partition("/")[0]
         if other:
             names = LANGUAGE_NAMES.get(lang, LANGUAGE_NAMES["en"])
             meta.append(text(lang, "credited", language=names.get(other, other)))
@@ -253,7 +256,7 @@ def _series_labels(options: dict, metrics: list[str]) -> list[str]:
     return given or metrics
 
 
-def chart(options: dict, entries_by_machine: list[tuple[dict, list[dict]]], lang: str) -> str:
+def chart(options: dict, entries_by_machine: list[tuple[dict, list[Result]]], lang: str) -> str:
     """A ``chart:`` directive: a table and an SVG bar chart of recorded metrics."""
     metrics = [m for m in str(options.get("metrics", "")).split(",") if m]
     names = _series_labels(options, metrics)
@@ -263,8 +266,8 @@ def chart(options: dict, entries_by_machine: list[tuple[dict, list[dict]]], lang
     for machine, entries in entries_by_machine:
         values = []
         for metric, name in zip(metrics, names):
-            value = next((charts.metric(e.get("output"), metric) for e in entries if e["outcome"] == "passed"
-                          and charts.metric(e.get("output"), metric) is not None), None)
+            value = next((charts.metric(e.output, metric) for e in entries if e.outcome == "passed"
+                          and charts.metric(e.output, metric) is not None), None)
             values.append((name if len(metrics) > 1 else "", value, "measured"))
         if any(v is not None for _, v, _ in values):
             groups.append((machine_label(machine), values))
@@ -346,25 +349,25 @@ def rocm_evidence(pages: list[tuple[str, str, list]], lang: str) -> str:
 DESCRIBED_MACHINES = 50
 
 
-def _newest_per_target(ledgers: list[dict]) -> list[dict]:
+def _newest_per_target(ledgers: list[Record]) -> list[Record]:
     if len(ledgers) <= DESCRIBED_MACHINES:
         return ledgers
-    newest: dict[tuple[str, str], dict] = {}
+    newest: dict[tuple[str, str], Record] = {}
     for data in ledgers:
-        key = verdicts.group_of(data.get("machine", {}))
-        if key not in newest or str(data.get("updated")) > str(newest[key].get("updated")):
+        key = verdicts.group_of(data.machine)
+        if key not in newest or str(data.updated) > str(newest[key].updated):
             newest[key] = data
     return [newest[key] for key in sorted(newest)]
 
 
-def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: str) -> str:
+def status_page(pages: list[tuple[str, str, list]], ledgers: list[Record], lang: str) -> str:
     """The generated verification status: every page, every target (a machine where it is its
     target's only one), the machines' descriptions.
 
     ``pages`` holds ``(title, url, [(block, verdict), …])`` for the reader's language.
     """
     # one column per backend and target (a thousand machines are a few dozen targets)
-    found = groups.group([verdicts.MachineResult(verdicts.record_id(d), machine_label(d.get("machine", {})), "absent",
+    found = groups.group([verdicts.MachineResult(verdicts.record_id(d), machine_label(d.machine), "absent",
                                                  None, d) for d in ledgers])
     columns = [(g.key, g.label() if g.count() == 1 else groups.target_label(g.backend, g.target)) for g in found]
     size = {g.key: g.count() for g in found}
@@ -397,9 +400,9 @@ def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: s
                   machines=[_described(data, lang) for data in _newest_per_target(ledgers)], lang=lang)
 
 
-def _described(data: dict, lang: str) -> dict:
+def _described(data: Record, lang: str) -> dict:
     """One machine of the status page, as its row describes it."""
-    m = data.get("machine", {})
+    m = data.machine
     versions = ", ".join(f"{k} {v}" for k, v in sorted((m.get("packages") or {}).items()))
     extra = ", ".join(x for x in (m.get("hip") and f"HIP {m['hip']}", m.get("cuda") and f"CUDA {m['cuda']}") if x)
     system = f"{OS_LABELS.get(m.get('os'), m.get('os'))} {m.get('machine')}"
@@ -408,5 +411,5 @@ def _described(data: dict, lang: str) -> dict:
         "backend": _BACKENDS.get(m.get("backend"), str(m.get("backend"))),
         "gpu": str(m.get("gpu_name") or "—") + (f" · {m['arch']}" if m.get("arch") else ""),
         "facts": " · ".join(x for x in (system, f"Python {m.get('python')}", extra, versions) if x),
-        "updated": formatting.date(data.get("updated"), lang, "medium"),
+        "updated": formatting.date(data.updated, lang, "medium"),
     }

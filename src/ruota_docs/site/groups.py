@@ -82,7 +82,7 @@ class Group:
     def confirmed(self, state: str) -> bool:
         """At least two independent records (different fingerprints) hold ``state``."""
         return self._kept(("confirmed", state),
-                          lambda: len({r.record.get("fingerprint") for r in self.of(state)} - {None, ""}) >= 2)
+                          lambda: len({r.record.fingerprint for r in self.of(state) if r.record} - {None, ""}) >= 2)
 
     def latest(self, *states: str) -> MachineResult | None:
         """The most recent run of the group in one of ``states``."""
@@ -132,7 +132,7 @@ def shown_outputs(groups: list[Group], limit: int = 2) -> list[tuple[list[Group]
     shown: list[tuple[list[Group], MachineResult]] = []
     said: dict[tuple, int] = {}
     for g, r in chosen:
-        key = (r.state, r.entry.get("output"), r.entry.get("error"))
+        key = (r.state, r.entry.output if r.entry else None, r.entry.error if r.entry else None)
         if key in said:
             shown[said[key]][0].append(g)
         else:

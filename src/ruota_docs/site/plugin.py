@@ -30,6 +30,7 @@ from mkdocs.utils import get_relative_url
 
 from ruota_docs.blocks import compat, directives, markers, page_cache, renderer, site_config
 from ruota_docs.records import ledger, verdicts
+from ruota_docs.records.schema import Record, RecordError
 from ruota_docs.blocks import value_directive
 from ruota_docs.site import (evidence, fragment_templates, fragments, groups, matrix, published, template_cache,
                              typography, values)
@@ -94,7 +95,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         try:
             files, self.ledgers, self.indexed = _records(self.site.ledger_dir)
             self.published = published.Published(files, config.repo_url)
-        except (ledger.LedgerError, published.RecordRefused) as error:
+        except (RecordError, published.RecordRefused) as error:
             raise PluginError(f"ruota_docs: {error}") from None
         try:
             self.key_blocks = evidence.key_blocks(self.config.key_blocks)
@@ -415,7 +416,7 @@ PAGE_DIRECTIVES = {
 _READ: dict[Path, tuple[tuple, list, list, verdicts.Index]] = {}
 
 
-def _records(folder: Path) -> tuple[list[tuple[Path, dict]], list[dict], verdicts.Index]:
+def _records(folder: Path) -> tuple[list[tuple[Path, Record]], list[Record], verdicts.Index]:
     """The records of ``folder`` (with their files), and their index, read again only where a file
     changed (each language's build gets fresh verdicts: the cache of verdicts is the index's)."""
     stamp = tuple((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in sorted(folder.glob("*.json"))) \
@@ -423,7 +424,7 @@ def _records(folder: Path) -> tuple[list[tuple[Path, dict]], list[dict], verdict
     known = _READ.get(folder)
     if known is None or known[0] != stamp:
         with _no_collection():
-            files = ledger.load_files(folder, expand=False)  # indexed as stored: see verdicts.Index
+            files = ledger.load_files(folder)  # indexed as stored: see verdicts.Index
             ledgers = [data for _, data in files]
             known = _READ[folder] = (stamp, files, ledgers, verdicts.index_ledgers(ledgers))
     return known[1], known[2], known[3]

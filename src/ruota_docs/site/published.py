@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 
 from ruota_docs.records import private_data, provenance
-from ruota_docs.records.schema import RECORD_LIMIT
+from ruota_docs.records.schema import RECORD_LIMIT, Record
 from ruota_docs.site import groups
 
 #: What to run for the whole story of a refused record.
@@ -36,7 +36,7 @@ class RecordRefused(ValueError):
 class Published:
     """The records a build shows, by their data, and the texts of theirs already found clean."""
 
-    def __init__(self, files: list[tuple[Path, dict]], repo_url: str | None = None) -> None:
+    def __init__(self, files: list[tuple[Path, Record]], repo_url: str | None = None) -> None:
         self._files = {id(data): path for path, data in files}
         self._clean: set[int] = set()
         self._verdicts: set[int] = set()
@@ -52,17 +52,19 @@ class Published:
             return
         under = f"shown under block {index} of {page}"
         for _, result in groups.shown_outputs(groups.groups_of(verdict, page)):
-            entry = result.entry or {}
-            self.shown(result.record, f"{_field(result, 'output')} ({under})", entry.get("output"))
-            self.shown(result.record, f"error ({under})", entry.get("error"))
+            entry = result.entry
+            if entry is not None:
+                self.shown(result.record, f"{_field(result, 'output')} ({under})", entry.output)
+                self.shown(result.record, f"error ({under})", entry.error)
         said = set()
         for result in verdict.by_state("skipped") + verdict.by_state("failed"):
             if result.reason_key not in said:
                 said.add(result.reason_key)
-                self.shown(result.record, f"{_field(result, 'reason')} ({under})", (result.entry or {}).get("reason"))
+                self.shown(result.record, f"{_field(result, 'reason')} ({under})",
+                           result.entry.reason if result.entry else None)
         self._verdicts.add(id(verdict))
 
-    def shown(self, record: dict, where: str, text: str | None) -> None:
+    def shown(self, record: Record | None, where: str, text: str | None) -> None:
         """``text`` (the field ``where`` of ``record``) is about to be shown: raise `RecordRefused`
         where it holds personal data."""
         if not text or id(text) in self._clean:
@@ -87,15 +89,15 @@ def _repository(repo_url: str | None) -> str | None:
     return match[1] if match else None
 
 
-def _check_record(path: Path, data: dict, repository: str | None) -> None:
+def _check_record(path: Path, data: Record, repository: str | None) -> None:
     size = Path(path).stat().st_size if Path(path).exists() else 0
     if size > RECORD_LIMIT:
         raise RecordRefused(f"{path}: record: {size:,} bytes, over the {RECORD_LIMIT:,} a record may take (the engine "
                             f"writes one of about 85,000 for the whole site); {_CHECK.format(path=path)}")
-    origin = data.get("provenance")
+    origin = data.provenance
     if origin is None:  # a record written before provenance: sent by hand
         return
-    problems = provenance.check(origin, data.get("machine") or {})
+    problems = provenance.check(origin, data.machine)
     if not problems and repository and origin.get("kind") == "ci" \
             and str(origin.get("repository", "")).lower() != repository.lower():
         problems = [("provenance.repository", f"is {origin.get('repository')}, not this site's repository "

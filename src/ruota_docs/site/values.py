@@ -25,7 +25,7 @@ def measured(value: Value, verdict: Verdict | None) -> list[tuple[MachineResult,
     """``(result, number, as printed)`` on each machine that printed it for the current code."""
     result, read = [], {}  # machines that printed the same output: it is read once
     for machine in verdict.by_state("passed") if verdict else []:
-        output = (machine.entry or {}).get("output")
+        output = machine.entry.output if machine.entry is not None else None
         if output not in read:
             printed = charts.metric_text(output, value.metric)
             read[output] = (float(printed), printed) if printed is not None else None
@@ -64,8 +64,9 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "") -> 
     chosen = ordered[0].latest("passed")
     main = shown(chosen)
     # the value, then where and when it was measured (`attributed_once` keeps one per sentence)
+    ran_at = chosen.entry.ran_at if chosen.entry else None
     before, _, after = text(lang, "value_at", value="\0", machine=_short(chosen),
-                            date=formatting.date(chosen.entry.get("ran_at"), lang, "medium")).partition("\0")
+                            date=formatting.date(ran_at, lang, "medium")).partition("\0")
     words = f'{html.escape(before + main)}<span class="ruota-value-at">{html.escape(after)}</span>'
     attribution = after
     same, others = 0, {}

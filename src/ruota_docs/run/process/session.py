@@ -28,12 +28,16 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ruota_docs.records.reason_codes import Reason, ended, reason
 from ruota_docs.records.schema import OUTPUT_LIMIT
 from ruota_docs.run.settings import Settings, from_environment
 from ruota_docs.run.unprivileged import RunnerError, page_user
 from ruota_docs.run.process.worker import MemoryLimitError, memory_limit, receive, send
+
+if TYPE_CHECKING:
+    from ruota_docs.run.run_state import OutputUpdate
 #: Environment variable naming the page session that started a process.
 SESSION_VARIABLE = "RUOTA_DOCS_SESSION"
 
@@ -50,6 +54,12 @@ class Outcome:
     printed: list | None = None  #: for a block with ``#>`` lines: ``[(statement line, text), …]`` it wrote to stdout
     as_root: bool | None = None  #: whether the block's code ran as root; None where none ran
     code: Reason | None = None  #: the reason as a code with arguments (:mod:`ruota_docs.records.reason_codes`)
+    #: ``--reuse-record`` and credited translations: the page whose run this is, and when it ran
+    reused_from: str | None = None
+    ran_at: str | None = None
+    #: ``--update-outputs``: the ``#>`` lines the block's run rewrites, and the hash of the code they give
+    update: OutputUpdate | None = None
+    sha256: str | None = None
 
     def __post_init__(self) -> None:
         if self.code is not None:  # the record's text is always its code's English

@@ -7,8 +7,8 @@ block the evaluator of its kind. This module holds what they share:
 
 - :class:`BlockEvaluator` — the checks every block goes through before its kind's own
   work (a block that cannot be read, one the author does not run, one only shown,
-  requirements this machine does not meet), and the outcome left on the block
-  (``example.parsed.outcome``) that the pytest plugin turns into the record;
+  requirements this machine does not meet), and the outcome handed to the run's state
+  (:meth:`~ruota_docs.run.run_state.RunState.decided`) that the pytest plugin turns into the record;
 - :class:`ExecutingEvaluator` — for kinds whose code runs in the page's process: the
   record reused with ``--reuse-ledger``, translations credited with the identical run
   of their source, the page's session, and the repository guard.
@@ -28,6 +28,7 @@ from sybil.example import SybilFailure
 
 from ruota_docs.blocks.block import Block
 from ruota_docs.records.reason_codes import Reason, reason
+from ruota_docs.records.schema import Result
 from ruota_docs.run.guard import RepositoryGuard, records_note
 from ruota_docs.run.process.session import Outcome, PageSession, session_for
 from ruota_docs.run.run_state import RunState
@@ -69,8 +70,9 @@ class BlockEvaluator:
         block: Block = example.parsed
         if isinstance(block, PageProblem):
             raise SybilFailure(example, block.error)
-        outcome = self.outcome(example, block, run_of(example, self.root))
-        block.outcome = outcome
+        run = run_of(example, self.root)
+        outcome = self.outcome(example, block, run)
+        run.decide(block.page, block.index, outcome)
         if outcome.status == "skipped":
             raise unittest.SkipTest(outcome.reason)
         if outcome.status == "failed":
@@ -180,14 +182,12 @@ def _recorded(example, block: Block, run: RunState, evaluator: BlockEvaluator) -
     entry = page.get(block.index) if page else None
     if entry is None:
         return None
-    outcome = Outcome("passed", entry.get("output") or "", entry.get("duration") or 0.0, as_root=entry.get("as_root"))
     # a result this page ran itself stays its own: only a translation's run is a credit
-    outcome.reused_from = entry.get("reused_from")
-    outcome.ran_at = entry.get("ran_at")
-    return outcome
+    return Outcome("passed", entry.output or "", entry.duration or 0.0, as_root=entry.as_root,
+                   reused_from=entry.reused_from, ran_at=entry.ran_at)
 
 
-def _reusable_page(recorded: dict | None, document, network: bool) -> dict | bool:
+def _reusable_page(recorded: dict[str, Result] | None, document, network: bool) -> dict[int, Result] | bool:
     if not recorded:
         return False
     reusable = {}
@@ -198,8 +198,8 @@ def _reusable_page(recorded: dict | None, document, network: bool) -> dict | boo
                 or not evaluator.would_execute(block, network):
             continue
         entry = recorded.get(f"{block.page}#{block.index}")
-        if not entry or entry.get("outcome") != "passed" or entry.get("sha256") != block.sha256 \
-                or entry.get("signature") != block.signature:
+        if not entry or entry.outcome != "passed" or entry.sha256 != block.sha256 \
+                or entry.signature != block.signature:
             return False
         reusable[block.index] = entry
     return reusable
@@ -207,9 +207,7 @@ def _reusable_page(recorded: dict | None, document, network: bool) -> dict | boo
 
 def _credited(earlier: Outcome, page: str) -> Outcome:
     """The outcome of the identical block of ``page``, credited to a translation."""
-    credited = dataclasses.replace(earlier)  # every field, as_root included
-    credited.reused_from = page
-    return credited
+    return dataclasses.replace(earlier, reused_from=page)  # every field, as_root included
 
 
 def _failure_text(block: Block, outcome: Outcome) -> str:
