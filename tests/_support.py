@@ -166,10 +166,37 @@ def outcomes(stdout: str) -> dict[tuple[str, int], str]:
 
 
 def read_ledger(path: Path) -> dict:
-    """A record as the engine and the site read it: one entry per page and language."""
+    """A record as one JSON object: its head, and ``blocks``, one entry per page and language
+    (`ruota_docs.records.schema.Result.to_entry`, keyed ``page#index``)."""
     from ruota_docs.records import ledger
 
-    return ledger.load(path)
+    return as_dict(ledger.load(path))
+
+
+def as_dict(record) -> dict:
+    """A `ruota_docs.records.schema.Record` as `read_ledger` gives it."""
+    return record.head() | {"blocks": record.entries()}
+
+
+def results_of(entries) -> dict:
+    """Entries (`Result.to_entry`'s form) as a record's results: block → result."""
+    from ruota_docs.records.schema import BlockRef, Result
+
+    return {BlockRef(e["page"], e["lang"], e["index"], e.get("line")): Result.from_entry(e) for e in entries}
+
+
+def record_of(data: dict):
+    """A record given as `read_ledger` gives one (its head, and its ``blocks``) as the model."""
+    from ruota_docs.records.schema import Record
+
+    return Record(machine_id=data.get("machine_id"), machine=data.get("machine") or {},
+                  fingerprint=data.get("fingerprint"), provenance=data.get("provenance"), updated=data.get("updated"),
+                  results=results_of(data.get("blocks", {}).values()))
+
+
+def stored_form(data: dict) -> dict:
+    """The JSON object the engine writes for a record given as `read_ledger` gives one."""
+    return json.loads(record_of(data).to_json())
 
 
 def run_mkdocs(root: Path, timeout: float = 120) -> subprocess.CompletedProcess:
@@ -190,7 +217,6 @@ def synthetic_record(root: Path, machine: dict, outcome=None, when: str = "2026-
     ``outcome(block)`` gives ``(outcome, output, reason)`` per block; by default every block
     that is meant to run passes, printing ``ran on <gpu>``, and ``run: skip`` blocks are skipped.
     """
-    from ruota_docs.records import ledger
     from ruota_docs.blocks.collect import page_blocks
 
     docs = root / "docs"
@@ -206,12 +232,12 @@ def synthetic_record(root: Path, machine: dict, outcome=None, when: str = "2026-
                 state, output, reason = "skipped", "", f"not run: {block.not_run_reason}"
             else:
                 state, output, reason = "passed", f"ran on {machine.get('gpu_name') or 'the CPU'}\n", None
-            blocks[ledger.block_key(block.page, block.index)] = {
+            blocks[f"{block.page}#{block.index}"] = {
                 "page": block.page, "lang": block.lang, "index": block.index, "line": block.line,
                 "language": block.language, "sha256": block.sha256, "id": block.block_id, "outcome": state,
                 "reason": reason, "error": None, "duration": 0.25, "output": output, "ran_at": when,
                 "reused_from": None, "signature": block.signature, "as_root": False if state != "skipped" else None}
-    return {"schema": 1, "kind": "ruota-docs/ledger", "machine_id": machine["machine_id"], "machine": copy.deepcopy(machine),
+    return {"schema": 3, "kind": "ruota-docs/ledger", "machine_id": machine["machine_id"], "machine": copy.deepcopy(machine),
             "provenance": {"kind": "sent", "commit": None}, "updated": when, "blocks": blocks}
 
 

@@ -123,7 +123,7 @@ def test_ledgers_of_two_machines(tree):
         data["machine"].update(backend="cuda", gpu_name="NVIDIA H200", arch="sm_90")
     for entry in data["blocks"].values():
         entry["output"] = "one ran on the other machine\n"
-    tree.ledger_path(other).write_text(json.dumps(ledger.to_stored(data), indent=1), encoding="utf-8")
+    tree.ledger_path(other).write_text(json.dumps(stored_form(data), indent=1), encoding="utf-8")
     theirs = tree.ledger_path(other).read_bytes()
     tree.ledger_path().unlink()
 

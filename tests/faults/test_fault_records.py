@@ -69,7 +69,7 @@ def bent(reader_tmp_root):
     data["machine_id"] = OTHER
     data["machine"].update(machine_id=OTHER, backend="rocm", gpu_name="AMD Radeon VII", arch="gfx906", hip="6.3.42131")
     other = tree.ledger_path(OTHER)
-    other.write_text(json.dumps(ledger.to_stored(data), indent=1), encoding="utf-8")
+    other.write_text(json.dumps(stored_form(data), indent=1), encoding="utf-8")
     other.chmod(0o640)
     os.utime(other, (1_700_000_000, 1_700_000_000))
     before = {p.name: (p.read_bytes(), p.stat().st_mode, p.stat().st_mtime_ns) for p in tree.verification.glob("*.json")}

@@ -20,7 +20,7 @@ def record(tmp_path, output: str = "ran\n", origin: dict | None = None, name: st
     entry = {"page": "es/p.md", "lang": "es", "index": 0, "line": 3, "language": "python", "sha256": "a",
              "id": None, "outcome": "passed", "reason": None, "error": None, "duration": 0.5, "output": output,
              "ran_at": "2026-12-01T10:00:00Z", "reused_from": None, "as_root": None, "reason_code": None}
-    data = ledger.to_stored({"schema": 1, "kind": ledger.KIND, "machine_id": "rocm-gfx1102", "machine": RX7600,
+    data = stored_form({"schema": 1, "kind": ledger.KIND, "machine_id": "rocm-gfx1102", "machine": RX7600,
                              "provenance": origin or {"kind": "sent", "commit": None},
                              "updated": "2026-12-01T10:00:00Z", "blocks": {"es/p.md#0": entry}})
     path = tmp_path / name

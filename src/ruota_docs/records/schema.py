@@ -100,14 +100,14 @@ class Result:
 
     def to_entry(self, block: BlockRef) -> JSON:
         """The block and its result as one JSON object, in `ENTRY_FIELDS` order (``line`` and
-        ``signature`` left out where unknown; ``reason_code`` where a reason has none)."""
+        ``signature`` left out where unknown)."""
         entry: JSON = {"page": block.page, "lang": block.lang, "index": block.index}
         if block.line is not None:
             entry["line"] = block.line
         for name, key in _JSON_NAMES:
             value = getattr(self, name)
-            if value is None and (name == "signature" or name == "reason_code" and self.reason is not None):
-                continue  # unknown; a reason without a code (written before codes)
+            if value is None and name == "signature":
+                continue  # unknown
             entry[key] = value
         return entry
 
