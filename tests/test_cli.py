@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from _support import clean_env, write_tree
+from _support import clean_env, record_of, write_tree
 from ruota_docs import __version__
 from ruota_docs.cli import main
 
@@ -54,7 +53,7 @@ def ledger_file(path: Path, machine_id: str, outcomes: list[tuple[int, str, str]
             "machine": {"backend": machine_id.split("-")[0], "machine": "x86_64", "machine_id": machine_id},
             "updated": "2026-11-20T10:00:00Z", "blocks": blocks}
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data), encoding="utf-8")
+    path.write_text(record_of(data).to_json(), encoding="utf-8")
 
 
 ALL = ("es/p.md", "en/p.md", "fr/p.md")

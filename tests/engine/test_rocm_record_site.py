@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ruota_docs.records import ledger
-from _support import RX7600, article, clean_env, panels, run_mkdocs, synthetic_record, write_tree
+from _support import RX7600, article, clean_env, panels, record_of, run_mkdocs, synthetic_record, write_tree
 from _support import words as _words
 
 

@@ -12,6 +12,7 @@ import signal
 
 import pytest
 
+from _support import stored_form
 from faulttree import DocTree, compose, fence, this_machine
 from ruota_docs.records import ledger, verdicts
 

@@ -14,7 +14,7 @@ import os
 
 import pytest
 
-from _support import reader_folder
+from _support import reader_folder, stored_form
 from faulttree import DocTree, alive, compose, fence, this_machine
 from ruota_docs.records import ledger
 

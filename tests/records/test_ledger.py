@@ -275,7 +275,6 @@ def test_a_field_entries_gain_is_stored_without_a_change_to_the_format(tmp_path)
 
 # -- where a record comes from ---------------------------------------------------------------------------------------
 def test_a_record_says_which_machine_and_where_it_comes_from(tmp_path, monkeypatch):
-    from ruota_docs.records import provenance
 
     for name in ("GITHUB_ACTIONS", "GITHUB_RUN_ID"):
         monkeypatch.delenv(name, raising=False)
@@ -297,7 +296,6 @@ def test_a_record_says_which_machine_and_where_it_comes_from(tmp_path, monkeypat
 
 
 def test_fingerprints_hash_the_machine_id(tmp_path):
-    from ruota_docs.records import provenance
 
     one, other = tmp_path / "one", tmp_path / "other"
     one.write_text("4f0c1a2b3c4d5e6f7a8b9c0d1e2f3a4b\n")
@@ -308,7 +306,6 @@ def test_fingerprints_hash_the_machine_id(tmp_path):
 
 
 def test_one_machine_keeps_its_fingerprint_across_records(tmp_path, monkeypatch):
-    from ruota_docs.records import provenance
 
     machine_id = tmp_path / "machine-id"
     machine_id.write_text("4f0c1a2b3c4d5e6f7a8b9c0d1e2f3a4b\n")

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from _support import RX7600, synthetic_record, write_tree
+from _support import RX7600, record_of, synthetic_record, write_tree
 from ruota_docs.records import ledger, provenance
 from ruota_docs.records.machine import Device
 from ruota_docs.run import contribute
@@ -40,7 +40,7 @@ def fake_suite(private: str = ""):
         if private:
             data["blocks"]["es/p.md#0"]["output"] = private
         p.record.parent.mkdir(exist_ok=True)
-        ledger.write_atomic(p.record, data | {"fingerprint": provenance.fingerprint()})
+        ledger.write_atomic(p.record, record_of(data | {"fingerprint": provenance.fingerprint()}))
         return 0
     suite.calls = calls
     return suite
@@ -131,7 +131,7 @@ def test_a_record_of_this_machine_named_as_before_is_the_one_it_sends(clone):
     updates that file, and never adds a second record of one machine beside it."""
     earlier = clone / "verification" / "rocm-gfx1102.json"
     earlier.parent.mkdir()
-    ledger.write_atomic(earlier, synthetic_record(clone, RX7600) | {"fingerprint": provenance.fingerprint()})
+    ledger.write_atomic(earlier, record_of(synthetic_record(clone, RX7600) | {"fingerprint": provenance.fingerprint()}))
     git(clone, "-c", "user.name=t", "-c", "user.email=t@example.com", "add", "verification")
     git(clone, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "an earlier record")
     p = contribute.plan(clone, DEVICE)

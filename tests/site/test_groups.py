@@ -7,6 +7,8 @@ import re
 from types import SimpleNamespace
 
 from ruota_docs.records.verdicts import MachineResult, Verdict, machine_label
+from ruota_docs.records.reason_codes import Reason, reason
+from ruota_docs.records.schema import Record, Result
 from ruota_docs.site import fragments, groups
 
 RX = {"backend": "rocm", "gpu_name": "AMD Radeon RX 7600", "arch": "gfx1102", "machine": "x86_64"}
@@ -16,9 +18,10 @@ BLOCK = SimpleNamespace(page="en/guides/keras-rx7600.md", not_run_reason=None, r
 
 
 def result(n: int, machine: dict, state: str = "passed", output: str = "ok\n", fingerprint: str | None = None,
-           reason: str | None = None, when: str = "2026-11-28T10:00:00Z") -> MachineResult:
-    record = {"machine_id": f"m{n}", "machine": machine, "fingerprint": fingerprint}
-    entry = {"outcome": state, "output": output, "reason": reason, "error": None, "ran_at": when, "duration": 1.0}
+           reason: Reason | None = None, when: str = "2026-11-28T10:00:00Z") -> MachineResult:
+    record = Record(machine_id=f"m{n}", machine=machine, fingerprint=fingerprint)
+    entry = Result(language="python", sha256="a", outcome=state, output=output, ran_at=when, duration=1.0,
+                   reason=reason.english() if reason else None, reason_code=reason.to_record() if reason else None)
     return MachineResult(f"m{n:04}", machine_label(machine), state, entry, record)
 
 
@@ -38,7 +41,8 @@ def test_machines_that_agree_and_a_confirmed_outcome():
 
 def test_a_disagreement_is_shown_never_outvoted():
     found = [result(n, RX, fingerprint=f"{n:032x}") for n in range(3)]
-    found.append(result(3, RX, "failed", "", fingerprint="f" * 32, reason="timed out after 600 s", when="2026-11-29T10:00:00Z"))
+    found.append(result(3, RX, "failed", "", fingerprint="f" * 32, reason=reason("timeout", seconds=600.0),
+                        when="2026-11-29T10:00:00Z"))
     panel = fragments.block_panel(BLOCK, Verdict(found, 4), "en", "3")
     assert 'class="ruota-verify ruota-state-failed ruota-disagree"' in panel
     assert ("Failed on 1 of 4 gfx1102 machines, most recently on 29 November 2026: "

@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from ruota_docs.records import private_data, provenance
+from ruota_docs.records import private_data, provenance, stored
 from ruota_docs.records.schema import BlockRef, Record, RecordError, Result, merge, now
 
 #: The error of a record that cannot be used as it is (the name records had before).
@@ -113,10 +113,13 @@ def _replacing(path: Path, mode: int, binary: bool = False) -> Iterator[IO[Any]]
 
 
 def write_atomic(path: Path, record: Record) -> None:
-    """Replace ``path`` with ``record``'s JSON in one step (temporary file + rename)."""
+    """Replace ``path`` with ``record``'s JSON (`ruota_docs.records.schema.Record.to_json`) in one step
+    (temporary file + rename)."""
+    written = stored.encode(record)
     # mkstemp makes the file private (0600); a record is shared like any file of the repository
     with _replacing(path, path.stat().st_mode & 0o777 if path.exists() else 0o644) as handle:
-        handle.write(record.to_json())
+        for line in stored.lines(written):
+            handle.write(line)
 
 
 def replace_bytes(path: Path, content: bytes, mode: int) -> None:
