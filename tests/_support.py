@@ -175,7 +175,7 @@ def read_ledger(path: Path) -> dict:
 
 def as_dict(record) -> dict:
     """A `ruota_docs.records.schema.Record` as `read_ledger` gives it."""
-    return record.head() | {"blocks": record.entries()}
+    return record.to_dict()
 
 
 def results_of(entries) -> dict:
@@ -189,9 +189,7 @@ def record_of(data: dict):
     """A record given as `read_ledger` gives one (its head, and its ``blocks``) as the model."""
     from ruota_docs.records.schema import Record
 
-    return Record(machine_id=data.get("machine_id"), machine=data.get("machine") or {},
-                  fingerprint=data.get("fingerprint"), provenance=data.get("provenance"), updated=data.get("updated"),
-                  results=results_of(data.get("blocks", {}).values()))
+    return Record.from_dict(data)
 
 
 def stored_form(data: dict) -> dict:

@@ -15,6 +15,7 @@ import pytest
 
 from _support import RX7600, article, clean_env, panels, record_of, run_mkdocs, synthetic_record, write_tree
 from _support import words as _words
+from ruota_docs.records.reason_codes import reason
 
 
 def words(fragment: str) -> str:
@@ -54,7 +55,7 @@ PAGES = {
     "run-on-your-card.md": "# Tu tarjeta { #run-on-your-card }\n\nTexto.\n",
     "index.md": "# Inicio { #home }\n\nTexto.\n",
 }
-GFX906_SKIP = "requires arch gfx906; this machine: ROCm, AMD Radeon RX 7600 (gfx1102, 8 GiB)"
+GFX906_SKIP = reason("requires", terms=["arch=gfx906"], machine=["ROCm, AMD Radeon RX 7600 (gfx1102, 8 GiB)"])
 
 
 def rx7600_run(block):

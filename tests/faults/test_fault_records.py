@@ -205,7 +205,7 @@ def test_as_the_unprivileged_user_a_block_cannot_write_records(tree):
     assert "changed a verification record" not in run.stdout
     earlier = tree.root / "earlier.json"
     earlier.write_bytes(before)
-    kept = {k: v for k, v in ledger.load(earlier)["blocks"].items() if k.startswith("es/one.md")}
+    kept = {k: v for k, v in ledger.load(earlier).to_dict()["blocks"].items() if k.startswith("es/one.md")}
     assert kept and {k: v for k, v in tree.ledger()["blocks"].items() if k.startswith("es/one.md")} == kept
 
 

@@ -207,7 +207,7 @@ def test_zizmors_self_hosted_runner_audit_runs_and_its_one_finding_is_answered(t
 
 def test_the_record_the_job_writes_passes_the_check_and_opens_this_pull_request(tmp_path, monkeypatch, capsys):
     """What the job does after the suite, on a record written as the engine writes it in that job."""
-    from _support import RX7600, synthetic_record, write_tree
+    from _support import RX7600, results_of, synthetic_record, write_tree
     from ruota_docs.cli import main
     from ruota_docs.records import ledger, provenance
 
@@ -218,7 +218,7 @@ def test_the_record_the_job_writes_passes_the_check_and_opens_this_pull_request(
         monkeypatch.setenv(name, value)
     entries = list(synthetic_record(root, RX7600)["blocks"].values())
     written = tmp_path / "record" / "rocm-gfx1102.json"
-    ledger.record(written, entries, {e["page"] for e in entries}, RX7600)
+    ledger.record(written, results_of(entries), {e["page"] for e in entries}, RX7600)
     name = f"rocm-gfx1102-{provenance.fingerprint()[:8]}"
     record = tmp_path / "out" / f"{name}.json"
     record.parent.mkdir()

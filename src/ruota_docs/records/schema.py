@@ -154,6 +154,21 @@ class Record:
             found["provenance"] = self.provenance
         return found | {"updated": self.updated}
 
+    def to_dict(self) -> JSON:
+        """The record as one JSON object: its head, and ``blocks``: every result as an entry
+        (`Result.to_entry`) keyed ``page#index``. Not what is written (`to_json` is): a view for
+        tools and tests."""
+        return self.head() | {"blocks": self.entries()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Record:
+        """The record of `to_dict`'s form (what it lacks takes its default)."""
+        results = {BlockRef(e["page"], e["lang"], e["index"], e.get("line")): Result.from_entry(e)
+                   for e in (data.get("blocks") or {}).values()}
+        return cls(machine_id=data.get("machine_id"), machine=data.get("machine") or {},
+                   fingerprint=data.get("fingerprint"), provenance=data.get("provenance"), updated=data.get("updated"),
+                   results=results)
+
     def entries(self) -> dict[str, JSON]:
         """Every result as an entry (`Result.to_entry`), keyed ``page#index``."""
         return {block.key: result.to_entry(block) for block, result in self.results.items()}

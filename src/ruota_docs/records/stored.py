@@ -144,9 +144,9 @@ def _check_parts(path: object, data: JSON) -> None:
                 raise RecordError(f"{path}: pages.{name}: must hold \"results\", each with its \"at\"")
             if result.get("outcome") not in OUTCOMES or "sha256" not in result:
                 raise RecordError(f"{path}: pages.{name}.results[{n}] lacks an outcome or a sha256")
-            unknown = [k for k in result if k not in _STORED_KEYS]
-            if unknown:
-                raise RecordError(f"{path}: pages.{name}.results[{n}].{unknown[0]}: not a field of a result "
+            if not _STORED_KEYS.issuperset(result):
+                unknown = next(k for k in result if k not in _STORED_KEYS)
+                raise RecordError(f"{path}: pages.{name}.results[{n}].{unknown}: not a field of a result "
                                   "this ruota-docs knows; upgrade ruota-docs")
 
 
@@ -254,7 +254,8 @@ def expand(pages: Mapping[str, JSON], outputs: Mapping[str, str],
     """Every copy's `Result` of a stored record's ``pages``, in page and block order.
 
     A site reads a thousand records of a few hundred results each: each stored result's fields
-    are read once, for all its copies."""
+    are read once for all its copies, and copies that agree in their own fields too (the
+    translations credited with one run, of one page signature) share one `Result` (frozen)."""
     found: dict[BlockRef, Result] = {}
     for rest, page in pages.items():
         signatures = page.get("signatures") or {}
@@ -263,11 +264,14 @@ def expand(pages: Mapping[str, JSON], outputs: Mapping[str, str],
             fields = shared_fields(result, outputs, reasons, page.get("ran_at"))
             credited = result.get("credited") or {}
             own = result.get("signatures") or {}
+            made: dict[tuple[str | None, str | None], Result] = {}
             for lang, index in result["at"].items():
                 path = f"{lang}/{rest}" if folders else rest
-                block = BlockRef(path, lang, index, line_of(page, lang, index))
-                found[block] = Result(**fields, reused_from=f"{credited[lang]}/{rest}" if lang in credited else None,
-                                      signature=own.get(lang, signatures.get(lang)))
+                copy = (f"{credited[lang]}/{rest}" if lang in credited else None, own.get(lang, signatures.get(lang)))
+                same = made.get(copy)
+                if same is None:
+                    same = made[copy] = Result(**fields, reused_from=copy[0], signature=copy[1])
+                found[BlockRef(path, lang, index, line_of(page, lang, index))] = same
     return dict(sorted(found.items(), key=lambda item: (item[0].page, item[0].index)))
 
 

@@ -378,7 +378,7 @@ def pytest_sessionfinish(session, exitstatus) -> None:
         config._ruota_unaccounted = accounting.problems(stopped)  # type: ignore[attr-defined]
         if config._ruota_unaccounted:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
-        unrun = {f"{page}#{index}" for page, index in accounting.unrun_blocks()}  # ledger.block_key
+        unrun = {f"{page}#{index}" for page, index in accounting.unrun_blocks()}  # BlockRef.key
     if not (entries or unrun) or config.getoption("no_ledger"):
         return
     from ruota_docs.records import ledger  # noqa: PLC0415 — a record's run only
