@@ -256,7 +256,7 @@ def expand(pages: Mapping[str, JSON], outputs: Mapping[str, str],
     A site reads a thousand records of a few hundred results each: each stored result's fields
     are read once for all its copies, and copies that agree in their own fields too (the
     translations credited with one run, of one page signature) share one `Result` (frozen)."""
-    found: dict[BlockRef, Result] = {}
+    found: list[tuple[BlockRef, Result]] = []
     for rest, page in pages.items():
         signatures = page.get("signatures") or {}
         folders = page.get("folders", True)
@@ -271,8 +271,9 @@ def expand(pages: Mapping[str, JSON], outputs: Mapping[str, str],
                 same = made.get(copy)
                 if same is None:
                     same = made[copy] = Result(**fields, reused_from=copy[0], signature=copy[1])
-                found[BlockRef(path, lang, index, line_of(page, lang, index))] = same
-    return dict(sorted(found.items(), key=lambda item: (item[0].page, item[0].index)))
+                found.append((BlockRef(path, lang, index, line_of(page, lang, index)), same))
+    found.sort(key=lambda item: (item[0].page, item[0].index))
+    return dict(found)
 
 
 # -- writing ------------------------------------------------------------------------------------------------------
