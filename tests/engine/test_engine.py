@@ -592,7 +592,8 @@ def test_ledger_of_another_machine_is_refused(tmp_path, machine_id):
     tree = write_tree(tmp_path, SMALL)
     other = tree / "records" / "other.json"
     other.parent.mkdir()
-    text = '{"schema": 1, "kind": "ruota-docs/ledger", "machine_id": "rocm-gfx906", "machine": {}, "updated": null, "blocks": {}}\n'
+    text = ('{"schema": 3, "kind": "ruota-docs/ledger", "machine_id": "rocm-gfx906", "machine": {}, "updated": null, '
+            '"pages": {}, "reasons": {}, "outputs": {}}\n')
     other.write_text(text)
     result = run_pytest(tree, "--ledger", str(other))
     assert result.returncode == 1

@@ -40,10 +40,13 @@ import datetime as dt
 import json
 import math
 import re
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ruota_docs.records import gpus, private_data, provenance, reason_codes, schema, stored
+from ruota_docs.blocks.block import Block
 from ruota_docs.blocks.collect import PageError, page_blocks
 from ruota_docs.blocks import site_config
 from ruota_docs.records.machine import Device
@@ -72,7 +75,7 @@ class Problem:
     def __str__(self) -> str:
         return f"{self.file}: {self.where}: {self.severity}: {self.message}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"file": self.file, "where": self.where, "severity": self.severity, "rule": self.rule,
                 "message": self.message}
 
@@ -86,7 +89,7 @@ class Report:
     entries: int = 0
     stale: int = 0
     as_root: int = 0
-    identity: tuple | None = None  #: (machine_id, fingerprint), once read
+    identity: tuple[Any, ...] | None = None  #: (machine_id, fingerprint), once read
 
     def add(self, where: str, severity: str, rule: str, message: str) -> None:
         self.problems.append(Problem(self.file, where, severity, rule, message))
@@ -94,7 +97,7 @@ class Report:
     def count(self, severity: str) -> int:
         return sum(1 for p in self.problems if p.severity == severity)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"file": self.file, "entries": self.entries, "stale": self.stale, "as_root": self.as_root,
                 "errors": self.count("error"), "warnings": self.count("warning"),
                 "problems": [p.to_dict() for p in self.problems]}
@@ -104,7 +107,7 @@ class _Duplicate(ValueError):
     pass
 
 
-def _no_duplicates(pairs):
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     data = {}
     for key, value in pairs:
         if key in data:
@@ -113,19 +116,20 @@ def _no_duplicates(pairs):
     return data
 
 
-def _type_name(types: tuple) -> str:
+def _type_name(types: tuple[Any, ...]) -> str:
     names = {str: "a string", int: "an integer", float: "a number", bool: "true or false", dict: "an object",
              type(None): "null"}
     return " or ".join(dict.fromkeys(names[t] for t in types))
 
 
-def _has_type(value, types: tuple) -> bool:
+def _has_type(value: Any, types: tuple[type, ...]) -> bool:
     if isinstance(value, bool) and bool not in types:
         return False  # true is not an index
     return isinstance(value, types)
 
 
-def _fields(report: Report, where: str, data: dict, expected: dict, optional=()) -> bool:
+def _fields(report: Report, where: str, data: Mapping[str, Any], expected: Mapping[str, tuple[type, ...]],
+            optional: Collection[str] = ()) -> bool:
     """Every expected field with its type, nothing else; False if any is wrong."""
     ok = True
     for name, types in expected.items():
@@ -147,7 +151,7 @@ def _fields(report: Report, where: str, data: dict, expected: dict, optional=())
     return ok
 
 
-def _time(report: Report, where: str, value, now: dt.datetime) -> dt.datetime | None:
+def _time(report: Report, where: str, value: Any, now: dt.datetime) -> dt.datetime | None:
     if not isinstance(value, str) or not _TIME.fullmatch(value):
         report.add(where, "error", "time",
                    f"must be a UTC time like 2026-11-29T21:04:05Z, not {json.dumps(value)[:40]}")
@@ -169,7 +173,8 @@ _GPU_BACKENDS = {
 }
 
 
-def _check_machine(report: Report, machine: dict, machine_id, stem: str, fingerprint=None) -> Device | None:
+def _check_machine(report: Report, machine: dict[str, Any], machine_id: Any, stem: str,
+                   fingerprint: Any = None) -> Device | None:
     if not _fields(report, "machine", machine, schema.MACHINE_FIELDS):
         return None
     backend = machine["backend"]
@@ -190,10 +195,12 @@ def _check_machine(report: Report, machine: dict, machine_id, stem: str, fingerp
     return device
 
 
-def _check_gpu_machine(report: Report, machine: dict) -> None:
+def _check_gpu_machine(report: Report, machine: dict[str, Any]) -> None:
     """A ROCm or CUDA machine: its toolkit's version, a gfx/sm target that fits its GPU, no other toolkit."""
     arch, name, torch = machine["arch"], machine["gpu_name"], machine["torch"] or ""
-    add = lambda where, message: report.add(where, "error", "machine", message)  # noqa: E731
+    def add(where: str, message: str) -> None:
+        report.add(where, "error", "machine", message)
+
     label, version, version_is, target, target_is, other, other_tag, other_label = _GPU_BACKENDS[machine["backend"]]
     if not machine[version]:
         add(f"machine.{version}", f"a {label} machine records its {version_is}")
@@ -217,7 +224,7 @@ def _check_gpu_machine(report: Report, machine: dict) -> None:
         add("machine.gpu_count", f"a machine with a GPU sees at least one (got {machine['gpu_count']})")
 
 
-def _check_cpu_machine(report: Report, machine: dict) -> None:
+def _check_cpu_machine(report: Report, machine: dict[str, Any]) -> None:
     """A CPU machine: no GPU fields."""
     for key in ("gpu_name", "arch", "vram_bytes"):
         if machine[key] is not None:
@@ -227,9 +234,12 @@ def _check_cpu_machine(report: Report, machine: dict) -> None:
         report.add("machine.gpu_count", "error", "machine", f"a CPU machine sees no GPU (got {machine['gpu_count']})")
 
 
-def _check_machine_names(report: Report, machine: dict, device: Device, machine_id, stem: str, fingerprint) -> None:
+def _check_machine_names(report: Report, machine: dict[str, Any], device: Device, machine_id: Any, stem: str,
+                         fingerprint: Any) -> None:
     """The machine id the engine derives, the record's, and the file's name all agree."""
-    add = lambda where, message: report.add(where, "error", "machine", message)  # noqa: E731
+    def add(where: str, message: str) -> None:
+        report.add(where, "error", "machine", message)
+
     if machine["machine_id"] != device.machine_id:
         add("machine.machine_id", f"{machine['machine_id']!r} does not name this machine; "
                                   f"the engine names it {device.machine_id!r}")
@@ -246,10 +256,11 @@ class _Pages:
     """The current blocks of each page (read once)."""
 
     def __init__(self, root: Path, docs_dir: Path) -> None:
-        self.root, self.docs_dir, self.cache = root, docs_dir, {}
+        self.root, self.docs_dir = root, docs_dir
+        self.cache: dict[str, list[Block] | PageError | None] = {}
         self.languages = site_config.languages(root)
 
-    def blocks(self, page: str):
+    def blocks(self, page: str) -> list[Block] | PageError | None:
         if page not in self.cache:
             path = self.docs_dir / page
             if not path.is_file():
@@ -263,11 +274,14 @@ class _Pages:
         return self.cache[page]
 
 
-def _check_entry(report: Report, block: BlockRef, result: Result, pages: _Pages, device: Device | None, updated,
-                 now) -> None:
+def _check_entry(report: Report, block: BlockRef, result: Result, pages: _Pages, device: Device | None,
+                 updated: dt.datetime | None,
+                 now: dt.datetime) -> None:
     """One block's result, as the stored results give it (their fields and types are checked)."""
     key = block.key
-    add = lambda message, where=key: report.add(where, "error", "schema", message)  # noqa: E731
+    def add(message: str, where: str = key) -> None:
+        report.add(where, "error", "schema", message)
+
     expected_lang = pages.languages.page_language(block.page)
     if block.lang != expected_lang:
         where = "the site's language" if pages.languages.single else "the page's language"
@@ -347,7 +361,7 @@ def _check_current(report: Report, block: BlockRef, result: Result, pages: _Page
 
 
 # -- private data, everywhere -------------------------------------------------------------------
-def _strings(value, where: str):
+def _strings(value: Any, where: str) -> Iterator[tuple[str, str]]:
     """``(where, text)`` for every string in the record, keys included."""
     if isinstance(value, dict):
         for key, item in value.items():
@@ -361,7 +375,7 @@ def _strings(value, where: str):
         yield where, value
 
 
-def _block_names(data: dict) -> dict[str, str]:
+def _block_names(data: dict[str, Any]) -> dict[str, str]:
     """Stored places (``pages.x.md.results[2]``, ``outputs.<id>``) → the block they are for
     (``es/x.md#3``), so that a report names what the contributor knows: the block."""
     names = {}
@@ -388,7 +402,7 @@ def _named(where: str, names: dict[str, str]) -> str:
     return names.get(where) or where
 
 
-def _check_private(report: Report, data: dict) -> None:
+def _check_private(report: Report, data: dict[str, Any]) -> None:
     names = _block_names(data)
     words = private_data.private_words()  # this machine's names: found once for the record's thousands of strings
     for where, text in _strings(data, ""):
@@ -477,7 +491,7 @@ OLD_FORMATS = {1: "the old format (one entry per page and language)",
                2: "an older format (each result holds its line, its reason and its time)"}
 
 
-def _check_origin(report: Report, data: dict) -> None:
+def _check_origin(report: Report, data: dict[str, Any]) -> None:
     """The record's provenance and fingerprint (`ruota_docs.records.provenance`)."""
     for where, message in provenance.check(data["provenance"], data["machine"]):
         report.add(where, "error", "provenance", message)
@@ -488,7 +502,7 @@ _PAGE = re.compile(r"[^#\s/][^#\s]*\.md")
 _LANG = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]+)?")
 
 
-def _result_fields() -> tuple[dict, tuple]:
+def _result_fields() -> tuple[dict[str, tuple[type, ...]], tuple[str, ...]]:
     """The fields of a stored result and their types (the model's, `ruota_docs.records.schema.Result`),
     and those that may be absent."""
     fields = {k: v for k, v in schema.ENTRY_FIELDS.items() if k not in schema.PER_COPY and k != "reason_code"}
@@ -504,7 +518,8 @@ _PAGE_FIELDS = {"signatures": (dict,), "lines": (dict,), "ran_at": (str,), "resu
 _REASON_FIELDS = {"reason_code": (dict, type(None)), "reason": (str, type(None))}
 
 
-def _check_table(report: Report, name: str, table: dict, used: set, key_of, fields: dict | None) -> bool:
+def _check_table(report: Report, name: str, table: dict[str, Any], used: set[str], key_of: Callable[[Any], str],
+                 fields: Mapping[str, tuple[type, ...]] | None) -> bool:
     """``outputs`` or ``reasons``: each value of its type, keyed by its hash, named by a result."""
     ok = True
     for key, value in table.items():
@@ -531,7 +546,7 @@ def _check_table(report: Report, name: str, table: dict, used: set, key_of, fiel
     return ok
 
 
-def _check_lines(report: Report, where: str, lines: dict) -> bool:
+def _check_lines(report: Report, where: str, lines: dict[str, Any]) -> bool:
     """A page's ``lines``: each language's list of the lines its blocks start at."""
     ok = True
     for lang, found in lines.items():
@@ -544,10 +559,11 @@ def _check_lines(report: Report, where: str, lines: dict) -> bool:
     return ok
 
 
-def _check_stored(report: Report, pages: dict, reasons: dict, outputs: dict) -> bool:
+def _check_stored(report: Report, pages: dict[str, Any], reasons: dict[str, Any], outputs: dict[str, Any]) -> bool:
     """The shape of ``pages``, ``reasons`` and ``outputs``; False where the entries cannot be read from them."""
     fields, optional = _result_fields()
-    ok, used, said, seen = True, set(), set(), {}
+    ok, used, said = True, set[str](), set[str]()
+    seen: dict[str, dict[tuple[str, int], str]] = {}
     for name, page in pages.items():
         where = f"pages.{name}"
         if not _fields(report, where, page, _PAGE_FIELDS, ("signatures", "lines", "ran_at", "folders")) \
@@ -587,7 +603,8 @@ def _check_stored(report: Report, pages: dict, reasons: dict, outputs: dict) -> 
     return _check_table(report, "outputs", outputs, used, stored.output_id, None) and ok
 
 
-def _check_at(report: Report, where: str, result: dict, page: str, stored_page: dict, seen: dict) -> bool:
+def _check_at(report: Report, where: str, result: dict[str, Any], page: str, stored_page: dict[str, Any],
+              seen: dict[str, Any]) -> bool:
     """``at`` (language → block index, with a line in the page's ``lines``) and ``credited``
     (language → the language that ran it)."""
     ok = bool(result["at"])
@@ -617,11 +634,11 @@ def _check_at(report: Report, where: str, result: dict, page: str, stored_page: 
     return ok
 
 
-def _size(value) -> int:
+def _size(value: Any) -> int:
     return len(json.dumps(value, ensure_ascii=False).encode())
 
 
-def _heaviest(data: dict) -> str:
+def _heaviest(data: dict[str, Any]) -> str:
     """Where an oversized record's bytes are: its heaviest field, and the largest value in it."""
     top = max(data, key=lambda key: _size(data[key]))
     where, value = top, data[top]
@@ -632,11 +649,13 @@ def _heaviest(data: dict) -> str:
     return f"{top} ({_size(data[top]):,} bytes), the largest value in it {where} ({_size(value):,} bytes)"
 
 
-def check_files(paths, root: Path, docs_dir: Path, now: dt.datetime | None = None) -> list[Report]:
+def check_files(paths: Iterable[str | Path], root: Path, docs_dir: Path,
+                now: dt.datetime | None = None) -> list[Report]:
     """`check_file` for each record, and one more rule across them: two records of one machine
     (the same machine id and fingerprint) are an error on the second. Each page is read once for
     all of them: CI checks every record of the site, a thousand of them."""
-    reports, seen = [], {}
+    reports: list[Report] = []
+    seen: dict[tuple[Any, Any], str] = {}
     pages = _Pages(Path(root), Path(docs_dir))
     for path in paths:
         report = check_file(Path(path), root, docs_dir, now, pages)

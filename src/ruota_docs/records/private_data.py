@@ -36,6 +36,7 @@ import re
 import socket
 import tempfile
 from dataclasses import dataclass
+from typing import Any
 
 from ruota_docs.records.schema import Result
 
@@ -113,7 +114,7 @@ def _line(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
 
-def _ip_finding(text: str, match: re.Match) -> Finding | None:
+def _ip_finding(text: str, match: re.Match[str]) -> Finding | None:
     try:
         address = ipaddress.ip_address(match.group(0))
     except ValueError:
@@ -126,7 +127,7 @@ def _ip_finding(text: str, match: re.Match) -> Finding | None:
     return Finding(kind, mask(match.group(0), 6), _line(text, match.start()), error=False)
 
 
-def findings(text: str, this_machine: bool = True, words: list | None = None) -> list[Finding]:
+def findings(text: str, this_machine: bool = True, words: list[Any] | None = None) -> list[Finding]:
     """What ``text`` gives away. ``this_machine``: also look for the home folder, user and host
     names of the machine running the check (a contributor checking their own record); ``words``:
     those names as `ruota_docs.records.ledger` finds them, found once for the many strings of a record."""
@@ -207,7 +208,7 @@ def _machine_ids(text: str) -> list[Finding]:
     return found
 
 
-def _this_machine(text: str, words: list) -> list[Finding]:
+def _this_machine(text: str, words: list[Any]) -> list[Finding]:
     """This machine's home folder (error), user or host name (warning: it may be a common word)."""
     found = []
     for pattern, label in words:
@@ -222,7 +223,7 @@ def _this_machine(text: str, words: list) -> list[Finding]:
 
 
 # -- scrubbing: nothing published names the home folder, the user or the host ------
-def private_words() -> list[tuple[re.Pattern, str]]:
+def private_words() -> list[tuple[re.Pattern[str], str]]:
     pairs = []
     home = os.path.expanduser("~")
     if home and home not in ("/", ""):
@@ -256,7 +257,7 @@ def scrub_result(result: Result) -> Result:
                                error=scrub(result.error), reason_code=_scrub_all(result.reason_code))
 
 
-def _scrub_all(value):
+def _scrub_all(value: Any) -> Any:
     """Every string in a JSON value scrubbed (a reason code's arguments: file names, messages)."""
     if isinstance(value, str):
         return scrub(value)
@@ -267,5 +268,5 @@ def _scrub_all(value):
     return value
 
 
-def scrub_machine(machine: dict) -> dict:
+def scrub_machine(machine: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in machine.items() if k not in ("hostname", "user")}

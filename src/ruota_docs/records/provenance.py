@@ -27,7 +27,9 @@ import re
 import socket
 import subprocess
 import uuid
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 KINDS = ("ci", "sent")
 _SALT = "ruota-docs machine fingerprint v1:"
@@ -40,7 +42,7 @@ MACHINE_ID_FILES = ("/etc/machine-id", "/var/lib/dbus/machine-id")
 _RANDOM_NODE = 1 << 40
 
 
-def fingerprint(machine_id_files=None) -> str:
+def fingerprint(machine_id_files: Iterable[str | Path] | None = None) -> str:
     """This machine's fingerprint: the salted hash of its machine id, else of its network card's
     address, else of its host name (``machine_id_files``: where to look, `MACHINE_ID_FILES` by default)."""
     # systemd's /etc/machine-id (dbus's copy on older systems) is made once, when the system is
@@ -64,7 +66,7 @@ def record_name(machine_id: str, known: str | None = None) -> str:
     return f"{machine_id}-{(known or fingerprint())[:8]}.json"
 
 
-def from_environment(env=None, commit: str | None = None) -> dict:
+def from_environment(env: Mapping[str, str] | None = None, commit: str | None = None) -> dict[str, Any]:
     """The provenance of a record written now: ``ci`` inside a GitHub Actions job, else ``sent``."""
     env = os.environ if env is None else env
     if env.get("GITHUB_ACTIONS") == "true" and env.get("GITHUB_RUN_ID") and env.get("GITHUB_REPOSITORY"):
@@ -76,7 +78,7 @@ def from_environment(env=None, commit: str | None = None) -> dict:
     return {"kind": "sent", "commit": commit}
 
 
-def check(provenance, machine: dict) -> list[tuple[str, str]]:
+def check(provenance: object, machine: Mapping[str, Any]) -> list[tuple[str, str]]:
     """``(field, problem)`` for each way ``provenance`` does not fit the record (``machine``)."""
     if not isinstance(provenance, dict):
         return [("provenance", 'must be an object: {"kind": "ci", …} or {"kind": "sent"}')]
@@ -116,7 +118,7 @@ def check(provenance, machine: dict) -> list[tuple[str, str]]:
     return problems
 
 
-def check_fingerprint(value) -> str | None:
+def check_fingerprint(value: object) -> str | None:
     """The problem of a record's ``fingerprint`` (None where it is fine)."""
     if value is None or isinstance(value, str) and _HEX32.fullmatch(value):
         return None

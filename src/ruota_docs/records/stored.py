@@ -67,7 +67,7 @@ from ruota_docs.records.schema import (
 try:
     import orjson
 except ImportError:  # a dependency: only a broken install lacks it, and then records read slower
-    orjson = None
+    orjson = None  # type: ignore[assignment]
 
 #: What a stored record holds in place of its results.
 STORED_PARTS = ("pages", "reasons", "outputs")
@@ -223,7 +223,7 @@ def shared_fields(result: JSON, outputs: Mapping[str, str], reasons: Mapping[str
     found["output"] = outputs.get(result["output"], "") if result.get("output") else ""
     key = result.get("reason")
     why = reasons.get(key) if key else None
-    if why is not None:
+    if key and why is not None:
         if "reason" in why:
             found["reason"] = why["reason"]
         else:
@@ -246,7 +246,8 @@ def read_result(result: JSON, outputs: Mapping[str, str], reasons: Mapping[str, 
 def line_of(page: JSON, lang: str, index: int) -> int | None:
     """Where block ``index`` of the ``lang`` copy of a stored page starts (None where the record does not say)."""
     lines = (page.get("lines") or {}).get(lang) or ()
-    return lines[index] if 0 <= index < len(lines) else None  # type: ignore[no-any-return]
+    found: int | None = lines[index] if 0 <= index < len(lines) else None
+    return found
 
 
 def expand(pages: Mapping[str, JSON], outputs: Mapping[str, str],

@@ -7,7 +7,7 @@ block's current code: code changed since its last run is *stale*, never green.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -127,9 +127,9 @@ class Verdict:
     results: list[MachineResult] = field(default_factory=list)
     machines: int = 0
     #: what readers derive from the results, kept for the other copies of the block that share them
-    memo: dict = field(default_factory=dict, repr=False, compare=False)
+    memo: dict[Hashable, Any] = field(default_factory=dict, repr=False, compare=False)
 
-    def kept(self, key, make: Callable[[], object]):
+    def kept(self, key: Hashable, make: Callable[[], Any]) -> Any:
         """``make()``, computed once and kept under ``key`` (what it makes is shared: read it, do not change it)."""
         if key not in self.memo:
             self.memo[key] = make()
@@ -137,7 +137,8 @@ class Verdict:
 
     def by_state(self, state: str) -> list[MachineResult]:
         """The results in ``state``."""
-        return self.kept("states", self._by_states).get(state, [])
+        found: list[MachineResult] = self.kept("states", self._by_states).get(state, [])
+        return found
 
     def _by_states(self) -> dict[str, list[MachineResult]]:
         found: dict[str, list[MachineResult]] = {}
@@ -149,14 +150,18 @@ class Verdict:
         found.pop("absent", None)
         return found
 
-    def tally(self) -> Counter:
+    def tally(self) -> Counter[tuple[tuple[str, str], str]]:
         """How many results of each ``(backend, target)`` group are in each state."""
-        return self.kept("tally", lambda: Counter((r.group, r.state) for r in self.results))
+        found: Counter[tuple[tuple[str, str], str]] = self.kept(
+            "tally", lambda: Counter((r.group, r.state) for r in self.results))
+        return found
 
     def latest_run(self, state: str | None = None) -> str | None:
         """When the latest of its runs (in ``state``) was (``ran_at``), None where no machine ran it."""
         results = self.results if state is None else self.by_state(state)
-        return self.kept(("latest", state), lambda: max(filter(None, (r.ran_at for r in results)), default=None))
+        found: str | None = self.kept(("latest", state),
+                                      lambda: max(filter(None, (r.ran_at for r in results)), default=None))
+        return found
 
     @property
     def absent(self) -> int:
@@ -274,11 +279,14 @@ class Index:
         key = (page, index, sha256)
         found = self.cache.get(key)
         if found is None:
-            lang, rest = page.partition("/")[::2]
+            first, rest = page.partition("/")[::2]
+            lang: str | None = first
             if (rest, True) not in self.by_page:  # a site without language folders: the page under its own path
                 lang, rest = None, page
             code, pages = (rest, sha256, lang is not None), self.by_page.get((rest, lang is not None), ())
-            exact = self._places(code).get((lang, index), ()) if lang is not None else ()
+            exact = self._places(code).get((lang, index), []) if lang is not None else []
+            chosen: list[Found]
+            stale: list[int]
             if len(exact) == len(pages):  # every record holding the page holds this code at this place
                 chosen, stale = exact, []
             else:
@@ -293,7 +301,7 @@ class Index:
             self.cache[key] = found
         return found
 
-    def _places(self, code: tuple) -> dict[tuple[str, int], list]:
+    def _places(self, code: tuple[Any, ...]) -> dict[tuple[str, int], list[Any]]:
         """``code``'s results by the place each holds it at, ``(language, block index)``, in record order."""
         found = self._at.get(code)
         if found is None:
@@ -310,10 +318,11 @@ class Index:
                         found[place] = [held]
         return found
 
-    def _held(self, index: int, lang: str | None, codes, pages) -> tuple[list, list]:
+    def _held(self, index: int, lang: str | None, codes: Iterable[Found],
+              pages: Sequence[tuple[int, JSON]]) -> tuple[list[Found], list[int]]:
         """``([(record, places, result), …], [record, …])``: what each record holds of the block, and
         the records whose block at ``index`` has other code (stale). ``lang`` None: any language's copy."""
-        chosen: dict[int, tuple] = {}
+        chosen: dict[int, tuple[Any, ...]] = {}
         for held in codes:  # the block itself, else the same code elsewhere on the page
             n, at = held[0], held[1]
             if lang is None:
@@ -330,7 +339,7 @@ class Index:
                 stale.append(n)
         return list(chosen.values()), stale
 
-    def _verdict(self, chosen: list, stale: list) -> Verdict:
+    def _verdict(self, chosen: list[Any], stale: list[Any]) -> Verdict:
         """The verdict of the results ``chosen`` (``(record, places, result)``, in record order) and of
         the records ``stale`` (whose block has other code)."""
         if not stale:

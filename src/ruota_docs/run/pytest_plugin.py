@@ -23,9 +23,18 @@ import gc
 import os
 import sys
 from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Generator, Iterable
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:  # imported where a hook needs them (see below)
+    from ruota_docs.blocks.block import Block
+    from ruota_docs.run.accounting import Accounting
+    from ruota_docs.run.run_state import RunState
+    from ruota_docs.run.settings import Settings
 
 # pytest loads this plugin in every run of this environment, most of which collect no page:
 # the engine's modules are imported where a hook needs them, so that such a run pays nothing
@@ -54,7 +63,33 @@ SETTINGS = pytest.StashKey["Settings"]()
 RUN = pytest.StashKey["RunState"]()
 
 
-def _settings(config: pytest.Config):
+@dataclass
+class _Run:
+    """What this plugin keeps of one pytest run, on its config (`RECORDING`)."""
+
+    sites: list[Path] = field(default_factory=list)  #: the sites the run's paths point at
+    #: each block's entry (`ruota_docs.records.schema.Result.to_entry`) and its page's block count
+    entries: list[tuple[dict[str, Any], int]] = field(default_factory=list)
+    updates: list[dict[str, Any]] = field(default_factory=list)  #: #> lines planned by the blocks, written at the end
+    updated: list[str] = field(default_factory=list)  #: what writing them changed, for the summary
+    accounting: Accounting | None = None  #: made once a block is collected or reported
+    collectors: dict[Path, Any] = field(default_factory=dict)  #: each site's Sybil collector
+    ahead: bool | None = None  #: the one page of the run starts ahead; False once started
+    unaccounted: list[str] = field(default_factory=list)  #: blocks collected that never reported
+    summary: str | None = None  #: the record's line in the terminal summary
+
+
+RECORDING = pytest.StashKey[_Run]()
+
+
+def _run(config: pytest.Config) -> _Run:
+    """This plugin's state of the run, made on first use."""
+    if RECORDING not in config.stash:
+        config.stash[RECORDING] = _Run()
+    return config.stash[RECORDING]
+
+
+def _settings(config: pytest.Config) -> Settings:
     """The run's `ruota_docs.run.settings.Settings`, built on first use from the same command line
     in the controller and in every xdist worker, for the site the run is about."""
     if SETTINGS not in config.stash:
@@ -64,7 +99,7 @@ def _settings(config: pytest.Config):
     return config.stash[SETTINGS]
 
 
-def _state(config: pytest.Config):
+def _state(config: pytest.Config) -> RunState:
     """The run's `ruota_docs.run.run_state.RunState`, made on first use."""
     if RUN not in config.stash:
         from ruota_docs.run.run_state import RunState  # noqa: PLC0415 — see the imports above
@@ -101,7 +136,8 @@ def pytest_configure(config: pytest.Config) -> None:
         from ruota_docs.run import render_ahead  # noqa: PLC0415 — a one-page run only
 
         render_ahead.start(Path(config.invocation_params.dir, config.args[0]).resolve())
-    config._ruota_sites = _sites_asked(config)  # type: ignore[attr-defined]
+    run = _run(config)
+    run.sites = _sites_asked(config)
     if not hasattr(config, "workerinput") and _runs_pages(config):
         from ruota_docs.run import unprivileged  # noqa: PLC0415 — a site's run only
 
@@ -115,12 +151,8 @@ def pytest_configure(config: pytest.Config) -> None:
         from ruota_docs.run.scheduling import SchedulingPlugin  # noqa: PLC0415 — xdist is optional and slow to import
 
         config.pluginmanager.register(SchedulingPlugin(), "ruota-docs-scheduling")
-    config._ruota_entries = []  # type: ignore[attr-defined]
-    config._ruota_updates = []  # type: ignore[attr-defined]  # #> lines planned by the blocks, written at the end
-    config._ruota_updated = []  # type: ignore[attr-defined]  # what writing them changed, for the summary
-    config._ruota_accounting = None  # type: ignore[attr-defined] — made once a block is collected or reported
-    config._ruota_collectors = {}  # type: ignore[attr-defined]
-    config._ruota_ahead = _one_page(config) or None  # type: ignore[attr-defined] — False once started
+    run.ahead = _one_page(config) or None
+    config.pluginmanager.register(_Reports(config), "ruota-docs-reports")
 
 
 def _one_page_named(config: pytest.Config) -> bool:
@@ -136,7 +168,7 @@ def _one_page(config: pytest.Config) -> bool:
 
 
 @pytest.fixture(scope="session")
-def ruota_run(pytestconfig: pytest.Config):
+def ruota_run(pytestconfig: pytest.Config) -> RunState:
     """The run's `ruota_docs.run.run_state.RunState` (settings, the record read at the start):
     Sybil puts it in each page's namespace."""
     return _state(pytestconfig)
@@ -161,12 +193,12 @@ def _sites_asked(config: pytest.Config) -> list[Path]:
 
 def _runs_pages(config: pytest.Config) -> bool:
     """Whether this run collects a docs folder (or part of it) to run it: only then do pages run."""
-    return bool(config._ruota_sites) and not config.getoption("collectonly", default=False)
+    return bool(_run(config).sites) and not config.getoption("collectonly", default=False)
 
 
 def _site_root(config: pytest.Config) -> Path:
     """The folder of the site this run is about (its mkdocs.yml's), else pytest's rootdir."""
-    sites = getattr(config, "_ruota_sites", None)
+    sites = _run(config).sites
     return sites[0] if sites else Path(config.rootpath)
 
 
@@ -178,59 +210,61 @@ def _conftest_collects(config: pytest.Config, file_path: Path) -> bool:
         hook = getattr(plugin, "pytest_collect_file", None)
         if getattr(hook, "__module__", None) != "sybil.integration.pytest":
             continue
-        sybils = inspect.getclosurevars(hook).nonlocals.get("sybils") or ()
+        sybils = inspect.getclosurevars(hook).nonlocals.get("sybils") or () if callable(hook) else ()
         if any(sybil.name == "ruota" and sybil.should_parse(file_path) for sybil in sybils):
             return True
     return False
 
 
-def pytest_collect_file(file_path: Path, parent):
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     """Each page of the site the run points at (see :mod:`ruota_docs.run.discovery`): no
     conftest needed. A conftest that builds the engine's Sybil itself is left to collect."""
     config = parent.config
-    if file_path.suffix != ".md" or not config._ruota_sites:
+    if file_path.suffix != ".md" or not _run(config).sites:
         return None
     from ruota_docs.run import discovery  # noqa: PLC0415 — a site's run only
 
     root = discovery.site_of_page(file_path)
-    if root is None or root not in config._ruota_sites or _conftest_collects(config, file_path):
+    if root is None or root not in _run(config).sites or _conftest_collects(config, file_path):
         return None
-    if config._ruota_ahead:  # the one page of the run: its process starts while it renders
-        config._ruota_ahead = False
+    if _run(config).ahead:  # the one page of the run: its process starts while it renders
+        _run(config).ahead = False
         from ruota_docs.run.process import session  # noqa: PLC0415
         from ruota_docs.run.sybil.parsers import PageLayout  # noqa: PLC0415
 
         session.start_ahead(PageLayout(root).page_of(file_path)[0], _settings(config))
-    collectors = config._ruota_collectors
+    collectors = _run(config).collectors
     if root not in collectors:
         from ruota_docs.run.sybil import make_sybil  # noqa: PLC0415
 
         collectors[root] = make_sybil(root).pytest()
-    return collectors[root](file_path, parent)
+    collected: pytest.Collector | None = collectors[root](file_path, parent)
+    return collected
 
 
-def _accounting(config: pytest.Config):
+def _accounting(config: pytest.Config) -> Accounting:
     """The run's `ruota_docs.run.accounting.Accounting`, made on first use."""
-    if config._ruota_accounting is None:
+    run = _run(config)
+    if run.accounting is None:
         from ruota_docs.run.accounting import Accounting  # noqa: PLC0415 — a site's run only
 
-        config._ruota_accounting = Accounting()
-    return config._ruota_accounting
+        run.accounting = Accounting()
+    return run.accounting
 
 
-def _collected(items) -> list[tuple[str, tuple[str, int] | None]]:
+def _collected(items: Iterable[pytest.Item]) -> list[tuple[str, tuple[str, int] | None]]:
     """``(node id, (page, index))`` of each block test, ``(node id, None)`` of each page problem."""
-    found = []
+    found: list[tuple[str, tuple[str, int] | None]] = []
     for item in items:
         parsed = getattr(getattr(item, "example", None), "parsed", None)
-        if hasattr(parsed, "signature"):
+        if parsed is not None and hasattr(parsed, "signature"):
             found.append((item.nodeid, (parsed.page, parsed.index)))
         elif type(parsed).__name__ == "PageProblem":
             found.append((item.nodeid, None))
     return found
 
 
-def pytest_collection_finish(session) -> None:
+def pytest_collection_finish(session: pytest.Session) -> None:
     """What this run collected, after deselection: each of it must report once."""
     found = _collected(session.items)
     workeroutput = getattr(session.config, "workeroutput", None)
@@ -246,24 +280,24 @@ def pytest_collection_finish(session) -> None:
 
 
 @pytest.hookimpl(optionalhook=True)
-def pytest_testnodedown(node, error) -> None:
+def pytest_testnodedown(node: Any, error: object) -> None:
     """xdist's controller: a worker finished, with what it collected."""
     found = getattr(node, "workeroutput", {}).get(_WORKER_KEY)
     if found:
         _accounting(node.config).collect(found)
 
 
-def _block(item):
+def _block(item: pytest.Item) -> Block | None:
     example = getattr(item, "example", None)
     block = getattr(example, "parsed", None)
     return block if block is not None and hasattr(block, "signature") else None
 
 
-def pytest_collection_modifyitems(session, config, items) -> None:
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     """Keep each page's blocks together, the Spanish source before its translations, so
     that identical translations are credited with the source's run (with xdist, use
     ``--dist loadscope``: see :mod:`ruota_docs.run.scheduling`)."""
-    pages: dict[str, list] = defaultdict(list)
+    pages: dict[str, list[Any]] = defaultdict(list[Any])
     others = []
     for item in items:
         block = _block(item)
@@ -274,7 +308,7 @@ def pytest_collection_modifyitems(session, config, items) -> None:
 
     source = _settings(config).source_language if pages else None
 
-    def order(page: str):
+    def order(page: str) -> tuple[str, bool, str]:
         lang, _, rest = page.partition("/")
         return (rest, lang != source, lang)
 
@@ -282,7 +316,7 @@ def pytest_collection_modifyitems(session, config, items) -> None:
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item, call):
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
     outcome = yield
     report = outcome.get_result()
     block = _block(item)
@@ -302,31 +336,35 @@ def pytest_runtest_makereport(item, call):
     report.user_properties.append((_KEY, [found.to_entry(block_ref(block)), block.page_total]))
 
 
-def pytest_runtest_logreport(report) -> None:
-    if _CONFIG and "::sybil:" in report.nodeid:
-        _accounting(_CONFIG[0]).report(report)
-    if report.when != "call":
-        return
-    for key, value in report.user_properties:
-        if key == _KEY:
-            _CONFIG[0]._ruota_entries.append(value)
-        elif key == _UPDATED:
-            _CONFIG[0]._ruota_updates.append(value)
+class _Reports:
+    """What each test report brings (a block's result, a ``#>`` update), kept on its run's config:
+    a plugin object per config, so that runs in one process (nested, in-process) keep theirs apart."""
 
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
 
-_CONFIG: list = []
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if "::sybil:" in report.nodeid:
+            _accounting(self.config).report(report)
+        if report.when != "call":
+            return
+        run = _run(self.config)
+        for key, value in report.user_properties:
+            if key == _KEY:
+                run.entries.append(value)  # type: ignore[arg-type]  # what makereport put there
+            elif key == _UPDATED:
+                run.updates.append(value)  # type: ignore[arg-type]
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_sessionstart(session) -> None:
-    _CONFIG[:] = [session.config]
+def pytest_sessionstart(session: pytest.Session) -> None:
     if session.config.getoption("reuse_ledger") and _settings(session.config).reuse_ledger:
         from ruota_docs.run.device import probe  # noqa: PLC0415 — an author's run only
 
         _state(session.config).read_record(probe().machine_id)  # once, before any page (in each xdist worker too)
 
 
-def _write_updates(session) -> None:
+def _write_updates(session: pytest.Session) -> None:
     """``--update-outputs``: write the ``#>`` lines the blocks planned, before the record is
     written; a block whose lines cannot be written fails, in the record too."""
     from ruota_docs.records import reason_codes  # noqa: PLC0415 — an update's run only
@@ -341,15 +379,15 @@ def _write_updates(session) -> None:
         except ValueError:
             return path
 
-    by_key = {f"{e['page']}#{e['index']}": e for e, _ in config._ruota_entries}
-    for applied in apply_updates([OutputUpdate.from_json(u) for u in config._ruota_updates], shown):
+    by_key = {f"{e['page']}#{e['index']}": e for e, _ in _run(config).entries}
+    for applied in apply_updates([OutputUpdate.from_json(u) for u in _run(config).updates], shown):
         where = applied.update.where
         if applied.error is None:
-            config._ruota_updated.extend(f"{shown(c.path)}{str(c)[len(c.path):]} (the block at {where})"
+            _run(config).updated.extend(f"{shown(c.path)}{str(c)[len(c.path):]} (the block at {where})"
                                          for c in applied.changes)
             continue
         code = reason_codes.reason("outputs_not_updated", at=None, error=applied.error)
-        config._ruota_updated.append(f"{where}: {code.english()}")
+        _run(config).updated.append(f"{where}: {code.english()}")
         entry = by_key.get(applied.update.block)
         if entry is not None:  # recorded with the code it still has
             entry.update(outcome="failed", reason=code.english(), reason_code=code.to_record(),
@@ -357,9 +395,9 @@ def _write_updates(session) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-def pytest_sessionfinish(session, exitstatus) -> None:
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int | pytest.ExitCode) -> None:
     config = session.config
-    if config._ruota_ahead is False:  # a page was started ahead: end it if none of its blocks ran
+    if _run(config).ahead is False:  # a page was started ahead: end it if none of its blocks ran
         from ruota_docs.run.process.session import close_ahead  # noqa: PLC0415
 
         close_ahead()
@@ -367,16 +405,16 @@ def pytest_sessionfinish(session, exitstatus) -> None:
         sys.modules["ruota_docs.run.render_ahead"].discard()
     if hasattr(config, "workerinput"):  # xdist worker: the controller writes the record
         return
-    if config._ruota_updates:
+    if _run(config).updates:
         _write_updates(session)
-    entries = config._ruota_entries
-    accounting = config._ruota_accounting
+    entries = _run(config).entries
+    accounting = _run(config).accounting
     unrun: set[str] = set()
     if accounting is not None and not config.getoption("collectonly", default=False):
         # a run that runs nothing (collect-only) accounts for nothing
         stopped = bool(session.shouldfail or session.shouldstop) or exitstatus == pytest.ExitCode.INTERRUPTED
-        config._ruota_unaccounted = accounting.problems(stopped)  # type: ignore[attr-defined]
-        if config._ruota_unaccounted:
+        _run(config).unaccounted = accounting.problems(stopped)
+        if _run(config).unaccounted:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         unrun = {f"{page}#{index}" for page, index in accounting.unrun_blocks()}  # BlockRef.key
     if not (entries or unrun) or config.getoption("no_ledger"):
@@ -389,7 +427,7 @@ def pytest_sessionfinish(session, exitstatus) -> None:
     settings = _settings(config)
     if settings.fake_device:
         # a preview of other hardware: its results describe this machine, not the one named
-        config._ruota_summary = (f"verification record NOT written: {run_settings.FAKE_DEVICE_VARIABLE} is set "
+        _run(config).summary = (f"verification record NOT written: {run_settings.FAKE_DEVICE_VARIABLE} is set "
                                  "(a preview, not a real machine)")
         return
     recorded = defaultdict(set)
@@ -406,14 +444,14 @@ def pytest_sessionfinish(session, exitstatus) -> None:
     try:
         ledger.record(path, results, complete, probe().to_dict(), forget=unrun)
     except RecordError as error:
-        config._ruota_summary = f"verification record NOT written: {error}"
+        _run(config).summary = f"verification record NOT written: {error}"
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
         return
     counts = Counter(r.outcome for r in results.values())
     credited = sum(1 for r in results.values() if r.reused_from)
     as_root = sum(1 for r in results.values() if r.as_root)
     shown = os.path.relpath(path) if not os.path.relpath(path).startswith("..") else str(path)
-    config._ruota_summary = (
+    _run(config).summary = (
         f"{len(results)} blocks recorded in {shown}: "
         + ", ".join(f"{counts[k]} {k}" for k in OUTCOMES if counts[k])
         + (f"; {credited} credited from an identical translation run once" if credited else "")
@@ -421,8 +459,9 @@ def pytest_sessionfinish(session, exitstatus) -> None:
     )
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
-    updated = getattr(config, "_ruota_updated", None)
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int | pytest.ExitCode,
+                            config: pytest.Config) -> None:
+    updated = _run(config).updated
     if updated:
         terminalreporter.write_sep("-", "ruota-docs #> lines updated")
         for line in updated:
@@ -430,14 +469,14 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
     elif config.getoption("update_outputs", default=False):
         terminalreporter.write_sep("-", "ruota-docs #> lines updated")
         terminalreporter.write_line("none: every block's output matched its #> lines")
-    unaccounted = getattr(config, "_ruota_unaccounted", None)
+    unaccounted = _run(config).unaccounted
     if unaccounted:
         terminalreporter.write_sep("=", "ruota-docs: blocks not accounted for", red=True, bold=True)
         for line in unaccounted:
             terminalreporter.write_line(line, red=True)
         terminalreporter.write_line("their earlier results were removed from the record; with xdist, use "
                                     "--dist loadscope and a collection that is the same on every worker")
-    summary = getattr(config, "_ruota_summary", None)
+    summary = _run(config).summary
     if summary:
         terminalreporter.write_sep("-", "ruota-docs verification record")
         terminalreporter.write_line(summary)
