@@ -405,6 +405,7 @@ def cmd_runner(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The ``ruota-docs`` command: its exit status for ``argv`` (default: the process's arguments)."""
     parser = argparse.ArgumentParser(prog="ruota-docs",
                                      description="Verified documentation: records, translations and runs.")
     parser.add_argument("--version", action="version", version=f"ruota-docs {__version__}")
