@@ -128,8 +128,8 @@ def main() -> None:
         many = copy_project(work / "many")
         committed = sorted((few / "verification").glob("*.json"))
         per_machine = sum(p.stat().st_size for p in committed) / len(committed)
-        old_format = sum(len(json.dumps(dict(ledger.load(p).to_dict(), schema=1), indent=1, ensure_ascii=False).encode())
-                         for p in committed) / len(committed)
+        old_format = sum(len(json.dumps(dict(ledger.load(p).to_dict(), schema=1), indent=1,
+                                        ensure_ascii=False).encode()) for p in committed) / len(committed)
         synthetic_bytes = make_records(many / "verification", args.records)
         times = {"two": [], "many": []}
         for _ in range(args.repeat):

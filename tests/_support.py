@@ -41,7 +41,7 @@ def repo_plugin_options(name: str = "ruota_docs") -> dict:
     return plugin_options(load_mkdocs_config(REPO), name) or {}
 
 
-def mkdocs_yml(site: bool = False, ledger_dir: str = "verification", languages=("es", "en", "fr")) -> str:
+def mkdocs_yml(site: bool = False, record_dir: str = "verification", languages=("es", "en", "fr")) -> str:
     """An mkdocs.yml adapted from the repository's: same Markdown extensions (superfences,
     snippets from ``snippets/`` with ``check_paths``); with ``site``,
     the theme (Material with the repository's overrides), search, ruota_docs and i18n plugins."""
@@ -70,7 +70,7 @@ def mkdocs_yml(site: bool = False, ledger_dir: str = "verification", languages=(
         plugins:
           - search
           - ruota_docs:
-              ledger_dir: {ledger_dir}
+              record_dir: {record_dir}
               key_blocks: {card_matrix["key_blocks"]}
               target_cards: {card_matrix["target_cards"]}
           - i18n:

@@ -37,7 +37,7 @@ def test_the_entry_points_name_public_objects():
 
 def test_an_unknown_name_is_an_attribute_error():
     with pytest.raises(AttributeError, match="has no attribute 'ledger'"):
-        ruota_docs.ledger  # noqa: B018 — a module, not a public name: imported by its own path only
+        ruota_docs.ledger
 
 
 def test_importing_the_package_imports_nothing_else():

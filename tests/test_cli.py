@@ -97,11 +97,11 @@ def test_verify_runs_the_pages_named_or_every_page(tree, capsys, monkeypatch):
     calls = []
     monkeypatch.setattr(cli_module.subprocess, "call", lambda command, cwd: calls.append((command, cwd)) or 0)
     monkeypatch.chdir(tree / "docs")
-    assert main(["verify", "es/p.md", "-n", "2", "--no-ledger"]) == 0
-    assert main(["verify", "--no-ledger"]) == 0
+    assert main(["verify", "es/p.md", "-n", "2", "--no-record"]) == 0
+    assert main(["verify", "--no-record"]) == 0
     (named, cwd), (every, _) = calls
-    assert cwd == tree and named[3:] == ["-p", "no:cacheprovider", str(tree / "docs/es/p.md"), "-n", "2", "--no-ledger"]
-    assert every[3:] == ["docs", "-p", "no:cacheprovider", "--no-ledger"]
+    assert cwd == tree and named[3:] == ["-p", "no:cacheprovider", str(tree / "docs/es/p.md"), "-n", "2", "--no-record"]
+    assert every[3:] == ["docs", "-p", "no:cacheprovider", "--no-record"]
 
 
 def test_no_project(tmp_path):

@@ -50,7 +50,7 @@ def _site(root: Path) -> tuple[Path, list[str], str, list[str], Path]:
     languages = list(site.languages)
     if not site_config.languages(root).folders:  # a site in one language
         languages = [site_config.languages(root).default]
-    return site.docs_dir, languages, site.source_language, list(site.untranslated), site.ledger_dir
+    return site.docs_dir, languages, site.source_language, list(site.untranslated), site.record_dir
 
 
 def _no_translations(root: Path) -> str | None:
@@ -67,13 +67,13 @@ def _no_translations(root: Path) -> str | None:
 
 def cmd_status(args) -> int:
     root = _root(args.root)
-    docs, languages, _, _, ledger_dir = _site(root)
+    docs, languages, _, _, record_dir = _site(root)
     try:
-        report = status.compute(root, docs, languages, ledger_dir)
+        report = status.compute(root, docs, languages, record_dir)
     except ledger.LedgerError as error:
         print(f"ruota-docs: {error}", file=sys.stderr)
         return 2
-    shown = os.path.relpath(ledger_dir, root)
+    shown = os.path.relpath(record_dir, root)
     print(f"machines: {', '.join(report.machines) or 'none (no ledger in ' + shown + '/)'}")
     for page in report.pages:
         if page.error:
@@ -426,8 +426,8 @@ def main(argv: list[str] | None = None) -> int:
                    usage="ruota-docs verify [PAGE or FOLDER ...] [pytest options]",
                    description="Runs pytest from the project folder on docs/, or on the pages and folders named, and "
                                "writes this machine's record (verification/<machine-id>-<fingerprint>.json). "
-                               "Every other argument goes to pytest: -n 2 --dist loadscope (two workers), --no-ledger, "
-                               "--reuse-ledger, --update-outputs, --network, --block-timeout S (pytest --help lists "
+                               "Every other argument goes to pytest: -n 2 --dist loadscope (two workers), --no-record, "
+                               "--reuse-record, --update-outputs, --network, --block-timeout S (pytest --help lists "
                                "them all).")
     contribute = sub.add_parser("contribute", help="for a card's owner: run the suite here, check the record, prepare "
                                                    "the branch and the pull request that send it",

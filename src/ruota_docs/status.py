@@ -86,11 +86,11 @@ def _site_pages(root: Path, docs: Path, languages: list[str]) -> list[Path]:
     return [path for lang in languages for path in sorted((docs / lang).rglob("*.md"))]
 
 
-def compute(root: Path, docs: Path, languages: list[str], ledger_dir: str) -> Report:
-    """Every page of every language against every record in ``ledger_dir``.
+def compute(root: Path, docs: Path, languages: list[str], record_dir: str) -> Report:
+    """Every page of every language against every record in ``record_dir``.
 
     Raises `ruota_docs.records.schema.RecordError` for a record that cannot be read."""
-    ledgers = ledger.load_all(root / ledger_dir)
+    ledgers = ledger.load_all(root / record_dir)
     indexed = verdicts.index_ledgers(ledgers)
     machines = [verdicts.record_id(d) for d in ledgers]
     pages, seen = [], set()

@@ -20,7 +20,7 @@ def test_defaults_without_plugin_options(tmp_path):
     site = site_config.read(_project(tmp_path, "site_name: x\ndocs_dir: pages\n"))
     assert site.docs_dir == tmp_path / "pages"
     assert site.site_dir == tmp_path / "site"
-    assert site.ledger_dir == tmp_path / "verification"
+    assert site.record_dir == tmp_path / "verification"
     assert site.source_language == "en"  # one language, and no theme that names it
     assert site.languages == ("de",)  # no i18n: the language folders
 
@@ -31,7 +31,7 @@ def test_plugin_options_and_i18n(tmp_path):
         site_url: !ENV [SITE_URL, 'https://x.example.org/']
         plugins:
           - ruota_docs:
-              ledger_dir: records/machines
+              record_dir: records/machines
               untranslated: [solo.md]
           - i18n:
               languages:
@@ -39,7 +39,7 @@ def test_plugin_options_and_i18n(tmp_path):
                 - locale: fr
                   default: true
         """))
-    assert site.ledger_dir == tmp_path / "records" / "machines"
+    assert site.record_dir == tmp_path / "records" / "machines"
     assert site.source_language == "fr"  # i18n's default language, as no source_language is given
     assert site.languages == ("en", "fr")
     assert site.untranslated == ("solo.md",)
@@ -63,7 +63,7 @@ def test_the_file_itself_may_be_named(tmp_path):
 
 def test_this_repository():
     site = site_config.read(REPO)
-    assert (site.docs_dir, site.ledger_dir, site.source_language) == (REPO / "docs", REPO / "verification", "es")
+    assert (site.docs_dir, site.record_dir, site.source_language) == (REPO / "docs", REPO / "verification", "es")
     assert site.languages == ("es", "en", "fr")
 
 

@@ -44,7 +44,7 @@ theme:
 plugins:
   - search
   - ruota_docs:
-      ledger_dir: verification
+      record_dir: verification
   - i18n:
       docs_structure: folder
       fallback_to_default: true

@@ -135,7 +135,7 @@ def test_ledgers_of_two_machines(tree):
     assert recorded_pages(tree) == {"es/one.md": ["passed"]}
 
     # pointed at A's file by mistake, B refuses to write into it
-    wrong = tree.pytest("--ledger", str(tree.ledger_path(other)))
+    wrong = tree.pytest("--record", str(tree.ledger_path(other)))
     assert wrong.returncode == 1, wrong
     assert (f"verification record NOT written: {tree.ledger_path(other)}: holds machine {other!r}, "
             f"not this machine ({this_machine()!r})") in wrong.stdout

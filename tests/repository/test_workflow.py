@@ -176,7 +176,7 @@ def test_the_suite_runs_on_the_owners_runner_in_a_container_that_sees_the_gpu(re
     assert "--device=/dev/kfd" in options and "--device=/dev/dri" in options and "--privileged" not in options
     assert suite["env"]["RUOTA_DOCS_RUNNER_LABELS"] == "self-hosted,linux,rocm,${{ inputs.target }}"
     scripts = "\n".join(step.get("run", "") for step in suite["steps"])
-    assert "ruota-docs verify --ledger" in scripts and "ruota-docs record check" in scripts
+    assert "ruota-docs verify --record" in scripts and "ruota-docs record check" in scripts
     assert "ruota-docs record describe" in scripts and "${{" not in scripts  # inputs reach scripts as variables only
 
 

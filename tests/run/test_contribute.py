@@ -123,7 +123,7 @@ def test_an_interrupted_suite_is_resumed_by_running_again(clone):
         contribute.run_suite(p, ["-x"])
     finally:
         contribute.subprocess.call = monkey
-    assert command[1:] == ["-m", "pytest", "docs", "-p", "no:cacheprovider", "--reuse-ledger", "--ledger", str(p.record), "-x"]
+    assert command[1:] == ["-m", "pytest", "docs", "-p", "no:cacheprovider", "--reuse-record", "--record", str(p.record), "-x"]
 
 
 def test_a_record_of_this_machine_named_as_before_is_the_one_it_sends(clone):

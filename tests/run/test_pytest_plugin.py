@@ -11,6 +11,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from _support import clean_env
 
 #: What such a run may import of the engine and of what the engine uses (compat: the versions of the
@@ -43,6 +45,15 @@ def test_a_run_without_pages_imports_nothing_of_the_engine(tmp_path):
     loaded = set(loaded_by(tmp_path))
     assert "ruota_docs.run.pytest_plugin" in loaded  # the plugin is loaded: the check below means something
     assert loaded <= ALLOWED, sorted(loaded - ALLOWED)
+
+
+@pytest.mark.parametrize(("old", "new"), [("--no-ledger", "--no-record"), ("--reuse-ledger", "--reuse-record")])
+def test_an_option_s_name_before_still_works_with_a_warning(tmp_path, old, new):
+    (tmp_path / "test_nothing.py").write_text("def test_nothing():\n    pass\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", old, str(tmp_path)],
+                          cwd=tmp_path, capture_output=True, text=True, env=clean_env(), timeout=120)
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert f"PytestDeprecationWarning: ruota-docs: {old} is deprecated: use {new}" in done.stdout
 
 
 def test_xdist_without_loadscope_leaves_the_page_scheduler_alone(tmp_path):

@@ -396,7 +396,7 @@ def test_engine_record_round_trip(tmp_path):
             "!!! note\n\n    ```python\n    print('in a note')\n    ```\n")
     files |= {f"docs/{lang}/index.md": page for lang in ("es", "en", "fr")}
     root = write_tree(tmp_path, files, site=True)
-    result = run_pytest(root, "--ledger", "verification/here.json")
+    result = run_pytest(root, "--record", "verification/here.json")
     assert result.returncode == 0, result.stdout[-3000:]
     built = run_mkdocs(root)
     assert built.returncode == 0, built.stderr[-3000:]

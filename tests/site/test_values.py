@@ -186,7 +186,7 @@ def test_an_unknown_block_fails_the_page_run_too(tmp_path):
             "Pico <!-- value: block=nope metric=m -->, `<!-- value: block=shown metric=m -->`.\n\n"
             "<!-- chart: block=nada metric=m -->\n")
     root = write_tree(tmp_path, {"docs/es/p.md": page})
-    result = run_pytest(root, "--no-ledger")
+    result = run_pytest(root, "--no-record")
     assert result.returncode == 1
     assert "es/p.md:8: value: no block on this page has id=nope (ids here: uno)" in result.stdout
     assert "es/p.md:10: chart: no block on this page has id=nada (ids here: uno)" in result.stdout

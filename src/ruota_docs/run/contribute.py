@@ -2,7 +2,7 @@
 
 1. **Probe** the machine and say what will happen (which record, which branch), then ask.
 2. **Run the suite** with pytest's progress, reusing what already passed here for the same
-   code (``--reuse-ledger``): an interrupted run resumes where it stopped.
+   code (``--reuse-record``): an interrupted run resumes where it stopped.
 3. **Check the record** (`ruota_docs.records.check`): a refused record stops here.
 4. **Prepare a branch** that commits only the record, without touching the work tree or the
    checked-out branch (a commit made from HEAD's tree with the record replaced: plumbing only).
@@ -105,9 +105,9 @@ def describe(p: Plan) -> str:
 
 
 def run_suite(p: Plan, extra: list[str] = ()) -> int:
-    """The suite, with pytest's progress; ``--reuse-ledger`` makes a second run resume the first."""
-    command = [sys.executable, "-m", "pytest", "docs", "-p", "no:cacheprovider", "--reuse-ledger",
-               "--ledger", str(p.record), *extra]
+    """The suite, with pytest's progress; ``--reuse-record`` makes a second run resume the first."""
+    command = [sys.executable, "-m", "pytest", "docs", "-p", "no:cacheprovider", "--reuse-record",
+               "--record", str(p.record), *extra]
     print("running:", shlex.join(command), flush=True)
     return subprocess.call(command, cwd=p.root)
 

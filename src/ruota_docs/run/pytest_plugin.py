@@ -2,19 +2,22 @@
 
 Loaded automatically (entry point ``pytest11``). Options:
 
-``--ledger PATH``        file or folder for the record (default: ``verification/``
+``--record PATH``        file or folder for the record (default: ``verification/``
                          beside mkdocs.yml, file named after the machine id)
-``--no-ledger``          write no record
+``--no-record``          write no record
 ``--block-timeout S``    seconds a block may run (default 900; ``run: timeout=`` wins)
 ``--network``            let blocks marked ``requires: network`` run
 ``--no-reuse``           execute identical translations again instead of crediting them
-``--reuse-ledger``       do not run pages whose code passed here last time, unchanged
+``--reuse-record``       do not run pages whose code passed here last time, unchanged
                          (their records are kept as they were; for authors, not CI)
 ``--update-outputs``     rewrite the ``#>`` lines of blocks whose output differs, from this
                          machine's output, in the page or snippet file they are written in
 ``--run-as-root``        when run as root, run the pages as root too (by default they run
                          as the unprivileged user ``ruota-docs-runner``: see
                          :mod:`ruota_docs.run.unprivileged`); each entry records ``as_root``
+
+``--ledger``, ``--no-ledger`` and ``--reuse-ledger``, the options' names before, still work,
+with a warning.
 """
 
 from __future__ import annotations
@@ -110,13 +113,16 @@ def _state(config: pytest.Config) -> RunState:
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("ruota-docs", "verified documentation")
-    group.addoption("--ledger", metavar="PATH", help="verification record file or folder (default: verification/)")
-    group.addoption("--no-ledger", action="store_true", help="do not write the verification record")
+    group.addoption("--record", metavar="PATH", help="verification record file or folder (default: verification/)")
+    group.addoption("--no-record", action="store_true", help="do not write the verification record")
     group.addoption("--block-timeout", type=float, metavar="S", help="seconds a code block may run (default 900)")
     group.addoption("--network", action="store_true", help="run blocks that need the internet")
     group.addoption("--no-reuse", action="store_true", help="execute identical translations again")
-    group.addoption("--reuse-ledger", action="store_true",
+    group.addoption("--reuse-record", action="store_true",
                     help="skip executing pages that passed on this machine with the same code (author runs)")
+    for old, new in DEPRECATED_OPTIONS.items():
+        kind: dict[str, Any] = {"metavar": "PATH"} if old == "--ledger" else {"action": "store_true"}
+        group.addoption(old, dest=old[2:].replace("-", "_"), help=f"deprecated: use {new}", **kind)
     group.addoption("--update-outputs", action="store_true",
                     help="rewrite #> output lines from this machine's output (pages and snippet files)")
     group.addoption("--run-as-root", action="store_true",
@@ -124,9 +130,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "see `ruota-docs runner`)")
 
 
+#: The options' names before ``record`` named what they write: still read, with a warning.
+DEPRECATED_OPTIONS = {"--ledger": "--record", "--no-ledger": "--no-record", "--reuse-ledger": "--reuse-record"}
+
+
+def _warn_deprecated(config: pytest.Config) -> None:
+    for old, new in DEPRECATED_OPTIONS.items():
+        if config.getoption(old[2:].replace("-", "_"), default=None):
+            config.issue_config_time_warning(
+                pytest.PytestDeprecationWarning(f"ruota-docs: {old} is deprecated: use {new}"), stacklevel=2)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     from ruota_docs.blocks import compat  # noqa: PLC0415 — see the imports above
 
+    _warn_deprecated(config)
     try:  # before any page is collected: a stack the capture cannot work with, named as such
         compat.check()
     except compat.UnsupportedDependency as error:
@@ -358,7 +376,8 @@ class _Reports:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session: pytest.Session) -> None:
-    if session.config.getoption("reuse_ledger") and _settings(session.config).reuse_ledger:
+    option = session.config.getoption
+    if (option("reuse_record") or option("reuse_ledger")) and _settings(session.config).reuse_record:
         from ruota_docs.run.device import probe  # noqa: PLC0415 — an author's run only
 
         _state(session.config).read_record(probe().machine_id)  # once, before any page (in each xdist worker too)
@@ -417,7 +436,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int | pytest.ExitC
         if _run(config).unaccounted:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         unrun = {f"{page}#{index}" for page, index in accounting.unrun_blocks()}  # BlockRef.key
-    if not (entries or unrun) or config.getoption("no_ledger"):
+    if not (entries or unrun) or config.getoption("no_record") or config.getoption("no_ledger"):
         return
     from ruota_docs.records import ledger  # noqa: PLC0415 — a record's run only
     from ruota_docs.records.schema import OUTCOMES, BlockRef, RecordError, Result  # noqa: PLC0415

@@ -3,7 +3,7 @@
 The evaluators decide about one block at a time; reading the record and writing pages
 belong to the run's boundaries, in the pytest plugin:
 
-- at session start, with ``--reuse-ledger``, this machine's record is read once
+- at session start, with ``--reuse-record``, this machine's record is read once
   (:meth:`RunState.read_record`); the evaluators look pages up in it;
 - during the run, with ``--update-outputs``, the evaluators only plan the ``#>`` lines a
   block needs (:class:`OutputUpdate`); the plugin gathers the plans (from xdist workers

@@ -52,8 +52,10 @@ _BANNER = '<div class="admonition note ruota-banner">'
 class RuotaDocsConfig(Config):
     """Options of the ``ruota_docs`` plugin in mkdocs.yml."""
 
-    #: Folder of verification ledgers (``<machine-id>-<fingerprint>.json``), relative to mkdocs.yml.
-    ledger_dir = c.Type(str, default=site_config.DEFAULT_LEDGER_DIR)
+    #: Folder of verification records (``<machine-id>-<fingerprint>.json``), relative to mkdocs.yml.
+    record_dir = c.Type(str, default=site_config.DEFAULT_RECORD_DIR)
+    #: ``record_dir``'s name before: read, with a warning.
+    ledger_dir = c.Deprecated(moved_to="record_dir")
     #: Set to false to build without badges, marks and charts (for measuring the plugin's cost).
     enabled = c.Type(bool, default=True)
     #: Source language: translations are compared against its pages (default: the i18n
@@ -93,7 +95,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         # the options as the pytest plugin, the guard and the command line read them
         self.site = site_config.read(Path(config.config_file_path))
         try:
-            files, self.ledgers, self.indexed = _records(self.site.ledger_dir)
+            files, self.ledgers, self.indexed = _records(self.site.record_dir)
             self.published = published.Published(files, config.repo_url)
         except (RecordError, published.RecordRefused) as error:
             raise PluginError(f"ruota_docs: {error}") from None

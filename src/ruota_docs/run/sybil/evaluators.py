@@ -10,7 +10,7 @@ block the evaluator of its kind. This module holds what they share:
   requirements this machine does not meet), and the outcome handed to the run's state
   (:meth:`~ruota_docs.run.run_state.RunState.decided`) that the pytest plugin turns into the record;
 - :class:`ExecutingEvaluator` — for kinds whose code runs in the page's process: the
-  record reused with ``--reuse-ledger``, translations credited with the identical run
+  record reused with ``--reuse-record``, translations credited with the identical run
   of their source, the page's session, and the repository guard.
 
 The run's state (:class:`~ruota_docs.run.run_state.RunState`: settings, and the record
@@ -168,13 +168,13 @@ class ExecutingEvaluator(BlockEvaluator):
 
 
 def _recorded(example, block: Block, run: RunState, evaluator: BlockEvaluator) -> Outcome | None:
-    """With ``--reuse-ledger``: this machine's recorded outcome, where the whole page is unchanged.
+    """With ``--reuse-record``: this machine's recorded outcome, where the whole page is unchanged.
 
     A page is reused only if every block it would execute passed here last time with the
     same code and the same page signature (blocks share one process, so it is all or
     nothing); otherwise the page runs. The record was read once, when the run started.
     """
-    if not run.settings.reuse_ledger:
+    if not run.settings.reuse_record:
         return None
     page = example.namespace.get(_RECORDED)
     if page is None:
