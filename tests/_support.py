@@ -234,7 +234,7 @@ def synthetic_record(root: Path, machine: dict, outcome=None, when: str = "2026-
                 state, output, reason = "passed", f"ran on {machine.get('gpu_name') or 'the CPU'}\n", None
             blocks[f"{block.page}#{block.index}"] = {
                 "page": block.page, "lang": block.lang, "index": block.index, "line": block.line,
-                "language": block.language, "sha256": block.sha256, "id": block.block_id, "outcome": state,
+                "language": block.fence_language, "sha256": block.sha256, "id": block.block_id, "outcome": state,
                 "reason": getattr(reason, "english", lambda: reason)(), "error": None, "duration": 0.25,
                 "output": output, "ran_at": when, "reused_from": None, "signature": block.signature,
                 "as_root": False if state != "skipped" else None,
@@ -293,7 +293,7 @@ def ledger_entry(outcome: str, reason: str | None = None, **extra):
     """One block's result in a record, as the site reads it (`ruota_docs.records.schema.Result`)."""
     from ruota_docs.records.schema import Result
 
-    return Result(**{"language": "python", "sha256": "x", "outcome": outcome, "reason": reason, "duration": 2.5,
+    return Result(**{"fence_language": "python", "sha256": "x", "outcome": outcome, "reason": reason, "duration": 2.5,
                      "ran_at": "2026-12-01T10:00:00Z"} | extra)
 
 

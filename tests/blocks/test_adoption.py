@@ -56,7 +56,7 @@ def cli(root, *args):
 def test_policies_settle_a_language_site_wide(tmp_path):
     make(tmp_path, ':\n      policies:\n        html: show\n        console: skip "installs packages"\n')
     blocks = renderer.render(tmp_path, tmp_path / "docs/index.md").blocks
-    assert [(b.language, b.kind, b.not_run_reason, bool(b.error)) for b in blocks] == [
+    assert [(b.fence_language, b.kind, b.not_run_reason, bool(b.error)) for b in blocks] == [
         ("html", "text", None, False), ("console", "shell", "installs packages", False),
         ("python", "python", None, False), ("", "invalid", None, True)]
 

@@ -364,7 +364,7 @@ def make_fixture_repo(dest: Path) -> Path:
             for path in sorted((dest / "docs" / lang).rglob("*.md")):
                 page = path.relative_to(dest / "docs").as_posix()
                 for block in engine_blocks(page, lang, dest):
-                    entry = dict(page=page, lang=lang, index=block.index, line=block.line, language=block.language,
+                    entry = dict(page=page, lang=lang, index=block.index, line=block.line, language=block.fence_language,
                                  sha256=block.sha256, id=block.block_id, outcome="passed", reason=None,
                                  duration=1.25 + block.index, output=fixture_output(machine_id, block),
                                  ran_at=stamp, reused_from=None)

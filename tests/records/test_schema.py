@@ -15,7 +15,7 @@ MACHINE = {"backend": "cpu", "gpu_name": None, "machine": "x86_64", "machine_id"
 
 
 def result(outcome: str = "passed", **fields) -> Result:
-    return Result(**{"language": "python", "sha256": f"code-{outcome}", "outcome": outcome, "duration": 0.1,
+    return Result(**{"fence_language": "python", "sha256": f"code-{outcome}", "outcome": outcome, "duration": 0.1,
                      "ran_at": "2026-11-20T10:00:00Z"} | fields)
 
 
@@ -40,7 +40,7 @@ def test_a_result_reads_its_fields_as_attributes():
     text = (REPO / "verification" / "cpu-x86_64.json").read_bytes()
     record = Record.from_json(text)
     found = record.results[BlockRef("es/index.md", "es", 0)]
-    assert (found.outcome, found.language, found.reused_from) == ("passed", "python", None)
+    assert (found.outcome, found.fence_language, found.reused_from) == ("passed", "python", None)
     assert next(b for b in record.results if b.key == "es/index.md#0").line is not None
     assert record.by_key()["en/index.md#0"][1].reused_from == "es/index.md"  # credited with the source's run
 
@@ -127,5 +127,5 @@ def test_an_entry_round_trips_through_the_model():
     entry = found.to_entry(block)
     assert entry["reason_code"] is None and "signature" in entry and list(entry) == list(schema.ENTRY_FIELDS)
     assert Result.from_entry(entry) == found and entry["line"] == 11 and entry["signature"] == "sig"
-    with pytest.raises(RecordError, match="entry es/a.md#2: .*missing .*'language'"):
+    with pytest.raises(RecordError, match="^entry es/a.md#2: missing field 'language'$"):
         Result.from_entry({"page": "es/a.md", "index": 2, "sha256": "x", "outcome": "passed"})

@@ -10,7 +10,7 @@ from ruota_docs.run.results import block_ref, result_of
 
 
 def block(**fields) -> Block:
-    return Block(**{"page": "fr/p.md", "lang": "fr", "line": 12, "language": "python", "kind": "python",
+    return Block(**{"page": "fr/p.md", "lang": "fr", "line": 12, "fence_language": "python", "kind": "python",
                     "code": "print(1)\n", "index": 2, "signature": "sig", "options": {"id": "one"}} | fields)
 
 
@@ -21,7 +21,7 @@ def test_the_block_is_named_by_page_language_index_and_line():
 def test_an_outcome_becomes_a_result_with_the_block_s_code_and_the_credit_it_has():
     found = result_of(block(), Outcome("passed", "1\n", 0.123456, as_root=False, reused_from="es/p.md",
                                        ran_at="2026-12-01T10:00:00Z"), None, 9.0)
-    assert found == Result(language="python", sha256=block().sha256, block_id="one", outcome="passed", duration=0.1235,
+    assert found == Result(fence_language="python", sha256=block().sha256, block_id="one", outcome="passed", duration=0.1235,
                            output="1\n", ran_at="2026-12-01T10:00:00Z", reused_from="es/p.md", signature="sig",
                            as_root=False)
 

@@ -112,7 +112,7 @@ def _result(machine_id: str, machine: dict, output: str, when: str = "2026-11-20
     from ruota_docs.records.verdicts import MachineResult, machine_label
 
     record = Record(machine_id=machine_id, machine=machine, fingerprint=fingerprint)
-    entry = Result(language="python", sha256="a", outcome="passed", output=output, ran_at=when)
+    entry = Result(fence_language="python", sha256="a", outcome="passed", output=output, ran_at=when)
     return MachineResult(machine_id, machine_label(machine), "passed", entry, record)
 
 

@@ -83,7 +83,9 @@ class BlockRef:
 class Result:
     """What one run of a block on one machine came to."""
 
-    language: str  #: the fence's language, as written after the fence (``python``, ``py3``), '' for none
+    #: the block's own language, as written after its fence (``python``, ``py3``), '' for none; the page's is
+    #: `BlockRef.lang`
+    fence_language: str = field(metadata={"json": "language"})
     sha256: str  #: the SHA-256 of the block's code: a result counts only for this code
     block_id: str | None = _field(json="id", omit_null=True)  #: the block's ``id`` option
     outcome: str  #: one of `OUTCOMES`
@@ -114,10 +116,10 @@ class Result:
     @classmethod
     def from_entry(cls, entry: Mapping[str, Any]) -> Result:
         """The result of an entry (`to_entry`'s form); fields it lacks take their defaults."""
-        try:
-            return cls(**{name: entry[key] for name, key in _JSON_NAMES if key in entry})
-        except TypeError as error:
-            raise RecordError(f"entry {entry.get('page')}#{entry.get('index')}: {error}") from None
+        missing = [key for name, key in _JSON_NAMES if key not in entry and name in _REQUIRED]
+        if missing:
+            raise RecordError(f"entry {entry.get('page')}#{entry.get('index')}: missing field {missing[0]!r}")
+        return cls(**{name: entry[key] for name, key in _JSON_NAMES if key in entry})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -210,6 +212,8 @@ def _types(hint: Any) -> tuple[type, ...]:
 
 _HINTS = typing.get_type_hints(Result)
 _FIELDS = dataclasses.fields(Result)
+#: The `Result` fields every result holds (no default).
+_REQUIRED = frozenset(f.name for f in _FIELDS if f.default is dataclasses.MISSING)
 #: ``(attribute, JSON name)`` of each `Result` field, in order.
 _JSON_NAMES = tuple((f.name, f.metadata.get("json") or f.name) for f in _FIELDS)
 #: Every field of a block's entry (`Result.to_entry`) and the JSON types it may hold.

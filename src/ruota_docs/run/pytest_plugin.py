@@ -144,11 +144,11 @@ def _warn_deprecated(config: pytest.Config) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     from ruota_docs.blocks import compat  # noqa: PLC0415 — see the imports above
 
-    _warn_deprecated(config)
     try:  # before any page is collected: a stack the capture cannot work with, named as such
         compat.check()
     except compat.UnsupportedDependency as error:
         raise pytest.UsageError(f"ruota-docs: {error}") from None
+    _warn_deprecated(config)
     # The settings reach the evaluators through the ruota_run fixture, the page's process as an argument.
     if _one_page_named(config):  # first of all: the page renders while the rest of the set-up goes on
         from ruota_docs.run import render_ahead  # noqa: PLC0415 — a one-page run only

@@ -23,11 +23,12 @@ def result_of(block: Block, outcome: Outcome | None, problem: str | None, durati
     block (``problem``: what it raised; ``duration``: how long the attempt took)."""
     if outcome is None:
         code = reason_codes.reason("problem", message=problem) if problem is not None else None
-        return Result(language=block.language, sha256=block.sha256, block_id=block.block_id, outcome="error",
-                      reason=code.english() if code else None, reason_code=code.to_record() if code else None,
-                      duration=round(duration, 4), ran_at=now(), signature=block.signature)
+        return Result(fence_language=block.fence_language, sha256=block.sha256, block_id=block.block_id,
+                      outcome="error", reason=code.english() if code else None,
+                      reason_code=code.to_record() if code else None, duration=round(duration, 4), ran_at=now(),
+                      signature=block.signature)
     code = outcome.code
-    return Result(language=block.language, sha256=outcome.sha256 or block.sha256, block_id=block.block_id,
+    return Result(fence_language=block.fence_language, sha256=outcome.sha256 or block.sha256, block_id=block.block_id,
                   outcome=outcome.status, reason=code.english() if code else outcome.reason,
                   reason_code=code.to_record() if code else None, error=outcome.error,
                   duration=round(outcome.duration, 4), output=outcome.output, ran_at=outcome.ran_at or now(),
