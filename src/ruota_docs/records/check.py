@@ -37,6 +37,7 @@ read as the model (`ruota_docs.records.schema.Record`), whose results the other 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import math
 import re
@@ -275,17 +276,31 @@ class _Pages:
 
 
 def _check_entry(report: Report, block: BlockRef, result: Result, pages: _Pages, device: Device | None,
-                 updated: dt.datetime | None,
-                 now: dt.datetime) -> None:
+                 updated: dt.datetime | None, now: dt.datetime) -> None:
     """One block's result, as the stored results give it (their fields and types are checked)."""
     key = block.key
-    def add(message: str, where: str = key) -> None:
-        report.add(where, "error", "schema", message)
-
     expected_lang = pages.languages.page_language(block.page)
     if block.lang != expected_lang:
         where = "the site's language" if pages.languages.single else "the page's language"
-        add(f"lang {block.lang!r} is not {where} ({expected_lang!r})", f"{key}.lang")
+        report.add(f"{key}.lang", "error", "schema", f"lang {block.lang!r} is not {where} ({expected_lang!r})")
+    _check_values(report, key, result)
+    when = _time(report, f"{key}.ran_at", result.ran_at, now)
+    if when and updated and updated + SKEW < when <= now + SKEW:
+        report.add(f"{key}.ran_at", "error", "time",
+                   f"{result.ran_at} is after the record's updated time ({updated:%Y-%m-%dT%H:%M:%SZ})")
+    if result.as_root:
+        report.as_root += 1
+    _check_reason_code(report, key, result)
+    if device is not None and result.outcome == "skipped":
+        _check_machine_said(report, key, result, device)
+    _check_current(report, block, result, pages)
+
+
+def _check_values(report: Report, key: str, result: Result) -> None:
+    """A result's outcome, hashes, duration and output are ones the engine writes."""
+    def add(message: str, where: str) -> None:
+        report.add(where, "error", "schema", message)
+
     if result.outcome not in schema.OUTCOMES:
         add(f"outcome must be one of {', '.join(schema.OUTCOMES)}, not {result.outcome!r}", f"{key}.outcome")
     if not _HEX64.fullmatch(result.sha256):
@@ -299,23 +314,17 @@ def _check_entry(report: Report, block: BlockRef, result: Result, pages: _Pages,
         report.add(f"{key}.output", "error", "size",
                    f"{len(output):,} characters: the engine keeps at most "
                    f"{OUTPUT_LIMIT:,} (and cuts the middle); this output was not cut by it")
-    when = _time(report, f"{key}.ran_at", result.ran_at, now)
-    if when and updated and updated + SKEW < when <= now + SKEW:
-        report.add(f"{key}.ran_at", "error", "time",
-                   f"{result.ran_at} is after the record's updated time ({updated:%Y-%m-%dT%H:%M:%SZ})")
-    if result.as_root:
-        report.as_root += 1
-    _check_reason_code(report, key, result)
+
+
+def _check_machine_said(report: Report, key: str, result: Result, device: Device) -> None:
+    """The engine's requirement skips say what the machine was: it must be this record's."""
     said = _machine_said(result)
-    if device is not None and result.outcome == "skipped" and said is not None:
-        # the engine's requirement skips say what the machine was: it must be this record's
-        for described in _MACHINE_DESCRIBED.findall(said):
-            if described.strip() != device.describe():
-                report.add(f"{key}.reason", "error", "machine",
-                           f"the skip reason describes another machine ({described.strip()!r}) "
-                           f"than this record's ({device.describe()!r})")
-                break
-    _check_current(report, block, result, pages)
+    for described in _MACHINE_DESCRIBED.findall(said or ""):
+        if described.strip() != device.describe():
+            report.add(f"{key}.reason", "error", "machine",
+                       f"the skip reason describes another machine ({described.strip()!r}) "
+                       f"than this record's ({device.describe()!r})")
+            break
 
 
 def _machine_said(result: Result) -> str | None:
@@ -419,56 +428,14 @@ def _check_private(report: Report, data: dict[str, Any]) -> None:
 def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None = None,
                pages: _Pages | None = None) -> Report:
     """Every problem of the record at ``path`` against the pages under ``docs_dir`` (``pages``: their
-    blocks as read for the records checked before, `check_files`)."""
+    blocks as read for the records checked before, `check_files`): decoded strictly (`_decoded`), then
+    the rules about what it means."""
     path = Path(path)
     now = now or dt.datetime.now(dt.timezone.utc)
     report = Report(str(path))
-    try:
-        if path.stat().st_size > MAX_BYTES:
-            report.add("record", "error", "size",
-                       f"{path.stat().st_size:,} bytes: larger than any record the engine writes")
-            return report
-        raw = path.read_bytes()
-    except OSError as error:
-        report.add("record", "error", "schema", f"cannot be read: {error.strerror or error}")
+    data = _decoded(path, report)
+    if data is None:
         return report
-    try:
-        data = json.loads(raw.decode("utf-8"), object_pairs_hook=_no_duplicates)
-    except UnicodeDecodeError as error:
-        report.add("record", "error", "schema", f"not UTF-8 (byte {error.start})")
-        return report
-    except _Duplicate as duplicate:
-        report.add("record", "error", "schema",
-                   f"the key {str(duplicate)!r} appears twice: JSON readers would keep only one")
-        return report
-    except json.JSONDecodeError as error:
-        report.add("record", "error", "schema",
-                   f"not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})")
-        return report
-    if not isinstance(data, dict):
-        report.add("record", "error", "schema", "must be a JSON object")
-        return report
-    report.identity = (data.get("machine_id"), data.get("fingerprint"))
-    if len(raw) > RECORD_LIMIT:
-        report.add("record", "error", "size",
-                   f"{len(raw):,} bytes, over the {RECORD_LIMIT:,} a record of this site may take "
-                   f"(the engine writes one of about 85,000 for the whole site); its largest field is "
-                   f"{_heaviest(data)}")
-        return report
-    if data.get("schema") in OLD_FORMATS and data.get("kind") == schema.KIND:
-        report.add("record.schema", "error", "schema", f"schema {data['schema']} is {OLD_FORMATS[data['schema']]}, "
-                   "which this ruota-docs no longer reads; run the suite again on that machine, which writes a "
-                   f"schema {schema.SCHEMA} record")
-        return report
-    if not _fields(report, "record", data, _TOP, ("fingerprint",)):
-        return report
-    if data["kind"] != schema.KIND:
-        report.add("record.kind", "error", "schema", f"must be {schema.KIND!r}")
-    if data["schema"] != schema.SCHEMA:
-        report.add("record.schema", "error", "schema",
-                   f"schema {data['schema']} is not the one this ruota-docs writes ({schema.SCHEMA})"
-                   + ("; a newer ruota-docs wrote it: upgrade ruota-docs (pip install -U ruota-docs, or pull the "
-                      "repository)" if isinstance(data["schema"], int) and data["schema"] > schema.SCHEMA else ""))
     device = _check_machine(report, data["machine"], data["machine_id"], path.stem, data.get("fingerprint"))
     _check_origin(report, data)
     updated = _time(report, "record.updated", data["updated"], now)
@@ -481,6 +448,69 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
         _check_entry(report, block, result, pages, device, updated, now)
     _check_private(report, data)
     return report
+
+
+def _decoded(path: Path, report: Report) -> dict[str, Any] | None:
+    """The record's JSON object, its top-level fields present with their types (None, reported, where not)."""
+    raw = _read(path, report)
+    data = _parsed(raw, report) if raw is not None else None
+    if raw is None or data is None:
+        return None
+    report.identity = (data.get("machine_id"), data.get("fingerprint"))
+    if len(raw) > RECORD_LIMIT:
+        report.add("record", "error", "size",
+                   f"{len(raw):,} bytes, over the {RECORD_LIMIT:,} a record of this site may take "
+                   f"(the engine writes one of about 85,000 for the whole site); its largest field is "
+                   f"{_heaviest(data)}")
+        return None
+    if data.get("schema") in OLD_FORMATS and data.get("kind") == schema.KIND:
+        report.add("record.schema", "error", "schema", f"schema {data['schema']} is {OLD_FORMATS[data['schema']]}, "
+                   "which this ruota-docs no longer reads; run the suite again on that machine, which writes a "
+                   f"schema {schema.SCHEMA} record")
+        return None
+    if not _fields(report, "record", data, _TOP, ("fingerprint",)):
+        return None
+    if data["kind"] != schema.KIND:
+        report.add("record.kind", "error", "schema", f"must be {schema.KIND!r}")
+    if data["schema"] != schema.SCHEMA:
+        report.add("record.schema", "error", "schema",
+                   f"schema {data['schema']} is not the one this ruota-docs writes ({schema.SCHEMA})"
+                   + ("; a newer ruota-docs wrote it: upgrade ruota-docs (pip install -U ruota-docs, or pull the "
+                      "repository)" if isinstance(data["schema"], int) and data["schema"] > schema.SCHEMA else ""))
+    return data
+
+
+def _read(path: Path, report: Report) -> bytes | None:
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            report.add("record", "error", "size",
+                       f"{path.stat().st_size:,} bytes: larger than any record the engine writes")
+            return None
+        return path.read_bytes()
+    except OSError as error:
+        report.add("record", "error", "schema", f"cannot be read: {error.strerror or error}")
+        return None
+
+
+def _parsed(raw: bytes, report: Report) -> dict[str, Any] | None:
+    """``raw`` as a JSON object (no key twice); None, reported, where it is not one."""
+    try:
+        data = json.loads(raw.decode("utf-8"), object_pairs_hook=_no_duplicates)
+    except UnicodeDecodeError as error:
+        report.add("record", "error", "schema", f"not UTF-8 (byte {error.start})")
+        return None
+    except _Duplicate as duplicate:
+        report.add("record", "error", "schema",
+                   f"the key {str(duplicate)!r} appears twice: JSON readers would keep only one")
+        return None
+    except json.JSONDecodeError as error:
+        report.add("record", "error", "schema",
+                   f"not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})")
+        return None
+    if not isinstance(data, dict):
+        report.add("record", "error", "schema", "must be a JSON object")
+        return None
+    return data
 
 
 # -- the stored form: pages, their results, the outputs ------------------------------------------------------------
@@ -502,6 +532,7 @@ _PAGE = re.compile(r"[^#\s/][^#\s]*\.md")
 _LANG = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]+)?")
 
 
+@functools.cache
 def _result_fields() -> tuple[dict[str, tuple[type, ...]], tuple[str, ...]]:
     """The fields of a stored result and their types (the model's, `ruota_docs.records.schema.Result`),
     and those that may be absent."""
@@ -561,8 +592,7 @@ def _check_lines(report: Report, where: str, lines: dict[str, Any]) -> bool:
 
 def _check_stored(report: Report, pages: dict[str, Any], reasons: dict[str, Any], outputs: dict[str, Any]) -> bool:
     """The shape of ``pages``, ``reasons`` and ``outputs``; False where the entries cannot be read from them."""
-    fields, optional = _result_fields()
-    ok, used, said = True, set[str](), set[str]()
+    ok, named = True, {"reason": set[str](), "output": set[str]()}
     seen: dict[str, dict[tuple[str, int], str]] = {}
     for name, page in pages.items():
         where = f"pages.{name}"
@@ -570,37 +600,49 @@ def _check_stored(report: Report, pages: dict[str, Any], reasons: dict[str, Any]
                 or not _check_lines(report, where, page.get("lines") or {}):
             ok = False
             continue
-        if not _PAGE.fullmatch(name):
-            report.add(where, "error", "schema", "must be a page's path under the language folders (guides/x.md)")
-        for lang, signature in (page.get("signatures") or {}).items():
-            hex_or_none = signature is None or isinstance(signature, str) and _HEX64.fullmatch(signature)
-            if not _LANG.fullmatch(lang) or not hex_or_none:
-                report.add(f"{where}.signatures.{lang}", "error", "schema",
-                           "must map a language to 64 lower-case hex digits")
+        _check_page_names(report, where, name, page)
         for n, result in enumerate(page["results"]):
-            at = f"{where}.results[{n}]"
-            if not isinstance(result, dict):
-                report.add(at, "error", "schema", "a result must be an object")
+            ok = _check_result(report, f"{where}.results[{n}]", result, name, page, seen,
+                               {"reason": reasons, "output": outputs}, named) and ok
+    ok = _check_table(report, "reasons", reasons, named["reason"], stored.reason_id, _REASON_FIELDS) and ok
+    return _check_table(report, "outputs", outputs, named["output"], stored.output_id, None) and ok
+
+
+def _check_page_names(report: Report, where: str, name: str, page: dict[str, Any]) -> None:
+    """A stored page's path, and the languages and hashes of its ``signatures``."""
+    if not _PAGE.fullmatch(name):
+        report.add(where, "error", "schema", "must be a page's path under the language folders (guides/x.md)")
+    for lang, signature in (page.get("signatures") or {}).items():
+        hex_or_none = signature is None or isinstance(signature, str) and _HEX64.fullmatch(signature)
+        if not _LANG.fullmatch(lang) or not hex_or_none:
+            report.add(f"{where}.signatures.{lang}", "error", "schema",
+                       "must map a language to 64 lower-case hex digits")
+
+
+def _check_result(report: Report, at: str, result: Any, name: str, page: dict[str, Any],
+                  seen: dict[str, dict[tuple[str, int], str]], tables: dict[str, dict[str, Any]],
+                  named: dict[str, set[str]]) -> bool:
+    """One stored result: its fields (`_result_fields`), where it is, and the table entries it names
+    (noted in ``named``); False where it cannot be read."""
+    fields, optional = _result_fields()
+    if not isinstance(result, dict):
+        report.add(at, "error", "schema", "a result must be an object")
+        return False
+    if not _fields(report, at, result, fields, optional) or not _check_at(report, at, result, name, page, seen):
+        return False
+    ok = True
+    for field_name, table in tables.items():
+        key = result.get(field_name)
+        if key is not None:
+            named[field_name].add(key)
+            if key not in table:
+                report.add(f"{at}.{field_name}", "error", "schema",
+                           f"names {field_name} {key!r}, which \"{field_name}s\" does not hold")
                 ok = False
-                continue
-            if not _fields(report, at, result, fields, optional) \
-                    or not _check_at(report, at, result, name, page, seen):
-                ok = False
-                continue
-            for field_name, table, named in (("reason", reasons, said), ("output", outputs, used)):
-                key = result.get(field_name)
-                if key is not None:
-                    named.add(key)
-                    if key not in table:
-                        report.add(f"{at}.{field_name}", "error", "schema",
-                                   f"names {field_name} {key!r}, which \"{field_name}s\" does not hold")
-                        ok = False
-            if "ran_at" not in result and "ran_at" not in page:
-                report.add(f"{at}.ran_at", "error", "schema",
-                           "missing: neither the result nor its page says when it ran")
-                ok = False
-    ok = _check_table(report, "reasons", reasons, said, stored.reason_id, _REASON_FIELDS) and ok
-    return _check_table(report, "outputs", outputs, used, stored.output_id, None) and ok
+    if "ran_at" not in result and "ran_at" not in page:
+        report.add(f"{at}.ran_at", "error", "schema", "missing: neither the result nor its page says when it ran")
+        ok = False
+    return ok
 
 
 def _check_at(report: Report, where: str, result: dict[str, Any], page: str, stored_page: dict[str, Any],

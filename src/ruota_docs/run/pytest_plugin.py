@@ -438,20 +438,25 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int | pytest.ExitC
         unrun = {f"{page}#{index}" for page, index in accounting.unrun_blocks()}  # BlockRef.key
     if not (entries or unrun) or config.getoption("no_record") or config.getoption("no_ledger"):
         return
+    _write_record(session, entries, unrun)
+
+
+def _write_record(session: pytest.Session, entries: list[tuple[dict[str, Any], int]], unrun: set[str]) -> None:
+    """This run's results merged into this machine's record; the summary says what was written."""
     from ruota_docs.records import ledger  # noqa: PLC0415 — a record's run only
     from ruota_docs.records.schema import OUTCOMES, BlockRef, RecordError, Result  # noqa: PLC0415
     from ruota_docs.run import settings as run_settings  # noqa: PLC0415
     from ruota_docs.run.device import probe  # noqa: PLC0415
 
-    settings = _settings(config)
+    run, settings = _run(session.config), _settings(session.config)
     if settings.fake_device:
         # a preview of other hardware: its results describe this machine, not the one named
-        _run(config).summary = (f"verification record NOT written: {run_settings.FAKE_DEVICE_VARIABLE} is set "
-                                 "(a preview, not a real machine)")
+        run.summary = (f"verification record NOT written: {run_settings.FAKE_DEVICE_VARIABLE} is set "
+                       "(a preview, not a real machine)")
         return
-    recorded = defaultdict(set)
-    totals = {}
-    results = {}
+    recorded: defaultdict[str, set[int]] = defaultdict(set)
+    totals: dict[str, int] = {}
+    results: dict[BlockRef, Result] = {}
     for entry, page_blocks in entries:
         block = BlockRef(entry["page"], entry["lang"], entry["index"], entry.get("line"))
         results[block] = Result.from_entry(entry)
@@ -463,14 +468,14 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int | pytest.ExitC
     try:
         ledger.record(path, results, complete, probe().to_dict(), forget=unrun)
     except RecordError as error:
-        _run(config).summary = f"verification record NOT written: {error}"
+        run.summary = f"verification record NOT written: {error}"
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
         return
     counts = Counter(r.outcome for r in results.values())
     credited = sum(1 for r in results.values() if r.reused_from)
     as_root = sum(1 for r in results.values() if r.as_root)
     shown = os.path.relpath(path) if not os.path.relpath(path).startswith("..") else str(path)
-    _run(config).summary = (
+    run.summary = (
         f"{len(results)} blocks recorded in {shown}: "
         + ", ".join(f"{counts[k]} {k}" for k in OUTCOMES if counts[k])
         + (f"; {credited} credited from an identical translation run once" if credited else "")
