@@ -22,7 +22,6 @@ with a warning.
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
 from collections import Counter, defaultdict
@@ -290,11 +289,6 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         workeroutput[_WORKER_KEY] = found
     elif found:
         _accounting(session.config).collect(found)
-    if found:
-        # What is alive now (MkDocs, Markdown and its extensions, the rendered pages) lives
-        # until the run ends: out of the collector's way, pytest's closing collections of
-        # the unraisable-exception check stop walking it (a third of a one-page run's exit).
-        gc.freeze()
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -436,7 +436,10 @@ def _records(folder: Path) -> tuple[list[tuple[Path, Record]], list[Record], ver
 def _no_collection():
     """Read a thousand records without the garbage collector: each of its full passes walks every
     object read so far (millions, none of them garbage). What was read is then frozen, out of
-    the way of the collections the build makes after."""
+    the way of the collections the build makes after. The one change this engine makes to the
+    state of the user's ``mkdocs build`` process: it buys a third of the CPU time of a build of a
+    thousand records (benchmarks/RESULTS.md, "A budget for cleverness"); the docs say so
+    (authoring/own-site.md)."""
     was = gc.isenabled()
     gc.disable()
     try:
