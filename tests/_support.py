@@ -279,6 +279,7 @@ class FragmentBlock:
     kind: str = "python"
     requirements: tuple = ()
     options: dict = field(default_factory=dict)
+    evidence: object = None  #: `ruota_docs.blocks.tiers.Evidence` where declared
 
     @property
     def not_run_reason(self) -> str | None:

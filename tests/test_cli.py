@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -234,3 +235,68 @@ def test_i18n_status_names_a_missing_translation(tree, capsys):
     assert code == 1
     assert "MISSING docs/en/nueva.md: no translation of docs/es/nueva.md yet (the site shows the original)" in out
     assert out.endswith("2 missing translations\n")
+
+
+# -- facts ----------------------------------------------------------------------------------------------------
+FACT_PAGE = """\
+    # Guía { #guide }
+
+    ROCm 7.14 tiene un índice estable <!-- fact: checked=2026-11-20 source=https://example.org/index -->.
+    TensorFlow para ROCm llegó a 2.20.0 <!-- fact: checked=2026-07-01 source=https://example.org/matrix -->.
+
+    ```markdown
+    <!-- fact: checked=1999-01-01 source=https://example.org/shown -->
+    ```
+    """
+
+
+def _fact_site(tmp_path, extra: str = "") -> Path:
+    root = write_tree(tmp_path, {"docs/es/guide.md": FACT_PAGE, "docs/en/guide.md": FACT_PAGE.replace("Guía", "Guide")},
+                      conftest=False)
+    if extra:
+        config = (root / "mkdocs.yml").read_text(encoding="utf-8").replace("plugins:\n", "plugins:\n" + extra, 1)
+        (root / "mkdocs.yml").write_text(config, encoding="utf-8")
+    return root
+
+
+def test_facts_lists_every_fact_oldest_first(tmp_path, capsys):
+    root = _fact_site(tmp_path)
+    assert main(["--root", str(root), "facts"]) == 0
+    out = capsys.readouterr().out
+    lines = [ln for ln in out.splitlines() if "docs/" in ln and " d  " in ln]
+    assert [ln.split()[3] for ln in lines] == ["docs/en/guide.md:4", "docs/es/guide.md:4",
+                                                "docs/en/guide.md:3", "docs/es/guide.md:3"]
+    assert "TensorFlow para ROCm llegó a 2.20.0" in out and "https://example.org/matrix" in out
+    assert "shown" not in out  # a directive inside a code block is only shown
+    assert "4 facts (2 distinct checks) in docs/" in out
+
+
+def test_facts_as_of_fails_naming_each_expired_fact(tmp_path, capsys):
+    root = _fact_site(tmp_path)
+    assert main(["--root", str(root), "facts", "--as-of", "2026-11-28"]) == 1  # 150 days after 1 July
+    out = capsys.readouterr().out
+    assert ("docs/es/guide.md:4: expired: checked 2026-07-01, 150 days before 2026-11-28 (the site allows 120): "
+            "https://example.org/matrix") in out
+    assert "docs/en/guide.md:4: expired" in out and ":3: expired" not in out
+    assert main(["--root", str(root), "facts", "--as-of", "2026-10-29"]) == 0  # 120 days: still current
+    assert main(["--root", str(root), "facts", "--as-of", "2026-10-29", "--max-age", "30"]) == 1
+
+
+def test_facts_max_age_comes_from_the_plugin_option(tmp_path, capsys):
+    root = _fact_site(tmp_path, "  - ruota_docs:\n      fact_max_age: 200\n")
+    assert main(["--root", str(root), "facts", "--as-of", "2026-11-28"]) == 0
+    assert "0 older than 200 days" in capsys.readouterr().out
+    bad = _fact_site(tmp_path / "bad", "  - ruota_docs:\n      fact_max_age: soon\n")
+    assert main(["--root", str(bad), "facts"]) == 2
+    assert "fact_max_age must be a whole number of days" in capsys.readouterr().err
+
+
+def test_facts_json_and_unreadable_directives(tmp_path, capsys):
+    root = _fact_site(tmp_path)
+    assert main(["--root", str(root), "facts", "--json", "--as-of", "2026-12-06"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert (data["max_age_days"], len(data["facts"])) == (120, 4)
+    assert [f["expired"] for f in data["facts"]] == [True, True, False, False]
+    (root / "docs/en/guide.md").write_text("# G\n\nX <!-- fact: checked=2026-12-06 -->\n", encoding="utf-8")
+    assert main(["--root", str(root), "facts"]) == 2
+    assert "docs/en/guide.md:3: error: fact: needs source=" in capsys.readouterr().err

@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
 """
 
 Path("first_layer.hip").write_text(KERNEL)
-# HIP_PLATFORM=amd only states the choice: hipcc picks amd by itself whenever it finds AMD's clang (hipvars.pm).
+# HIP_PLATFORM=amd is needed: hipvars.pm picks nvidia where it finds an nvcc and no plain clang++ (Debian: clang++-15).
 build = subprocess.run([rocm_tool("hipcc"), f"--offload-arch={TARGET}", "-O2", "first_layer.hip", "-o", "first_layer"],
                        env={**os.environ, "HIP_PLATFORM": "amd"}, capture_output=True, text=True, timeout=600)
 assert build.returncode == 0, f"hipcc failed:\n{build.stdout}{build.stderr}"

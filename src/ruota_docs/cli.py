@@ -10,11 +10,13 @@
     ruota-docs record migrate FILE…         write records again as the engine writes them (after a hand edit)
     ruota-docs runner [--grant]             who runs the pages when the suite runs as root
     ruota-docs toolchain [--targets A,B]    ROCm's software here: hipcc, the gfx targets it builds, rocminfo
+    ruota-docs facts [--as-of DATE]         external claims by age; with --as-of, exit 1 naming the expired
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import os
 import subprocess
@@ -22,7 +24,7 @@ import sys
 from pathlib import Path
 
 from ruota_docs import __version__, status
-from ruota_docs.blocks import terms
+from ruota_docs.blocks import fact_directive, terms
 from ruota_docs.records import ledger
 from ruota_docs.records.schema import SCHEMA
 from ruota_docs.run import toolchain
@@ -404,6 +406,57 @@ def cmd_runner(args) -> int:
     return 0
 
 
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date written YYYY-MM-DD: {text!r}") from None
+
+
+def cmd_facts(args) -> int:
+    """Every ``<!-- fact: … -->`` of every page, oldest first; with ``--as-of``, the expired ones fail."""
+    root = _root(args.root)
+    try:
+        site = site_config.read(root)
+    except ConfigError as error:
+        print(f"ruota-docs: {error}", file=sys.stderr)
+        return 2
+    today = dt.date.today()
+    as_of = args.as_of or today
+    max_age = args.max_age or site.fact_max_age
+    if max_age < 1:
+        print("ruota-docs: --max-age must be at least 1 day", file=sys.stderr)
+        return 2
+    found, problems = fact_directive.in_pages(site.docs_dir, today)
+    docs = os.path.relpath(site.docs_dir, root)
+    for page, line, message in problems:
+        print(f"{docs}/{page}:{line}: error: {message}", file=sys.stderr)
+    found.sort(key=lambda f: (f.fact.checked, f.page, f.line))
+    expired = [f for f in found if f.fact.expired(as_of, max_age)]
+    if args.json:
+        print(json.dumps({"as_of": as_of.isoformat(), "max_age_days": max_age, "facts": [
+            {"page": f"{docs}/{f.page}", "line": f.line, "checked": f.fact.checked.isoformat(),
+             "age_days": f.fact.age(as_of), "expired": f in expired, "sources": list(f.fact.sources), "claim": f.claim}
+            for f in found]}, indent=2, ensure_ascii=False))
+    elif args.as_of is None or not expired:
+        for f in found:
+            mark = "  EXPIRED" if f in expired else ""
+            print(f"{f.fact.age(as_of):5d} d  {f.fact.checked}  {docs}/{f.page}:{f.line}{mark}\n"
+                  f"          {f.claim}\n          {' '.join(f.fact.sources)}")
+    if args.as_of is not None and not args.json:
+        for f in expired:
+            print(f"{docs}/{f.page}:{f.line}: expired: checked {f.fact.checked}, {f.fact.age(as_of)} days before "
+                  f"{as_of} (the site allows {max_age}): {' '.join(f.fact.sources)}")
+    sources = len({f.fact.key for f in found})
+    print(f"{_count(len(found), 'fact', 'facts')} ({_count(sources, 'distinct check', 'distinct checks')}) "
+          f"in {docs}/ as of {as_of}; {len(expired)} older than {max_age} days"
+          + (f"; {_count(len(problems), 'directive', 'directives')} that cannot be read" if problems else ""),
+          file=sys.stderr if args.json else sys.stdout)
+    if problems:
+        return 2
+    return 1 if args.as_of is not None and expired else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """The ``ruota-docs`` command: its exit status for ``argv`` (default: the process's arguments)."""
     parser = argparse.ArgumentParser(prog="ruota-docs",
@@ -470,6 +523,17 @@ def main(argv: list[str] | None = None) -> int:
                            help="ROCm's software on this machine: hipcc, the gfx targets it builds for, rocminfo")
     tools.add_argument("--targets", metavar="A,B", help="also try these gfx targets; exit 1 if one cannot be built")
     tools.add_argument("--refresh", action="store_true", help="ignore the cache and probe hipcc again")
+    facts = sub.add_parser("facts", help="external claims (<!-- fact: checked=… source=… -->) by age; with --as-of, "
+                                         "exit 1 naming each one older than the site allows",
+                           description="Lists every fact directive of every page, oldest first: its age in days, "
+                                       "the day it was checked, where it is written, the claim and its source. With "
+                                       "--as-of DATE, exits 1 and names each fact older than the ruota_docs plugin's "
+                                       "fact_max_age (default 120 days) on that date. A directive that cannot be "
+                                       "read, or is dated in the future, is an error (exit 2).")
+    facts.add_argument("--as-of", type=_date, metavar="YYYY-MM-DD",
+                       help="judge the ages on this date and exit 1 if any fact has expired (CI passes today)")
+    facts.add_argument("--max-age", type=int, metavar="DAYS", help="instead of the plugin's fact_max_age")
+    facts.add_argument("--json", action="store_true", help="print the list as JSON (the summary goes to stderr)")
     args, extra = parser.parse_known_args(argv)
     if args.command == "verify":
         return cmd_verify(args, extra)
@@ -480,7 +544,7 @@ def main(argv: list[str] | None = None) -> int:
     if extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     commands = {"status": cmd_status, "i18n": cmd_i18n, "init": cmd_init, "toolchain": cmd_toolchain,
-                "record": cmd_record, "runner": cmd_runner}
+                "record": cmd_record, "runner": cmd_runner, "facts": cmd_facts}
     return commands[args.command](args)
 
 

@@ -70,3 +70,18 @@ def test_the_signature_ignores_reasons_and_shown_code_but_not_run_code():
     out1, out2 = build(captured("salida\n", "text")), build(captured("output\n", "text"))
     assert out1.shown_only and blocks.page_signature([out1]) == blocks.page_signature([out2])
     assert a.sha256 == hashlib.sha256(b"print(1)\n").hexdigest()
+
+
+def test_evidence_is_read_after_every_requirement_and_a_bad_one_makes_the_block_invalid():
+    b = build(captured(directives=[Directive("evidence", "checked", 1), Directive("requires", "gpu", 2)]))
+    assert (b.evidence.tier, b.error) == ("checked", None)
+    b = build(captured(directives=[Directive("evidence", "checked", 1)]))
+    assert b.kind == "invalid" and b.error.startswith("es/p.md:1: evidence: checked is reached only on a card")
+
+
+def test_a_declared_tier_changes_the_signature_and_no_declaration_leaves_it_as_it_was():
+    plain = build(captured(directives=[Directive("requires", "import=triton", 1)]))
+    compiled = build(captured(directives=[Directive("requires", "import=triton", 1),
+                                          Directive("evidence", "compiled arch=gfx1102", 2)]))
+    assert plain.identity() == ("python", "python", "print(1)\n", ("import=triton",), (), False)
+    assert compiled.identity() == (*plain.identity(), "compiled", ("gfx1102",))

@@ -9,9 +9,9 @@ from ruota_docs.blocks.directives import Directive, DirectiveError
 
 
 def test_every_directive_has_its_place():
-    assert directives.BLOCK_DIRECTIVES == ("requires", "run")
+    assert directives.BLOCK_DIRECTIVES == ("requires", "run", "evidence")
     assert directives.PAGE_DIRECTIVES == ("chart", "verification-status", "card-matrix")
-    assert (directives.INLINE_DIRECTIVES, directives.SKIP) == (("value",), "skip")
+    assert (directives.INLINE_DIRECTIVES, directives.SKIP) == (("value", "fact"), "skip")
 
 
 def test_options_as_shell_words():
@@ -48,3 +48,8 @@ def test_typo_messages_say_what_was_meant():
     assert directives.typo_message("requires", False) == "<!-- requires … --> needs a colon: <!-- requires: … -->"
     assert directives.typo_message("requirs", True).startswith("unknown directive 'requirs': did you mean 'requires'?")
     assert directives.suggestion("RUN") == "run"
+
+
+def test_a_misspelt_fact_directive_on_a_line_of_its_own_is_a_typo():
+    assert directives.classify("facts", True) == "typo" and directives.suggestion("facts") == "fact"
+    assert directives.classify("fact", True) == "ours"

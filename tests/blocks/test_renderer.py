@@ -110,15 +110,26 @@ def test_a_directive_in_an_included_file_attaches_to_its_fence(project):
 def test_a_typo_of_a_directive_fails_its_block_only(project):
     rendered = project('=== "A"\n\n    <!-- requirs: rocm -->\n    ```python\n    x = 1\n    ```\n\n```python\ny = 2\n```\n')
     assert [b.error for b in rendered.blocks] == [
-        "index.md:3: unknown directive 'requirs': did you mean 'requires'? (known: requires, run, chart, "
-        "verification-status, card-matrix, value, skip)", None]
+        "index.md:3: unknown directive 'requirs': did you mean 'requires'? (known: requires, run, evidence, chart, "
+        "verification-status, card-matrix, value, fact, skip)", None]
 
 
 def test_a_typo_in_an_included_file_names_the_include_and_the_file(project):
     rendered = project('# T\n\n--8<-- "part.md"\n', **{"snippets/part.md": 'Text.\n\n<!-- requirs: rocm -->\n```python\nx = 1\n```\n'})
     assert [b.error for b in rendered.blocks] == [
-        "index.md:3: unknown directive 'requirs': did you mean 'requires'? (known: requires, run, chart, "
-        "verification-status, card-matrix, value, skip) (written at snippets/part.md:3)"]
+        "index.md:3: unknown directive 'requirs': did you mean 'requires'? (known: requires, run, evidence, chart, "
+        "verification-status, card-matrix, value, fact, skip) (written at snippets/part.md:3)"]
+
+
+def test_a_fact_that_cannot_be_read_is_a_page_problem_but_one_shown_in_code_is_not(project):
+    rendered = project('# T\n\nROCm 7.14 <!-- fact: checked=2026-12-06 source=https://example.org -->.\n\n'
+                       'Bad <!-- fact: checked=yesterday source=https://example.org -->.\n\n'
+                       'Typo <!-- fact checked=2026-12-06 -->.\n\nLater <!-- fact: checked=2999-01-01 '
+                       'source=https://example.org -->.\n\n```markdown\n<!-- fact: checked=nonsense -->\n```\n')
+    assert [(p.line, p.message.split(" (")[0]) for p in rendered.problems] == [
+        (5, "fact: checked= must be a date written YYYY-MM-DD"),
+        (7, "a fact directive is written <!-- fact: checked=YYYY-MM-DD source=URL -->"),
+        (9, "fact: checked=2999-01-01 is in the future")]
 
 
 def test_problems_that_belong_to_no_block_name_their_line(project):

@@ -132,3 +132,15 @@ def test_the_mapping_is_kept_between_runs_and_read_again_after_an_edit(tmp_path,
     (root / "mkdocs.yml").write_text("site_name: y\n", encoding="utf-8")
     site_config._parsed.cache_clear()
     assert site_config.load_mkdocs_config(root) == {"site_name": "y"}
+
+
+@pytest.mark.parametrize("written, expected", [("", 120), ("\n      fact_max_age: 30", 30)])
+def test_fact_max_age_is_the_plugin_option_or_120_days(tmp_path, written, expected):
+    site = site_config.read(_project(tmp_path, f"site_name: x\nplugins:\n  - ruota_docs:\n      record_dir: v{written}\n"))
+    assert site.fact_max_age == expected
+
+
+@pytest.mark.parametrize("value", ["0", "-5", "soon", "true", "1.5"])
+def test_a_fact_max_age_that_is_not_a_positive_number_of_days_is_refused(tmp_path, value):
+    with pytest.raises(site_config.ConfigError, match="fact_max_age must be a whole number of days, at least 1"):
+        site_config.read(_project(tmp_path, f"site_name: x\nplugins:\n  - ruota_docs:\n      fact_max_age: {value}\n"))

@@ -397,9 +397,23 @@ def test_a_failed_shell_block_names_the_command_that_failed(tmp_path):
     assert ".ruota-docs" not in blocks["es/p.md#1"]["output"]  # the next block never sees how it was found
 
 
+def test_the_record_says_which_tier_a_passed_block_reached(tmp_path):
+    page = ("# P { #p }\n\n<!-- evidence: compiled arch=gfx1102 -->\n```python\nprint('built')\n```\n\n"
+            "<!-- evidence: compiled arch=gfx906 -->\n```python\nraise SystemExit('no compiler')\n```\n\n"
+            "```python\nprint('plain')\n```\n\n<!-- requires: gpu -->\n<!-- evidence: checked -->\n```python\nprint(1)\n```\n")
+    tree = write_tree(tmp_path, {"docs/es/p.md": page})
+    run_pytest(tree, "--record", "out.json")
+    blocks = read_ledger(tree / "out.json")["blocks"]
+    assert [(blocks[f"es/p.md#{n}"]["outcome"], blocks[f"es/p.md#{n}"].get("tier", "absent")) for n in range(3)] == [
+        ("passed", "compiled"), ("failed", "absent"), ("passed", "absent")]
+    on_gpu = probe().backend != "cpu"  # without a GPU the block is skipped and reaches none
+    assert (blocks["es/p.md#3"]["outcome"], blocks["es/p.md#3"].get("tier", "absent")) == (
+        ("passed", "checked") if on_gpu else ("skipped", "absent"))
+
+
 def test_unknown_directive_is_reported_with_page_and_line(run, ledger):
     _, _, result = run
-    message = "unknown directive 'requirs': did you mean 'requires'? (known: requires, run, chart, verification-status, card-matrix, value, skip)"
+    message = "unknown directive 'requirs': did you mean 'requires'? (known: requires, run, evidence, chart, verification-status, card-matrix, value, fact, skip)"
     assert f"es/h_directive.md:3: {message}" in result.stdout
     failed = entry(ledger, "es/h_directive.md", 0)
     # the block (its fence, line 4) fails; the message names the directive's line

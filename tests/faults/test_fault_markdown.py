@@ -50,7 +50,7 @@ BROKEN = {
                     9, "code block opened with ```` at line 9 is never closed (readers see it as text)"),
     "directive.md": ("# Directive\n\nText.\n\n<!-- requirs: rocm -->\n```python\nprint(1)\n```\n",
                      5, "unknown directive 'requirs': did you mean 'requires'? "
-                        "(known: requires, run, chart, verification-status, card-matrix, value, skip)"),
+                        "(known: requires, run, evidence, chart, verification-status, card-matrix, value, fact, skip)"),
     "requirement.md": ("# Requirement\n\n<!-- run: timeout=5 -->\n<!-- requires: vram>=lots -->\n```python\nprint(1)\n```\n",
                        4, "malformed size 'lots': write a number and a unit, e.g. 8GiB or 512MiB"),
     # an include problem names the include's line, inside the fence

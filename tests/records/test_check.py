@@ -647,3 +647,56 @@ def test_what_a_finding_says_to_do_makes_the_record_pass(project, good, tmp_path
     assert main(["record", "migrate", str(path)]) == 0
     report = record_check.check_file(path, project, project / "docs", now=NOW)
     assert [p for p in report.problems if p.severity == "error"] == []
+
+
+# -- evidence tiers -----------------------------------------------------------------------------------------------
+TIERED = """\
+    # Página { #page }
+
+    <!-- evidence: compiled arch=gfx1102 -->
+    ```python
+    print("compilado")
+    ```
+
+    <!-- requires: gpu -->
+    <!-- evidence: checked -->
+    ```python
+    print("comprobado")
+    ```
+    """
+
+
+@pytest.fixture
+def tiered(tmp_path) -> Path:
+    return write_tree(tmp_path / "tiered", {f"docs/{lang}/p.md": TIERED for lang in ("es", "en", "fr")}, conftest=False)
+
+
+def with_tiers(project: Path, machine: dict, **tiers) -> dict:
+    data = synthetic_record(project, machine)
+    for key, tier in tiers.items():
+        for lang in ("es", "en", "fr"):
+            data["blocks"][f"{lang}/p.md#{key[-1]}"]["tier"] = tier
+    return data
+
+
+def test_tiers_the_blocks_reach_are_accepted(tiered):
+    assert problems(check(tiered, with_tiers(tiered, H200, block0="compiled", block1="checked"))) == []
+    report = check(tiered, with_tiers(tiered, H200))  # a record from before tiers states none
+    assert problems(report) == []
+
+
+def test_a_tier_the_block_does_not_reach_is_refused(tiered):
+    data = with_tiers(tiered, H200, block0="checked")
+    assert only(check(tiered, data), "es/p.md#0.tier") == "the block (line 4) reaches compiled when it passed, not 'checked'"
+
+
+def test_a_tier_needs_a_pass_a_known_name_and_for_ran_a_card(tiered):
+    data = with_tiers(tiered, H200, block0="compiled")
+    for lang in ("es", "en", "fr"):
+        data["blocks"][f"{lang}/p.md#0"] |= {"outcome": "failed", "output": "", "as_root": False}
+    assert only(check(tiered, data), "es/p.md#0.tier") == "a failed block reached no tier (got 'compiled')"
+    data = with_tiers(tiered, H200, block1="passed")
+    assert only(check(tiered, data), "es/p.md#1.tier") == "tier must be one of compiled, ran, checked, not 'passed'"
+    data = with_tiers(tiered, CPU, block1="checked")
+    assert only(check(tiered, data), "es/p.md#1.tier") == (
+        "tier 'checked' needs a GPU, and this record's machine has none (CPU only, x86_64)")

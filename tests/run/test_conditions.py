@@ -97,3 +97,24 @@ def test_every_term_has_a_check_on_the_machine():
     from ruota_docs.run.conditions import CHECKS
 
     assert set(CHECKS) == set(TERMS)
+
+
+def test_triton_is_read_from_its_metadata_whichever_distribution_installed_it(monkeypatch):
+    from ruota_docs.blocks.terms import parse
+    from ruota_docs.run import conditions
+    import importlib.metadata
+
+    installed = {"pytorch-triton-rocm": "3.3.1+gitabcdef"}
+
+    def version(name):
+        if name not in installed:
+            raise importlib.metadata.PackageNotFoundError(name)
+        return installed[name]
+
+    monkeypatch.setattr(importlib.metadata, "version", version)
+    check = conditions.CHECKS["triton"]
+    assert conditions.triton_version() == "3.3.1+gitabcdef"
+    assert check.holds(parse("triton>=3.3")[0], None) and not check.holds(parse("triton>=3.9")[0], None)
+    installed.clear()
+    assert not check.holds(parse("triton>=3.0")[0], None)
+    assert check.this_machine(parse("triton>=3.9")[0], None) == "triton not installed"

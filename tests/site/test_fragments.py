@@ -26,7 +26,7 @@ CPU = "CPU x86_64"
 def block(requires: str = "", skip: bool = False) -> SimpleNamespace:
     """What render reads of a block (the engine's Block has these attributes)."""
     return SimpleNamespace(kind="python", requirements=parse(requires) if requires else (),
-                           not_run_reason="installs packages" if skip else None)
+                           not_run_reason="installs packages" if skip else None, evidence=None)
 
 
 def verdict(*results: tuple[str, str, str | None]) -> Verdict:

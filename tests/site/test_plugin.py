@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import re
 import shutil
@@ -19,6 +20,8 @@ PAGE = """\
     # {title} {{ #home }}
 
     {intro}
+
+    {claim} <!-- fact: checked={recent} source=https://example.org/recent -->, {old_claim} <!-- fact: checked=2020-01-02 source=https://example.org/old -->.
 
     <!-- chart: block=bench metrics=seconds_per_epoch unit=s title="{chart}" reported="{reported}=28.6" -->
 
@@ -57,11 +60,11 @@ PAGE = """\
         ```
     """
 WORDS = {
-    "es": dict(title="Inicio", intro="Una página de prueba.", chart="Segundos por época", reported="CPU (documento fuente)",
+    "es": dict(title="Inicio", intro="Una página de prueba.", claim="Una versión", old_claim="y otra", chart="Segundos por época", reported="CPU (documento fuente)",
                reason="instala paquetes", note="Dentro"),
-    "en": dict(title="Home", intro="A test page.", chart="Seconds per epoch", reported="CPU (source document)",
+    "en": dict(title="Home", intro="A test page.", claim="A version", old_claim="and another", chart="Seconds per epoch", reported="CPU (source document)",
                reason="installs packages", note="Inside"),
-    "fr": dict(title="Accueil", intro="Une page de test.", chart="Secondes par époque", reported="CPU (document source)",
+    "fr": dict(title="Accueil", intro="Une page de test.", claim="Une version", old_claim="et une autre", chart="Secondes par époque", reported="CPU (document source)",
                reason="installe des paquets", note="Dedans"),
 }
 CODES = ['print("gfx906 only")', 'print("hola")', "raise SystemExit(1)", 'print("changed since it ran")',
@@ -73,6 +76,7 @@ CPU = {"backend": "cpu", "gpu_name": None, "arch": None, "vram_bytes": None, "gp
 H200 = CPU | {"backend": "cuda", "gpu_name": "NVIDIA H200", "arch": "sm_90", "vram_bytes": 150_754_820_096, "gpu_count": 1,
               "torch": "2.13.0+cu130", "cuda": "13.0", "packages": {"torch": "2.13.0+cu130"}, "machine_id": "cuda-nvidia-h200"}
 NB, NN = "\u00a0", "\u202f"  # no-break space, narrow no-break space
+RECENT = dt.date.today() - dt.timedelta(days=3)  # a fact checked lately; the other one, in 2020, has expired
 
 
 def sha(code: str) -> str:
@@ -123,7 +127,7 @@ def ledgers() -> dict[str, dict]:
 
 
 def site_files() -> dict[str, str]:
-    files = {f"docs/{lang}/index.md": PAGE.format(**WORDS[lang]) for lang in ("es", "en", "fr")}
+    files = {f"docs/{lang}/index.md": PAGE.format(**WORDS[lang], recent=RECENT.isoformat()) for lang in ("es", "en", "fr")}
     files |= {
         "docs/es/verification-status.md": "# Estado { #status }\n\n<!-- verification-status: -->\n",
         "docs/en/verification-status.md": "# Status { #status }\n\n<!-- verification-status: -->\n",
@@ -444,3 +448,20 @@ def test_card_matrix_options_that_name_no_level_fail_the_build(tmp_path):
     assert result.returncode != 0
     assert ("ruota_docs: mkdocs.yml (plugins: ruota_docs: key_blocks): guides/g.md: unknown level 'selftest'"
             in result.stderr)
+
+
+@pytest.mark.parametrize("lang, checked, old, expired", [
+    ("es", "consultado el {day}", "consultado el 2 de enero de 2020", "puede estar desactualizado"),
+    ("en", "checked {day}", "checked 2 January 2020", "may be out of date"),
+    ("fr", "vérifié le {day}", "vérifié le 2 janvier 2020", "peut ne plus être à jour"),
+])
+def test_a_checked_claim_shows_its_date_and_an_aged_one_is_marked(site, lang, checked, old, expired):
+    from ruota_docs.site import formatting
+    page = article(site / ("" if lang == "es" else lang) / "index.html")
+    marks = re.findall(r'<span class="ruota-fact[^"]*"[^>]*>.*?</span>', page, re.S)
+    assert len(marks) == 2 and "<!--" not in page.split("ruota-fact", 1)[1].split("</p>", 1)[0]
+    recent, aged = (" ".join(words(m).split()) for m in marks)  # spaces, no-break ones included, as one
+    day = " ".join(formatting.date(RECENT.isoformat(), lang).split())
+    assert checked.format(day=day) in recent and expired not in recent
+    assert 'href="https://example.org/recent"' in marks[0] and 'href="https://example.org/old"' in marks[1]
+    assert old in aged and expired in aged and "ruota-fact-expired" in marks[1]

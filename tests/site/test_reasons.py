@@ -21,7 +21,8 @@ LANGUAGES = ("es", "fr", "en")
 
 # -- requirement terms -------------------------------------------------------------------------------------------
 _EXAMPLES = {"arch": "arch=gfx906,gfx1102", "os": "os=linux,windows", "import": "import=tensorflow,keras",
-             "vram": "vram>=8GiB", "python": "python>=3.10", "torch": "torch>=2.9", "tool": "tool=roc-obj-ls,rocminfo"}
+             "vram": "vram>=8GiB", "python": "python>=3.10", "torch": "torch>=2.9", "tool": "tool=roc-obj-ls,rocminfo",
+             "triton": "triton>=3.9"}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -71,7 +72,8 @@ def test_the_programs_term():
 @pytest.mark.parametrize(("requires", "device", "lang", "expected"), [
     ("rocm arch=gfx906 vram>=8GiB", CPU, "es", f"requiere ROCm, una GPU gfx906 y al menos 8{NB}GiB de VRAM"),
     ("rocm arch=gfx906 vram>=8GiB", H200, "fr", "nécessite ROCm et un GPU gfx906"),
-    ("gpu import=ruota_no_such_module", CPU, "en", "needs a GPU and the ruota_no_such_module module"),
+    # a module no environment has: the reason names it whatever this machine installed
+    ("gpu import=no_such_module", CPU, "en", "needs a GPU and the no_such_module module"),
     ("network", CPU, "fr", "nécessite un accès au réseau"),
     ("os=windows", CPU, "es", "requiere Windows"),
 ])

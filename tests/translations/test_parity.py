@@ -271,6 +271,18 @@ def test_changed_version_is_a_different_number(tmp_path):
     assert ("en/guide.md", line_of(EN, "ROCm 7.14"), "number '7.1' is not in es/guide.md") in check_variant(tmp_path, en, FR)
 
 
+def test_a_fact_checked_on_another_day_or_against_another_source_differs(tmp_path):
+    fact = "<!-- fact: checked=2026-12-06 source=https://example.org/a -->"
+    es, en, fr = (page.replace("ROCm 7.14", f"ROCm 7.14 {fact}", 1) for page in (ES, EN, FR))
+    same = {"es/guide.md": es, "en/guide.md": en, "fr/guide.md": fr}
+    assert parity.check(write(tmp_path / "same" / "docs", same), LANGS) == []
+    en_old = en.replace("checked=2026-12-06", "checked=2026-11-01")
+    pages = {"es/guide.md": es, "en/guide.md": en_old, "fr/guide.md": fr.replace("example.org/a", "example.org/b")}
+    problems = [(p.page, p.message) for p in parity.check(write(tmp_path / "other" / "docs", pages), LANGS)]
+    assert ("en/guide.md", "number 'fact:2026-11-01:https://example.org/a' is not in es/guide.md") in problems
+    assert ("fr/guide.md", "number 'fact:2026-12-06:https://example.org/b' is not in es/guide.md") in problems
+
+
 def test_admonition_structure(tmp_path):
     en = EN.replace('!!! note "Note"', '??? note "Note"')
     assert check_variant(tmp_path, en, FR) == [

@@ -11,7 +11,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
-from ruota_docs.blocks import languages, terms
+from ruota_docs.blocks import languages, terms, tiers
 from ruota_docs.blocks.capture.state import Captured
 from ruota_docs.blocks.directives import DirectiveError
 
@@ -38,6 +38,7 @@ class Block:
     title: str | None = None
     requirements: tuple = ()
     options: dict = field(default_factory=dict)
+    evidence: tiers.Evidence | None = None  #: what ``<!-- evidence: … -->`` declares
     includes: tuple = ()  #: files (relative to the project) the code came from, besides the page
     code_origins: tuple = ()  #: ``(file, line)`` per code line: where to rewrite it
     error: str | None = None  #: why the block cannot be run as written
@@ -76,7 +77,10 @@ class Block:
         reqs = tuple(str(r) for r in self.requirements)
         opts = tuple(sorted((k, str(v)) for k, v in self.options.items() if k != "reason"))
         code = "" if self.shown_only else self.code
-        return (self.kind, self.fence_language, code, reqs, opts, self.not_run_reason is not None)
+        found = (self.kind, self.fence_language, code, reqs, opts, self.not_run_reason is not None)
+        # a block's declared tier is part of what it shows; appended only where declared, so that
+        # the signatures of pages without one stay what the records hold
+        return found if self.evidence is None else (*found, self.evidence.tier, self.evidence.targets)
 
 
 def build(captured: Captured, page: str, lang: str, *, line: int, end_line: int | None, source: str,
@@ -101,12 +105,18 @@ def build(captured: Captured, page: str, lang: str, *, line: int, end_line: int 
         if captured.error:
             where = int(captured.error.split(":", 1)[0])
             raise DirectiveError(captured.error.split(": ", 1)[1], where)
+        evidence = None
         for directive in captured.directives:
             where = directive.line
             if directive.name == "requires":
                 block.requirements += terms.parse(directive.args)
+            elif directive.name == "evidence":
+                evidence = directive  # checked once every requirement is read, whatever the order
             else:
                 block.options.update(run_options(directive))
+        if evidence is not None:
+            where = evidence.line
+            block.evidence = tiers.parse(evidence, block.requirements)
     except (terms.RequirementError, DirectiveError) as error:
         block.error = f"{page}:{where}: {error}"
         block.kind = "invalid"

@@ -4,10 +4,12 @@
 | --- | --- | --- |
 | ``<!-- requires: … -->`` | the line right before a code block | where the block can run |
 | ``<!-- run: … -->`` | the line right before a code block | ``safe``, ``skip reason="…"``, ``timeout=S``, ``id=NAME`` |
+| ``<!-- evidence: … -->`` | the line right before a code block | its evidence tier (`ruota_docs.blocks.tiers`) |
 | ``<!-- chart: … -->`` | a line of its own | a chart of a block's metrics |
 | ``<!-- verification-status -->`` | a line of its own | the status of every page |
 | ``<!-- card-matrix -->`` | a line of its own | the level of evidence of each guide on each machine |
 | ``<!-- value: … -->`` | inline, in prose | a number a block printed |
+| ``<!-- fact: … -->`` | inline, after the claim | when an external claim was checked, and its source |
 | ``<!-- skip: next -->``, ``skip: start`` / ``end`` | a line of its own | Sybil's: skip the next block, or a span |
 
 Any other comment is an ordinary comment (``<!-- md:version 9.0 -->``, ``<!-- todo: … -->``).
@@ -45,10 +47,12 @@ class Kind:
 KINDS: dict[str, Kind] = {kind.name: kind for kind in (
     Kind("requires", BLOCK),
     Kind("run", BLOCK),
+    Kind("evidence", BLOCK),
     Kind("chart", PAGE, names_block=True),
     Kind("verification-status", PAGE, lists_pages=True),
     Kind("card-matrix", PAGE, lists_pages=True),
     Kind("value", INLINE),
+    Kind("fact", INLINE),
     Kind("skip", SYBIL),
 )}
 BLOCK_DIRECTIVES = tuple(name for name, kind in KINDS.items() if kind.where == BLOCK)

@@ -12,6 +12,7 @@ of the build's own rendering, so the site and the engine cannot disagree.
 from __future__ import annotations
 
 import bisect
+import datetime as dt
 import itertools
 import os
 import re
@@ -22,7 +23,8 @@ from types import SimpleNamespace
 import markdown
 
 from ruota_docs.blocks import block as blocks_mod
-from ruota_docs.blocks import generated, markers, mkdocs_page, pages, policies, site_config, value_directive
+from ruota_docs.blocks import (fact_directive, generated, markers, mkdocs_page, pages, policies, site_config,
+                               value_directive)
 from ruota_docs.blocks.block import Block
 from ruota_docs.blocks.capture import BlockCapture, CaptureState, Context, Problem
 from ruota_docs.blocks.directives import KINDS, Directive, DirectiveError
@@ -123,10 +125,11 @@ def _unknown_references(result: PageRender, text: str) -> list[Problem]:
                                     f"{directive.name}: directive needs block=ID (the id= of a run: directive)"))
         elif block_id not in ids:
             problems.append(Problem(directive.line, unknown_block(directive.name, block_id, result.blocks)))
-    if "value" not in text:
+    if "value" not in text and "fact" not in text:
         return problems
 
     code = {n for b in result.blocks if b.end_line is not None and not b.source for n in range(b.line, b.end_line + 1)}
+    problems.extend(_fact_problems(text, code))
     for line, args in value_directive.in_text(text, code):
         try:
             value = value_directive.parse(args)
@@ -135,6 +138,22 @@ def _unknown_references(result: PageRender, text: str) -> list[Problem]:
             continue
         if value.block not in ids:
             problems.append(Problem(line, unknown_block("value", value.block, result.blocks)))
+    return problems
+
+
+def _fact_problems(text: str, code: set[int]) -> list[Problem]:
+    """``fact:`` directives that cannot be read, or are dated in the future."""
+    problems = []
+    for line, args in fact_directive.in_text(text, code):
+        if args is None:
+            problems.append(Problem(line, fact_directive.near_miss_message()))
+            continue
+        try:
+            future = fact_directive.check_date(fact_directive.parse(args), dt.date.today())
+        except fact_directive.FactDirectiveError as error:
+            future = str(error)
+        if future:
+            problems.append(Problem(line, future))
     return problems
 
 

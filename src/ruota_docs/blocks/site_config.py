@@ -89,6 +89,8 @@ def plugin_options(config: dict, name: str) -> dict | None:
 
 #: Where the records live unless the ``ruota_docs`` plugin's ``record_dir`` says otherwise.
 DEFAULT_RECORD_DIR = "verification"
+#: Days a checked external claim stays current unless the plugin's ``fact_max_age`` says otherwise.
+DEFAULT_FACT_MAX_AGE = 120
 #: The source language where neither ``source_language`` nor i18n's default language says.
 DEFAULT_SOURCE_LANGUAGE = "es"
 
@@ -105,6 +107,7 @@ class SiteConfig:
     languages: tuple[str, ...]  #: i18n's locales in their order, else the docs folder's language folders
     untranslated: tuple[str, ...]  #: pages deliberately left untranslated (path under the language folder)
     mapping: dict  #: the whole file as :func:`load_mkdocs_config` reads it
+    fact_max_age: int = DEFAULT_FACT_MAX_AGE  #: the plugin's ``fact_max_age``: days a checked claim stays current
 
 
 def _record_dir(options: dict, path: Path) -> str | None:
@@ -136,7 +139,18 @@ def read(root: Path) -> SiteConfig:
         languages=tuple(locales),
         untranslated=tuple(options.get("untranslated") or ()),
         mapping=mapping,
+        fact_max_age=_max_age(options.get("fact_max_age"), path),
     )
+
+
+def _max_age(value, path: Path) -> int:
+    """The plugin's ``fact_max_age``, a whole number of days (`DEFAULT_FACT_MAX_AGE` where it is not given)."""
+    if value is None:
+        return DEFAULT_FACT_MAX_AGE
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"{path}: plugins: ruota_docs: fact_max_age must be a whole number of days, "
+                          f"at least 1 (got {value!r})")
+    return value
 
 
 def _load_file(path: Path) -> dict:

@@ -19,6 +19,7 @@ holds. Terms:
 | `network` | the run allows internet access (`pytest --network` or `RUOTA_DOCS_NETWORK=1`) |
 | `python>=X.Y` | the Python version is at least X.Y |
 | `torch>=X.Y` | torch is installed, at least version X.Y |
+| `triton>=X.Y` | Triton is installed (``triton``, or the ``pytorch-triton-rocm`` a ROCm torch brings), at least X.Y |
 
 ``arch=`` written right after ``hipcc`` qualifies the compiler (``hipcc arch=gfx906``:
 it can build for gfx906, even on a machine with no GPU); anywhere else it is the GPU's
@@ -89,7 +90,14 @@ class Term:
 
 
 def parse_size(text: str) -> int:
-    """``8GiB`` → bytes. Raises RequirementError for anything else."""
+    """``8GiB`` → bytes. Raises RequirementError for anything else.
+
+    Examples:
+        >>> parse_size("8GiB")
+        8589934592
+        >>> parse_size("1.5MiB")
+        1572864
+    """
     match = re.fullmatch(r"(\d+(?:\.\d+)?)(KiB|MiB|GiB|TiB)", text)
     if not match:
         raise RequirementError(f"malformed size {text!r}: write a number and a unit, e.g. 8GiB or 512MiB")
@@ -119,6 +127,11 @@ def _check_targets(values: tuple[str, ...], token: str, following: str | None, f
                                    "e.g. hipcc arch=gfx906 or hipcc arch=gfx1030,gfx1102")
         raise RequirementError(f"malformed target {value!r} in {token!r}: write a gfx target (gfx906, gfx90a, gfx1102) "
                                "or a CUDA compute capability (sm_90)")
+
+
+def gfx_target(value: str) -> bool:
+    """Whether ``value`` is an LLVM AMDGPU processor written without features (``gfx1102``)."""
+    return bool(_GFX.fullmatch(value)) and ":" not in value
 
 
 def _known_os(written: Written) -> None:
@@ -154,6 +167,7 @@ TERMS: dict[str, Term] = {term.name: term for term in (
     Term("vram", MINIMUM, lambda values: f"≥ {values[0]} of VRAM", check=lambda w: parse_size(w.value)),
     Term("python", MINIMUM, lambda values: f"python ≥ {values[0]}", check=lambda w: _version(w.value)),
     Term("torch", MINIMUM, lambda values: f"torch ≥ {values[0]}", check=lambda w: _version(w.value)),
+    Term("triton", MINIMUM, lambda values: f"triton ≥ {values[0]}", check=lambda w: _version(w.value)),
 )}
 #: The HIP compiler: a flag, or qualified by the ``arch=`` right after it.
 HIPCC = "hipcc"
@@ -190,6 +204,16 @@ def parse(text: str) -> tuple[Requirement, ...]:
     ``parse("gpu rocm arch=gfx906")`` gives three terms; ``parse("hipcc arch=gfx906")``
     one (the compiler's target); ``parse("rocm colour=red")`` raises `RequirementError`
     (unknown requirement ``colour``).
+
+    Examples:
+        >>> [str(term) for term in parse("gpu rocm arch=gfx906")]
+        ['gpu', 'rocm', 'arch=gfx906']
+        >>> [str(term) for term in parse("hipcc arch=gfx906")]
+        ['hipcc arch=gfx906']
+        >>> parse("rocm colour=red")
+        Traceback (most recent call last):
+        ...
+        ruota_docs.blocks.terms.RequirementError: unknown requirement 'colour'; known: ...
     """
     terms: list[Requirement] = []
     tokens = text.split()

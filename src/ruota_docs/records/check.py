@@ -49,7 +49,7 @@ from typing import Any
 from ruota_docs.records import gpus, private_data, provenance, reason_codes, schema, stored
 from ruota_docs.blocks.block import Block
 from ruota_docs.blocks.collect import PageError, page_blocks
-from ruota_docs.blocks import site_config
+from ruota_docs.blocks import site_config, tiers
 from ruota_docs.records.machine import Device
 from ruota_docs.blocks.terms import OS_NAMES
 from ruota_docs.records.schema import CUT_NOTE, OUTPUT_LIMIT, RECORD_LIMIT, BlockRef, Result
@@ -291,6 +291,7 @@ def _check_entry(report: Report, block: BlockRef, result: Result, pages: _Pages,
     if result.as_root:
         report.as_root += 1
     _check_reason_code(report, key, result)
+    _check_tier(report, key, result, device)
     if device is not None and result.outcome == "skipped":
         _check_machine_said(report, key, result, device)
     _check_current(report, block, result, pages)
@@ -314,6 +315,20 @@ def _check_values(report: Report, key: str, result: Result) -> None:
         report.add(f"{key}.output", "error", "size",
                    f"{len(output):,} characters: the engine keeps at most "
                    f"{OUTPUT_LIMIT:,} (and cuts the middle); this output was not cut by it")
+
+
+def _check_tier(report: Report, key: str, result: Result, device: Device | None) -> None:
+    """A ``tier`` is one of `tiers.TIERS`, reached by a passed block; ran and checked need a card."""
+    tier = result.tier
+    if tier is None:
+        return
+    if tier not in tiers.TIERS:
+        report.add(f"{key}.tier", "error", "schema", f"tier must be one of {', '.join(tiers.TIERS)}, not {tier!r}")
+    elif result.outcome != "passed":
+        report.add(f"{key}.tier", "error", "schema", f"a {result.outcome} block reached no tier (got {tier!r})")
+    elif tier != "compiled" and device is not None and device.backend == "cpu":
+        report.add(f"{key}.tier", "error", "machine",
+                   f"tier {tier!r} needs a GPU, and this record's machine has none ({device.describe()})")
 
 
 def _check_machine_said(report: Report, key: str, result: Result, device: Device) -> None:
@@ -367,6 +382,17 @@ def _check_current(report: Report, block: BlockRef, result: Result, pages: _Page
         report.stale += 1
         report.add(block.key, "warning", "stale",
                    f"{stale}; the site shows it as not verified until the page runs again")
+    elif result.tier in tiers.TIERS and result.outcome == "passed" and isinstance(blocks, list):
+        _check_tier_reached(report, block.key, result, blocks)
+
+
+def _check_tier_reached(report: Report, key: str, result: Result, blocks: list[Block]) -> None:
+    """The tier a passed result holds is the one its block reaches (`_check_tier` reports the rest)."""
+    found = next(b for b in blocks if b.sha256 == result.sha256)
+    expected = tiers.derive(found.evidence, found.requirements, result.outcome)
+    if result.tier != expected:
+        report.add(f"{key}.tier", "error", "schema", f"the block (line {found.line}) reaches "
+                   f"{expected or 'no tier'} when it {result.outcome}, not {result.tier!r}")
 
 
 # -- private data, everywhere -------------------------------------------------------------------

@@ -45,16 +45,17 @@ class RecordError(ValueError):
 
 
 def _field(default: Any = None, *, json: str | None = None, omit_null: bool = False, optional: bool = False,
-           per_copy: bool = False, merged: bool = False, table: bool = False) -> Any:
+           absent: bool = False, per_copy: bool = False, merged: bool = False, table: bool = False) -> Any:
     """A `Result` field and how its JSON treats it.
 
     ``json``: its name in the JSON where that differs; ``omit_null``: left out of a stored result
     where null (most are), read back as null; ``optional``: may be absent from a record (one
-    written before it existed), implies ``omit_null``; ``per_copy``: differs between a block's copies
+    written before it existed), implies ``omit_null``; ``absent``: left out of an entry
+    (`Result.to_entry`) too where null, never written as null; ``per_copy``: differs between a block's copies
     in each language (stored beside the shared result); ``merged``: may differ between copies that
     share a result (the latest is kept); ``table``: stored once in the record's table of reasons."""
-    meta = {"json": json, "omit_null": omit_null or optional, "optional": optional, "per_copy": per_copy,
-            "merged": merged, "table": table}
+    meta = {"json": json, "omit_null": omit_null or optional, "optional": optional, "absent": absent,
+            "per_copy": per_copy, "merged": merged, "table": table}
     return field(default=default, metadata=meta)
 
 
@@ -95,10 +96,12 @@ class Result:
     output: str = _field("", omit_null=True)  #: what it printed (cut to `OUTPUT_LIMIT`)
     ran_at: str | None = _field(merged=True)  #: when (UTC)
     reused_from: str | None = _field(per_copy=True)  #: the page whose identical block's run this copy is credited with
-    signature: str | None = _field(per_copy=True, optional=True)  #: the hash of the page's block sequence
+    signature: str | None = _field(per_copy=True, optional=True, absent=True)  #: the hash of the page's block sequence
     as_root: bool | None = _field(omit_null=True, optional=True)  #: the code ran as root; None where none ran
     #: the reason as data, ``{"code": …, "args": {…}}`` (`ruota_docs.records.reason_codes`)
     reason_code: JSON | None = _field(table=True, optional=True)
+    #: the evidence tier a passed block reached: ``compiled``, ``ran`` or ``checked`` (`ruota_docs.blocks.tiers`)
+    tier: str | None = _field(optional=True, absent=True)
 
     def to_entry(self, block: BlockRef) -> JSON:
         """The block and its result as one JSON object, in `ENTRY_FIELDS` order (``line`` and
@@ -108,8 +111,8 @@ class Result:
             entry["line"] = block.line
         for name, key in _JSON_NAMES:
             value = getattr(self, name)
-            if value is None and name == "signature":
-                continue  # unknown
+            if value is None and name in _ABSENT_IF_NULL:
+                continue  # unknown, or not reached
             entry[key] = value
         return entry
 
@@ -212,6 +215,8 @@ def _types(hint: Any) -> tuple[type, ...]:
 
 _HINTS = typing.get_type_hints(Result)
 _FIELDS = dataclasses.fields(Result)
+#: The `Result` fields an entry leaves out where they are null.
+_ABSENT_IF_NULL = frozenset(f.name for f in _FIELDS if f.metadata.get("absent"))
 #: The `Result` fields every result holds (no default).
 _REQUIRED = frozenset(f.name for f in _FIELDS if f.default is dataclasses.MISSING)
 #: ``(attribute, JSON name)`` of each `Result` field, in order.

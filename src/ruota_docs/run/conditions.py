@@ -5,6 +5,7 @@ NVIDIA H200``). The syntax of the terms is `ruota_docs.blocks.terms`.
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import re
 from collections.abc import Callable
@@ -34,6 +35,26 @@ def _torch_at_least(req: Requirement, device: Device) -> bool:
     if device.torch is None:
         return False
     return _version(re.match(r"[\d.]+", device.torch)[0].rstrip(".")) >= _version(req.values[0])
+
+
+#: The distributions that install the ``triton`` package: PyPI's, and those PyTorch's ROCm and nightly wheels bring.
+TRITON_DISTRIBUTIONS = ("triton", "pytorch-triton-rocm", "pytorch-triton")
+
+
+def triton_version() -> str | None:
+    """The installed Triton's version (``3.9.0``), read from its metadata without importing it; None without one."""
+    for name in TRITON_DISTRIBUTIONS:
+        try:
+            return importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return None
+
+
+def _triton_at_least(req: Requirement, device: Device) -> bool:
+    found = triton_version()
+    leading = re.match(r"\d+(?:\.\d+)*", found or "")
+    return leading is not None and _version(leading[0]) >= _version(req.values[0])
 
 
 def _missing_tools(req: Requirement, device: Device) -> str:
@@ -70,6 +91,7 @@ CHECKS: dict[str, Check] = {
     "python": Check(lambda req, device: _version(device.python) >= _version(req.values[0]),
                     lambda req, device: f"Python {device.python}"),
     "torch": Check(_torch_at_least, lambda req, device: f"torch {device.torch}" if device.torch else "no torch"),
+    "triton": Check(_triton_at_least, lambda req, device: f"triton {triton_version() or 'not installed'}"),
 }
 
 

@@ -2,11 +2,13 @@
 
 The evaluators decide an `ruota_docs.run.process.session.Outcome` for each block (what the
 run needs of it: the lines it printed, the ``#>`` update it plans); the pytest plugin turns
-it into the record's typed result here, with the block's identity (`block_ref`).
+it into the record's typed result here, with the block's identity (`block_ref`) and the evidence
+tier it reached (`ruota_docs.blocks.tiers`).
 """
 
 from __future__ import annotations
 
+from ruota_docs.blocks import tiers
 from ruota_docs.blocks.block import Block
 from ruota_docs.records import reason_codes
 from ruota_docs.records.schema import BlockRef, Result, now
@@ -32,4 +34,5 @@ def result_of(block: Block, outcome: Outcome | None, problem: str | None, durati
                   outcome=outcome.status, reason=code.english() if code else outcome.reason,
                   reason_code=code.to_record() if code else None, error=outcome.error,
                   duration=round(outcome.duration, 4), output=outcome.output, ran_at=outcome.ran_at or now(),
-                  reused_from=outcome.reused_from, signature=block.signature, as_root=outcome.as_root)
+                  reused_from=outcome.reused_from, signature=block.signature, as_root=outcome.as_root,
+                  tier=tiers.derive(block.evidence, block.requirements, outcome.status))

@@ -192,6 +192,8 @@ def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: li
         meta = [formatting.date(entry.ran_at, lang, "medium"), formatting.seconds(entry.duration or 0, lang)]
         if ran > 1:  # which of the group's runs this is
             meta.append(text(lang, "latest_of", machine=result.label, count=ran))
+        if entry.tier:  # how far this result goes: compiled is never worded as run
+            meta.append(text(lang, f"tier_{entry.tier}"))
         if entry.as_root:  # what a permission check printed there is not what readers get
             meta.append(text(lang, "ran_as_root"))
         # a stored result names, per copy, the language whose run it was credited with
@@ -345,9 +347,31 @@ def rocm_evidence(pages: list[tuple[str, str, list[Any]]], lang: str) -> str:
             where = text(lang, "rocm_no_record")
         rows.append({"what": text(lang, "rocm_" + kind), "count": formatting.number(len(items), lang, 0),
                      "state": "passed" if passed else "never", "where": where})
+    compiled = _compiled_row(pages, lang)
+    if compiled:
+        rows.append(compiled)
     if not rows:
         return ""
     return render("rocm_evidence", rows=rows, lang=lang)
+
+
+def _compiled_row(pages: list[tuple[str, str, list[Any]]], lang: str) -> dict[str, Any] | None:
+    """The row of the blocks that compile code for AMD targets without the card: the targets
+    their passed results compiled for, worded as compiled (never as run), or "no record yet"."""
+    items = [(b, v) for _, _, found in pages for b, v in found
+             if b.evidence is not None and b.evidence.tier == "compiled" and b.not_run_reason is None]
+    if not items:
+        return None
+    targets: dict[str, bool] = {}  # target → whether a machine without a GPU compiled for it
+    for block, verdict in items:
+        for result in verdict.by_state("passed"):
+            without_gpu = result.machine.get("backend") == "cpu"
+            for target in block.evidence.targets:
+                targets[target] = targets.get(target, False) or without_gpu
+    said = [text(lang, "tier_reached_compiled", target=t) + (" " + text(lang, "tier_ci_every_commit") if ci else "")
+            for t, ci in sorted(targets.items(), key=lambda item: (len(item[0]), item[0]))]
+    return {"what": text(lang, "rocm_compiled"), "count": formatting.number(len(items), lang, 0),
+            "state": "passed" if said else "never", "where": "; ".join(said) or text(lang, "rocm_no_record")}
 
 
 #: Up to this many records, the status page describes each machine; beyond, the newest of each

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from ruota_docs.records import verdicts
 from ruota_docs.records.schema import Record
-from ruota_docs.site import evidence, formatting, reasons
+from ruota_docs.site import evidence, formatting, reasons, tier_table
 from ruota_docs.site.locales import text
 from ruota_docs.site.fragments import icon
 
@@ -229,7 +229,9 @@ def card_matrix(guides: list[evidence.Guide], ledgers: list[Record], lang: str, 
     search = f'<input type="search" class="ruota-matrix-filter" placeholder="{label}" aria-label="{label}" hidden>'
     table = (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-matrix"><table>'
              f"<thead>{header}</thead><tbody>{''.join(rows)}</tbody></table></div></div>")
-    return f'<div class="ruota-card-matrix" data-search-exclude>{search}{table}{_key_blocks(guides, url, lang)}</div>'
+    tiers = tier_table.table(guides, indexed, lang)
+    return (f'<div class="ruota-card-matrix" data-search-exclude>{search}{table}{tiers}'
+            f'{_key_blocks(guides, url, lang)}</div>')
 
 
 def _key_blocks(guides: list[evidence.Guide], url: Callable[[str], str], lang: str) -> str:

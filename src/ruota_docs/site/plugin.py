@@ -3,7 +3,8 @@
 For each code block it adds the requirement badges (above) and the verification
 mark with the output printed on each machine (below); at the top of each page a
 one-line summary; ``<!-- chart: … -->``, ``<!-- verification-status -->`` and
-``<!-- card-matrix -->`` directives become tables and SVG charts; translations whose Spanish source changed
+``<!-- card-matrix -->`` directives become tables and SVG charts; ``<!-- fact: … -->`` the day a
+claim was checked; translations whose Spanish source changed
 get a banner. A page the engine cannot read fails the build with its file and line.
 The site's frame speaks the reader's language too: permalink titles, the templates'
 strings, and French typography on every French page.
@@ -16,6 +17,7 @@ overrides one by putting a file of the same name under its theme's ``custom_dir`
 
 from __future__ import annotations
 
+import datetime as dt
 import gc
 import re
 from contextlib import contextmanager
@@ -31,9 +33,9 @@ from mkdocs.utils import get_relative_url
 from ruota_docs.blocks import compat, directives, markers, page_cache, renderer, site_config
 from ruota_docs.records import ledger, verdicts
 from ruota_docs.records.schema import Record, RecordError
-from ruota_docs.blocks import value_directive
-from ruota_docs.site import (evidence, fragment_templates, fragments, groups, matrix, published, template_cache,
-                             typography, values)
+from ruota_docs.blocks import fact_directive, value_directive
+from ruota_docs.site import (evidence, facts, fragment_templates, fragments, groups, matrix, published,
+                             template_cache, typography, values)
 from ruota_docs.blocks.capture import BlockCapture, Context
 from ruota_docs.site.locales import LANGUAGE_NAMES, text, theme_text
 from ruota_docs.blocks.pages import PageError, read_page, split_meta
@@ -73,6 +75,9 @@ class RuotaDocsConfig(Config):
     #: What every block of a fence language is, site-wide: ``show``, ``run`` or ``skip "reason"``
     #: (``{console: show, html: show}``; see ruota_docs.blocks.policies).
     policies = c.Type(dict, default={})
+    #: Days after which a ``<!-- fact: checked=… -->`` claim is marked "may be out of date" on the
+    #: site, and ``ruota-docs facts --as-of`` fails naming it.
+    fact_max_age = c.Type(int, default=fact_directive.DEFAULT_MAX_AGE_DAYS)
     #: Adopting the engine: list every block that has no run policy (and every page problem)
     #: and build anyway, instead of stopping at the first.
     report_only = c.Type(bool, default=False)
@@ -270,6 +275,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         html = _mark_generated(html, rendered, page_verdicts, lang)
         html = markers.fill(html, rendered.nonce, before, after, filled)
         html = self._values(html, rendered, page, lang)
+        html = self._facts(html, rendered, lang)
         header = fragments.page_summary(page_verdicts, lang) + banner
         return _after_title(html, header) if header else html
 
@@ -314,6 +320,21 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             return values.render(value, verdict, lang, block.page)
 
         return values.attributed_once(value_directive.DIRECTIVE.sub(fill, html))
+
+    def _facts(self, html: str, rendered, lang: str) -> str:
+        """``<!-- fact: … -->`` after a claim: the day it was checked, marked once it has aged."""
+        if "fact:" not in html:
+            return html
+        today = dt.date.today()
+
+        def fill(match):
+            try:
+                fact = fact_directive.parse(match["args"])
+            except fact_directive.FactDirectiveError as error:  # assemble reports those of a page's file
+                raise PluginError(f"{rendered.page}: {error}") from None
+            return facts.render(fact, lang, today, self.config.fact_max_age)
+
+        return fact_directive.DIRECTIVE.sub(fill, html)
 
     def _chart_entries(self, rendered, options: dict, line: int):
         """Each machine's entries for the chart's block, for its current code only: what a

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ruota_docs.blocks import renderer
-from ruota_docs.blocks import value_directive
+from ruota_docs.blocks import fact_directive, value_directive
 from ruota_docs.blocks.block import Block
 from ruota_docs.translations.glossary import Glossary
 
@@ -112,7 +112,14 @@ def _prose_lines(text: str, code_lines=frozenset()) -> list[tuple[int, str]]:
 
 
 def normalise_number(token: str, lang: str) -> str:
-    """The language-independent spelling of a number as written in ``lang``."""
+    """The language-independent spelling of a number as written in ``lang``.
+
+    Examples:
+        >>> normalise_number("3.680", "es"), normalise_number("28,6", "fr"), normalise_number("1,076", "en")
+        ('3680', '28.6', '1076')
+        >>> normalise_number("3\\u202f680", "fr")
+        '3680'
+    """
     token = token.replace("\u00a0", "").replace("\u202f", "")
     if lang in ("es", "fr"):
         if re.fullmatch(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?", token):
@@ -134,6 +141,12 @@ def numbers(text: str, lang: str, code_lines=frozenset()) -> list[tuple[str, int
                 found.append((value_directive.parse(match["args"]).key, n))
             except value_directive.ValueDirectiveError:
                 found.append((f"value:{match['args'].strip()}", n))
+        # a checked claim carries the same date and source in every language
+        for match in fact_directive.DIRECTIVE.finditer(re.sub(r"`[^`\n]+`", " ", line)):
+            try:
+                found.append((fact_directive.parse(match["args"]).key, n))
+            except fact_directive.FactDirectiveError:
+                found.append((f"fact:{match['args'].strip()}", n))
         if _HEADING.match(line) and line.lstrip().startswith("#"):
             line = re.sub(r"\{[^}]*\}", "", line)
         for pattern in _IGNORED:

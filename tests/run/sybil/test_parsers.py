@@ -23,6 +23,13 @@ def test_regions_sit_at_their_blocks_and_ids_name_index_and_line(tmp_path):
     assert identify("p.md", examples[1]) == "sybil:p.md,block:1,line:9"
 
 
+def test_a_block_with_an_id_carries_it_in_its_test_id(tmp_path):
+    root = write_tree(tmp_path, {"docs/es/p.md": "# P\n\n<!-- run: id=latest-releases -->\n```python\npass\n```\n"},
+                      conftest=False)
+    (example,) = make_sybil(root).parse(root / "docs/es/p.md").examples()
+    assert identify("p.md", example) == "sybil:p.md,block:0,line:4,id:latest-releases"
+
+
 def test_a_page_that_is_not_utf8_is_one_failing_region(tmp_path):
     root = write_tree(tmp_path, {"docs/es/p.md": "# P\n"}, conftest=False)
     (root / "docs/es/p.md").write_bytes(b"# P\n\nbad \xff\n")

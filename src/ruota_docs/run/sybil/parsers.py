@@ -106,11 +106,13 @@ class BlockParser:
 
 def identify(name: str, example) -> str:
     """A test's id within its page, unique by construction: the block's index on the page
-    (or the problem's), then its line for readers (``-k line:12`` still selects by line)."""
+    (or the problem's), then its line for readers (``-k line:12`` still selects by line), and the
+    ``id=`` of its ``run:`` directive where it has one."""
     item = example.parsed
     if isinstance(item, PageProblem):
         return f"sybil:{name},problem:{item.number},line:{item.line}"
-    return f"sybil:{name},block:{item.index},line:{item.line}"
+    named = f",id:{item.block_id}" if getattr(item, "block_id", None) else ""  # ``-k id:NAME`` selects one block
+    return f"sybil:{name},block:{item.index},line:{item.line}{named}"
 
 
 def _line_starts(text: str) -> list[int]:

@@ -1,0 +1,95 @@
+"""The evidence tiers of the card matrix: per target, the highest tier any record reached and
+how many machines reached each (`ruota_docs.blocks.tiers`).
+
+A ``compiled`` result counts for the targets its block's directive names (``gfx1102``, built on a
+machine without that card); ``ran`` and ``checked`` count for the target of the machine that ran
+them. Only a passed result of the code published now counts. The words never raise a tier:
+``compiled`` reads "compiles for gfx1102", never as run or passed; "(CI, every commit)" is added
+where a machine without a GPU reached it, since such a block runs in every CI run (``make test``)
+and ``make check`` fails while its record is not current.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+
+from ruota_docs.blocks import tiers
+from ruota_docs.records import verdicts
+from ruota_docs.site.locales import text
+
+
+@dataclass
+class TargetTiers:
+    """The machines (record ids) that reached each tier for one target."""
+
+    backend: str
+    target: str
+    machines: dict[str, set[str]] = field(default_factory=lambda: {tier: set() for tier in tiers.TIERS})
+    without_gpu: bool = False  #: a machine with no GPU reached ``compiled`` (the CI's kind)
+
+    @property
+    def highest(self) -> str | None:
+        return next((tier for tier in reversed(tiers.TIERS) if self.machines[tier]), None)
+
+    @property
+    def label(self) -> str:
+        return self.target if self.backend == "rocm" else f"{self.backend.upper()} {self.target}"
+
+
+def _tier_of(block, result) -> str | None:
+    """The tier of a passed result: as recorded, else (a record from before tiers) as its block derives it."""
+    recorded = result.entry.tier if result.entry is not None else None
+    tier = recorded or tiers.derive(block.evidence, block.requirements, "passed")
+    machine = result.machine
+    if tier in ("ran", "checked") and machine.get("backend") not in ("rocm", "cuda"):
+        return None  # never on a machine without a GPU (`record check` refuses such a record)
+    return tier
+
+
+def collect(guides, indexed: verdicts.Index) -> list[TargetTiers]:
+    """Every target some result reached a tier for, with its machines per tier."""
+    found: dict[tuple[str, str], TargetTiers] = {}
+    for guide in guides:
+        for block in guide.blocks:
+            for result in indexed.verdict(guide.page, block.index, block.sha256).results:
+                if result.state != "passed":
+                    continue
+                tier = _tier_of(block, result)
+                if tier is None:
+                    continue
+                machine = result.machine
+                keys = ([("rocm", t) for t in block.evidence.targets] if tier == "compiled"
+                        else [verdicts.group_of(machine)])
+                for key in keys:
+                    row = found.setdefault(key, TargetTiers(*key))
+                    row.machines[tier].add(result.machine_id)
+                    if tier == "compiled" and machine.get("backend") == "cpu":
+                        row.without_gpu = True
+    order = {"rocm": 0, "cuda": 1, "cpu": 2}  # AMD first, as the matrix's rows
+    return sorted(found.values(), key=lambda r: (-tiers.TIERS.index(r.highest), order.get(r.backend, 3),
+                                                  len(r.target), r.target))
+
+
+def words(row: TargetTiers, lang: str) -> str:
+    """The row's highest tier in words: "compiles for gfx1102 (CI, every commit)"."""
+    said = text(lang, f"tier_reached_{row.highest}", target=row.label)
+    if row.highest == "compiled" and row.without_gpu:
+        said += " " + text(lang, "tier_ci_every_commit")
+    return said
+
+
+def table(guides, indexed: verdicts.Index, lang: str) -> str:
+    """The tiers table (HTML), or '' where no result reached a tier."""
+    rows = []
+    for row in collect(guides, indexed):
+        counts = "".join(f'<td class="ruota-num">{len(row.machines[tier])}</td>' for tier in tiers.TIERS)
+        rows.append(f'<tr class="ruota-tier-{row.highest}"><th scope="row"><code>{html.escape(row.label)}</code></th>'
+                    f"<td>{html.escape(words(row, lang))}</td>{counts}</tr>")
+    if not rows:
+        return ""
+    head = "".join(f'<th scope="col">{html.escape(text(lang, key))}</th>'
+                   for key in ("matrix_target", "tier_highest", *(f"tier_machines_{t}" for t in tiers.TIERS)))
+    return (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-matrix-tiers"><table>'
+            f'<caption>{html.escape(text(lang, "tier_caption"))}</caption><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table></div></div>")

@@ -1,0 +1,141 @@
+"""site.tier_table: per target, the highest evidence tier and how many machines reached each,
+worded so that compiled never reads as run; and the status page's row of compiled blocks."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from cardsite import CPU, H200
+
+from _support import RX7600, synthetic_record, write_tree
+from ruota_docs.records import verdicts
+from ruota_docs.site import evidence, fragments, matrix, tier_table
+
+GUIDE = """\
+    # Guía { #guide }
+
+    ```python title="010_env.py"
+    --8<-- "g/010_env.py"
+    ```
+
+    ```python title="020_self.py"
+    --8<-- "g/020_self.py"
+    ```
+
+    <!-- requires: import=triton -->
+    <!-- evidence: compiled arch=gfx1102,gfx906 -->
+    ```python
+    print("compiled")
+    ```
+
+    <!-- requires: gpu -->
+    <!-- evidence: checked -->
+    ```python
+    print("checked")
+    ```
+
+    <!-- requires: rocm -->
+    ```python
+    print("ran")
+    ```
+    """
+TABLE = {"guides/g.md": {"environment": ("g/010_env.py",), "self_test": ("g/020_self.py",)}}
+COMPILED, CHECKED, RAN = 2, 3, 4
+
+
+@pytest.fixture
+def project(tmp_path):
+    files = {"snippets/g/010_env.py": "print('env ok')\n", "snippets/g/020_self.py": "print('self-test ok')\n"}
+    return write_tree(tmp_path / "project", files | {f"docs/{lang}/guides/g.md": GUIDE for lang in ("es", "en", "fr")},
+                      conftest=False)
+
+
+def record(project, machine, failed=()):
+    def outcome(block):
+        if block.index in failed:
+            return "failed", "", None
+        if block.index in (CHECKED, RAN) and machine["backend"] == "cpu":
+            return "skipped", "", "requires a GPU; this machine: CPU only, x86_64"
+        if block.index == RAN and machine["backend"] != "rocm":
+            return "skipped", "", "requires ROCm"
+        return "passed", "ok\n", None
+    return synthetic_record(project, machine, outcome)
+
+
+def words(fragment: str) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
+
+
+def rows(project, ledgers, lang="en"):
+    guides = evidence.load_guides(project, project / "docs", lang, TABLE)
+    found = tier_table.collect(guides, verdicts.index_ledgers(ledgers))
+    return {row.label: ({t: len(m) for t, m in row.machines.items()}, tier_table.words(row, lang)) for row in found}
+
+
+def test_each_target_shows_its_highest_tier_and_the_machines_per_tier(project):
+    ledgers = [record(project, CPU), record(project, H200), record(project, RX7600)]
+    assert rows(project, ledgers) == {
+        "gfx1102": ({"compiled": 3, "ran": 1, "checked": 1}, "ran on gfx1102 and matched its reference"),
+        "CUDA sm_90": ({"compiled": 0, "ran": 0, "checked": 1}, "ran on CUDA sm_90 and matched its reference"),
+        "gfx906": ({"compiled": 3, "ran": 0, "checked": 0}, "compiles for gfx906 (CI, every commit)"),
+    }
+
+
+def test_compiled_is_never_worded_as_run_in_any_language(project):
+    ledgers = [record(project, CPU)]
+    said = {lang: rows(project, ledgers, lang)["gfx1102"][1] for lang in ("en", "es", "fr")}
+    assert said == {"en": "compiles for gfx1102 (CI, every commit)", "es": "compila para gfx1102 (CI, cada commit)",
+                    "fr": "compile pour gfx1102 (CI, chaque commit)"}
+    # compiled on a GPU machine alone: the same tier, without the words about CI
+    assert rows(project, [record(project, H200)])["gfx1102"][1] == "compiles for gfx1102"
+
+
+def test_failed_and_changed_results_reach_no_tier(project):
+    assert rows(project, [record(project, CPU, failed=(COMPILED,))]) == {}
+    ledgers = [record(project, RX7600)]
+    for lang in ("es", "en", "fr"):  # the compiled block's code changed since it ran
+        ledgers[0]["blocks"][f"{lang}/guides/g.md#{COMPILED}"]["sha256"] = "0" * 64
+    assert rows(project, ledgers)["gfx1102"][0] == {"compiled": 0, "ran": 1, "checked": 1}
+
+
+def test_a_recorded_tier_on_a_machine_without_a_gpu_counts_for_nothing(project):
+    data = record(project, CPU)
+    for lang in ("es", "en", "fr"):
+        data["blocks"][f"{lang}/guides/g.md#{CHECKED}"] |= {"outcome": "passed", "reason": None, "tier": "checked"}
+    assert rows(project, [data])["gfx1102"][0] == {"compiled": 1, "ran": 0, "checked": 0}
+
+
+def test_the_card_matrix_carries_the_table(project):
+    guides = evidence.load_guides(project, project / "docs", "fr", TABLE)
+    page = matrix.card_matrix(guides, [record(project, CPU)], "fr", url=lambda page: f"../{page[3:-3]}/")
+    table = page[page.index('<table><caption>Niveaux'):]
+    assert words(table[:table.index("</table>")]) == (
+        "Niveaux de preuve par architecture — compilé (produit et inspecté sans la carte), exécuté (sur la carte), "
+        "vérifié (exécuté et conforme à sa référence) Architecture Niveau le plus haut Machines qui ont compilé "
+        "Machines qui ont exécuté Machines qui ont vérifié gfx906 compile pour gfx906 (CI, chaque commit) 1 0 0 "
+        "gfx1102 compile pour gfx1102 (CI, chaque commit) 1 0 0")
+
+
+def test_the_status_page_has_a_row_for_compiled_blocks(project):
+    guides = evidence.load_guides(project, project / "docs", "es", TABLE)
+    indexed = verdicts.index_ledgers([record(project, CPU)])
+    items = [(b, indexed.verdict(g.page, b.index, b.sha256)) for g in guides for b in g.blocks]
+    row = fragments._compiled_row([("Guía", "g/", items)], "es")
+    assert (row["count"], row["where"]) == ("1", "compila para gfx906 (CI, cada commit); compila para gfx1102 (CI, cada commit)")
+    assert fragments._compiled_row([("Guía", "g/", [(b, verdicts.index_ledgers([]).verdict(
+        "es/guides/g.md", b.index, b.sha256)) for b, _ in items])], "es")["where"] == "ningún registro todavía"
+
+
+def test_a_blocks_panel_says_which_tier_its_result_reached(project):
+    data = record(project, CPU)
+    for lang in ("es", "en", "fr"):
+        data["blocks"][f"{lang}/guides/g.md#{COMPILED}"]["tier"] = "compiled"
+    guides = evidence.load_guides(project, project / "docs", "fr", TABLE)
+    block = guides[0].blocks[COMPILED]
+    verdict = verdicts.index_ledgers([data]).verdict("fr/guides/g.md", COMPILED, block.sha256)
+    tabs = words(fragments.output_tabs(verdict, "fr", "u1", "fr/guides/g.md"))
+    assert "compilé et inspecté pour ses architectures, non exécuté sur une carte" in tabs
+    other = verdicts.index_ledgers([data]).verdict("fr/guides/g.md", 0, guides[0].blocks[0].sha256)
+    assert "compilé" not in words(fragments.output_tabs(other, "fr", "u2", "fr/guides/g.md"))
