@@ -14,7 +14,8 @@ root = Path(sys.argv[0]).resolve().parents[2]
 # (on disk the es, en and fr copies of a block share one result: the record gives each copy its own)
 record = Record.from_json((root / "verification" / "cpu-x86_64.json").read_bytes())
 entry = record.to_dict()["blocks"]["es/index.md#0"]
-assert list(entry) == list(ENTRY_FIELDS), "the record's fields are the ones its model defines, in its order"
+# the fields its model defines, in its order (a field a block did not reach, as a tier, is absent)
+assert list(entry) == [name for name in ENTRY_FIELDS if name in entry] and len(entry) >= len(ENTRY_FIELDS) - 1
 
 # Long values cut short, so the excerpt fits on the page: hashes to 6 digits, output to its first line.
 shown = dict(entry, sha256=entry["sha256"][:6] + "…", signature=entry["signature"][:6] + "…",
