@@ -111,11 +111,17 @@ def test_no_project(tmp_path):
     assert "no mkdocs.yml" in str(caught.value.code)
 
 
+def test_a_project_with_mkdocs_yaml_is_found_from_a_folder_inside_it(tree, capsys):
+    (tree / "mkdocs.yml").rename(tree / "mkdocs.yaml")
+    code, out, _ = cli(capsys, "--root", str(tree / "docs" / "es"), "status")
+    assert code == 0 and "\nes/p.md (4 blocks)\n" in out
+
+
 # -- status ---------------------------------------------------------------------------------------------------
 def test_status_without_ledgers(tree, capsys):
     code, out, _ = cli(capsys, "--root", str(tree), "status")
     assert code == 0
-    assert out.startswith("machines: none (no ledger in verification/)\n")
+    assert out.startswith("machines: none (no record in verification/)\n")
     assert "\nes/p.md (4 blocks)\n" in out
     assert "  not verified anywhere or failing: lines 3, 7, 12\n" in out
     code, _, err = cli(capsys, "--root", str(tree), "status", "--strict")

@@ -4,7 +4,7 @@
     ruota-docs i18n check                   translations that differ from their source; glossary variants
     ruota-docs i18n status                  translations whose source changed, with a diff
     ruota-docs i18n mark-synced PAGE…       record that a translation matches its source again
-    ruota-docs verify [PYTEST ARGS…]        run the snippet suite on this machine, write its ledger
+    ruota-docs verify [PYTEST ARGS…]        run the snippet suite on this machine, write its record
     ruota-docs contribute [--yes]           run the suite, check the record, prepare its pull request
     ruota-docs record check FILE… [--json]  validate records before they are accepted
     ruota-docs record migrate FILE…         write records again as the engine writes them (after a hand edit)
@@ -40,9 +40,11 @@ def _count(count: int, one: str, other: str) -> str:
 
 
 def _root(path: str | None) -> Path:
+    """The project folder: the first at or above ``path`` with a ``mkdocs.yml`` (or ``mkdocs.yaml``,
+    as MkDocs and the pytest plugin accept)."""
     start = Path(path or os.getcwd()).resolve()
     for candidate in (start, *start.parents):
-        if (candidate / "mkdocs.yml").exists():
+        if site_config.config_path(candidate).exists():
             return candidate
     raise SystemExit(f"ruota-docs: no mkdocs.yml in {start} or above; run inside the project or pass --root")
 
@@ -76,7 +78,7 @@ def cmd_status(args) -> int:
         print(f"ruota-docs: {error}", file=sys.stderr)
         return 2
     shown = os.path.relpath(record_dir, root)
-    print(f"machines: {', '.join(report.machines) or 'none (no ledger in ' + shown + '/)'}")
+    print(f"machines: {', '.join(report.machines) or 'none (no record in ' + shown + '/)'}")
     for page in report.pages:
         if page.error:
             print(f"{page.page}:{page.error[0]}: cannot read: {page.error[1]}")
@@ -247,7 +249,7 @@ def cmd_init(args) -> int:
 
 
 def cmd_verify(args, extra: list[str]) -> int:
-    """Run the docs suite here; the pytest plugin writes this machine's ledger."""
+    """Run the docs suite here; the pytest plugin writes this machine's record."""
     root = _root(args.root)
     # pages or folders named here (from this folder) run instead of the whole docs folder
     paths = {i for i, a in enumerate(extra) if not a.startswith("-") and Path(a).exists()}

@@ -38,7 +38,7 @@ def test_missing_verification_folder(project):
     tree, before = project
     assert before["exists"] is False
     assert before["status"].returncode == 0, before["status"]
-    assert before["status"].stdout.startswith("machines: none (no ledger in verification/)\n")
+    assert before["status"].stdout.startswith("machines: none (no record in verification/)\n")
     assert before["build"].returncode == 0, before["build"]
     assert "Sin verificar: ninguna ejecución ha registrado este bloque" in before["html"]
     assert "Ningún bloque de código de esta página se ha verificado todavía." in before["html"]
