@@ -214,15 +214,20 @@ def _check_gpu_machine(report: Report, machine: dict[str, Any]) -> None:
     if not name:
         add("machine.gpu_name", f"a {label} machine names its GPU")
     elif arch:
-        known = gpus.expected_arch(name)
-        if known is None:
-            report.add("machine.gpu_name", "warning", "gpu",
-                       f"{name!r} is not in the table of known GPUs (ruota_docs/records/gpus.py): "
-                       f"its target {arch} is unchecked")
-        elif known[1] != arch:
-            add("machine.arch", f"{name!r} is a {known[1]} card, not {arch}")
+        _check_gpu_name(report, name, arch)
     if machine["gpu_count"] < 1:
         add("machine.gpu_count", f"a machine with a GPU sees at least one (got {machine['gpu_count']})")
+
+
+def _check_gpu_name(report: Report, name: str, arch: str) -> None:
+    """The target fits the GPU's name (`ruota_docs.records.gpus`); a name the table lacks is a warning."""
+    known = gpus.expected_arch(name)
+    if known is None:
+        report.add("machine.gpu_name", "warning", "gpu",
+                   f"{name!r} is not in the table of known GPUs (ruota_docs/records/gpus.py): "
+                   f"its target {arch} is unchecked")
+    elif known[1] != arch:
+        report.add("machine.arch", "error", "machine", f"{name!r} is a {known[1]} card, not {arch}")
 
 
 def _check_cpu_machine(report: Report, machine: dict[str, Any]) -> None:

@@ -158,11 +158,7 @@ def _emails(text: str) -> list[Finding]:
 
 def _user_and_host_names(text: str) -> list[Finding]:
     """Shell prompts, user@host, local host names and USER=/HOSTNAME= style settings."""
-    found = []
-    for match in _PROMPT.finditer(text):
-        if not _EMAIL.fullmatch(match.group(0).rstrip(":~/")) and match["user"] not in ("root", "git"):
-            found.append(Finding("a user and host name (a shell prompt)", mask(match.group(0), 2),
-                                 _line(text, match.start())))
+    found = _prompts(text)
     prompts = [m.span() for m in _PROMPT.finditer(text)]
     for match in _USER_AT_HOST.finditer(text):
         in_prompt = any(a <= match.start() < b for a, b in prompts)
@@ -173,14 +169,23 @@ def _user_and_host_names(text: str) -> list[Finding]:
     for match in _USER_AT_ADDRESS.finditer(text):
         if match["user"].lower() not in {"git", "root"} | _PLACEHOLDER_NAMES:
             found.append(Finding("a user name at an address", mask(match.group(0), 2), _line(text, match.start())))
-    for match in _LOCAL_HOST.finditer(text):
-        if match["host"].lower() not in _NOT_HOSTS:
-            found.append(Finding("a host name", mask(match.group(0), 2), _line(text, match.start())))
-    for match in _IDENTITY.finditer(text):
-        if not _NEUTRAL_VALUES.match(match["value"]):
-            found.append(Finding("a user or host name", f"{match['key']}=<{mask(match['value'], 1)}>",
-                                 _line(text, match.start())))
-    return found
+    return found + _hosts_and_settings(text)
+
+
+def _prompts(text: str) -> list[Finding]:
+    """Shell prompts that name a user and a host (``alice@desk:~$``)."""
+    return [Finding("a user and host name (a shell prompt)", mask(match.group(0), 2), _line(text, match.start()))
+            for match in _PROMPT.finditer(text)
+            if not _EMAIL.fullmatch(match.group(0).rstrip(":~/")) and match["user"] not in ("root", "git")]
+
+
+def _hosts_and_settings(text: str) -> list[Finding]:
+    """Local host names (``erins-desktop.local``) and ``USER=``/``HOSTNAME=`` style settings."""
+    found = [Finding("a host name", mask(match.group(0), 2), _line(text, match.start()))
+             for match in _LOCAL_HOST.finditer(text) if match["host"].lower() not in _NOT_HOSTS]
+    return found + [Finding("a user or host name", f"{match['key']}=<{mask(match['value'], 1)}>",
+                            _line(text, match.start()))
+                    for match in _IDENTITY.finditer(text) if not _NEUTRAL_VALUES.match(match["value"])]
 
 
 def _secrets(text: str) -> list[Finding]:

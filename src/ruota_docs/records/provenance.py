@@ -94,8 +94,13 @@ def check(provenance: object, machine: Mapping[str, Any]) -> list[tuple[str, str
                          f"must be the 40 lower-case hex digits of the commit that ran, not {commit!r}"))
     if kind == "sent":
         return problems
+    return problems + _check_ci(provenance, machine)
+
+
+def _check_ci(provenance: dict[str, Any], machine: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The problems of a CI record's repository, run and runner labels."""
+    problems = []
     repository, run_url = provenance.get("repository"), provenance.get("run_url")
-    labels = provenance.get("runner_labels")
     if not (isinstance(repository, str) and _REPOSITORY.fullmatch(repository)):
         problems.append(("provenance.repository", f"must be OWNER/REPO, not {repository!r}"))
     match = _RUN_URL.fullmatch(run_url) if isinstance(run_url, str) else None
@@ -106,16 +111,20 @@ def check(provenance: object, machine: Mapping[str, Any]) -> list[tuple[str, str
     elif isinstance(repository, str) and match["repository"].lower() != repository.lower():
         problems.append(("provenance.run_url", f"is a run of {match['repository']}, not of the record's repository "
                                                f"{repository}"))
+    return problems + _check_labels(provenance.get("runner_labels"), machine)
+
+
+def _check_labels(labels: Any, machine: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A CI record's runner labels: self-hosted, and the machine's gfx target on a ROCm machine."""
     if not (isinstance(labels, list) and labels and all(isinstance(label, str) for label in labels)):
-        problems.append(("provenance.runner_labels", f"must list the runner's labels, not {labels!r}"))
-    elif "self-hosted" not in labels:
-        problems.append(("provenance.runner_labels", "the records' workflow runs only on self-hosted runners: "
-                                                     f"'self-hosted' is not among {labels}"))
-    elif machine.get("backend") == "rocm" and machine.get("arch") and machine["arch"] not in labels:
-        problems.append(("provenance.runner_labels",
-                         f"the job ran on a runner labelled {labels}, "
-                         f"not on one labelled {machine['arch']} as this record's machine is"))
-    return problems
+        return [("provenance.runner_labels", f"must list the runner's labels, not {labels!r}")]
+    if "self-hosted" not in labels:
+        return [("provenance.runner_labels", "the records' workflow runs only on self-hosted runners: "
+                                             f"'self-hosted' is not among {labels}")]
+    if machine.get("backend") == "rocm" and machine.get("arch") and machine["arch"] not in labels:
+        return [("provenance.runner_labels", f"the job ran on a runner labelled {labels}, "
+                                             f"not on one labelled {machine['arch']} as this record's machine is")]
+    return []
 
 
 def check_fingerprint(value: object) -> str | None:
