@@ -80,6 +80,8 @@ def test_the_field_lists_derive_from_the_model():
     assert schema.OMITTED_IF_NULL == ("id", "error", "output", "as_root", "tier")
     assert schema.PER_COPY == ("page", "lang", "index", "line", "reused_from", "signature")
     assert schema.REASON_FIELDS == ("reason", "reason_code")
+    # what the site shows, which publishing holds to the private-data rules
+    assert schema.SHOWN_FIELDS == {"tab": ("output", "error"), "mark": ("reason",)}
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)

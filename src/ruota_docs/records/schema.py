@@ -45,7 +45,8 @@ class RecordError(ValueError):
 
 
 def _field(default: Any = None, *, json: str | None = None, omit_null: bool = False, optional: bool = False,
-           absent: bool = False, per_copy: bool = False, merged: bool = False, table: bool = False) -> Any:
+           absent: bool = False, per_copy: bool = False, merged: bool = False, table: bool = False,
+           shown: str | None = None) -> Any:
     """A `Result` field and how its JSON treats it.
 
     ``json``: its name in the JSON where that differs; ``omit_null``: left out of a stored result
@@ -53,9 +54,12 @@ def _field(default: Any = None, *, json: str | None = None, omit_null: bool = Fa
     written before it existed), implies ``omit_null``; ``absent``: left out of an entry
     (`Result.to_entry`) too where null, never written as null; ``per_copy``: differs between a block's copies
     in each language (stored beside the shared result); ``merged``: may differ between copies that
-    share a result (the latest is kept); ``table``: stored once in the record's table of reasons."""
+    share a result (the latest is kept); ``table``: stored once in the record's table of reasons;
+    ``shown``: text the site shows readers, ``"tab N"`` in a block's output tabs or ``"mark N"`` in
+    its marks, N its place there (what publishing holds to the private-data rules, in that order:
+    `ruota_docs.site.published`)."""
     meta = {"json": json, "omit_null": omit_null or optional, "optional": optional, "absent": absent,
-            "per_copy": per_copy, "merged": merged, "table": table}
+            "per_copy": per_copy, "merged": merged, "table": table, "shown": shown}
     return field(default=default, metadata=meta)
 
 
@@ -90,10 +94,11 @@ class Result:
     sha256: str  #: the SHA-256 of the block's code: a result counts only for this code
     block_id: str | None = _field(json="id", omit_null=True)  #: the block's ``id`` option
     outcome: str  #: one of `OUTCOMES`
-    reason: str | None = _field(table=True)  #: the English of ``reason_code`` (skip reason, failure summary)
-    error: str | None = _field(omit_null=True)  #: traceback or report
+    #: the English of ``reason_code`` (skip reason, failure summary)
+    reason: str | None = _field(table=True, shown="mark 1")
+    error: str | None = _field(omit_null=True, shown="tab 2")  #: traceback or report
     duration: float = 0.0  #: seconds
-    output: str = _field("", omit_null=True)  #: what it printed (cut to `OUTPUT_LIMIT`)
+    output: str = _field("", omit_null=True, shown="tab 1")  #: what it printed (cut to `OUTPUT_LIMIT`)
     ran_at: str | None = _field(merged=True)  #: when (UTC)
     reused_from: str | None = _field(per_copy=True)  #: the page whose identical block's run this copy is credited with
     signature: str | None = _field(per_copy=True, optional=True, absent=True)  #: the hash of the page's block sequence
@@ -240,6 +245,10 @@ PER_COPY = ("page", "lang", "index", "line",
 MERGED = tuple(key for f, (_, key) in zip(_FIELDS, _JSON_NAMES) if f.metadata.get("merged"))
 #: Entry fields a stored result holds in the table of reasons, by reference.
 REASON_FIELDS = tuple(key for f, (_, key) in zip(_FIELDS, _JSON_NAMES) if f.metadata.get("table"))
+#: Text fields the site shows readers, by where: ``tab`` (a block's output tabs) or ``mark`` (its marks).
+SHOWN_FIELDS: dict[str, tuple[str, ...]] = {
+    where: tuple(f.name for f in sorted(_FIELDS, key=lambda f: str(f.metadata.get("shown")))
+                 if str(f.metadata.get("shown")).startswith(where)) for where in ("tab", "mark")}
 #: Every field of ``machine`` (see `ruota_docs.records.machine.Device`) and the types it may hold.
 MACHINE_FIELDS: dict[str, tuple[type, ...]] = {
     "backend": (str,), "gpu_name": (str, type(None)), "arch": (str, type(None)), "vram_bytes": (int, type(None)),

@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 
 from ruota_docs.records import private_data, provenance
-from ruota_docs.records.schema import RECORD_LIMIT, Record
+from ruota_docs.records.schema import RECORD_LIMIT, SHOWN_FIELDS, Record
 from ruota_docs.site import groups
 
 #: What to run for the whole story of a refused record.
@@ -53,15 +53,14 @@ class Published:
         under = f"shown under block {index} of {page}"
         for _, result in groups.shown_outputs(groups.groups_of(verdict, page)):
             entry = result.entry
-            if entry is not None:
-                self.shown(result.record, f"{_field(result, 'output')} ({under})", entry.output)
-                self.shown(result.record, f"error ({under})", entry.error)
+            for name in SHOWN_FIELDS["tab"] if entry is not None else ():
+                self.shown(result.record, f"{_field(result, name)} ({under})", getattr(entry, name))
         said = set()
         for result in verdict.by_state("skipped") + verdict.by_state("failed"):
             if result.reason_key not in said:
                 said.add(result.reason_key)
-                self.shown(result.record, f"{_field(result, 'reason')} ({under})",
-                           result.entry.reason if result.entry else None)
+                for name in SHOWN_FIELDS["mark"] if result.entry is not None else ():
+                    self.shown(result.record, f"{_field(result, name)} ({under})", getattr(result.entry, name))
         self._verdicts.add(id(verdict))
 
     def shown(self, record: Record | None, where: str, text: str | None) -> None:
@@ -79,7 +78,7 @@ class Published:
 
 def _field(result, name: str) -> str:
     """Where a result's ``output`` or ``reason`` is in its record: its table's entry, where it has one."""
-    key = result.table_key(name)
+    key = result.table_key(name) if name in ("output", "reason") else None
     return f"{name}s.{key}" if key else name
 
 
