@@ -41,18 +41,20 @@ $(VENV)/.docs-installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 # The tests also need what the guides' code imports (with Triton from the `compile` group where the
-# torch brings none: see pyproject.toml), a browser, and ROCm's own tools from Debian's packages
+# torch brings none: see pyproject.toml), a browser, the pages' sandbox (bubblewrap), and ROCm's own
+# tools from Debian's packages
 # (hipcc, clang-15, rocminfo, librocrand1: no GPU needed) for the toolchain and compiled-code blocks.
 # pip compiles what it installs on one core: compileall does it on all of them afterwards (pages
 # run as a user who cannot write .venv, so their bytecode must be there; -qq: like pip, it passes
 # over the odd file a package ships that is not Python 3, and its status says nothing more).
-$(VENV)/.tests-installed: pyproject.toml scripts/ensure-chromium scripts/ensure-rocm-tools | $(BIN)/python
+$(VENV)/.tests-installed: pyproject.toml scripts/ensure-chromium scripts/ensure-bwrap scripts/ensure-rocm-tools | $(BIN)/python
 	$(BIN)/python -c "import torch" 2>/dev/null || { $(BIN)/python -m pip install -q --no-compile --no-deps \
 	  --extra-index-url $(TORCH_INDEX) "$(TORCH)" && $(BIN)/python -m pip install -q --no-compile "$(TORCH)"; }
 	extras=snippets,tests; $(BIN)/python -c "import triton" 2>/dev/null || extras=$$extras,compile; \
 	  $(BIN)/python -m pip install -q --no-compile -e ".[$$extras]"
 	$(BIN)/python -m compileall -qq -j 0 $(VENV)/lib || true
 	scripts/ensure-chromium
+	scripts/ensure-bwrap
 	scripts/ensure-rocm-tools
 	touch $@ $(VENV)/.docs-installed
 
@@ -102,6 +104,7 @@ bench: $(VENV)/.bench-installed
 	$(BIN)/python benchmarks/site_build.py
 	$(BIN)/python benchmarks/collect.py
 	$(BIN)/python benchmarks/suite.py
+	$(BIN)/python benchmarks/sandbox.py --docs
 	$(BIN)/python benchmarks/scale_records.py
 
 clean:

@@ -2,11 +2,15 @@
 """The engine on documentation this project did not write: a table per site.
 
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/external_sites.py SITE [SITE …]
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/external_sites.py --collect-only --repeat 3 \
+        GIT_DIR@2151025aa GIT_DIR@6f9dcdf61:docs/en
 
-SITE is a project folder with its docs (an unpacked sdist that ships ``docs/``, say) and
-``mkdocs.yml``, or a Zensical ``zensical.yml`` (MkDocs' format) or ``zensical.toml`` (its
-``[project]`` table: ``docs_dir`` and ``markdown_extensions``), turned into a mkdocs.yml in
-a copy. Nothing in SITE is written. For each site, in a temporary copy, with its plugins
+SITE is a project folder with its docs (an unpacked sdist that ships ``docs/``, say), or a
+repository's sources, ``GIT_DIR@REV[:FOLDER]`` (a clone's or a mirror's git folder, the commit,
+and where mkdocs.yml is in it: FastAPI's ``docs/en``, whose pages include ``../../docs_src``),
+exported with ``git archive``; with ``mkdocs.yml``, or a Zensical ``zensical.yml`` (MkDocs'
+format) or ``zensical.toml`` (its ``[project]`` table: ``docs_dir`` and ``markdown_extensions``),
+turned into a mkdocs.yml in a copy. Nothing in SITE is written. For each site, in a temporary copy, with its plugins
 and hooks left out (they need packages this machine lacks):
 
 - **seen**: the code blocks ``mkdocs build`` shows (every ``<pre><code>`` of the built pages);
@@ -16,7 +20,8 @@ and hooks left out (they need packages this machine lacks):
   fence of their own and are left out of this count);
 - **outcomes**: ``pytest docs`` run on the copy, no conftest (``--run-as-root``,
   ``--block-timeout 20``): passed, failed and skipped blocks as the record holds them;
-- **time**: the pytest run's wall time.
+- **time**: the pytest run's wall time; with ``--collect-only``, only ``pytest --collect-only``
+  is timed (best of ``--repeat`` runs), the engine's collection alone.
 
 Prints a Markdown table (for benchmarks/RESULTS.md). External sites are measurements, not
 expectations: the test suite never depends on them.
@@ -25,6 +30,7 @@ expectations: the test suite never depends on them.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -48,6 +54,7 @@ def _config(copy: Path) -> Path:
     """mkdocs.yml of the copy, made from a Zensical configuration where there is none."""
     target = copy / "mkdocs.yml"
     if target.exists():
+        _drop_missing_extensions(target)
         return target
     if (copy / "zensical.yml").exists():
         shutil.copy(copy / "zensical.yml", target)
@@ -82,7 +89,11 @@ def _drop_missing_extensions(config: Path) -> None:
     import importlib.util
 
     text = config.read_text(encoding="utf-8")
-    data = yaml.load(text, Loader=yaml.Loader) or {}  # noqa: S506 — the site's own config (python tags)
+    from mkdocs.utils.yaml import get_yaml_loader
+
+    data = yaml.load(text, Loader=get_yaml_loader()) or {}  # noqa: S506 — the site's own config (python tags)
+    data.pop("hooks", None)  # the site's hooks need its packages, as its plugins do
+    data["strict"] = False  # what the hooks and plugins left out would have made (links, nav) is missing
     kept = []
     for item in data.get("markdown_extensions") or []:
         name = item if isinstance(item, str) else next(iter(item))
@@ -121,15 +132,52 @@ def _line_right(root: Path, docs: Path, block) -> bool | None:
     return 1 <= number <= len(lines) and bool(_FENCE.match(lines[number - 1]))
 
 
-def measure(site: Path) -> dict:
-    row = {"site": site.name}
+def _source(spec: str, into: Path) -> tuple[Path, str]:
+    """``(project folder, site folder in it)``: ``GIT_DIR@REV[:FOLDER]`` exported from git into ``into``,
+    or a folder copied there."""
+    if "@" in spec and not Path(spec).exists():
+        git_dir, _, rest = spec.partition("@")
+        rev, _, folder = rest.partition(":")
+        where = Path(git_dir).resolve()
+        name = where.parent.name.split("+")[-1] if where.name == "repo" else where.stem  # owner+name/repo: name
+        target = into / f"{name}-{rev[:9]}"
+        target.mkdir(parents=True)
+        archive = subprocess.run(["git", "--git-dir", git_dir, "archive", rev], capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
+        return target, folder
+    site = Path(spec).resolve()
+    shutil.copytree(site, into / site.name, ignore=_IGNORE, symlinks=True)
+    return into / site.name, ""
+
+
+#: The project's own pytest settings name plugins of its environment (pydantic's: pytest-benchmark's options).
+_NEUTRAL_INI = ("-o", "addopts=", "-o", "filterwarnings=")
+
+
+def _collect_time(copy: Path, docs: Path, repeat: int) -> tuple[float, str]:
+    """Best wall time of ``pytest --collect-only`` on the site's docs, and its last line."""
+    best, tail = float("inf"), ""
+    for _ in range(repeat):
+        started = time.perf_counter()
+        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "--collect-only", "-p", "no:cacheprovider",
+                              "-p", "no:xdist", *_NEUTRAL_INI, docs.relative_to(copy).as_posix()],
+                             cwd=copy, capture_output=True, text=True, timeout=3600)
+        best = min(best, time.perf_counter() - started)
+        tail = ((run.stdout + run.stderr).strip().splitlines() or [""])[-1]
+    return best, tail
+
+
+def measure(spec: str, collect_only: bool = False, repeat: int = 1) -> dict:
     with tempfile.TemporaryDirectory(prefix="external-site-") as tmp:
-        copy = Path(tmp) / site.name
-        shutil.copytree(site, copy, ignore=_IGNORE, symlinks=True)
+        project, folder = _source(spec, Path(tmp))
+        copy = project / folder if folder else project
+        row = {"site": project.name + (f" ({folder})" if folder else "")}
         sys.path.insert(0, str(copy))  # the site's own modules, named in its config (!!python/name:)
         config = _config(copy)
         pages = shown.build(config, Path(tmp) / "built", plugins=[], hooks=[], theme={"name": "mkdocs"})
-        seen = collected = agree = right = pointed = injected = 0
+        here = os.getcwd()
+        os.chdir(copy)  # as `mkdocs build` and pytest run: extensions such as mdx_include read paths from here
+        seen = collected = agree = right = pointed = injected = beyond = 0
         docs = Path(site_config.markdown_setup(copy).docs_dir)
         for path in sorted(pages):
             if not path.is_relative_to(copy):
@@ -139,16 +187,24 @@ def measure(site: Path) -> dict:
             seen += len(codes)
             collected += len(blocks)
             agree += sum(a == b.code.rstrip("\n") for a, b in zip(codes, blocks, strict=False))
+            length = len(path.read_text(encoding="utf-8").splitlines())
+            beyond += sum(1 for block in blocks if not block.source and block.line > length)
             for block in blocks:
                 verdict = _line_right(copy, docs, block)
                 injected += block.injected
                 if verdict is not None:
                     pointed += 1
                     right += verdict
+        os.chdir(here)
+        if collect_only:
+            row.update(pages=sum(1 for p in pages if p.is_relative_to(copy)), seen=seen, collected=collected,
+                       agree=agree, right=right, pointed=pointed, injected=injected, beyond=beyond)
+            row["time_s"], row["tail"] = _collect_time(copy, docs, repeat)
+            return row
         record = Path(tmp) / "record.json"
         started = time.perf_counter()
         run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-                              "--run-as-root", "--block-timeout", "20", "--record", str(record),
+                              *_NEUTRAL_INI, "--run-as-root", "--block-timeout", "20", "--record", str(record),
                               docs.relative_to(copy).as_posix()],
                              cwd=copy, capture_output=True, text=True, timeout=3600)
         row["time_s"] = time.perf_counter() - started
@@ -166,9 +222,22 @@ def measure(site: Path) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
-    parser.add_argument("sites", nargs="+", type=Path)
+    parser.add_argument("sites", nargs="+", help="a folder, or GIT_DIR@REV[:FOLDER]")
+    parser.add_argument("--collect-only", action="store_true", help="time pytest --collect-only, run nothing")
+    parser.add_argument("--repeat", type=int, default=1, help="with --collect-only: the best of this many runs")
     args = parser.parse_args(argv)
-    rows = [measure(site.resolve()) for site in args.sites]
+    rows = [measure(site, args.collect_only, args.repeat) for site in args.sites]
+    if args.collect_only:
+        print("| site | pages | blocks seen | collected (same code) | lines right | collection (best of "
+              f"{args.repeat}) |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: |")
+        for r in rows:
+            print(f"| {r['site']} | {r['pages']} | {r['seen']} | {r['collected']} ({r['agree']}) "
+                  f"| {r['right']} of {r['pointed']} | {r['time_s']:.1f} s |")
+        for r in rows:
+            print(f"\n{r['site']}: {r['tail']}; {r['injected']} block(s) injected by extensions, "
+                  f"{r['beyond']} pointing past the end of their page")
+        return 0
     print("| site | pages | blocks seen | collected (same code) | lines right | recorded | passed | failed "
           "(of them: no run policy) | skipped | pytest time |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")

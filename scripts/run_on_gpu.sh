@@ -19,6 +19,7 @@ if ! "$PY" -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1
 fi
 if [ "${INSTALL:-1}" != 0 ]; then
   "$PY" -m pip install -q -e ".[snippets]"
+  scripts/ensure-bwrap  # the pages' sandbox, with the GPU's device nodes bound in
 fi
 # the record's path as the run names it (ruota_docs.run.settings.Settings.record_path)
 RECORD=$("$PY" -c 'from ruota_docs.run.device import probe; from ruota_docs.run.settings import from_environment

@@ -18,15 +18,17 @@ SITE_URL = "https://ruota-docs.example.org/"  #: mkdocs.yml's default site_url
 SUBPATH_SITE_URL = "https://owner.github.io/ruota-docs/"
 
 
-def build(site_dir: Path, site_url: str | None = None, root: Path = ROOT) -> subprocess.CompletedProcess:
+def build(site_dir: Path, site_url: str | None = None, root: Path = ROOT,
+          generator: str = "mkdocs") -> subprocess.CompletedProcess:
     """``mkdocs build --strict`` of the docs at ``root`` into ``site_dir``, for ``site_url``
-    (the SITE_URL of a deploy; None: mkdocs.yml's default, whatever this shell exports)."""
+    (the SITE_URL of a deploy; None: mkdocs.yml's default, whatever this shell exports);
+    ``generator``: ``properdocs`` builds it with ProperDocs, MkDocs 1.x's fork, instead."""
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     env.pop("SITE_URL", None)
     if site_url:
         env["SITE_URL"] = site_url
     return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)],
+        [sys.executable, "-m", generator, "build", "--strict", "--site-dir", str(site_dir)],
         cwd=root, env=env, capture_output=True, text=True, timeout=600,
     )
 

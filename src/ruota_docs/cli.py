@@ -379,6 +379,23 @@ def cmd_contribute(args, extra: list[str]) -> int:
     return contribute.contribute(root, _site(root)[0], probe(), ask=answer, extra=extra)
 
 
+def _print_sandbox(run, runner) -> None:
+    """Whether the pages run in the sandbox here (`ruota_docs.run.sandbox`), and if not, why."""
+    from ruota_docs.run import sandbox  # noqa: PLC0415
+
+    user = (runner.uid, runner.gid, runner.groups) if runner else None
+    try:
+        isolation, why = sandbox.choose(run.isolation, user, runner is not None)
+    except sandbox.SandboxError as error:
+        print(f"ruota-docs: {error}")
+        return
+    if isolation == sandbox.SANDBOX:
+        print("isolation: each page in bubblewrap's sandbox (its own PID and network namespaces, the repository "
+              "read-only, an allow-listed environment, resource limits)")
+    else:
+        print(f"isolation: {isolation}, no sandbox" + (f" ({why})" if why else " (--isolation user)"))
+
+
 def cmd_runner(args) -> int:
     """Who runs the pages' code here, and whether that user can reach what the pages need."""
     from ruota_docs.run import settings, unprivileged  # noqa: PLC0415 — POSIX only
@@ -387,10 +404,14 @@ def cmd_runner(args) -> int:
     run = settings.from_environment(root)
     if not unprivileged.switch_needed(run.run_as_root):
         who = "root, as --run-as-root asks" if run.run_as_root else "the user running the suite"
+        _print_sandbox(run, None)
         print(f"pages run as {who}: no other user is involved (the suite switches users only when run as root)")
         return 0
     try:
         runner = unprivileged.ensure_user(run.run_as_user)
+        notice = unprivileged.created_notice()
+        if notice:
+            print(notice)
         denied = unprivileged.unreachable(runner, unprivileged.needed_paths(root))
         if denied and args.grant:
             for command in unprivileged.grant(runner, denied):
@@ -403,6 +424,7 @@ def cmd_runner(args) -> int:
     if denied or smoke:
         print(unprivileged.refusal(runner, denied, smoke), file=sys.stderr)
         return 1
+    _print_sandbox(run, runner)
     print(f"pages run as {runner.describe()}, with HOME in each page's temporary folder; "
           "it can reach the interpreter, the virtualenv and the repository")
     return 0

@@ -101,3 +101,22 @@ def test_init_proposes_and_writes_only_when_asked(tmp_path):
     again = cli(tmp_path, "init", "--write")  # settled: nothing more to propose, nothing written
     assert again.returncode == 0 and "0 blocks with no run policy" in again.stdout
     assert "policies:" not in again.stdout
+
+
+@pytest.mark.parametrize("entry", ["  ruota_docs:\n", "  ruota_docs: null\n", "  ruota_docs:\n    report_only: false\n"])
+def test_init_writes_under_plugins_written_as_a_mapping(tmp_path, entry):
+    make(tmp_path)
+    mkdocs = tmp_path / "mkdocs.yml"
+    mkdocs.write_text(mkdocs.read_text().replace("  - ruota_docs\n", entry).replace("plugins:\n", "plugins:\n  search:\n"))
+    written = cli(tmp_path, "init", "--write")
+    assert written.returncode == 0, written.stderr
+    options = site_config.plugin_options(site_config.load_mkdocs_config(tmp_path), "ruota_docs")
+    assert set(options["policies"]) == {"html", "console"}
+    assert site_config.plugin_options(site_config.load_mkdocs_config(tmp_path), "search") == {}
+
+
+def test_the_empty_language_policy_settles_blocks_written_with_no_language(tmp_path):
+    make(tmp_path, ":\n      policies:\n        '': show\n")
+    blocks = renderer.render(tmp_path, tmp_path / "docs/index.md").blocks
+    assert (blocks[-1].fence_language, blocks[-1].kind, blocks[-1].error) == ("", "text", None)
+    assert [bool(b.error) for b in blocks[:2]] == [True, True]  # html and console keep needing theirs

@@ -34,7 +34,7 @@ def test_requirements_and_run_options_come_from_the_directives():
 
 def test_a_bad_directive_makes_the_block_invalid_naming_its_line():
     b = build(captured(directives=[Directive("run", "colour=red", 2)]))
-    assert (b.kind, b.error) == ("invalid", "es/p.md:2: unknown run: option 'colour'; known: safe, skip, reason, timeout, id")
+    assert (b.kind, b.error) == ("invalid", "es/p.md:2: unknown run: option 'colour'; known: safe, skip, reason, timeout, id, env, isolate")
 
 
 def test_shell_needs_safe_or_a_reason_and_a_language_nobody_knows_needs_a_reason():
@@ -70,6 +70,21 @@ def test_the_signature_ignores_reasons_and_shown_code_but_not_run_code():
     out1, out2 = build(captured("salida\n", "text")), build(captured("output\n", "text"))
     assert out1.shown_only and blocks.page_signature([out1]) == blocks.page_signature([out2])
     assert a.sha256 == hashlib.sha256(b"print(1)\n").hexdigest()
+
+
+def test_pytest_examples_fence_attributes_are_read(tmp_path):
+    from ruota_docs.blocks import renderer
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\nmarkdown_extensions:\n  - attr_list\n  - pymdownx.highlight\n"
+                                         "  - pymdownx.superfences\n", encoding="utf-8")
+    (tmp_path / "docs" / "p.md").write_text(
+        '# P\n\n```python {test="skip" lint="skip"}\nprint(1)\n```\n\n```python {requires="3.12"}\nprint(2)\n```\n\n'
+        '```python {lint="skip"}\nprint(3)\n```\n\n```python {requires="x.y"}\nprint(4)\n```\n', encoding="utf-8")
+    blocks = renderer.render(tmp_path, tmp_path / "docs" / "p.md").blocks
+    assert [b.not_run_reason for b in blocks] == ['marked test="skip" on its fence', None, None, None]
+    assert [tuple(str(r) for r in b.requirements) for b in blocks][:3] == [(), ("python>=3.12",), ()]
+    assert blocks[3].error.startswith("p.md:15: requires='x.y' on the fence: malformed version")
 
 
 def test_evidence_is_read_after_every_requirement_and_a_bad_one_makes_the_block_invalid():

@@ -29,3 +29,14 @@ def test_generated_lines_take_the_line_above_and_a_line_changed_in_place_keeps_i
 def test_lines_an_extension_brought_in_before_stay_brought_in():
     _, brought = carry(BEFORE, ORIGINS, list(BEFORE), brought_before={1})
     assert brought == {1}
+
+
+def test_an_include_on_the_files_last_line_points_at_it_not_past_the_end():
+    """Python-Markdown appends two blank lines to every page: an expansion that starts with blank
+    lines matches them, and its code would be placed on a line past the file's end."""
+    before = ["# T", "", "Text.", "", "{* a.py *}", "", ""]
+    after = ["# T", "", "Text.", "", "", "", "```python", "print('included')", "```", "", "", "", ""]
+    origins = [("p.md", n + 1, None) for n in range(len(before))]
+    carried, brought = carry(before, origins, after)
+    assert carried[6] == ("p.md", 5, None) and 6 in brought
+    assert max(o[1] for o in carried if o) <= len(before)

@@ -33,3 +33,12 @@ def test_outside_blocks_is_the_html_between_them_without_comments():
 def test_elements_are_the_same_markers():
     start, end = markers.elements(NONCE, 7)
     assert (start.get("data-ruota-block"), end.get("data-ruota-end")) == ("ab12:7", "ab12:7")
+
+
+def test_what_follows_a_block_with_code_annotations_goes_after_their_list():
+    annotated = markers.wrap(NONCE, 0, '<pre>x = 1  <span class="c1"># (1)!</span></pre>')
+    plain = markers.wrap(NONCE, 1, "<pre>y = 2</pre>")
+    html = annotated + "\n<ol>\n<li>one<ol><li>nested</li></ol></li>\n</ol>\n<p>p</p>" + plain + "\n<ol><li>a list</li></ol>"
+    filled = markers.fill(html, NONCE, {}, {0: "[panel 0]", 1: "[panel 1]"}, {})
+    assert filled == ('<pre>x = 1  <span class="c1"># (1)!</span></pre>\n<ol>\n<li>one<ol><li>nested</li></ol></li>\n'
+                      '</ol>[panel 0]\n<p>p</p><pre>y = 2</pre>[panel 1]\n<ol><li>a list</li></ol>')

@@ -134,6 +134,56 @@ def test_the_mapping_is_kept_between_runs_and_read_again_after_an_edit(tmp_path,
     assert site_config.load_mkdocs_config(root) == {"site_name": "y"}
 
 
+# -- configuration as MkDocs reads it ----------------------------------------------------------------------------
+def test_plugin_options_under_plugins_written_as_a_mapping(tmp_path):
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: s\nplugins:\n  search:\n  ruota_docs:\n    record_dir: records\n    untranslated: [a.md]\n"
+        "  i18n:\n    docs_structure: folder\n    languages:\n      - locale: en\n        default: true\n",
+        encoding="utf-8")
+    read = site_config.read(tmp_path)
+    assert read.record_dir == (tmp_path / "records").resolve() and read.untranslated == ("a.md",)
+    assert site_config.plugin_options(read.mapping, "search") == {}
+    assert site_config.plugin_options(read.mapping, "blog") is None
+    assert site_config.languages(tmp_path).folders
+    (tmp_path / "mkdocs.yml").write_text("site_name: s\nplugins:\n  ruota_docs: null\n", encoding="utf-8")
+    assert site_config.lists_plugin(tmp_path, "ruota_docs")
+
+
+def test_inherit_merges_the_parent_under_the_files_own_settings(tmp_path):
+    (tmp_path / "base.yml").write_text(
+        "site_name: base\ndocs_dir: pages\nplugins:\n  - ruota_docs:\n      record_dir: base-records\n",
+        encoding="utf-8")
+    (tmp_path / "en").mkdir()
+    (tmp_path / "en" / "mkdocs.yml").write_text("INHERIT: ../base.yml\nsite_name: english\n", encoding="utf-8")
+    read = site_config.read(tmp_path / "en")
+    assert read.mapping["site_name"] == "english" and "INHERIT" not in read.mapping
+    assert read.docs_dir == (tmp_path / "en" / "pages").resolve()
+    assert read.record_dir == (tmp_path / "en" / "base-records").resolve()
+    (tmp_path / "en" / "mkdocs.yml").write_text("INHERIT: ../missing.yml\n", encoding="utf-8")
+    with pytest.raises(site_config.ConfigError, match=r"INHERIT: the inherited file '\.\./missing\.yml' does not"):
+        site_config.read(tmp_path / "en")
+
+
+def test_a_malformed_mkdocs_yml_is_named_with_its_line(tmp_path):
+    path = tmp_path / "mkdocs.yml"
+    path.write_text("site_name: x\nmarkdown_extensions:\n  - toc:\n    permalink: [\n", encoding="utf-8")
+    with pytest.raises(site_config.ConfigError, match=rf"^{path.resolve()}:5:1: not valid YAML: did not find"):
+        site_config.read(tmp_path)
+
+
+def test_unknown_plugin_options_are_named_with_their_line(tmp_path):
+    path = tmp_path / "mkdocs.yml"
+    path.write_text("site_name: x\nplugins:\n  - ruota_docs:\n      polices: {}\n      report_only: true\n",
+                    encoding="utf-8")
+    assert site_config.unknown_options(path) == [("polices", 4)]
+
+
+def test_the_option_names_are_the_plugins():
+    from ruota_docs.site.plugin import RuotaDocsConfig
+
+    assert set(site_config.PLUGIN_OPTIONS) == set(dict(RuotaDocsConfig._schema))
+
+
 @pytest.mark.parametrize("written, expected", [("", 120), ("\n      fact_max_age: 30", 30)])
 def test_fact_max_age_is_the_plugin_option_or_120_days(tmp_path, written, expected):
     site = site_config.read(_project(tmp_path, f"site_name: x\nplugins:\n  - ruota_docs:\n      record_dir: v{written}\n"))

@@ -247,18 +247,22 @@ class _Prose(HTMLParser):
         a = dict(attrs)
         if tag not in _INLINE:
             self._flush()
-        off = bool(self._stack and self._stack[-1][1]) or tag in _CODE or (a.get("lang") or "fr")[:2] != "fr"
+        # code stays code; a lang= attribute sets the language of what it holds (the site's own words,
+        # lang="fr", inside the API reference's English docstrings are French again)
+        in_code = bool(self._stack and self._stack[-1][2]) or tag in _CODE
+        foreign = a["lang"][:2] != "fr" if a.get("lang") else bool(self._stack and self._stack[-1][3])
+        off = in_code or foreign
         if not off:
             self.attributes += [a[k] for k in ("title", "aria-label", "alt", "placeholder") if a.get(k)]
             if tag == "meta" and a.get("name") == "description":
                 self.attributes.append(a.get("content") or "")
         if tag not in _VOID:
-            self._stack.append((tag, off))
+            self._stack.append((tag, off, in_code, foreign))
 
     def handle_endtag(self, tag):
         if tag not in _INLINE:
             self._flush()
-        if any(t == tag for t, _ in self._stack):
+        if any(t == tag for t, *_ in self._stack):
             while self._stack and self._stack.pop()[0] != tag:
                 pass
             if tag in _CODE:
@@ -388,6 +392,12 @@ def test_the_themes_strings_the_site_words_itself(site, lang):
     words = json.loads(re.search(r'<script id="__config" type="application/json">(.*?)</script>', page, re.S)[1])
     assert words["translations"]["search.result.placeholder"] == STRINGS[lang]["theme.search.result.placeholder"]
     assert "Teclee" not in page
+    # the frame around the page: Material's Spanish reworded, its French and English kept
+    frame = {"es": ("Ir al contenido", "Saltar a contenido"), "fr": ("Aller au contenu", "Ir al contenido"),
+             "en": ("Skip to content", "Ir al contenido")}[lang]
+    assert frame[0] in page and frame[1] not in page
+    assert ("En esta página" in page and "Tabla de contenidos" not in page) if lang == "es" else True
+    assert words["translations"]["clipboard.copy"] == STRINGS[lang]["theme.clipboard.copy"] or not STRINGS[lang]["theme.clipboard.copy"]
 
 
 def _text(fragment: str) -> str:
@@ -414,11 +424,11 @@ def test_frame_strings_are_in_the_readers_language(site):
     """Permalinks, the footer's credit and the site description: Spanish at the root, then each language."""
     words = {"es": ("Enlace permanente", "Hecho con", "Cómo ejecutar IA en GPU de AMD"),
              "en": ("Permanent link", "Made with", "Running AI on AMD GPUs"),
-             "fr": ("Lien permanent", "Réalisé avec", "L'IA sur des GPU AMD")}
+             "fr": ("Lien permanent", "Réalisé avec", "Faire tourner l'IA sur des GPU AMD")}
     for lang, (permalink, credit, description) in words.items():
         page = html_path(site, "guides/keras-rx7600.md", lang).read_text(encoding="utf-8")
         assert f'title="{permalink}"' in page and credit in page, lang
-        assert re.search(rf'<meta name="description" content="{re.escape(description)}', page.replace("&#39;", "'")), lang
+        assert re.search(rf'<meta name="description" content="{re.escape(description)}', page.replace("&#39;", "'").replace("&#x27;", "'")), lang
         others = [w for other, ws in words.items() if other != lang for w in ws[:2]]
         assert not [w for w in others if w in page], (lang, [w for w in others if w in page])
 

@@ -11,11 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from _support import clean_env, mkdocs_yml, outcomes, read_ledger, run_pytest, write_tree
+from _support import clean_env, mkdocs_yml, outcomes, read_ledger, run_mkdocs, run_pytest, write_tree
 from ruota_docs.records import provenance, reason_codes
 from ruota_docs.run.device import probe
 from ruota_docs.blocks.terms import parse
 from ruota_docs.run.conditions import unmet_reason
+
+
+def probe_env(probe_dir) -> dict[str, str]:
+    """A sub-run whose blocks report through ``probe_dir``, a folder beside the project, named
+    by their ``run: env=PROBE_DIR``: the sandbox lets a page write only in its own folder, so
+    these runs take the fallback (the sandbox's own cases: tests/faults/test_fault_sandbox.py)."""
+    return clean_env(PROBE_DIR=str(probe_dir), RUOTA_DOCS_ISOLATION="user")
 
 
 def openings(text: str) -> list[int]:
@@ -27,6 +34,7 @@ def openings(text: str) -> list[int]:
 NAMESPACE = """
     # Espacio de nombres { #namespace }
 
+    <!-- run: env=PROBE_DIR -->
     ```python
     import os, pathlib, sys, types
     shared = 41
@@ -61,6 +69,7 @@ NAMESPACE = """
 ENV = """
     # Entorno { #env }
 
+    <!-- run: env=PROBE_DIR -->
     ```python
     import os, pathlib, sys
     assert "RUOTA_LEAK" not in os.environ, os.environ["RUOTA_LEAK"]
@@ -124,7 +133,7 @@ EXIT = """
 HANG = """
     # Hang { #hang }
 
-    <!-- run: timeout=2 -->
+    <!-- run: timeout=2 env=PROBE_DIR -->
     ```python
     import os, pathlib, time
     pathlib.Path(os.environ["PROBE_DIR"], "hang.pid").write_text(str(os.getpid()))
@@ -201,6 +210,7 @@ REQUIRES = """
 SAME = """
     # Igual { #same }
 
+    <!-- run: env=PROBE_DIR -->
     ```python
     import os, pathlib
     counter = pathlib.Path(os.environ["PROBE_DIR"], "counter.txt")
@@ -231,7 +241,7 @@ def run(tmp_path_factory):
     probe_dir = base / "probe"
     probe_dir.mkdir()
     tree = write_tree(base / "tree", {f"docs/{k}": v for k, v in PAGES.items()} | SNIPPETS)
-    result = run_pytest(tree, env=clean_env(PROBE_DIR=str(probe_dir)))
+    result = run_pytest(tree, env=probe_env(probe_dir))
     return tree, probe_dir, result
 
 
@@ -451,7 +461,7 @@ def test_identical_translations_run_once(run, ledger):
     assert es["output"] == en["output"] == fr["output"] == "executed\n"
     assert es["sha256"] == en["sha256"] == fr["sha256"]
     results = outcomes(result.stdout)
-    assert results[("en/same.md", 3)] == results[("fr/same.md", 3)] == "PASSED"
+    assert results[("en/same.md", 4)] == results[("fr/same.md", 4)] == "PASSED"
 
 
 @pytest.fixture(scope="module")
@@ -464,7 +474,7 @@ def test_reuse_ledger_reads_the_record_once_and_skips_unchanged_pages(tmp_path, 
     probe_dir.mkdir()
     other = "# Otra { #other }\n\n```python\nprint('otra')\n```\n"
     tree = write_tree(tmp_path / "tree", {"docs/es/same.md": SAME, "docs/es/other.md": other})
-    env = clean_env(PROBE_DIR=str(probe_dir))
+    env = probe_env(probe_dir)
     assert run_pytest(tree, env=env).returncode == 0
     first = read_ledger(tree / "verification" / provenance.record_name(machine_id))["blocks"]
     (tree / "docs/es/other.md").write_text(other.replace("'otra'", "'otra vez'"), encoding="utf-8")
@@ -495,7 +505,7 @@ def test_a_resumed_run_writes_a_record_that_record_check_accepts(tmp_path, machi
     broken = "# Rota { #broken }\n\n```python\nprint('antes')\n```\n\n```python\nraise SystemExit(3)\n```\n"
     files = {f"docs/{lang}/same.md": SAME for lang in ("es", "en", "fr")}
     tree = write_tree(tmp_path / "tree", {**files, "docs/es/broken.md": broken})
-    env = clean_env(PROBE_DIR=str(probe_dir))
+    env = probe_env(probe_dir)
     run_pytest(tree, env=env)  # a first, complete run (one page fails)
     assert _accepted(tree, machine_id) == []
     for how in runs:
@@ -512,7 +522,7 @@ def test_no_reuse_executes_every_translation(same_tree, machine_id):
     probe_dir = same_tree / "probe"
     probe_dir.mkdir()
     tree = write_tree(same_tree / "tree", {f"docs/{lang}/same.md": SAME for lang in ("es", "en", "fr")})
-    result = run_pytest(tree, "--no-reuse", env=clean_env(PROBE_DIR=str(probe_dir)))
+    result = run_pytest(tree, "--no-reuse", env=probe_env(probe_dir))
     assert result.returncode == 0, result.stdout[-3000:]
     assert sorted((probe_dir / "counter.txt").read_text().split()) == ["en/same.md", "es/same.md", "fr/same.md"]
     data = read_ledger(tree / "verification" / provenance.record_name(machine_id))
@@ -614,3 +624,62 @@ def test_ledger_of_another_machine_is_refused(tmp_path, machine_id):
     assert "verification record NOT written" in result.stdout and "holds machine 'rocm-gfx906'" in result.stdout
     assert other.read_text() == text
     shutil.rmtree(tree / "records")
+
+
+def test_a_block_written_in_an_included_markdown_file_is_reported_at_that_file_and_line(tmp_path):
+    part = "Part.\n\n```python\nprint(1)\nraise ValueError('boom')\n```\n\n```made-up\nx\n```\n"
+    root = write_tree(tmp_path / "site", {"docs/es/index.md": '# T { #t }\n\nIntro.\n\n--8<-- "part.md"\n',
+                                          "snippets/part.md": part}, site=True)
+    for lang in ("en", "fr"):
+        (root / "docs" / lang).mkdir()
+        (root / "docs" / lang / "index.md").write_text("# T { #t }\n\nIntro.\n", encoding="utf-8")
+    ran = run_pytest(root, "docs/es", "--no-record")
+    assert "snippets/part.md:3: ValueError: boom" in ran.stdout
+    assert 'File "snippets/part.md:3", line 2' in ran.stdout
+    assert "snippets/part.md:8: code block with language 'made-up' has no run policy" in ran.stdout
+    built = run_mkdocs(root)
+    assert built.returncode != 0 and "snippets/part.md:8: code block with language 'made-up'" in built.stderr
+
+
+ISOLATED = """
+    # Aislado { #isolated }
+
+    ```python
+    import os
+    x = 1
+    pid = os.getpid()
+    ```
+
+    <!-- run: isolate -->
+    ```python
+    import os
+    print("x" in globals(), __name__)
+    ```
+
+    ```python
+    print(x, os.getpid() == pid)
+    ```
+    """
+
+
+def _isolated_outputs(tree: Path) -> tuple[object, list]:
+    result = run_pytest(tree, "--record", "verification/here.json", env=clean_env())
+    blocks = read_ledger(tree / "verification" / "here.json")["blocks"]
+    return result, [blocks[f"es/isolated.md#{n}"] for n in range(3)]
+
+
+def test_a_block_that_asks_runs_in_a_fresh_process_of_its_own(tmp_path):
+    result, (first, isolated, after) = _isolated_outputs(write_tree(tmp_path / "tree", {"docs/es/isolated.md": ISOLATED}))
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert isolated["output"] == "False __main__\n"
+    assert after["output"] == "1 True\n"  # the page's own process goes on, its namespace whole
+
+
+def test_isolation_block_runs_every_block_in_a_fresh_process(tmp_path):
+    tree = write_tree(tmp_path / "tree", {"docs/es/isolated.md": ISOLATED.replace("    <!-- run: isolate -->\n", "")})
+    config = tree / "mkdocs.yml"
+    config.write_text(config.read_text().replace("plugins:\n", "plugins:\n  - ruota_docs:\n      isolation: block\n", 1))
+    result, (first, second, third) = _isolated_outputs(tree)
+    assert result.returncode == 1, result.stdout[-3000:]
+    assert second["output"] == "False __main__\n"
+    assert (third["outcome"], third["reason"]) == ("failed", "NameError: name 'x' is not defined")

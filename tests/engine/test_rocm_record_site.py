@@ -119,18 +119,18 @@ def test_card_matrix_shows_the_rocm_row(site):
     row = re.search(r'<tr id="target-gfx1102" class="ruota-matrix-target"[^>]*>.*?</tr>', page)[0]
     cells = re.findall(r'<td class="ruota-level ruota-level-(\d)">(.*?)</td>', row)
     assert [(int(n), words(c)) for n, c in cells] == [
-        (3, "Guía completa superada"),
-        (1, "Entorno comprobado Falló el bloque de la línea 8"),
-        (1, "Entorno comprobado El bloque de la línea 8 no se ejecutó: requiere una GPU gfx906"),
-        (3, "Guía completa superada"),
+        (3, "Guía completa verificada"),
+        (1, "Entorno comprobado Falló el bloque 030_tiny_pipeline.py"),  # named by the snippet it shows
+        (1, "Entorno comprobado El bloque 020_gfx906_first_layer.py no se ejecutó: requiere una GPU gfx906"),
+        (3, "Guía completa verificada"),
     ]
-    assert words(row).startswith("gfx1102 AMD Radeon RX 7600 1 máquina Guía completa superada")
+    assert words(row).startswith("gfx1102 AMD Radeon RX 7600 1 máquina Guía completa verificada")
     listed = re.search(r'<tr class="ruota-matrix-machines" data-for="target-gfx1102">.*?</tr>', page)[0]
     assert words(listed).startswith("Las máquinas (1) AMD Radeon RX 7600 · gfx1102 · Linux x86_64 · PyTorch 2.9.1+rocm6.4 · "
                                     "HIP 6.4.43482-0f2d60242 · 28 nov 2026")
     missing = re.findall(r'<tr class="ruota-matrix-missing" data-targets="([^"]+)"', page)
     assert missing == ["gfx906", "gfx1030 gfx1031 gfx1032"]  # the RX 7600 has its record now
-    assert '<a href="../run-on-your-card/">ejecuta la suite en esta tarjeta y envía su registro</a>' in page
+    assert '<a href="../run-on-your-card/">Ejecuta la suite de pruebas en esta tarjeta y envía tu registro.</a>' in page
 
 
 def test_every_matrix_link_reaches_its_block(site):

@@ -296,3 +296,30 @@ def alive(pid: int) -> bool:
     except (OSError, IndexError):
         return False
     return state != "Z"
+
+
+def running(*argv: str) -> list[int]:
+    """Live processes of the machine whose command line is exactly ``argv`` (found by what they
+    run, not by a process id a block printed: in the sandbox, that is its own namespace's)."""
+    wanted = "\0".join(argv).encode() + b"\0"
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{name}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if cmdline == wanted and alive(int(name)):
+            found.append(int(name))
+    return found
+
+
+def bwrap_runs() -> bool:
+    """Whether pages run in the sandbox here (bubblewrap installed and able to run)."""
+    from ruota_docs.run import sandbox, unprivileged
+    from ruota_docs.run.settings import from_environment
+
+    runner = unprivileged.prepare(from_environment(REPO))
+    user = (runner.uid, runner.gid, runner.groups) if runner else None
+    return sandbox.unusable(user) is None

@@ -19,7 +19,7 @@ import time
 import pytest
 
 from _support import reader_folder
-from faulttree import DocTree, alive, compose, fence
+from faulttree import DocTree, alive, compose, fence, running
 
 MEMORY_LIMIT = "1GiB"
 #: Run as root, the pages run as the unprivileged user (what CI does): faults must be handled across that switch.
@@ -38,7 +38,8 @@ PAGES = {
     "d_exit": compose("Exit", fence("import os\nos._exit(3)"), fence("print('unreachable')")),
     "e_hang": compose(
         "Hang",
-        fence("import os, time\nprint('hanging pid', os.getpid(), flush=True)\ntime.sleep(600)", directives="<!-- run: timeout=2 -->"),
+        fence("import os, subprocess, time\nsubprocess.Popen(['sleep', '616'])\nprint('hanging pid', os.getpid(), flush=True)\n"
+              "time.sleep(600)", directives="<!-- run: timeout=2 -->"),
         fence("print('unreachable')"),
     ),
     "f_memory": compose(
@@ -56,7 +57,8 @@ PAGES = {
         fence("open(REPO + '/docs/es/stray.md', 'w').write('oops')"),
         fence("with open(REPO + '/snippets/demo/hello.py', 'a') as f:\n    f.write('# appended by a block\\n')"),
         fence("open('result.txt', 'w').write('fine: the working directory')\nimport os\nos.makedirs('out/deep', exist_ok=True)"),
-        fence('cd "$FAULT_REPO"\necho "notes" > notes.txt', lang="bash", directives="<!-- run: safe -->"),
+        # FAULT_REPO reaches the page because a block names it (the rest of the environment does not)
+        fence('cd "$FAULT_REPO"\necho "notes" > notes.txt', lang="bash", directives="<!-- run: safe env=FAULT_REPO -->"),
         # what git ignores is not the repository's content (a build or cache folder)
         fence("import os\nos.makedirs(REPO + '/build/cache', exist_ok=True)\nopen(REPO + '/build/cache/x.bin', 'wb').write(b'x')"),
     ),
@@ -205,8 +207,10 @@ def test_crash_output_points_at_the_block(entries):
 def test_hang_is_killed_after_its_timeout(entries):
     hung = entries["e_hang"][0]
     assert 1.9 < hung["duration"] < 20
-    pid = int(re.search(r"hanging pid (\d+)", hung["output"])[1])
-    assert not alive(pid)
+    if hung["isolation"] != "sandbox":  # in the sandbox, the pid is its namespace's
+        pid = int(re.search(r"hanging pid (\d+)", hung["output"])[1])
+        assert not alive(pid)
+    assert running("sleep", "616") == []
 
 
 @LINUX
@@ -245,6 +249,19 @@ def test_flood_of_output_stays_bounded(entries):
 def test_writing_into_the_repository_fails_the_block(faults, entries):
     tree, _, run = faults
     created, modified, local, shell, ignored = entries["h_repo"]
+    # writing in the working directory is what blocks should do
+    assert local["outcome"] == "passed", local
+    if created["isolation"] == "sandbox":
+        # the repository is read-only in the sandbox: the block cannot change it at all
+        stray = str(tree.docs / "es/stray.md")
+        assert (created["outcome"], created["reason"]) == ("failed", f"OSError: [Errno 30] Read-only file system: '{stray}'")
+        assert modified["reason"] == ("OSError: [Errno 30] Read-only file system: "
+                                      f"'{tree.snippets / 'demo/hello.py'}'")
+        assert shell["outcome"] == "failed" and "Read-only file system" in shell["output"], shell
+        assert ignored["outcome"] == "failed" and "Read-only file system" in ignored["reason"], ignored
+        assert not (tree.docs / "es/stray.md").exists() and not (tree.root / "notes.txt").exists()
+        assert (tree.snippets / "demo/hello.py").read_text() == "print('hello')\n"
+        return
     assert created["outcome"] == "failed"
     assert created["reason"].startswith("wrote into the repository instead of its working directory: docs/es/stray.md (created)")
     assert modified["outcome"] == "failed"
@@ -253,8 +270,7 @@ def test_writing_into_the_repository_fails_the_block(faults, entries):
     assert f"{page('h_repo')}:{line('h_repo', 0)}: wrote into the repository" in run.stdout
     assert (shell["outcome"], shell["reason"].split(" (write")[0]) == (
         "failed", "wrote into the repository instead of its working directory: notes.txt (created)")
-    # writing in the working directory is what blocks should do; git-ignored folders are not content
-    assert local["outcome"] == "passed", local
+    # git-ignored folders are not content
     assert ignored["outcome"] == "passed", ignored
     assert (tree.root / "build/cache/x.bin").exists()
     # nothing is restored behind the author's back: the files are there to look at
@@ -273,12 +289,12 @@ def test_children_do_not_outlive_the_page(entries):
     python, shell = entries["k_orphans"]
     assert python["outcome"] == "passed", python
     assert shell["outcome"] == "passed", shell
-    pids = [int(p) for p in python["output"].split()[2:]] + [int(p) for p in shell["output"].split()[2:]]
-    assert len(pids) == 5, (python["output"], shell["output"])
+    assert len(python["output"].split()[2:] + shell["output"].split()[2:]) == 5, (python["output"], shell["output"])
+    children = [("sleep", str(n)) for n in range(617, 622)]
     deadline = time.time() + 5
-    while any(alive(pid) for pid in pids) and time.time() < deadline:
+    while any(running(*argv) for argv in children) and time.time() < deadline:
         time.sleep(0.05)
-    left = [pid for pid in pids if alive(pid)]
+    left = [pid for argv in children for pid in running(*argv)]
     for pid in left:  # do not leave them behind when the engine did
         os.kill(pid, signal.SIGKILL)
     assert left == []

@@ -2,9 +2,10 @@
 fails, naming it, and the record is put back exactly as it was (bytes, mode, times); another
 run's write during a block is the engine's, and stays.
 
-The blocks that write records run with ``--run-as-root`` where the tests run as root, so that
-what stops them is the guard: as the unprivileged user they cannot write there at all (the
-last test shows that too).
+The guard is the fallback's (``--isolation user``): in the sandbox the repository is read-only
+and no block reaches a record (tests/faults/test_fault_sandbox.py). The blocks that write
+records run with ``--run-as-root`` where the tests run as root, so that what stops them is the
+guard: as the unprivileged user they cannot write there at all (the last test shows that too).
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ def bent(reader_tmp_root):
     pages = _pages(str(other), str(tree.ledger_path()))
     for name, (text, _) in pages.items():
         tree.page(f"es/bend/{name}.md", text, langs=("es",))
-    run = tree.pytest("docs/es/bend", "--run-as-root", timeout=300)
+    run = tree.pytest("docs/es/bend", "--run-as-root", "--isolation", "user", timeout=300)
     return tree, before, run, pages
 
 
@@ -161,11 +162,12 @@ def test_another_runs_write_during_a_block_is_not_blamed(tree):
     first = tree.pytest("docs/es/quick.md")
     assert first.returncode == 0, first
     path = tree.ledger_path()
+    fallback = {"RUOTA_DOCS_ISOLATION": "user"}  # the guard's case: the block reads beside the sandbox
     tree.signals.chmod(0o777)  # the block (as the unprivileged user) says when it is inside
     waiting = compose("Wait", fence(f"""
         import os, time
         start = open({str(path)!r}, "rb").read()
-        open(os.path.join(os.environ["FAULT_SIGNALS"], "inside-block"), "w").write("1")
+        open(os.path.join({str(tree.signals)!r}, "inside-block"), "w").write("1")
         deadline = time.time() + 60
         while open({str(path)!r}, "rb").read() == start and time.time() < deadline:
             time.sleep(0.05)
@@ -173,13 +175,13 @@ def test_another_runs_write_during_a_block_is_not_blamed(tree):
     """), fence("print('after')"))[0]
     tree.page("es/wait.md", waiting, langs=("es",))
     tree.page("es/quick.md", compose("Quick", fence("print('quick ran again')"))[0], langs=("es",))
-    slow = tree.spawn_pytest("docs/es/wait.md")
+    slow = tree.spawn_pytest("docs/es/wait.md", **fallback)
     try:
         tree.wait_for_signal("inside", timeout=120)
     except AssertionError:
         slow.kill()
         raise AssertionError(slow.communicate()[0]) from None
-    quick = tree.pytest("docs/es/quick.md")
+    quick = tree.pytest("docs/es/quick.md", **fallback)
     output = slow.communicate(timeout=120)[0]
     assert quick.returncode == 0, quick
     assert slow.returncode == 0, output
@@ -197,7 +199,7 @@ def test_as_the_unprivileged_user_a_block_cannot_write_records(tree):
     before = tree.ledger_path().read_bytes()
     text, lines = compose("Write", fence(f"open({str(tree.ledger_path())!r}, 'a').write('x')"))
     tree.page("es/write.md", text, langs=("es",))
-    run = tree.pytest("docs/es/write.md")
+    run = tree.pytest("docs/es/write.md", "--isolation", "user")
     assert run.returncode == 1, run
     failed = tree.entries("es/write.md")[0]
     assert failed["reason"] == f"PermissionError: [Errno 13] Permission denied: '{tree.ledger_path()}'"

@@ -17,7 +17,7 @@ from ruota_docs.records import ledger, stored
 from ruota_docs.records.schema import OUTPUT_LIMIT
 
 #: What a private-data finding tells the sender to do.
-FIX = "run the page again on that machine (the engine writes its own user and host names as <user> and <host>), or remove it from the text and run `ruota-docs record migrate` on the record, which keys its tables again"
+FIX = "run the page again on that machine (the engine writes its own user and host names as <user> and <host>), or remove it from the text and run `ruota-docs record migrate` on the record, which keys its tables again; text the page or its code shows is the docs' own and never reported: where the docs print it otherwise, list it in the ruota_docs plugin's allow_private option (mkdocs.yml)"
 
 PAGE = """\
     # Página { #page }
@@ -228,6 +228,71 @@ def test_secrets_and_names_are_errors_never_repeated(project, good, text, kind, 
     message = only(report, "es/p.md#0.output")
     assert message.startswith(kind + " (")
     assert secret not in message
+
+
+EXAMPLE_PAGE = """\
+    # Página { #page }
+
+    ```python
+    from dataclasses import dataclass
+
+    @dataclass
+    class User:
+        username: str
+        email: str
+
+    print(User(username='jdoe', email='jdoe@mail.com'))
+    print("postgresql://postgres:postgres@localhost/db")
+    ```
+    """
+
+
+@pytest.fixture
+def example_site(tmp_path) -> Path:
+    return write_tree(tmp_path / "example", {f"docs/{lang}/p.md": EXAMPLE_PAGE for lang in ("es", "en", "fr")},
+                      conftest=False)
+
+
+def test_the_docs_own_example_data_is_no_leak(example_site):
+    """What the block's code writes (a user name, an address, a URL's password) is the docs' data:
+    its output shows it back, and the record is accepted; a name the code does not hold still is not."""
+    data = synthetic_record(example_site, RX7600)
+    entry(data)["output"] = ("User(username='jdoe', email='jdoe@mail.com')\n"
+                             "OperationalError: postgresql://postgres:postgres@localhost/db refused\n")
+    assert problems(check(example_site, data)) == []
+    entry(data)["output"] += "User(username='alice', email='alice@mail.com')\nsaved to /home/jdoe/x\n"
+    report = check(example_site, data)
+    assert [p.message.split(" (")[0] for p in report.problems] == [
+        "line 4: a home folder", "line 3: an e-mail address", "line 3: a user or host name"]
+
+
+def test_the_page_is_no_cover_for_this_machines_names(example_site, monkeypatch):
+    monkeypatch.setenv("HOME", "/srv/people/jdoe")
+    data = synthetic_record(example_site, RX7600)
+    entry(data)["error"] = 'File "/srv/people/jdoe/venv/x.py", line 3'
+    assert only(check(example_site, data), "es/p.md#0.error").startswith("this machine's home folder (/s…)")
+
+
+def test_the_sites_allow_list_covers_the_rest(example_site):
+    mkdocs = example_site / "mkdocs.yml"
+    data = synthetic_record(example_site, RX7600)
+    entry(data)["output"] = "mail sales@mail.com or USER=scolvin\n"
+    assert len(check(example_site, data).problems) == 2
+    mkdocs.write_text(mkdocs.read_text(encoding="utf-8").replace(
+        "plugins:\n", "plugins:\n  - ruota_docs:\n      allow_private: ['[a-z]+@mail\\.com', scolvin]\n"),
+        encoding="utf-8")
+    assert "allow_private" in mkdocs.read_text(encoding="utf-8")
+    assert problems(check(example_site, data)) == []
+    entry(data)["output"] = "USER=scolvinX\n"  # matched in full, never a prefix
+    assert len(check(example_site, data).problems) == 1
+
+
+def test_a_bad_allow_list_entry_is_named(example_site):
+    mkdocs = example_site / "mkdocs.yml"
+    mkdocs.write_text(mkdocs.read_text(encoding="utf-8").replace(
+        "plugins:\n", "plugins:\n  - ruota_docs:\n      allow_private: ['(']\n"), encoding="utf-8")
+    report = check(example_site, synthetic_record(example_site, RX7600))
+    assert only(report, "mkdocs.yml").startswith("allow_private[0]: '(' is no regular expression")
 
 
 def test_ip_addresses_and_gpu_ids_are_warnings(project, good):

@@ -32,3 +32,27 @@ def test_what_is_no_user_or_host(text):
 ])
 def test_a_user_at_an_address_and_a_reported_host_name(text, kind):
     assert [f.kind for f in private_data.findings(text, this_machine=False) if f.error] == [kind]
+
+
+def test_what_the_page_publishes_covers_its_example_data():
+    known = private_data.Known(["User(username='jdoe')", "engine = create_engine('postgresql://pg:pw@db/x')"])
+    text = "username='jdoe'\npostgresql://pg:pw@db/x\nUSER=jdoe2\n"
+    assert sorted(f.line for f in private_data.findings(text, this_machine=False)) == [1, 2, 2, 3]
+    assert [(f.kind, f.line) for f in private_data.findings(text, this_machine=False, known=known)] == [
+        ("a user or host name", 3)]
+
+
+def test_this_machines_names_are_never_covered(monkeypatch):
+    monkeypatch.setenv("HOME", "/srv/people/jdoe")
+    words = [(re_, label) for re_, label in __import__("ruota_docs.records.private_data", fromlist=["x"]).private_words()]
+    known = private_data.Known(["/srv/people/jdoe is the example"], ["/srv/people/jdoe"])
+    found = private_data.findings("at /srv/people/jdoe/x", words=words, known=known)
+    assert [f.kind for f in found] == ["this machine's home folder"]
+
+
+def test_the_allow_list_matches_in_full_and_names_a_bad_entry():
+    known = private_data.Known((), ["scolvin", r"[a-z]+@mail\.com"])
+    assert private_data.findings("USER=scolvin a@mail.com", this_machine=False, known=known) == []
+    assert len(private_data.findings("USER=scolvin2 a@mail.community.org", this_machine=False, known=known)) == 2
+    with pytest.raises(private_data.AllowListError, match=r"allow_private\[1\]: '\[' is no regular expression"):
+        private_data.compile_allowed(["ok", "["])

@@ -61,8 +61,25 @@ def workflow() -> dict:
     return data
 
 
-def test_there_are_two_workflows():
-    assert sorted(p.name for p in WORKFLOWS.glob("*.y*ml")) == ["records.yml", "site.yml"]
+def test_there_are_three_workflows():
+    assert sorted(p.name for p in WORKFLOWS.glob("*.y*ml")) == ["records.yml", "release.yml", "site.yml"]
+
+
+def test_a_version_tag_builds_checks_attests_and_publishes_by_trusted_publishing():
+    release = yaml.safe_load((WORKFLOWS / "release.yml").read_text(encoding="utf-8"))
+    assert release[True] == {"push": {"tags": ["v*"]}}  # YAML 1.1 reads the key `on` as true
+    assert release["permissions"] == {}
+    jobs = release["jobs"]
+    build = "\n".join(step.get("run", "") for step in jobs["build"]["steps"])
+    assert "-m build --outdir dist ." in build and "twine\" check --strict dist/*" in build
+    assert ".ci/wheel dist/*.whl" in build
+    assert jobs["attest"]["needs"] == "build" and jobs["attest"]["permissions"]["attestations"] == "write"
+    assert any(s.get("uses", "").startswith("actions/attest-build-provenance@") for s in jobs["attest"]["steps"])
+    publish = jobs["publish"]
+    assert publish["needs"] == "attest" and publish["environment"]["name"] == "pypi"
+    assert publish["permissions"] == {"id-token": "write"}
+    step = publish["steps"][-1]
+    assert step["uses"].startswith("pypa/gh-action-pypi-publish@") and "with" not in step  # no token: trusted
 
 
 def test_actionlint_finds_nothing():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 import textwrap
 
@@ -225,3 +226,56 @@ def test_expected_output_of_a_block_run_alone(tmp_path):
 
     assert subprocess.run([sys.executable, str(script)], capture_output=True, text=True).stdout == "total: 42\n"
     assert json.dumps(outputs.expected(SNIPPET)[0].text) == '"total: 42"'
+
+
+# -- pytest-examples' forms, and what --update-outputs never does ------------------------------------------------
+QUOTED = ("user = dict(id=1, name='Jane', tags=[1, 2])\nprint(user)\nQ\n{\n    'id': 1,\n    'name': 'Jane',\n    'tags': [1, 2],\n}\nQ\nprint(object())\n#> <object object at 0x0123456789ab>\n").replace("Q", '"""')
+
+
+def test_a_triple_quoted_string_after_print_states_its_output_in_blacks_layout():
+    found = outputs.expected(QUOTED)
+    assert [(e.index, e.text, e.loose) for e in found][:2] == [(3, "{", True), (4, "    'id': 1,", True)]
+    assert found[-1].text == "<object object at 0x0123456789ab>"
+    printed = "{'id': 1, 'name': 'Jane', 'tags': [1, 2]}\n<object object at 0x7f3a2b1c9d40>\n"
+    assert outputs.mismatch(found, printed) is None
+    assert outputs.mismatch(found, printed.replace("Jane", "John")) is not None
+
+
+def test_a_string_that_follows_no_print_states_nothing():
+    assert outputs.expected('x = 1\nQ\nnot an output\nQ\nprint(x)\n'.replace("Q", '"""')) == []
+
+
+def test_update_leaves_triple_quoted_outputs_to_pytest_examples():
+    with pytest.raises(outputs.UpdateError, match="triple-quoted string after print") as raised:
+        outputs.plan(outputs.expected(QUOTED), [(2, "{}\n")], QUOTED)
+    assert raised.value.line == 4
+
+
+def test_update_never_moves_an_output_under_a_later_statement():
+    """The error printed inside ``except`` is the try statement's output: with no #> lines under
+    it, there is nowhere to write it, and the group under the next print is not its place."""
+    code = ("try:\n    int('x')\nexcept ValueError as e:\n    print(e)\nm_json = '{}'\nprint(m_json)\n#> {}\n")
+    expected = outputs.expected(code)
+    printed = [(1, "invalid literal for int() with base 10: 'x'\n"), (6, "{}\n")]
+    assert [t for _, t in outputs.plan(expected, printed)][0][0].startswith("invalid literal")  # without the code: moved
+    with pytest.raises(outputs.UpdateError, match="no #> lines stand inside or right under it") as raised:
+        outputs.plan(expected, printed, code)
+    assert raised.value.line == 1
+
+
+def test_update_never_writes_the_time_of_the_run():
+    code = "import datetime\nprint(datetime.datetime.now())\n#> 2032-01-02 03:04:05.000006\n"
+    today = datetime.date(2026, 12, 6)
+    with pytest.raises(outputs.UpdateError, match="holds the time of this run"):
+        outputs.plan(outputs.expected(code), [(2, "2026-12-06 01:23:45.637989\n")], code, today)
+    with pytest.raises(outputs.UpdateError, match="holds the time of this run"):
+        outputs.plan(outputs.expected(code), [(2, "datetime.datetime(2026, 12, 5, 23, 27, 0)\n")], code, today)
+    kept = outputs.plan(outputs.expected(code), [(2, "2032-01-02 03:04:05.000007\n")], code, today)
+    assert [t for _, t in kept] == [["2032-01-02 03:04:05.000007"]]
+
+
+def test_a_triple_quoted_output_runs_on_a_page(tmp_path):
+    page = "# P { #p }\n\n```python\n" + QUOTED + "```\n"
+    root = write_tree(tmp_path, {"docs/es/p.md": page})
+    done = run_pytest(root, "docs/es/p.md", "--no-record")
+    assert done.returncode == 0, done.stdout[-2000:]

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from _support import clean_env
+from _support import clean_env, run_pytest, write_tree
 
 #: What such a run may import of the engine and of what the engine uses (compat: the versions of the
 #: rendering stack, read from the installed packages' metadata without importing them).
@@ -73,3 +73,42 @@ def test_the_engines_modules_are_imported_without_pytests_assertion_rewriting(tm
     result = subprocess.run([sys.executable, "-m", "pytest", "-q", "test_other.py"], cwd=tmp_path, env=clean_env(),
                             capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# -- the site's configuration, as MkDocs reads it ------------------------------------------------------------------
+ONE_BLOCK = "# T\n\n```python\nprint(1)\n```\n"
+
+
+def test_a_malformed_mkdocs_yml_is_named_with_its_line_not_an_internal_error(tmp_path):
+    root = write_tree(tmp_path / "s", {"docs/index.md": ONE_BLOCK})
+    (root / "mkdocs.yml").write_text("site_name: x\nmarkdown_extensions:\n  - toc:\n    permalink: [\n",
+                                     encoding="utf-8")
+    done = run_pytest(root, "docs", "--no-record")
+    assert done.returncode == 4, done.stdout + done.stderr
+    assert "INTERNALERROR" not in done.stdout + done.stderr
+    assert f"ruota-docs: {(root / 'mkdocs.yml').resolve()}:5:1: not valid YAML: did not find" in done.stderr
+
+
+def test_an_unknown_plugin_option_warns_and_stops_a_strict_run(tmp_path):
+    root = write_tree(tmp_path / "s", {"docs/index.md": ONE_BLOCK})
+    (root / "mkdocs.yml").write_text("site_name: x\nplugins:\n  ruota_docs:\n    polices: {}\n", encoding="utf-8")
+    warned = run_pytest(root, "docs", "--no-record")
+    assert warned.returncode == 0, warned.stdout
+    message = "mkdocs.yml:4: plugins: ruota_docs: unknown option 'polices' (the plugin has: ledger_dir"
+    assert "PytestConfigWarning" in warned.stdout and message in warned.stdout
+    strict = run_pytest(root, "docs", "--no-record", "--strict")
+    assert strict.returncode == 4 and message in strict.stderr
+
+
+def test_a_site_below_the_folder_named_is_pointed_at_and_runs_when_named(tmp_path):
+    """FastAPI's layout: docs/en/mkdocs.yml, its pages in docs/en/docs/."""
+    root = write_tree(tmp_path / "repo", {"docs/en/docs/index.md": ONE_BLOCK})
+    (root / "mkdocs.yml").rename(root / "docs" / "en" / "mkdocs.yml")
+    silent = run_pytest(root, "docs", "--no-record")
+    assert silent.returncode == 5
+    assert ("below it: docs/en/mkdocs.yml. Run pytest on that site's folder (pytest docs/en) or name it with "
+            "--mkdocs-config docs/en/mkdocs.yml") in silent.stdout
+    named = run_pytest(root, "docs", "--no-record", "--mkdocs-config", "docs/en/mkdocs.yml")
+    assert named.returncode == 0 and "1 passed" in named.stdout, named.stdout
+    wrong = run_pytest(root, "docs", "--mkdocs-config", "docs/en")
+    assert wrong.returncode == 4 and "--mkdocs-config docs/en: no mkdocs.yml" in wrong.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 from types import SimpleNamespace
 
@@ -46,7 +47,7 @@ def test_a_record_named_as_before_stays_this_machine_s(project):
 
 def _config(root, invoked, **options):
     defaults = {"record": None, "no_record": False, "block_timeout": None, "network": False, "no_reuse": False,
-                "reuse_record": False, "update_outputs": False, "run_as_root": False,
+                "reuse_record": False, "update_outputs": False, "run_as_root": False, "isolation": None,
                 "ledger": None, "no_ledger": False, "reuse_ledger": False}  # the deprecated names
     values = defaults | options
     return SimpleNamespace(getoption=values.__getitem__, rootpath=root, invocation_params=SimpleNamespace(dir=invoked))
@@ -72,10 +73,23 @@ def test_the_deprecated_option_names_are_read_as_the_new_ones(project, tmp_path_
 
 
 def test_the_page_process_gets_one_argument(project):
-    found = settings.from_environment(project, {"RUOTA_DOCS_MEMORY_LIMIT": "512MiB"})
-    assert json.loads(found.for_worker()) == {"memory_limit": "512MiB"}
+    found = settings.from_environment(project, {"RUOTA_DOCS_MEMORY_LIMIT": "512MiB", "RUOTA_DOCS_PROCESS_LIMIT": "64",
+                                                "RUOTA_DOCS_FILE_SIZE_LIMIT": "1GiB"})
+    assert json.loads(found.for_worker("sandbox", 42)) == {
+        "limits": {"as": 512 * 2**20, "data": None, "nproc": 64, "fsize": 2**30}, "isolation": "sandbox", "parent": 42}
+    # outside any namespace, the invoking user's count of processes is not the page's to cap
+    assert json.loads(found.for_worker("none", 42))["limits"]["nproc"] is None
     with pytest.raises(AttributeError):
         found.network = True  # frozen: built once, read everywhere
+
+
+def test_default_limits_and_isolation(project):
+    found = settings.from_environment(project, {})
+    limits = found.limits()
+    assert (found.isolation, found.timeout) == ("auto", 120.0)
+    assert (limits.processes, limits.file_size, limits.address_space) == (4096, 16 * 2**30, None)
+    assert 0 < limits.memory < os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    assert settings.from_environment(project, {"RUOTA_DOCS_ISOLATION": "User"}).isolation == "user"
 
 
 def test_network_setting_read_from_the_environment(monkeypatch, tmp_path):

@@ -227,3 +227,26 @@ def test_passed_checks_are_kept_until_a_permission_changes(tmp_path):
     assert unprivileged._access_key(runner, paths) == before
     project.chmod(0o700)
     assert unprivileged._access_key(runner, paths) != before
+
+
+def test_a_user_it_creates_is_announced_once_with_how_to_remove_it(monkeypatch):
+    groups, users = {"video"}, {}
+
+    def admin(args):
+        if "groupadd" in args[0]:
+            groups.add(args[-1])
+        elif "useradd" in args[0]:
+            users[args[-1]] = unprivileged.Runner(args[-1], 999, 999, (44, 109))
+
+    monkeypatch.setattr(unprivileged, "_group_exists", lambda group: group in groups)
+    monkeypatch.setattr(unprivileged, "_admin", admin)
+    monkeypatch.setattr(unprivileged, "lookup", lambda name: users.get(name))
+    monkeypatch.setattr(unprivileged.grp, "getgrnam", lambda g: type("G", (), {"gr_gid": {"video": 44}.get(g, 109)}))
+    unprivileged.CREATED.clear()
+    unprivileged.ensure_user("ruota-docs-test")
+    notice = unprivileged.created_notice()
+    assert notice.startswith("ruota-docs created the system user ruota-docs-test, the group render,")
+    assert "remove it with: userdel ruota-docs-test; groupdel render" in notice
+    assert unprivileged.created_notice() is None  # said once
+    unprivileged.ensure_user("ruota-docs-test")  # there now: nothing created, nothing said
+    assert unprivileged.created_notice() is None

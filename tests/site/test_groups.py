@@ -52,7 +52,7 @@ def test_a_disagreement_is_shown_never_outvoted():
     labels = [words(label) for label in re.findall(r'<label for="__ruota_3_\d">(.*?)</label>', panel)]
     assert labels == ["3 machines (gfx1102, confirmed)", "1 machine (gfx1102)"]
     es = words(fragments.mark(BLOCK, Verdict(found, 4), "es"))
-    assert es.startswith("Falló en 1 de 4 máquinas gfx1102; la última vez, el 29 de noviembre de 2026")
+    assert es.startswith("Falló en 1 de 4 máquinas gfx1102 (último fallo: 29 de noviembre de 2026)")
 
 
 def test_a_thousand_machines_name_a_few_targets_and_count_the_rest():

@@ -61,7 +61,7 @@ def test_counts_follow_each_languages_plural_rule(lang, count, expected):
 
 def test_a_counted_string_needs_its_number():
     with pytest.raises(KeyError, match="counts 'total'"):
-        text("es", "summary", passed=1, machines="1 máquina", date="hoy")
+        text("es", "summary_all", passed=1, machines="1 máquina", date="hoy")
 
 
 # -- the data files ------------------------------------------------------------------------------------------------
@@ -117,12 +117,21 @@ def test_a_file_is_read_with_its_escapes_and_plural_forms(locale_dir):
 
 
 def test_the_summary_agrees_with_its_counts():
-    one = dict(passed=1, total=1, machines=text("es", "machines_count", count=1), date="hoy")
-    assert text("es", "summary", **one) == "1 de 1 bloque de código verificado en 1 máquina; última ejecución: hoy."
-    # French agrees with the verified blocks, Spanish and English with the total
+    """Some blocks verified agrees with the verified ones; all of them, with the total; no sentence
+    opens with a numeral."""
+    date = "3 de diciembre de 2026"
+    assert text("es", "summary_all", passed=1, total=1, machines=text("es", "machines_count", count=1), date=date) == (
+        "El único bloque de código de esta página está verificado en 1 máquina. La última ejecución fue el "
+        "3 de diciembre de 2026.")
     assert text("fr", "summary", passed=1, total=7, machines="2 machines", date="hier").startswith(
-        "Vérifié sur 2 machines : 1 bloc de code sur 7 ;")
-    assert text("fr", "summary", passed=23, total=23, machines="2 machines", date="hier").startswith(
-        "Vérifiés sur 2 machines : 23 blocs de code sur 23 ;")
-    assert text("es", "summary", passed=1, total=7, machines="2 máquinas", date="ayer").startswith("1 de 7 bloques de código verificados")
-    assert text("en", "summary", passed=1, total=1, machines="1 machine", date="today").startswith("1 of 1 code block verified")
+        "Sur cette page, 1 bloc de code sur 7 a été vérifié, sur 2 machines au total.")
+    assert text("fr", "summary", passed=5, total=7, machines="2 machines", date="hier").startswith(
+        "Sur cette page, 5 blocs de code sur 7 ont été vérifiés")
+    assert text("fr", "summary_all", passed=23, total=23, machines="2 machines", date="hier").startswith(
+        "Les 23 blocs de code de cette page ont été vérifiés")
+    assert text("es", "summary", passed=1, total=7, machines="2 máquinas", date="ayer").startswith(
+        "En esta página se ha verificado 1 de sus 7 bloques de código")
+    assert text("en", "summary", passed=1, total=7, machines="1 machine", date="today").startswith(
+        "On this page, 1 of 7 code blocks has been verified")
+    assert text("en", "summary_all", passed=1, total=1, machines="1 machine", date="today").startswith(
+        "This page's only code block has been verified")

@@ -48,8 +48,8 @@ def test_rows_per_target_amd_first_then_cards_without_records(rendered):
     assert words(found[3]).startswith("The machines (1) NVIDIA H200 · sm_90 · Linux x86_64 · PyTorch 2.11.0+cu130 · CUDA 13.0")
     assert words(found[5]).startswith("The machines (1) CPU only · Linux x86_64 · PyTorch 2.13.0+cpu")
     missing = [words(r) for r in found if "ruota-matrix-missing" in r]
-    assert missing == ["Radeon VII gfx906 No record yet — run the suite on this card and send in its record",
-                       "Radeon RX 6000 gfx1030–gfx1032 No record yet — run the suite on this card and send in its record"]
+    assert missing == ["Radeon VII gfx906 No record yet. Run the test suite on this card and send in your record.",
+                       "Radeon RX 6000 gfx1030–gfx1032 No record yet. Run the test suite on this card and send in your record."]
     assert 'href="../run-on-your-card/"' in found[-1]
 
 
@@ -70,7 +70,7 @@ def test_machines_of_one_target_share_a_row_with_the_best_level_and_their_disagr
                run_on(project, RX7600) | {"fingerprint": "c" * 32}]
     page = matrix.card_matrix(guides, [record_of(d) for d in ledgers], "en", url=lambda page: f"../{page[3:-3]}/")
     target = next(r for r in rows(page) if 'id="target-gfx1102"' in r)
-    assert words(target).startswith("gfx1102 AMD Radeon RX 7600, AMD Radeon RX 7600 XT 3 machines · 3 independent "
+    assert words(target).startswith("gfx1102 AMD Radeon RX 7600, AMD Radeon RX 7600 XT 3 machines (3 distinct fingerprints) "
                                     "Whole guide passed on 2 of 3 machines machines of this target disagree")
     assert 'class="ruota-level ruota-disagree ruota-level-3"' in target
     assert 'data-filter="gfx1102 rocm amd radeon rx 7600 amd radeon rx 7600 xt amd radeon rx 7600"' in target
@@ -95,7 +95,7 @@ def test_key_blocks_table_and_guide_titles(rendered):
 
 
 @pytest.mark.parametrize("lang, words_", [
-    ("es", ["Autoprueba superada", "Todavía no hay ningún registro", "El bloque de la línea 16 no se ejecutó: requiere ROCm"]),
+    ("es", ["Autoprueba superada", "Aún no hay registros.", "El bloque de la línea 16 no se ejecutó: requiere ROCm"]),
     ("fr", ["Autotest réussi", "Aucun relevé pour l'instant",
             "Le bloc de la ligne 16 n'a pas été exécuté : nécessite ROCm"]),
 ])
@@ -124,3 +124,11 @@ def test_a_targets_list_shows_its_newest_machines(project):
     assert listed.count("<li data-machine=") == matrix.LISTED_MACHINES
     assert words(listed).endswith("and 3 older machines: their records are in verification/")
     assert "· 23 Nov 2026 ·" in words(listed) and "· 3 Nov 2026 ·" not in words(listed)  # newest first
+
+
+def test_a_block_that_shows_a_snippet_is_named_by_it(project):
+    """Readers know a block by the file it shows, not by a line of the Markdown they never see."""
+    guides = evidence.load_guides(project, project / "docs", "es", TABLE)
+    page = words(matrix.card_matrix(guides, [run_on(project, H200, env="failed")], "es", url=lambda page: page))
+    assert "Falló el bloque 010_env.py" in page
+    assert "línea" not in page.split("Qué bloques")[0]

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from _support import OVERRIDES, REPO, article, mkdocs_yml, panels, record_of, run_mkdocs, run_pytest, words, write_tree
+from _support import (OVERRIDES, REPO, RX7600, article, mkdocs_yml, panels, record_of, run_mkdocs, run_pytest,
+                      synthetic_record, words, write_tree)
 from ruota_docs.records import reason_codes
 from ruota_docs.translations import staleness
 from ruota_docs.blocks.site_config import load_mkdocs_config
@@ -208,8 +209,8 @@ def test_output_tabs_labelled_with_the_machine(es):
 
 def test_verified_mark_with_date(es):
     panel = panels(es)[1]
-    assert ('<li class="ruota-mark-passed"><span>Verificado en NVIDIA H200 (CUDA) y CPU x86_64; '
-            "la última vez, el 21 de noviembre de 2026</span></li>") in panel
+    assert ('<li class="ruota-mark-passed"><span>Verificado en NVIDIA H200 (CUDA) y CPU x86_64 '
+            "(última ejecución: 21 de noviembre de 2026)</span></li>") in panel
 
 
 def test_skipped_reason(es, en):
@@ -257,10 +258,11 @@ def test_no_paragraph_wraps_a_block(es):
 def test_page_summary(es):
     summary = re.search(r'<p class="ruota-summary ruota-state-(\w+)"><span>(.*?)</span></p>', es)
     assert summary[1] == "failed"
-    assert summary[2] == ("3 de 7 bloques de código verificados en 2 máquinas; última ejecución: 21 de noviembre de 2026. "
-                          "1 bloque falló en su última ejecución. 1 bloque aún no se ha verificado en su forma actual. "
-                          "1 bloque requiere hardware o un acceso que ninguna máquina tenía: debajo se indica qué. "
-                          "1 bloque no se ejecuta nunca: debajo se explica por qué.")
+    assert summary[2] == ("En esta página se han verificado 3 de sus 7 bloques de código, en 2 máquinas en total. "
+                          "La última ejecución fue el 21 de noviembre de 2026. Un bloque falló en su última ejecución. "
+                          "Un bloque aún no se ha verificado en su forma actual. Un bloque requiere un hardware o un "
+                          "acceso que ninguna máquina tenía. Debajo de él se indica cuál. Un bloque no se ejecuta nunca, "
+                          "y debajo de él se explica por qué.")
     # right under the title
     assert es.index("ruota-summary") > es.index("<h1") and es.index("ruota-summary") < es.index("Una página de prueba")
 
@@ -310,19 +312,20 @@ def test_english_strings(en):
     assert "Not yet verified: this code has changed since it last ran" in panels(en)[3]
     assert "Not run: installs packages" in panels(en)[4]
     assert f"21 Nov 2026 · 1.5{NB}s · same code as the Spanish page: run once" in panels(en)[1]
-    assert "3 of 7 code blocks verified on 2 machines; last run 21 November 2026." in en
+    assert ("On this page, 3 of 7 code blocks have been verified, on 2 machines in all. "
+            "The last run was on 21 November 2026.") in en
     assert "Requiere" not in en and "Verificado" not in en
 
 
 def test_french_strings(fr):
     assert '<span class="ruota-requires-label">Nécessite</span>' in fr
-    assert "Vérifié sur NVIDIA H200 (CUDA) et CPU x86_64, la dernière fois le 21 novembre 2026" in panels(fr)[1]
+    assert "Vérifié sur NVIDIA H200 (CUDA) et CPU x86_64, dernière vérification le 21 novembre 2026" in panels(fr)[1]
     assert "Échec sur CPU x86_64 le 20 novembre 2026" in panels(fr)[2]
     # French typography, applied to the built page: no-break space before the colon
     assert f"Non exécuté{NB}: installe des paquets" in panels(fr)[4]
-    assert f"même code que la page en espagnol{NB}: exécuté une seule fois" in panels(fr)[1]
-    assert (f"Vérifiés sur 2 machines{NB}: 3 blocs de code sur 7{NN}; dernière exécution{NB}: 21 novembre 2026. "
-            "1 bloc a échoué lors de sa dernière exécution.") in fr
+    assert f"code identique à la version en espagnol{NB}: exécuté une seule fois pour toutes les langues" in panels(fr)[1]
+    assert ("Sur cette page, 3 blocs de code sur 7 ont été vérifiés, sur 2 machines au total. La dernière exécution "
+            "date du 21 novembre 2026. Un bloc a échoué lors de sa dernière exécution.") in fr
     assert '<td class="ruota-num">12,41</td>' in fr
 
 
@@ -448,6 +451,74 @@ def test_card_matrix_options_that_name_no_level_fail_the_build(tmp_path):
     assert result.returncode != 0
     assert ("ruota_docs: mkdocs.yml (plugins: ruota_docs: key_blocks): guides/g.md: unknown level 'selftest'"
             in result.stderr)
+
+
+def test_the_api_reference_is_english_but_the_sites_own_words_are_not():
+    """mkdocstrings' docstrings are marked English; the panels and "Bases:" inside them are in the
+    reader's language, so French spacing reaches them; the English pages are left as they are."""
+    from ruota_docs.site import plugin as site_plugin
+
+    page = ('<div class="doc doc-object doc-class"><p class="doc doc-class-bases">\n  Bases: <code>ValueError</code></p>'
+            '<div class="ruota-verify ruota-state-notrun" id="ruota-block-0">…</div></div>')
+    fr = site_plugin._api_in_english(page, "fr")
+    assert fr.startswith('<div lang="en" class="doc doc-object doc-class">'
+                         '<p lang="fr" class="doc doc-class-bases">Classes de base : <code>ValueError</code>')
+    assert '<div lang="fr" class="ruota-verify ruota-state-notrun"' in fr
+    assert site_plugin._api_in_english(fr, "fr") == fr  # once only
+    assert "<p lang=\"es\" class=\"doc doc-class-bases\">Clases base: " in site_plugin._api_in_english(page, "es")
+    assert site_plugin._api_in_english("<p>No API here.</p>", "fr") == "<p>No API here.</p>"
+
+
+def test_material_code_annotations_keep_their_list_right_under_the_code(tmp_path):
+    page = ("# Inicio { #inicio }\n\n```python\nx = 1  # (1)!\nprint(x)\n```\n\n1. The annotation.\n\n"
+            "Texto.\n")
+    root = write_tree(tmp_path / "site", {"docs/es/index.md": page}, site=True)
+    done = run_mkdocs(root)
+    assert done.returncode == 0, done.stderr
+    html = article(root / "site" / "index.html")
+    code_end = html.index("</code></pre></div>")
+    after_code = html[code_end + len("</code></pre></div>"):].lstrip()
+    assert after_code.startswith("<ol>"), after_code[:300]
+    assert after_code.index("The annotation.") < after_code.index("ruota-verify")
+
+
+HOOKS = '''
+def on_page_markdown(markdown, page, config, files):
+    if not page.file.src_uri.startswith("es/"):
+        return markdown
+    banner = "!!! note\\n\\n    Made by a hook.\\n\\n"
+    made = "```python\\nprint('made by a hook')\\n```\\n\\n"
+    return banner + made + markdown + "\\n```made-up\\nnot a language anyone knows\\n```\\n"
+'''
+
+
+def test_blocks_a_hook_makes_are_marked_not_run_and_the_files_own_keep_their_record(tmp_path):
+    """A hook rewrote the page: its own block keeps its record, under its index and line in the file;
+    the hook's blocks say why they are not run (pytest never collects them) and never stop the build."""
+    page = "# Inicio { #inicio }\n\n```python\nprint('own')\n```\n"
+    root = write_tree(tmp_path / "site", {"docs/es/index.md": page, "hooks.py": HOOKS}, site=True)
+    (root / "mkdocs.yml").write_text((root / "mkdocs.yml").read_text() + "hooks:\n  - hooks.py\n", encoding="utf-8")
+    data = synthetic_record(root, RX7600)
+    (root / "verification").mkdir()
+    (root / "verification" / "rocm-gfx1102.json").write_text(record_of(data).to_json(), encoding="utf-8")
+    done = run_mkdocs(root)
+    assert done.returncode == 0, done.stderr
+    found = [words(p) for p in panels(article(root / "site" / "index.html"))]
+    assert len(found) == 3
+    assert "made by the site's hooks or plugins" not in found[1] and "AMD Radeon RX 7600" in found[1]
+    for made in (found[0], found[2]):
+        assert "no se ejecuta" in made.lower() or "not run" in made.lower(), made
+        assert "hooks o plugins del sitio" in made and "todavía" not in made.lower()
+
+
+def test_a_hook_that_shifts_the_page_leaves_messages_pointing_into_the_file(tmp_path):
+    page = "# Inicio { #inicio }\n\nTexto.\n\n```also-made-up\nx\n```\n"
+    root = write_tree(tmp_path / "site", {"docs/es/index.md": page, "hooks.py": HOOKS}, site=True)
+    (root / "mkdocs.yml").write_text((root / "mkdocs.yml").read_text() + "hooks:\n  - hooks.py\n", encoding="utf-8")
+    done = run_mkdocs(root)
+    assert done.returncode != 0
+    assert "es/index.md:5: code block with language 'also-made-up' has no run policy" in done.stderr
+    assert "made-up'" not in done.stderr.replace("also-made-up'", "")  # the hook's own block stops nothing
 
 
 @pytest.mark.parametrize("lang, checked, old, expired", [

@@ -74,3 +74,49 @@ def test_the_build_stops_on_it_naming_the_file(tmp_path):
     assert done.returncode != 0
     assert "verification/rocm-gfx1102.json: outputs." in done.stdout + done.stderr
     assert "a user and host name" in done.stdout + done.stderr
+
+
+def _site_with_output(tmp_path, page: str, output: str, options: str = ""):
+    root = write_tree(tmp_path / "site", {"docs/es/index.md": page}, site=True)
+    if options:
+        mkdocs = root / "mkdocs.yml"
+        mkdocs.write_text(mkdocs.read_text(encoding="utf-8").replace(
+            "      record_dir: verification\n", f"      record_dir: verification\n{options}"), encoding="utf-8")
+    data = synthetic_record(root, RX7600)
+    data["blocks"]["es/index.md#0"]["output"] = output
+    (root / "verification").mkdir()
+    (root / "verification" / "rocm-gfx1102.json").write_text(record_of(data).to_json(), encoding="utf-8")
+    return root
+
+
+EXAMPLE = ("# Inicio { #inicio }\n\n```python\nuser = dict(username='jdoe', email='jdoe@mail.com')\n"
+           "print(user)\n```\n")
+
+
+def test_the_pages_own_example_data_is_published(tmp_path):
+    root = _site_with_output(tmp_path, EXAMPLE, "{'username': 'jdoe', 'email': 'jdoe@mail.com'}\n")
+    done = run_mkdocs(root)
+    assert done.returncode == 0, done.stderr
+    assert "jdoe@mail.com" in (root / "site" / "index.html").read_text(encoding="utf-8")
+
+
+def test_report_only_never_stops_on_a_record_and_publishes_nothing_it_refused(tmp_path):
+    root = _site_with_output(tmp_path, EXAMPLE, "logged in as alice@workstation-42\n", "      report_only: true\n")
+    done = run_mkdocs(root)
+    assert done.returncode == 0, done.stderr
+    assert "report_only: ruota_docs: " in done.stderr and "a user and host name" in done.stderr
+    assert "alice@workstation-42" not in (root / "site" / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_allow_list_covers_what_the_page_does_not_hold(tmp_path):
+    options = "      allow_private: ['alice@workstation-42']\n"
+    root = _site_with_output(tmp_path, EXAMPLE, "logged in as alice@workstation-42\n", options)
+    done = run_mkdocs(root)
+    assert done.returncode == 0, done.stderr
+    assert "alice@workstation-42" in (root / "site" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_refused_record_is_left_out_with_report_only(tmp_path):
+    path, data = record(tmp_path, origin={**CI, "run_url": None})
+    gate = published.Published([(path, data)], "https://github.com/ruota/ruota-docs", keep_going=True)
+    assert gate.kept == [] and gate.refused[0].startswith(f"{path}: provenance.run_url: ")

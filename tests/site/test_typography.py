@@ -35,6 +35,9 @@ NB, NN = "\u00a0", "\u202f"  # no-break space (before ':' and inside « »), nar
     ("« texte »", f"«{NB}texte{NB}»"),
     ("« peut fonctionner »,", f"«{NB}peut fonctionner{NB}»,"),
     ("des « » vides, «»", f"des «{NB}» vides, «{NB}»"),
+    # a number keeps its unit, or its percent sign, on its line
+    ("8 Go de VRAM, 28,6 s par époque, 80 % du jeu, 0,84 Gio, 2 944 images",
+     f"8{NB}Go de VRAM, 28,6{NB}s par époque, 80{NN}% du jeu, 0,84{NB}Gio, 2 944 images"),
 ])
 def test_french_spacing(given, expected):
     assert french_text(given) == expected
@@ -54,6 +57,7 @@ def test_french_spacing(given, expected):
     "(?)",                                   # a sign right after an opening bracket
     "? au début",                            # nothing before the sign
     "a::b et x:=1",                          # inside a token
+    "la version 2 s'affiche, gfx1102 s'affiche",     # a number before a word that is no unit
     "",
 ])
 def test_what_is_not_prose_is_left_alone(untouched):

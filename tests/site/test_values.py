@@ -84,9 +84,9 @@ def sentence(page: str, start: str) -> str:
 
 
 @pytest.mark.parametrize(("lang", "path", "expected", "tip"), [
-    ("es", "index.html", "Pico: 67,2 MiB (NVIDIA H200, 20 nov 2026).", "También medido: 66,0 MiB en CPU x86_64"),
-    ("en", "en/index.html", "Peak: 67.2 MiB (NVIDIA H200, 20 Nov 2026).", "Also measured: 66.0 MiB on CPU x86_64"),
-    ("fr", "fr/index.html", "Pic : 67,2 Mio (NVIDIA H200, 20 nov. 2026).", "Également mesuré : 66,0 Mio sur CPU x86_64"),
+    ("es", "index.html", "Pico: 67,2 MiB (NVIDIA H200, 20 de noviembre de 2026).", "También medido: 66 MiB en CPU x86_64"),
+    ("en", "en/index.html", "Peak: 67.2 MiB (NVIDIA H200, 20 November 2026).", "Also measured: 66 MiB on CPU x86_64"),
+    ("fr", "fr/index.html", "Pic : 67,2 Mio (NVIDIA H200, 20 novembre 2026).", "Également mesuré : 66 Mio sur CPU x86_64"),
 ])
 def test_one_value_in_the_sentence_the_gpus_with_its_machine_and_date(site, lang, path, expected, tip):
     page = (site / path).read_text(encoding="utf-8")
@@ -97,13 +97,13 @@ def test_one_value_in_the_sentence_the_gpus_with_its_machine_and_date(site, lang
 
 def test_identical_values_collapse(site):
     page = (site / "en/index.html").read_text(encoding="utf-8")
-    assert sentence(page, "Calls:") == "Calls: 4 (NVIDIA H200, 20 Nov 2026)."
-    assert re.search(r'data-metric="unet_calls" data-at="[^"]*" title="Also measured: the same on 1 other machine"', page)
+    assert sentence(page, "Calls:") == "Calls: 4 (NVIDIA H200, 20 November 2026)."
+    assert re.search(r'data-metric="unet_calls" data-at="[^"]*" title="Also measured: the same value on one other machine"', page)
 
 
 def test_a_value_only_one_machine_printed(site):
     page = (site / "en/index.html").read_text(encoding="utf-8")
-    assert sentence(page, "GPU only:") == "GPU only: 1.50 s (NVIDIA H200, 20 Nov 2026)."  # digits=2
+    assert sentence(page, "GPU only:") == "GPU only: 1.50 s (NVIDIA H200, 20 November 2026)."  # digits=2
     assert re.search(r'data-metric="gpu_only" data-at="[^"]*">', page)  # nothing else measured it: no tooltip
 
 
@@ -128,15 +128,15 @@ def test_the_guides_own_card_first_else_a_gpu_else_the_cpu():
              _result("mi300", mi300, "peak_mib: 70.0"), _result("rx-a", rx7600, "peak_mib: 71.5", "2026-11-21T10:00:00Z"),
              _result("rx-b", rx7600, "peak_mib: 71.5", "2026-11-25T10:00:00Z")]
     words = lambda page, results: re.sub(r"<[^>]+>", "", values.render(value, Verdict(results), "en", page)).replace("\u00a0", " ")  # noqa: E731
-    assert words("en/guides/keras-rx7600.md", found) == "71.5 MiB (AMD Radeon RX 7600, 25 Nov 2026)"  # its card, latest run
+    assert words("en/guides/keras-rx7600.md", found) == "71.5 MiB (AMD Radeon RX 7600, 25 November 2026)"  # its card, latest run
     # its card unmeasured: a GPU, the target of most machines first, ROCm before CUDA
-    assert words("en/guides/radeon-vii-windows.md", found) == "71.5 MiB (AMD Radeon RX 7600, 25 Nov 2026)"
-    assert words("en/guides/radeon-vii-windows.md", found[:3]) == "70.0 MiB (AMD Instinct MI300X, 20 Nov 2026)"
-    assert words("en/index.md", found[:2]) == "67.2 MiB (NVIDIA H200, 20 Nov 2026)"
-    assert words("en/index.md", found[:1]) == "66.0 MiB (CPU x86_64, 20 Nov 2026)"
+    assert words("en/guides/radeon-vii-windows.md", found) == "71.5 MiB (AMD Radeon RX 7600, 25 November 2026)"
+    assert words("en/guides/radeon-vii-windows.md", found[:3]) == "70 MiB (AMD Instinct MI300X, 20 November 2026)"
+    assert words("en/index.md", found[:2]) == "67.2 MiB (NVIDIA H200, 20 November 2026)"
+    assert words("en/index.md", found[:1]) == "66 MiB (CPU x86_64, 20 November 2026)"
     tip = html.unescape(re.search(r'title="([^"]*)"', values.render(value, Verdict(found), "en", "en/guides/keras-rx7600.md"))[1])
-    assert tip.replace("\u00a0", " ") == ("Also measured: 70.0 MiB on AMD Instinct MI300X (ROCm, gfx942); "
-                                         "67.2 MiB on NVIDIA H200 (CUDA); 66.0 MiB on CPU x86_64; the same on 1 other machine")
+    assert tip.replace("\u00a0", " ") == ("Also measured: 70 MiB on AMD Instinct MI300X (ROCm, gfx942); "
+                                         "67.2 MiB on NVIDIA H200 (CUDA); 66 MiB on CPU x86_64; the same value on one other machine")
 
 
 def test_a_value_no_record_holds_is_marked(site):
@@ -206,14 +206,36 @@ def test_i18n_check_treats_a_value_as_a_number(tree):
                         ("fr/index.md", 12, "number 'value:bench/unet_steps' is not in es/index.md")]
 
 
-def test_values_of_one_sentence_name_their_machine_once():
+def test_values_of_one_sentence_name_their_machine_once_at_its_end():
+    """The attribution closes the sentence, once per machine and day, and never splits the phrase;
+    an abbreviation's or a decimal's full stop ends nothing; French keeps its space before « ? »."""
     from ruota_docs.records.verdicts import Verdict
     from ruota_docs.site import values
 
-    h200 = MACHINES["cuda-nvidia-h200"][0]
+    h200, cpu = MACHINES["cuda-nvidia-h200"][0], MACHINES["cpu-x86_64"][0]
     found = Verdict([_result("h200", h200, "worst: 0.258\nops: 65")])
     worst, ops = (values.render(value_directive.parse(f"block=bench metric={m}"), found, "en") for m in ("worst", "ops"))
-    page = f"<p>The worst row reached {worst} of its tolerance, with {ops} operations checked.</p><p>Again {ops}.</p>"
+    page = (f"<p>The worst row, e.g. at 7.5, used {worst} of its <em>tolerance</em>, with {ops} operations checked. "
+            f"Then more.</p><p>Again {ops}</p>")
     shown = re.sub(r"<[^>]+>", "", values.attributed_once(page))
-    assert shown == ("The worst row reached 0.258 of its tolerance, with 65 (NVIDIA H200, 20 Nov 2026) operations checked."
-                     "Again 65 (NVIDIA H200, 20 Nov 2026).")
+    assert shown == ("The worst row, e.g. at 7.5, used 0.26 of its tolerance, with 65 operations checked "
+                     "(NVIDIA H200, 20 November 2026). Then more.Again 65 (NVIDIA H200, 20 November 2026)")
+    assert re.sub(r"<[^>]+>", "", values.attributed_once(f"<li>It printed {ops} rows :</li>")) == (
+        "It printed 65 rows (NVIDIA H200, 20 November 2026) :")
+    on_cpu = values.render(value_directive.parse("block=bench metric=ops"), Verdict([_result("cpu", cpu, "ops: 64")]), "fr")
+    worst_fr = values.render(value_directive.parse("block=bench metric=worst"), found, "fr")
+    page = f"<p>Pire {worst_fr}, et {on_cpu}\u202f?</p>"
+    assert re.sub(r"<[^>]+>", "", values.attributed_once(page)) == (
+        "Pire 0,26, et 64 (NVIDIA H200, 20 novembre 2026; CPU x86_64, 20 novembre 2026)\u202f?")
+
+
+def test_prose_rounds_a_value_as_its_chart_does():
+    """``0.258`` and ``0.60`` printed, ``0,26`` and ``0,6`` in the chart: the sentence says the same."""
+    from ruota_docs.records.verdicts import Verdict
+    from ruota_docs.site import formatting, values
+
+    found = Verdict([_result("h200", MACHINES["cuda-nvidia-h200"][0], "worst: 0.258\nratio: 0.60\npeak: 1076.0")])
+    for metric, number in (("worst", 0.258), ("ratio", 0.60), ("peak", 1076.0)):
+        words = re.sub(r"<[^>]+>", "", values.render(value_directive.parse(f"block=bench metric={metric}"), found, "es"))
+        assert words.split(" (")[0] == formatting.number(number, "es")
+    assert formatting.number(0.60, "es") == "0,6" and formatting.number(1076.0, "es") == "1076"

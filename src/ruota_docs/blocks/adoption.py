@@ -76,7 +76,8 @@ def _policy_for(kind: str, error: str, language: str) -> str | None:
     return None
 
 
-_PLUGIN = re.compile(r"^(?P<indent>\s*)-\s*ruota_docs\s*(?P<colon>:)?\s*(?:#.*)?$")
+#: ``- ruota_docs`` (``plugins:`` as a list) or ``ruota_docs:`` / ``ruota_docs: null`` (as a mapping)
+_PLUGIN = re.compile(r"^(?P<indent>\s*)(?P<dash>-\s*)?ruota_docs\s*(?P<colon>:\s*(?:null|~|\{\s*\})?)?\s*(?:#.*)?$")
 
 
 def write(root: Path, proposal: Proposal) -> str:
@@ -92,10 +93,10 @@ def write(root: Path, proposal: Proposal) -> str:
     lines = text.splitlines(keepends=True)
     for n, line in enumerate(lines):
         found = _PLUGIN.match(line.rstrip("\n"))
-        if not found:
+        if not found or not (found["dash"] or found["colon"]):
             continue
-        indent = found["indent"] + "    "
-        head = f"{found['indent']}- ruota_docs:\n"
+        indent = found["indent"] + ("    " if found["dash"] else "  ")
+        head = f"{found['indent']}{'- ' if found['dash'] else ''}ruota_docs:\n"
         lines[n:n + 1] = [head, proposal.yaml(indent)]
         path.write_text("".join(lines), encoding="utf-8")
         written = site_config.plugin_options(site_config.load_mkdocs_config(Path(root)), "ruota_docs") or {}
@@ -103,4 +104,5 @@ def write(root: Path, proposal: Proposal) -> str:
             path.write_text(text, encoding="utf-8")
             raise site_config.ConfigError(f"{path}: the policies would not read back as written; add them by hand")
         return f"{path.name}: policies for {len(proposal.policies)} language(s) added under ruota_docs"
-    raise site_config.ConfigError(f"{path}: cannot find the line '- ruota_docs' to add policies under")
+    raise site_config.ConfigError(f"{path}: cannot find the line '- ruota_docs' (or 'ruota_docs:') to add policies "
+                                  "under; add them by hand")

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 
 from ruota_docs.blocks import languages, terms, tiers
 from ruota_docs.blocks.capture.state import Captured
 from ruota_docs.blocks.directives import DirectiveError
 
-RUN_OPTIONS = ("safe", "skip", "reason", "timeout", "id")
+RUN_OPTIONS = ("safe", "skip", "reason", "timeout", "id", "env", "isolate")
 #: Blocks that are shown but hold no code to run: outputs, prose, diagrams, indented code.
 SHOWN_ONLY = ("text", "indented")
 
@@ -58,6 +59,12 @@ class Block:
     def block_id(self) -> str | None:
         value = self.options.get("id")
         return value if isinstance(value, str) else None
+
+    @property
+    def where(self) -> str:
+        """``file:line`` of the fence as a reader finds it: in the Markdown file an include brought
+        it from (``snippets/part.md:5``), else on the page (``guide.md:12``)."""
+        return self.source or f"{self.page}:{self.line}"
 
     @property
     def shown_only(self) -> bool:
@@ -123,17 +130,37 @@ def build(captured: Captured, page: str, lang: str, *, line: int, end_line: int 
         return block
     if captured.skip is not None:
         block.skip_reason = captured.skip
+    try:
+        _fence_attributes(block, getattr(captured, "attrs", None) or {})
+    except terms.RequirementError as error:
+        block.error = f"{block.where}: requires={captured.attrs.get('requires')!r} on the fence: {error}"
+        block.kind = "invalid"
+        return block
     _apply_policy(block, (policies or {}).get((captured.fence_language or "").lower()))
     if block.not_run_reason is not None or block.shown_only:
         return block
     if kind == "invalid":
         what = f"language {captured.fence_language!r}" if captured.fence_language else "no language"
-        block.error = (f"{page}:{line}: code block with {what} has no run policy; give it a known language "
+        block.error = (f"{block.where}: code block with {what} has no run policy; give it a known language "
                        f"or explain it with <!-- run: skip reason=\"…\" -->")
     elif kind in ("shell", "windows") and not block.options.get("safe"):
-        block.error = (f"{page}:{line}: {captured.fence_language} block is neither marked safe to run "
+        block.error = (f"{block.where}: {captured.fence_language} block is neither marked safe to run "
                        f"(<!-- run: safe -->) nor explained (<!-- run: skip reason=\"…\" -->)")
     return block
+
+
+#: pytest-examples' fence attributes (```` ```python {test="skip" requires="3.12"} ````), read as the engine's own.
+FENCE_ATTRIBUTES = ("test", "lint", "requires")
+
+
+def _fence_attributes(block: Block, attrs: dict) -> None:
+    """pytest-examples' attributes on a fence: ``test="skip"`` is not run (a directive still decides
+    first), ``requires="3.12"`` is the requirement ``python>=3.12``; ``lint`` asks nothing of the
+    engine, which lints no code."""
+    if str(attrs.get("test", "")).lower() == "skip" and not block.options.get("skip") and block.skip_reason is None:
+        block.options.update(skip=True, reason='marked test="skip" on its fence')
+    if attrs.get("requires"):
+        block.requirements += terms.parse(f"python>={attrs['requires']}")
 
 
 def _apply_policy(block: Block, policy) -> None:
@@ -163,6 +190,11 @@ def run_options(directive) -> dict:
         except (TypeError, ValueError):
             raise DirectiveError(f"run: timeout must be a positive number of seconds (got {options['timeout']!r})",
                                  directive.line) from None
+    if "env" in options:
+        names = str(options["env"] or "").split(",")
+        if not all(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", n) for n in names):
+            raise DirectiveError(f"run: env names variables, separated by commas: env=HF_TOKEN,HF_HOME "
+                                 f"(got {options['env']!r})", directive.line)
     return options
 
 

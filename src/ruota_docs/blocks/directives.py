@@ -12,6 +12,9 @@
 | ``<!-- fact: … -->`` | inline, after the claim | when an external claim was checked, and its source |
 | ``<!-- skip: next -->``, ``skip: start`` / ``end`` | a line of its own | Sybil's: skip the next block, or a span |
 
+``run:`` also takes ``env=A,B``: variables of the invoking environment the page's process
+gets, beyond the sandbox's allow-list (`ruota_docs.run.sandbox`).
+
 Any other comment is an ordinary comment (``<!-- md:version 9.0 -->``, ``<!-- todo: … -->``).
 A comment whose name is close to one of ours (``<!-- requirs: rocm -->``) is an error:
 a typo must not silently turn a requirement off.

@@ -34,8 +34,12 @@ def carry(before: list[str], origins: list[Origin | None], after: list[str],
         elif tag in ("replace", "insert"):
             # lines of the region found unchanged among the lines it replaces keep theirs (in order);
             # the others were brought in: by the directive that expanded (the first line replaced),
-            # or, for an insertion, by the line above
-            anchor = _known(origins, i1 if tag == "replace" else i1 - 1)
+            # or, for an insertion, by the written line above (not a blank one: a directive on the
+            # file's last line is followed only by the blank lines Python-Markdown appends)
+            above = i1 - 1
+            while tag == "insert" and above > 0 and not str(before[above]).strip():
+                above -= 1
+            anchor = _known(origins, i1 if tag == "replace" else above)
             cursor = i1
             for j in range(j1, j2):
                 text = str(after[j])

@@ -70,9 +70,40 @@ def visible_blocks(html: str, nonce: str) -> list[int]:
     return found
 
 
+#: Material's code annotations: a ``(1)`` in the code's comments, the list of their texts right after it.
+_ANNOTATION = re.compile(r"\(\d+\)!?")
+_LIST_TAG = re.compile(r"<(/?)ol\b[^>]*>")
+
+
+def after_annotations(html: str, nonce: str) -> str:
+    """Each block's end marker moved past the annotation list that follows its code, where the
+    code has annotations: Material takes the list right after a code block as its annotations, so
+    what the engine adds below the block goes below that list."""
+    if "<ol" not in html:
+        return html
+    starts = {m["n"]: m.end() for m in _MARKER.finditer(html) if m["what"] == "block" and m["nonce"] == nonce}
+    for match in reversed(list(_MARKER.finditer(html))):
+        if match["what"] != "end" or match["nonce"] != nonce or match["n"] not in starts:
+            continue
+        rest = html[match.end():]
+        stripped = rest.lstrip()
+        if not stripped.startswith("<ol") or not _ANNOTATION.search(html[starts[match["n"]]:match.start()]):
+            continue
+        depth, offset = 0, len(rest) - len(stripped)
+        for tag in _LIST_TAG.finditer(stripped):
+            depth += -1 if tag[1] else 1
+            if depth == 0:
+                end = match.end() + offset + tag.end()
+                html = html[:match.start()] + html[match.end():end] + match.group(0) + html[end:]
+                break
+    return html
+
+
 def fill(html: str, nonce: str, before: dict[int, str], after: dict[int, str], directives: dict[int, str]) -> str:
     """Markers replaced by what goes before and after each block and in place of each
-    directive; every other marker (another nonce, or a block readers do not see) removed."""
+    directive; every other marker (another nonce, or a block readers do not see) removed.
+    What goes after a block with Material's code annotations goes after their list."""
+    html = after_annotations(html, nonce)
     comments = _Comments(html)
 
     def replace(match: re.Match) -> str:

@@ -12,7 +12,11 @@ from __future__ import annotations
 import copy
 
 
-def _options(raw_plugins, name: str) -> dict | None:
+def options_of(raw_plugins, name: str) -> dict | None:
+    """The options of plugin ``name`` in mkdocs.yml's ``plugins:``, a list (``- name``,
+    ``- name: {…}``) or a mapping (``name: {…}``, ``name: null``); ``None`` where it is not listed."""
+    if isinstance(raw_plugins, dict):
+        return dict(raw_plugins[name] or {}) if name in raw_plugins else None
     for plugin in raw_plugins or []:
         if plugin == name:
             return {}
@@ -24,7 +28,7 @@ def _options(raw_plugins, name: str) -> dict | None:
 def add_mkdocstrings(config, path: str) -> None:
     """Append mkdocstrings' extension to ``config.markdown_extensions`` where the site lists
     the plugin (``config``: a `MkDocsConfig` whose markdown_extensions are validated)."""
-    options = _options(config.get("plugins"), "mkdocstrings")
+    options = options_of(config.get("plugins"), "mkdocstrings")
     if options is None:
         return
     from mkdocs.plugins import PluginCollection, get_plugins  # noqa: PLC0415 — only for sites that use it

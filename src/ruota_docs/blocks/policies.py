@@ -12,8 +12,9 @@ once what every block of a language is::
             bash: run                # run with bash, as if each were marked <!-- run: safe -->
             powershell: skip "Windows only"   # not run, with the reason readers see
 
-The language is matched as written after the fence, case aside. A directive before a block
-(``run: safe``, ``run: skip reason="…"``) still wins for that block.
+The language is matched as written after the fence, case aside; ``''`` is the policy of the
+blocks written with no language (``'': show``). A directive before a block (``run: safe``,
+``run: skip reason="…"``) still wins for that block.
 """
 
 from __future__ import annotations

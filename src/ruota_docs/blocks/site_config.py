@@ -9,7 +9,9 @@ guard and the command line. Four views:
 - :func:`languages` — a :class:`SiteLanguages`: which languages the site is written in and
   which language each page is (:func:`languages_from` decides it, for :func:`read` too).
 - :func:`load_mkdocs_config` — the plain mapping, for cheap lookups. YAML tags (``!ENV``,
-  ``!relative``, ``!!python/name:``) become ``None``; nothing is imported.
+  ``!relative``, ``!!python/name:``) become ``None``; nothing is imported. ``INHERIT`` is
+  merged as MkDocs merges it; a file that is not valid YAML raises `ConfigError` with its
+  file, line and column.
 - :func:`markdown_setup` — the ``markdown_extensions`` and their configs exactly as
   MkDocs passes them to Python-Markdown: loaded with MkDocs' own YAML loader (so
   ``!ENV``, ``!relative`` and ``!!python/name:`` resolve as in a build) and validated
@@ -78,13 +80,27 @@ def load_mkdocs_config(root: Path) -> dict:
 
 
 def plugin_options(config: dict, name: str) -> dict | None:
-    """The options of plugin ``name`` in a parsed mkdocs.yml; ``None`` where it is not listed."""
-    for plugin in config.get("plugins") or []:
-        if plugin == name:
-            return {}
-        if isinstance(plugin, dict) and name in plugin:
-            return dict(plugin[name] or {})
-    return None
+    """The options of plugin ``name`` in a parsed mkdocs.yml, ``plugins:`` written as a list or as
+    a mapping (``ruota_docs: {…}``, ``ruota_docs: null``); ``None`` where it is not listed."""
+    return plugin_extensions.options_of(config.get("plugins"), name)
+
+
+#: The ``ruota_docs`` plugin's options (`ruota_docs.site.plugin.RuotaDocsConfig`), for the parts that
+#: read mkdocs.yml without MkDocs (the pytest side warns of any other, as MkDocs does).
+PLUGIN_OPTIONS = ("ledger_dir", "enabled", "source_language", "untranslated", "key_blocks", "target_cards",
+                  "policies", "report_only", "allow_private", "fact_max_age", "isolation")
+
+
+def unknown_options(path: Path) -> list[tuple[str, int]]:
+    """``(option, line)`` of each ``ruota_docs`` option in the mkdocs.yml at ``path`` that the plugin
+    does not have (line 0 where the file does not say it on a line of its own)."""
+    options = plugin_options(load_mkdocs_config(Path(path).parent), "ruota_docs") or {}
+    unknown = [name for name in options if name not in PLUGIN_OPTIONS]
+    if not unknown:
+        return []
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    return [(name, next((n for n, line in enumerate(lines, 1) if line.strip().startswith(f"{name}:")), 0))
+            for name in unknown]
 
 
 #: Where the records live unless the ``ruota_docs`` plugin's ``record_dir`` says otherwise.
@@ -106,8 +122,11 @@ class SiteConfig:
     source_language: str  #: ``source_language``, else i18n's default language, else the theme's
     languages: tuple[str, ...]  #: i18n's locales in their order, else the docs folder's language folders
     untranslated: tuple[str, ...]  #: pages deliberately left untranslated (path under the language folder)
+    block_isolation: bool  #: the ``ruota_docs`` plugin's ``isolation: block``: every block in a fresh process
     mapping: dict  #: the whole file as :func:`load_mkdocs_config` reads it
     fact_max_age: int = DEFAULT_FACT_MAX_AGE  #: the plugin's ``fact_max_age``: days a checked claim stays current
+    #: ``allow_private``: the site's example data a record may show (regular expressions, as written)
+    allow_private: tuple | list = ()
 
 
 def _record_dir(options: dict, path: Path) -> str | None:
@@ -138,8 +157,10 @@ def read(root: Path) -> SiteConfig:
         source_language=languages_from(mapping).default if path.exists() else DEFAULT_SOURCE_LANGUAGE,
         languages=tuple(locales),
         untranslated=tuple(options.get("untranslated") or ()),
+        block_isolation=options.get("isolation") == "block",
         mapping=mapping,
         fact_max_age=_max_age(options.get("fact_max_age"), path),
+        allow_private=options.get("allow_private") or (),
     )
 
 
@@ -158,7 +179,7 @@ def _load_file(path: Path) -> dict:
     one run asks for it from several parts (collection, the guard, the settings, the policies)."""
     path = Path(path).resolve()
     stat = path.stat()
-    return copy.deepcopy(_parsed(str(path), stat.st_mtime_ns, stat.st_size))
+    return _inherit(path, copy.deepcopy(_parsed(str(path), stat.st_mtime_ns, stat.st_size)))
 
 
 @functools.lru_cache(maxsize=8)
@@ -172,9 +193,33 @@ def _parsed(path: str, _stamp: int, _size: int) -> dict:
     saved = setup_cache.load(digest)
     if saved is not None:
         return saved["mapping"]
-    mapping = load_yaml(raw.decode("utf-8")) or {}
+    try:
+        mapping = load_yaml(raw.decode("utf-8")) or {}
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{path}: not UTF-8 (byte {error.start})") from None
+    except Exception as error:  # noqa: BLE001 — yaml.YAMLError, imported lazily
+        mark = getattr(error, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(path)
+        problem = getattr(error, "problem", None) or str(error)
+        context = getattr(error, "context", None)
+        raise ConfigError(f"{where}: not valid YAML: {problem}" + (f" ({context})" if context else "")) from None
+    if not isinstance(mapping, dict):
+        raise ConfigError(f"{path}: must be a mapping of settings (site_name: …), not {type(mapping).__name__}")
     setup_cache.store(digest, {"mapping": mapping})
     return mapping
+
+
+def _inherit(path: Path, mapping: dict) -> dict:
+    """``INHERIT: base.yml``: the parent's settings under the file's own, merged as MkDocs merges them."""
+    relative = mapping.get("INHERIT")
+    if not relative:
+        return mapping
+    import mergedeep  # noqa: PLC0415 — MkDocs' own dependency, for the rare file that inherits
+
+    parent = (path.parent / str(relative)).resolve()
+    if not parent.is_file():
+        raise ConfigError(f"{path}: INHERIT: the inherited file {relative!r} does not exist at {parent}")
+    return mergedeep.merge(_load_file(parent), {key: value for key, value in mapping.items() if key != "INHERIT"})
 
 
 

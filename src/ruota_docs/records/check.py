@@ -265,6 +265,27 @@ class _Pages:
         self.root, self.docs_dir = root, docs_dir
         self.cache: dict[str, list[Block] | PageError | None] = {}
         self.languages = site_config.languages(root)
+        self.allowed, self.allow_error = [], None
+        try:
+            self.allowed = private_data.compile_allowed(site_config.read(root).allow_private)
+        except private_data.AllowListError as error:
+            self.allow_error = str(error)
+        self._texts: dict[str, list[str]] = {}
+
+    def known(self, pages: Iterable[str]) -> private_data.Known:
+        """What ``pages`` publish on purpose (their Markdown, their blocks' code, includes expanded)
+        and the site's allow-list: the docs' own example data, which a record may show."""
+        texts = []
+        for page in sorted(pages):
+            if page not in self._texts:
+                path, found = self.docs_dir / page, []
+                if path.is_file():
+                    found.append(path.read_text(encoding="utf-8", errors="replace"))
+                    blocks = self.blocks(page)
+                    found += [b.code for b in blocks] if isinstance(blocks, list) else []
+                self._texts[page] = found
+            texts += self._texts[page]
+        return private_data.Known(texts, self.allowed)
 
     def blocks(self, page: str) -> list[Block] | PageError | None:
         if page not in self.cache:
@@ -415,19 +436,35 @@ def _strings(value: Any, where: str) -> Iterator[tuple[str, str]]:
         yield where, value
 
 
-def _block_names(data: dict[str, Any]) -> dict[str, str]:
+def _block_names(data: dict[str, Any]) -> tuple[dict[str, str], dict[str, set[str]]]:
     """Stored places (``pages.x.md.results[2]``, ``outputs.<id>``) → the block they are for
-    (``es/x.md#3``), so that a report names what the contributor knows: the block."""
-    names = {}
+    (``es/x.md#3``), so that a report names what the contributor knows: the block; and each
+    place → the pages (under the docs folder) whose blocks show it."""
+    names: dict[str, str] = {}
+    shown_on: dict[str, set[str]] = {}
     for name, page in data.get("pages", {}).items():
+        folders = page.get("folders", True)
         for n, result in enumerate(page.get("results", [])):
             lang, index = next(iter(result["at"].items()))
+            paths = {f"{lang_}/{name}" if folders else name for lang_ in result["at"]}
             names[f"pages.{name}.results[{n}]"] = f"{lang}/{name}#{index}"
+            shown_on.setdefault(f"pages.{name}.results[{n}]", set()).update(paths)
             if result.get("output"):
                 names.setdefault(f"outputs.{result['output']}", f"{lang}/{name}#{index}.output")
+                shown_on.setdefault(f"outputs.{result['output']}", set()).update(paths)
             if result.get("reason"):
                 names.setdefault(f"reasons.{result['reason']}", f"{lang}/{name}#{index}")
-    return names
+                shown_on.setdefault(f"reasons.{result['reason']}", set()).update(paths)
+    return names, shown_on
+
+
+def _shown_on(where: str, shown_on: dict[str, set[str]]) -> set[str]:
+    """The pages a stored place (``outputs.<id>``, ``pages.x.md.results[2].error``) is shown on."""
+    head, dot, _ = where.partition("].")
+    if dot:
+        return shown_on.get(head + "]", set())
+    table, _, rest = where.partition(".")
+    return shown_on.get(f"{table}.{rest.partition('.')[0]}", set())
 
 
 def _named(where: str, names: dict[str, str]) -> str:
@@ -442,17 +479,24 @@ def _named(where: str, names: dict[str, str]) -> str:
     return names.get(where) or where
 
 
-def _check_private(report: Report, data: dict[str, Any]) -> None:
-    names = _block_names(data)
+def _check_private(report: Report, data: dict[str, Any], pages: _Pages) -> None:
+    names, shown_on = _block_names(data)
     words = private_data.private_words()  # this machine's names: found once for the record's thousands of strings
-    for where, text in _strings(data, ""):
-        where = _named(where, names)
-        for finding in private_data.findings(text, words=words):
+    if pages.allow_error:
+        report.add("mkdocs.yml", "error", "private", f"{pages.allow_error}; fix the ruota_docs plugin's option")
+    for stored_at, text in _strings(data, ""):
+        where = _named(stored_at, names)
+        found = private_data.findings(text, words=words)
+        if found:  # the docs' own example data (the page's text, its code) and the site's allow-list are no leak
+            found = [f for f in found if not pages.known(_shown_on(stored_at, shown_on)).covers(f)]
+        for finding in found:
             place = f"line {finding.line}: " if "\n" in text.rstrip("\n") else ""
             report.add(where or "record", "error" if finding.error else "warning", "private",
                        f"{place}{finding.describe()}: run the page again on that machine (the engine writes its "
                        "own user and host names as <user> and <host>), or remove it from the text and run "
-                       "`ruota-docs record migrate` on the record, which keys its tables again")
+                       "`ruota-docs record migrate` on the record, which keys its tables again; text the page or "
+                       "its code shows is the docs' own and never reported: where the docs print it otherwise, "
+                       "list it in the ruota_docs plugin's allow_private option (mkdocs.yml)")
 
 
 # -- a file -----------------------------------------------------------------------------------------
@@ -477,7 +521,7 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
     report.entries = len(results)
     for block, result in results.items():
         _check_entry(report, block, result, pages, device, updated, now)
-    _check_private(report, data)
+    _check_private(report, data, pages)
     return report
 
 

@@ -24,6 +24,14 @@ that come from elsewhere, where those names are unknown, so it looks for their s
 
 Placeholders are fine: ``~``, ``<user>``, ``<host>``, ``<page-dir>`` (what the engine
 writes), ``/home/user/``, ``/home/runner/`` (CI's account).
+
+**The docs' own example data** is no leak: a `Known` holds what the site already publishes (the
+page's Markdown and its blocks' code) and the site's allow-list (the ``ruota_docs`` plugin's
+``allow_private``: regular expressions, each matched in full against the text found: the
+address, the name, the URL's credentials). A finding whose text is in one of them is not
+reported: ``print(user)`` showing the ``username='jdoe'`` the block wrote, a
+``postgres:postgres@localhost`` URL from the page's code. What names *this* machine is
+reported whatever the page says: it is never the docs' example.
 """
 
 from __future__ import annotations
@@ -35,7 +43,8 @@ import os
 import re
 import socket
 import tempfile
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from ruota_docs.records.schema import Result
@@ -47,6 +56,9 @@ class Finding:
     excerpt: str  #: masked: never the whole secret
     line: int  #: 1-based line within the string
     error: bool = True
+    #: the text found, in full, to compare with what the page publishes (`Known`); never printed
+    found: str = field(default="", repr=False, compare=False)
+    mine: bool = False  #: this machine's own name or folder: never the docs' example data
 
     def describe(self) -> str:
         return f"{self.kind} ({self.excerpt})"
@@ -124,18 +136,65 @@ def _ip_finding(text: str, match: re.Match[str]) -> Finding | None:
     if match.group(0).startswith("0") or address.is_multicast or str(address).endswith(".255"):
         return None  # not a host (and often a version or a mask)
     kind = "a private IP address" if address.is_private else "an IP address"
-    return Finding(kind, mask(match.group(0), 6), _line(text, match.start()), error=False)
+    return Finding(kind, mask(match.group(0), 6), _line(text, match.start()), error=False, found=match.group(0))
 
 
-def findings(text: str, this_machine: bool = True, words: list[Any] | None = None) -> list[Finding]:
+class AllowListError(ValueError):
+    """An ``allow_private`` entry that is no regular expression."""
+
+
+class Known:
+    """What the site publishes on purpose: texts it already shows (a page's Markdown, its blocks'
+    code) and the allow-list's regular expressions. `covers` a finding whose text is in either."""
+
+    def __init__(self, texts: Iterable[str] = (), allowed: Any = ()) -> None:
+        self.texts = [t for t in texts if t]
+        self.allowed = compile_allowed(allowed)
+
+    def __bool__(self) -> bool:
+        return bool(self.texts or self.allowed)
+
+    def covers(self, finding: Finding) -> bool:
+        if finding.mine or not finding.found:
+            return False
+        if any(pattern.fullmatch(finding.found) for pattern in self.allowed):
+            return True
+        # as a whole word: ``al`` in a page is no cover for ``alice`` (an edge that is no letter is one already)
+        found = finding.found
+        before = r"(?<![\w.@-])" if re.match(r"\w", found) else ""
+        after = r"(?![\w@-])" if re.match(r"\w", found[-1]) else ""
+        whole = re.compile(before + re.escape(found) + after)
+        return any(found in text and whole.search(text) for text in self.texts)
+
+
+def compile_allowed(entries: Any) -> list[re.Pattern[str]]:
+    """The ``allow_private`` option's entries as patterns; raises `AllowListError` naming the bad one."""
+    if entries is None:
+        return []
+    if isinstance(entries, str) or not isinstance(entries, (list, tuple)):
+        raise AllowListError(f"allow_private must be a list of regular expressions, not {entries!r}")
+    patterns = []
+    for n, entry in enumerate(entries):
+        try:
+            patterns.append(entry if isinstance(entry, re.Pattern) else re.compile(str(entry)))
+        except re.error as error:
+            raise AllowListError(f"allow_private[{n}]: {entry!r} is no regular expression ({error})") from None
+    return patterns
+
+
+def findings(text: str, this_machine: bool = True, words: list[Any] | None = None,
+             known: Known | None = None) -> list[Finding]:
     """What ``text`` gives away. ``this_machine``: also look for the home folder, user and host
     names of the machine running the check (a contributor checking their own record); ``words``:
-    those names as `ruota_docs.records.ledger` finds them, found once for the many strings of a record."""
+    those names as `ruota_docs.records.ledger` finds them, found once for the many strings of a record;
+    ``known``: what the site publishes on purpose, left out (this machine's names never are)."""
     if not text:
         return []
     found = _home_folders(text) + _emails(text) + _user_and_host_names(text) + _secrets(text) + _machine_ids(text)
     if this_machine:
         found += _this_machine(text, private_words() if words is None else words)
+    if known:
+        found = [finding for finding in found if not known.covers(finding)]
     return found
 
 
@@ -146,46 +205,45 @@ def _home_folders(text: str) -> list[Finding]:
             if match["name"].lower() not in _PLACEHOLDER_NAMES:
                 start = match.group(0)[: match.start("name") - match.start()]
                 # <…> around the masked name: a report quoting it is no home folder itself
-                found.append(Finding("a home folder", f"{start}<{mask(match['name'], 1)}>", _line(text, match.start())))
+                found.append(Finding("a home folder", f"{start}<{mask(match['name'], 1)}>", _line(text, match.start()),
+                                     found=match.group(0)))
     return found
 
 
 def _emails(text: str) -> list[Finding]:
-    return [Finding("an e-mail address", mask(match.group(0), 2), _line(text, match.start()))
+    return [Finding("an e-mail address", mask(match.group(0), 2), _line(text, match.start()), found=match.group(0))
             for match in _EMAIL.finditer(text)
             if match["local"].lower() not in ("git",) and not _SAFE_DOMAINS.search(match["domain"])]
 
 
 def _user_and_host_names(text: str) -> list[Finding]:
     """Shell prompts, user@host, local host names and USER=/HOSTNAME= style settings."""
-    found = _prompts(text)
+    found = []
+    for match in _PROMPT.finditer(text):
+        if not _EMAIL.fullmatch(match.group(0).rstrip(":~/")) and match["user"] not in ("root", "git"):
+            found.append(Finding("a user and host name (a shell prompt)", mask(match.group(0), 2),
+                                 _line(text, match.start()), found=f"{match['user']}@{match['host']}"))
     prompts = [m.span() for m in _PROMPT.finditer(text)]
     for match in _USER_AT_HOST.finditer(text):
         in_prompt = any(a <= match.start() < b for a, b in prompts)
         if in_prompt or match["user"].lower() in {"git", "root"} | _PLACEHOLDER_NAMES:
             continue
         if match["host"].lower() not in _NOT_HOSTS:
-            found.append(Finding("a user and host name", mask(match.group(0), 2), _line(text, match.start())))
+            found.append(Finding("a user and host name", mask(match.group(0), 2), _line(text, match.start()),
+                                 found=match.group(0)))
     for match in _USER_AT_ADDRESS.finditer(text):
         if match["user"].lower() not in {"git", "root"} | _PLACEHOLDER_NAMES:
-            found.append(Finding("a user name at an address", mask(match.group(0), 2), _line(text, match.start())))
-    return found + _hosts_and_settings(text)
-
-
-def _prompts(text: str) -> list[Finding]:
-    """Shell prompts that name a user and a host (``alice@desk:~$``)."""
-    return [Finding("a user and host name (a shell prompt)", mask(match.group(0), 2), _line(text, match.start()))
-            for match in _PROMPT.finditer(text)
-            if not _EMAIL.fullmatch(match.group(0).rstrip(":~/")) and match["user"] not in ("root", "git")]
-
-
-def _hosts_and_settings(text: str) -> list[Finding]:
-    """Local host names (``erins-desktop.local``) and ``USER=``/``HOSTNAME=`` style settings."""
-    found = [Finding("a host name", mask(match.group(0), 2), _line(text, match.start()))
-             for match in _LOCAL_HOST.finditer(text) if match["host"].lower() not in _NOT_HOSTS]
-    return found + [Finding("a user or host name", f"{match['key']}=<{mask(match['value'], 1)}>",
-                            _line(text, match.start()))
-                    for match in _IDENTITY.finditer(text) if not _NEUTRAL_VALUES.match(match["value"])]
+            found.append(Finding("a user name at an address", mask(match.group(0), 2), _line(text, match.start()),
+                                 found=match.group(0)))
+    for match in _LOCAL_HOST.finditer(text):
+        if match["host"].lower() not in _NOT_HOSTS:
+            found.append(Finding("a host name", mask(match.group(0), 2), _line(text, match.start()),
+                                 found=match.group(0)))
+    for match in _IDENTITY.finditer(text):
+        if not _NEUTRAL_VALUES.match(match["value"]):
+            found.append(Finding("a user or host name", f"{match['key']}=<{mask(match['value'], 1)}>",
+                                 _line(text, match.start()), found=match["value"]))
+    return found
 
 
 def _secrets(text: str) -> list[Finding]:
@@ -194,13 +252,14 @@ def _secrets(text: str) -> list[Finding]:
     for kind, pattern in _TOKENS:
         for match in pattern.finditer(text):
             tokens.append(match.span())
-            found.append(Finding(kind, mask(match.group(0)), _line(text, match.start())))
+            found.append(Finding(kind, mask(match.group(0)), _line(text, match.start()), found=match.group(0)))
     for match in _SECRET_SETTING.finditer(text):
         value, (start, end) = match["value"], match.span("value")
         if any(a < end and start < b for a, b in tokens):
             continue  # already named by its kind
         if re.search(r"\d", value) and re.search(r"[A-Za-z]", value):
-            found.append(Finding("a secret setting", f"{match['key']}={mask(value, 2)}", _line(text, match.start())))
+            found.append(Finding("a secret setting", f"{match['key']}={mask(value, 2)}", _line(text, match.start()),
+                                 found=value))
     return found
 
 
@@ -209,7 +268,8 @@ def _machine_ids(text: str) -> list[Finding]:
     found = [finding for match in _IPV4.finditer(text) if (finding := _ip_finding(text, match))]
     for kind, pattern in (("a GPU's unique id", _GPU_UUID), ("a MAC address", _MAC)):
         for match in pattern.finditer(text):
-            found.append(Finding(kind, mask(match.group(0), 6), _line(text, match.start()), error=False))
+            found.append(Finding(kind, mask(match.group(0), 6), _line(text, match.start()), error=False,
+                                 found=match.group(0)))
     return found
 
 
@@ -223,7 +283,8 @@ def _this_machine(text: str, words: list[Any]) -> list[Finding]:
         if match:
             kind = {"~": "this machine's home folder", "<user>": "this machine's user name",
                     "<host>": "this machine's host name"}[label]
-            found.append(Finding(kind, mask(match.group(0), 2), _line(text, match.start()), error=label == "~"))
+            found.append(Finding(kind, mask(match.group(0), 2), _line(text, match.start()), error=label == "~",
+                                 found=match.group(0), mine=True))
     return found
 
 

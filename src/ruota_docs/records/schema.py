@@ -107,6 +107,9 @@ class Result:
     reason_code: JSON | None = _field(table=True, optional=True)
     #: the evidence tier a passed block reached: ``compiled``, ``ran`` or ``checked`` (`ruota_docs.blocks.tiers`)
     tier: str | None = _field(optional=True, absent=True)
+    #: how the code was isolated: ``sandbox`` (bubblewrap), ``user`` (the unprivileged user), ``none``;
+    #: None where no code ran (`ruota_docs.run.sandbox`)
+    isolation: str | None = _field(optional=True, absent=True)
 
     def to_entry(self, block: BlockRef) -> JSON:
         """The block and its result as one JSON object, in `ENTRY_FIELDS` order (``line`` and

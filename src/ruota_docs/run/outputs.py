@@ -16,10 +16,20 @@ whitespace ignored; ``...`` inside a line matches any text. With ``pytest
 the code came from — the page, or the snippet file behind an include — each group of
 ``#>`` lines under the statement whose output it shows, and ``...`` kept wherever the old
 line still matches.
+
+pytest-examples' forms are read too: a multi-line output written as a triple-quoted string right after
+the ``print(…)`` that prints it states that output, in the layout black gives it (so it is
+compared without regard to spaces, line breaks and trailing commas, and a memory address
+``0x…>`` matches ``0x0123456789ab>``). ``--update-outputs`` leaves such strings to
+pytest-examples, and never moves an output away from the statement that printed it, nor writes
+the time of the run into a ``#>`` line (the next run would fail on it): such a block fails with
+the reason instead.
 """
 
 from __future__ import annotations
 
+import ast
+import datetime as dt
 import difflib
 import fcntl
 import os
@@ -40,16 +50,58 @@ class Expected:
     index: int
     indent: str
     text: str
+    loose: bool = False  #: a line of a pytest-examples triple-quoted string: black's layout, compared loosely
 
 
 def expected(code: str) -> list[Expected]:
-    """The ``#>`` lines of a block's code, in order."""
+    """The ``#>`` lines of a block's code, and the lines of triple-quoted strings that follow a print, in order."""
     found = []
     for index, line in enumerate(code.split("\n")):
         match = _EXPECTED.match(line)
         if match:
             found.append(Expected(index, match["indent"], (match["text"] or "").rstrip()))
+    if "print(" in code and ('"""' in code or "'''" in code):
+        found = sorted(found + _quoted(code), key=lambda e: e.index)
     return found
+
+
+
+def _quoted(code: str) -> list[Expected]:
+    """pytest-examples' multi-line outputs: a string statement right after a ``print(…)`` statement."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    found = []
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            statements = getattr(node, field, None)
+            if not isinstance(statements, list):
+                continue
+            for before, statement in zip(statements, statements[1:]):
+                if _is_print(before) and isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant) \
+                        and isinstance(statement.value.value, str) and statement.end_lineno > statement.lineno:
+                    indent = " " * statement.col_offset
+                    lines = statement.value.value.strip("\n").split("\n")
+                    found += [Expected(statement.lineno + k, indent, _dedent(line, indent).rstrip(), loose=True)
+                              for k, line in enumerate(lines)]
+    return found
+
+
+def _is_print(statement) -> bool:
+    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call) \
+        and isinstance(statement.value.func, ast.Name) and statement.value.func.id == "print"
+
+
+def _dedent(line: str, indent: str) -> str:
+    return line[len(indent):] if line.startswith(indent) else line.lstrip()
+
+
+def _loosely(text: str) -> str:
+    """Text as pytest-examples compares it after black: no spaces, no trailing commas, one memory address."""
+    text = re.sub(r"0x[a-f0-9]{8,12}>", "0x0123456789ab>", text)
+    text = re.sub(r",(\s*[)\]}])", r"\1", text)
+    return re.sub(r"\s+", "", text)
 
 
 def _lines(text: str) -> list[str]:
@@ -77,6 +129,8 @@ def mismatch(lines: list[Expected], printed: str) -> str | None:
         want.pop()
     got = _lines(printed)
     if len(want) == len(got) and all(line_matches(w, g) for w, g in zip(want, got)):
+        return None
+    if any(e.loose for e in lines) and line_matches(_loosely("\n".join(want)), _loosely("\n".join(got))):
         return None
     shown = [g if len(g) <= _SHOWN else g[:_SHOWN] + "…" for g in got]
     # a "..." line that matches the printed line in its place is shown as that line: context, not a difference
@@ -147,24 +201,36 @@ def _attributed(printed: list[tuple[int | None, str]]) -> list[tuple[int | None,
     return result
 
 
-def plan(lines: list[Expected], printed: list[tuple[int | None, str]]) -> list[tuple[list[Expected], list[str]]]:
+def plan(lines: list[Expected], printed: list[tuple[int | None, str]], code: str | None = None,
+         today: dt.date | None = None) -> list[tuple[list[Expected], list[str]]]:
     """For each group of ``#>`` lines, the lines it should state now.
 
     ``printed`` is what the block wrote, chunk by chunk, each with the block line (1-based)
     of the top-level statement that wrote it. Output goes to the first group below its
-    statement. Raises `UpdateError` for output of a statement below every group: no ``#>``
-    line is there to hold it, and putting it in a group above would show it before the code
-    that prints it."""
+    statement, inside it or before the next statement of ``code`` (where given). Raises
+    `UpdateError` for output with no group there (putting it in a group further down would show
+    it under code that does not print it), for a pytest-examples triple-quoted string (left to
+    pytest-examples), and for a line that holds the time of the run (``today``'s date)."""
+    if any(e.loose for e in lines):
+        raise UpdateError("this block writes its output as a triple-quoted string after print (pytest-examples' "
+                          "form), which --update-outputs does not rewrite: update it by hand or with pytest-examples",
+                          next(e.index + 1 for e in lines if e.loose))
     groups = _groups(lines)
+    compound = _compound_statements(code)
     new: list[list[str]] = [[] for _ in groups]
     for owner, text in _attributed(printed):
         target = len(groups) - 1
         if owner is not None:
-            target = next((i for i, g in enumerate(groups) if g[0].index + 1 > owner), None)
+            ends = compound.get(owner)  # a try, with, for, if…: its output stays inside it or right under it
+            target = next((i for i, g in enumerate(groups)
+                           if g[0].index + 1 > owner and (ends is None or g[0].index + 1 < ends)), None)
             if target is None:
-                raise UpdateError(f"this statement prints {text.strip()[:60]!r} below the last #> lines; "
+                where = "below the last #> lines" if not any(g[0].index + 1 > owner for g in groups) else \
+                    "and no #> lines stand inside or right under it"
+                raise UpdateError(f"this statement prints {text.strip()[:60]!r} {where}; "
                                   "write a #> line under it, and pytest --update-outputs fills it in", owner)
         new[target].append(text.rstrip())
+    _no_clock(new, groups, today or dt.date.today())
     result = []
     for group, texts in zip(groups, new):
         kept = []
@@ -173,6 +239,50 @@ def plan(lines: list[Expected], printed: list[tuple[int | None, str]]) -> list[t
             kept.append(old if "..." in old and line_matches(old, text) else text)
         result.append((group, kept))
     return result
+
+
+def _compound_statements(code: str | None) -> dict[int, int]:
+    """First line (1-based) of each top-level compound statement of ``code`` (try, with, for, if…)
+    → the first line of the statement after it (or past the end)."""
+    if not code:
+        return {}
+    try:
+        body = ast.parse(code).body
+    except SyntaxError:
+        return {}
+    found = {}
+    for n, node in enumerate(body):
+        if isinstance(node, (ast.Try, ast.With, ast.For, ast.While, ast.If, ast.AsyncWith, ast.AsyncFor)) or \
+                type(node).__name__ in ("TryStar", "Match"):
+            after = body[n + 1].lineno if n + 1 < len(body) else code.count("\n") + 2
+            found[node.lineno] = min([after, *(d.lineno for d in getattr(body[n + 1], "decorator_list", []))]) \
+                if n + 1 < len(body) else after
+    return found
+
+
+#: A date and time as outputs print them (``2026-12-06 01:02:03``, ``datetime(2026, 12, 6, 1, 2, …)``).
+_DATE_TIME = re.compile(r"(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})[ T]\d{2}:\d{2}"
+                        r"|datetime\((?P<y2>\d{4}), (?P<m2>\d{1,2}), (?P<d2>\d{1,2}), \d{1,2}, \d{1,2}")
+
+
+def _no_clock(new: list[list[str]], groups: list[list[Expected]], today: dt.date) -> None:
+    """A new ``#>`` line that holds the time of the run would fail on the next run: refuse to write it."""
+    days = {today - dt.timedelta(days=1), today, today + dt.timedelta(days=1)}  # whatever the time zone
+    for texts, group in zip(new, groups):
+        for position, text in enumerate(texts):
+            old = group[position].text if position < len(group) else ""
+            if text == old or (old and "..." in old and line_matches(old, text)):
+                continue
+            for match in _DATE_TIME.finditer(text):
+                y, m, d = [match[f"{k}2"] if match["y2"] else match[k] for k in "ymd"]
+                try:
+                    when = dt.date(int(y), int(m), int(d))
+                except ValueError:
+                    continue
+                if when in days:
+                    raise UpdateError(f"the output {text.strip()[:60]!r} holds the time of this run; a #> line "
+                                      "stating it would fail on the next run: write ... in its place (or fix the "
+                                      "clock in the block)", group[0].index + 1)
 
 
 def edits(code_origins: tuple, code: str, changes: list[tuple[list[Expected], list[str]]]) -> tuple[str, dict]:

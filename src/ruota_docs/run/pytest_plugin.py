@@ -5,7 +5,7 @@ Loaded automatically (entry point ``pytest11``). Options:
 ``--record PATH``        file or folder for the record (default: ``verification/``
                          beside mkdocs.yml, file named after the machine id)
 ``--no-record``          write no record
-``--block-timeout S``    seconds a block may run (default 900; ``run: timeout=`` wins)
+``--block-timeout S``    seconds a block may run (default 120; ``run: timeout=`` wins)
 ``--network``            let blocks marked ``requires: network`` run
 ``--no-reuse``           execute identical translations again instead of crediting them
 ``--reuse-record``       do not run pages whose code passed here last time, unchanged
@@ -15,6 +15,17 @@ Loaded automatically (entry point ``pytest11``). Options:
 ``--run-as-root``        when run as root, run the pages as root too (by default they run
                          as the unprivileged user ``ruota-docs-runner``: see
                          :mod:`ruota_docs.run.unprivileged`); each entry records ``as_root``
+``--mkdocs-config PATH`` the site's mkdocs.yml, where it is not at or above the folder the run
+                         names (``pytest docs --mkdocs-config docs/en/mkdocs.yml``)
+``--isolation MODE``     ``auto`` (default): each page in bubblewrap's sandbox where it can run,
+                         else as the unprivileged user, said once; ``sandbox``: refuse to run
+                         without it; ``user``: the fallback (:mod:`ruota_docs.run.sandbox`);
+                         each entry records ``isolation``
+
+mkdocs.yml is read as MkDocs reads it: a file that is not valid YAML stops the run with its
+file and line; an option the ``ruota_docs`` plugin does not have is a warning, an error with
+pytest's ``--strict``. A run that collects nothing while a mkdocs.yml lies below the folder
+it names says so, with the file and the option.
 
 ``--ledger``, ``--no-ledger`` and ``--reuse-ledger``, the options' names before, still work,
 with a warning.
@@ -22,17 +33,19 @@ with a warning.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from collections.abc import Callable, Generator, Iterable, Mapping
 from pathlib import Path
-from collections.abc import Generator, Iterable
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 if TYPE_CHECKING:  # imported where a hook needs them (see below)
+    from ruota_docs.records.schema import BlockRef, Result
     from ruota_docs.blocks.block import Block
     from ruota_docs.run.accounting import Accounting
     from ruota_docs.run.run_state import RunState
@@ -106,15 +119,52 @@ def _state(config: pytest.Config) -> RunState:
     if RUN not in config.stash:
         from ruota_docs.run.run_state import RunState  # noqa: PLC0415 — see the imports above
 
-        config.stash[RUN] = RunState(_settings(config))
+        config.stash[RUN] = RunState(_settings(config), progress=_live_line(config))
     return config.stash[RUN]
+
+
+def _live_line(config: pytest.Config) -> Callable[[str, float, bool], None] | None:
+    """``progress(where, elapsed, done)`` for a block that runs long: on a terminal, one line
+    rewritten each second and cleared when the block ends; elsewhere (a log, CI) a line at 5 s,
+    then every minute. Written past pytest's capture."""
+    terminal = config.pluginmanager.get_plugin("terminalreporter")
+    capture = config.pluginmanager.get_plugin("capturemanager")
+    if terminal is None or hasattr(config, "workerinput"):  # xdist workers' output does not reach a terminal
+        return None
+    tty = getattr(terminal, "isatty", False)
+    tty = bool(tty() if callable(tty) else tty)
+    shown: dict[str, int] = {}
+
+    def progress(where: str, elapsed: float, done: bool) -> None:
+        if done:  # a line rewritten in place goes; one written into a log stays
+            if tty and where in shown:
+                with capture.global_and_fixture_disabled() if capture else contextlib.nullcontext():
+                    terminal._tw.write("\r\x1b[K", flush=True)
+            shown.pop(where, None)
+            return
+        step = int(elapsed) if tty else (0 if elapsed < 60 else int(elapsed // 60))
+        if shown.get(where) == step:
+            return
+        first = where not in shown
+        shown[where] = step
+        text = f"ruota-docs: {where} still running after {elapsed:.0f} s (--block-timeout, run: timeout=S)"
+        with capture.global_and_fixture_disabled() if capture else contextlib.nullcontext():
+            if tty:
+                if first:
+                    terminal.ensure_newline()
+                terminal._tw.write("\r\x1b[K" + text, flush=True)
+            else:
+                terminal.write_line(text)
+
+    return progress
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("ruota-docs", "verified documentation")
     group.addoption("--record", metavar="PATH", help="verification record file or folder (default: verification/)")
     group.addoption("--no-record", action="store_true", help="do not write the verification record")
-    group.addoption("--block-timeout", type=float, metavar="S", help="seconds a code block may run (default 900)")
+    group.addoption("--block-timeout", type=float, metavar="S",
+                    help="seconds a code block may run (default 120; run: timeout=S for one block)")
     group.addoption("--network", action="store_true", help="run blocks that need the internet")
     group.addoption("--no-reuse", action="store_true", help="execute identical translations again")
     group.addoption("--reuse-record", action="store_true",
@@ -124,6 +174,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         group.addoption(old, dest=old[2:].replace("-", "_"), help=f"deprecated: use {new}", **kind)
     group.addoption("--update-outputs", action="store_true",
                     help="rewrite #> output lines from this machine's output (pages and snippet files)")
+    group.addoption("--mkdocs-config", metavar="PATH",
+                    help="the site's mkdocs.yml, where it is not at or above the folder the run names")
+    group.addoption("--isolation", choices=("auto", "sandbox", "user"),
+                    help="how pages are isolated: auto (default: bubblewrap's sandbox where it runs, else the "
+                         "unprivileged user), sandbox (required), user (the fallback)")
     group.addoption("--run-as-root", action="store_true",
                     help="when run as root, run the pages' code as root too (default: as an unprivileged user, "
                          "see `ruota-docs runner`)")
@@ -154,14 +209,26 @@ def pytest_configure(config: pytest.Config) -> None:
 
         render_ahead.start(Path(config.invocation_params.dir, config.args[0]).resolve())
     run = _run(config)
-    run.sites = _sites_asked(config)
+    try:
+        run.sites = _sites_asked(config)
+    except ValueError as error:  # site_config.ConfigError: the file, its line, what is wrong
+        raise pytest.UsageError(f"ruota-docs: {error}") from None
+    if run.sites and not hasattr(config, "workerinput"):
+        _warn_unknown_options(config)
     if not hasattr(config, "workerinput") and _runs_pages(config):
         from ruota_docs.run import unprivileged  # noqa: PLC0415 — a site's run only
 
         try:  # once per run, before any page: who runs the pages, and can it reach them
-            unprivileged.prepare(_settings(config))
+            runner = unprivileged.prepare(_settings(config))
         except unprivileged.RunnerError as error:
             raise pytest.UsageError(f"ruota-docs: {error}") from None
+        finally:
+            notice = unprivileged.created_notice()  # the first run as root creates the user: said once, then
+            if notice:
+                reporter = config.pluginmanager.get_plugin("terminalreporter")
+                reporter.write_line(notice, yellow=True) if reporter else print(notice, file=sys.stderr)
+        _isolation(config, runner)
+        _record_folder_writable(_settings(config))
     # The machine is described only when a block asks something of it or a record is
     # written (device.probe: lazy, and cached on disk for the next run and the workers).
     if config.pluginmanager.hasplugin("xdist") and config.getoption("dist", default="no") == "loadscope":
@@ -170,6 +237,38 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(SchedulingPlugin(), "ruota-docs-scheduling")
     run.ahead = _one_page(config) or None
     config.pluginmanager.register(_Reports(config), "ruota-docs-reports")
+
+
+def _isolation(config: pytest.Config, runner: Any) -> None:
+    """Once per run: whether pages run in the sandbox; where they cannot, say so (once)."""
+    from ruota_docs.run import sandbox  # noqa: PLC0415 — a site's run only
+
+    settings = _settings(config)
+    if settings.isolation not in sandbox.CHOICES:
+        raise pytest.UsageError(f"ruota-docs: RUOTA_DOCS_ISOLATION={settings.isolation!r}: "
+                                f"expected one of {', '.join(sandbox.CHOICES)}")
+    try:
+        user = (runner.uid, runner.gid, runner.groups) if runner else None
+        isolation, why = sandbox.choose(settings.isolation, user, runner is not None)
+    except sandbox.SandboxError as error:
+        raise pytest.UsageError(f"ruota-docs: {error}") from None
+    if why:
+        who = f"the unprivileged user {runner.name}" if runner else "this user, with nothing between them"
+        sys.stderr.write(f"ruota-docs: no sandbox for the pages ({why}); they run as {who}, and their results "
+                         f"record isolation: {isolation}\n")
+
+
+def _record_folder_writable(settings: Settings) -> None:
+    """Before any page: a record folder that cannot be written stops the run at once, named."""
+    if not settings.write_record or settings.fake_device:
+        return
+    target = settings.record or settings.record_dir or settings.root / "verification"
+    folder = target.parent if target.suffix == ".json" else target
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not os.access(folder, os.W_OK):
+        raise pytest.UsageError(f"ruota-docs: the record folder {folder} cannot be written (read-only or not "
+                                "yours): make it writable, or name another with --record PATH, or run with --no-record")
 
 
 def _one_page_named(config: pytest.Config) -> bool:
@@ -198,14 +297,47 @@ def _config_above(path: Path) -> bool:
 
 
 def _sites_asked(config: pytest.Config) -> list[Path]:
-    """The sites the run's paths point at (see :mod:`ruota_docs.run.discovery`); a run whose
-    paths are under no mkdocs.yml reads nothing and imports nothing for it."""
+    """The sites the run's paths point at (see :mod:`ruota_docs.run.discovery`), or the one
+    ``--mkdocs-config`` names; a run whose paths are under no mkdocs.yml reads nothing and
+    imports nothing for it."""
     here = Path(config.invocation_params.dir)
+    named = config.getoption("mkdocs_config", default=None)
+    if named:
+        path = (here / named).resolve()
+        if not path.is_file() or path.name not in ("mkdocs.yml", "mkdocs.yaml"):
+            raise pytest.UsageError(f"ruota-docs: --mkdocs-config {named}: no mkdocs.yml (or mkdocs.yaml) file there")
+        from ruota_docs.run import discovery  # noqa: PLC0415 — see the imports above
+
+        discovery.docs_dir(path.parent)  # read now: a malformed file stops the run here, with its line
+        return [path.parent]
     if not any(_config_above((here / arg.split("::", 1)[0]).resolve()) for arg in config.args):
         return []
     from ruota_docs.run import discovery  # noqa: PLC0415 — see the imports above
 
     return discovery.sites_asked(here, config.args)
+
+
+def _warn_unknown_options(config: pytest.Config) -> None:
+    """An option the ``ruota_docs`` plugin does not have: as MkDocs warns of it (``mkdocs build
+    --strict`` stops), a warning here, a usage error under pytest's ``--strict``."""
+    from ruota_docs.blocks import site_config  # noqa: PLC0415 — a site's run only
+
+    strict = bool(config.getoption("strict", default=False)) or _ini_strict(config)
+    for root in _run(config).sites:
+        path = site_config.config_path(root)
+        for name, line in site_config.unknown_options(path):
+            message = (f"{path}{f':{line}' if line else ''}: plugins: ruota_docs: unknown option {name!r} (the plugin "
+                       f"has: {', '.join(site_config.PLUGIN_OPTIONS)})")
+            if strict:
+                raise pytest.UsageError(f"ruota-docs: {message}")
+            config.issue_config_time_warning(pytest.PytestConfigWarning(f"ruota-docs: {message}"), stacklevel=2)
+
+
+def _ini_strict(config: pytest.Config) -> bool:
+    try:
+        return bool(config.getini("strict"))
+    except (ValueError, KeyError):  # a pytest before the ``strict`` setting
+        return False
 
 
 def _runs_pages(config: pytest.Config) -> bool:
@@ -242,14 +374,20 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     from ruota_docs.run import discovery  # noqa: PLC0415 — a site's run only
 
     root = discovery.site_of_page(file_path)
-    if root is None or root not in _run(config).sites or _conftest_collects(config, file_path):
+    sites = _run(config).sites
+    if config.getoption("mkdocs_config", default=None):  # the named site's pages, wherever its file is
+        root = sites[0] if discovery.docs_dir(sites[0]) in file_path.parents else None
+    if root is None or root not in sites or _conftest_collects(config, file_path):
         return None
     if _run(config).ahead:  # the one page of the run: its process starts while it renders
         _run(config).ahead = False
         from ruota_docs.run.process import session  # noqa: PLC0415
         from ruota_docs.run.sybil.parsers import PageLayout  # noqa: PLC0415
 
-        session.start_ahead(PageLayout(root).page_of(file_path)[0], _settings(config))
+        try:
+            session.start_ahead(PageLayout(root).page_of(file_path)[0], _settings(config))
+        except session.MachineFault:
+            pass  # the page's first block meets it again, and stops the run there
     collectors = _run(config).collectors
     if root not in collectors:
         from ruota_docs.run.sybil import make_sybil  # noqa: PLC0415
@@ -377,6 +515,25 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         _state(session.config).read_record(probe().machine_id)  # once, before any page (in each xdist worker too)
 
 
+def _sites_below(config: pytest.Config, depth: int = 3) -> list[str]:
+    """The mkdocs.yml files up to ``depth`` folders below the folders the run names (hidden
+    folders, virtual environments and built sites left out), as paths from where it was run."""
+    here = Path(config.invocation_params.dir)
+    found: list[str] = []
+    skip = {"node_modules", "site", "venv", "__pycache__"}
+    for arg in config.args:
+        start = (here / arg.split("::", 1)[0]).resolve()
+        level = [start] if start.is_dir() else []
+        for _ in range(depth):
+            level = [d for f in level for d in sorted(f.iterdir()) if d.is_dir()
+                     and not d.name.startswith(".") and d.name not in skip]
+            for folder in level:
+                for name in ("mkdocs.yml", "mkdocs.yaml"):
+                    if (folder / name).is_file():
+                        found.append(os.path.relpath(folder / name, here))
+    return found
+
+
 def _write_updates(session: pytest.Session) -> None:
     """``--update-outputs``: write the ``#>`` lines the blocks planned, before the record is
     written; a block whose lines cannot be written fails, in the record too."""
@@ -425,11 +582,14 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int | pytest.ExitC
     unrun: set[str] = set()
     if accounting is not None and not config.getoption("collectonly", default=False):
         # a run that runs nothing (collect-only) accounts for nothing
-        stopped = bool(session.shouldfail or session.shouldstop) or exitstatus == pytest.ExitCode.INTERRUPTED
+        stopped = (bool(session.shouldfail or session.shouldstop) or exitstatus == pytest.ExitCode.INTERRUPTED
+                   or bool(_state(config).fault))
         _run(config).unaccounted = accounting.problems(stopped)
         if _run(config).unaccounted:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         unrun = {f"{page}#{index}" for page, index in accounting.unrun_blocks()}  # BlockRef.key
+        if _state(config).fault:  # the machine stopped the run: what it did not reach keeps its earlier results
+            unrun = set()
     if not (entries or unrun) or config.getoption("no_record") or config.getoption("no_ledger"):
         return
     _write_record(session, entries, unrun)
@@ -465,6 +625,14 @@ def _write_record(session: pytest.Session, entries: list[tuple[dict[str, Any], i
         run.summary = f"verification record NOT written: {error}"
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
         return
+    except OSError as error:  # the machine's fault (no space, a read-only folder): the results are kept aside
+        kept = _kept_aside(path, results, complete, probe().to_dict(), unrun)
+        run.summary = (f"verification record NOT written: {error.filename or path}: {error.strerror}; the "
+                       f"record was left as it was. "
+                       + (f"This run's results are kept, merged with it, in {kept}: move that file to "
+                          f"{path} once it can be written." if kept else "This run's results are lost."))
+        session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
+        return
     counts = Counter(r.outcome for r in results.values())
     credited = sum(1 for r in results.values() if r.reused_from)
     as_root = sum(1 for r in results.values() if r.as_root)
@@ -477,8 +645,37 @@ def _write_record(session: pytest.Session, entries: list[tuple[dict[str, Any], i
     )
 
 
+def _kept_aside(path: Path, results: Mapping[BlockRef, Result], complete: set[str], machine: dict[str, Any],
+                unrun: set[str]) -> Path | None:
+    """The run's record written in the temporary folder instead (merged with the record at
+    ``path`` as it is): the path, or None where that fails too."""
+    import shutil  # noqa: PLC0415 — a fault's only
+    import tempfile  # noqa: PLC0415
+
+    from ruota_docs.records import ledger  # noqa: PLC0415
+    from ruota_docs.records.schema import RecordError  # noqa: PLC0415
+
+    try:
+        aside = Path(tempfile.mkdtemp(prefix="ruota-docs-unsaved-")) / path.name
+        if path.exists():
+            shutil.copyfile(path, aside)
+        ledger.record(aside, results, complete, machine, forget=unrun)
+    except (OSError, RecordError):
+        return None
+    return aside
+
+
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int | pytest.ExitCode,
                             config: pytest.Config) -> None:
+    if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and not _run(config).sites:
+        below = _sites_below(config)
+        if below:
+            terminalreporter.write_sep("-", "ruota-docs: no site collected")
+            terminalreporter.write_line(
+                f"no mkdocs.yml at or above the folder this run names; below it: {', '.join(below[:5])}"
+                + (f" and {len(below) - 5} more" if len(below) > 5 else "")
+                + f". Run pytest on that site's folder (pytest {Path(below[0]).parent}) or name it with "
+                  f"--mkdocs-config {below[0]}")
     updated = _run(config).updated
     if updated:
         terminalreporter.write_sep("-", "ruota-docs #> lines updated")
@@ -494,6 +691,11 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int | pytest.Exit
             terminalreporter.write_line(line, red=True)
         terminalreporter.write_line("their earlier results were removed from the record; with xdist, use "
                                     "--dist loadscope and a collection that is the same on every worker")
+    fault = getattr(config.stash.get(RUN, None), "fault", None)
+    if fault:
+        terminalreporter.write_sep("=", "ruota-docs: the machine stopped the run", red=True, bold=True)
+        terminalreporter.write_line(f"{fault}; free it and run again (no block was recorded as failed for it)",
+                                    red=True)
     summary = _run(config).summary
     if summary:
         terminalreporter.write_sep("-", "ruota-docs verification record")

@@ -35,4 +35,5 @@ def result_of(block: Block, outcome: Outcome | None, problem: str | None, durati
                   reason_code=code.to_record() if code else None, error=outcome.error,
                   duration=round(outcome.duration, 4), output=outcome.output, ran_at=outcome.ran_at or now(),
                   reused_from=outcome.reused_from, signature=block.signature, as_root=outcome.as_root,
+                  isolation=outcome.isolation,
                   tier=tiers.derive(block.evidence, block.requirements, outcome.status))

@@ -13,6 +13,7 @@ belong to the run's boundaries, in the pytest plugin:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -55,6 +56,10 @@ class RunState:
     recorded: dict[str, Result] | None = None
     #: What the evaluators decided for each block (``page#index``), until the plugin records it.
     decided: dict[str, Outcome] = field(default_factory=dict)
+    #: Shows the live line of a block that runs long: ``progress(where, elapsed, done)``; None: nothing shown.
+    progress: Callable[[str, float, bool], None] | None = None
+    #: The fault of the machine that stopped the run (no space left, …), as the run reports it.
+    fault: str | None = None
 
     def read_record(self, machine_id: str) -> None:
         """Read this machine's record once (``--reuse-record``); a record that cannot be read reuses nothing."""

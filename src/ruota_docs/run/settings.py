@@ -9,7 +9,8 @@ needs as one JSON argument (:meth:`Settings.for_worker`).
 
 Environment variables read here, and only here, as inputs (each documented on its field):
 ``RUOTA_DOCS_NETWORK``, ``RUOTA_DOCS_RUN_AS_ROOT``, ``RUOTA_DOCS_RUN_AS``,
-``RUOTA_DOCS_MEMORY_LIMIT`` and ``RUOTA_DOCS_FAKE_DEVICE`` (the device probe reads that one
+``RUOTA_DOCS_MEMORY_LIMIT``, ``RUOTA_DOCS_ISOLATION``, ``RUOTA_DOCS_PROCESS_LIMIT``,
+``RUOTA_DOCS_FILE_SIZE_LIMIT`` and ``RUOTA_DOCS_FAKE_DEVICE`` (the device probe reads that one
 too, since it describes the machine for any caller). The variables a run sets for the
 processes it starts are not options: ``RUOTA_DOCS_SESSION`` marks every process of a page
 so that none outlives it, ``RUOTA_DOCS_PAGE`` tells a block's code which page it is on, and
@@ -27,8 +28,9 @@ from pathlib import Path
 from ruota_docs.blocks import site_config
 from ruota_docs.records import provenance
 
-#: Seconds a block may run unless its directive or ``--block-timeout`` says otherwise.
-DEFAULT_TIMEOUT = 900.0
+#: Seconds a block may run unless its directive or ``--block-timeout`` says otherwise: a
+#: documentation block takes seconds; one that trains says so with ``<!-- run: timeout=S -->``.
+DEFAULT_TIMEOUT = 120.0
 #: The user pages run as when the suite runs as root.
 DEFAULT_USER = "ruota-docs-runner"
 
@@ -37,6 +39,9 @@ RUN_AS_ROOT_VARIABLE = "RUOTA_DOCS_RUN_AS_ROOT"
 RUN_AS_VARIABLE = "RUOTA_DOCS_RUN_AS"
 MEMORY_LIMIT_VARIABLE = "RUOTA_DOCS_MEMORY_LIMIT"
 FAKE_DEVICE_VARIABLE = "RUOTA_DOCS_FAKE_DEVICE"
+ISOLATION_VARIABLE = "RUOTA_DOCS_ISOLATION"
+PROCESS_LIMIT_VARIABLE = "RUOTA_DOCS_PROCESS_LIMIT"
+FILE_SIZE_LIMIT_VARIABLE = "RUOTA_DOCS_FILE_SIZE_LIMIT"
 
 
 def _flag(value: str | None) -> bool:
@@ -83,6 +88,19 @@ class Settings:
     #: bytes or a number with a unit, ``1GiB``); checked when a page's process starts, so that
     #: a bad value fails the page's first block, naming it.
     memory_limit: str | None = None
+    #: How pages are isolated (``--isolation``, ``RUOTA_DOCS_ISOLATION``): ``auto`` runs them in
+    #: bubblewrap's sandbox where it can run and falls back to the unprivileged user where it
+    #: cannot; ``sandbox`` refuses to run without it; ``user`` is the fallback (:mod:`ruota_docs.run.sandbox`).
+    isolation: str = "auto"
+    #: Whether every block runs in a fresh process of its own (the ``ruota_docs`` plugin's
+    #: ``isolation: block``; one block asks with ``<!-- run: isolate -->``).
+    block_isolation: bool = False
+    #: The most processes and threads a page may have at once (``RUOTA_DOCS_PROCESS_LIMIT``; 0: no limit).
+    process_limit: int = 4096
+    #: The largest file a page may write (``RUOTA_DOCS_FILE_SIZE_LIMIT``: bytes or a number with a
+    #: unit; ``0``: no limit), and the data memory of each of its processes, 80 % of the machine's
+    #: memory unless ``RUOTA_DOCS_MEMORY_LIMIT`` caps the address space instead.
+    file_size_limit: str = "16GiB"
     #: A device to pretend to be, ``"rocm gfx1102 AMD Radeon RX 7600 8GiB"``
     #: (``RUOTA_DOCS_FAKE_DEVICE``): previews how pages resolve elsewhere; no record is written.
     fake_device: str | None = None
@@ -102,9 +120,24 @@ class Settings:
         earlier = target / f"{machine_id}.json"
         return earlier if _of_this_machine(earlier) else target / provenance.record_name(machine_id)
 
-    def for_worker(self) -> str:
-        """What the page's process needs, as one JSON argument (read by its ``main``)."""
-        return json.dumps({"memory_limit": self.memory_limit})
+    def limits(self):
+        """The page's resource limits (:class:`ruota_docs.run.sandbox.Limits`); raises
+        `ruota_docs.run.process.worker.MemoryLimitError` for a size that is not one."""
+        from ruota_docs.run.process.worker import memory_limit  # noqa: PLC0415 — the parser of sizes
+        from ruota_docs.run.sandbox import Limits, default_memory  # noqa: PLC0415
+
+        address_space = memory_limit(self.memory_limit)
+        return Limits(memory=None if address_space else default_memory(), processes=self.process_limit or None,
+                      file_size=memory_limit(self.file_size_limit, FILE_SIZE_LIMIT_VARIABLE) if self.file_size_limit
+                      not in ("0", "") else None, address_space=address_space)
+
+    def for_worker(self, isolation: str = "", parent: int = 0) -> str:
+        """What the page's process needs, as one JSON argument (read by its ``main``): its limits,
+        its isolation, and the process that must outlive it."""
+        limits = self.limits().for_worker()
+        if isolation == "none":  # the invoking user's own count of processes: not the page's to cap
+            limits["nproc"] = None
+        return json.dumps({"limits": limits, "isolation": isolation, "parent": parent})
 
 
 def _of_this_machine(path: Path) -> bool:
@@ -114,6 +147,18 @@ def _of_this_machine(path: Path) -> bool:
     except (OSError, ValueError):
         return False
     return isinstance(data, dict) and data.get("fingerprint") in (None, provenance.fingerprint())
+
+
+def _count(value: str | None, name: str) -> int | None:
+    if value is None or not value.strip():
+        return None
+    try:
+        found = int(value)
+    except ValueError:
+        found = -1
+    if found < 0:
+        raise ValueError(f"{name}={value!r} is not a number of processes (0: no limit)")
+    return found
 
 
 def from_environment(root: Path | None = None, environ: Mapping[str, str] | None = None, **options) -> Settings:
@@ -127,12 +172,17 @@ def from_environment(root: Path | None = None, environ: Mapping[str, str] | None
         "docs_dir": site.docs_dir,
         "source_language": site.source_language,
         "record_dir": site.record_dir,
+        "block_isolation": site.block_isolation,
         "network": _flag(environ.get(NETWORK_VARIABLE)),
         "run_as_root": _flag(environ.get(RUN_AS_ROOT_VARIABLE)),
         "run_as_user": environ.get(RUN_AS_VARIABLE) or DEFAULT_USER,
         "memory_limit": environ.get(MEMORY_LIMIT_VARIABLE) or None,
         "fake_device": environ.get(FAKE_DEVICE_VARIABLE) or None,
+        "isolation": (environ.get(ISOLATION_VARIABLE) or "auto").strip().lower(),
+        "process_limit": _count(environ.get(PROCESS_LIMIT_VARIABLE), PROCESS_LIMIT_VARIABLE),
+        "file_size_limit": (environ.get(FILE_SIZE_LIMIT_VARIABLE) or "").strip() or None,
     }
+    values = {k: v for k, v in values.items() if v is not None or k not in ("process_limit", "file_size_limit")}
     values.update({k: v for k, v in options.items() if v is not None})
     return Settings(**values)
 
@@ -156,4 +206,5 @@ def from_pytest(config, environ: Mapping[str, str] | None = None, root: Path | N
         reuse_record=bool((option("reuse_record") or option("reuse_ledger")) and not no_record),
         update_outputs=bool(option("update_outputs")),
         run_as_root=True if option("run_as_root") else None,
+        isolation=option("isolation") or None,
     )

@@ -122,8 +122,26 @@ def _admin(args: list[str]) -> None:
         raise RunnerError(f"{' '.join(args)} failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
 
 
+#: What this process created on the machine, said once (`created_notice`): the user, its groups.
+CREATED: list[str] = []
+
+
+def created_notice() -> str | None:
+    """What this process added to the machine's users and groups, and how to remove it; said once."""
+    if not CREATED:
+        return None
+    user = [c for c in CREATED if not c.startswith("group ")]
+    groups = [c.split(" ", 1)[1] for c in CREATED if c.startswith("group ")]
+    what = ", ".join([f"the system user {u}" for u in user] + [f"the group {g}" for g in groups])
+    undo = "; ".join([f"userdel {u}" for u in user] + [f"groupdel {g}" for g in groups])
+    CREATED.clear()
+    return (f"ruota-docs created {what}, to run the pages' code without root's privileges (`ruota-docs runner` "
+            f"says more); remove it with: {undo} (or run as root with --run-as-root)")
+
+
 def ensure_user(name: str = DEFAULT_USER) -> Runner:
-    """The user ``name``, created (a system user without login shell, in `GROUPS`) when missing.
+    """The user ``name``, created (a system user without login shell, in `GROUPS`) when missing;
+    what was created is listed in `CREATED`, for `created_notice`.
 
     Safe when two runs do it at once: useradd locks the user database, and a user that
     appeared meanwhile is simply used.
@@ -133,6 +151,7 @@ def ensure_user(name: str = DEFAULT_USER) -> Runner:
             continue
         try:
             _admin([_tool("groupadd"), "--system", group])
+            CREATED.append(f"group {group}")
         except RunnerError:
             if not _group_exists(group):  # else a concurrent run created it
                 raise
@@ -142,6 +161,7 @@ def ensure_user(name: str = DEFAULT_USER) -> Runner:
         try:
             _admin([_tool("useradd"), "--system", "--no-create-home", "--home-dir", "/nonexistent",
                     "--shell", shell, "--groups", ",".join(GROUPS), name])
+            CREATED.insert(0, name)
         except RunnerError:
             if lookup(name) is None:
                 raise

@@ -242,7 +242,8 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
     if counts["passed"] == 0:
         parts = [text(lang, "summary_none")]
     else:
-        parts = [text(lang, "summary", passed=counts["passed"], total=total,
+        key = "summary_all" if counts["passed"] == total else "summary"  # every block verified, or some
+        parts = [text(lang, key, passed=counts["passed"], total=total,
                       machines=text(lang, "machines_count", count=len(machines)),
                       date=formatting.date(max(stamps) if stamps else None, lang))]
     pending = counts["stale"] + counts["never"]

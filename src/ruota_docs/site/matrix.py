@@ -69,7 +69,10 @@ def _machine_facts(data: Record, lang: str) -> list[str]:
 
 def _stop_words(cell: evidence.Cell, lang: str) -> str:
     block = cell.stopped_by
-    where = text(lang, "matrix_block", line=block.line)
+    # readers know a block by the snippet it shows (020_assert_rocm.py), not by a line of the Markdown
+    included = [path.rsplit("/", 1)[-1] for path in getattr(block, "includes", ()) if path]
+    where = (text(lang, "matrix_block_file", file=included[-1]) if len(included) == 1
+             else text(lang, "matrix_block", line=block.line))
     if cell.stop == "skipped":
         reason = reasons.reason_text(cell.stop_entry, lang)
         return text(lang, "matrix_stop_skipped", block=where, reason=reason)
@@ -165,7 +168,7 @@ def _target_head(target: _Target, lang: str) -> str:
     fingerprints = {d.fingerprint for d, _ in target.records if d.fingerprint}
     count = text(lang, "matrix_machines", count=len(target.records))
     if fingerprints:
-        count += " · " + text(lang, "matrix_independent", count=len(fingerprints))
+        count += " " + text(lang, "matrix_independent", count=len(fingerprints))
     shown = ", ".join(names[:3]) + (" …" if len(names) > 3 else "")
     facts = ([f"<strong><code>{html.escape(label)}</code></strong>"] + ([html.escape(shown)] if shown else [])
              + [html.escape(count)])
@@ -224,7 +227,7 @@ def card_matrix(guides: list[evidence.Guide], ledgers: list[Record], lang: str, 
                     f'data-filter="{html.escape((name + " " + " ".join(targets)).lower())}">'
                     f'<th scope="row"><span class="ruota-matrix-fact"><strong>{html.escape(name)}</strong></span>'
                     f'<span class="ruota-matrix-fact"><code>{html.escape(shown)}</code></span></th>'
-                    f'<td colspan="{columns}">{icon("stale")}<strong>{words}</strong> — {link}</td></tr>')
+                    f'<td colspan="{columns}">{icon("stale")}<strong>{words}</strong> {link}</td></tr>')
     label = html.escape(text(lang, "matrix_filter"))
     search = f'<input type="search" class="ruota-matrix-filter" placeholder="{label}" aria-label="{label}" hidden>'
     table = (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-matrix"><table>'

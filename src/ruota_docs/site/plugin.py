@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import gc
 import re
+from html import escape as _escape
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -44,6 +45,10 @@ log = get_plugin_logger(__name__)
 
 #: mkdocstrings renders the package's docstrings: English on every page, and said so.
 _API_OBJECT = '<div class="doc doc-object '
+#: Inside those English docstrings, what the site itself writes is in the reader's language:
+#: a block's panel, and mkdocstrings' "Bases:" (which it does not translate).
+_PANEL = '<div class="ruota-verify '
+_BASES = re.compile(r'<p class="doc doc-class-bases">\s*Bases:')
 #: A fragment whose outer element Material's search leaves out of its index.
 _SEARCH_EXCLUDED = re.compile(r"\s*<div\b[^>]*\sdata-search-exclude[\s>]")
 #: Material's page body, and the banner over a page shown in its source language.
@@ -75,12 +80,20 @@ class RuotaDocsConfig(Config):
     #: What every block of a fence language is, site-wide: ``show``, ``run`` or ``skip "reason"``
     #: (``{console: show, html: show}``; see ruota_docs.blocks.policies).
     policies = c.Type(dict, default={})
+    #: How pages' blocks share processes when the suite runs them: ``page`` (one process per page,
+    #: its blocks sharing one namespace, as a reader runs the page top to bottom) or ``block``
+    #: (each block in a fresh process of its own, as ``<!-- run: isolate -->`` asks for one block).
+    isolation = c.Choice(("page", "block"), default="page")
     #: Days after which a ``<!-- fact: checked=… -->`` claim is marked "may be out of date" on the
     #: site, and ``ruota-docs facts --as-of`` fails naming it.
     fact_max_age = c.Type(int, default=fact_directive.DEFAULT_MAX_AGE_DAYS)
     #: Adopting the engine: list every block that has no run policy (and every page problem)
     #: and build anyway, instead of stopping at the first.
     report_only = c.Type(bool, default=False)
+    #: The docs' own example data a record may show where the page does not hold it word for word
+    #: (text the page or its blocks' code holds never needs it): regular expressions, each matched
+    #: in full against what the privacy scan found (``'[a-z]+@mail\\.com'``, ``scolvin``).
+    allow_private = c.Type(list, default=[])
 
 
 #: The stylesheet the plugin ships (badges, marks, the output tabs on any theme), and where the site gets it.
@@ -99,18 +112,24 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         self.docs_dir = Path(config.docs_dir).resolve()
         # the options as the pytest plugin, the guard and the command line read them
         self.site = site_config.read(Path(config.config_file_path))
+        self.reported: list[str] = []  #: with report_only: what would have stopped the build
         try:
             files, self.ledgers, self.indexed = _records(self.site.record_dir)
-            self.published = published.Published(files, config.repo_url)
+            self.published = published.Published(files, config.repo_url, self.config.allow_private,
+                                                 keep_going=self.config.report_only)
         except (RecordError, published.RecordRefused) as error:
             raise PluginError(f"ruota_docs: {error}") from None
+        if self.published.refused:  # report_only: the site is built without them
+            for message in self.published.refused:
+                self._stop(f"ruota_docs: {message} (left out of this build)")
+            self.ledgers = [data for _, data in self.published.kept]
+            self.indexed = verdicts.index_ledgers(self.ledgers)
         try:
             self.key_blocks = evidence.key_blocks(self.config.key_blocks)
         except evidence.EvidenceError as error:
             raise PluginError(f"ruota_docs: {error}") from None
         self.target_cards = evidence.target_cards(self.config.target_cards)
         self.languages = site_config.languages(self.root)
-        self.reported: list[str] = []  #: with report_only: what would have stopped the build
         self._generated = []  # (page, placeholder, directive, lang, rendered): filled in on_env
         self._after_search: dict[int, list[tuple[str, str]]] = {}  # id(page) → (placeholder, fragment): `_later`
         template_cache.compile_once(config.theme)
@@ -175,6 +194,12 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         page_cache.remember(path, rendered.blocks, included)
         return rendered.blocks
 
+    def _file_blocks(self, page) -> list | None:
+        """The blocks of the page's file as pytest collects them (rendered without the site's hooks
+        and plugins); None where the engine cannot read it (the build then goes on as rendered)."""
+        rendered = renderer.render(self.root, Path(page.file.abs_src_path), docs_dir=self.docs_dir, fast=True)
+        return None if rendered.problems else rendered.blocks
+
     def _guide_blocks(self, path: Path) -> list:
         """A guide's blocks for the card matrix (evidence.load_guides), as `page_blocks` gives them."""
         key = Path(path).resolve().relative_to(self.docs_dir).as_posix()
@@ -213,6 +238,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                 continue
         return files
 
+    @event_priority(-100)  # after the site's hooks and plugins: what it sees is what MkDocs renders
     def on_page_markdown(self, markdown, page, config, files):
         if not self.config.enabled:
             return markdown
@@ -220,9 +246,12 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         # file, from where MkDocs' front matter ends (plugins before this one may rewrite the
         # Markdown without moving its lines: mkdocs-static-i18n drops its final newline)
         first_line = 1
+        self._rewritten = False
         if page.file.abs_src_path:
             try:
-                first_line = split_meta(read_page(page.file.abs_src_path))[1]
+                written, first_line = split_meta(read_page(page.file.abs_src_path))
+                # a hook or plugin rewrote the page: its blocks are told from the file's own (on_page_content)
+                self._rewritten = written.rstrip("\n") != markdown.rstrip("\n")
             except (OSError, PageError):
                 pass
         self.capture.context(Context(str(Path(page.file.abs_src_path or page.file.src_uri).resolve()), first_line))
@@ -238,6 +267,11 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         source = page.file.content_string if page.file.abs_src_path else ""
         rendered = renderer.assemble(state, html, page_key, lang, self.root, source)
         self.capture.page_state = None
+        own = None  # the file's own blocks, where a hook or plugin rewrote the page
+        if getattr(self, "_rewritten", False):
+            self._rewritten = False
+            own = self._file_blocks(page)
+            _align_with_file(rendered, own, lang)
         if rendered.problems:
             problem = rendered.problems[0]
             self._stop(f"{page_key}:{problem.line}: {problem.message}", *rendered.problems[1:], page=page_key)
@@ -250,9 +284,10 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                 continue
             verdict = verdicts.verdict(page_key, block.index, block.sha256, self.indexed)
             try:
-                self.published.verdict(verdict, page_key, block.index)
+                self.published.verdict(verdict, page_key, block.index, (source, block.code))
             except published.RecordRefused as error:
-                raise PluginError(f"ruota_docs: {error}") from None
+                self._stop(f"ruota_docs: {error}")  # report_only: the block is shown unmarked by any record
+                verdict = verdicts.verdict(page_key, block.index, block.sha256, _NO_RECORDS)
             page_verdicts.append((block, verdict))
             if block.generated_by is not None:  # no markers: marked where it stands, below
                 continue
@@ -269,7 +304,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         banner = "" if self.languages.single else fragments.translation_banner(
             self.docs_dir, page_key, lang, self.site.source_language)
         if page.file.abs_src_path and self._own_page(page_key, lang):  # not a page shown in another language
-            page_cache.remember(page.file.abs_src_path, rendered.blocks, {o[0] for o in state.origins if o},
+            page_cache.remember(page.file.abs_src_path, own or rendered.blocks, {o[0] for o in state.origins if o},
                                 lists_pages=any(directives.KINDS[d.name].lists_pages for d in rendered.directives),
                                 banner=banner)
         html = _mark_generated(html, rendered, page_verdicts, lang)
@@ -391,7 +426,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         from it, reads as the page does (on_post_page sets the rest of the page)."""
         lang = self._reader_lang(page, config)
         if lang != "en" and page.content:
-            page.content = page.content.replace(_API_OBJECT, '<div lang="en" class="doc doc-object ')
+            page.content = _api_in_english(page.content, lang)
         written = self.languages.page_language(page.file.src_uri)
         if lang == "fr" and page.content and (written == lang or written not in LANGUAGE_NAMES):
             page.content = typography.french(page.content)
@@ -412,7 +447,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         output = self._put_back(page, output)  # a page rendered without its context event
         lang = self._reader_lang(page, config)
         if lang != "en":  # a page without context (no search, another plugin's) still gets it
-            output = output.replace(_API_OBJECT, '<div lang="en" class="doc doc-object ')
+            output = _api_in_english(output, lang)
         written = self.languages.page_language(page.file.src_uri)
         if written != lang and written in LANGUAGE_NAMES:  # the source page, shown where no translation exists
             output = output.replace(_ARTICLE, f'<article lang="{written}" class="md-content__inner md-typeset">', 1)
@@ -437,6 +472,10 @@ PAGE_DIRECTIVES = {
 #: The records read by this process, and the files they were read from: the i18n plugin
 #: builds each language with its own configuration, the records are read once.
 _READ: dict[Path, tuple[tuple, list, list, verdicts.Index]] = {}
+
+
+#: What a block shows whose record the build refused (``report_only``): no run.
+_NO_RECORDS = verdicts.index_ledgers([])
 
 
 def _records(folder: Path) -> tuple[list[tuple[Path, Record]], list[Record], verdicts.Index]:
@@ -471,6 +510,34 @@ def _no_collection():
             gc.enable()
 
 
+def _align_with_file(rendered, own: list | None, lang: str) -> None:
+    """A page a hook or plugin rewrote: each block the file itself holds gets its index, line and
+    source as pytest collects them (so its record is found, and messages point into the file);
+    a block the rewriting made is marked not run, with why, and never stops the build (pytest
+    can never collect it, so no mark of a run could ever come true)."""
+    if own is None:
+        return
+    twins: dict[str, list] = {}
+    for block in own:
+        twins.setdefault(block.sha256, []).append(block)
+    moved, extra = {}, len(own)
+    for block in rendered.blocks:
+        found = twins.get(block.sha256)
+        if found:
+            written = found.pop(0)
+            moved[block.index] = written.index
+            block.index, block.line, block.end_line, block.source = (written.index, written.line, written.end_line,
+                                                                     written.source)
+            block.error = written.error
+            continue
+        moved[block.index] = extra
+        block.index, extra = extra, extra + 1
+        block.error = None
+        if block.generated_by is None and not block.shown_only:
+            block.options = {**block.options, "skip": True, "reason": text(lang, "engine.made_by_site")}
+    rendered.placed = [(start, end, moved.get(index, index)) for start, end, index in rendered.placed]
+
+
 def _mark_generated(html: str, rendered, page_verdicts: list, lang: str) -> str:
     """The panel under each block the page's own fences did not write (mkdocstrings'
     docstrings): not run, and why, as under the page's own blocks that do not run."""
@@ -494,3 +561,14 @@ def _after_title(html: str, header: str) -> str:
     """``header`` right after the page's first ``<h1>`` (at the top where there is none)."""
     end = html.find("</h1>")
     return html[: end + 5] + header + html[end + 5:] if end >= 0 else header + html
+
+
+def _api_in_english(content: str, lang: str) -> str:
+    """The API reference's docstrings marked as English (``lang="en"``), and, inside them, the
+    site's own words in the reader's language ``lang``: the panels and "Bases:"."""
+    if _API_OBJECT not in content:
+        return content
+    content = content.replace(_API_OBJECT, '<div lang="en" class="doc doc-object ')
+    content = content.replace(_PANEL, f'<div lang="{lang}" class="ruota-verify ')
+    bases = _escape(text(lang, "api_bases"))
+    return _BASES.sub(lambda _: f'<p lang="{lang}" class="doc doc-class-bases">{bases}', content)

@@ -10,7 +10,12 @@ the rules a reader could be harmed by, naming the file and the field, as the che
   run of another repository than the site's own, where mkdocs.yml's ``repo_url`` names it);
 - personal data (a user and host name, a home folder, an e-mail address, a token) in an output
   or a reason the site shows: only those, as they are shown, since reading every output of a
-  thousand records would cost each build more than the records themselves.
+  thousand records would cost each build more than the records themselves. What the page itself
+  holds (its Markdown, its blocks' code) and the ``allow_private`` option are the docs' own
+  example data (`ruota_docs.records.private_data.Known`), never a reason to stop.
+
+With ``report_only`` nothing here stops the build: a refused record is left out of the site,
+a refused output leaves its block unmarked, and each is listed with the other problems.
 
 The rest of ``record check`` (the results against the pages, the machine's coherence) is
 the check's alone: a record the site can read shows as it is, its stale results as stale.
@@ -36,44 +41,69 @@ class RecordRefused(ValueError):
 class Published:
     """The records a build shows, by their data, and the texts of theirs already found clean."""
 
-    def __init__(self, files: list[tuple[Path, Record]], repo_url: str | None = None) -> None:
+    def __init__(self, files: list[tuple[Path, Record]], repo_url: str | None = None, allowed=(),
+                 keep_going: bool = False) -> None:
+        """``allowed``: the ``allow_private`` option; ``keep_going`` (``report_only``): a refused record
+        is listed in `refused` and left out of `kept`, instead of raising `RecordRefused`."""
         self._files = {id(data): path for path, data in files}
         self._clean: set[int] = set()
         self._verdicts: set[int] = set()
+        try:
+            self.allowed = private_data.compile_allowed(allowed)
+        except private_data.AllowListError as error:
+            raise RecordRefused(f"mkdocs.yml: {error}") from None
+        self.refused: list[str] = []
+        self.kept: list[tuple[Path, dict]] = []
         repository = _repository(repo_url)
         for path, data in files:
-            _check_record(path, data, repository)
+            try:
+                _check_record(path, data, repository)
+            except RecordRefused as error:
+                if not keep_going:
+                    raise
+                self.refused.append(str(error))
+                continue
+            self.kept.append((path, data))
 
-    def verdict(self, verdict, page: str, index: int) -> None:
+    def verdict(self, verdict, page: str, index: int, known=()) -> None:
         """What a block's panel shows of ``verdict`` (the outputs of its latest runs, the errors of
         failures, the reasons of skips and failures), held to `shown`; once for the copies of a block
-        that share the verdict."""
+        that share the verdict. ``known``: the texts the page publishes itself (its Markdown, the
+        block's code), whose example data is no leak."""
         if id(verdict) in self._verdicts:
             return
         under = f"shown under block {index} of {page}"
+        cover = private_data.Known(known, self.allowed)
         for _, result in groups.shown_outputs(groups.groups_of(verdict, page)):
             entry = result.entry
             for name in SHOWN_FIELDS["tab"] if entry is not None else ():
-                self.shown(result.record, f"{_field(result, name)} ({under})", getattr(entry, name))
+                self.shown(result.record, f"{_field(result, name)} ({under})", getattr(entry, name), cover)
         said = set()
         for result in verdict.by_state("skipped") + verdict.by_state("failed"):
             if result.reason_key not in said:
                 said.add(result.reason_key)
                 for name in SHOWN_FIELDS["mark"] if result.entry is not None else ():
-                    self.shown(result.record, f"{_field(result, name)} ({under})", getattr(result.entry, name))
+                    self.shown(result.record, f"{_field(result, name)} ({under})", getattr(result.entry, name),
+                               cover)
         self._verdicts.add(id(verdict))
 
-    def shown(self, record: Record | None, where: str, text: str | None) -> None:
+    def shown(self, record: Record | None, where: str, text: str | None,
+              known: private_data.Known | None = None) -> None:
         """``text`` (the field ``where`` of ``record``) is about to be shown: raise `RecordRefused`
-        where it holds personal data."""
+        where it holds personal data that ``known`` (the page's own text, the allow-list) does not cover."""
         if not text or id(text) in self._clean:
             return
         found = [f for f in private_data.findings(text, this_machine=False) if f.error]
+        if not found:
+            self._clean.add(id(text))  # clean whatever page shows it
+        known = known if known is not None else private_data.Known((), self.allowed)
+        found = [f for f in found if not known.covers(f)]
         if found:
             path = self._files.get(id(record), "a record")
             raise RecordRefused(f"{path}: {where}: {found[0].describe()}: a reader would see it on the site; remove "
-                                f"the record, or run the suite again on that machine ({_CHECK.format(path=path)})")
-        self._clean.add(id(text))
+                                f"the record, or run the suite again on that machine; if it is the docs' own example "
+                                f"data, list it in the ruota_docs plugin's allow_private option "
+                                f"({_CHECK.format(path=path)})")
 
 
 def _field(result, name: str) -> str:

@@ -16,6 +16,9 @@ prose either: ``12:30``, ``localhost:8000``, ``a?b=1``, ``!important``, ``C:\\Us
 Text is handled per block (a paragraph, a list item, a cell…), so a colon right after
 inline code (``<code>x</code>:``) gets its space too, added to the text beside it.
 
+A number keeps its unit or its percent sign on the same line: ``8 Go``, ``28,6 s`` (no-break
+space), ``80 %`` (narrow no-break space).
+
 The page is read in one pass with regular expressions, as HTML parsers read it; code blocks
 (``pre``, scripts, styles, text areas) are copied unread, and only the attributes that
 decide something are parsed: a small share of what ``html.parser`` took, which was most of
@@ -142,10 +145,23 @@ def _guillemet_edits(text: str, editable) -> Iterator[_Edit | None]:
                 yield _respaced(text, editable, k, a, a, NBSP)
 
 
+#: A number and its unit or ``%``, parted by one ordinary space: ``8 Go``, ``28,6 s``, ``80 %``.
+_UNIT = re.compile(r"(?<![\w.,])\d+(?:[.,\u202f\u00a0]\d+)* (?P<unit>%|[KMGT]i?[oB]|o|ms|min|s|h)(?![\w'’])")
+
+
+def _unit_edits(text: str, editable) -> Iterator[_Edit | None]:
+    """The space that keeps a number with its unit (no-break) or its ``%`` (narrow no-break)."""
+    for match in _UNIT.finditer(text):
+        space = match.start("unit") - 1
+        if editable[space]:
+            yield _respaced(text, editable, space, space + 1, space, NNBSP if match["unit"] == "%" else NBSP)
+
+
 def _edits(text: str, editable: list[bool]) -> list[_Edit]:
     """``(start, end, replacement)`` over ``text`` (whose characters may or may not be
     changed, per ``editable``) that give it French spacing."""
-    edits = itertools.chain(_punctuation_edits(text, editable), _guillemet_edits(text, editable))
+    edits = itertools.chain(_punctuation_edits(text, editable), _guillemet_edits(text, editable),
+                            _unit_edits(text, editable))
     return sorted({edit for edit in edits if edit is not None})  # « » asks twice for the space between them
 
 
@@ -175,7 +191,7 @@ _CODE_BLOCKS = {tag: re.compile(rf"<(/?){tag}(?=[\s/>])", re.I) for tag in ("pre
 #: A heading, its attributes and its content.
 _HEADINGS = re.compile(r"<(h[1-6])(\s[^>]*)?>(.*?)</\1\s*>", re.S | re.I)
 #: A sign French spacing is about: a block without one in its prose is left alone.
-_SIGNS = re.compile("[;:!?«»]")
+_SIGNS = re.compile(r"[;:!?«»]|\d [%A-Za-z]")
 
 
 def _attributes(inside: str) -> dict[str, str | None]:

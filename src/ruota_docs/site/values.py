@@ -3,12 +3,14 @@
 Written inline in prose, the directive becomes the value that block printed as a metric
 line (``NAME: value``, the lines charts read) for its current code, formatted for the
 reader's language, and only one: measured on the card the guide is about where it has
-been, else on a GPU, else on the CPU, with that machine and the date —
-"67,2 MiB (NVIDIA H200, 1 dic 2026)". The other machines' values are in its tooltip,
-identical ones counted once, so the sentence reads the same with two records or a thousand.
-Options: ``unit=`` (shown after the number, in the reader's units: Mio in French),
-``digits=`` (decimals; default: as printed). A value no record holds yet is shown as a
-visible "not measured yet" mark, and ``ruota-docs status --strict`` fails.
+been, else on a GPU, else on the CPU. Where and when it was measured closes the sentence,
+never splitting it: "…fue de 67,2 MiB (NVIDIA H200, 1 de diciembre de 2026)." The other
+machines' values are in its tooltip, identical ones counted once, so the sentence reads the
+same with two records or a thousand. Options: ``unit=`` (shown after the number, in the
+reader's units: Mio in French), ``digits=`` (exact decimals; by default rounded as the
+charts round it, `formatting.number`, so prose and chart show the same digits). A value no
+record holds yet is shown as a visible "not measured yet" mark, and
+``ruota-docs status --strict`` fails.
 """
 
 from __future__ import annotations
@@ -55,18 +57,21 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "") -> 
     def shown(result) -> str:
         key = numbers[id(result)]
         if key not in written:
-            number, printed = key
-            digits = value.digits if value.digits is not None else _decimals(printed)
-            written[key] = formatting.quantity(formatting.fixed(number, lang, digits), value.unit, lang)
+            number, _ = key
+            # the chart of the same metric rounds with formatting.number: the prose says what it shows
+            shown_number = (formatting.fixed(number, lang, value.digits) if value.digits is not None
+                            else formatting.number(number, lang))
+            written[key] = formatting.quantity(shown_number, value.unit, lang)
         return written[key]
 
     ordered = groups.group([r for r, _, _ in found], groups.page_targets(page))
     chosen = ordered[0].latest("passed")
     main = shown(chosen)
-    # the value, then where and when it was measured (`attributed_once` keeps one per sentence)
+    # the value, then where and when it was measured: running text writes the date out, and
+    # `attributed_once` moves the attribution to the end of the sentence
     ran_at = chosen.entry.ran_at if chosen.entry else None
     before, _, after = text(lang, "value_at", value="\0", machine=_short(chosen),
-                            date=formatting.date(ran_at, lang, "medium")).partition("\0")
+                            date=formatting.date(ran_at, lang, "long")).partition("\0")
     words = f'{html.escape(before + main)}<span class="ruota-value-at">{html.escape(after)}</span>'
     attribution = after
     same, others = 0, {}
@@ -92,31 +97,75 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "") -> 
 
 _PARAGRAPH = re.compile(r"<(p|li|td)\b[^>]*>.*?</\1>", re.DOTALL)
 _AT = re.compile(r'(<span class="ruota-value" [^>]*data-at="(?P<at>[^"]*)"[^>]*>[^<]*)'
-                 r'<span class="ruota-value-at">[^<]*</span>')
+                 r'<span class="ruota-value-at">(?P<words>[^<]*)</span>(?P<close></span>)')
+_TAG = re.compile(r"<[^>]*>")
+#: Words whose full stop ends no sentence: "e.g.", "p. ej.", "cf.", "etc." mid-sentence.
+_ABBREVIATIONS = {"e.g", "i.e", "cf", "vs", "etc", "ej", "p", "approx", "núm", "env", "fig"}
+_SPACES = " \t\n\u00a0\u202f"
 
 
 def attributed_once(page_html: str) -> str:
-    """Within a paragraph (or list item, or cell), values measured on the same machine the same
-    day name it once, after the last of them: "0.258 of its tolerance, with 65 operations
-    checked (NVIDIA H200, 1 Dec 2026)" rather than the attribution after each number."""
+    """Within a paragraph (or list item, or cell), where and when a value was measured closes
+    its sentence instead of splitting it, named once for the values of one sentence measured on
+    the same machine the same day: "the worst row used 0.26 of its tolerance, with 65 operations
+    checked (NVIDIA H200, 1 December 2026)." rather than "0.26 (NVIDIA H200, …) of its tolerance"."""
     def paragraph(match: re.Match) -> str:
         block = match.group(0)
-        ats = [m["at"] for m in _AT.finditer(block)]
-        if len(ats) < 2:
+        pieces, ends, cursor = [], [], 0
+        for m in _AT.finditer(block):  # each value without its attribution, and where it ends
+            pieces.append(block[cursor:m.start()] + m.group(1) + m["close"])
+            cursor = m.end()
+            ends.append((sum(len(p) for p in pieces), m["words"]))
+        if not ends:
             return block
-        remaining = {at: ats.count(at) for at in ats}
-
-        def value(m: re.Match) -> str:
-            remaining[m["at"]] -= 1
-            return m.group(0) if remaining[m["at"]] == 0 else m.group(1) + '<span class="ruota-value-at"></span>'
-        return _AT.sub(value, block)
+        bare = "".join(pieces) + block[cursor:]
+        inserts: dict[int, list[str]] = {}
+        for end, words in ends:
+            at = _sentence_end(bare, end)
+            if words not in inserts.setdefault(at, []):
+                inserts[at].append(words)
+        for at in sorted(inserts, reverse=True):
+            words = inserts[at][0] if len(inserts[at]) == 1 else _joined(inserts[at])
+            bare = f'{bare[:at]}<span class="ruota-value-at">{words}</span>{bare[at:]}'
+        return bare
     return _PARAGRAPH.sub(paragraph, page_html) if "ruota-value-at" in page_html else page_html
 
 
-def _decimals(printed: str) -> int:
-    """As many decimals as the block printed (``67.20`` → 2)."""
-    mantissa = printed.lower().split("e")[0]
-    return len(mantissa.split(".", 1)[1]) if "." in mantissa else 0
+def _joined(attributions: list[str]) -> str:
+    """Several machines in one sentence: " (A, date; B, date)"."""
+    inner = [a.strip()[1:-1] if a.strip().startswith("(") and a.strip().endswith(")") else a.strip()
+             for a in attributions]
+    return f" ({'; '.join(inner)})"
+
+
+def _sentence_end(block: str, start: int) -> int:
+    """Where the sentence that holds ``start`` ends in ``block`` (HTML): before its full stop
+    (or ``!``, ``?``, and the no-break space French puts before them), else before the
+    closing tag of the paragraph, and before a colon that ends it. Tags, decimals (``7.5``)
+    and abbreviations end nothing."""
+    position = start
+    closing = block.rindex("</")
+    while position < closing:
+        tag = _TAG.match(block, position)
+        if tag:
+            position = tag.end()
+            continue
+        char = block[position]
+        after = block[position + 1:position + 2]
+        if char in ".!?" and (after in ("", "<") or after in _SPACES):
+            word = re.search(r"([\w.]+)$", _TAG.sub("", block[start:position]))
+            if char != "." or not word or word.group(1).lower() not in _ABBREVIATIONS:
+                while position > start and block[position - 1] in "\u00a0\u202f":
+                    position -= 1
+                return position
+        position += 1
+    while closing > start and block[closing - 1] in _SPACES:
+        closing -= 1
+    if closing > start and block[closing - 1] == ":":  # a paragraph that announces a list or a block
+        closing -= 1
+        while closing > start and block[closing - 1] in "\u00a0\u202f ":
+            closing -= 1
+    return closing
 
 
 def check_page(page_text: str, blocks: list, indexed) -> list[tuple[int, str]]:

@@ -7,10 +7,10 @@ it finds in the prose of that language's pages::
 
     language: es
     terms:
-      - concept: GPU kernel (compiled GPU code)
-        use: núcleo
-        avoid: {kernel: núcleo, kernels: núcleos}   # or a list: [kernel, kernels]
-        allow: [Composable Kernel]                  # phrases where a variant is right
+      - concept: GPU kernel (compiled GPU code), as practitioners say it
+        use: kernel
+        avoid: {núcleo: kernel, núcleos: kernels}   # or a list: [núcleo, núcleos]
+        allow: [núcleo de Linux]                    # phrases where a variant is right
 
 Matching is by whole word or phrase, ignoring case. Only prose is read: not code blocks or
 inline code, URLs, link targets, HTML tags and comments (except a directive's ``reason="…"``,

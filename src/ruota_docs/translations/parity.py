@@ -4,8 +4,8 @@ Spanish (``docs/es``) is the source. For every page, each translation must have:
 the same code blocks in the same order, as the site renders them (same code, languages,
 requirements and run options), the same pinned heading ids, the same link targets, the
 same admonition and tab structure, and the same numbers in its prose once each
-language's separators are normalised (``28,6`` = ``28.6``; ``3.680`` in Spanish =
-``3,680`` in English). A measured value (``<!-- value: block=ID metric=NAME -->``)
+language's separators are normalised (``28,6`` = ``28.6``; ``15.000`` in Spanish =
+``15,000`` in English). A measured value (``<!-- value: block=ID metric=NAME -->``)
 counts as a number: the same block and metric in every language. A number that is
 genuinely language-specific is written inside ``<span class="l10n">…</span>`` and ignored.
 

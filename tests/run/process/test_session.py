@@ -44,13 +44,15 @@ def test_shell_blocks_run_in_the_pages_working_directory(session):
 
 def test_a_page_ends_with_what_it_left_for_pythons_shutdown_done(reader_tmp):
     """A page that registered an exit handler or left a thread running ends as Python ends; one
-    that left neither ends at once (`ruota_docs.run.process.worker`), either way with exit status 0."""
+    that left neither ends at once (`ruota_docs.run.process.worker`), either way with exit status 0.
+    Outside the sandbox, where the exit handler can write beside the test."""
     reader_tmp.chmod(0o777)  # where the page's exit handler writes, as whichever user the page runs as
     done = reader_tmp / "handler-ran"
+    outside = from_environment(isolation="user")
     for code in (f"import atexit\natexit.register(lambda: open({str(done)!r}, 'w').close())\n",
                  "import threading, time\nthreading.Thread(target=time.sleep, args=(0.2,)).start()\n",
                  "x = 1\n"):
-        page = PageSession("es/p.md")
+        page = PageSession("es/p.md", settings=outside)
         try:
             assert page.run_python(code, "es/p.md:3", 3, timeout=20).status == "passed"
             process = page.process
@@ -116,3 +118,14 @@ def test_a_run_naming_one_page_runs_it_in_a_fresh_process_as_any_run(tmp_path):
     assert both.returncode == 0, both.stdout[-2000:]
     assert set(outcomes(alone.stdout).values()) == {"PASSED"}
     assert len(outcomes(both.stdout)) == 2 and set(outcomes(both.stdout).values()) == {"PASSED"}
+
+
+def test_blocks_run_in_the_real_main_module_so_pickling_works(session):
+    """What a block defines is ``__main__.Name``, as in a script: pickle and a forked pool find it."""
+    code = ("import pickle, multiprocessing, sys\n"
+            "class Point:\n    def __init__(self, x):\n        self.x = x\n"
+            "def double(p):\n    return p.x * 2\n"
+            "print(pickle.loads(pickle.dumps(Point(3))).x, sys.modules['__main__'].Point is Point)\n"
+            "with multiprocessing.get_context('fork').Pool(2) as pool:\n    print(pool.map(double, [Point(1), Point(2)]))\n")
+    done = session.run_python(code, "es/p.md:3", 3, timeout=60)
+    assert (done.status, done.output) == ("passed", "3 True\n[2, 4]\n"), done.error

@@ -4,19 +4,31 @@ A :class:`PageSession` starts a fresh Python process for a page, sends it the
 page's blocks one at a time, enforces each block's timeout and reads what the
 block printed. A crash or hang ends that process and is reported as the block's
 failure, with the signal or the timeout named; the blocks after it are not run.
+The timeout is kept from outside: a block that closes its end of the pipe (daemonising
+code closes every descriptor) is still stopped when its time is up.
 
-Every process the page starts carries the session's token in its environment
-(``RUOTA_DOCS_SESSION``), so when the page ends, or its process is killed, whatever
-it left running is found and killed too — also children that left the process group
-(``start_new_session=True``, ``setsid``, daemons that fork twice).
+The process runs in the sandbox of :mod:`ruota_docs.run.sandbox` (bubblewrap: its own PID
+and network namespaces, the repository read-only, an allow-listed environment, resource
+limits), so whatever it starts ends with it. Where the sandbox cannot run, every process
+the page starts carries the session's token in its environment (``RUOTA_DOCS_SESSION``),
+so when the page ends, or its process is killed, what it left running and kept the token is
+found and killed too, and the page's process is a subreaper, so what a block left running
+(an ``env -i`` daemon too) stays its descendant and is killed with it; a daemon of a shell
+block that empties its environment, or one orphaned by the page's process dying, escapes there.
 
 When the suite runs as root, the page's processes run as an unprivileged user
 (:mod:`ruota_docs.run.unprivileged`), with HOME in the page's folder; the parent stays
 root, so it can still kill them and read what they printed.
+
+A fault of the machine (no space left where the page writes, no temporary folder) is not the
+block's: it raises :class:`MachineFault`, which ends the run naming the path, and the block is
+not recorded.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import errno
 import os
 import select
 import shlex
@@ -32,14 +44,44 @@ from typing import TYPE_CHECKING
 
 from ruota_docs.records.reason_codes import Reason, ended, reason
 from ruota_docs.records.schema import OUTPUT_LIMIT
+from ruota_docs.run import sandbox
 from ruota_docs.run.settings import Settings, from_environment
 from ruota_docs.run.unprivileged import RunnerError, page_user
-from ruota_docs.run.process.worker import MemoryLimitError, memory_limit, receive, send
+from ruota_docs.run.process.worker import MemoryLimitError, receive, send
 
 if TYPE_CHECKING:
     from ruota_docs.run.run_state import OutputUpdate
 #: Environment variable naming the page session that started a process.
 SESSION_VARIABLE = "RUOTA_DOCS_SESSION"
+#: Seconds a block runs before the live line shows it (then once a second).
+PROGRESS_AFTER = 5.0
+#: Errors of a full disk (or quota): the machine's fault where the page's folder is full indeed.
+_FULL = (errno.ENOSPC, errno.EDQUOT)
+
+
+class MachineFault(RuntimeError):
+    """A fault of the machine, not of the block: no space left, a missing temporary folder."""
+
+
+def _page_folder() -> Path:
+    """A new folder for a page, in the temporary folder; a `MachineFault` where there is none."""
+    asked = os.environ.get("TMPDIR")
+    if asked and not os.path.isdir(asked):  # Python would quietly use another one
+        raise MachineFault(f"the temporary folder TMPDIR={asked} does not exist; create it or unset TMPDIR")
+    try:
+        return Path(tempfile.mkdtemp(prefix="ruota-page-"))
+    except OSError as error:
+        where = error.filename or tempfile.gettempdir()
+        raise MachineFault(f"cannot create the page's folder in {where}: {error.strerror}") from None
+
+
+def _full(path: Path) -> bool:
+    """Whether the file system of ``path`` has (next to) no space left."""
+    try:
+        info = os.statvfs(path)
+    except OSError:
+        return False
+    return info.f_bavail * info.f_frsize < 1 << 20 or (info.f_files > 0 and info.f_favail == 0)
 
 
 @dataclass
@@ -60,6 +102,7 @@ class Outcome:
     #: ``--update-outputs``: the ``#>`` lines the block's run rewrites, and the hash of the code they give
     update: OutputUpdate | None = None
     sha256: str | None = None
+    isolation: str | None = None  #: how the block's code was isolated (`ruota_docs.run.sandbox`); None where none ran
 
     def __post_init__(self) -> None:
         if self.code is not None:  # the record's text is always its code's English
@@ -69,13 +112,16 @@ class Outcome:
 class PageSession:
     """The process and working directory of one page."""
 
-    def __init__(self, page: str, env: dict[str, str] | None = None, settings: Settings | None = None) -> None:
+    def __init__(self, page: str, env: dict[str, str] | None = None, settings: Settings | None = None,
+                 network: bool = False, names: tuple[str, ...] = ()) -> None:
         self.page = page
         self.settings = settings or from_environment()  # outside a pytest run: the environment's
-        self.workdir = Path(tempfile.mkdtemp(prefix="ruota-page-"))
+        self.network, self.names = network, tuple(sorted(names))  #: the network; variables the page names
+        self.progress = None  #: called as ``progress(where, elapsed, done)`` while a block runs long
+        self.workdir = _page_folder()
         self.log_path = self.workdir.parent / f"{self.workdir.name}.log"
         self._log = open(self.log_path, "w+b")  # noqa: SIM115 — closed in close()
-        self.env = dict(os.environ if env is None else env)
+        self.env = sandbox.environment(os.environ if env is None else env, self.names)
         self.env.update(PYTHONUNBUFFERED="1", PYTHONFAULTHANDLER="1", MPLBACKEND="Agg", RUOTA_DOCS_PAGE=page)
         self.env[SESSION_VARIABLE] = self.token = f"{self.workdir.name}-{os.getpid()}"
         package_root = str(Path(__file__).resolve().parents[3])
@@ -88,13 +134,31 @@ class PageSession:
         except RunnerError as error:
             self.runner, self.refused = None, str(error)
         self.as_root = self.runner is None and hasattr(os, "geteuid") and os.geteuid() == 0
+        home, tmp = self.workdir / "home", self.workdir / "tmp"
+        home.mkdir()
+        tmp.mkdir()
         if self.runner is not None:
-            home, tmp = self.workdir / "home", self.workdir / "tmp"
-            home.mkdir()
-            tmp.mkdir()
             self.runner.own(self.workdir, home, tmp)
             self.env = self.runner.environment(self.env, home, tmp)
+        else:
+            self.env.update(HOME=str(home), TMPDIR=str(tmp))
         self._as_user = self.runner.popen_kwargs() if self.runner is not None else {}
+        self._user = (self.runner.uid, self.runner.gid, self.runner.groups) if self.runner is not None else None
+        try:
+            self.isolation, _ = sandbox.choose(self.settings.isolation, self._user, self.runner is not None)
+        except sandbox.SandboxError as error:
+            self.isolation, self.refused = sandbox.NONE, self.refused or str(error)
+        if self.isolation == sandbox.SANDBOX:
+            self._as_user = {}  # the sandbox switches to the user itself, keeping its groups
+        self._readable = (sandbox.readable_paths(tuple(str(p) for p in (self.settings.root, self.settings.docs_dir)
+                                                       if p is not None))
+                          if self.isolation == sandbox.SANDBOX else [])
+
+    def _argv(self, argv: list[str], network: bool) -> list[str]:
+        """``argv`` as the page runs it: in the sandbox, where it runs."""
+        if self.isolation != sandbox.SANDBOX:
+            return argv
+        return sandbox.command(argv, self.workdir, network, self._readable, self._user, self.workdir / "tmp")
 
     def _cannot_start(self) -> Outcome | None:
         """The failure of a page whose user cannot run it (the rest of the page is then not run)."""
@@ -107,8 +171,10 @@ class PageSession:
     def _start(self) -> None:
         cmd_r, cmd_w = os.pipe()
         res_r, res_w = os.pipe()
+        worker = [sys.executable, "-m", "ruota_docs.run.process.worker", str(cmd_r), str(res_w),
+                  self.settings.for_worker(self.isolation, os.getpid())]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "ruota_docs.run.process.worker", str(cmd_r), str(res_w), self.settings.for_worker()],
+            self._argv(worker, self.network),
             pass_fds=(cmd_r, res_w),
             stdin=subprocess.DEVNULL,
             stdout=self._log,
@@ -128,7 +194,7 @@ class PageSession:
         if self.process is not None or self.refused is not None or self.dead:
             return
         try:
-            memory_limit(self.settings.memory_limit)
+            self.settings.limits()
         except MemoryLimitError:
             return
         self._start()
@@ -143,73 +209,145 @@ class PageSession:
             if (refused := self._cannot_start()) is not None:
                 return refused
             try:
-                memory_limit(self.settings.memory_limit)
+                self.settings.limits()
             except MemoryLimitError as error:
                 self.dead = reason("cannot_start", detail=str(error))
                 return Outcome("failed", code=reason("problem", message=str(error)), error=str(error))
             self._start()
         mark = self._mark()
         started = time.perf_counter()
+        deadline = started + timeout
+        where = f"{self.page}:{line}"
         try:
             send(self._cmd, {"kind": kind, "code": code, "filename": filename, "line": line, "expect": expect,
                              "script": script})
         except BrokenPipeError:
             pass
-        ready, _, _ = select.select([self._res], [], [], timeout)
+        ready = self._until(deadline, self._res, where, started)
         answer = receive(self._res) if ready else None
+        if answer is None and ready:  # its end of the pipe closed: it ended, or closed its descriptors
+            ready = self._until(deadline, None, where, started)
+        self._done(where, started)
         elapsed = time.perf_counter() - started
         output = self._output_since(mark)
         if answer is not None:
             status = "passed" if answer["ok"] else "failed"
             error = answer.get("error")
+            if status == "failed" and answer.get("errno") in _FULL and _full(self.workdir):
+                raise MachineFault(f"no space left on the device of {self.workdir}, where the page writes "
+                                   f"(the block at {where} stopped on it: {(error or '').strip().splitlines()[-1]})")
             summary = error.strip().splitlines()[-1] if error and error.strip() else None
             return Outcome(status, output, answer["duration"], error=error, printed=answer.get("printed"),
-                           as_root=self.as_root, code=reason("raised", message=summary) if summary else None)
+                           as_root=self.as_root, code=reason("raised", message=summary) if summary else None,
+                           isolation=self.isolation)
         if not ready:
             why = reason("timeout", seconds=float(timeout))
             self._kill()
         else:
-            self.process.wait()
-            why = reason("died", ended=ended(self.process.returncode))
+            why = reason("died", ended=ended(self._returncode()))
         self.dead = reason("page_ended", line=line, why=why.to_record())
-        return Outcome("failed", output, elapsed, code=why, error=why.english(), as_root=self.as_root)
+        return Outcome("failed", output, elapsed, code=why, error=why.english(), as_root=self.as_root,
+                       isolation=self.isolation)
+
+    def _returncode(self) -> int:
+        """How the page's process ended: in the sandbox, bwrap reports a signal as 128 + its
+        number, as shells do; negative for a signal, as `subprocess` does."""
+        code = self.process.returncode
+        if self.isolation == sandbox.SANDBOX and 128 < code < 128 + 65:
+            return 128 - code
+        return code
+
+    def _until(self, deadline: float, fd: int | None, where: str, started: float,
+               proc: subprocess.Popen | None = None) -> bool:
+        """Wait until ``fd`` can be read (None: until the process ends) or ``deadline``: whether
+        it came first. Shows the live line while a block runs long."""
+        proc = proc or self.process
+        pidfd = None
+        if fd is None:
+            try:
+                pidfd = os.pidfd_open(proc.pid)
+            except (AttributeError, OSError):  # not Linux 5.3+, or the process is reaped already
+                pidfd = None
+        try:
+            while True:
+                if fd is None and proc.poll() is not None:
+                    return True
+                now = time.perf_counter()
+                if now >= deadline:
+                    return False
+                wait = deadline - now
+                if self.progress is not None:  # wake up for the live line: first after PROGRESS_AFTER, then each second
+                    wait = min(wait, max(started + PROGRESS_AFTER - now, 0) or 1.0)
+                if fd is None and pidfd is None:
+                    wait = min(wait, 0.05)
+                watched = [x for x in (fd, pidfd) if x is not None]
+                if watched and select.select(watched, [], [], wait)[0] and fd is not None:
+                    return True
+                if not watched:
+                    time.sleep(wait)
+                elapsed = time.perf_counter() - started
+                if self.progress is not None and elapsed >= PROGRESS_AFTER:
+                    self.progress(where, elapsed, False)
+        finally:
+            if pidfd is not None:
+                os.close(pidfd)
+
+    def _done(self, where: str, started: float) -> None:
+        elapsed = time.perf_counter() - started
+        if self.progress is not None and elapsed >= PROGRESS_AFTER:
+            self.progress(where, elapsed, True)
 
     # -- shell blocks ------------------------------------------------------
-    def run_shell(self, script: str, timeout: float) -> Outcome:
-        """Run a shell block with bash in the page's working directory."""
+    def run_shell(self, script: str, timeout: float, line: int = 0, network: bool = False) -> Outcome:
+        """Run a shell block with bash in the page's working directory (in a sandbox of its own:
+        what it starts ends with it; ``network``: the block ``requires: network``)."""
         if self.dead:
             return Outcome("skipped", code=reason("page_stopped", cause=self.dead.to_record()))
         if (refused := self._cannot_start()) is not None:
             return refused
+        try:
+            limits = self.settings.limits()
+        except MemoryLimitError as error:
+            return Outcome("failed", code=reason("problem", message=str(error)), error=str(error))
+        if self.isolation == sandbox.NONE:  # the invoking user's own count of processes
+            limits = dataclasses.replace(limits, processes=None)
         mark = self._mark()
         started = time.perf_counter()
+        where = f"{self.page}:{line}"
         # bash names the command that failed (set -e stops there) in a file of its own: the
         # block's output, which readers see, stays what its commands printed
         failed_at = Path(self.workdir, ".ruota-docs-failed-command")
         failed_at.unlink(missing_ok=True)
         trap = f"trap 'printf %s \"$BASH_COMMAND\" > {shlex.quote(str(failed_at))}' ERR\n"
         proc = subprocess.Popen(
-            ["bash", "-euo", "pipefail", "-c", trap + script],
+            self._argv(["bash", "-euo", "pipefail", "-c", limits.ulimit() + trap + script], network),
             stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT,
             cwd=self.workdir, env=self.env, start_new_session=True, **self._as_user,
         )
-        try:
-            code = proc.wait(timeout)
-        except subprocess.TimeoutExpired:
+        ended_in_time = self._until(started + timeout, None, where, started, proc)
+        self._done(where, started)
+        if not ended_in_time:
             _killpg(proc)
+            if self.isolation != sandbox.SANDBOX:
+                kill_session(self.token)
             return Outcome("failed", self._output_since(mark), time.perf_counter() - started,
-                           code=reason("timeout", seconds=float(timeout)), as_root=self.as_root)
+                           code=reason("timeout", seconds=float(timeout)), as_root=self.as_root,
+                           isolation=self.isolation)
+        code = proc.wait()
         output = self._output_since(mark)
         elapsed = time.perf_counter() - started
         if code == 0:
-            return Outcome("passed", output, elapsed, as_root=self.as_root)
+            return Outcome("passed", output, elapsed, as_root=self.as_root, isolation=self.isolation)
+        if "No space left on device" in output and _full(self.workdir):
+            raise MachineFault(f"no space left on the device of {self.workdir}, where the page writes "
+                               f"(the block at {where} stopped on it)")
         try:
             command = failed_at.read_text(encoding="utf-8", errors="replace").strip()
         except OSError:
             command = ""
         failed_at.unlink(missing_ok=True)  # the page's next blocks never see it
         failed = reason("shell_failed", ended=ended(code), command=command[:120] or None)
-        return Outcome("failed", output, elapsed, code=failed, as_root=self.as_root)
+        return Outcome("failed", output, elapsed, code=failed, as_root=self.as_root, isolation=self.isolation)
 
     # -- output and clean-up -------------------------------------------------
     def _mark(self) -> int:
@@ -231,12 +369,17 @@ class PageSession:
 
     def _kill(self) -> None:
         if self.process is not None and self.process.poll() is None:
+            if self.isolation != sandbox.SANDBOX:
+                kill_descendants(self.process.pid)
             _killpg(self.process)
-        kill_session(self.token)
+        if self.isolation != sandbox.SANDBOX:  # in the sandbox, its PID namespace ended with it
+            kill_session(self.token)
 
     def close(self) -> None:
         """End the page's process (and anything it left running) and remove its files."""
         if self.process is not None:
+            if self.isolation != sandbox.SANDBOX and self.process.poll() is None:
+                kill_descendants(self.process.pid)  # while the page's process lives, they are its own
             for fd in (self._cmd, self._res):
                 try:
                     os.close(fd)
@@ -244,7 +387,8 @@ class PageSession:
                     pass
             _wait(self.process, 5)  # its blocks are done: it ends once it reads that there are no more
             _killpg(self.process)
-        kill_session(self.token)
+        if self.isolation != sandbox.SANDBOX:
+            kill_session(self.token)
         self._log.close()
         shutil.rmtree(self.workdir, ignore_errors=True)
         self.log_path.unlink(missing_ok=True)
@@ -265,14 +409,16 @@ def start_ahead(page: str, settings: Settings) -> None:
     session.start_early()
 
 
-def session_for(page: str, settings: Settings) -> PageSession:
-    """The page's session: the one started ahead for it, else a new one."""
+def session_for(page: str, settings: Settings, network: bool = False, names: tuple[str, ...] = ()) -> PageSession:
+    """The page's session: the one started ahead for it, else a new one (``network``, ``names``:
+    what the page's blocks ask of its sandbox)."""
+    names = tuple(sorted(names))
     for started, ahead in list(_AHEAD.items()):
         del _AHEAD[started]
-        if started == page and ahead.settings == settings:
+        if started == page and ahead.settings == settings and (ahead.network, ahead.names) == (network, names):
             return ahead
-        ahead.close()  # another page's (or other settings'): never shared
-    return PageSession(page, settings=settings)
+        ahead.close()  # another page's (or other settings', another sandbox's): never shared
+    return PageSession(page, settings=settings, network=network, names=names)
 
 
 def close_ahead() -> None:
@@ -317,6 +463,48 @@ def kill_session(token: str) -> list[int]:
             except (ProcessLookupError, PermissionError):
                 pass
         time.sleep(0.01)  # let the kernel turn them into zombies (no environment left)
+    return killed
+
+
+def descendants(pid: int) -> list[int]:
+    """Live descendants of ``pid`` (Linux ``/proc``; [] elsewhere). Outside the sandbox, the
+    page's process is a subreaper, so a daemon a block started stays among them whatever its
+    environment or session."""
+    children: dict[int, list[int]] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return []
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as handle:
+                ppid = int(handle.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(name))
+    found, stack = [], [pid]
+    while stack:
+        for child in children.get(stack.pop(), ()):
+            found.append(child)
+            stack.append(child)
+    return found
+
+
+def kill_descendants(pid: int) -> list[int]:
+    """SIGKILL every descendant of ``pid``, again while new ones appear."""
+    killed: list[int] = []
+    for _ in range(5):
+        found = [p for p in descendants(pid) if p not in killed]
+        if not found:
+            break
+        for child in found:
+            try:
+                os.kill(child, signal.SIGKILL)
+                killed.append(child)
+            except (ProcessLookupError, PermissionError):
+                pass
     return killed
 
 

@@ -60,8 +60,9 @@ _UNITS = {"": 1, "B": 1, "K": 2**10, "KiB": 2**10, "M": 2**20, "MiB": 2**20, "G"
           "T": 2**40, "TiB": 2**40}
 
 
-def memory_limit(value: str | None) -> int | None:
-    """``RUOTA_DOCS_MEMORY_LIMIT`` in bytes: ``1073741824``, ``1GiB``, ``512MiB``; None if unset."""
+def memory_limit(value: str | None, name: str = "RUOTA_DOCS_MEMORY_LIMIT") -> int | None:
+    """A size such as ``RUOTA_DOCS_MEMORY_LIMIT`` (``name``) in bytes: ``1073741824``, ``1GiB``,
+    ``512MiB``; None if unset."""
     if not value or not value.strip():
         return None
     number, unit = value.strip(), ""
@@ -73,19 +74,53 @@ def memory_limit(value: str | None) -> int | None:
     except (KeyError, ValueError):
         size = 0
     if size <= 0:
-        raise MemoryLimitError(f"RUOTA_DOCS_MEMORY_LIMIT={value!r} is not a size: "
+        raise MemoryLimitError(f"{name}={value!r} is not a size: "
                                "write bytes or a number with a unit, e.g. 1GiB")
     return size
 
 
-def _limit_memory(value: str | None) -> None:
-    """Cap the page's address space (RLIMIT_AS): running out raises MemoryError in the
-    block instead of exhausting the machine. Inherited by the processes a block starts."""
-    limit = memory_limit(value)
-    if limit:
-        import resource  # noqa: PLC0415 — POSIX only
+_LIMITS = {"data": "RLIMIT_DATA", "nproc": "RLIMIT_NPROC", "fsize": "RLIMIT_FSIZE", "as": "RLIMIT_AS"}
 
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+def _apply_limits(limits: dict) -> None:
+    """Set the page's resource limits (`ruota_docs.run.sandbox.Limits`), soft and hard, so that a
+    block cannot raise them: running out of memory raises MemoryError in the block instead of
+    exhausting the machine. Inherited by the processes a block starts."""
+    if not any(limits.values()):
+        return
+    import resource  # noqa: PLC0415 — POSIX only
+
+    for key, name in _LIMITS.items():
+        value, which = limits.get(key), getattr(resource, name, None)
+        if not value or which is None:
+            continue
+        hard = resource.getrlimit(which)[1]
+        value = value if hard == resource.RLIM_INFINITY else min(value, hard)
+        try:
+            resource.setrlimit(which, (value, value))
+        except (ValueError, OSError):  # a limit the system does not let this process lower to
+            pass
+
+
+def _die_with_parent(parent: int) -> None:
+    """Outside the sandbox (whose PID namespace does it), end with the test run: where it is
+    killed, this process gets SIGKILL instead of running its block on (Linux' PR_SET_PDEATHSIG);
+    and keep the daemons a block starts as descendants (`ruota_docs.run.process.session` ends them)."""
+    if not parent or not sys.platform.startswith("linux"):
+        return
+    import ctypes  # noqa: PLC0415 — the fallback's only
+    import signal  # noqa: PLC0415
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+        # PR_SET_CHILD_SUBREAPER: what a block leaves running when its parent exits (a daemon,
+        # whatever its environment) stays this process's descendant, for the session to find
+        libc.prctl(36, 1, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the run ended before the signal was asked for
+        os._exit(1)
 
 
 def _remember_source(request: dict) -> None:
@@ -197,9 +232,23 @@ def _run_doctest(request: dict, namespace: dict) -> dict:
     return {"ok": False, "error": f"{report.getvalue()}{failed} of {attempted} doctest examples failed\n"}
 
 
+def _main_namespace() -> dict:
+    """The page's namespace: the dict of a fresh module that *is* ``__main__`` (``sys.modules``), as
+    a script's is: what pickle, copy and multiprocessing look up by ``__main__.Name`` (a class or
+    function a block defines) is found there, not in this worker's own module."""
+    import types  # noqa: PLC0415
+
+    module = types.ModuleType("__main__")
+    sys.modules["__main__"] = module
+    return module.__dict__
+
+
 def main(cmd_fd: int, result_fd: int, settings: dict | None = None) -> None:
-    _limit_memory((settings or {}).get("memory_limit"))
-    namespace: dict = {"__name__": "__main__"}
+    settings = settings or {}
+    if settings.get("isolation") != "sandbox":
+        _die_with_parent(settings.get("parent", 0))
+    _apply_limits(settings.get("limits") or {})
+    namespace = _main_namespace()
     while True:
         request = receive(cmd_fd)
         if request is None:
@@ -214,14 +263,25 @@ def main(cmd_fd: int, result_fd: int, settings: dict | None = None) -> None:
             code = exit_.code
             ok = code in (None, 0)
             answer = {"ok": ok, "error": None if ok else f"SystemExit: {code}"}
-        except BaseException:  # noqa: BLE001 — report whatever the block raised
-            answer = {"ok": False, "error": _format_exception(request["filename"])}
+        except BaseException as error:  # noqa: BLE001 — report whatever the block raised
+            answer = {"ok": False, "error": _format_exception(request["filename"]), "errno": _errno(error)}
         sys.stdout.flush()
         sys.stderr.flush()
         answer.update(_ANSWER_EXTRA)
         _ANSWER_EXTRA.clear()
         answer["duration"] = time.perf_counter() - started
         send(result_fd, answer)
+
+
+def _errno(error: BaseException) -> int | None:
+    """The errno of the OSError behind ``error`` (itself, or what it was raised from): the session
+    tells a full disk, the machine's fault, from the block's own."""
+    seen = 0
+    while error is not None and seen < 8:
+        if isinstance(error, OSError) and error.errno:
+            return error.errno
+        error, seen = error.__cause__ or error.__context__, seen + 1
+    return None
 
 
 def _format_exception(filename: str) -> str:

@@ -11,7 +11,10 @@ block the evaluator of its kind. This module holds what they share:
   (:meth:`~ruota_docs.run.run_state.RunState.decided`) that the pytest plugin turns into the record;
 - :class:`ExecutingEvaluator` — for kinds whose code runs in the page's process: the
   record reused with ``--reuse-record``, translations credited with the identical run
-  of their source, the page's session, and the repository guard.
+  of their source, the page's session (its sandbox gets the network where a block of the
+  page ``requires: network`` and the run allows it, and the variables its blocks name with
+  ``run: env=``), and the repository guard where the sandbox cannot run (in it, the
+  repository is read-only). A fault of the machine ends the run (`MachineFault`).
 
 The run's state (:class:`~ruota_docs.run.run_state.RunState`: settings, and the record
 read at its start) comes from the pytest plugin's ``ruota_run`` fixture.
@@ -29,8 +32,9 @@ from sybil.example import SybilFailure
 from ruota_docs.blocks.block import Block
 from ruota_docs.records.reason_codes import Reason, reason
 from ruota_docs.records.schema import Result
+from ruota_docs.run import sandbox
 from ruota_docs.run.guard import RepositoryGuard, records_note
-from ruota_docs.run.process.session import Outcome, PageSession, session_for
+from ruota_docs.run.process.session import MachineFault, Outcome, PageSession, session_for
 from ruota_docs.run.run_state import RunState
 from ruota_docs.run.settings import from_environment
 from ruota_docs.run.sybil.parsers import PageProblem
@@ -110,7 +114,7 @@ class BlockEvaluator:
 
     def evaluate(self, example, block: Block, run: RunState) -> Outcome:
         """The kind's own work, once the shared checks let the block through."""
-        raise NotImplementedError(f"{block.page}:{block.line}: no evaluator for a {block.kind} block")
+        raise NotImplementedError(f"{block.where}: no evaluator for a {block.kind} block")
 
     def shown(self, path: str) -> str:
         """``path`` relative to the repository, as a reader finds it."""
@@ -145,12 +149,16 @@ class ExecutingEvaluator(BlockEvaluator):
             page, earlier = _EXECUTED[key]
             if page != block.page:
                 return _credited(earlier, page)
-        session = example.namespace.get(_SESSION)
-        if session is None:
-            session = example.namespace[_SESSION] = session_for(block.page, settings)
-            if self.root is not None:
-                example.namespace[_GUARD] = RepositoryGuard(self.root, skip_paths=(session.workdir, session.log_path))
-        outcome = self.execute(session, block, float(block.options.get("timeout", settings.timeout)), run, example.path)
+        try:
+            timeout = float(block.options.get("timeout", settings.timeout))
+            if block.options.get("isolate") or settings.block_isolation:
+                outcome = self._isolated(example, block, run, timeout)
+            else:
+                outcome = self.execute(self._session(example, block, run), block, timeout, run, example.path)
+        except MachineFault as fault:
+            run.fault = str(fault)
+            pytest.exit(f"ruota-docs: {fault}. The run stopped there: the block at {block.page}:{block.line} is "
+                        "not recorded; the blocks before it are.", returncode=pytest.ExitCode.INTERNAL_ERROR)
         guard = example.namespace.get(_GUARD)
         written = guard.changes() if guard is not None else []
         bent, notes = guard.records.check() if guard is not None else ([], [])
@@ -165,6 +173,44 @@ class ExecutingEvaluator(BlockEvaluator):
             outcome = self.checked(block, outcome, run)
         _EXECUTED[key] = (block.page, outcome)
         return outcome
+
+
+    def _isolated(self, example, block: Block, run: RunState, timeout: float) -> Outcome:
+        """The block run in a fresh process of its own, ended with it (``run: isolate``, or the
+        plugin's ``isolation: block``): nothing the page's other blocks defined is there."""
+        network, names = page_needs(example.document, run.settings.network)
+        session = PageSession(block.page, settings=run.settings, network=network, names=names)
+        session.progress = run.progress
+        if self.root is not None and session.isolation != sandbox.SANDBOX and _GUARD not in example.namespace:
+            example.namespace[_GUARD] = RepositoryGuard(self.root, skip_paths=(session.workdir, session.log_path))
+        try:
+            return self.execute(session, block, timeout, run, example.path)
+        finally:
+            session.close()
+
+    def _session(self, example, block: Block, run: RunState) -> PageSession:
+        """The page's session, started at its first executed block."""
+        session = example.namespace.get(_SESSION)
+        if session is None:
+            network, names = page_needs(example.document, run.settings.network)
+            session = example.namespace[_SESSION] = session_for(block.page, run.settings, network, names)
+            session.progress = run.progress
+            if self.root is not None and session.isolation != sandbox.SANDBOX:
+                example.namespace[_GUARD] = RepositoryGuard(self.root, skip_paths=(session.workdir, session.log_path))
+        return session
+
+
+def page_needs(document, network_allowed: bool) -> tuple[bool, tuple[str, ...]]:
+    """What a page's blocks ask of its sandbox: the network (a block that ``requires: network``,
+    in a run that allows it) and the variables of the invoking environment they name (``run: env=``)."""
+    network, names = False, set()
+    for _, region in document.regions:
+        block = region.parsed
+        if not isinstance(block, Block):
+            continue
+        network = network or (network_allowed and any(r.name == "network" for r in block.requirements))
+        names.update(n for n in str(block.options.get("env") or "").split(",") if n)
+    return network, tuple(sorted(names))
 
 
 def _recorded(example, block: Block, run: RunState, evaluator: BlockEvaluator) -> Outcome | None:
@@ -184,7 +230,7 @@ def _recorded(example, block: Block, run: RunState, evaluator: BlockEvaluator) -
         return None
     # a result this page ran itself stays its own: only a translation's run is a credit
     return Outcome("passed", entry.output or "", entry.duration or 0.0, as_root=entry.as_root,
-                   reused_from=entry.reused_from, ran_at=entry.ran_at)
+                   isolation=entry.isolation, reused_from=entry.reused_from, ran_at=entry.ran_at)
 
 
 def _reusable_page(recorded: dict[str, Result] | None, document, network: bool) -> dict[int, Result] | bool:
@@ -213,7 +259,7 @@ def _credited(earlier: Outcome, page: str) -> Outcome:
 def _failure_text(block: Block, outcome: Outcome) -> str:
     if block.error:
         return block.error
-    parts = [f"{block.page}:{block.line}: {outcome.reason or 'failed'}"]
+    parts = [f"{block.where}: {outcome.reason or 'failed'}"]
     if outcome.error and outcome.error.strip() != (outcome.reason or "").strip():
         parts.append(outcome.error.rstrip())
     if outcome.output.strip():
@@ -222,6 +268,9 @@ def _failure_text(block: Block, outcome: Outcome) -> str:
 
     if hint := requirement_hint(outcome.error):
         parts.append(hint)
+    if outcome.code is not None and outcome.code.code == "timeout":
+        parts.append("a block that needs longer says so above it, <!-- run: timeout=SECONDS -->; "
+                     "--block-timeout S changes the default for the run")
     return "\n".join(parts)
 
 

@@ -22,7 +22,8 @@ from ruota_docs.run.sybil.evaluators import ExecutingEvaluator
 def _expected(block: Block) -> list:
     """The ``#>`` lines of a block's code (`ruota_docs.run.outputs`, read only where the code holds one:
     most blocks have none, and a run of one page that has none never imports it)."""
-    if "#>" not in block.code:
+    if "#>" not in block.code and ("print(" not in block.code or ('"""' not in block.code
+                                                                    and "'''" not in block.code)):
         return []
     from ruota_docs.run import outputs  # noqa: PLC0415
 
@@ -30,7 +31,7 @@ def _expected(block: Block) -> list:
 
 
 def _filename(block: Block) -> str:
-    return f"{block.page}:{block.line}"
+    return block.where
 
 
 def _script(block: Block, page_path: str) -> str:
@@ -60,7 +61,7 @@ class PythonEvaluator(ExecutingEvaluator):
         if run.settings.update_outputs:
             return self._planned(block, expected, outcome, diff)
         line = outputs.first_difference(expected, printed)
-        where = self._where(block, line.index) if line else f"{block.page}:{block.line}"
+        where = self._where(block, line.index) if line else block.where
         return Outcome("failed", outcome.output, outcome.duration, code=reason("output_differs", at=where),
                        error=diff, as_root=outcome.as_root)
 
@@ -69,12 +70,13 @@ class PythonEvaluator(ExecutingEvaluator):
         from ruota_docs.run import outputs  # noqa: PLC0415 — see `_expected`
 
         try:
-            code, edits = outputs.edits(block.code_origins, block.code, outputs.plan(expected, outcome.printed or []))
+            code, edits = outputs.edits(block.code_origins, block.code, outputs.plan(expected, outcome.printed or [],
+                                                                                         block.code))
         except outputs.UpdateError as error:
             at = self._where(block, error.line - 1) if error.line else None
             return Outcome("failed", outcome.output, outcome.duration, error=diff, as_root=outcome.as_root,
                            code=reason("outputs_not_updated", at=at, error=str(error)))
-        update = OutputUpdate(f"{block.page}#{block.index}", f"{block.page}:{block.line}", edits, diff, block.sha256)
+        update = OutputUpdate(f"{block.page}#{block.index}", block.where, edits, diff, block.sha256)
         return dataclasses.replace(outcome, code=reason("outputs_updated"), update=update,
                                    sha256=hashlib.sha256(code.encode()).hexdigest())
 
@@ -82,7 +84,7 @@ class PythonEvaluator(ExecutingEvaluator):
         """``file:line`` of line ``index`` of a block's code, as a reader finds it."""
         origin = block.code_origins[index] if index < len(block.code_origins) else None
         if origin is None:
-            return f"{block.page}:{block.line}"
+            return block.where
         return f"{self.shown(origin[0])}:{origin[1]}"
 
 

@@ -22,7 +22,8 @@ class ShellEvaluator(ExecutingEvaluator):
     """``bash``, ``sh``, ``console`` blocks: one bash process each, ``set -euo pipefail``."""
 
     def execute(self, session: PageSession, block: Block, timeout: float, run: RunState, page_path: str) -> Outcome:
-        return session.run_shell(shell_script(block), timeout)
+        network = run.settings.network and any(r.name == "network" for r in block.requirements)
+        return session.run_shell(shell_script(block), timeout, block.line, network)
 
 
 class WindowsEvaluator(ShellEvaluator):

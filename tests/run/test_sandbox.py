@@ -1,0 +1,88 @@
+"""run.sandbox: the environment's allow-list, bubblewrap's command line, the limits, the choice of isolation."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ruota_docs.run import sandbox
+
+
+def test_the_environment_is_an_allow_list():
+    invoking = {"PATH": "/usr/bin", "LANG": "C.UTF-8", "LC_ALL": "C", "HIP_VISIBLE_DEVICES": "0",
+                "HSA_OVERRIDE_GFX_VERSION": "11.0.0", "CUDA_VISIBLE_DEVICES": "1", "ROCR_VISIBLE_DEVICES": "0",
+                "GH_TOKEN": "ghp_x", "AWS_SECRET_ACCESS_KEY": "y", "SSH_AUTH_SOCK": "/run/agent", "HF_TOKEN": "hf_z",
+                "HOME": "/root", "RUOTA_DOCS_PROBED": "{}"}
+    found = sandbox.environment(invoking)
+    assert set(found) == {"PATH", "LANG", "LC_ALL", "HIP_VISIBLE_DEVICES", "HSA_OVERRIDE_GFX_VERSION",
+                          "CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "RUOTA_DOCS_PROBED"}
+    # a variable the page names (<!-- run: env=HF_TOKEN -->) reaches it; only that one
+    assert set(sandbox.environment(invoking, ["HF_TOKEN"])) - set(found) == {"HF_TOKEN"}
+
+
+def test_the_command_binds_the_system_and_the_repository_read_only(tmp_path):
+    work = tmp_path / "page"
+    command = sandbox.command(["python", "-c", "pass"], work, False, ["/srv/repo"], tmp=work / "tmp")
+    pairs = list(zip(command, command[1:], command[2:]))
+    assert ("--ro-bind", "/usr", "/usr") in pairs and ("--ro-bind", "/srv/repo", "/srv/repo") in pairs
+    assert ("--bind", str(work), str(work)) in pairs and ("--bind", str(work / "tmp"), "/tmp") in pairs
+    assert "--die-with-parent" in command and "--share-net" not in command
+    assert command[-4:] == ["--", "python", "-c", "pass"]
+    assert "--share-net" in sandbox.command(["true"], work, True, [])
+    # no home folder: neither bound nor made
+    assert not any(a in ("/root", "/home") for a in command)
+
+
+def test_gpu_device_nodes_are_bound_where_present(tmp_path):
+    command = sandbox.command(["true"], tmp_path, False, [])
+    for device in sandbox.GPU_DEVICES:
+        assert (device in command) == os.path.exists(device)
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="the switch of users is root's")
+def test_run_by_root_the_sandbox_switches_to_the_user_keeping_its_groups(tmp_path):
+    command = sandbox.command(["true"], tmp_path, False, [], (999, 995, (44, 108, 995)))
+    assert "--unshare-user" not in command and "--unshare-all" not in command
+    assert command[command.index("--cap-drop") + 1] == "ALL"
+    switch = command[command.index("--reuid"):]
+    assert switch[:6] == ["--reuid", "999", "--regid", "995", "--groups", "44,108,995"]
+
+
+def test_paths_inside_another_are_bound_once():
+    assert sandbox._merged(["/srv/a", "/srv/a/b", "/usr/lib/python3", "/srv/ab"]) == ["/srv/a", "/srv/ab"]
+
+
+def test_shell_blocks_get_the_same_limits():
+    limits = sandbox.Limits(memory=2**30, processes=64, file_size=2**20)
+    assert limits.ulimit() == ("ulimit -d 1048576 2>/dev/null || :\nulimit -f 1024 2>/dev/null || :\n"
+                               "ulimit -u 64 2>/dev/null || :\n")
+    assert limits.for_worker() == {"data": 2**30, "nproc": 64, "fsize": 2**20, "as": None}
+    assert sandbox.Limits(None, None, None).ulimit() == ""
+
+
+def test_isolation_asked_and_found(monkeypatch):
+    monkeypatch.setattr(sandbox, "unusable", lambda user=None: "bwrap is not installed")
+    assert sandbox.choose("auto", None, True) == (sandbox.USER, "bwrap is not installed")
+    assert sandbox.choose("auto", None, False) == (sandbox.NONE, "bwrap is not installed")
+    assert sandbox.choose("user", None, False) == (sandbox.NONE, None)
+    with pytest.raises(sandbox.SandboxError, match="--isolation sandbox: bwrap is not installed"):
+        sandbox.choose("sandbox", None, False)
+    monkeypatch.setattr(sandbox, "unusable", lambda user=None: None)
+    assert sandbox.choose("auto", None, True) == (sandbox.SANDBOX, None)
+
+
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed here")
+def test_bwrap_runs_here_or_says_why():
+    sandbox.unusable.cache_clear()
+    why = sandbox.unusable(None)
+    assert why is None or why.startswith("bwrap cannot")
+
+
+def test_readable_paths_hold_the_interpreter_and_the_package():
+    paths = sandbox.readable_paths(("/nonexistent-repo",))
+    package = str(Path(sandbox.__file__).resolve().parents[2])
+    assert any(package == p or package.startswith(p + "/") for p in paths)
+    assert "/nonexistent-repo" not in paths

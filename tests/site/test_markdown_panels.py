@@ -1,0 +1,47 @@
+"""site.markdown_panels: the block panels from a plain Python-Markdown conversion, no MkDocs build."""
+
+from __future__ import annotations
+
+import json
+
+import markdown
+
+from _support import RX7600, panels, synthetic_record, words, write_tree
+from ruota_docs.site import markdown_panels
+
+PAGE = "# Inicio { #inicio }\n\n```python\nprint('hola')\n```\n\n```python\nprint('otro')\n```\n"
+
+
+def convert(root, page: str = "es/index.md", **options) -> str:
+    text = (root / "docs" / page).read_text(encoding="utf-8")
+    md = markdown.Markdown(extensions=["pymdownx.superfences", "ruota_docs.site.markdown_panels"],
+                           extension_configs={"ruota_docs.site.markdown_panels": {"root": str(root), "page": page,
+                                                                                  **options}})
+    return md.convert(text)
+
+
+def test_each_block_gets_the_panel_its_record_gives(tmp_path):
+    root = write_tree(tmp_path / "site", {"docs/es/index.md": PAGE})
+    data = synthetic_record(root, RX7600)
+    del data["blocks"]["es/index.md#1"]  # the second block has no run yet
+    (root / "verification").mkdir()
+    (root / "verification" / "rocm-gfx1102.json").write_text(json.dumps(data), encoding="utf-8")
+    html = convert(root)
+    found = [words(p) for p in panels(html)]
+    assert len(found) == 2 and "data-ruota" not in html
+    assert "AMD Radeon RX 7600" in found[0] and "ran on AMD Radeon RX 7600" in found[0]
+    assert "AMD Radeon RX 7600" not in found[1]
+    assert html.index("print") < html.index("ruota-verify")  # under the code
+    english = [words(p) for p in panels(convert(root, lang="en"))]
+    assert "Verified" in english[0] or "verified" in english[0]
+
+
+def test_a_record_the_site_would_refuse_leaves_the_block_unmarked(tmp_path):
+    root = write_tree(tmp_path / "site", {"docs/es/index.md": PAGE})
+    data = synthetic_record(root, RX7600)
+    data["blocks"]["es/index.md#0"]["output"] = "logged in as alice@workstation-42\n"
+    (root / "verification").mkdir()
+    (root / "verification" / "rocm-gfx1102.json").write_text(json.dumps(data), encoding="utf-8")
+    html = convert(root)
+    assert "alice@workstation-42" not in html and len(panels(html)) == 2
+    assert markdown_panels.STYLESHEET.is_file()
