@@ -76,8 +76,8 @@ def test_the_field_lists_derive_from_the_model():
     names = [f.metadata.get("json") or f.name for f in dataclasses.fields(Result)]
     assert list(schema.ENTRY_FIELDS) == ["page", "lang", "index", "line", *names]
     assert schema.ENTRY_FIELDS["id"] == (str, type(None)) and schema.ENTRY_FIELDS["duration"] == (int, float)
-    assert schema.OPTIONAL_FIELDS == ("signature", "as_root", "reason_code", "tier")
-    assert schema.OMITTED_IF_NULL == ("id", "error", "output", "as_root", "tier")
+    assert schema.OPTIONAL_FIELDS == ("signature", "as_root", "reason_code", "tier", "isolation")
+    assert schema.OMITTED_IF_NULL == ("id", "error", "output", "as_root", "tier", "isolation")
     assert schema.PER_COPY == ("page", "lang", "index", "line", "reused_from", "signature")
     assert schema.REASON_FIELDS == ("reason", "reason_code")
     # what the site shows, which publishing holds to the private-data rules
@@ -88,26 +88,26 @@ def test_the_field_lists_derive_from_the_model():
 class Extended(Result):
     """A result with one more optional field, as a new field is added: one line."""
 
-    isolation: str | None = schema._field(optional=True, absent=True)
+    comment: str | None = schema._field(optional=True, absent=True)
 
 
 def test_a_new_optional_field_is_absent_from_the_json_while_unset(monkeypatch):
     """A field added to the model is stored as it is, and left out where unset: records that do
     not use it keep their bytes."""
-    monkeypatch.setattr(stored, "_SHARED", (*stored._SHARED, ("isolation", "isolation")))
-    monkeypatch.setattr(stored, "_STORED_KEYS", stored._STORED_KEYS | {"isolation"})
-    monkeypatch.setattr(stored, "OMITTED_IF_NULL", (*schema.OMITTED_IF_NULL, "isolation"))
-    monkeypatch.setattr(schema, "_JSON_NAMES", (*schema._JSON_NAMES, ("isolation", "isolation")))
-    monkeypatch.setattr(schema, "_ABSENT_IF_NULL", schema._ABSENT_IF_NULL | {"isolation"})
+    monkeypatch.setattr(stored, "_SHARED", (*stored._SHARED, ("comment", "comment")))
+    monkeypatch.setattr(stored, "_STORED_KEYS", stored._STORED_KEYS | {"comment"})
+    monkeypatch.setattr(stored, "OMITTED_IF_NULL", (*schema.OMITTED_IF_NULL, "comment"))
+    monkeypatch.setattr(schema, "_JSON_NAMES", (*schema._JSON_NAMES, ("comment", "comment")))
+    monkeypatch.setattr(schema, "_ABSENT_IF_NULL", schema._ABSENT_IF_NULL | {"comment"})
     monkeypatch.setattr(stored, "Result", Extended)
     block = BlockRef("es/a.md", "es", 0, 3)
     unset = Record(machine_id="cpu-x86_64", machine=MACHINE, results={block: Extended(**_fields(result()))})
-    assert '"isolation"' not in unset.to_json() and "isolation" not in unset.to_dict()["blocks"]["es/a.md#0"]
+    assert '"comment"' not in unset.to_json() and "comment" not in unset.to_dict()["blocks"]["es/a.md#0"]
     isolated = Record(machine_id="cpu-x86_64", machine=MACHINE,
-                      results={block: Extended(**_fields(result()), isolation="sandbox")})
+                      results={block: Extended(**_fields(result()), comment="a note")})
     written = json.loads(isolated.to_json())
-    assert written["pages"]["a.md"]["results"][0]["isolation"] == "sandbox"
-    assert Record.from_json(isolated.to_json()).results[block].isolation == "sandbox"
+    assert written["pages"]["a.md"]["results"][0]["comment"] == "a note"
+    assert Record.from_json(isolated.to_json()).results[block].comment == "a note"
 
 
 def test_the_evidence_tier_is_absent_where_a_block_reached_none():
@@ -137,7 +137,7 @@ def test_an_entry_round_trips_through_the_model():
     found = result("skipped", reason="requires ROCm", reason_code=None, signature="sig")
     entry = found.to_entry(block)
     assert entry["reason_code"] is None and "signature" in entry
-    assert list(entry) == [k for k in schema.ENTRY_FIELDS if k != "tier"]  # none reached: absent
+    assert list(entry) == [k for k in schema.ENTRY_FIELDS if k not in ("tier", "isolation")]  # none: absent
     assert Result.from_entry(entry) == found and entry["line"] == 11 and entry["signature"] == "sig"
     with pytest.raises(RecordError, match="^entry es/a.md#2: missing field 'language'$"):
         Result.from_entry({"page": "es/a.md", "index": 2, "sha256": "x", "outcome": "passed"})

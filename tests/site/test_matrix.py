@@ -129,6 +129,6 @@ def test_a_targets_list_shows_its_newest_machines(project):
 def test_a_block_that_shows_a_snippet_is_named_by_it(project):
     """Readers know a block by the file it shows, not by a line of the Markdown they never see."""
     guides = evidence.load_guides(project, project / "docs", "es", TABLE)
-    page = words(matrix.card_matrix(guides, [run_on(project, H200, env="failed")], "es", url=lambda page: page))
+    page = words(matrix.card_matrix(guides, [record_of(run_on(project, H200, env="failed"))], "es", url=lambda page: page))
     assert "Falló el bloque 010_env.py" in page
     assert "línea" not in page.split("Qué bloques")[0]
