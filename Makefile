@@ -5,7 +5,7 @@
 # the unprivileged user ruota-docs-runner: `make runner` lets it reach .venv and the repository.
 # Also:
 #   make preview         build site/ and serve it as GitHub Pages will (SITE_URL=… for its address)
-#   make record-check RECORDS="verification/<machine>-<fingerprint>.json …"   validate contributed records
+#   make record-check RECORDS_FROM=list   validate the records named in list, one per NUL byte (git diff -z)
 #   make bench           the side-by-side benchmarks (minutes; results: benchmarks/RESULTS.md)
 
 PYTHON ?= python3
@@ -79,15 +79,18 @@ test: $(VENV)/.tests-installed
 
 # What CI adds after the tests: every block has a current record, every record passes
 # `record check`, translations match.
+# The folder, not a shell glob: the check lists it as the build and status do (hidden files, links
+# and anything that is not a regular file refused, named).
 check: $(VENV)/.tests-installed
 	$(BIN)/ruota-docs status --strict
-	$(BIN)/ruota-docs record check verification/*.json
+	$(BIN)/ruota-docs record check verification/
 	$(BIN)/ruota-docs i18n check
 
-# CI runs it on the records a pull request adds or changes (.github/workflows/site.yml).
+# The records named in the file RECORDS_FROM, one per NUL byte (`git diff -z --name-only`): a name
+# never passes through make or a shell, whatever characters it holds.
 record-check: $(VENV)/.docs-installed
-	@test -n "$(RECORDS)" || { echo 'record-check: name the records: make record-check RECORDS="verification/<machine>-<fingerprint>.json"' >&2; exit 2; }
-	$(BIN)/ruota-docs record check $(RECORDS)
+	@test -n "$(RECORDS_FROM)" || { echo 'record-check: name a list of records: make record-check RECORDS_FROM=list (one name per NUL byte, as git diff -z --name-only writes them)' >&2; exit 2; }
+	$(BIN)/ruota-docs record check --from "$(RECORDS_FROM)"
 
 # Run as root: create the user the pages run as and let it in where it cannot reach
 # (an ACL entry for it, or o+x on the folders in the way); it says what it changed.

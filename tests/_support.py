@@ -41,10 +41,13 @@ def repo_plugin_options(name: str = "ruota_docs") -> dict:
     return plugin_options(load_mkdocs_config(REPO), name) or {}
 
 
-def mkdocs_yml(site: bool = False, record_dir: str = "verification", languages=("es", "en", "fr")) -> str:
+def mkdocs_yml(site: bool = False, record_dir: str = "verification", languages=("es", "en", "fr"),
+               check_records: bool = False) -> str:
     """An mkdocs.yml adapted from the repository's: same Markdown extensions (superfences,
     snippets from ``snippets/`` with ``check_paths``); with ``site``,
-    the theme (Material with the repository's overrides), search, ruota_docs and i18n plugins."""
+    the theme (Material with the repository's overrides), search, ruota_docs and i18n plugins
+    (``check_records``: the build's `record check` of every record, off for the hand-made records
+    of rendering tests; the tests of that gate and of the attack corpus turn it on)."""
     names = {"es": "Español", "en": "English", "fr": "Français"}
     langs = "".join(
         f"        - locale: {lang}\n          name: {names[lang]}\n          build: true\n"
@@ -71,6 +74,7 @@ def mkdocs_yml(site: bool = False, record_dir: str = "verification", languages=(
           - search
           - ruota_docs:
               record_dir: {record_dir}
+              check_records: {str(check_records).lower()}
               key_blocks: {card_matrix["key_blocks"]}
               target_cards: {card_matrix["target_cards"]}
           - i18n:

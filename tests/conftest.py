@@ -1,5 +1,6 @@
 """Shared set-up of the package's tests (helpers live in tests/_support.py)."""
 
+import getpass
 import shutil
 import sys
 import tempfile
@@ -15,6 +16,22 @@ from _support import reader_folder
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "realdocs: reads the repository's own docs/ (fails while pages disagree)")
+    _base_temp_without_the_login_name(config)
+
+
+def _base_temp_without_the_login_name(config) -> None:
+    """pytest's temporary folders are under ``pytest-of-<login>``, and the engine writes a login name as
+    ``<user>`` in what blocks print: a test comparing an output with its own tmp_path fails for anyone but
+    root. Such a user's run gets a base folder of its own without the name (the controller makes it; xdist's
+    workers take a folder in it)."""
+    if config.option.basetemp or hasattr(config, "workerinput"):
+        return
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        return
+    if user != "root" and len(user) >= 3:
+        config.option.basetemp = tempfile.mkdtemp(prefix="ruota-pytest-")
 
 
 @pytest.hookimpl(wrapper=True, optionalhook=True)  # optional: pytest-xdist may be absent (.ci/lowest)

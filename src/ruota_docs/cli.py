@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ruota_docs import __version__, status
 from ruota_docs.blocks import fact_directive, terms
-from ruota_docs.records import ledger
+from ruota_docs.records import ledger, listing
 from ruota_docs.records.schema import SCHEMA
 from ruota_docs.run import toolchain
 from ruota_docs.site import formatting
@@ -312,6 +312,8 @@ def cmd_record(args) -> int:
 
     if args.action == "migrate":
         return _migrate(args.files)
+    if args.action == "verify-ci":
+        return _verify_ci(args)
     root = _root(args.root)
     docs = _site(root)[0]
     if args.action == "describe":
@@ -323,13 +325,21 @@ def cmd_record(args) -> int:
             print(body)
             status = max(status, refused)
         return status
-    # a folder stands for the records in it, as `verification/*.json` would
-    files = [found for name in args.files
-             for found in (sorted(Path(name).glob("*.json")) if Path(name).is_dir() else [name])]
-    if not files:
-        print(f"record check: no records (*.json) in {', '.join(args.files)}", file=sys.stderr)
+    # a folder stands for the records in it (`ruota_docs.records.listing`, as every tool reads them);
+    # --from: names one per NUL byte (`git diff -z`), so that no name passes through a shell
+    ledger_dir = _site(root)[4]
+    names = list(args.files) + (listing.read_names(args.names_from) if args.names_from else [])
+    if not names:
+        print("record check: name the records (FILE…, a folder, or --from a list)", file=sys.stderr)
         return 2
-    reports = check.check_files(files, root, docs)
+    files, refused = listing.named(names, ledger_dir)
+    if not files and not refused:
+        print(f"record check: no records (*.json) in {', '.join(names)}", file=sys.stderr)
+        return 2
+    reports = check.check_files(files, root, docs, records_folder=ledger_dir)
+    for path, why in refused:
+        reports.append(check.Report(str(path)))
+        reports[-1].add("record", "error", "listing", why)
     line, status = check.summary(reports, strict=args.strict)
     if args.json:
         print(json.dumps({"ok": status == 0, "summary": line, "records": [r.to_dict() for r in reports]}, indent=1))
@@ -343,6 +353,15 @@ def cmd_record(args) -> int:
               f"{check.plural(report.count('warning'), 'warning')}{ran}")
     print(line)
     return status
+
+
+def _verify_ci(args) -> int:
+    """``record verify-ci [FOLDER] --repo OWNER/REPO --out LIST`` (`ruota_docs.records.attestations.main`)."""
+    from ruota_docs.records import attestations  # noqa: PLC0415 — only this action needs it
+
+    folder = args.files[0] if args.files else str(_site(_root(args.root))[4])
+    return attestations.main([folder, *(["--repo", args.repo] if args.repo else []),
+                              *(["--out", args.out] if args.out else [])])
 
 
 def _migrate(files: list[str]) -> int:
@@ -524,11 +543,18 @@ def main(argv: list[str] | None = None) -> int:
                                         "nothing personal or secret; outputs within the size limit; no time in the "
                                         "future. One line per problem (FILE: WHERE: error|warning: reason), then a "
                                         "summary; exit 1 on any error.")
-    record.add_argument("action", choices=["check", "migrate", "describe"],
+    record.add_argument("action", choices=["check", "migrate", "describe", "verify-ci"],
                         help="check: validate; migrate: write a record again as the engine writes it (its "
                              "outputs' and reasons' keys computed again, after a hand edit); "
-                             "describe: the pull request's body for a record (with its check)")
-    record.add_argument("files", nargs="+", metavar="FILE",
+                             "describe: the pull request's body for a record (with its check); verify-ci: "
+                             "`gh attestation verify` each ci record (signer: the records workflow) and write "
+                             "the list of verified ones (--out) that the site's build reads")
+    record.add_argument("--repo", metavar="OWNER/REPO", help="verify-ci: the repository whose records workflow signs")
+    record.add_argument("--out", metavar="LIST", help="verify-ci: where to write the list of verified records")
+    record.add_argument("--from", dest="names_from", metavar="LIST",
+                        help="also the records named in the file LIST, one per NUL byte as `git diff -z --name-only` "
+                             "writes them ('-': standard input): names pass through no shell")
+    record.add_argument("files", nargs="*", metavar="FILE",
                         help="records to check (verification/<machine-id>-<fingerprint>.json)")
     record.add_argument("--json", action="store_true", help="print the report as JSON")
     record.add_argument("--strict", action="store_true", help="warnings (stale entries, unknown GPUs) count as errors")
@@ -565,6 +591,8 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_serve(args, extra)
     if args.command == "contribute":
         return cmd_contribute(args, extra)
+    if args.command == "record" and not [e for e in extra if e.startswith("-")]:
+        args.files, extra = args.files + extra, []  # FILE… after an option (argparse leaves them over)
     if extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     commands = {"status": cmd_status, "i18n": cmd_i18n, "init": cmd_init, "toolchain": cmd_toolchain,

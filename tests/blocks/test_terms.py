@@ -57,8 +57,8 @@ def test_str_round_trips(text):
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("rocm colour=red", "unknown requirement 'colour'; known: gpu, rocm, cuda, cpu, network, hipcc, arch, os, import, tool, vram, python, torch, triton"),
-    ("amd", "unknown requirement 'amd'; known: gpu, rocm, cuda, cpu, network, hipcc, arch, os, import, tool, vram, python, torch, triton"),
+    ("rocm colour=red", "unknown requirement 'colour'; known: gpu, rocm, cuda, cpu, network, rocm_library, hipcc, arch, os, import, tool, vram, python, torch, triton"),
+    ("amd", "unknown requirement 'amd'; known: gpu, rocm, cuda, cpu, network, rocm_library, hipcc, arch, os, import, tool, vram, python, torch, triton"),
     ("", "empty requires: directive"),
     ("   ", "empty requires: directive"),
     ("ROCm", "malformed requirement 'ROCm'"),
@@ -120,7 +120,8 @@ def test_toolchain_terms_describe_themselves():
 
 # -- one record per term, one check per term, strings per term ------------------------------------------------
 #: A directive using each term, as authors write it.
-WRITTEN = {"gpu": "gpu", "rocm": "rocm", "cuda": "cuda", "cpu": "cpu", "network": "network", "hipcc": "hipcc arch=gfx906",
+WRITTEN = {"gpu": "gpu", "rocm": "rocm", "cuda": "cuda", "cpu": "cpu", "network": "network", "rocm_library": "rocm_library",
+           "hipcc": "hipcc arch=gfx906",
            "arch": "arch=gfx906", "os": "os=windows", "import": "import=keras", "tool": "tool=rocminfo",
            "vram": "vram>=8GiB", "python": "python>=3.10", "torch": "torch>=2.9",
            "triton": "triton>=3.9"}

@@ -626,6 +626,20 @@ def test_ledger_of_another_machine_is_refused(tmp_path, machine_id):
     shutil.rmtree(tree / "records")
 
 
+@pytest.mark.parametrize("runs", [("",), ("", "--reuse-ledger")])
+def test_a_record_at_a_path_its_user_chose_passes_record_check(tmp_path, machine_id, runs):
+    """``--ledger my.json``: the engine's record, fresh or resumed, passes ``record check`` whatever its
+    name; the naming rule holds only in the records folder (verification/)."""
+    from ruota_docs.records import check as record_check
+    tree = write_tree(tmp_path / "tree", {f"docs/{lang}/same.md": SAME for lang in ("es", "en", "fr")})
+    env = clean_env(PROBE_DIR=str(tmp_path))
+    for how in runs:
+        run_pytest(tree, "--ledger", "my.json", *([how] if how else []), env=env)
+        report = record_check.check_file(tree / "my.json", tree, tree / "docs")
+        assert [f"{p.where}: {p.message}" for p in report.problems if p.severity == "error"] == [], how
+    assert read_ledger(tree / "my.json")["blocks"]
+
+
 def test_a_block_written_in_an_included_markdown_file_is_reported_at_that_file_and_line(tmp_path):
     part = "Part.\n\n```python\nprint(1)\nraise ValueError('boom')\n```\n\n```made-up\nx\n```\n"
     root = write_tree(tmp_path / "site", {"docs/es/index.md": '# T { #t }\n\nIntro.\n\n--8<-- "part.md"\n',

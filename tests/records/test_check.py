@@ -58,7 +58,7 @@ def good(project) -> dict:
 
 
 def check(project: Path, data, name: str | None = None, raw: str | None = None) -> record_check.Report:
-    path = project / "incoming" / (name or f"{data['machine_id']}.json")
+    path = project / "verification" / (name or f"{data['machine_id']}.json")
     path.parent.mkdir(exist_ok=True)
     path.write_text(raw if raw is not None else stored_text(data), encoding="utf-8")
     return record_check.check_file(path, project, project / "docs", now=NOW)
@@ -91,9 +91,32 @@ def test_a_coherent_rocm_record_is_accepted(project, good):
     assert record_check.summary([report]) == ("accepted: 1 record, 9 entries (0 stale); 0 errors, 0 warnings", 0)
 
 
+def coherent(project: Path, machine: dict) -> dict:
+    """A record of ``machine`` whose ``requires: rocm`` block is skipped, as the engine skips it there."""
+    said = "CUDA, NVIDIA H200" if machine["backend"] == "cuda" else "CPU only, x86_64"
+    return synthetic_record(project, machine, lambda block: (
+        ("skipped", "", f"requires ROCm; this machine: {said}") if block.requirements
+        else ("passed", "ran\n", None)))
+
+
 @pytest.mark.parametrize("machine", [H200, CPU], ids=["cuda", "cpu"])
 def test_coherent_cuda_and_cpu_records_are_accepted(project, machine):
-    assert problems(check(project, synthetic_record(project, machine))) == []
+    assert problems(check(project, coherent(project, machine))) == []
+
+
+@pytest.mark.parametrize("machine", [H200, CPU], ids=["cuda", "cpu"])
+def test_a_result_for_a_block_this_machine_cannot_run_is_refused(project, machine):
+    """Outcomes agree with requirements: ``requires: rocm`` cannot have passed, nor failed, on CUDA or CPU."""
+    data = coherent(project, machine)
+    entry(data, "fr/p.md#2").update(outcome="passed", reason=None, output="ran\n", as_root=False)
+    entry(data, "en/p.md#2").update(outcome="failed", reason="boom", error="boom", as_root=False)
+    report = check(project, data)
+    said = "CUDA, NVIDIA H200, sm_90" if machine["backend"] == "cuda" else "CPU only, x86_64"
+    for key, outcome in (("fr/p.md#2", "passed"), ("en/p.md#2", "failed")):
+        assert only(report, f"{key}.outcome") == (
+            f"{outcome} for the block at line 12, which requires rocm, on a machine that does not meet it (this "
+            f"record's: {said}, linux): the engine skips such a block, so it cannot have run here")
+    assert record_check.summary([report])[1] == 1
 
 
 # -- the machine --------------------------------------------------------------------------------------------------
@@ -462,7 +485,7 @@ def test_a_schema_2_record_is_refused_saying_what_writes_a_new_one(project, good
 def test_an_old_format_record_is_refused_and_not_read(project, good):
     raw = json.dumps(good | {"schema": 1})  # schema 1: one entry per page and language
     report = check(project, None, name="rocm-gfx1102.json", raw=raw)
-    path = project / "incoming" / "rocm-gfx1102.json"
+    path = project / "verification" / "rocm-gfx1102.json"
     assert problems(report) == [
         "record.schema: error: schema 1 is the old format (one entry per page and language), which this ruota-docs "
         "no longer reads; run the suite again on that machine, which writes a schema 3 record"]
@@ -475,7 +498,7 @@ REQUIRES = {"code": "requires", "args": {"terms": ["rocm"], "machine": ["CUDA, N
 
 
 def test_a_reason_code_that_says_what_the_reason_says_is_accepted(project):
-    data = synthetic_record(project, H200)
+    data = coherent(project, H200)
     entry(data, "es/p.md#2").update(outcome="skipped", reason="requires ROCm; this machine: CUDA, NVIDIA H200",
                                     reason_code=REQUIRES, as_root=None)
     entry(data).update(reason_code=None)
@@ -571,10 +594,8 @@ def test_command_json_and_strict(project, good, capsys):
 
 
 def test_command_needs_files_and_reports_missing_ones(project, capsys):
-    with pytest.raises(SystemExit) as caught:
-        main(["--root", str(project), "record", "check"])
-    assert caught.value.code == 2
-    assert "the following arguments are required: FILE" in capsys.readouterr().err
+    assert main(["--root", str(project), "record", "check"]) == 2
+    assert "record check: name the records (FILE…, a folder, or --from a list)" in capsys.readouterr().err
     assert main(["--root", str(project), "record", "check", str(project / "nope.json")]) == 1
     assert f"{project / 'nope.json'}: record: error: cannot be read: No such file or directory" in capsys.readouterr().out
 

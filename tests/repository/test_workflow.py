@@ -61,8 +61,9 @@ def workflow() -> dict:
     return data
 
 
-def test_there_are_three_workflows():
-    assert sorted(p.name for p in WORKFLOWS.glob("*.y*ml")) == ["records.yml", "release.yml", "site.yml"]
+def test_there_are_four_workflows():
+    assert sorted(p.name for p in WORKFLOWS.glob("*.y*ml")) == ["record-check.yml", "records.yml", "release.yml",
+                                                                "site.yml"]
 
 
 def test_a_version_tag_builds_checks_attests_and_publishes_by_trusted_publishing():
@@ -110,7 +111,8 @@ def test_zizmor_does_catch_mistakes(faulty):
         assert audit in result.stdout, (audit, result.stdout)
 
 
-@pytest.mark.parametrize("path", [SITE, WORKFLOWS / "records.yml"], ids=["site", "records"])
+@pytest.mark.parametrize("path", [SITE, WORKFLOWS / "records.yml", WORKFLOWS / "record-check.yml"],
+                         ids=["site", "records", "record-check"])
 def test_actions_are_pinned_by_commit_with_their_release(path):
     uses = re.findall(r"^\s*(?:-\s+)?uses:\s*(\S+)(.*)$", path.read_text(encoding="utf-8"), re.MULTILINE)
     assert uses
@@ -126,7 +128,7 @@ def test_triggers_and_least_permissions(workflow):
     jobs = workflow["jobs"]
     assert {name: job["permissions"] for name, job in jobs.items()} == {
         "test": {"contents": "read"},
-        "records": {"contents": "read"},
+        "attestations": {"contents": "read", "attestations": "read", "actions": "read"},
         "build": {"contents": "read", "pages": "read"},
         "deploy": {"pages": "write", "id-token": "write"},
     }
@@ -142,21 +144,100 @@ def test_the_test_job_runs_the_readmes_command(workflow):
     assert "`.ci/run`" in (ROOT / "README.md").read_text(encoding="utf-8")
 
 
-def test_records_a_pull_request_adds_are_checked(workflow):
-    job = workflow["jobs"]["records"]
-    assert job["if"] == "github.event_name == 'pull_request'"
-    script = job["steps"][-1]["run"]
-    assert "--diff-filter=AM" in script and "'verification/*.json'" in script
-    assert "make record-check RECORDS=" in script
-    assert "record-check:" in (ROOT / "Makefile").read_text(encoding="utf-8")
+CHECK = WORKFLOWS / "record-check.yml"
+
+
+@pytest.fixture(scope="module")
+def record_check() -> dict:
+    data = yaml.safe_load(CHECK.read_text(encoding="utf-8"))
+    data["on"] = data.pop(True, data.get("on"))
+    return data
+
+
+def test_a_pull_request_s_records_are_checked_by_the_base_branch_s_checker(record_check):
+    """pull_request_target runs the base branch's workflow; the checker is checked out from the base
+    commit, installed with hashes, and only the pull request's data folders are taken from it."""
+    assert list(record_check["on"]) == ["pull_request_target"] and record_check["permissions"] == {}
+    job = record_check["jobs"]["check"]
+    assert job["permissions"] == {"contents": "read"}
+    assert re.fullmatch(r"debian:bookworm@sha256:[0-9a-f]{64}", job["container"]["image"])
+    (checkout,) = [s for s in job["steps"] if s.get("uses", "").startswith("actions/checkout@")]
+    assert checkout["with"] == {"ref": "${{ github.event.pull_request.base.sha }}", "path": "base", "fetch-depth": 0,
+                                "persist-credentials": False}
+    scripts = "\n".join(s.get("run", "") for s in job["steps"])
+    assert "--require-hashes --no-deps -r base/constraints/checker.txt" in scripts and "./base" in scripts
+    assert 'git archive "$HEAD_SHA" -- docs snippets verification' in scripts
+    assert "make " not in scripts and "${{" not in scripts  # nothing of the pull request runs; no template in scripts
+    assert "--no-renames --diff-filter=d" in scripts and "record check --from" in scripts
+
+
+def _replay(script: str, cwd: Path, env: dict) -> subprocess.CompletedProcess:
+    return subprocess.run(["bash", "-e", "-c", script], cwd=cwd, env=env, capture_output=True, text=True, check=False)
+
+
+def test_every_record_a_pull_request_touches_is_checked_whatever_its_name(record_check, tmp_path):
+    """The job's two scripts, replayed on a pull request that renames a record to a dotfile, adds a
+    file whose name is shell syntax and replaces a record with a link: each is named and refused, and
+    no name runs as a command."""
+    from _support import RX7600, record_of, synthetic_record, write_tree
+
+    page = "# Página { #p }\n\n```python\nprint('uno')\n```\n"
+    origin = write_tree(tmp_path / "origin", {f"docs/{lang}/p.md": page for lang in ("es", "en", "fr")}
+                        | {"snippets/none.py": "pass\n"}, conftest=False)
+    (origin / "verification").mkdir()
+    text = record_of(synthetic_record(origin, RX7600)).to_json()
+    for name in ("rocm-gfx1102.json", "rocm-gfx1102-0000aaaa.json"):
+        (origin / "verification" / name).write_text(text, encoding="utf-8")
+    git = lambda *a: subprocess.run(["git", "-C", str(origin), "-c", "user.name=t", "-c", "user.email=t@example.org", *a],  # noqa: E731
+                                    check=True, capture_output=True, text=True).stdout.strip()
+    git("init", "-q", "-b", "main")
+    git("add", "-A")
+    git("commit", "-qm", "base")
+    base = git("rev-parse", "HEAD")
+    git("mv", "verification/rocm-gfx1102.json", "verification/.rocm-gfx1102.json")
+    (origin / "verification" / ".r;touch PWNED;.json").write_text(text, encoding="utf-8")
+    (origin / "verification" / "rocm-gfx1102-0000aaaa.json").unlink()
+    (origin / "verification" / "rocm-gfx1102-0000aaaa.json").symlink_to("/dev/zero")
+    git("add", "-A")
+    git("commit", "-qm", "the pull request")
+    head = git("rev-parse", "HEAD")
+    git("update-ref", "refs/pull/7/head", head)
+    git("checkout", "-q", base)
+    runner = tmp_path / "runner"
+    subprocess.run(["git", "clone", "-q", str(origin), str(runner / "base")], check=True)
+    checker = runner / "checker" / "bin"
+    checker.mkdir(parents=True)
+    (checker / "ruota-docs").symlink_to(BIN / "ruota-docs")
+    steps = {s["name"]: s for s in record_check["jobs"]["check"]["steps"] if "name" in s}
+    env = {"PATH": os.environ["PATH"], "RUNNER_TEMP": str(runner), "PR_NUMBER": "7", "BASE_SHA": base, "HEAD_SHA": head,
+           "NO_MKDOCS_2_WARNING": "1", "HOME": str(tmp_path)}
+    data_step = next(s for n, s in steps.items() if n.startswith("The pull request's data"))
+    done = _replay(data_step["run"], runner, env)
+    assert done.returncode == 0, done.stderr
+    touched = (runner / "touched").read_bytes().split(b"\0")
+    assert b"verification/.r;touch PWNED;.json" in touched and b"verification/.rocm-gfx1102.json" in touched
+    assert b"verification/rocm-gfx1102-0000aaaa.json" in touched  # the type change (a link now)
+    assert (runner / "removed").read_bytes() == b"verification/rocm-gfx1102.json\0"  # the rename's other half
+    check_step = next(s for n, s in steps.items() if n.startswith("ruota-docs record check"))
+    done = _replay(check_step["run"], runner / "data", env)
+    assert done.returncode == 1, done.stdout + done.stderr
+    out = done.stdout
+    assert "verification/.r;touch PWNED;.json: record: error: a hidden file" in out
+    assert "verification/.rocm-gfx1102.json: record: error: a hidden file" in out
+    assert "verification/rocm-gfx1102-0000aaaa.json: record: error: a symbolic link" in out
+    assert "this pull request removes records" in out and not list(tmp_path.rglob("PWNED"))
 
 
 def test_main_builds_for_the_pages_address_and_deploys(workflow):
     build, deploy = workflow["jobs"]["build"], workflow["jobs"]["deploy"]
-    assert build["needs"] == "test" and deploy["needs"] == "build"
+    assert build["needs"] == ["test", "attestations"] and deploy["needs"] == "build"
     assert build["if"] == "github.event_name == 'push' && github.ref == 'refs/heads/main'"
     make_site = next(s for s in build["steps"] if s.get("run") == "make site")
     assert make_site["env"]["SITE_URL"] == "${{ steps.pages.outputs.base_url }}/"
+    # the build shows as made by CI only the records whose attestation the attestations job verified
+    assert make_site["env"]["RUOTA_DOCS_VERIFIED_RECORDS"] == "${{ runner.temp }}/verified/records.txt"
+    verify = workflow["jobs"]["attestations"]["steps"][1]["run"]
+    assert "python3 -m ruota_docs.records.attestations verification" in verify and '--repo "$GITHUB_REPOSITORY"' in verify
     upload = next(s for s in build["steps"] if s.get("uses", "").startswith("actions/upload-pages-artifact@"))
     assert upload["with"]["path"] == "site"
     assert deploy["environment"]["name"] == "github-pages"
@@ -191,6 +272,14 @@ def test_the_suite_runs_on_the_owners_runner_in_a_container_that_sees_the_gpu(re
     assert re.fullmatch(r"rocm/pytorch@sha256:[0-9a-f]{64}", suite["container"]["image"])
     options = suite["container"]["options"]
     assert "--device=/dev/kfd" in options and "--device=/dev/dri" in options and "--privileged" not in options
+    assert re.findall(r"--cap-add=(\S+)", options) == ["NET_ADMIN"]  # only to cut its own network
+    names = [step.get("name", step.get("uses", "")) for step in suite["steps"]]
+    cut, run, back = (next(n for n, name in enumerate(names) if name.startswith(start)) for start in
+                      ("Cut the container's network", "Run the suite", "The network back"))
+    installed = next(n for n, name in enumerate(names) if name.startswith("Install ruota-docs"))
+    upload = next(n for n, name in enumerate(names) if name.startswith("actions/upload-artifact@"))
+    assert installed < cut < run < back < upload  # the suite and the check run without network
+    assert "ip link set" in suite["steps"][cut]["run"] and "still reachable" in suite["steps"][cut]["run"]
     assert suite["env"]["RUOTA_DOCS_RUNNER_LABELS"] == "self-hosted,linux,rocm,${{ inputs.target }}"
     scripts = "\n".join(step.get("run", "") for step in suite["steps"])
     assert "ruota-docs verify --record" in scripts and "ruota-docs record check" in scripts
@@ -201,7 +290,10 @@ def test_no_token_that_writes_reaches_the_owners_machine(records):
     jobs = records["jobs"]
     assert jobs["attest"]["needs"] == "suite" and jobs["pull-request"]["needs"] == "attest"
     assert jobs["attest"]["permissions"] == {"id-token": "write", "attestations": "write"}
-    assert jobs["pull-request"]["permissions"] == {"contents": "write", "pull-requests": "write"}
+    # the pull request is opened with a fine-grained token from an environment, so it gets the normal CI
+    assert jobs["pull-request"]["permissions"] == {} and jobs["pull-request"]["environment"] == "records-pull-request"
+    opened = next(s for s in jobs["pull-request"]["steps"] if "gh pr create" in s.get("run", ""))
+    assert opened["env"]["GH_TOKEN"] == "${{ secrets.RECORDS_PR_TOKEN }}"
     for name in ("attest", "pull-request"):
         assert not str(jobs[name]["runs-on"]).startswith("self-hosted") and "self-hosted" not in jobs[name]["runs-on"]
     attest = [s for s in jobs["attest"]["steps"] if s.get("uses", "").startswith("actions/attest-build-provenance@")]
@@ -244,10 +336,11 @@ def test_the_record_the_job_writes_passes_the_check_and_opens_this_pull_request(
     assert capsys.readouterr().out.splitlines()[-1] == "accepted: 1 record, 3 entries (0 stale); 0 errors, 0 warnings"
     assert main(["--root", str(root), "record", "describe", str(record)]) == 0
     body = capsys.readouterr().out
-    assert body.startswith("A record of the whole suite on **AMD Radeon RX 7600 (ROCm, gfx1102)**, made by the records "
-                           "workflow, run https://github.com/ruota/ruota-docs/actions/runs/4242 (runner labels: "
+    # described before the attest job has run: nothing verified it yet, and the body says so
+    assert body.startswith("A record of the whole suite on **AMD Radeon RX 7600 (ROCm, gfx1102)**, made (CI claimed, not "
+                           "verified) by the records workflow, run https://github.com/ruota/ruota-docs/actions/runs/4242 (runner labels: "
                            "self-hosted, linux, rocm, gfx1102).")
-    assert f"- commit that ran: `{'c' * 40}`; provenance: ci" in body and "- blocks: 3 passed" in body
+    assert f"- commit that ran: `{'c' * 40}`; provenance: ci, claimed" in body and "- blocks: 3 passed" in body
 
 
 @pytest.mark.parametrize(("verify_exits", "step_exits"), [(0, 0), (1, 0), (2, 2), (130, 130)])

@@ -99,6 +99,18 @@ def test_every_term_has_a_check_on_the_machine():
     assert set(CHECKS) == set(TERMS)
 
 
+def test_a_tool_without_a_rocm_library_skips_with_that_reason(monkeypatch, tmp_path):
+    """roc-obj-ls comes with Debian's hipcc, without any ROCm library: a block that reads a library
+    skips where there is none, saying so, instead of failing in the record an owner sends."""
+    monkeypatch.setattr(toolchain, "find_program", lambda name: f"/usr/bin/{name}")
+    monkeypatch.setattr(toolchain, "rocm_library", lambda: None)
+    assert unmet_reason(parse("tool=roc-obj-ls rocm_library"), CPU) == (
+        "requires a ROCm library; this machine: no ROCm library "
+        f"({toolchain.ROCM_LIBRARIES})")
+    monkeypatch.setattr(toolchain, "rocm_library", lambda: tmp_path / "librocrand.so.1")
+    assert unmet_reason(parse("tool=roc-obj-ls rocm_library"), CPU) is None
+
+
 def test_triton_is_read_from_its_metadata_whichever_distribution_installed_it(monkeypatch):
     from ruota_docs.blocks.terms import parse
     from ruota_docs.run import conditions

@@ -24,8 +24,12 @@ def clone(tmp_path):
     root = write_tree(tmp_path / "clone", {f"docs/{lang}/p.md": PAGE for lang in ("es", "en", "fr")}, conftest=False)
     (root / "notes.txt").write_text("the owner's own work\n")
     git(root, "init", "-q", "-b", "main")
-    git(root, "-c", "user.name=t", "-c", "user.email=t@example.com", "add", "-A")
-    git(root, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "start")
+    # the owner's set-up that contribute checks first: an identity and their fork (never pushed to here)
+    git(root, "config", "user.name", "Owner")
+    git(root, "config", "user.email", "owner@example.org")
+    git(root, "remote", "add", "origin", "https://github.com/owner/ruota-docs.git")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "start")
     (root / "notes.txt").write_text("the owner's own work, changed and not committed\n")
     return root
 
@@ -59,9 +63,10 @@ def answers(*replies):
 def test_it_says_what_it_will_do_and_does_nothing_without_a_yes(clone):
     said, suite = [], fake_suite()
     assert contribute.contribute(clone, clone / "docs", DEVICE, ask=answers("n"), suite=suite, out=said.append) == 1
-    assert said[0].startswith("This machine: AMD Radeon RX 7600 (ROCm, gfx1102).\n")
-    assert "ruota-docs contribute will:" in said[0] and "Note: PyTorch" not in said[0]
-    assert f"records/rocm-gfx1102-{provenance.fingerprint()[:8]}" in said[0]
+    plan = next(line for line in said if line.startswith("This machine:"))  # after the checks (their own test)
+    assert plan.startswith("This machine: AMD Radeon RX 7600 (ROCm, gfx1102).\n")
+    assert "ruota-docs contribute will:" in plan and "Note: PyTorch" not in plan
+    assert f"records/rocm-gfx1102-{provenance.fingerprint()[:8]}" in plan
     assert said[-1] == "Nothing done." and suite.calls == []
 
 
@@ -82,10 +87,9 @@ def test_the_branch_holds_only_the_record_and_nothing_is_pushed(clone):
     body = (clone / ".git" / "ruota-docs-pull-request.md").read_text(encoding="utf-8")
     assert "accepted: 1 record, 3 entries (0 stale); 0 errors, 0 warnings" in body and "`rocm-gfx1102`" in body
     assert f"  git -C {clone} push origin {branch}:{branch}" in said
-    assert (f"  gh pr create --head {branch} --title 'Record of AMD Radeon RX 7600 (ROCm, gfx1102)' "
+    assert (f"  gh pr create --head owner:{branch} --title 'Record of AMD Radeon RX 7600 (ROCm, gfx1102)' "
             f"--body-file {clone / '.git' / 'ruota-docs-pull-request.md'}") in said
     assert said[-1] == "Nothing was pushed." and len(ask.asked) == 1  # no gh: the push is not even offered
-    assert git(clone, "remote") == ""
 
 
 def test_with_gh_logged_in_the_push_is_offered_and_a_no_pushes_nothing(clone, monkeypatch):
@@ -157,6 +161,53 @@ def test_outside_a_git_clone_it_says_what_to_do(tmp_path):
     ("ssh://git@github.com/alice/ruota-docs.git", "alice:records/x"), ("/srv/git/ruota-docs", "records/x"),
 ])
 def test_the_pull_request_is_opened_from_the_forks_branch(clone, url, head):
-    git(clone, "remote", "add", "origin", url)
+    git(clone, "remote", "set-url", "origin", url)
     p = contribute.Plan(clone, clone / "verification" / "x.json", "records/x", "CPU x86_64")
     assert contribute.commands(p, clone / "body.md")[1][3:5] == ["--head", head]
+
+
+def test_record_describe_says_an_unverified_ci_claim_is_one(clone, monkeypatch, tmp_path):
+    """`record describe` (the pull request's body) says "CI claimed, not verified" unless the record is in
+    the list of verified records, and flags a commit that is not in the repository's history."""
+    data = synthetic_record(clone, RX7600)
+    data["provenance"] = {"kind": "ci", "run_url": "https://github.com/o/r/actions/runs/13371337",
+                          "repository": "o/r", "commit": "673aa75a5a" + "0" * 30,
+                          "runner_labels": ["self-hosted", "linux", "rocm", "gfx1102"]}
+    record = tmp_path / "rocm-gfx1102.json"
+    record.write_text(record_of(data).to_json(), encoding="utf-8")
+    monkeypatch.delenv("RUOTA_DOCS_VERIFIED_RECORDS", raising=False)
+    body, _ = contribute.describe_record(clone, record, clone / "docs")
+    assert "made (CI claimed, not verified) by the records workflow, run https://github.com/o/r/actions/runs/13371337" in body
+    assert f"`{'673aa75a5a' + '0' * 30}` (not in this repository's history); provenance: ci, claimed" in body
+    listed = tmp_path / "verified.txt"
+    listed.write_text("rocm-gfx1102.json\tcard-owner\n")
+    monkeypatch.setenv("RUOTA_DOCS_VERIFIED_RECORDS", str(listed))
+    body, _ = contribute.describe_record(clone, record, clone / "docs")
+    assert "made by the records workflow, run" in body and "provenance: ci, verified" in body
+
+
+@pytest.fixture
+def no_identity(monkeypatch, tmp_path):
+    """A user who never told git who they are (no global or system configuration, no variables)."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "no-gitconfig"))
+    for name in ("EMAIL", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_what_the_path_needs_is_checked_before_anything_runs(clone, no_identity):
+    """No identity and no fork: contribute says so, with the commands that set them up, and runs nothing."""
+    git(clone, "config", "--unset", "user.name")
+    git(clone, "config", "--unset", "user.email")
+    git(clone, "remote", "remove", "origin")
+    said, ran = [], []
+    code = contribute.contribute(clone, clone / "docs", DEVICE, ask=answers("y"), suite=lambda p, e: ran.append(p),
+                                 gh=lambda: False, out=said.append)
+    assert code == 2 and ran == []
+    text = "\n".join(said)
+    assert "[MISSING] git identity: git does not know who you are" in text
+    assert 'git config --global user.name "Your Name"' in text
+    assert "[MISSING] fork to push to: no remote on GitHub" in text and "gh repo fork --remote" in text
+    assert "[note] gh: not installed or not logged in" in text
+    assert "nothing ran" in said[-1]

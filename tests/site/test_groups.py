@@ -6,10 +6,12 @@ import html
 import re
 from types import SimpleNamespace
 
+import pytest
+
 from ruota_docs.records.verdicts import MachineResult, Verdict, machine_label
 from ruota_docs.records.reason_codes import Reason, reason
 from ruota_docs.records.schema import Record, Result
-from ruota_docs.site import fragments, groups
+from ruota_docs.site import fragments, groups, trust
 
 RX = {"backend": "rocm", "gpu_name": "AMD Radeon RX 7600", "arch": "gfx1102", "machine": "x86_64"}
 H200 = {"backend": "cuda", "gpu_name": "NVIDIA H200", "arch": "sm_90", "machine": "x86_64"}
@@ -29,20 +31,48 @@ def words(fragment: str) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).replace("\u00a0", " ").split())
 
 
+def sent_by(found: list[MachineResult], *senders: str) -> None:
+    """The records of ``found`` sent by ``senders`` in turn (the commits' authors, `ruota_docs.site.trust`)."""
+    known = trust.Trust()
+    for n, r in enumerate(found):
+        known.sender[id(r.record)] = senders[n % len(senders)]
+    trust._CURRENT[0] = known
+
+
+@pytest.fixture(autouse=True)
+def _no_senders():
+    yield
+    trust._CURRENT[0] = trust.Trust()
+
+
 def test_machines_that_agree_and_a_confirmed_outcome():
     found = [result(n, RX, fingerprint=f"{n:032x}") for n in range(3)] + [result(9, H200), result(10, CPU)]
+    sent_by(found, "git:a@example.org", "git:b@example.org", "git:c@example.org")
     assert words(fragments.mark(BLOCK, Verdict(found, 5), "en")) == (
         "Verified on 3 machines (gfx1102, confirmed), NVIDIA H200 (CUDA) and CPU x86_64, most recently on 28 November 2026")
     # one machine run three times, or records without fingerprints, confirm nothing
     same = [result(n, RX, fingerprint="a" * 32) for n in range(3)]
-    assert words(fragments.mark(BLOCK, Verdict(same, 3), "en")).startswith("Verified on 3 machines (gfx1102), most")
+    sent_by(same, "git:a@example.org", "git:b@example.org")
+    assert words(fragments.mark(BLOCK, Verdict(same, 3), "en")).startswith("Verified on 3 machines (gfx1102, 2 senders), most")
     assert not groups.group(same)[0].confirmed("passed")
+
+
+def test_fingerprints_one_sender_chose_are_one_witness():
+    """Three made-up fingerprints from one sender, or from senders no commit names, confirm nothing."""
+    found = [result(n, RX, fingerprint=f"{n:032x}") for n in range(3)]
+    sent_by(found, "git:one@example.org")
+    assert words(fragments.mark(BLOCK, Verdict(found, 3), "en")).startswith("Verified on 3 machines (gfx1102, 1 sender)")
+    assert not groups.group(found)[0].confirmed("passed")
+    sent_by(found, "unknown")
+    assert not groups.group(found)[0].confirmed("passed")
+    assert words(fragments.mark(BLOCK, Verdict(found, 3), "es")).startswith("Verificado en 3 máquinas (gfx1102, 1 remitente)")
 
 
 def test_a_disagreement_is_shown_never_outvoted():
     found = [result(n, RX, fingerprint=f"{n:032x}") for n in range(3)]
     found.append(result(3, RX, "failed", "", fingerprint="f" * 32, reason=reason("timeout", seconds=600.0),
                         when="2026-11-29T10:00:00Z"))
+    sent_by(found, "git:a@example.org", "git:b@example.org", "git:c@example.org", "git:d@example.org")
     panel = fragments.block_panel(BLOCK, Verdict(found, 4), "en", "3")
     assert 'class="ruota-verify ruota-state-failed ruota-disagree"' in panel
     assert ("Failed on 1 of 4 gfx1102 machines, most recently on 29 November 2026: "
@@ -59,6 +89,7 @@ def test_a_thousand_machines_name_a_few_targets_and_count_the_rest():
     cards = [{"backend": "rocm", "gpu_name": f"AMD card {t}", "arch": t, "machine": "x86_64"}
              for t in ("gfx1102", "gfx1030", "gfx1100", "gfx906", "gfx942", "gfx1201")]
     found = [result(n, cards[n % len(cards)], fingerprint=f"{n:032x}") for n in range(1000)] + [result(2000, CPU)]
+    sent_by(found, *(f"git:{n}@example.org" for n in range(1001)))
     verdict = Verdict(found, 1001)
     mark = words(fragments.mark(BLOCK, verdict, "en"))
     # the guide's card first (gfx1102), then the targets of most machines; the rest counted

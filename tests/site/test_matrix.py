@@ -70,7 +70,7 @@ def test_machines_of_one_target_share_a_row_with_the_best_level_and_their_disagr
                run_on(project, RX7600) | {"fingerprint": "c" * 32}]
     page = matrix.card_matrix(guides, [record_of(d) for d in ledgers], "en", url=lambda page: f"../{page[3:-3]}/")
     target = next(r for r in rows(page) if 'id="target-gfx1102"' in r)
-    assert words(target).startswith("gfx1102 AMD Radeon RX 7600, AMD Radeon RX 7600 XT 3 machines (3 distinct fingerprints) "
+    assert words(target).startswith("gfx1102 AMD Radeon RX 7600, AMD Radeon RX 7600 XT 3 machines, 1 sender "
                                     "Whole guide passed on 2 of 3 machines machines of this target disagree")
     assert 'class="ruota-level ruota-disagree ruota-level-3"' in target
     assert 'data-filter="gfx1102 rocm amd radeon rx 7600 amd radeon rx 7600 xt amd radeon rx 7600"' in target

@@ -17,6 +17,7 @@ holds. Terms:
 | `os=O[,P…]` | the operating system is one of `linux`, `windows`, `macos` |
 | `import=M[,N…]` | these modules are installed (checked without importing them) |
 | `network` | the run allows internet access (`pytest --network` or `RUOTA_DOCS_NETWORK=1`) |
+| `rocm_library` | a ROCm library is installed (torch's `libtorch_hip.so`, `librocblas`, `librocrand1`) |
 | `python>=X.Y` | the Python version is at least X.Y |
 | `torch>=X.Y` | torch is installed, at least version X.Y |
 | `triton>=X.Y` | Triton is installed (``triton``, or the ``pytorch-triton-rocm`` a ROCm torch brings), at least X.Y |
@@ -157,6 +158,7 @@ TERMS: dict[str, Term] = {term.name: term for term in (
     Term("cuda", FLAG, lambda values: "CUDA"),
     Term("cpu", FLAG, lambda values: "no GPU"),
     Term("network", FLAG, lambda values: "network access"),
+    Term("rocm_library", FLAG, lambda values: "a ROCm library"),
     Term("hipcc", QUALIFIED, _hipcc_words, qualified_key="hipcc_arch"),
     Term("arch", CHOICE, lambda values: "arch " + " or ".join(values),
          check=lambda w: _check_targets(w.values, w.token, w.following, for_hipcc=False)),

@@ -21,12 +21,20 @@ severity:
   version, an ``sm_…`` target and a GPU name; CPU ⇒ no GPU; a torch build of the backend's kind;
   ``machine_id`` as the engine names this machine, in the record and in the file name; skip
   reasons that describe this machine.
+- **agreement** (error): a passed or failed result only for a block whose requirements about the
+  machine (backend, ``arch=``, ``os=``, ``vram>=``, ``python>=``, ``torch>=``) the record's machine
+  meets (`ruota_docs.records.agreement`).
 - **GPU name** (error / warning): the target fits the name (`ruota_docs.records.gpus`); a name
   the table does not know is a warning.
 - **private** (error; IP addresses, hardware ids: warning): nothing in any field names a person
   or holds a secret (`ruota_docs.records.private_data`).
 - **size** (error): each output within the engine's limit
   (`ruota_docs.records.schema.OUTPUT_LIMIT`, plus the note that says what was cut).
+- **listing** (error): a regular file, never a hidden one or a link; in the records folder, named as
+  the engine names records (`ruota_docs.records.listing`).
+- **bounds** (error): read only within its size, nested no deeper than a record, numbers finite and
+  of a usable size (metric lines a chart reads included), no control, bidirectional or zero-width
+  characters, names of a usable length (`ruota_docs.records.bounds`).
 - **time** (error): ``updated`` and every ``ran_at`` are UTC times, none in the future (5
   minutes of clock skew allowed), none after ``updated``.
 
@@ -46,7 +54,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ruota_docs.records import gpus, private_data, provenance, reason_codes, schema, stored
+from ruota_docs.records import (agreement, attestations, bounds, gpus, listing, private_data, provenance,
+                                reason_codes, schema, stored)
 from ruota_docs.blocks.block import Block
 from ruota_docs.blocks.collect import PageError, page_blocks
 from ruota_docs.blocks import site_config, tiers
@@ -56,8 +65,7 @@ from ruota_docs.records.schema import CUT_NOTE, OUTPUT_LIMIT, RECORD_LIMIT, Bloc
 
 #: Clock skew allowed between the machine that ran the suite and the one checking.
 SKEW = dt.timedelta(minutes=5)
-#: A record larger than this is refused unread (the engine writes a few MiB at most).
-MAX_BYTES = 64 * 2**20
+MAX_BYTES = bounds.MAX_BYTES
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z")
 #: ``page#index``: the page as a path under the docs folder (``fr/guide.md``, ``advanced/auth.md``)
@@ -174,7 +182,7 @@ _GPU_BACKENDS = {
 }
 
 
-def _check_machine(report: Report, machine: dict[str, Any], machine_id: Any, stem: str,
+def _check_machine(report: Report, machine: dict[str, Any], machine_id: Any, stem: str | None,
                    fingerprint: Any = None) -> Device | None:
     if not _fields(report, "machine", machine, schema.MACHINE_FIELDS):
         return None
@@ -240,7 +248,7 @@ def _check_cpu_machine(report: Report, machine: dict[str, Any]) -> None:
         report.add("machine.gpu_count", "error", "machine", f"a CPU machine sees no GPU (got {machine['gpu_count']})")
 
 
-def _check_machine_names(report: Report, machine: dict[str, Any], device: Device, machine_id: Any, stem: str,
+def _check_machine_names(report: Report, machine: dict[str, Any], device: Device, machine_id: Any, stem: str | None,
                          fingerprint: Any) -> None:
     """The machine id the engine derives, the record's, and the file's name all agree."""
     def add(where: str, message: str) -> None:
@@ -252,7 +260,7 @@ def _check_machine_names(report: Report, machine: dict[str, Any], device: Device
     if machine_id != machine["machine_id"]:
         add("record", f"machine_id {machine_id!r} differs from machine.machine_id {machine['machine_id']!r}")
     names = [device.machine_id] + ([f"{device.machine_id}-{fingerprint[:8]}"] if isinstance(fingerprint, str) else [])
-    if stem not in names:
+    if stem is not None and stem not in names:  # None: a record outside the records folder, named by its user
         add("record", f"the file must be named {' or '.join(n + '.json' for n in names)} (the machine's id"
                       f"{', and its fingerprint' if len(names) > 1 else ''}), not {stem}.json")
 
@@ -321,6 +329,8 @@ def _check_entry(report: Report, block: BlockRef, result: Result, pages: _Pages,
     if device is not None and result.outcome == "skipped":
         _check_machine_said(report, key, result, device)
     _check_current(report, block, result, pages)
+    if device is not None:
+        _check_agreement(report, block, result, pages, device)
 
 
 def _check_values(report: Report, key: str, result: Result) -> None:
@@ -341,6 +351,19 @@ def _check_values(report: Report, key: str, result: Result) -> None:
         report.add(f"{key}.output", "error", "size",
                    f"{len(output):,} characters: the engine keeps at most "
                    f"{OUTPUT_LIMIT:,} (and cuts the middle); this output was not cut by it")
+
+
+def _check_agreement(report: Report, block: BlockRef, result: Result, pages: _Pages, device: Device) -> None:
+    """A passed or failed result for a block whose requirements this machine does not meet
+    (`ruota_docs.records.agreement`)."""
+    blocks = pages.blocks(block.page)
+    if not isinstance(blocks, list):
+        return
+    found = next((b for b in blocks if b.sha256 == result.sha256 and b.index == block.index), None) \
+        or next((b for b in blocks if b.sha256 == result.sha256), None)
+    problem = agreement.problems(result.to_entry(block), found, device) if found is not None else None
+    if problem:
+        report.add(f"{block.key}.outcome", "error", "agreement", problem)
 
 
 def _check_tier(report: Report, key: str, result: Result, device: Device | None) -> None:
@@ -500,19 +523,55 @@ def _check_private(report: Report, data: dict[str, Any], pages: _Pages) -> None:
 
 
 # -- a file -----------------------------------------------------------------------------------------
+def _read(report: Report, path: Path, records_folder: Path) -> bytes | None:
+    """The record's bytes, or None with the reason in ``report``: a regular file (never a link, a
+    device or a hidden file, `ruota_docs.records.listing`), its size checked before it is read, and
+    nested no deeper than a record is (`ruota_docs.records.bounds`)."""
+    in_folder = path.parent.resolve() == Path(records_folder).resolve()
+    problem = listing.file_problem(path, in_folder=in_folder)
+    if problem:
+        report.add("record", "error", "listing", problem)
+        return None
+    try:
+        raw = bounds.read(path, MAX_BYTES)
+    except bounds.TooLarge as error:
+        report.add("record", "error", "size", f"{error}: larger than any record the engine writes")
+        return None
+    except (OSError, bounds.NotRegular) as error:
+        report.add("record", "error", "schema", f"cannot be read: {getattr(error, 'strerror', None) or error}")
+        return None
+    problem = bounds.depth_problem(raw)
+    if problem:
+        report.add("record", "error", "bounds", problem)
+        return None
+    return raw
+
+
+def _within_bounds(report: Report, data: dict[str, Any]) -> bool:
+    """Strings, keys and numbers a reader can be shown (`ruota_docs.records.bounds`)."""
+    for where, message in bounds.problems(data):
+        report.add(where, "error", "bounds", message)
+    return not report.count("error")
+
+
 def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None = None,
-               pages: _Pages | None = None) -> Report:
+               pages: _Pages | None = None, records_folder: Path | None = None) -> Report:
     """Every problem of the record at ``path`` against the pages under ``docs_dir`` (``pages``: their
     blocks as read for the records checked before, `check_files`): decoded strictly (`_decoded`), then
-    the rules about what it means."""
+    the rules about what it means. A record in ``records_folder`` (default: ``verification/``) is
+    named as the engine names it; one elsewhere (``--record my.json``) may have any name but a hidden one."""
     path = Path(path)
     now = now or dt.datetime.now(dt.timezone.utc)
     report = Report(str(path))
-    data = _decoded(path, report)
+    folder = Path(records_folder or Path(root) / "verification")
+    data = _decoded(path, report, folder)
     if data is None:
         return report
-    device = _check_machine(report, data["machine"], data["machine_id"], path.stem, data.get("fingerprint"))
+    in_folder = path.parent.resolve() == folder.resolve()
+    device = _check_machine(report, data["machine"], data["machine_id"], path.stem if in_folder else None,
+                            data.get("fingerprint"))
     _check_origin(report, data)
+    _check_commit(report, data, Path(root))
     updated = _time(report, "record.updated", data["updated"], now)
     if not _check_stored(report, data["pages"], data["reasons"], data["outputs"]):
         return report
@@ -525,9 +584,9 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
     return report
 
 
-def _decoded(path: Path, report: Report) -> dict[str, Any] | None:
+def _decoded(path: Path, report: Report, folder: Path) -> dict[str, Any] | None:
     """The record's JSON object, its top-level fields present with their types (None, reported, where not)."""
-    raw = _read(path, report)
+    raw = _read(report, path, folder)
     data = _parsed(raw, report) if raw is not None else None
     if raw is None or data is None:
         return None
@@ -543,6 +602,8 @@ def _decoded(path: Path, report: Report) -> dict[str, Any] | None:
                    "which this ruota-docs no longer reads; run the suite again on that machine, which writes a "
                    f"schema {schema.SCHEMA} record")
         return None
+    if not _within_bounds(report, data):
+        return None  # what follows would read what it cannot show
     if not _fields(report, "record", data, _TOP, ("fingerprint",)):
         return None
     if data["kind"] != schema.KIND:
@@ -555,22 +616,10 @@ def _decoded(path: Path, report: Report) -> dict[str, Any] | None:
     return data
 
 
-def _read(path: Path, report: Report) -> bytes | None:
-    try:
-        if path.stat().st_size > MAX_BYTES:
-            report.add("record", "error", "size",
-                       f"{path.stat().st_size:,} bytes: larger than any record the engine writes")
-            return None
-        return path.read_bytes()
-    except OSError as error:
-        report.add("record", "error", "schema", f"cannot be read: {error.strerror or error}")
-        return None
-
-
 def _parsed(raw: bytes, report: Report) -> dict[str, Any] | None:
-    """``raw`` as a JSON object (no key twice); None, reported, where it is not one."""
+    """``raw`` as a JSON object (no key twice, numbers within bounds); None, reported, where it is not one."""
     try:
-        data = json.loads(raw.decode("utf-8"), object_pairs_hook=_no_duplicates)
+        data = bounds.loads(raw, object_pairs_hook=_no_duplicates)
     except UnicodeDecodeError as error:
         report.add("record", "error", "schema", f"not UTF-8 (byte {error.start})")
         return None
@@ -581,6 +630,9 @@ def _parsed(raw: bytes, report: Report) -> dict[str, Any] | None:
     except json.JSONDecodeError as error:
         report.add("record", "error", "schema",
                    f"not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})")
+        return None
+    except bounds.BadNumber as error:  # NaN, Infinity, 1e999, an integer of thousands of digits
+        report.add("record", "error", "bounds", f"{bounds.locate(raw, error.token)}: {error}")
         return None
     if not isinstance(data, dict):
         report.add("record", "error", "schema", "must be a JSON object")
@@ -603,6 +655,16 @@ def _check_origin(report: Report, data: dict[str, Any]) -> None:
     problem = provenance.check_fingerprint(data.get("fingerprint"))
     if problem:
         report.add("fingerprint", "error", "provenance", problem)
+
+
+def _check_commit(report: Report, data: dict[str, Any], root: Path) -> None:
+    """A commit that ran which is not in the repository's history (where git can tell) is flagged."""
+    commit = data["provenance"].get("commit") if isinstance(data["provenance"], dict) else None
+    if attestations.commit_known(root, commit) is False:
+        report.add("provenance.commit", "warning", "provenance",
+                   f"{commit} is not in this repository's history: the record ran code no one can see here "
+                   "(fetch the branch it came from, or run the suite again on a commit of the repository)")
+
 _PAGE = re.compile(r"[^#\s/][^#\s]*\.md")
 _LANG = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]+)?")
 
@@ -766,8 +828,8 @@ def _heaviest(data: dict[str, Any]) -> str:
     return f"{top} ({_size(data[top]):,} bytes), the largest value in it {where} ({_size(value):,} bytes)"
 
 
-def check_files(paths: Iterable[str | Path], root: Path, docs_dir: Path,
-                now: dt.datetime | None = None) -> list[Report]:
+def check_files(paths: Iterable[str | Path], root: Path, docs_dir: Path, now: dt.datetime | None = None,
+                records_folder: Path | None = None) -> list[Report]:
     """`check_file` for each record, and one more rule across them: two records of one machine
     (the same machine id and fingerprint) are an error on the second. Each page is read once for
     all of them: CI checks every record of the site, a thousand of them."""
@@ -775,7 +837,7 @@ def check_files(paths: Iterable[str | Path], root: Path, docs_dir: Path,
     seen: dict[tuple[Any, Any], str] = {}
     pages = _Pages(Path(root), Path(docs_dir))
     for path in paths:
-        report = check_file(Path(path), root, docs_dir, now, pages)
+        report = check_file(Path(path), root, docs_dir, now, pages, records_folder)
         identity = getattr(report, "identity", None)
         if identity and identity[0] is not None:
             if identity in seen:

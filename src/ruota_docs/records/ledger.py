@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from ruota_docs.records import private_data, provenance, stored
+from ruota_docs.records import bounds, listing, private_data, provenance, stored
 from ruota_docs.records.schema import BlockRef, Record, RecordError, Result, merge, now
 
 #: The error of a record that cannot be used as it is (the name records had before).
@@ -41,7 +41,23 @@ LedgerError = RecordError
 def load(path: Path) -> Record:
     """Read one record; `RecordError` names the file and what is wrong."""
     path = Path(path)
-    return Record.from_json(path.read_bytes(), path)
+    return Record.from_json(_read_bounded(path), path)
+
+
+def _read_bounded(path: Path) -> bytes:
+    """The record's bytes, its size checked before reading (`ruota_docs.records.bounds`): a link to
+    ``/dev/zero`` or a file of gigabytes is refused, named, never read into memory."""
+    try:
+        raw = bounds.read(path, bounds.MAX_BYTES)
+    except (bounds.TooLarge, bounds.NotRegular) as error:
+        raise RecordError(f"{path}: {error}: not a record this ruota-docs reads (`ruota-docs record check` says "
+                          "why)") from None
+    except OSError as error:
+        raise RecordError(f"{path}: cannot be read: {error.strerror or error}") from None
+    problem = bounds.depth_problem(raw)
+    if problem:
+        raise RecordError(f"{path}: {problem}")
+    return raw
 
 
 def load_files(directory: Path) -> list[tuple[Path, Record]]:
@@ -52,7 +68,11 @@ def load_files(directory: Path) -> list[tuple[Path, Record]]:
         return []
     records: list[tuple[Path, Record]] = []
     seen: dict[tuple[str | None, str | None], Path] = {}
-    for path in sorted(directory.glob("*.json")):
+    try:
+        paths = listing.records(directory)  # the one list every tool reads: no hidden file, link or device
+    except listing.RecordsRefused as refused:
+        raise RecordError(f"{refused}") from None
+    for path in paths:
         record = load(path)
         key = (record.machine_id, record.fingerprint)
         if key in seen:

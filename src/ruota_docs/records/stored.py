@@ -58,7 +58,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ruota_docs.records import reason_codes
+from ruota_docs.records import bounds, reason_codes
 from ruota_docs.records.schema import (
     JSON, KIND, MERGED, OMITTED_IF_NULL, OUTCOMES, PER_COPY, REASON_FIELDS, SCHEMA, BlockRef, Record, RecordError,
     Result,
@@ -108,6 +108,10 @@ def parse(raw: bytes | str, path: object = "record") -> JSON:
                           "fix or remove the file — it is never overwritten") from None
     except UnicodeDecodeError:
         raise RecordError(f"{path}: not UTF-8 text; fix or remove the file — it is never overwritten") from None
+    except bounds.BadNumber as error:  # NaN, Infinity, 1e999, an integer of thousands of digits
+        raw_bytes = raw.encode("utf-8") if isinstance(raw, str) else raw
+        raise RecordError(f"{path}: {bounds.locate(raw_bytes, error.token)}: {error}; fix or remove the file — it is "
+                          "never overwritten") from None
     if not isinstance(data, dict) or data.get("kind") != KIND:
         raise RecordError(f"{path}: not a ruota-docs record (expected \"kind\": \"{KIND}\")")
     schema = data.get("schema")
@@ -129,7 +133,7 @@ def _loads(raw: bytes) -> Any:
             return orjson.loads(raw)
         except orjson.JSONDecodeError:
             pass
-    return json.loads(raw.decode("utf-8"))
+    return bounds.loads(raw)
 
 
 def _check_parts(path: object, data: JSON) -> None:

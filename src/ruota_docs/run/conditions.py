@@ -12,9 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ruota_docs.run import toolchain
+from ruota_docs.records.agreement import HOLDS
 from ruota_docs.records.machine import Device
 from ruota_docs.records.reason_codes import Reason, reason
-from ruota_docs.blocks.terms import OS_LABELS, Requirement, RequirementError, _version, parse_size
+from ruota_docs.blocks.terms import OS_LABELS, Requirement, RequirementError, _version
 
 
 def _gpu_described(req: Requirement, device: Device) -> str:
@@ -29,12 +30,6 @@ def _hipcc_holds(req: Requirement, device: Device) -> bool:
     if not req.values:
         return toolchain.works()
     return all(build.ok for build in toolchain.builds(req.values).values())
-
-
-def _torch_at_least(req: Requirement, device: Device) -> bool:
-    if device.torch is None:
-        return False
-    return _version(re.match(r"[\d.]+", device.torch)[0].rstrip(".")) >= _version(req.values[0])
 
 
 #: The distributions that install the ``triton`` package: PyPI's, and those PyTorch's ROCm and nightly wheels bring.
@@ -73,24 +68,25 @@ class Check:
 
 #: The check of every term of `ruota_docs.blocks.terms.TERMS`, under its name.
 CHECKS: dict[str, Check] = {
-    "gpu": Check(lambda req, device: device.backend in ("rocm", "cuda")),
-    "rocm": Check(lambda req, device: device.backend == "rocm"),
-    "cuda": Check(lambda req, device: device.backend == "cuda"),
-    "cpu": Check(lambda req, device: device.backend == "cpu"),
+    # the terms about the machine: decided as `record check` decides them from a record
+    "gpu": Check(HOLDS["gpu"]),
+    "rocm": Check(HOLDS["rocm"]),
+    "cuda": Check(HOLDS["cuda"]),
+    "cpu": Check(HOLDS["cpu"]),
     # a fact of the run, not of the machine: is_met decides it from the run's settings
     "network": Check(lambda req, device: False, lambda req, device: "offline (run with --network to allow)"),
     "hipcc": Check(_hipcc_holds, lambda req, device: toolchain.describe(req.values)),
-    "arch": Check(lambda req, device: device.arch in req.values, _gpu_described),
-    "os": Check(lambda req, device: device.os in req.values, lambda req, device: OS_LABELS.get(device.os, device.os)),
+    "arch": Check(HOLDS["arch"], _gpu_described),
+    "os": Check(HOLDS["os"], lambda req, device: OS_LABELS.get(device.os, device.os)),
     "import": Check(lambda req, device: all(importlib.util.find_spec(v) is not None for v in req.values),
                     lambda req, device: "missing " + ", ".join(v for v in req.values
                                                                if importlib.util.find_spec(v) is None)),
+    "rocm_library": Check(lambda req, device: toolchain.rocm_library() is not None,
+                          lambda req, device: f"no ROCm library ({toolchain.ROCM_LIBRARIES})"),
     "tool": Check(lambda req, device: all(toolchain.find_program(v) is not None for v in req.values), _missing_tools),
-    "vram": Check(lambda req, device: device.vram_bytes is not None and device.vram_bytes >= parse_size(req.values[0]),
-                  _gpu_described),
-    "python": Check(lambda req, device: _version(device.python) >= _version(req.values[0]),
-                    lambda req, device: f"Python {device.python}"),
-    "torch": Check(_torch_at_least, lambda req, device: f"torch {device.torch}" if device.torch else "no torch"),
+    "vram": Check(HOLDS["vram"], _gpu_described),
+    "python": Check(HOLDS["python"], lambda req, device: f"Python {device.python}"),
+    "torch": Check(HOLDS["torch"], lambda req, device: f"torch {device.torch}" if device.torch else "no torch"),
     "triton": Check(_triton_at_least, lambda req, device: f"triton {triton_version() or 'not installed'}"),
 }
 

@@ -1,6 +1,8 @@
 """``ruota-docs contribute``: from a card owner's machine to a pull request, in one command.
 
-1. **Probe** the machine and say what will happen (which record, which branch), then ask.
+1. **Probe** the machine, **check what the path needs** before anything runs (a git identity, a fork
+   to push to, gh or the manual route, free disk, a GPU build of torch: `ruota_docs.run.preflight`),
+   say what will happen (which record, which branch), then ask.
 2. **Run the suite** with pytest's progress, reusing what already passed here for the same
    code (``--reuse-record``): an interrupted run resumes where it stopped.
 3. **Check the record** (`ruota_docs.records.check`): a refused record stops here.
@@ -24,8 +26,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ruota_docs.records import check, ledger
+from ruota_docs.records import attestations, check, ledger
 from ruota_docs.records.verdicts import machine_label
+from ruota_docs.run import preflight
 
 
 class ContributeError(RuntimeError):
@@ -152,10 +155,16 @@ def pull_request_body(p: Plan, report: str) -> str:
     labels = ", ".join(origin.get("runner_labels") or [])
     made = (f"by the records workflow, run {origin['run_url']} (runner labels: {labels})"
             if origin.get("kind") == "ci" else "with `ruota-docs contribute`")
+    ci = attestations.state(data, p.record.name, attestations.read())
+    if ci == "claimed":  # the attestation was not verified: the record says so of itself, nothing proves it
+        made = f"(CI claimed, not verified) {made}"
+    known = attestations.commit_known(p.root, origin.get("commit"))
     return "\n".join([
         f"A record of the whole suite on **{p.label}**, made {made}.", "",
         f"- machine: `{data.machine_id}`, fingerprint `{(data.fingerprint or '')[:8]}`",
-        f"- commit that ran: `{origin.get('commit') or 'unknown'}`; provenance: {origin.get('kind', 'sent')}",
+        f"- commit that ran: `{origin.get('commit') or 'unknown'}`"
+        + (" (not in this repository's history)" if known is False else "")
+        + f"; provenance: {origin.get('kind', 'sent')}" + (f", {ci}" if ci else ""),
         f"- blocks: {counted}", "",
         "`ruota-docs record check`:", "", "```text", report, "```", "",
     ])
@@ -205,6 +214,13 @@ def contribute(root: Path, docs_dir: Path, device, ask=input, extra: list[str] =
         p = plan(root, device)
     except ContributeError as error:
         out(f"ruota-docs contribute: {error}")
+        return 2
+    out("Before anything runs:")
+    found = preflight.run(p.root, device, gh, _github_owner)
+    for finding in found:
+        out(str(finding))
+    if preflight.blocking(found):
+        out("Set up what is MISSING above, then run ruota-docs contribute again: nothing ran.")
         return 2
     out(describe(p))
     if ask("Go on? [y/N] ").strip().lower() not in ("y", "yes"):

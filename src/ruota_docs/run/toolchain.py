@@ -85,6 +85,24 @@ def find_program(name: str) -> str | None:
     return None
 
 
+#: What ``requires: rocm_library`` looks for: ROCm code a block can inspect (the snippets' own choice).
+ROCM_LIBRARIES = "libtorch_hip.so of torch, librocblas.so, or Debian's librocrand.so.1"
+
+
+def rocm_library() -> Path | None:
+    """A ROCm library of this machine: torch's libtorch_hip.so (a ROCm build), ROCm's librocblas.so,
+    else one Debian ships (librocblas, librocrand1); None where there is none. The tools that read
+    libraries (roc-obj-ls) come with hipcc, without any library: a block needs both."""
+    import importlib.util  # noqa: PLC0415
+
+    torch = importlib.util.find_spec("torch")
+    candidates = [Path(torch.origin).parent / "lib" / "libtorch_hip.so"] if torch and torch.origin else []
+    candidates += [d.parent / "lib" / "librocblas.so" for d in rocm_dirs()]
+    candidates += sorted(Path("/usr/lib").glob("*/librocblas.so.*"))
+    candidates += sorted(Path("/usr/lib").glob("*/librocrand.so.1"))
+    return next((c for c in candidates if c.exists()), None)
+
+
 @dataclass(frozen=True)
 class Compiler:
     """hipcc as this machine has it."""

@@ -9,6 +9,8 @@ from __future__ import annotations
 import html
 import re
 
+from ruota_docs.records import bounds
+
 from ruota_docs.site.formatting import NBSP
 
 _METRIC_LINE = r"^\s*{name}\s*[:=]\s*(?P<value>[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)"
@@ -19,7 +21,8 @@ def metric_text(output: str | None, name: str) -> str | None:
     if not output:
         return None
     found = re.findall(_METRIC_LINE.format(name=re.escape(name)), output, flags=re.MULTILINE)
-    return found[-1] if found else None
+    # a number no reader can be shown (1e999, 19,000 digits) is no measurement: `record check` refuses it
+    return found[-1] if found and bounds.usable_number(found[-1]) else None
 
 
 def metric(output: str | None, name: str) -> float | None:

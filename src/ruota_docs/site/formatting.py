@@ -8,6 +8,7 @@ readers get French units (``Gio``, ``Mio``, ``Kio``, ``o``).
 from __future__ import annotations
 
 import datetime as dt
+import math
 from functools import lru_cache
 
 from babel import Locale
@@ -60,6 +61,8 @@ def _dates_locale(lang: str) -> str:
 @lru_cache(maxsize=4096)  # a page of a thousand machines' counts formats the same few numbers again and again
 def number(value: float, lang: str, digits: int = 2) -> str:
     """A number with the locale's separators and at most ``digits`` decimals."""
+    if not math.isfinite(value):
+        return "—"
     pattern = "#,##0" + ("." + "#" * digits if digits else "")
     grouping = abs(value) >= 10 ** (2 + _MIN_GROUPING.get(lang, 1))
     return format_decimal(value, format=pattern, locale=lang, group_separator=grouping)
@@ -94,6 +97,8 @@ def fixed(value: float, lang: str, digits: int) -> str:
 
 def seconds(value: float, lang: str) -> str:
     """A duration: ``0,42 s``, ``14 s``, ``2 min 5 s`` (``< 0,01 s`` under 5 ms)."""
+    if not math.isfinite(value):
+        return "—"  # `record check` refuses it; a reader is shown no number rather than a crash
     if value < 0.005:
         return f"<{NBSP}{quantity(0.01, 's', lang)}"
     if value < 60:

@@ -82,8 +82,10 @@ def _phrase(g: groups.Group, states: tuple[str, ...], lang: str) -> str:
     count = g.count(*states)
     if g.count() == 1:
         return g.results[0].label
-    key = "group_confirmed" if any(g.confirmed(s) for s in states) else "group_machines"
-    return text(lang, key, count=count, target=groups.target_label(g.backend, g.target))
+    if any(g.confirmed(s) for s in states):
+        return text(lang, "group_confirmed", count=count, target=groups.target_label(g.backend, g.target))
+    return text(lang, "group_machines", count=count, target=groups.target_label(g.backend, g.target),
+                senders=text(lang, "senders", count=g.senders(*states)))
 
 
 def _phrases(found: list[Any], states: tuple[str, ...], lang: str) -> str:

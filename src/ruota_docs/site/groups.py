@@ -8,8 +8,8 @@ own card first (`GUIDE_TARGETS`), then the GPUs, then the CPU.
 Agreement: where the machines of one group that ran a block's current code did not all
 get the same outcome, the group *disagrees* — shown on the block and in the matrix, never
 outvoted. An outcome on a target is *confirmed* only when at least two independent records
-(different machine fingerprints) hold it: one machine, however many times it ran, is one
-witness.
+(different machine fingerprints, sent by different senders) hold it: one machine, however many
+times it ran, is one witness, and so is one sender, however many fingerprints they write.
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ruota_docs.records import senders
 from ruota_docs.records.verdicts import MachineResult, Verdict
+from ruota_docs.site import trust
 
 #: Guide (path under a language folder) → the targets of the card it is about.
 GUIDE_TARGETS: dict[str, tuple[str, ...]] = {
@@ -80,9 +82,17 @@ class Group:
         return bool(self.of("passed")) and bool(self.of("failed"))
 
     def confirmed(self, state: str) -> bool:
-        """At least two independent records (different fingerprints) hold ``state``."""
+        """At least two independent records hold ``state``: different fingerprints, and different known
+        senders (`ruota_docs.site.trust`: a fingerprint is whatever a sender writes)."""
         return self._kept(("confirmed", state),
-                          lambda: len({r.record.fingerprint for r in self.of(state) if r.record} - {None, ""}) >= 2)
+                          lambda: len({r.record.fingerprint for r in self.of(state) if r.record} - {None, ""}) >= 2
+                          and len({trust.current().sender_of(r.record) for r in self.of(state)}
+                                  - {senders.UNKNOWN}) >= 2)
+
+    def senders(self, *states: str) -> int:
+        """How many independent senders the group's records in ``states`` (all without) have."""
+        results = self.results if not states else [r for r in self.results if r.state in states]
+        return trust.current().senders([r.record for r in results])
 
     def latest(self, *states: str) -> MachineResult | None:
         """The most recent run of the group in one of ``states``."""

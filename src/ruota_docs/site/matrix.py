@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from ruota_docs.records import verdicts
 from ruota_docs.records.schema import Record
-from ruota_docs.site import evidence, formatting, reasons, tier_table
+from ruota_docs.site import evidence, formatting, reasons, tier_table, trust
 from ruota_docs.site.locales import text
 from ruota_docs.site.fragments import icon
 
@@ -60,10 +60,15 @@ def _machine_facts(data: Record, lang: str) -> list[str]:
     facts = [f"<strong>{html.escape(gpu)}</strong>", f"{target}{html.escape(system)}",
              f"PyTorch {html.escape(_torch(m))}", html.escape(formatting.date(data.updated, lang, "medium"))]
     provenance = data.provenance or {}
-    if provenance.get("kind") == "ci" and provenance.get("run_url"):
+    known = trust.current()
+    if provenance.get("kind") == "ci" and known.ci_state(data) != "verified":
+        facts.append(html.escape(text(lang, "matrix_ci_claimed")))  # no link: the run is not proven to be it
+    elif provenance.get("kind") == "ci" and provenance.get("run_url"):
         facts.append(f'<a href="{html.escape(provenance["run_url"])}">{html.escape(text(lang, "matrix_ci_run"))}</a>')
     elif provenance.get("kind") == "sent":
         facts.append(html.escape(text(lang, "matrix_sent")))
+    if id(data) in known.unknown_commit:
+        facts.append(html.escape(text(lang, "matrix_unknown_commit")))
     return facts
 
 
@@ -165,10 +170,10 @@ def _best(target: _Target, n: int, url: str, lang: str) -> str:
 def _target_head(target: _Target, lang: str) -> str:
     names = sorted({str(d.machine.get("gpu_name") or "") for d, _ in target.records} - {""})
     label = target.target if target.backend == "rocm" else f"{target.backend.upper()} {target.target}"
-    fingerprints = {d.fingerprint for d, _ in target.records if d.fingerprint}
     count = text(lang, "matrix_machines", count=len(target.records))
-    if fingerprints:
-        count += " " + text(lang, "matrix_independent", count=len(fingerprints))
+    # independent only as far as the senders are (a fingerprint is whatever a sender writes)
+    if len(target.records) > 1:
+        count += ", " + text(lang, "senders", count=trust.current().senders([d for d, _ in target.records]))
     shown = ", ".join(names[:3]) + (" …" if len(names) > 3 else "")
     facts = ([f"<strong><code>{html.escape(label)}</code></strong>"] + ([html.escape(shown)] if shown else [])
              + [html.escape(count)])

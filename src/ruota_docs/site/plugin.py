@@ -32,11 +32,11 @@ from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
 from ruota_docs.blocks import compat, directives, markers, page_cache, renderer, site_config
-from ruota_docs.records import ledger, verdicts
+from ruota_docs.records import attestations, ledger, listing, verdicts
 from ruota_docs.records.schema import Record, RecordError
 from ruota_docs.blocks import fact_directive, value_directive
 from ruota_docs.site import (evidence, facts, fragment_templates, fragments, groups, matrix, published,
-                             template_cache, typography, values)
+                             template_cache, trust, typography, values)
 from ruota_docs.blocks.capture import BlockCapture, Context
 from ruota_docs.site.locales import LANGUAGE_NAMES, text, theme_text
 from ruota_docs.blocks.pages import PageError, read_page, split_meta
@@ -65,6 +65,13 @@ class RuotaDocsConfig(Config):
     ledger_dir = c.Deprecated(moved_to="record_dir")
     #: Set to false to build without badges, marks and charts (for measuring the plugin's cost).
     enabled = c.Type(bool, default=True)
+    #: The build refuses whatever ``ruota-docs record check`` refuses in the records it publishes.
+    #: Only tests of the rendering, whose hand-made records are partial, turn it off; a site never does.
+    check_records = c.Type(bool, default=True)
+    #: The list of ``ci`` records whose attestation was verified (the deploy job writes it: a file name,
+    #: a tab and the run's account per line), relative to mkdocs.yml; default: the file named by
+    #: ``RUOTA_DOCS_VERIFIED_RECORDS``, else none (every ``ci`` record shows as claimed, not verified).
+    verified_records = c.Optional(c.Type(str))
     #: Source language: translations are compared against its pages (default: the i18n
     #: plugin's default language; on a site in one language, the theme's language or locale).
     source_language = c.Optional(c.Type(str))
@@ -115,9 +122,17 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         self.reported: list[str] = []  #: with report_only: what would have stopped the build
         try:
             files, self.ledgers, self.indexed = _records(self.site.record_dir)
+            if self.config.check_records:
+                kept = self._checked(files)
+                if len(kept) < len(files):  # report_only: the site is built without them
+                    files, self.ledgers = kept, [data for _, data in kept]
+                    self.indexed = verdicts.index_ledgers(self.ledgers)
+            # who sent each record, and which ci records' attestations the deploy job verified
+            verified = attestations.read(self.config.verified_records and self.root / self.config.verified_records)
+            trust.use(self.root, files, verified)
             self.published = published.Published(files, config.repo_url, self.config.allow_private,
                                                  keep_going=self.config.report_only)
-        except (RecordError, published.RecordRefused) as error:
+        except (RecordError, published.RecordRefused, attestations.ListError) as error:
             raise PluginError(f"ruota_docs: {error}") from None
         if self.published.refused:  # report_only: the site is built without them
             for message in self.published.refused:
@@ -204,6 +219,21 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         """A guide's blocks for the card matrix (evidence.load_guides), as `page_blocks` gives them."""
         key = Path(path).resolve().relative_to(self.docs_dir).as_posix()
         return [b for b in self._blocks(Path(path), key) if not b.shown_only]
+
+    def _checked(self, files: list[tuple[Path, dict]]) -> list[tuple[Path, dict]]:
+        """The build refuses whatever ``record check`` refuses (`ruota_docs.site.published.checked`),
+        checked once per set of records a process reads; with ``report_only``, it leaves those
+        records out and lists them with the other problems."""
+        stamp = _stamp(self.site.record_dir)
+        if stamp in _CHECKED and not self.config.report_only:
+            return files
+        refused = published.checked([path for path, _ in files], self.root, self.docs_dir, self.site.record_dir,
+                                    keep_going=self.config.report_only)
+        _CHECKED.add(stamp)
+        for file, errors in refused.items():
+            self._stop(f"ruota_docs: {file}: refused by `ruota-docs record check` (left out of this build): "
+                       + "; ".join(errors[:3]) + (f"; … and {len(errors) - 3} more" if len(errors) > 3 else ""))
+        return [(path, data) for path, data in files if str(path) not in refused]
 
     def _stop(self, message: str, *more, page: str = "") -> None:
         """Stop the build on ``message``; with ``report_only``, note it (and ``more`` page
@@ -481,8 +511,7 @@ _NO_RECORDS = verdicts.index_ledgers([])
 def _records(folder: Path) -> tuple[list[tuple[Path, Record]], list[Record], verdicts.Index]:
     """The records of ``folder`` (with their files), and their index, read again only where a file
     changed (each language's build gets fresh verdicts: the cache of verdicts is the index's)."""
-    stamp = tuple((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in sorted(folder.glob("*.json"))) \
-        if folder.is_dir() else ()
+    stamp = _stamp(folder)
     known = _READ.get(folder)
     if known is None or known[0] != stamp:
         with _no_collection():
@@ -490,6 +519,19 @@ def _records(folder: Path) -> tuple[list[tuple[Path, Record]], list[Record], ver
             ledgers = [data for _, data in files]
             known = _READ[folder] = (stamp, files, ledgers, verdicts.index_ledgers(ledgers))
     return known[1], known[2], known[3]
+
+
+def _stamp(folder: Path) -> tuple:
+    """What the records of ``folder`` are now, cheaply (one lstat each): the same list every tool reads."""
+    try:
+        paths = listing.records(folder)
+    except listing.RecordsRefused as refused:
+        raise ledger.LedgerError(str(refused)) from None
+    return tuple((p.name, p.lstat().st_mtime_ns, p.lstat().st_size) for p in paths)
+
+
+#: The sets of records (by `_stamp`) this process found `record check` accepts.
+_CHECKED: set[tuple] = set()
 
 
 @contextmanager

@@ -17,8 +17,9 @@ the rules a reader could be harmed by, naming the file and the field, as the che
 With ``report_only`` nothing here stops the build: a refused record is left out of the site,
 a refused output leaves its block unmarked, and each is listed with the other problems.
 
-The rest of ``record check`` (the results against the pages, the machine's coherence) is
-the check's alone: a record the site can read shows as it is, its stale results as stale.
+Beyond those, the build refuses whatever ``record check`` refuses (`checked`): every error of
+the check stops it, naming the file and the field (warnings, such as stale results, do not: the
+site shows a stale result as stale). It is run once per set of record files a process reads.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ruota_docs.records import private_data, provenance
+from ruota_docs.records import check, private_data, provenance
 from ruota_docs.records.schema import RECORD_LIMIT, SHOWN_FIELDS, Record
 from ruota_docs.site import groups
 
@@ -134,3 +135,24 @@ def _check_record(path: Path, data: Record, repository: str | None) -> None:
     if problems:
         where, message = problems[0]
         raise RecordRefused(f"{path}: {where}: {message}; {_CHECK.format(path=path)}")
+
+
+#: Errors of a refused build that its message quotes (the rest: `record check`).
+_QUOTED = 20
+
+
+def checked(paths: list[Path], root: Path, docs_dir: Path, records_folder: Path,
+            keep_going: bool = False) -> dict[str, list[str]]:
+    """Raise `RecordRefused` with the check's errors where ``record check`` refuses any of ``paths``:
+    the build publishes no record the check would turn away (a date in 2099, a pass a machine
+    cannot have had, a number no chart can show). ``keep_going`` (``report_only``): return the
+    errors by file instead, for the build to leave those records out."""
+    reports = check.check_files(paths, root, docs_dir, records_folder=records_folder)
+    refused = {r.file: [str(p) for p in r.problems if p.severity == "error"] for r in reports}
+    refused = {file: errors for file, errors in refused.items() if errors}
+    errors = [error for found in refused.values() for error in found]
+    if errors and not keep_going:
+        more = f"\n… and {len(errors) - _QUOTED:,} more" if len(errors) > _QUOTED else ""
+        raise RecordRefused(f"{len(errors):,} errors of `ruota-docs record check` in the records: the site publishes "
+                            "no record the check refuses (fix or remove it):\n" + "\n".join(errors[:_QUOTED]) + more)
+    return refused
