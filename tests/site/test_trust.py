@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from _support import record_of
+from ruota_docs.records.schema import Record
 from ruota_docs.site import matrix, trust
 
 RUN = "https://github.com/ruota-docs/ruota-docs/actions/runs/13371337"
@@ -22,7 +23,7 @@ def words(fragment: str) -> str:
 
 
 @pytest.fixture
-def repo(tmp_path) -> tuple[Path, list[tuple[Path, dict]]]:
+def repo(tmp_path) -> tuple[Path, list[tuple[Path, Record]]]:
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     commit = ["git", "-C", str(tmp_path), "-c", "user.name=o", "-c", "user.email=owner@example.org", "commit", "-q"]
     subprocess.run([*commit, "--allow-empty", "-m", "start"], check=True)
@@ -34,7 +35,8 @@ def repo(tmp_path) -> tuple[Path, list[tuple[Path, dict]]]:
         data = {"machine": {"gpu_name": "AMD Radeon RX 7600", "arch": "gfx1102", "os": "linux"},
                 "provenance": {"kind": "ci", "run_url": RUN, "commit": commit_of}, "updated": "2026-12-01T10:00:00Z"}
         (folder / name).write_text(json.dumps(data))
-        files.append((folder / name, data))
+        files.append((folder / name, Record(machine_id=None, machine=data["machine"], provenance=data["provenance"],
+                                            updated=data["updated"])))
     subprocess.run(["git", "-C", str(tmp_path), "add", "verification"], check=True)
     subprocess.run([*commit, "-m", "records"], check=True)
     yield tmp_path, files

@@ -48,9 +48,10 @@ def read(path: str | Path | None = None) -> dict[str, str]:
 
 
 def state(data: Any, name: str, verified: dict[str, str]) -> str | None:
-    """``"verified"`` or ``"claimed"`` for a ``ci`` record (`ruota_docs.records.schema.Record`, by its file
-    ``name``); None for any other."""
-    if (getattr(data, "provenance", None) or {}).get("kind") != "ci":
+    """``"verified"`` or ``"claimed"`` for a ``ci`` record (a `ruota_docs.records.schema.Record`, or its
+    JSON object), by its file ``name``; None for any other."""
+    origin = data.get("provenance") if isinstance(data, dict) else getattr(data, "provenance", None)
+    if (origin or {}).get("kind") != "ci":
         return None
     return "verified" if name in verified else "claimed"
 
