@@ -119,9 +119,10 @@ def test_ledgers_of_two_machines(tree):
     other = "rocm-gfx906" if this_machine() != "rocm-gfx906" else "cuda-nvidia-h200"
     data = tree.ledger()
     data["machine_id"] = other
-    data["machine"].update(machine_id=other, backend="rocm", gpu_name="AMD Radeon VII", arch="gfx906", vram_bytes=16 * 2**30)
+    data["machine"].update(machine_id=other, backend="rocm", gpu_name="AMD Radeon VII", arch="gfx906", vram_bytes=16 * 2**30,
+                           gpu_count=1, hip="6.4.43482")
     if other.startswith("cuda"):
-        data["machine"].update(backend="cuda", gpu_name="NVIDIA H200", arch="sm_90")
+        data["machine"].update(backend="cuda", gpu_name="NVIDIA H200", arch="sm_90", hip=None, cuda="13.0")
     for entry in data["blocks"].values():
         entry["output"] = "one ran on the other machine\n"
     tree.ledger_path(other).write_text(json.dumps(stored_form(data), indent=1), encoding="utf-8")

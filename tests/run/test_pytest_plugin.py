@@ -94,7 +94,7 @@ def test_an_unknown_plugin_option_warns_and_stops_a_strict_run(tmp_path):
     (root / "mkdocs.yml").write_text("site_name: x\nplugins:\n  ruota_docs:\n    polices: {}\n", encoding="utf-8")
     warned = run_pytest(root, "docs", "--no-record")
     assert warned.returncode == 0, warned.stdout
-    message = "mkdocs.yml:4: plugins: ruota_docs: unknown option 'polices' (the plugin has: ledger_dir"
+    message = "mkdocs.yml:4: plugins: ruota_docs: unknown option 'polices' (the plugin has: record_dir"
     assert "PytestConfigWarning" in warned.stdout and message in warned.stdout
     strict = run_pytest(root, "docs", "--no-record", "--strict")
     assert strict.returncode == 4 and message in strict.stderr
