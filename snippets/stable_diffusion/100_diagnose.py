@@ -8,7 +8,8 @@ import platform
 import torch
 
 print(f"PyTorch {torch.__version__}; HIP {torch.version.hip}; CUDA {torch.version.cuda}")
-print(f"GPU visible to PyTorch: {torch.cuda.is_available()} ({torch.cuda.device_count()} devices)")
+count = torch.cuda.device_count()
+print(f"GPU visible to PyTorch: {torch.cuda.is_available()} ({count} device{'' if count == 1 else 's'})")
 if torch.version.hip is None:
     print("-> not a ROCm build of PyTorch: install one from AMD's or PyTorch's ROCm index")
 for name in ("HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES",

@@ -259,10 +259,10 @@ def test_page_summary(es):
     summary = re.search(r'<p class="ruota-summary ruota-state-(\w+)"><span>(.*?)</span></p>', es)
     assert summary[1] == "failed"
     assert summary[2] == ("En esta página se han verificado 3 de sus 7 bloques de código, en 2 máquinas en total. "
-                          "La última ejecución fue el 21 de noviembre de 2026. Un bloque falló en su última ejecución. "
-                          "Un bloque aún no se ha verificado en su forma actual. Un bloque requiere un hardware o un "
-                          "acceso que ninguna máquina tenía. Debajo de él se indica cuál. Un bloque no se ejecuta nunca, "
-                          "y debajo de él se explica por qué.")
+                          "La última ejecución fue el 21 de noviembre de 2026. Del resto, 1 falló en su última "
+                          "ejecución, 1 aún no se ha verificado en su forma actual, 1 requiere un hardware o un acceso que "
+                          "ninguna máquina de pruebas tenía y 1 no se ejecuta nunca, a propósito. Cada bloque dice "
+                          "por qué.")
     # right under the title
     assert es.index("ruota-summary") > es.index("<h1") and es.index("ruota-summary") < es.index("Una página de prueba")
 
@@ -311,8 +311,8 @@ def test_english_strings(en):
     assert "Failed on CPU x86_64 on 20 November 2026" in panels(en)[2]
     assert "Not yet verified: this code has changed since it last ran" in panels(en)[3]
     assert "Not run: installs packages" in panels(en)[4]
-    assert f"21 Nov 2026 · 1.5{NB}s · same code as the Spanish page: run once" in panels(en)[1]
-    assert ("On this page, 3 of 7 code blocks have been verified, on 2 machines in all. "
+    assert f"21 Nov 2026 · 1.5{NB}s · same code as the Spanish version: one run for all languages" in panels(en)[1]
+    assert ("On this page, 3 of 7 code blocks have been verified on 2 machines. "
             "The last run was on 21 November 2026.") in en
     assert "Requiere" not in en and "Verificado" not in en
 
@@ -325,7 +325,7 @@ def test_french_strings(fr):
     assert f"Non exécuté{NB}: installe des paquets" in panels(fr)[4]
     assert f"code identique à la version en espagnol{NB}: exécuté une seule fois pour toutes les langues" in panels(fr)[1]
     assert ("Sur cette page, 3 blocs de code sur 7 ont été vérifiés, sur 2 machines au total. La dernière exécution "
-            "date du 21 novembre 2026. Un bloc a échoué lors de sa dernière exécution.") in fr
+            "date du 21 novembre 2026. Parmi les autres, 1 a échoué lors de sa dernière exécution") in fr
     assert '<td class="ruota-num">12,41</td>' in fr
 
 
@@ -522,7 +522,7 @@ def test_a_hook_that_shifts_the_page_leaves_messages_pointing_into_the_file(tmp_
 
 
 @pytest.mark.parametrize("lang, checked, old, expired", [
-    ("es", "consultado el {day}", "consultado el 2 de enero de 2020", "puede estar desactualizado"),
+    ("es", "fecha de consulta: {day}", "fecha de consulta: 2 de enero de 2020", "puede estar desactualizado"),
     ("en", "checked {day}", "checked 2 January 2020", "may be out of date"),
     ("fr", "vérifié le {day}", "vérifié le 2 janvier 2020", "peut ne plus être à jour"),
 ])

@@ -113,7 +113,7 @@ def test_the_card_matrix_carries_the_table(project):
     table = page[page.index('<table><caption>Niveaux'):]
     assert words(table[:table.index("</table>")]) == (
         "Niveaux de preuve par architecture — compilé (produit et inspecté sans la carte), exécuté (sur la carte), "
-        "vérifié (exécuté et conforme à sa référence) Architecture Niveau le plus haut Machines qui ont compilé "
+        "vérifié (exécuté et conforme à sa référence) Architecture Niveau maximal atteint Machines qui ont compilé "
         "Machines qui ont exécuté Machines qui ont vérifié gfx906 compile pour gfx906 (CI, chaque commit) 1 0 0 "
         "gfx1102 compile pour gfx1102 (CI, chaque commit) 1 0 0")
 

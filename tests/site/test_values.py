@@ -84,11 +84,12 @@ def sentence(page: str, start: str) -> str:
 
 
 @pytest.mark.parametrize(("lang", "path", "expected", "tip"), [
-    ("es", "index.html", "Pico: 67,2 MiB (NVIDIA H200, 20 de noviembre de 2026).", "También medido: 66 MiB en CPU x86_64"),
-    ("en", "en/index.html", "Peak: 67.2 MiB (NVIDIA H200, 20 November 2026).", "Also measured: 66 MiB on CPU x86_64"),
-    ("fr", "fr/index.html", "Pic : 67,2 Mio (NVIDIA H200, 20 novembre 2026).", "Également mesuré : 66 Mio sur CPU x86_64"),
+    ("es", "index.html", "Pico: 66 MiB (CPU x86_64, 20 de noviembre de 2026).", "También medido: 67,2 MiB en NVIDIA H200 (CUDA)"),
+    ("en", "en/index.html", "Peak: 66 MiB (CPU x86_64, 20 November 2026).", "Also measured: 67.2 MiB on NVIDIA H200 (CUDA)"),
+    ("fr", "fr/index.html", "Pic : 66 Mio (CPU x86_64, 20 novembre 2026).", "Également mesuré : 67,2 Mio sur NVIDIA H200 (CUDA)"),
 ])
 def test_one_value_in_the_sentence_the_gpus_with_its_machine_and_date(site, lang, path, expected, tip):
+    """The block requires no GPU: the CPU machine's value is shown, the GPU machine's in the tooltip."""
     page = (site / path).read_text(encoding="utf-8")
     assert sentence(page, expected.split()[0]) == expected
     span = re.search(r'<span class="ruota-value" data-block="bench" data-metric="peak_mib" data-at="[^"]*" title="([^"]*)"', page)
@@ -97,7 +98,7 @@ def test_one_value_in_the_sentence_the_gpus_with_its_machine_and_date(site, lang
 
 def test_identical_values_collapse(site):
     page = (site / "en/index.html").read_text(encoding="utf-8")
-    assert sentence(page, "Calls:") == "Calls: 4 (NVIDIA H200, 20 November 2026)."
+    assert sentence(page, "Calls:") == "Calls: 4 (CPU x86_64, 20 November 2026)."
     assert re.search(r'data-metric="unet_calls" data-at="[^"]*" title="Also measured: the same value on one other machine"', page)
 
 
@@ -134,6 +135,11 @@ def test_the_guides_own_card_first_else_a_gpu_else_the_cpu():
     assert words("en/guides/radeon-vii-windows.md", found[:3]) == "70 MiB (AMD Instinct MI300X, 20 November 2026)"
     assert words("en/index.md", found[:2]) == "67.2 MiB (NVIDIA H200, 20 November 2026)"
     assert words("en/index.md", found[:1]) == "66 MiB (CPU x86_64, 20 November 2026)"
+    # a block that needs no GPU: the CPU's value, not a GPU machine's host timing labelled with its GPU
+    cpu_first = re.sub(r"<[^>]+>", "", values.render(value, Verdict(found[:2]), "en", "en/index.md", needs_gpu=False))
+    assert cpu_first.replace("\u00a0", " ") == "66 MiB (CPU x86_64, 20 November 2026)"
+    no_cpu = re.sub(r"<[^>]+>", "", values.render(value, Verdict(found[1:2]), "en", "en/index.md", needs_gpu=False))
+    assert no_cpu.replace("\u00a0", " ") == "67.2 MiB (NVIDIA H200, 20 November 2026)"  # no CPU record: the one there is
     tip = html.unescape(re.search(r'title="([^"]*)"', values.render(value, Verdict(found), "en", "en/guides/keras-rx7600.md"))[1])
     assert tip.replace("\u00a0", " ") == ("Also measured: 70 MiB on AMD Instinct MI300X (ROCm, gfx942); "
                                          "67.2 MiB on NVIDIA H200 (CUDA); 66 MiB on CPU x86_64; the same value on one other machine")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import re
 
 from ruota_docs.blocks.fact_directive import Fact
 from ruota_docs.site import formatting
@@ -29,3 +30,12 @@ def render(fact: Fact, lang: str, as_of: dt.date, max_age: int) -> str:
     warning = f'<strong class="ruota-fact-warning" title="{tip}">{html.escape(text(lang, "fact_expired"))}</strong>'
     return (f'<span class="ruota-fact ruota-fact-expired" data-checked="{fact.checked.isoformat()}">'
             f'({link}; {warning})</span>')
+
+
+# A mark right after a closing parenthesis, "(ROCm/MIOpen#940) (checked …)", joins it: "(ROCm/MIOpen#940, checked …)"
+_AFTER_PARENTHESIS = re.compile(r'\)[ \t]*(<span class="ruota-fact[^"]*" data-checked="[^"]*">)\(')
+
+
+def join_parentheses(html_text: str) -> str:
+    """One parenthesis for a citation and the date it was checked, not two side by side."""
+    return _AFTER_PARENTHESIS.sub(lambda m: f"{m[1]}, ", html_text)

@@ -240,7 +240,7 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
     machines = {r.machine_id for _, v in blocks_verdicts for r in v.by_state("passed")}
     stamps = [stamp for _, v in blocks_verdicts if (stamp := v.latest_run())]
     if counts["notrun"] == total:  # nothing here is meant to run (an API page's docstrings): say only why
-        return render("page_summary", state="notrun", parts=[text(lang, "summary_notrun", count=total)], lang=lang)
+        return render("page_summary", state="notrun", parts=[text(lang, "summary_all_notrun", count=total)], lang=lang)
     if counts["passed"] == 0:
         parts = [text(lang, "summary_none")]
     else:
@@ -249,10 +249,14 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
                       machines=text(lang, "machines_count", count=len(machines)),
                       date=formatting.date(max(stamps) if stamps else None, lang))]
     pending = counts["stale"] + counts["never"]
-    for key, count in (("summary_failed", counts["failed"]), ("summary_pending", pending),
-                       ("summary_skipped", counts["skipped"]), ("summary_notrun", counts["notrun"])):
-        if count:
-            parts.append(text(lang, key, count=count))
+    rest = [text(lang, key, count=count) for key, count in (
+        ("summary_failed", counts["failed"]), ("summary_pending", pending),
+        ("summary_skipped", counts["skipped"]), ("summary_notrun", counts["notrun"])) if count]
+    if rest:  # one sentence for every block not verified, then where to read why
+        items = formatting.join(rest, lang)
+        parts.append(text(lang, "summary_rest", items=items) if counts["passed"]
+                     else text(lang, "summary_rest_none", total=total, items=items))
+        parts.append(text(lang, "summary_why"))
     state = "failed" if counts["failed"] else ("passed" if counts["passed"] and not pending else "stale")
     return render("page_summary", state=state, parts=parts, lang=lang)
 

@@ -382,7 +382,8 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                 unknown = renderer.unknown_block("value", value.block, rendered.blocks)
                 raise PluginError(f"{rendered.page}:{line}: {unknown}")
             verdict = verdicts.verdict(block.page, block.index, block.sha256, self.indexed)
-            return values.render(value, verdict, lang, block.page)
+            needs_gpu = any(r.name in values.GPU_TERMS for r in block.requirements)
+            return values.render(value, verdict, lang, block.page, needs_gpu)
 
         return values.attributed_once(value_directive.DIRECTIVE.sub(fill, html))
 
@@ -399,7 +400,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                 raise PluginError(f"{rendered.page}: {error}") from None
             return facts.render(fact, lang, today, self.config.fact_max_age)
 
-        return fact_directive.DIRECTIVE.sub(fill, html)
+        return facts.join_parentheses(fact_directive.DIRECTIVE.sub(fill, html))
 
     def _chart_entries(self, rendered, options: dict, line: int):
         """Each machine's entries for the chart's block, for its current code only: what a

@@ -42,10 +42,16 @@ def _short(result: MachineResult) -> str:
     return str(machine.get("gpu_name") or f"CPU {machine.get('machine', '')}".strip())
 
 
-def render(value: Value, verdict: Verdict | None, lang: str, page: str = "") -> str:
+#: ``requires:`` terms that put a block's work on a GPU; the others (hipcc, arch=, import=…) do not
+GPU_TERMS = frozenset({"gpu", "rocm", "cuda", "vram", "rocm_library"})
+
+
+def render(value: Value, verdict: Verdict | None, lang: str, page: str = "", needs_gpu: bool = True) -> str:
     """The sentence fragment a value directive becomes: one value — measured on the card
     ``page`` is about where it has been, else on a GPU, else on the CPU — with that machine
-    and the date; the other machines' values in the tooltip (identical ones counted once)."""
+    and the date; the other machines' values in the tooltip (identical ones counted once).
+    A block that needs no GPU (``needs_gpu=False``) shows its CPU value first where a CPU
+    machine measured it: a timing of pure Python is the host's, not the GPU's."""
     found = measured(value, verdict)
     if not found:
         words = text(lang, "value_missing")
@@ -66,6 +72,9 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "") -> 
 
     ordered = groups.group([r for r, _, _ in found], groups.page_targets(page))
     chosen = ordered[0].latest("passed")
+    on_cpu = [r for g in ordered for r in g.results if not r.machine.get("gpu_name")]
+    if not needs_gpu and on_cpu:
+        chosen = max(on_cpu, key=lambda r: str(r.entry.get("ran_at") or ""))
     main = shown(chosen)
     # the value, then where and when it was measured: running text writes the date out, and
     # `attributed_once` moves the attribution to the end of the sentence
