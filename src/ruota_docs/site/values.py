@@ -74,7 +74,7 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "", nee
     chosen = ordered[0].latest("passed")
     on_cpu = [r for g in ordered for r in g.results if not r.machine.get("gpu_name")]
     if not needs_gpu and on_cpu:
-        chosen = max(on_cpu, key=lambda r: str(r.entry.get("ran_at") or ""))
+        chosen = max(on_cpu, key=lambda r: str((r.entry.ran_at if r.entry else None) or ""))
     main = shown(chosen)
     # the value, then where and when it was measured: running text writes the date out, and
     # `attributed_once` moves the attribution to the end of the sentence
