@@ -1,6 +1,6 @@
 # ruota-docs — two commands on a fresh machine:
 #   make site    build the site into site/ (or: make serve, for authors)
-#   make test    ruff, then every code block of every page, and the package's own tests
+#   make test    ruff and mypy, then every code block of every page, and the package's own tests
 # Both create .venv and install what they need on first use. Run as root, the pages run as
 # the unprivileged user ruota-docs-runner: `make runner` lets it reach .venv and the repository.
 # Also:
@@ -74,6 +74,7 @@ preview: site
 
 test: $(VENV)/.tests-installed
 	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # What CI adds after the tests: every block has a current record, every record passes

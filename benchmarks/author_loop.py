@@ -89,8 +89,8 @@ def main() -> None:
         n = args.repeat
         own = {k: v for k, v in env.items() if k != "PYTHONPATH"}  # an environment of its own: nothing of ours
         one_page = {
-            "ours": (pytest + ["docs/es/page.md", "--ledger", "verification/ours.json"], {"cwd": ours, "env": env}),
-            "ours_no_ledger": (pytest + ["docs/es/page.md", "--no-ledger"], {"cwd": ours, "env": env}),
+            "ours": (pytest + ["docs/es/page.md", "--record", "verification/ours.json"], {"cwd": ours, "env": env}),
+            "ours_no_ledger": (pytest + ["docs/es/page.md", "--no-record"], {"cwd": ours, "env": env}),
             "md": (pytest + ["--markdown-docs", "docs/es/page.md"], {"cwd": markdown_docs, "env": env}),
             "sybil": (pytest + ["docs/es/page.md"], {"cwd": plain, "env": env}),
         }
@@ -98,7 +98,7 @@ def main() -> None:
             one_page["peer"] = ([args.peer_python, "-m", "pytest", "-q", "--markdown-docs", "docs/es/page.md"],
                                 {"cwd": markdown_docs, "env": own})
         if args.core_python:
-            one_page["core"] = ([args.core_python, "-m", "pytest", "-q", "docs/es/page.md", "--ledger",
+            one_page["core"] = ([args.core_python, "-m", "pytest", "-q", "docs/es/page.md", "--record",
                                  "verification/core.json"], {"cwd": ours, "env": own})
         measured = interleaved(n, one_page)
         ours_page, ours_no_ledger, md_page = (measured[k][0] for k in ("ours", "ours_no_ledger", "md"))
@@ -110,15 +110,15 @@ def main() -> None:
         for _ in range(max(1, n // 2)):  # the Markdown set-up resolved again, as after editing mkdocs.yml
             shutil.rmtree(cache / "ruota-docs" / "markdown-setup", ignore_errors=True)
             setup_cold.append(best_of(1, alone_cmd, **alone_kwargs)[0])
-        ours_many, _ = best_of(max(1, n // 2), pytest + ["docs/big", "--no-ledger"], cwd=ours, env=env)
+        ours_many, _ = best_of(max(1, n // 2), pytest + ["docs/big", "--no-record"], cwd=ours, env=env)
         sybil_many, _ = best_of(max(1, n // 2), pytest + ["docs/big"], cwd=plain, env=env)
         cold = []
         for _ in range(max(1, n // 2)):
             (cache / "ruota-docs" / "probe.json").unlink(missing_ok=True)
-            cold.append(best_of(1, pytest + ["docs/es/page.md", "--no-ledger"], cwd=needs, env=env)[0])
-        warm, _ = best_of(n, pytest + ["docs/es/page.md", "--no-ledger"], cwd=needs, env=env)
+            cold.append(best_of(1, pytest + ["docs/es/page.md", "--no-record"], cwd=needs, env=env)[0])
+        warm, _ = best_of(n, pytest + ["docs/es/page.md", "--no-record"], cwd=needs, env=env)
     rows = [("this engine, one page of 50 blocks (record written)", ours_page),
-            ("this engine, same page, --no-ledger", ours_no_ledger),
+            ("this engine, same page, --no-record", ours_no_ledger),
             ("pytest-markdown-docs, same page", md_page)]
     ratios = [("one page: this engine / pytest-markdown-docs, both in this environment", ours_page / md_page,
                "informative")]
@@ -138,7 +138,7 @@ def main() -> None:
         "Author loop: one page, and 1,000 blocks",
         [*rows,
          ("plain Sybil, same page", sybil_page),
-         ("this engine, 20 pages (1,000 blocks), --no-ledger", ours_many),
+         ("this engine, 20 pages (1,000 blocks), --no-record", ours_many),
          ("plain Sybil, 20 pages (1,000 blocks)", sybil_many),
          ("this engine, a page whose block needs the machine, probe cache cold", min(cold)),
          ("same, probe cache warm", warm)],

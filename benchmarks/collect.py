@@ -8,7 +8,7 @@ imported from there (``PYTHONPATH``); each engine works on its own commit's docs
 alternating old and new so that the machine's load falls on both alike:
 
 - ``pytest docs --collect-only`` (every page of the three languages);
-- with ``--run``: ``pytest docs --no-ledger`` (every block executed; minutes), each engine
+- with ``--run``: ``pytest docs --no-record`` (every block executed; minutes), each engine
   on its own commit's docs, and both on the earlier commit's docs (the same blocks: the
   fair comparison of running "our docs as they were");
 - ``pytest --collect-only`` on one page of ``--blocks`` trivial python blocks, rendered
@@ -103,11 +103,11 @@ def main() -> None:
                                                PYTEST + ["docs", "--collect-only"]), args.old, "≤ 1.0", rows, ratios)
         if args.run:
             measured("run docs/ (each its own)",
-                     side_by_side(1, (old_root, old_env), (ROOT, new_env), PYTEST + ["docs", "--no-ledger"]),
+                     side_by_side(1, (old_root, old_env), (ROOT, new_env), PYTEST + ["docs", "--no-record"]),
                      args.old, "informative", rows, ratios)
             same = same_docs_for_new(old_root, Path(tmp) / "old-for-new")
             measured(f"run the docs of {args.old}",
-                     side_by_side(1, (old_root, old_env), (same, new_env), PYTEST + ["docs", "--no-ledger"]),
+                     side_by_side(1, (old_root, old_env), (same, new_env), PYTEST + ["docs", "--no-record"]),
                      args.old, "≤ 1.0", rows, ratios)
         measured(f"collect a page of {args.blocks} blocks", side_by_side(
             args.repeat, (big, old_env), (big, new_env), PYTEST + ["docs", "--collect-only"]), args.old,

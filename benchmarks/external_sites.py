@@ -204,11 +204,11 @@ def measure(spec: str, collect_only: bool = False, repeat: int = 1) -> dict:
         record = Path(tmp) / "record.json"
         started = time.perf_counter()
         run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-                              *_NEUTRAL_INI, "--run-as-root", "--block-timeout", "20", "--ledger", str(record),
+                              *_NEUTRAL_INI, "--run-as-root", "--block-timeout", "20", "--record", str(record),
                               docs.relative_to(copy).as_posix()],
                              cwd=copy, capture_output=True, text=True, timeout=3600)
         row["time_s"] = time.perf_counter() - started
-        entries = ledger.load(record)["blocks"] if record.exists() else {}  # stored format, read as the engine does
+        entries = ledger.load(record).to_dict()["blocks"] if record.exists() else {}  # read as the engine does
         outcomes = Counter(entry["outcome"] for entry in entries.values())
         unsettled = sum(1 for e in entries.values() if e["outcome"] == "failed"
                         and any(w in (e["reason"] or "") for w in ("has no run policy", "neither marked safe")))

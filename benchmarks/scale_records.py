@@ -31,6 +31,7 @@ from _common import ENV, PYTHON, ROOT, run_timed
 
 from ruota_docs.records import gpus, ledger
 from ruota_docs.records.machine import Device
+from ruota_docs.records.schema import Record
 
 PROJECT = ("mkdocs.yml", "docs", "snippets", "overrides", "verification", "src")
 #: The record the synthetic machines are made from (the one whose blocks ran on a GPU).
@@ -93,12 +94,12 @@ def synthetic(source: dict, n: int, rng: random.Random) -> dict:
 def make_records(folder: Path, count: int, seed: int = 7) -> int:
     """``count`` synthetic records in ``folder``; the bytes they take."""
     rng = random.Random(seed)
-    source = ledger.load(sorted(folder.glob(SOURCE))[0])
+    source = ledger.load(sorted(folder.glob(SOURCE))[0]).to_dict()
     total = 0
     for n in range(count):
         data = synthetic(source, n, rng)
         path = folder / f"{data['machine_id']}-{data['fingerprint'][:8]}.json"
-        ledger.write_atomic(path, data)
+        ledger.write_atomic(path, Record.from_dict(data))
         total += path.stat().st_size
     return total
 
@@ -127,8 +128,8 @@ def main() -> None:
         many = copy_project(work / "many")
         committed = sorted((few / "verification").glob("*.json"))
         per_machine = sum(p.stat().st_size for p in committed) / len(committed)
-        old_format = sum(len(json.dumps(dict(ledger.load(p), schema=1), indent=1, ensure_ascii=False).encode())
-                         for p in committed) / len(committed)
+        old_format = sum(len(json.dumps(dict(ledger.load(p).to_dict(), schema=1), indent=1,
+                                        ensure_ascii=False).encode()) for p in committed) / len(committed)
         synthetic_bytes = make_records(many / "verification", args.records)
         times = {"two": [], "many": []}
         for _ in range(args.repeat):

@@ -62,7 +62,7 @@ def copy_project(into: Path) -> Path:
 def config_with(project: Path, option: str, name: str) -> Path:
     """A copy of mkdocs.yml beside it, named ``name``, with ``option`` added to the ruota_docs plugin's."""
     text = (project / "mkdocs.yml").read_text(encoding="utf-8")
-    marker = "  - ruota_docs:\n      ledger_dir: verification\n"
+    marker = "  - ruota_docs:\n      record_dir: verification\n"
     if marker not in text:
         raise SystemExit("site_build.py: cannot find the ruota_docs plugin entry in mkdocs.yml to set its options")
     path = project / name

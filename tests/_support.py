@@ -41,7 +41,7 @@ def repo_plugin_options(name: str = "ruota_docs") -> dict:
     return plugin_options(load_mkdocs_config(REPO), name) or {}
 
 
-def mkdocs_yml(site: bool = False, ledger_dir: str = "verification", languages=("es", "en", "fr"),
+def mkdocs_yml(site: bool = False, record_dir: str = "verification", languages=("es", "en", "fr"),
                check_records: bool = False) -> str:
     """An mkdocs.yml adapted from the repository's: same Markdown extensions (superfences,
     snippets from ``snippets/`` with ``check_paths``); with ``site``,
@@ -73,7 +73,7 @@ def mkdocs_yml(site: bool = False, ledger_dir: str = "verification", languages=(
         plugins:
           - search
           - ruota_docs:
-              ledger_dir: {ledger_dir}
+              record_dir: {record_dir}
               check_records: {str(check_records).lower()}
               key_blocks: {card_matrix["key_blocks"]}
               target_cards: {card_matrix["target_cards"]}
@@ -170,10 +170,35 @@ def outcomes(stdout: str) -> dict[tuple[str, int], str]:
 
 
 def read_ledger(path: Path) -> dict:
-    """A record as the engine and the site read it: one entry per page and language."""
+    """A record as one JSON object: its head, and ``blocks``, one entry per page and language
+    (`ruota_docs.records.schema.Result.to_entry`, keyed ``page#index``)."""
     from ruota_docs.records import ledger
 
-    return ledger.load(path)
+    return as_dict(ledger.load(path))
+
+
+def as_dict(record) -> dict:
+    """A `ruota_docs.records.schema.Record` as `read_ledger` gives it."""
+    return record.to_dict()
+
+
+def results_of(entries) -> dict:
+    """Entries (`Result.to_entry`'s form) as a record's results: block → result."""
+    from ruota_docs.records.schema import BlockRef, Result
+
+    return {BlockRef(e["page"], e["lang"], e["index"], e.get("line")): Result.from_entry(e) for e in entries}
+
+
+def record_of(data: dict):
+    """A record given as `read_ledger` gives one (its head, and its ``blocks``) as the model."""
+    from ruota_docs.records.schema import Record
+
+    return Record.from_dict(data)
+
+
+def stored_form(data: dict) -> dict:
+    """The JSON object the engine writes for a record given as `read_ledger` gives one."""
+    return json.loads(record_of(data).to_json())
 
 
 def run_mkdocs(root: Path, timeout: float = 120) -> subprocess.CompletedProcess:
@@ -191,10 +216,11 @@ RX7600 = {"backend": "rocm", "gpu_name": "AMD Radeon RX 7600", "arch": "gfx1102"
 def synthetic_record(root: Path, machine: dict, outcome=None, when: str = "2026-11-28T09:30:00Z", pages=None) -> dict:
     """A record of ``machine`` for the pages under ``root/docs`` (or ``pages``), from their current blocks.
 
-    ``outcome(block)`` gives ``(outcome, output, reason)`` per block; by default every block
+    ``outcome(block)`` gives ``(outcome, output, reason)`` per block (the reason as English, or
+    as a `ruota_docs.records.reason_codes.Reason`: recorded with its code); by default every block
     that is meant to run passes, printing ``ran on <gpu>``, and ``run: skip`` blocks are skipped.
     """
-    from ruota_docs.records import ledger
+    from ruota_docs.records.reason_codes import reason as reason_code
     from ruota_docs.blocks.collect import page_blocks
 
     docs = root / "docs"
@@ -207,15 +233,17 @@ def synthetic_record(root: Path, machine: dict, outcome=None, when: str = "2026-
             if outcome is not None:
                 state, output, reason = outcome(block)
             elif block.not_run_reason is not None:
-                state, output, reason = "skipped", "", f"not run: {block.not_run_reason}"
+                state, output, reason = "skipped", "", reason_code("not_run", why=block.not_run_reason)
             else:
                 state, output, reason = "passed", f"ran on {machine.get('gpu_name') or 'the CPU'}\n", None
-            blocks[ledger.block_key(block.page, block.index)] = {
+            blocks[f"{block.page}#{block.index}"] = {
                 "page": block.page, "lang": block.lang, "index": block.index, "line": block.line,
-                "language": block.language, "sha256": block.sha256, "id": block.block_id, "outcome": state,
-                "reason": reason, "error": None, "duration": 0.25, "output": output, "ran_at": when,
-                "reused_from": None, "signature": block.signature, "as_root": False if state != "skipped" else None}
-    return {"schema": 1, "kind": "ruota-docs/ledger", "machine_id": machine["machine_id"], "machine": copy.deepcopy(machine),
+                "language": block.fence_language, "sha256": block.sha256, "id": block.block_id, "outcome": state,
+                "reason": getattr(reason, "english", lambda: reason)(), "error": None, "duration": 0.25,
+                "output": output, "ran_at": when, "reused_from": None, "signature": block.signature,
+                "as_root": False if state != "skipped" else None,
+                "reason_code": reason.to_record() if hasattr(reason, "to_record") else None}
+    return {"schema": 3, "kind": "ruota-docs/ledger", "machine_id": machine["machine_id"], "machine": copy.deepcopy(machine),
             "provenance": {"kind": "sent", "commit": None}, "updated": when, "blocks": blocks}
 
 
@@ -266,10 +294,12 @@ def fragment_block(requires: str = "", kind: str = "python", **options) -> Fragm
     return FragmentBlock(kind, parse(requires) if requires else (), options)
 
 
-def ledger_entry(outcome: str, reason: str | None = None, **extra) -> dict:
-    """One block's entry of a record, as the site reads it."""
-    return {"page": "es/p.md", "index": 0, "sha256": "x", "outcome": outcome, "reason": reason, "error": extra.pop("error", None),
-            "duration": 2.5, "output": "", "ran_at": "2026-12-01T10:00:00Z", "reused_from": None} | extra
+def ledger_entry(outcome: str, reason: str | None = None, **extra):
+    """One block's result in a record, as the site reads it (`ruota_docs.records.schema.Result`)."""
+    from ruota_docs.records.schema import Result
+
+    return Result(**{"fence_language": "python", "sha256": "x", "outcome": outcome, "reason": reason, "duration": 2.5,
+                     "ran_at": "2026-12-01T10:00:00Z"} | extra)
 
 
 # Editing a project as an author does
@@ -298,22 +328,39 @@ def stale_install() -> None:
 
 # Evaluating a page's blocks in this process, as Sybil does without the pytest plugin
 
-def evaluate_page(root: Path, page: str) -> list[tuple[object, str | None]]:
-    """``(block, what was raised or None)`` for each block of ``docs/<page>``, evaluated in order
-    in one page process, which is ended afterwards."""
+@dataclass
+class Evaluated:
+    """A block, and the outcome its evaluator decided (`ruota_docs.run.run_state.RunState.take`)."""
+
+    block: object
+    outcome: object = None
+
+    def __getattr__(self, name: str):
+        return getattr(self.block, name)
+
+
+def evaluate_page(root: Path, page: str) -> list[tuple[Evaluated, str | None]]:
+    """``(block with its outcome, what was raised or None)`` for each block of ``docs/<page>``,
+    evaluated in order in one page process, which is ended afterwards."""
+    from ruota_docs.run.run_state import RunState
+    from ruota_docs.run.settings import from_environment
     from ruota_docs.run.sybil import make_sybil
-    from ruota_docs.run.sybil.evaluators import teardown_page
+    from ruota_docs.run.sybil.evaluators import RUN_FIXTURE, teardown_page
 
     document = make_sybil(root).parse(root / "docs" / page)
+    state = document.namespace[RUN_FIXTURE] = RunState(from_environment(root))
     results = []
     try:
         for example in document.examples():
             try:
                 example.evaluate()
             except Exception as raised:  # noqa: BLE001 — a failure or a skip, kept for the test to read
-                results.append((example.parsed, f"{type(raised).__name__}: {raised}"))
+                said = f"{type(raised).__name__}: {raised}"
             else:
-                results.append((example.parsed, None))
+                said = None
+            block = example.parsed
+            outcome = state.take(block.page, block.index) if hasattr(block, "index") else None
+            results.append((Evaluated(block, outcome), said))
     finally:
         teardown_page(document.namespace)
     return results

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from _support import clean_env, write_tree
+from _support import clean_env, record_of, write_tree
 from ruota_docs import __version__
 from ruota_docs.cli import main
 
@@ -54,7 +54,7 @@ def ledger_file(path: Path, machine_id: str, outcomes: list[tuple[int, str, str]
             "machine": {"backend": machine_id.split("-")[0], "machine": "x86_64", "machine_id": machine_id},
             "updated": "2026-11-20T10:00:00Z", "blocks": blocks}
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data), encoding="utf-8")
+    path.write_text(record_of(data).to_json(), encoding="utf-8")
 
 
 ALL = ("es/p.md", "en/p.md", "fr/p.md")
@@ -98,11 +98,11 @@ def test_verify_runs_the_pages_named_or_every_page(tree, capsys, monkeypatch):
     calls = []
     monkeypatch.setattr(cli_module.subprocess, "call", lambda command, cwd: calls.append((command, cwd)) or 0)
     monkeypatch.chdir(tree / "docs")
-    assert main(["verify", "es/p.md", "-n", "2", "--no-ledger"]) == 0
-    assert main(["verify", "--no-ledger"]) == 0
+    assert main(["verify", "es/p.md", "-n", "2", "--no-record"]) == 0
+    assert main(["verify", "--no-record"]) == 0
     (named, cwd), (every, _) = calls
-    assert cwd == tree and named[3:] == ["-p", "no:cacheprovider", str(tree / "docs/es/p.md"), "-n", "2", "--no-ledger"]
-    assert every[3:] == ["docs", "-p", "no:cacheprovider", "--no-ledger"]
+    assert cwd == tree and named[3:] == ["-p", "no:cacheprovider", str(tree / "docs/es/p.md"), "-n", "2", "--no-record"]
+    assert every[3:] == ["docs", "-p", "no:cacheprovider", "--no-record"]
 
 
 def test_no_project(tmp_path):
@@ -111,11 +111,17 @@ def test_no_project(tmp_path):
     assert "no mkdocs.yml" in str(caught.value.code)
 
 
+def test_a_project_with_mkdocs_yaml_is_found_from_a_folder_inside_it(tree, capsys):
+    (tree / "mkdocs.yml").rename(tree / "mkdocs.yaml")
+    code, out, _ = cli(capsys, "--root", str(tree / "docs" / "es"), "status")
+    assert code == 0 and "\nes/p.md (4 blocks)\n" in out
+
+
 # -- status ---------------------------------------------------------------------------------------------------
 def test_status_without_ledgers(tree, capsys):
     code, out, _ = cli(capsys, "--root", str(tree), "status")
     assert code == 0
-    assert out.startswith("machines: none (no ledger in verification/)\n")
+    assert out.startswith("machines: none (no record in verification/)\n")
     assert "\nes/p.md (4 blocks)\n" in out
     assert "  not verified anywhere or failing: lines 3, 7, 12\n" in out
     code, _, err = cli(capsys, "--root", str(tree), "status", "--strict")

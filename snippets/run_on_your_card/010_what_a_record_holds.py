@@ -2,11 +2,11 @@
 
 import os
 
-from ruota_docs.records import ledger
+from ruota_docs.records import private_data
 from ruota_docs.run.device import probe
 
 # The machine as the record describes it: no host name, no user name.
-machine = ledger.scrub_machine(probe().to_dict())
+machine = private_data.scrub_machine(probe().to_dict())
 for name, value in machine.items():
     if name != "packages":
         print(f"{name}: {value}")
@@ -16,8 +16,8 @@ assert "hostname" not in machine and "user" not in machine
 # What a block prints is scrubbed before it is written: the home folder becomes "~".
 home = os.path.expanduser("~")
 printed = f"model saved to {home}/models/pets.keras"
-print("recorded as:", ledger.scrub(printed))
-assert ledger.scrub(printed) == "model saved to ~/models/pets.keras"
+print("recorded as:", private_data.scrub(printed))
+assert private_data.scrub(printed) == "model saved to ~/models/pets.keras"
 
 # Whether this block runs as root is recorded too (as_root): as readers run it, it does not.
 print("this block runs as root:", os.geteuid() == 0 if hasattr(os, "geteuid") else False)

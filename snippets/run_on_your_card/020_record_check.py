@@ -6,7 +6,7 @@ import io
 from pathlib import Path
 
 from ruota_docs.cli import main
-from ruota_docs.records import ledger
+from ruota_docs.records.schema import Record
 
 # A project with one page of two blocks (in the current folder, a temporary one on this site).
 Path("mkdocs.yml").write_text("site_name: demo\ndocs_dir: docs\ntheme:\n  name: mkdocs\n  locale: es\n")
@@ -34,7 +34,7 @@ record = {
 }
 Path("verification").mkdir(exist_ok=True)
 # written as the engine writes it: each block's copies share one result, each output is stored once
-Path("verification/rocm-gfx1102.json").write_text(ledger.dumps(ledger.to_stored(record)))
+Path("verification/rocm-gfx1102.json").write_text(Record.from_dict(record).to_json())
 
 report = io.StringIO()
 with contextlib.redirect_stdout(report):

@@ -4,10 +4,10 @@
     ruota-docs i18n check                   translations that differ from their source; glossary variants
     ruota-docs i18n status                  translations whose source changed, with a diff
     ruota-docs i18n mark-synced PAGE…       record that a translation matches its source again
-    ruota-docs verify [PYTEST ARGS…]        run the snippet suite on this machine, write its ledger
+    ruota-docs verify [PYTEST ARGS…]        run the snippet suite on this machine, write its record
     ruota-docs contribute [--yes]           run the suite, check the record, prepare its pull request
     ruota-docs record check FILE… [--json]  validate records before they are accepted
-    ruota-docs record migrate FILE…         rewrite older records in the current format
+    ruota-docs record migrate FILE…         write records again as the engine writes them (after a hand edit)
     ruota-docs runner [--grant]             who runs the pages when the suite runs as root
     ruota-docs toolchain [--targets A,B]    ROCm's software here: hipcc, the gfx targets it builds, rocminfo
     ruota-docs facts [--as-of DATE]         external claims by age; with --as-of, exit 1 naming the expired
@@ -26,6 +26,7 @@ from pathlib import Path
 from ruota_docs import __version__, status
 from ruota_docs.blocks import fact_directive, terms
 from ruota_docs.records import ledger, listing
+from ruota_docs.records.schema import SCHEMA
 from ruota_docs.run import toolchain
 from ruota_docs.site import formatting
 from ruota_docs.translations import glossary, parity, staleness
@@ -39,9 +40,11 @@ def _count(count: int, one: str, other: str) -> str:
 
 
 def _root(path: str | None) -> Path:
+    """The project folder: the first at or above ``path`` with a ``mkdocs.yml`` (or ``mkdocs.yaml``,
+    as MkDocs and the pytest plugin accept)."""
     start = Path(path or os.getcwd()).resolve()
     for candidate in (start, *start.parents):
-        if (candidate / "mkdocs.yml").exists():
+        if site_config.config_path(candidate).exists():
             return candidate
     raise SystemExit(f"ruota-docs: no mkdocs.yml in {start} or above; run inside the project or pass --root")
 
@@ -51,7 +54,7 @@ def _site(root: Path) -> tuple[Path, list[str], str, list[str], Path]:
     languages = list(site.languages)
     if not site_config.languages(root).folders:  # a site in one language
         languages = [site_config.languages(root).default]
-    return site.docs_dir, languages, site.source_language, list(site.untranslated), site.ledger_dir
+    return site.docs_dir, languages, site.source_language, list(site.untranslated), site.record_dir
 
 
 def _no_translations(root: Path) -> str | None:
@@ -68,14 +71,14 @@ def _no_translations(root: Path) -> str | None:
 
 def cmd_status(args) -> int:
     root = _root(args.root)
-    docs, languages, _, _, ledger_dir = _site(root)
+    docs, languages, _, _, record_dir = _site(root)
     try:
-        report = status.compute(root, docs, languages, ledger_dir)
+        report = status.compute(root, docs, languages, record_dir)
     except ledger.LedgerError as error:
         print(f"ruota-docs: {error}", file=sys.stderr)
         return 2
-    shown = os.path.relpath(ledger_dir, root)
-    print(f"machines: {', '.join(report.machines) or 'none (no ledger in ' + shown + '/)'}")
+    shown = os.path.relpath(record_dir, root)
+    print(f"machines: {', '.join(report.machines) or 'none (no record in ' + shown + '/)'}")
     for page in report.pages:
         if page.error:
             print(f"{page.page}:{page.error[0]}: cannot read: {page.error[1]}")
@@ -246,7 +249,7 @@ def cmd_init(args) -> int:
 
 
 def cmd_verify(args, extra: list[str]) -> int:
-    """Run the docs suite here; the pytest plugin writes this machine's ledger."""
+    """Run the docs suite here; the pytest plugin writes this machine's record."""
     root = _root(args.root)
     # pages or folders named here (from this folder) run instead of the whole docs folder
     paths = {i for i, a in enumerate(extra) if not a.startswith("-") and Path(a).exists()}
@@ -362,16 +365,16 @@ def _verify_ci(args) -> int:
 
 
 def _migrate(files: list[str]) -> int:
-    """Rewrite records in the current format (the same results, each stored once)."""
+    """Write records again as the engine writes them: the same results, the tables keyed again."""
     status = 0
     for name in files:
         try:
             before, after = ledger.migrate(Path(name))
-        except (OSError, ledger.LedgerError) as error:
+        except (OSError, ledger.RecordError) as error:
             print(f"ruota-docs: {name}: {getattr(error, 'strerror', None) or error}", file=sys.stderr)
             status = 1
             continue
-        print(f"{name}: schema {ledger.SCHEMA}, {before:,} → {after:,} bytes ({after / before:.0%})")
+        print(f"{name}: schema {SCHEMA}, {before:,} → {after:,} bytes ({after / before:.0%})")
     return status
 
 
@@ -498,6 +501,7 @@ def cmd_facts(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The ``ruota-docs`` command: its exit status for ``argv`` (default: the process's arguments)."""
     parser = argparse.ArgumentParser(prog="ruota-docs",
                                      description="Verified documentation: records, translations and runs.")
     parser.add_argument("--version", action="version", version=f"ruota-docs {__version__}")
@@ -518,8 +522,8 @@ def main(argv: list[str] | None = None) -> int:
                    usage="ruota-docs verify [PAGE or FOLDER ...] [pytest options]",
                    description="Runs pytest from the project folder on docs/, or on the pages and folders named, and "
                                "writes this machine's record (verification/<machine-id>-<fingerprint>.json). "
-                               "Every other argument goes to pytest: -n 2 --dist loadscope (two workers), --no-ledger, "
-                               "--reuse-ledger, --update-outputs, --network, --block-timeout S (pytest --help lists "
+                               "Every other argument goes to pytest: -n 2 --dist loadscope (two workers), --no-record, "
+                               "--reuse-record, --update-outputs, --network, --block-timeout S (pytest --help lists "
                                "them all).")
     contribute = sub.add_parser("contribute", help="for a card's owner: run the suite here, check the record, prepare "
                                                    "the branch and the pull request that send it",
@@ -540,7 +544,8 @@ def main(argv: list[str] | None = None) -> int:
                                         "future. One line per problem (FILE: WHERE: error|warning: reason), then a "
                                         "summary; exit 1 on any error.")
     record.add_argument("action", choices=["check", "migrate", "describe", "verify-ci"],
-                        help="check: validate; migrate: rewrite older records in the current format; "
+                        help="check: validate; migrate: write a record again as the engine writes it (its "
+                             "outputs' and reasons' keys computed again, after a hand edit); "
                              "describe: the pull request's body for a record (with its check); verify-ci: "
                              "`gh attestation verify` each ci record (signer: the records workflow) and write "
                              "the list of verified ones (--out) that the site's build reads")

@@ -86,11 +86,11 @@ def _site_pages(root: Path, docs: Path, languages: list[str]) -> list[Path]:
     return [path for lang in languages for path in sorted((docs / lang).rglob("*.md"))]
 
 
-def compute(root: Path, docs: Path, languages: list[str], ledger_dir: str) -> Report:
-    """Every page of every language against every record in ``ledger_dir``.
+def compute(root: Path, docs: Path, languages: list[str], record_dir: str) -> Report:
+    """Every page of every language against every record in ``record_dir``.
 
-    Raises `ruota_docs.records.ledger.LedgerError` for a record that cannot be read."""
-    ledgers = ledger.load_all(root / ledger_dir)
+    Raises `ruota_docs.records.schema.RecordError` for a record that cannot be read."""
+    ledgers = ledger.load_all(root / record_dir)
     indexed = verdicts.index_ledgers(ledgers)
     machines = [verdicts.record_id(d) for d in ledgers]
     pages, seen = [], set()
@@ -98,6 +98,6 @@ def compute(root: Path, docs: Path, languages: list[str], ledger_dir: str) -> Re
         seen.add(path.relative_to(docs).as_posix())
         if (status := _page(root, docs, path, machines, indexed)) is not None:
             pages.append(status)
-    gone = sorted((page, str(data.get("machine_id")), len(entries))
+    gone = sorted((page, str(data.machine_id), len(entries))
                   for data, by_page in indexed for page, entries in by_page.items() if page not in seen)
     return Report(machines, pages, gone)

@@ -13,7 +13,7 @@ from ruota_docs.blocks.directives import Directive, DirectiveError
 
 def captured(code="print(1)\n", language="python", directives=()):
     """What the capture hands over for one fenced block."""
-    return SimpleNamespace(indented=False, language=language, formatter="superfences", code=code, options={},
+    return SimpleNamespace(indented=False, fence_language=language, formatter="superfences", code=code, options={},
                            number=0, error=None, directives=list(directives), skip=None)
 
 

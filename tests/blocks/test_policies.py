@@ -49,12 +49,12 @@ def test_languages_that_borrow_the_python_highlighter_are_not_python(root, langu
 @pytest.mark.parametrize("info", ["{ .python }", "{ #probe .python linenums=\"1\" }", "{.python hl_lines=\"1\"}"])
 def test_attribute_forms_name_the_language(root, info):
     b = block(root, f"```{info}\nx = 1\n```\n")
-    assert (b.kind, b.language, b.error) == ("python", "python", None)
+    assert (b.kind, b.fence_language, b.error) == ("python", "python", None)
 
 
 def test_options_without_a_language_mean_no_language(root):
     b = block(root, '```hl_lines="1"\nx = 1\n```\n')
-    assert b.language == ""
+    assert b.fence_language == ""
     assert "code block with no language has no run policy" in b.error
 
 

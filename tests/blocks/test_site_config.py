@@ -20,7 +20,7 @@ def test_defaults_without_plugin_options(tmp_path):
     site = site_config.read(_project(tmp_path, "site_name: x\ndocs_dir: pages\n"))
     assert site.docs_dir == tmp_path / "pages"
     assert site.site_dir == tmp_path / "site"
-    assert site.ledger_dir == tmp_path / "verification"
+    assert site.record_dir == tmp_path / "verification"
     assert site.source_language == "en"  # one language, and no theme that names it
     assert site.languages == ("de",)  # no i18n: the language folders
 
@@ -31,7 +31,7 @@ def test_plugin_options_and_i18n(tmp_path):
         site_url: !ENV [SITE_URL, 'https://x.example.org/']
         plugins:
           - ruota_docs:
-              ledger_dir: records/machines
+              record_dir: records/machines
               untranslated: [solo.md]
           - i18n:
               languages:
@@ -39,7 +39,7 @@ def test_plugin_options_and_i18n(tmp_path):
                 - locale: fr
                   default: true
         """))
-    assert site.ledger_dir == tmp_path / "records" / "machines"
+    assert site.record_dir == tmp_path / "records" / "machines"
     assert site.source_language == "fr"  # i18n's default language, as no source_language is given
     assert site.languages == ("en", "fr")
     assert site.untranslated == ("solo.md",)
@@ -63,7 +63,7 @@ def test_the_file_itself_may_be_named(tmp_path):
 
 def test_this_repository():
     site = site_config.read(REPO)
-    assert (site.docs_dir, site.ledger_dir, site.source_language) == (REPO / "docs", REPO / "verification", "es")
+    assert (site.docs_dir, site.record_dir, site.source_language) == (REPO / "docs", REPO / "verification", "es")
     assert site.languages == ("es", "en", "fr")
 
 
@@ -137,11 +137,11 @@ def test_the_mapping_is_kept_between_runs_and_read_again_after_an_edit(tmp_path,
 # -- configuration as MkDocs reads it ----------------------------------------------------------------------------
 def test_plugin_options_under_plugins_written_as_a_mapping(tmp_path):
     (tmp_path / "mkdocs.yml").write_text(
-        "site_name: s\nplugins:\n  search:\n  ruota_docs:\n    ledger_dir: records\n    untranslated: [a.md]\n"
+        "site_name: s\nplugins:\n  search:\n  ruota_docs:\n    record_dir: records\n    untranslated: [a.md]\n"
         "  i18n:\n    docs_structure: folder\n    languages:\n      - locale: en\n        default: true\n",
         encoding="utf-8")
     read = site_config.read(tmp_path)
-    assert read.ledger_dir == (tmp_path / "records").resolve() and read.untranslated == ("a.md",)
+    assert read.record_dir == (tmp_path / "records").resolve() and read.untranslated == ("a.md",)
     assert site_config.plugin_options(read.mapping, "search") == {}
     assert site_config.plugin_options(read.mapping, "blog") is None
     assert site_config.languages(tmp_path).folders
@@ -151,14 +151,14 @@ def test_plugin_options_under_plugins_written_as_a_mapping(tmp_path):
 
 def test_inherit_merges_the_parent_under_the_files_own_settings(tmp_path):
     (tmp_path / "base.yml").write_text(
-        "site_name: base\ndocs_dir: pages\nplugins:\n  - ruota_docs:\n      ledger_dir: base-records\n",
+        "site_name: base\ndocs_dir: pages\nplugins:\n  - ruota_docs:\n      record_dir: base-records\n",
         encoding="utf-8")
     (tmp_path / "en").mkdir()
     (tmp_path / "en" / "mkdocs.yml").write_text("INHERIT: ../base.yml\nsite_name: english\n", encoding="utf-8")
     read = site_config.read(tmp_path / "en")
     assert read.mapping["site_name"] == "english" and "INHERIT" not in read.mapping
     assert read.docs_dir == (tmp_path / "en" / "pages").resolve()
-    assert read.ledger_dir == (tmp_path / "en" / "base-records").resolve()
+    assert read.record_dir == (tmp_path / "en" / "base-records").resolve()
     (tmp_path / "en" / "mkdocs.yml").write_text("INHERIT: ../missing.yml\n", encoding="utf-8")
     with pytest.raises(site_config.ConfigError, match=r"INHERIT: the inherited file '\.\./missing\.yml' does not"):
         site_config.read(tmp_path / "en")
@@ -186,7 +186,7 @@ def test_the_option_names_are_the_plugins():
 
 @pytest.mark.parametrize("written, expected", [("", 120), ("\n      fact_max_age: 30", 30)])
 def test_fact_max_age_is_the_plugin_option_or_120_days(tmp_path, written, expected):
-    site = site_config.read(_project(tmp_path, f"site_name: x\nplugins:\n  - ruota_docs:\n      ledger_dir: v{written}\n"))
+    site = site_config.read(_project(tmp_path, f"site_name: x\nplugins:\n  - ruota_docs:\n      record_dir: v{written}\n"))
     assert site.fact_max_age == expected
 
 

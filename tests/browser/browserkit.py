@@ -24,9 +24,11 @@ from sitebuild import LANGUAGES, ROOT, SITE_URL, SOURCE, build, page_paths, shar
 
 from ruota_docs.records import ledger as ledger_mod
 from ruota_docs.records import verdicts
+from ruota_docs.records.reason_codes import reason as reason_code
+from ruota_docs.records.schema import Record
 from ruota_docs.serve import preview
 from ruota_docs.records.machine import Device
-from ruota_docs.run.conditions import unmet_reason
+from ruota_docs.run.conditions import unmet
 from ruota_docs.blocks.collect import page_blocks
 
 __all__ = ["LANGUAGES", "ROOT", "SOURCE", "page_paths", "url_path"]
@@ -366,23 +368,26 @@ def make_fixture_repo(dest: Path) -> Path:
             for path in sorted((dest / "docs" / lang).rglob("*.md")):
                 page = path.relative_to(dest / "docs").as_posix()
                 for block in engine_blocks(page, lang, dest):
-                    entry = dict(page=page, lang=lang, index=block.index, line=block.line, language=block.language,
+                    entry = dict(page=page, lang=lang, index=block.index, line=block.line, language=block.fence_language,
                                  sha256=block.sha256, id=block.block_id, outcome="passed", reason=None,
                                  duration=1.25 + block.index, output=fixture_output(machine_id, block),
                                  ran_at=stamp, reused_from=None)
-                    unmet = unmet_reason(block.requirements, device)
+                    unmet_code = unmet(block.requirements, device)
                     if block.not_run_reason is not None:
-                        entry.update(outcome="skipped", reason=f"not run: {block.not_run_reason}", output="")
-                    elif unmet:
-                        entry.update(outcome="skipped", reason=unmet, output="")
+                        code = reason_code("not_run", why=block.not_run_reason)
+                        entry.update(outcome="skipped", reason=code.english(), reason_code=code.to_record(), output="")
+                    elif unmet_code:
+                        entry.update(outcome="skipped", reason=unmet_code.english(), reason_code=unmet_code.to_record(),
+                                     output="")
                     elif machine_id.startswith("cuda") and FAILING in block.code:
                         entry.update(outcome="error", error="Traceback (most recent call last):\nAssertionError: fixture failure")
                     elif machine_id.startswith("cuda") and not page.endswith("index.md"):
                         entry.update(sha256="0" * 64)  # recorded for older code: stale
-                    entries[ledger_mod.block_key(page, block.index)] = entry
-        data = ledger_mod.empty(dict(facts, machine_id=machine_id))
-        data.update(blocks=entries, updated=stamp, provenance={"kind": "sent", "commit": None})  # as record check wants
-        ledger_mod.write_atomic(dest / "verification" / f"{machine_id}.json", data)  # as the engine writes it
+                    entries[f"{page}#{block.index}"] = entry
+        record = Record.from_dict({"machine_id": machine_id, "machine": dict(facts, machine_id=machine_id),
+                                   "updated": stamp, "blocks": entries,
+                                   "provenance": {"kind": "sent", "commit": None}})  # as record check wants
+        ledger_mod.write_atomic(dest / "verification" / f"{machine_id}.json", record)  # as the engine writes it
     return dest
 
 

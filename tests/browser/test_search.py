@@ -241,7 +241,7 @@ def test_search_index_keeps_the_plugins_words_apart(request, which):
     "RequiereROCm"): the index is built from the HTML without its styles."""
     site = request.getfixturevalue(which)
     text = " ".join(re.sub(r"<[^>]+>", "", d.get("text", "")) for lang in LANGUAGES for d in _index(site, lang)["docs"])
-    labels = [verdicts.machine_label(data.get("machine", {})) for data in site.ledgers]
+    labels = [verdicts.machine_label(data.machine) for data in site.ledgers]
     glued = [f"{STRINGS[lang]['requires']}{badge}" for lang in LANGUAGES for badge in ("ROCm", "CUDA", "GPU", "Linux", "Windows", "gfx")]
     glued += [a + b for a in labels for b in labels if a != b]
     found = sorted({g for g in glued if g in text})

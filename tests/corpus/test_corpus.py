@@ -68,7 +68,7 @@ def test_every_block_gets_its_outcome_in_the_record(built, case, tmp_path):
     (root / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\n", encoding="utf-8")
     ledger_file = tmp_path / "record.json"
     share(probe())
-    run = run_pytest(root, "docs", "-p", "no:xdist", "--ledger", str(ledger_file),
+    run = run_pytest(root, "docs", "-p", "no:xdist", "--record", str(ledger_file),
                      env=clean_env(**{PROBED_ENV: os.environ[PROBED_ENV]}))
     entries = read_ledger(ledger_file)["blocks"] if ledger_file.exists() else {}
     pages = _pages(root)

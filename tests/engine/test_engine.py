@@ -399,7 +399,7 @@ def test_a_failed_shell_block_names_the_command_that_failed(tmp_path):
     page = ("# P { #p }\n\n<!-- run: safe -->\n```console\n$ echo hola\n$ false\n$ echo nunca\n```\n\n"
             "<!-- run: safe -->\n```bash\nls -A\n```\n")
     tree = write_tree(tmp_path, {"docs/es/p.md": page})
-    result = run_pytest(tree, "--ledger", "out.json")
+    result = run_pytest(tree, "--record", "out.json")
     assert result.returncode == 1
     assert "es/p.md:4: the shell block ended with exit status 1 at `false`\n--- output ---\nhola\n" in result.stdout
     blocks = read_ledger(tree / "out.json")["blocks"]
@@ -412,7 +412,7 @@ def test_the_record_says_which_tier_a_passed_block_reached(tmp_path):
             "<!-- evidence: compiled arch=gfx906 -->\n```python\nraise SystemExit('no compiler')\n```\n\n"
             "```python\nprint('plain')\n```\n\n<!-- requires: gpu -->\n<!-- evidence: checked -->\n```python\nprint(1)\n```\n")
     tree = write_tree(tmp_path, {"docs/es/p.md": page})
-    run_pytest(tree, "--ledger", "out.json")
+    run_pytest(tree, "--record", "out.json")
     blocks = read_ledger(tree / "out.json")["blocks"]
     assert [(blocks[f"es/p.md#{n}"]["outcome"], blocks[f"es/p.md#{n}"].get("tier", "absent")) for n in range(3)] == [
         ("passed", "compiled"), ("failed", "absent"), ("passed", "absent")]
@@ -478,7 +478,7 @@ def test_reuse_ledger_reads_the_record_once_and_skips_unchanged_pages(tmp_path, 
     assert run_pytest(tree, env=env).returncode == 0
     first = read_ledger(tree / "verification" / provenance.record_name(machine_id))["blocks"]
     (tree / "docs/es/other.md").write_text(other.replace("'otra'", "'otra vez'"), encoding="utf-8")
-    again = run_pytest(tree, "--reuse-ledger", env=env)
+    again = run_pytest(tree, "--reuse-record", env=env)
     assert again.returncode == 0, again.stdout[-3000:]
     assert (probe_dir / "counter.txt").read_text() == "es/same.md\n"  # not executed again
     blocks = read_ledger(tree / "verification" / provenance.record_name(machine_id))["blocks"]
@@ -495,8 +495,8 @@ def _accepted(tree: Path, machine_id: str) -> list:
     return [f"{p.where}: {p.message}" for p in report.problems if p.severity == "error"]
 
 
-@pytest.mark.parametrize("runs", [("--reuse-ledger",), ("--reuse-ledger", "--reuse-ledger"), ("", "--reuse-ledger"),
-                                  ("--reuse-ledger", ""), ("interrupted", "--reuse-ledger")])
+@pytest.mark.parametrize("runs", [("--reuse-record",), ("--reuse-record", "--reuse-record"), ("", "--reuse-record"),
+                                  ("--reuse-record", ""), ("interrupted", "--reuse-record")])
 def test_a_resumed_run_writes_a_record_that_record_check_accepts(tmp_path, machine_id, runs):
     """Every mix of fresh, resumed and interrupted runs leaves a record the engine's own check accepts,
     translations credited from one another included (an owner's `contribute` resumes this way)."""
@@ -537,7 +537,7 @@ SMALL = {"docs/es/p.md": "# P { #p }\n\n```python\nprint('p')\n```\n\n```python\
 
 def test_no_ledger_writes_nothing(tmp_path):
     tree = write_tree(tmp_path, SMALL)
-    result = run_pytest(tree, "--no-ledger")
+    result = run_pytest(tree, "--no-record")
     assert result.returncode == 0, result.stdout[-3000:]
     assert "3 passed" in result.stdout
     assert not (tree / "verification").exists()
@@ -546,7 +546,7 @@ def test_no_ledger_writes_nothing(tmp_path):
 
 def test_ledger_option_names_the_file(tmp_path, machine_id):
     tree = write_tree(tmp_path, SMALL)
-    result = run_pytest(tree, "--ledger", "records/here.json")
+    result = run_pytest(tree, "--record", "records/here.json")
     assert result.returncode == 0, result.stdout[-3000:]
     assert not (tree / "verification").exists()
     data = read_ledger(tree / "records/here.json")
@@ -556,7 +556,7 @@ def test_ledger_option_names_the_file(tmp_path, machine_id):
 
 def test_ledger_dir_of_the_site_config_is_where_the_record_goes(tmp_path, machine_id):
     tree = write_tree(tmp_path, SMALL)
-    (tree / "mkdocs.yml").write_text(mkdocs_yml(site=True, ledger_dir="records/runs"), encoding="utf-8")
+    (tree / "mkdocs.yml").write_text(mkdocs_yml(site=True, record_dir="records/runs"), encoding="utf-8")
     result = run_pytest(tree)
     assert result.returncode == 0, result.stdout[-3000:]
     assert not (tree / "verification").exists()
@@ -616,9 +616,10 @@ def test_ledger_of_another_machine_is_refused(tmp_path, machine_id):
     tree = write_tree(tmp_path, SMALL)
     other = tree / "records" / "other.json"
     other.parent.mkdir()
-    text = '{"schema": 1, "kind": "ruota-docs/ledger", "machine_id": "rocm-gfx906", "machine": {}, "updated": null, "blocks": {}}\n'
+    text = ('{"schema": 3, "kind": "ruota-docs/ledger", "machine_id": "rocm-gfx906", "machine": {}, "updated": null, '
+            '"pages": {}, "reasons": {}, "outputs": {}}\n')
     other.write_text(text)
-    result = run_pytest(tree, "--ledger", str(other))
+    result = run_pytest(tree, "--record", str(other))
     assert result.returncode == 1
     assert "verification record NOT written" in result.stdout and "holds machine 'rocm-gfx906'" in result.stdout
     assert other.read_text() == text
@@ -646,7 +647,7 @@ def test_a_block_written_in_an_included_markdown_file_is_reported_at_that_file_a
     for lang in ("en", "fr"):
         (root / "docs" / lang).mkdir()
         (root / "docs" / lang / "index.md").write_text("# T { #t }\n\nIntro.\n", encoding="utf-8")
-    ran = run_pytest(root, "docs/es", "--no-ledger")
+    ran = run_pytest(root, "docs/es", "--no-record")
     assert "snippets/part.md:3: ValueError: boom" in ran.stdout
     assert 'File "snippets/part.md:3", line 2' in ran.stdout
     assert "snippets/part.md:8: code block with language 'made-up' has no run policy" in ran.stdout
@@ -676,7 +677,7 @@ ISOLATED = """
 
 
 def _isolated_outputs(tree: Path) -> tuple[object, list]:
-    result = run_pytest(tree, "--ledger", "verification/here.json", env=clean_env())
+    result = run_pytest(tree, "--record", "verification/here.json", env=clean_env())
     blocks = read_ledger(tree / "verification" / "here.json")["blocks"]
     return result, [blocks[f"es/isolated.md#{n}"] for n in range(3)]
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from ruota_docs.records import ledger
-from _support import RX7600, article, clean_env, panels, run_mkdocs, synthetic_record, write_tree
+from _support import RX7600, article, clean_env, panels, record_of, run_mkdocs, synthetic_record, write_tree
 from _support import words as _words
+from ruota_docs.records.reason_codes import reason
 
 
 def words(fragment: str) -> str:
@@ -55,7 +55,7 @@ PAGES = {
     "run-on-your-card.md": "# Tu tarjeta { #run-on-your-card }\n\nTexto.\n",
     "index.md": "# Inicio { #home }\n\nTexto.\n",
 }
-GFX906_SKIP = "requires arch gfx906; this machine: ROCm, AMD Radeon RX 7600 (gfx1102, 8 GiB)"
+GFX906_SKIP = reason("requires", terms=["arch=gfx906"], machine=["ROCm, AMD Radeon RX 7600 (gfx1102, 8 GiB)"])
 
 
 def rx7600_run(block):
@@ -78,7 +78,7 @@ def site(tmp_path_factory):
         record["blocks"][f"{lang}/guides/radeon-vii-windows.md#0"]["as_root"] = True
     (root / "verification").mkdir()
     # as the engine writes it: one result per code, each output once
-    (root / "verification" / "rocm-gfx1102.json").write_text(ledger.dumps(ledger.to_stored(record)), encoding="utf-8")
+    (root / "verification" / "rocm-gfx1102.json").write_text(record_of(record).to_json(), encoding="utf-8")
     built = run_mkdocs(root)
     assert built.returncode == 0, built.stderr[-4000:]
     return root

@@ -105,6 +105,6 @@ def test_verify_runs_the_sites_own_docs_dir(tmp_path):
     (tmp_path / "pages").mkdir()
     (tmp_path / "pages/index.md").write_text(PAGES["docs/index.md"], encoding="utf-8")
     (tmp_path / "pages/sub").mkdir()
-    result = cli(tmp_path / "pages/sub", "verify", "--no-ledger")  # from a folder inside the project
+    result = cli(tmp_path / "pages/sub", "verify", "--no-record")  # from a folder inside the project
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr
     assert "1 passed" in result.stdout

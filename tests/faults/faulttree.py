@@ -44,7 +44,7 @@ theme:
 plugins:
   - search
   - ruota_docs:
-      ledger_dir: verification
+      record_dir: verification
   - i18n:
       docs_structure: folder
       fallback_to_default: true
@@ -88,7 +88,7 @@ import os
 import time
 from pathlib import Path
 
-from ruota_docs.records import ledger
+from ruota_docs.records import ledger, stored
 
 _record = ledger.record
 SIGNALS = Path(os.environ["FAULT_SIGNALS"])
@@ -98,7 +98,7 @@ def _mark(name):
     (SIGNALS / f"{name}-{os.getpid()}").write_text(repr(time.time()))
 
 
-_replacing, _lines, _handles = ledger._replacing, ledger.lines, []
+_replacing, _lines, _handles = ledger._replacing, stored.lines, []
 
 
 @contextlib.contextmanager
@@ -132,7 +132,7 @@ def barrier_record(*args, **kwargs):
     return _record(*args, **kwargs)
 
 
-ledger._replacing, ledger.lines = replacing, slow_lines
+ledger._replacing, stored.lines = replacing, slow_lines
 if os.environ.get("FAULT_BARRIER"):
     ledger.record = barrier_record
 '''
@@ -200,9 +200,9 @@ class DocTree:
 
     def ledger(self, machine: str | None = None) -> dict:
         """The record as the engine and the site read it: one entry per page and language."""
-        from ruota_docs.records import ledger
+        from _support import read_ledger
 
-        return ledger.load(self.ledger_path(machine))
+        return read_ledger(self.ledger_path(machine))
 
     def entries(self, page: str, machine: str | None = None) -> list[dict]:
         """The recorded entries of one page, in block order."""

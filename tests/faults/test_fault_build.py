@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from _support import reader_folder
+from _support import reader_folder, record_of
 from faulttree import DocTree, compose, fence, this_machine
 from ruota_docs.records import verdicts
 
@@ -38,7 +38,7 @@ def test_missing_verification_folder(project):
     tree, before = project
     assert before["exists"] is False
     assert before["status"].returncode == 0, before["status"]
-    assert before["status"].stdout.startswith("machines: none (no ledger in verification/)\n")
+    assert before["status"].stdout.startswith("machines: none (no record in verification/)\n")
     assert before["build"].returncode == 0, before["build"]
     assert "Sin verificar: ninguna ejecución ha registrado este bloque" in before["html"]
     assert "Ningún bloque de código de esta página se ha verificado todavía." in before["html"]
@@ -54,7 +54,7 @@ def test_page_whose_blocks_all_skipped(project):
     assert entries[1]["reason"] == "not run: instala paquetes del sistema"
     status = tree.status("--strict")
     assert status.returncode == 0, status
-    assert f"es/skipped.md (2 blocks)\n  {verdicts.record_id(tree.ledger())}: 0 passed, 0 failed, 2 skipped, 0 not run" in status.stdout
+    assert f"es/skipped.md (2 blocks)\n  {verdicts.record_id(record_of(tree.ledger()))}: 0 passed, 0 failed, 2 skipped, 0 not run" in status.stdout
     build = tree.build()
     assert build.returncode == 0, build
     html = tree.html("skipped.md")

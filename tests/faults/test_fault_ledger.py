@@ -12,8 +12,9 @@ import signal
 
 import pytest
 
+from _support import stored_form
 from faulttree import DocTree, compose, fence, this_machine
-from ruota_docs.records import ledger, verdicts
+from ruota_docs.records import ledger, schema, verdicts
 
 
 def recorded_pages(tree: DocTree, machine: str | None = None) -> dict[str, list[str]]:
@@ -82,13 +83,13 @@ def test_two_runs_at_once_both_land(tree):
 @pytest.mark.parametrize("content, message", [
     ('{"schema": 1, "kind": "ruota-docs/ledger", "blocks": {"es/one.md#0": {"outcome": "pa',
      "not valid JSON (line 1, column 82: Unterminated string starting at); fix or remove the file — it is never overwritten"),
-    (None, f"schema {ledger.SCHEMA + 1} is newer than this ruota-docs understands ({ledger.SCHEMA}); upgrade ruota-docs"),
+    (None, f"schema {schema.SCHEMA + 1} is newer than this ruota-docs understands ({schema.SCHEMA}); upgrade ruota-docs"),
 ], ids=["corrupt-json", "newer-schema"])
 def test_unusable_ledger_is_never_overwritten(tree, content, message):
     good = first_run(tree, "one")
     if content is None:  # written by a newer ruota-docs
         data = json.loads(good)
-        data["schema"] = ledger.SCHEMA + 1
+        data["schema"] = schema.SCHEMA + 1
         content = json.dumps(data)
     path = tree.ledger_path()
     path.write_text(content, encoding="utf-8")
@@ -124,7 +125,7 @@ def test_ledgers_of_two_machines(tree):
         data["machine"].update(backend="cuda", gpu_name="NVIDIA H200", arch="sm_90", hip=None, cuda="13.0")
     for entry in data["blocks"].values():
         entry["output"] = "one ran on the other machine\n"
-    tree.ledger_path(other).write_text(json.dumps(ledger.to_stored(data), indent=1), encoding="utf-8")
+    tree.ledger_path(other).write_text(json.dumps(stored_form(data), indent=1), encoding="utf-8")
     theirs = tree.ledger_path(other).read_bytes()
     tree.ledger_path().unlink()
 
@@ -135,7 +136,7 @@ def test_ledgers_of_two_machines(tree):
     assert recorded_pages(tree) == {"es/one.md": ["passed"]}
 
     # pointed at A's file by mistake, B refuses to write into it
-    wrong = tree.pytest("--ledger", str(tree.ledger_path(other)))
+    wrong = tree.pytest("--record", str(tree.ledger_path(other)))
     assert wrong.returncode == 1, wrong
     assert (f"verification record NOT written: {tree.ledger_path(other)}: holds machine {other!r}, "
             f"not this machine ({this_machine()!r})") in wrong.stdout
@@ -143,7 +144,7 @@ def test_ledgers_of_two_machines(tree):
 
     status = tree.status()
     assert status.returncode == 0, status
-    theirs_id, mine_id = (verdicts.record_id(tree.ledger(m)) for m in (other, this_machine()))
+    theirs_id, mine_id = (verdicts.record_id(ledger.load(tree.ledger_path(m))) for m in (other, this_machine()))
     assert f"machines: {', '.join(sorted([mine_id, theirs_id]))}" in status.stdout
     assert f"  {theirs_id}: 1 passed, 0 failed" in status.stdout
     assert f"  {mine_id}: 1 passed, 0 failed" in status.stdout

@@ -15,7 +15,7 @@ import os
 
 import pytest
 
-from _support import reader_folder
+from _support import reader_folder, stored_form
 from faulttree import DocTree, alive, compose, fence, this_machine
 from ruota_docs.records import ledger
 
@@ -70,7 +70,7 @@ def bent(reader_tmp_root):
     data["machine_id"] = OTHER
     data["machine"].update(machine_id=OTHER, backend="rocm", gpu_name="AMD Radeon VII", arch="gfx906", hip="6.3.42131")
     other = tree.ledger_path(OTHER)
-    other.write_text(json.dumps(ledger.to_stored(data), indent=1), encoding="utf-8")
+    other.write_text(json.dumps(stored_form(data), indent=1), encoding="utf-8")
     other.chmod(0o640)
     os.utime(other, (1_700_000_000, 1_700_000_000))
     before = {p.name: (p.read_bytes(), p.stat().st_mode, p.stat().st_mtime_ns) for p in tree.verification.glob("*.json")}
@@ -207,7 +207,7 @@ def test_as_the_unprivileged_user_a_block_cannot_write_records(tree):
     assert "changed a verification record" not in run.stdout
     earlier = tree.root / "earlier.json"
     earlier.write_bytes(before)
-    kept = {k: v for k, v in ledger.load(earlier)["blocks"].items() if k.startswith("es/one.md")}
+    kept = {k: v for k, v in ledger.load(earlier).to_dict()["blocks"].items() if k.startswith("es/one.md")}
     assert kept and {k: v for k, v in tree.ledger()["blocks"].items() if k.startswith("es/one.md")} == kept
 
 

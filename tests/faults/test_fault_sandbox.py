@@ -354,7 +354,7 @@ def test_a_full_record_folder_keeps_the_results_aside(tree):
     kept = said.split("This run's results are kept, merged with it, in ")[1].split(":")[0]
     from ruota_docs.records import ledger
 
-    blocks = ledger.load(kept)["blocks"]
+    blocks = ledger.load(kept).to_dict()["blocks"]
     assert [e["output"] for e in blocks.values() if e["page"] == "es/one.md"] == ["one\n"]
     shutil.rmtree(os.path.dirname(kept))
 

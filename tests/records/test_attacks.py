@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from _support import RX7600, mkdocs_yml, run_mkdocs, synthetic_record, write_tree
+from _support import RX7600, mkdocs_yml, run_mkdocs, synthetic_record, write_tree, stored_form
 from ruota_docs.cli import main
-from ruota_docs.records import ledger
 
 ATTACKS = Path(__file__).parent / "attacks"
 PAGE = ("# Página { #page }\n\n```python\nprint('uno')\n```\n\n```python\nprint('dos')\n```\n\n"
@@ -48,7 +47,7 @@ def _set(data: dict, path: str, value) -> str | None:
 
 def _attack(root: Path, case: dict) -> Path:
     """The case's record in root/verification/, from a record of the site's own blocks."""
-    data = ledger.to_stored(synthetic_record(root, RX7600, lambda block: (
+    data = stored_form(synthetic_record(root, RX7600, lambda block: (
         ("skipped", "", SKIP) if block.requirements else ("passed", "ran on AMD Radeon RX 7600\n", None))))
     raws = [_set(data, path, value) for path, value in case.get("set", {}).items()]
     if "append_output" in case:

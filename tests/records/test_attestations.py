@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from _support import record_of
 from ruota_docs.records import attestations
 
 REPO = "ruota-docs/ruota-docs"
@@ -97,7 +98,7 @@ def test_a_commit_not_in_the_history_is_flagged(tmp_path):
 
 def test_record_check_flags_a_commit_not_in_the_history(tmp_path):
     from _support import RX7600, synthetic_record, write_tree
-    from ruota_docs.records import check, ledger
+    from ruota_docs.records import check
 
     root = write_tree(tmp_path / "p", {f"docs/{lang}/p.md": "# P { #p }\n\n```python\nprint(1)\n```\n"
                                        for lang in ("es", "en", "fr")}, conftest=False)
@@ -108,7 +109,7 @@ def test_record_check_flags_a_commit_not_in_the_history(tmp_path):
     data["provenance"] = {"kind": "sent", "commit": "673aa75a5a" + "0" * 30}
     (root / "verification").mkdir()
     path = root / "verification" / "rocm-gfx1102.json"
-    path.write_text(ledger.dumps(ledger.to_stored(data)), encoding="utf-8")
+    path.write_text(record_of(data).to_json(), encoding="utf-8")
     report = check.check_file(path, root, root / "docs")
     assert [(p.where, p.severity) for p in report.problems] == [("provenance.commit", "warning")]
     assert report.problems[0].message.startswith(f"{'673aa75a5a' + '0' * 30} is not in this repository's history")

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from _support import REPO, RX7600, synthetic_record, write_tree
+from _support import REPO, RX7600, as_dict, record_of, stored_form, synthetic_record, write_tree
 from ruota_docs.cli import main
 from ruota_docs.records import check as record_check
-from ruota_docs.records import ledger
+from ruota_docs.records import ledger, stored
 from ruota_docs.records.schema import OUTPUT_LIMIT
 
 #: What a private-data finding tells the sender to do.
@@ -66,7 +66,7 @@ def check(project: Path, data, name: str | None = None, raw: str | None = None) 
 
 def stored_text(data: dict) -> str:
     """A record as the engine writes it: entries (``blocks``) in the stored form, one result per code."""
-    return ledger.dumps(ledger.to_stored(data)) if "blocks" in data else json.dumps(data, indent=1)
+    return record_of(data).to_json() if "blocks" in data else json.dumps(data, indent=1)
 
 
 def problems(report, severity=None) -> list[str]:
@@ -423,20 +423,20 @@ R0 = "pages.p.md.results[0]"
     (lambda r: r.update(output="0" * 16), f"{R0}.output", "names output '0000000000000000', which \"outputs\" does not hold"),
 ])
 def test_stored_result_schema(project, good, change, where, message):
-    data = ledger.to_stored(good)
+    data = stored_form(good)
     change(result(data))
     report = check(project, data)
     assert any(p.message.startswith(message) for p in report.problems if p.where == where), problems(report)
 
 
 def test_two_results_for_one_block(project, good):
-    data = ledger.to_stored(good)
+    data = stored_form(good)
     result(data, 1)["at"]["es"] = 0
     assert only(check(project, data), "pages.p.md.results[1].at.es") == "es/p.md#0 has another result already (pages.p.md.results[0])"
 
 
 def test_outputs_are_stored_once_and_unchanged(project, good):
-    data = ledger.to_stored(good)
+    data = stored_form(good)
     assert list(data["outputs"].values()) == ["ran on AMD Radeon RX 7600\n"]  # by blocks 0 and 1, in 3 languages
     key = result(data)["output"]
     data["outputs"][key] = "edited by hand\n"
@@ -446,7 +446,7 @@ def test_outputs_are_stored_once_and_unchanged(project, good):
     assert only(report, "outputs.0123456789abcdef").startswith("the key must be")
     del data["outputs"]["0123456789abcdef"]
     data["outputs"][key] = good["blocks"]["es/p.md#0"]["output"]
-    unused = ledger.stored.output_id("unused\n")
+    unused = stored.output_id("unused\n")
     data["outputs"][unused] = "unused\n"
     assert problems(check(project, data)) == [
         f"outputs.{unused}: error: no result names this output: the engine stores only outputs it shows"]
@@ -457,7 +457,7 @@ def test_reasons_are_stored_once_and_unchanged(project):
     for lang in ("es", "en", "fr"):
         entry(good, f"{lang}/p.md#2").update(outcome="skipped", reason="requires ROCm; this machine: CUDA, NVIDIA H200",
                                              reason_code=REQUIRES, as_root=None, output="")
-    data = ledger.to_stored(good)
+    data = stored_form(good)
     (key, why), = data["reasons"].items()  # one reason, given in 3 languages
     assert why == {"reason_code": REQUIRES}  # its English is the code's: not stored
     data["reasons"][key] = why | {"reason": "skipped: trust me"}
@@ -469,28 +469,29 @@ def test_reasons_are_stored_once_and_unchanged(project):
     data["reasons"][key] = {"reason_code": REQUIRES, "why": "x"}
     assert only(check(project, data), f"reasons.{key}.why").startswith("unknown field")
     data["reasons"][key] = why
-    unused = ledger.stored.reason_id({"reason": "unused", "reason_code": None})
+    unused = stored.reason_id({"reason": "unused", "reason_code": None})
     data["reasons"][unused] = {"reason_code": None, "reason": "unused"}
     assert problems(check(project, data)) == [
         f"reasons.{unused}: error: no result names this reason: the engine stores only reasons it gives"]
 
 
-def test_a_schema_2_record_is_refused_naming_the_command_that_migrates_it(project, good):
-    report = check(project, ledger.to_stored(good) | {"schema": 2})
-    assert only(report, "record.schema").startswith(
-        "schema 2 is an older format (each result holds its line, its reason and its time); rewrite it as schema 3 "
-        "with `ruota-docs record migrate ")
+def test_a_schema_2_record_is_refused_saying_what_writes_a_new_one(project, good):
+    report = check(project, stored_form(good) | {"schema": 2})
+    assert only(report, "record.schema") == (
+        "schema 2 is an older format (each result holds its line, its reason and its time), which this ruota-docs "
+        "no longer reads; run the suite again on that machine, which writes a schema 3 record")
 
 
-def test_an_old_format_record_is_refused_naming_the_command_that_migrates_it(project, good):
-    raw = json.dumps(good)  # schema 1: one entry per page and language
+def test_an_old_format_record_is_refused_and_not_read(project, good):
+    raw = json.dumps(good | {"schema": 1})  # schema 1: one entry per page and language
     report = check(project, None, name="rocm-gfx1102.json", raw=raw)
     path = project / "verification" / "rocm-gfx1102.json"
     assert problems(report) == [
-        f"record.schema: error: schema 1 is the old format (one entry per page and language); rewrite it as schema 3 "
-        f"with `ruota-docs record migrate {path}` (the same results, in fewer bytes) and check it again"]
-    assert main(["record", "migrate", str(path)]) == 0
-    assert problems(record_check.check_file(path, project, project / "docs", now=NOW)) == []
+        "record.schema: error: schema 1 is the old format (one entry per page and language), which this ruota-docs "
+        "no longer reads; run the suite again on that machine, which writes a schema 3 record"]
+    assert main(["record", "migrate", str(path)]) == 1  # nothing this version reads: nothing to write again
+    with pytest.raises(ledger.RecordError, match=r"schema 1 is older than the one this ruota-docs reads \(3\)"):
+        ledger.load(path)
 
 
 REQUIRES = {"code": "requires", "args": {"terms": ["rocm"], "machine": ["CUDA, NVIDIA H200"]}}
@@ -539,7 +540,7 @@ def test_records_before_as_root_existed_are_accepted(project, good):
 
 
 def test_top_level_schema(project, good):
-    data = ledger.to_stored(good) | {"schema": 4, "kind": "someone/else"}
+    data = stored_form(good) | {"schema": 4, "kind": "someone/else"}
     report = check(project, data)
     assert only(report, "record.schema").startswith("schema 4 is not the one this ruota-docs writes (3); a newer "
                                                     "ruota-docs wrote it: upgrade ruota-docs")
@@ -678,7 +679,7 @@ def test_two_records_of_one_machine(project, good, capsys):
 @pytest.mark.realdocs
 def test_a_record_ten_times_larger_than_a_real_one_is_refused_naming_its_field(tmp_path):
     committed = sorted((REPO / "verification").glob("cuda-nvidia-h200*.json"))[0]  # the committed GPU record
-    real = ledger.load(committed)
+    real = as_dict(ledger.load(committed))
     size = committed.stat().st_size
     padded = copy.deepcopy(real)
     for n, item in enumerate(list(padded["blocks"].values())[:60]):
@@ -710,7 +711,7 @@ def test_user_at_host_and_host_names_of_any_machine_in_any_field(project, good, 
 
 
 def test_a_result_and_its_page_without_a_time_are_refused(project, good):
-    data = ledger.to_stored(good)
+    data = stored_form(good)
     page = data["pages"]["p.md"]
     page.pop("ran_at")
     assert only(check(project, data), "pages.p.md.results[0].ran_at") == (
@@ -723,7 +724,7 @@ def test_what_a_finding_says_to_do_makes_the_record_pass(project, good, tmp_path
         entry(good, f"{lang}/p.md#1")["output"] = "saved\nscp model.pt alice@workstation-42\n"
     path = project / "verification" / "rocm-gfx1102.json"
     path.parent.mkdir(exist_ok=True)
-    ledger.write_atomic(path, good)
+    ledger.write_atomic(path, record_of(good))
     assert only(record_check.check_file(path, project, project / "docs", now=NOW), "en/p.md#1.output").endswith(FIX)
     path.write_text(path.read_text(encoding="utf-8").replace("scp model.pt alice@workstation-42", "scp model.pt"),
                     encoding="utf-8")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from _support import RX7600, run_mkdocs, synthetic_record, write_tree
+from _support import RX7600, run_mkdocs, synthetic_record, write_tree, record_of
 from ruota_docs import status
 from ruota_docs.cli import main
 from ruota_docs.records import ledger, listing
@@ -23,7 +23,7 @@ def project(tmp_path) -> Path:
                       site=True, conftest=False)
     (root / "verification").mkdir()
     data = synthetic_record(root, RX7600)
-    (root / "verification" / "rocm-gfx1102.json").write_text(ledger.dumps(ledger.to_stored(data)), encoding="utf-8")
+    (root / "verification" / "rocm-gfx1102.json").write_text(record_of(data).to_json(), encoding="utf-8")
     return root
 
 

@@ -44,7 +44,7 @@ def test_what_the_page_publishes_covers_its_example_data():
 
 def test_this_machines_names_are_never_covered(monkeypatch):
     monkeypatch.setenv("HOME", "/srv/people/jdoe")
-    words = [(re_, label) for re_, label in __import__("ruota_docs.records.ledger", fromlist=["x"])._private_words()]
+    words = [(re_, label) for re_, label in __import__("ruota_docs.records.private_data", fromlist=["x"]).private_words()]
     known = private_data.Known(["/srv/people/jdoe is the example"], ["/srv/people/jdoe"])
     found = private_data.findings("at /srv/people/jdoe/x", words=words, known=known)
     assert [f.kind for f in found] == ["this machine's home folder"]

@@ -56,3 +56,27 @@ def test_without_a_machine_id_the_fingerprint_is_still_the_machine_s(tmp_path, m
     made_up = iter([0x010000000001, 0x010000000002])
     monkeypatch.setattr(provenance.uuid, "getnode", lambda: next(made_up))
     assert provenance.fingerprint([tmp_path / "missing"]) == provenance.fingerprint([tmp_path / "missing"])
+
+
+def test_the_commit_that_ran_is_read_as_git_reads_it(tmp_path):
+    import subprocess
+
+    def git(*args, cwd=tmp_path / "repo"):
+        return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args], cwd=cwd,
+                              capture_output=True, text=True, check=True).stdout.strip()
+
+    (tmp_path / "repo" / "verification").mkdir(parents=True)
+    assert provenance.git_head(tmp_path / "repo" / "verification") is None  # no work tree: no git started
+    git("init", "-q", "-b", "main")
+    assert provenance.git_head(tmp_path / "repo") is None  # no commit yet
+    (tmp_path / "repo" / "f").write_text("1")
+    git("add", "f")
+    git("commit", "-qm", "one")
+    folder = tmp_path / "repo" / "verification"
+    assert provenance.git_head(folder) == git("rev-parse", "HEAD")  # a branch's own ref file
+    git("pack-refs", "--all")
+    assert provenance.git_head(folder) == git("rev-parse", "HEAD")  # packed refs
+    git("checkout", "-q", "--detach")
+    assert provenance.git_head(folder) == git("rev-parse", "HEAD")  # detached
+    git("worktree", "add", "-q", str(tmp_path / "other"))
+    assert provenance.git_head(tmp_path / "other") == git("rev-parse", "HEAD", cwd=tmp_path / "other")  # asked of git

@@ -4,12 +4,14 @@ and reason once, and expands back to the entries the engine wrote."""
 from __future__ import annotations
 
 from ruota_docs.records import stored
+from ruota_docs.records.schema import BlockRef
 
 REQUIRES = {"code": "requires", "args": {"terms": ["rocm"], "machine": ["CPU only, x86_64"]}}
 
 
 def entry(lang: str, index: int, *, output: str = "ok\n", reused_from=None, sha="s0", **extra) -> dict:
-    return {"page": f"{lang}/guides/g.md", "lang": lang, "index": index, "line": 3 + index, "sha256": sha,
+    return {"page": f"{lang}/guides/g.md", "lang": lang, "index": index, "line": 3 + index, "language": "python",
+            "sha256": sha,
             "outcome": "passed", "reason": None, "error": None, "duration": 1.5, "output": output,
             "ran_at": "2026-12-01T10:00:00Z", "id": None, "reused_from": reused_from, "signature": f"sig-{lang}",
             "as_root": False, "reason_code": None} | extra
@@ -40,11 +42,17 @@ def test_translations_share_one_result_and_an_output_and_a_reason_are_stored_onc
     assert third["ran_at"] == "2026-12-01T10:00:09Z" and "as_root" not in third  # null: left out
 
 
+def entries(pages: dict, outputs: dict, reasons: dict) -> dict:
+    """What `stored.expand` reads back, as entries."""
+    return {block.key: result.to_entry(block) for block, result in stored.expand(pages, outputs, reasons).items()}
+
+
 def test_expand_gives_back_every_entry():
     original = blocks()
-    order = tuple(next(iter(original.values())))
     pages, reasons, outputs = stored.compact(original)
-    assert stored.expand(pages, outputs, order=order, reasons=reasons) == original
+    assert entries(pages, outputs, reasons) == original
+    assert list(stored.expand(pages, outputs, reasons))[:2] == [BlockRef("en/guides/g.md", "en", 0),
+                                                                BlockRef("en/guides/g.md", "en", 2)]
 
 
 def test_a_reason_whose_english_is_not_its_code_s_keeps_its_english():
@@ -55,25 +63,13 @@ def test_a_reason_whose_english_is_not_its_code_s_keeps_its_english():
     pages, reasons, outputs = stored.compact(original)
     assert sorted(map(sorted, map(dict.items, reasons.values())), key=str) == sorted(
         map(sorted, map(dict.items, [old, made])), key=str)
-    assert stored.expand(pages, outputs, tuple(original["es/g.md#0"]), reasons) == original
+    assert entries(pages, outputs, reasons) == original
     assert stored.english({"reason_code": {"code": "timeout", "args": {"seconds": 2.0}}}) == "timed out after 2 s"
     assert stored.english({"reason_code": {"code": "nonsense"}}) is None
 
 
-def test_a_schema_2_page_is_expanded_as_it_was_written():
-    """Schema 2 held ``[index, line]`` and each result's own reason, code and time."""
-    pages = {"guides/g.md": {"signatures": {"es": "sig-es"}, "results": [
-        {"sha256": "s0", "at": {"es": [0, 3]}, "outcome": "skipped", "reason": "requires ROCm",
-         "reason_code": None, "duration": 0.0, "ran_at": "2026-12-01T10:00:00Z", "as_root": None}]}}
-    (key, found), = stored.expand(pages, {}).items()
-    assert key == "es/guides/g.md#0"
-    assert (found["line"], found["reason"], found["reason_code"], found["ran_at"], found["signature"]) == (
-        3, "requires ROCm", None, "2026-12-01T10:00:00Z", "sig-es")
-
-
 def test_keys_and_positions():
     assert stored.split_page("es/guides/x.md") == ("es", "guides/x.md")
-    assert stored.at([3, 12]) == (3, 12) and stored.at(3) == (3, None)
     assert len(stored.output_id("x")) == 16 and len(stored.reason_id(REQUIRES)) == 16
     page = {"lines": {"es": [3, None]}}
     assert (stored.line_of(page, "es", 0), stored.line_of(page, "es", 1), stored.line_of(page, "en", 0)) == (3, None, None)

@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
+from _support import record_of
 from ruota_docs.records import verdicts
+from ruota_docs.records.schema import Record
 
 CUDA = {"backend": "cuda", "gpu_name": "NVIDIA H200", "arch": "sm_90", "machine": "x86_64"}
 ROCM = {"backend": "rocm", "gpu_name": "AMD Radeon RX 7600", "arch": "gfx1102", "machine": "x86_64"}
 CPU = {"backend": "cpu", "machine": "x86_64"}
 
 
-def ledger(machine_id: str, machine: dict, *entries: tuple[int, str, str], fingerprint: str | None = None) -> dict:
+def ledger(machine_id: str, machine: dict, *entries: tuple[int, str, str], fingerprint: str | None = None) -> Record:
     data = {"machine_id": machine_id, "machine": machine,
-            "blocks": {f"es/p.md#{i}": {"page": "es/p.md", "index": i, "sha256": sha, "outcome": outcome}
-                       for i, sha, outcome in entries}}
-    return data | ({"fingerprint": fingerprint} if fingerprint else {})
+            "blocks": {f"es/p.md#{i}": {"page": "es/p.md", "lang": "es", "index": i, "language": "python",
+                                       "sha256": sha, "outcome": outcome} for i, sha, outcome in entries}}
+    return record_of(data | ({"fingerprint": fingerprint} if fingerprint else {}))
 
 
 def test_labels_ids_and_groups():
     assert [verdicts.machine_label(m) for m in (CUDA, ROCM, CPU, {"backend": "rocm"})] == [
         "NVIDIA H200 (CUDA)", "AMD Radeon RX 7600 (ROCm, gfx1102)", "CPU x86_64", "AMD GPU (ROCm)"]
-    assert verdicts.record_id({"machine_id": "rocm-gfx1102", "fingerprint": "0123456789" * 3}) == "rocm-gfx1102-01234567"
+    assert verdicts.record_id(Record(machine_id="rocm-gfx1102", fingerprint="0123456789" * 3)) == "rocm-gfx1102-01234567"
     assert verdicts.group_of(ROCM) == ("rocm", "gfx1102") and verdicts.target(CPU) == "x86_64"
 
 
@@ -51,12 +53,11 @@ def full_entry(page: str, index: int, sha: str, outcome: str = "passed", **extra
             "ran_at": "2026-12-01T10:00:00Z", "reused_from": None, "as_root": None, "reason_code": None} | extra
 
 
-def stored_record(machine_id: str, machine: dict, *entries: dict) -> dict:
-    from ruota_docs.records import ledger
-
-    data = {"schema": 1, "kind": ledger.KIND, "machine_id": machine_id, "machine": machine,
-            "updated": "2026-12-01T10:00:00Z", "blocks": {f"{e['page']}#{e['index']}": e for e in entries}}
-    return ledger.to_stored(data)
+def stored_record(machine_id: str, machine: dict, *entries: dict) -> Record:
+    """A record as the site reads it: decoded from its JSON, its results read when asked for."""
+    data = {"machine_id": machine_id, "machine": machine, "updated": "2026-12-01T10:00:00Z",
+            "blocks": {f"{e['page']}#{e['index']}": e for e in entries}}
+    return Record.from_json(record_of(data).to_json())
 
 
 def test_stored_records_give_the_verdicts_their_entries_give():
@@ -71,10 +72,10 @@ def test_stored_records_give_the_verdicts_their_entries_give():
     assert [(r.machine_id, r.state) for r in es.results] == [("cpu", "failed"), ("cuda", "passed")]
     assert [(r.machine_id, r.state) for r in en.results] == [("cpu", "stale"), ("cuda", "passed")]  # en ran older code
     assert es is not en  # the cpu record holds them differently: each its own verdict
-    passed = es.by_state("passed")[0].entry
-    assert (passed["output"], passed["credited"], passed["ran_at"]) == ("ran\n", {"en": "es"}, "2026-12-01T10:00:00Z")
+    passed = es.by_state("passed")[0]
+    assert (passed.entry.output, passed.credited, passed.entry.ran_at) == ("ran\n", {"en": "es"}, "2026-12-01T10:00:00Z")
     skipped = index.verdict("es/p.md", 1, "b").only().entry
-    assert (skipped["reason"], skipped["reason_code"]) == ("timed out after 2 s", timeout)  # read from the table
+    assert (skipped.reason, skipped.reason_code) == ("timed out after 2 s", timeout)  # read from the table
 
 
 def test_copies_held_alike_by_every_record_share_one_verdict():
@@ -100,7 +101,7 @@ def test_a_result_is_read_only_where_a_reader_asks():
     cpu, h200 = index.verdict("es/p.md", 0, "a").results
     assert cpu._entry is None and cpu.ran_at == "2026-12-01T10:00:00Z"  # when it ran, without reading the result
     assert cpu.reason_key == h200.reason_key  # the same reason: one key in every record
-    assert cpu.entry["reason"] == "requires ROCm" and cpu._entry is not None
+    assert cpu.entry.reason == "requires ROCm" and cpu._entry is not None
 
 
 def test_a_record_whose_block_changed_is_stale_beside_those_that_hold_it_alike():

@@ -179,14 +179,13 @@ def test_every_record_a_pull_request_touches_is_checked_whatever_its_name(record
     """The job's two scripts, replayed on a pull request that renames a record to a dotfile, adds a
     file whose name is shell syntax and replaces a record with a link: each is named and refused, and
     no name runs as a command."""
-    from _support import RX7600, synthetic_record, write_tree
-    from ruota_docs.records import ledger
+    from _support import RX7600, record_of, synthetic_record, write_tree
 
     page = "# Página { #p }\n\n```python\nprint('uno')\n```\n"
     origin = write_tree(tmp_path / "origin", {f"docs/{lang}/p.md": page for lang in ("es", "en", "fr")}
                         | {"snippets/none.py": "pass\n"}, conftest=False)
     (origin / "verification").mkdir()
-    text = ledger.dumps(ledger.to_stored(synthetic_record(origin, RX7600)))
+    text = record_of(synthetic_record(origin, RX7600)).to_json()
     for name in ("rocm-gfx1102.json", "rocm-gfx1102-0000aaaa.json"):
         (origin / "verification" / name).write_text(text, encoding="utf-8")
     git = lambda *a: subprocess.run(["git", "-C", str(origin), "-c", "user.name=t", "-c", "user.email=t@example.org", *a],  # noqa: E731
@@ -283,7 +282,7 @@ def test_the_suite_runs_on_the_owners_runner_in_a_container_that_sees_the_gpu(re
     assert "ip link set" in suite["steps"][cut]["run"] and "still reachable" in suite["steps"][cut]["run"]
     assert suite["env"]["RUOTA_DOCS_RUNNER_LABELS"] == "self-hosted,linux,rocm,${{ inputs.target }}"
     scripts = "\n".join(step.get("run", "") for step in suite["steps"])
-    assert "ruota-docs verify --ledger" in scripts and "ruota-docs record check" in scripts
+    assert "ruota-docs verify --record" in scripts and "ruota-docs record check" in scripts
     assert "ruota-docs record describe" in scripts and "${{" not in scripts  # inputs reach scripts as variables only
 
 
@@ -317,7 +316,7 @@ def test_zizmors_self_hosted_runner_audit_runs_and_its_one_finding_is_answered(t
 
 def test_the_record_the_job_writes_passes_the_check_and_opens_this_pull_request(tmp_path, monkeypatch, capsys):
     """What the job does after the suite, on a record written as the engine writes it in that job."""
-    from _support import RX7600, synthetic_record, write_tree
+    from _support import RX7600, results_of, synthetic_record, write_tree
     from ruota_docs.cli import main
     from ruota_docs.records import ledger, provenance
 
@@ -328,7 +327,7 @@ def test_the_record_the_job_writes_passes_the_check_and_opens_this_pull_request(
         monkeypatch.setenv(name, value)
     entries = list(synthetic_record(root, RX7600)["blocks"].values())
     written = tmp_path / "record" / "rocm-gfx1102.json"
-    ledger.record(written, entries, {e["page"] for e in entries}, RX7600)
+    ledger.record(written, results_of(entries), {e["page"] for e in entries}, RX7600)
     name = f"rocm-gfx1102-{provenance.fingerprint()[:8]}"
     record = tmp_path / "out" / f"{name}.json"
     record.parent.mkdir()

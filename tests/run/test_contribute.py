@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from _support import RX7600, synthetic_record, write_tree
+from _support import RX7600, record_of, synthetic_record, write_tree
 from ruota_docs.records import ledger, provenance
 from ruota_docs.records.machine import Device
 from ruota_docs.run import contribute
@@ -44,7 +44,7 @@ def fake_suite(private: str = ""):
         if private:
             data["blocks"]["es/p.md#0"]["output"] = private
         p.record.parent.mkdir(exist_ok=True)
-        ledger.write_atomic(p.record, data | {"fingerprint": provenance.fingerprint()})
+        ledger.write_atomic(p.record, record_of(data | {"fingerprint": provenance.fingerprint()}))
         return 0
     suite.calls = calls
     return suite
@@ -127,7 +127,7 @@ def test_an_interrupted_suite_is_resumed_by_running_again(clone):
         contribute.run_suite(p, ["-x"])
     finally:
         contribute.subprocess.call = monkey
-    assert command[1:] == ["-m", "pytest", "docs", "-p", "no:cacheprovider", "--reuse-ledger", "--ledger", str(p.record), "-x"]
+    assert command[1:] == ["-m", "pytest", "docs", "-p", "no:cacheprovider", "--reuse-record", "--record", str(p.record), "-x"]
 
 
 def test_a_record_of_this_machine_named_as_before_is_the_one_it_sends(clone):
@@ -135,7 +135,7 @@ def test_a_record_of_this_machine_named_as_before_is_the_one_it_sends(clone):
     updates that file, and never adds a second record of one machine beside it."""
     earlier = clone / "verification" / "rocm-gfx1102.json"
     earlier.parent.mkdir()
-    ledger.write_atomic(earlier, synthetic_record(clone, RX7600) | {"fingerprint": provenance.fingerprint()})
+    ledger.write_atomic(earlier, record_of(synthetic_record(clone, RX7600) | {"fingerprint": provenance.fingerprint()}))
     git(clone, "-c", "user.name=t", "-c", "user.email=t@example.com", "add", "verification")
     git(clone, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "an earlier record")
     p = contribute.plan(clone, DEVICE)
@@ -174,7 +174,7 @@ def test_record_describe_says_an_unverified_ci_claim_is_one(clone, monkeypatch, 
                           "repository": "o/r", "commit": "673aa75a5a" + "0" * 30,
                           "runner_labels": ["self-hosted", "linux", "rocm", "gfx1102"]}
     record = tmp_path / "rocm-gfx1102.json"
-    record.write_text(ledger.dumps(ledger.to_stored(data)), encoding="utf-8")
+    record.write_text(record_of(data).to_json(), encoding="utf-8")
     monkeypatch.delenv("RUOTA_DOCS_VERIFIED_RECORDS", raising=False)
     body, _ = contribute.describe_record(clone, record, clone / "docs")
     assert "made (CI claimed, not verified) by the records workflow, run https://github.com/o/r/actions/runs/13371337" in body

@@ -106,7 +106,7 @@ def entries(root):
 
 
 def test_matching_outputs_pass_and_stderr_does_not_count(tree):
-    run = run_pytest(tree, "--ledger", "out.json")
+    run = run_pytest(tree, "--record", "out.json")
     assert run.returncode == 0, run.stdout
     assert [e["outcome"] for e in entries(tree).values()] == ["passed"] * 4
 
@@ -114,7 +114,7 @@ def test_matching_outputs_pass_and_stderr_does_not_count(tree):
 def test_a_wrong_line_fails_with_a_diff_and_the_line_it_is_on(tree):
     page = tree / "docs/es/p.md"
     page.write_text(page.read_text().replace("#> hola", "#> adiós"))
-    run = run_pytest(tree, "--ledger", "out.json")
+    run = run_pytest(tree, "--record", "out.json")
     assert run.returncode == 1
     assert "es/p.md:3: its output differs from its #> lines (first at docs/es/p.md:5;" in run.stdout
     assert "-adiós" in run.stdout and "+hola" in run.stdout
@@ -123,7 +123,7 @@ def test_a_wrong_line_fails_with_a_diff_and_the_line_it_is_on(tree):
 
 def test_a_wrong_line_in_an_included_file_names_that_file(tree):
     (tree / "snippets/g/included.py").write_text(SNIPPET.replace("42", "41"))
-    run = run_pytest(tree, "--ledger", "out.json")
+    run = run_pytest(tree, "--record", "out.json")
     assert run.returncode == 1
     assert "first at snippets/g/included.py:3;" in run.stdout
 
@@ -133,7 +133,7 @@ def test_update_rewrites_page_and_snippet_and_a_second_run_passes(tree):
     page.write_text(page.read_text().replace('print("in a note")', 'print("in a note", "now")')
                     .replace('print("hola")', 'print("hola")\nprint("y adiós")'))
     (tree / "snippets/g/included.py").write_text(SNIPPET.replace("40 + 2", "40 + 3"))
-    run = run_pytest(tree, "--update-outputs", "--ledger", "out.json")
+    run = run_pytest(tree, "--update-outputs", "--record", "out.json")
     assert run.returncode == 0, run.stdout
     listed = run.stdout.split("ruota-docs #> lines updated", 1)[1]
     assert "docs/es/p.md:6: 1 #> line(s) replaced by 2 (the block at es/p.md:3)" in listed
@@ -144,7 +144,7 @@ def test_update_rewrites_page_and_snippet_and_a_second_run_passes(tree):
     assert '\n    #> in a note now\n' in text  # the admonition's indentation kept
     assert "#> cpu: ...\n" in text  # unchanged: it still matches
     assert (tree / "snippets/g/included.py").read_text() == SNIPPET.replace("40 + 2", "40 + 3").replace("42", "43")
-    again = run_pytest(tree, "--ledger", "out.json")
+    again = run_pytest(tree, "--record", "out.json")
     assert again.returncode == 0, again.stdout
     assert "#> lines updated" not in again.stdout
 
@@ -153,7 +153,7 @@ def test_update_leaves_a_block_that_failed_for_another_reason(tree):
     page = tree / "docs/es/p.md"
     page.write_text(page.read_text().replace('print("hola")', 'print("hola")\nraise SystemExit(3)'))
     before = page.read_text()
-    run = run_pytest(tree, "--update-outputs", "--ledger", "out.json")
+    run = run_pytest(tree, "--update-outputs", "--record", "out.json")
     assert run.returncode == 1
     assert page.read_text() == before
     assert "none: every block's output matched its #> lines" in run.stdout
@@ -164,7 +164,7 @@ def test_update_refuses_output_printed_below_the_last_group(tree):
     page.write_text(page.read_text().replace('print("hola")\n#> hola', 'print("hola")\n#> hola\nprint("tarde")'))
     before = page.read_text()
     assert 'print("tarde")' in before
-    run = run_pytest(tree, "--update-outputs", "--ledger", "out.json")
+    run = run_pytest(tree, "--update-outputs", "--record", "out.json")
     assert run.returncode == 1
     assert page.read_text() == before
     assert "its #> lines cannot be updated: docs/es/p.md:6: this statement prints 'tarde' below the last #> lines" in run.stdout
@@ -173,7 +173,7 @@ def test_update_refuses_output_printed_below_the_last_group(tree):
 def test_a_page_updated_in_place_is_recorded_with_its_new_code(tree):
     page = tree / "docs/es/p.md"
     page.write_text(page.read_text().replace("#> hola", "#> ?"))
-    run_pytest(tree, "--update-outputs", "--ledger", "out.json")
+    run_pytest(tree, "--update-outputs", "--record", "out.json")
     from ruota_docs.blocks.collect import page_blocks
 
     current = page_blocks(tree, tree / "docs", page)[0]
@@ -184,7 +184,7 @@ def test_a_snippet_its_translations_include_is_updated_once(tmp_path):
     page = '# P { #p }\n\n```python title="included.py"\n--8<-- "g/included.py"\n```\n'
     tree = write_tree(tmp_path, {"docs/es/p.md": page, "docs/en/p.md": page,
                                  "snippets/g/included.py": SNIPPET.replace("40 + 2", "40 + 3")})
-    run = run_pytest(tree, "--update-outputs", "--ledger", "out.json")
+    run = run_pytest(tree, "--update-outputs", "--record", "out.json")
     assert run.returncode == 0, run.stdout
     listed = run.stdout.split("ruota-docs #> lines updated", 1)[1]
     assert "snippets/g/included.py:3: 1 #> line(s) replaced by 1 (the block at es/p.md:3)" in listed
@@ -214,7 +214,7 @@ def test_updates_are_written_at_the_end_in_run_order(tmp_path):
 
 def test_doctest_blocks_keep_their_own_checks(tmp_path):
     tree = write_tree(tmp_path, {"docs/es/d.md": "# D\n\n```pycon\n>>> print(1)\n1\n```\n"})
-    assert run_pytest(tree, "--no-ledger").returncode == 0
+    assert run_pytest(tree, "--no-record").returncode == 0
 
 
 def test_expected_output_of_a_block_run_alone(tmp_path):
@@ -277,5 +277,5 @@ def test_update_never_writes_the_time_of_the_run():
 def test_a_triple_quoted_output_runs_on_a_page(tmp_path):
     page = "# P { #p }\n\n```python\n" + QUOTED + "```\n"
     root = write_tree(tmp_path, {"docs/es/p.md": page})
-    done = run_pytest(root, "docs/es/p.md", "--no-ledger")
+    done = run_pytest(root, "docs/es/p.md", "--no-record")
     assert done.returncode == 0, done.stdout[-2000:]

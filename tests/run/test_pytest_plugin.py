@@ -11,6 +11,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from _support import clean_env, run_pytest, write_tree
 
 #: What such a run may import of the engine and of what the engine uses (compat: the versions of the
@@ -45,6 +47,15 @@ def test_a_run_without_pages_imports_nothing_of_the_engine(tmp_path):
     assert loaded <= ALLOWED, sorted(loaded - ALLOWED)
 
 
+@pytest.mark.parametrize(("old", "new"), [("--no-ledger", "--no-record"), ("--reuse-ledger", "--reuse-record")])
+def test_an_option_s_name_before_still_works_with_a_warning(tmp_path, old, new):
+    (tmp_path / "test_nothing.py").write_text("def test_nothing():\n    pass\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", old, str(tmp_path)],
+                          cwd=tmp_path, capture_output=True, text=True, env=clean_env(), timeout=120)
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert f"PytestDeprecationWarning: ruota-docs: {old} is deprecated: use {new}" in done.stdout
+
+
 def test_xdist_without_loadscope_leaves_the_page_scheduler_alone(tmp_path):
     loaded = set(loaded_by(tmp_path, "-n", "1"))
     assert "ruota_docs.run.pytest_plugin" in loaded
@@ -72,7 +83,7 @@ def test_a_malformed_mkdocs_yml_is_named_with_its_line_not_an_internal_error(tmp
     root = write_tree(tmp_path / "s", {"docs/index.md": ONE_BLOCK})
     (root / "mkdocs.yml").write_text("site_name: x\nmarkdown_extensions:\n  - toc:\n    permalink: [\n",
                                      encoding="utf-8")
-    done = run_pytest(root, "docs", "--no-ledger")
+    done = run_pytest(root, "docs", "--no-record")
     assert done.returncode == 4, done.stdout + done.stderr
     assert "INTERNALERROR" not in done.stdout + done.stderr
     assert f"ruota-docs: {(root / 'mkdocs.yml').resolve()}:5:1: not valid YAML: did not find" in done.stderr
@@ -81,11 +92,11 @@ def test_a_malformed_mkdocs_yml_is_named_with_its_line_not_an_internal_error(tmp
 def test_an_unknown_plugin_option_warns_and_stops_a_strict_run(tmp_path):
     root = write_tree(tmp_path / "s", {"docs/index.md": ONE_BLOCK})
     (root / "mkdocs.yml").write_text("site_name: x\nplugins:\n  ruota_docs:\n    polices: {}\n", encoding="utf-8")
-    warned = run_pytest(root, "docs", "--no-ledger")
+    warned = run_pytest(root, "docs", "--no-record")
     assert warned.returncode == 0, warned.stdout
-    message = "mkdocs.yml:4: plugins: ruota_docs: unknown option 'polices' (the plugin has: ledger_dir"
+    message = "mkdocs.yml:4: plugins: ruota_docs: unknown option 'polices' (the plugin has: record_dir"
     assert "PytestConfigWarning" in warned.stdout and message in warned.stdout
-    strict = run_pytest(root, "docs", "--no-ledger", "--strict")
+    strict = run_pytest(root, "docs", "--no-record", "--strict")
     assert strict.returncode == 4 and message in strict.stderr
 
 
@@ -93,11 +104,11 @@ def test_a_site_below_the_folder_named_is_pointed_at_and_runs_when_named(tmp_pat
     """FastAPI's layout: docs/en/mkdocs.yml, its pages in docs/en/docs/."""
     root = write_tree(tmp_path / "repo", {"docs/en/docs/index.md": ONE_BLOCK})
     (root / "mkdocs.yml").rename(root / "docs" / "en" / "mkdocs.yml")
-    silent = run_pytest(root, "docs", "--no-ledger")
+    silent = run_pytest(root, "docs", "--no-record")
     assert silent.returncode == 5
     assert ("below it: docs/en/mkdocs.yml. Run pytest on that site's folder (pytest docs/en) or name it with "
             "--mkdocs-config docs/en/mkdocs.yml") in silent.stdout
-    named = run_pytest(root, "docs", "--no-ledger", "--mkdocs-config", "docs/en/mkdocs.yml")
+    named = run_pytest(root, "docs", "--no-record", "--mkdocs-config", "docs/en/mkdocs.yml")
     assert named.returncode == 0 and "1 passed" in named.stdout, named.stdout
     wrong = run_pytest(root, "docs", "--mkdocs-config", "docs/en")
     assert wrong.returncode == 4 and "--mkdocs-config docs/en: no mkdocs.yml" in wrong.stderr

@@ -122,10 +122,10 @@ def test_a_run_of_one_page_collects_it_from_the_child(site):
     """The run's own process never imports Python-Markdown: the page it runs was rendered in the child
     (nor the ``#>`` checker: none of its blocks has such lines)."""
     (site / "conftest.py").write_text(WATCH, encoding="utf-8")
-    done = run_pytest(site, "docs/es/page.md", "--no-ledger", env=clean_env())
+    done = run_pytest(site, "docs/es/page.md", "--no-record", env=clean_env())
     assert done.returncode == 0, done.stdout + done.stderr
     assert outcomes(done.stdout) == {("es/page.md", 4): "PASSED", ("es/page.md", 11): "PASSED"}
     assert json.loads((site / "loaded.json").read_text(encoding="utf-8")) == []
-    both = run_pytest(site, "docs/es/page.md", "docs/en/page.md", "--no-ledger", env=clean_env())
+    both = run_pytest(site, "docs/es/page.md", "docs/en/page.md", "--no-record", env=clean_env())
     assert both.returncode == 0, both.stdout + both.stderr  # two pages: rendered here, as always
     assert json.loads((site / "loaded.json").read_text(encoding="utf-8")) != []

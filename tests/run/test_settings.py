@@ -18,7 +18,7 @@ def project(tmp_path):
     (tmp_path / "mkdocs.yml").write_text(textwrap.dedent("""\
         plugins:
           - ruota_docs:
-              ledger_dir: records
+              record_dir: records
           - i18n:
               languages: [{locale: en, default: true}, {locale: es}]
         """), encoding="utf-8")
@@ -28,7 +28,7 @@ def project(tmp_path):
 def test_from_the_site_and_the_environment(project):
     found = settings.from_environment(project, {"RUOTA_DOCS_NETWORK": "yes", "RUOTA_DOCS_MEMORY_LIMIT": "1GiB",
                                                 "RUOTA_DOCS_RUN_AS": "someone", "RUOTA_DOCS_TIMEOUT": "5"})
-    assert (found.root, found.ledger_dir, found.source_language) == (project, project / "records", "en")
+    assert (found.root, found.record_dir, found.source_language) == (project, project / "records", "en")
     assert (found.network, found.memory_limit, found.run_as_user, found.run_as_root) == (True, "1GiB", "someone", False)
     assert found.timeout == settings.DEFAULT_TIMEOUT  # not an interface: --block-timeout is
     # named as `contribute` names it: the machine's id and its fingerprint
@@ -46,21 +46,30 @@ def test_a_record_named_as_before_stays_this_machine_s(project):
 
 
 def _config(root, invoked, **options):
-    defaults = {"ledger": None, "no_ledger": False, "block_timeout": None, "network": False, "no_reuse": False,
-                "reuse_ledger": False, "update_outputs": False, "run_as_root": False, "isolation": None}
+    defaults = {"record": None, "no_record": False, "block_timeout": None, "network": False, "no_reuse": False,
+                "reuse_record": False, "update_outputs": False, "run_as_root": False, "isolation": None,
+                "ledger": None, "no_ledger": False, "reuse_ledger": False}  # the deprecated names
     values = defaults | options
     return SimpleNamespace(getoption=values.__getitem__, rootpath=root, invocation_params=SimpleNamespace(dir=invoked))
 
 
 def test_from_pytest_options(project, tmp_path_factory):
     elsewhere = tmp_path_factory.mktemp("cwd")
-    found = settings.from_pytest(_config(project, elsewhere, ledger="out/x.json", block_timeout=3.0, update_outputs=True,
-                                         reuse_ledger=True), environ={})
+    found = settings.from_pytest(_config(project, elsewhere, record="out/x.json", block_timeout=3.0, update_outputs=True,
+                                         reuse_record=True), environ={})
     assert found.record_path("any") == elsewhere / "out" / "x.json"  # relative to where pytest was started
-    assert (found.timeout, found.update_outputs, found.reuse_ledger) == (3.0, True, True)
+    assert (found.timeout, found.update_outputs, found.reuse_record) == (3.0, True, True)
     assert found.reuse_translations is False  # every translation runs when its #> lines may be rewritten
-    off = settings.from_pytest(_config(project, elsewhere, no_ledger=True, reuse_ledger=True), environ={})
-    assert (off.write_ledger, off.reuse_ledger) == (False, False)
+    off = settings.from_pytest(_config(project, elsewhere, no_record=True, reuse_record=True), environ={})
+    assert (off.write_record, off.reuse_record) == (False, False)
+
+
+def test_the_deprecated_option_names_are_read_as_the_new_ones(project, tmp_path_factory):
+    elsewhere = tmp_path_factory.mktemp("cwd")
+    found = settings.from_pytest(_config(project, elsewhere, ledger="out/x.json", reuse_ledger=True), environ={})
+    assert (found.record_path("any"), found.reuse_record) == (elsewhere / "out" / "x.json", True)
+    off = settings.from_pytest(_config(project, elsewhere, no_ledger=True, reuse_record=True), environ={})
+    assert (off.write_record, off.reuse_record) == (False, False)
 
 
 def test_the_page_process_gets_one_argument(project):

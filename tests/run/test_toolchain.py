@@ -357,7 +357,7 @@ def _run_page(root: Path, path_dir: Path, cache: Path):
     env = clean_env(PATH=str(path_dir), ROCM_PATH=str(root / "no-rocm"), XDG_CACHE_HOME=str(cache),
                     FAKE_OK_TARGETS="gfx906 gfx1030")
     env.pop("HIP_PLATFORM", None)
-    result = run_pytest(root, "-p", "no:xdist", "--ledger", str(root / "ledger.json"), env=env)
+    result = run_pytest(root, "-p", "no:xdist", "--record", str(root / "ledger.json"), env=env)
     return result, read_ledger(root / "ledger.json")["blocks"]
 
 

@@ -54,7 +54,7 @@ def who(reader_tmp) -> Path:
 
 
 def run(tree: Path, *args: str) -> tuple[subprocess.CompletedProcess, dict]:
-    result = run_pytest(tree, "--ledger", "verification/here.json", *args, env=switched_env())
+    result = run_pytest(tree, "--record", "verification/here.json", *args, env=switched_env())
     path = tree / "verification" / "here.json"
     return result, (read_ledger(path)["blocks"] if path.exists() else {})
 

@@ -4,6 +4,9 @@ of it: shared by the tests of site.evidence and site.matrix."""
 from __future__ import annotations
 
 from _support import synthetic_record, write_tree
+from ruota_docs.blocks.terms import parse
+from ruota_docs.records.machine import Device
+from ruota_docs.run.conditions import unmet
 
 GUIDE = """\
     # Una guía: con subtítulo { #guide }
@@ -72,13 +75,15 @@ def make_project(tmp_path):
 def run_on(project, machine, **states) -> dict:
     """A record where every block passed except ``states`` (``rocm="skipped"``…), network and
     Windows blocks skipped as a real run skips them, and the author's skip skipped."""
+    device = Device(**{k: v for k, v in machine.items() if k != "machine_id"})
+
     def outcome(block):
         name = next(k for k, v in INDEX.items() if v == block.index)
         if name in states:
             return states[name], "", "requires something"
         if name in ("network", "windows", "skip"):
-            return "skipped", "", "requires network access; this machine: offline (run with --network to allow)"
+            return "skipped", "", unmet(parse("network"), device)
         if name == "rocm" and machine["backend"] != "rocm":
-            return "skipped", "", "requires ROCm; this machine: CPU only, x86_64"
+            return "skipped", "", unmet(parse("rocm"), device)
         return "passed", "ok\n", None
     return synthetic_record(project, machine, outcome)

@@ -5,14 +5,15 @@ from __future__ import annotations
 import pytest
 from cardsite import CPU, H200, INDEX, TABLE, run_on
 
-from _support import REPO, RX7600, repo_plugin_options
+from _support import REPO, RX7600, record_of, repo_plugin_options
 from ruota_docs.records import verdicts
+from ruota_docs.records.schema import Record
 from ruota_docs.site import evidence
 
 
 def level(project, data, lang="es") -> evidence.Cell:
     guide = evidence.load_guides(project, project / "docs", lang, TABLE)[0]
-    (ledger, pages), = verdicts.index_ledgers([data])
+    (ledger, pages), = verdicts.index_ledgers([record_of(data)])
     return evidence.cell(guide, ledger, pages)
 
 
@@ -99,12 +100,12 @@ def test_key_blocks_are_checked_where_the_site_gives_them():
 
 def test_cards_without_a_record():
     cards = CARDS
-    gfx1031 = {"machine": RX7600 | {"arch": "gfx1031"}}
+    gfx1031 = Record(machine_id=None, machine=RX7600 | {"arch": "gfx1031"})
     assert evidence.missing_cards([], cards) == list(cards)
-    assert evidence.missing_cards([{"machine": RX7600}, gfx1031], cards) == [
+    assert evidence.missing_cards([Record(machine_id=None, machine=RX7600), gfx1031], cards) == [
         ("Radeon VII", ("gfx906",)), ("Radeon RX 6000", ("gfx1030", "gfx1032"))]
     # a CUDA record of the same name does not count
-    assert ("Radeon RX 7600", ("gfx1102",)) in evidence.missing_cards([{"machine": H200}], cards)
+    assert ("Radeon RX 7600", ("gfx1102",)) in evidence.missing_cards([Record(machine_id=None, machine=H200)], cards)
 
 
 @pytest.mark.realdocs

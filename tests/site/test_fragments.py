@@ -14,8 +14,10 @@ from _support import CPU_DEVICE, H200
 from _support import fragment_block as _block
 from _support import ledger_entry as _entry
 from ruota_docs.blocks.terms import parse
+from ruota_docs.records import reason_codes
+from ruota_docs.records.schema import Record
 from ruota_docs.records.verdicts import MachineResult, Verdict
-from ruota_docs.run.conditions import unmet_reason
+from ruota_docs.run.conditions import unmet
 from ruota_docs.site import fragments, reasons
 from ruota_docs.site.locales import text
 
@@ -29,7 +31,7 @@ def block(requires: str = "", skip: bool = False) -> SimpleNamespace:
 
 
 def verdict(*results: tuple[str, str, str | None]) -> Verdict:
-    return Verdict([MachineResult(label.lower(), label, state, {"ran_at": ran_at} if ran_at else None)
+    return Verdict([MachineResult(label.lower(), label, state, _entry(state, ran_at=ran_at) if ran_at else None)
                     for label, state, ran_at in results])
 
 
@@ -94,17 +96,19 @@ def test_no_rocm_blocks_no_table():
 NB = "\u00a0"
 
 
-@pytest.mark.parametrize(("reason", "lang", "expected"), [
-    ("not run: instala paquetes del sistema", "es", "instala paquetes del sistema"),  # the author's own words
-    ("not run: installe des paquets système", "fr", "installe des paquets système"),
-    ("not run: output or prose, not code", "fr", "sortie ou prose, pas du code"),
-    ("not run: an indented code block has no language; readers see it as text", "es",
+@pytest.mark.parametrize(("code", "lang", "expected"), [
+    (reason_codes.reason("not_run", why="instala paquetes del sistema"), "es", "instala paquetes del sistema"),
+    (reason_codes.reason("not_run", why="installe des paquets système"), "fr", "installe des paquets système"),
+    (reason_codes.reason("shown_only", kind="text"), "fr", "sortie ou prose, pas du code"),
+    (reason_codes.reason("shown_only", kind="indented"), "es",
      "un bloque de código sangrado no tiene lenguaje; los lectores lo ven como texto"),
-    ("not run: installs packages", "en", "installs packages"),
+    (reason_codes.reason("not_run", why="installs packages"), "en", "installs packages"),
 ])
-def test_a_block_never_run_is_said_without_the_engines_english_prefix(reason, lang, expected):
-    assert reasons.localised_reason(_block(), reason, lang) == expected
-    verdict = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", reason))])
+def test_a_block_never_run_is_said_without_the_engines_english_prefix(code, lang, expected):
+    assert code.english().startswith("not run: ")  # the record's English
+    found = _entry("skipped", code.english(), reason_code=code.to_record())
+    assert reasons.reason_text(found, lang) == expected
+    verdict = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", found)])
     shown = _words(fragments.mark(_block(), verdict, lang))
     assert expected in shown and "not run" not in shown
 
@@ -114,14 +118,16 @@ def _words(fragment: str) -> str:
 
 
 def test_a_skip_after_a_dead_process_is_said_in_the_readers_language(engine_messages):
-    verdict = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", engine_messages["dead"]))])
+    verdict = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", engine_messages["dead"],
+                                                                        reason_code=engine_messages["code:dead"]))])
     shown = _words(fragments.mark(_block(), verdict, "es"))
     assert "Sin ejecutar en CPU x86_64: un bloque anterior, en la línea 3, acabó con el proceso de la página" in shown
     assert "not run" not in shown and "timed out" not in shown
 
 
 def test_a_failure_the_engine_explains_is_said_under_the_block(engine_messages):
-    failed = _entry("error", engine_messages["timeout"], error=engine_messages["timeout"])
+    failed = _entry("error", engine_messages["timeout"], error=engine_messages["timeout"],
+                    reason_code=engine_messages["code:timeout"])
     verdict = Verdict([MachineResult("cpu", "CPU x86_64", "failed", failed), MachineResult("h200", "NVIDIA H200 (CUDA)", "failed", failed)])
     shown = fragments.block_panel(_block(), verdict, "fr", "0")
     assert (f"Échec sur CPU x86_64 et NVIDIA H200 (CUDA), la dernière fois le 1er décembre 2026 : délai de 0,5{NB}s dépassé"
@@ -131,8 +137,9 @@ def test_a_failure_the_engine_explains_is_said_under_the_block(engine_messages):
 
 def test_machines_with_the_same_need_share_one_line():
     block = _block("rocm")
-    verdict = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", unmet_reason(block.requirements, CPU_DEVICE))),
-                       MachineResult("h200", "NVIDIA H200 (CUDA)", "skipped", _entry("skipped", unmet_reason(block.requirements, H200)))])
+    cpu, h200 = unmet(block.requirements, CPU_DEVICE), unmet(block.requirements, H200)
+    verdict = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", cpu.english(), reason_code=cpu.to_record())),
+                       MachineResult("h200", "NVIDIA H200 (CUDA)", "skipped", _entry("skipped", h200.english(), reason_code=h200.to_record()))])
     assert fragments.mark(block, verdict, "es").count("<li") == 1
     assert "Sin ejecutar en CPU x86_64 y NVIDIA H200 (CUDA): requiere ROCm" in fragments.mark(block, verdict, "es")
 
@@ -175,7 +182,7 @@ def test_a_page_whose_blocks_are_all_not_run_says_only_why():
 
 def test_chart_series_names_units_and_headers():
     entries = [({"backend": "cpu", "machine": "x86_64"},
-                [{"outcome": "passed", "output": "peak_a: 1081.4\npeak_b: 67.2\n"}])]
+                [_entry("passed", output="peak_a: 1081.4\npeak_b: 67.2\n")])]
     options = {"metrics": "peak_a,peak_b", "unit": "MiB", "title": "Pic de mémoire", "labels": "sans découpage; découpé"}
     shown = fragments.chart(options, entries, "fr")
     assert "<th>Machine</th><th>Source</th><th>sans découpage (Mio)</th><th>découpé (Mio)</th>" in shown
@@ -193,7 +200,8 @@ def test_chart_series_names_units_and_headers():
 
 def test_status_counts_say_what_they_count():
     verdicts = [(_block(), Verdict([MachineResult("cpu", "CPU x86_64", s, None)])) for s in ("passed", "passed", "skipped", "absent")]
-    ledger = {"machine_id": "cpu", "machine": {"backend": "cpu", "machine": "x86_64", "os": "linux"}, "updated": "2026-12-01T10:00:00Z"}
+    ledger = Record(machine_id="cpu", machine={"backend": "cpu", "machine": "x86_64", "os": "linux"},
+                    updated="2026-12-01T10:00:00Z")
     shown = fragments.status_page([("Inicio", "./", verdicts)], [ledger], "es")
     assert 'title="2 bloques superados"' in shown and '<span class="ruota-sr-only">2 bloques superados</span>' in shown
     assert '<span class="ruota-sr-only">1 bloque omitido</span>' in shown

@@ -9,6 +9,8 @@ from types import SimpleNamespace
 import pytest
 
 from ruota_docs.records.verdicts import MachineResult, Verdict, machine_label
+from ruota_docs.records.reason_codes import Reason, reason
+from ruota_docs.records.schema import Record, Result
 from ruota_docs.site import fragments, groups, trust
 
 RX = {"backend": "rocm", "gpu_name": "AMD Radeon RX 7600", "arch": "gfx1102", "machine": "x86_64"}
@@ -18,9 +20,10 @@ BLOCK = SimpleNamespace(page="en/guides/keras-rx7600.md", not_run_reason=None, r
 
 
 def result(n: int, machine: dict, state: str = "passed", output: str = "ok\n", fingerprint: str | None = None,
-           reason: str | None = None, when: str = "2026-11-28T10:00:00Z") -> MachineResult:
-    record = {"machine_id": f"m{n}", "machine": machine, "fingerprint": fingerprint}
-    entry = {"outcome": state, "output": output, "reason": reason, "error": None, "ran_at": when, "duration": 1.0}
+           reason: Reason | None = None, when: str = "2026-11-28T10:00:00Z") -> MachineResult:
+    record = Record(machine_id=f"m{n}", machine=machine, fingerprint=fingerprint)
+    entry = Result(fence_language="python", sha256="a", outcome=state, output=output, ran_at=when, duration=1.0,
+                   reason=reason.english() if reason else None, reason_code=reason.to_record() if reason else None)
     return MachineResult(f"m{n:04}", machine_label(machine), state, entry, record)
 
 
@@ -67,7 +70,8 @@ def test_fingerprints_one_sender_chose_are_one_witness():
 
 def test_a_disagreement_is_shown_never_outvoted():
     found = [result(n, RX, fingerprint=f"{n:032x}") for n in range(3)]
-    found.append(result(3, RX, "failed", "", fingerprint="f" * 32, reason="timed out after 600 s", when="2026-11-29T10:00:00Z"))
+    found.append(result(3, RX, "failed", "", fingerprint="f" * 32, reason=reason("timeout", seconds=600.0),
+                        when="2026-11-29T10:00:00Z"))
     sent_by(found, "git:a@example.org", "git:b@example.org", "git:c@example.org", "git:d@example.org")
     panel = fragments.block_panel(BLOCK, Verdict(found, 4), "en", "3")
     assert 'class="ruota-verify ruota-state-failed ruota-disagree"' in panel

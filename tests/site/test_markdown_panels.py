@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 
 import markdown
 
-from _support import RX7600, panels, synthetic_record, words, write_tree
+from _support import RX7600, panels, record_of, synthetic_record, words, write_tree
 from ruota_docs.site import markdown_panels
 
 PAGE = "# Inicio { #inicio }\n\n```python\nprint('hola')\n```\n\n```python\nprint('otro')\n```\n"
@@ -25,7 +24,7 @@ def test_each_block_gets_the_panel_its_record_gives(tmp_path):
     data = synthetic_record(root, RX7600)
     del data["blocks"]["es/index.md#1"]  # the second block has no run yet
     (root / "verification").mkdir()
-    (root / "verification" / "rocm-gfx1102.json").write_text(json.dumps(data), encoding="utf-8")
+    (root / "verification" / "rocm-gfx1102.json").write_text(record_of(data).to_json(), encoding="utf-8")
     html = convert(root)
     found = [words(p) for p in panels(html)]
     assert len(found) == 2 and "data-ruota" not in html
@@ -41,7 +40,7 @@ def test_a_record_the_site_would_refuse_leaves_the_block_unmarked(tmp_path):
     data = synthetic_record(root, RX7600)
     data["blocks"]["es/index.md#0"]["output"] = "logged in as alice@workstation-42\n"
     (root / "verification").mkdir()
-    (root / "verification" / "rocm-gfx1102.json").write_text(json.dumps(data), encoding="utf-8")
+    (root / "verification" / "rocm-gfx1102.json").write_text(record_of(data).to_json(), encoding="utf-8")
     html = convert(root)
     assert "alice@workstation-42" not in html and len(panels(html)) == 2
     assert markdown_panels.STYLESHEET.is_file()

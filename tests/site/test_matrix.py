@@ -8,7 +8,7 @@ import re
 import pytest
 from cardsite import CPU, H200, TABLE, run_on
 
-from _support import REPO, RX7600, repo_plugin_options
+from _support import REPO, RX7600, record_of, repo_plugin_options
 from ruota_docs.site import evidence, matrix
 
 
@@ -30,7 +30,7 @@ CARDS = evidence.target_cards(repo_plugin_options()["target_cards"])
 def rendered(project):
     guides = evidence.load_guides(project, project / "docs", "en", TABLE)
     ledgers = [run_on(project, CPU), run_on(project, H200, rocm="skipped"), run_on(project, RX7600)]
-    return matrix.card_matrix(guides, ledgers, "en", url=lambda page: f"../{page[3:-3]}/", cards=CARDS)
+    return matrix.card_matrix(guides, [record_of(d) for d in ledgers], "en", url=lambda page: f"../{page[3:-3]}/", cards=CARDS)
 
 
 def test_rows_per_target_amd_first_then_cards_without_records(rendered):
@@ -68,7 +68,7 @@ def test_machines_of_one_target_share_a_row_with_the_best_level_and_their_disagr
     second = RX7600 | {"gpu_name": "AMD Radeon RX 7600 XT"}
     ledgers = [run_on(project, RX7600) | {"fingerprint": "a" * 32}, run_on(project, second, any="failed") | {"fingerprint": "b" * 32},
                run_on(project, RX7600) | {"fingerprint": "c" * 32}]
-    page = matrix.card_matrix(guides, ledgers, "en", url=lambda page: f"../{page[3:-3]}/")
+    page = matrix.card_matrix(guides, [record_of(d) for d in ledgers], "en", url=lambda page: f"../{page[3:-3]}/")
     target = next(r for r in rows(page) if 'id="target-gfx1102"' in r)
     assert words(target).startswith("gfx1102 AMD Radeon RX 7600, AMD Radeon RX 7600 XT 3 machines, 1 sender "
                                     "Whole guide passed on 2 of 3 machines machines of this target disagree")
@@ -101,7 +101,7 @@ def test_key_blocks_table_and_guide_titles(rendered):
 ])
 def test_every_string_is_localised(project, lang, words_):
     guides = evidence.load_guides(project, project / "docs", lang, TABLE)
-    page = words(matrix.card_matrix(guides, [run_on(project, CPU)], lang, url=lambda page: page, cards=CARDS))
+    page = words(matrix.card_matrix(guides, [record_of(run_on(project, CPU))], lang, url=lambda page: page, cards=CARDS))
     for expected in words_:
         assert expected in page
     assert "passed" not in page and "No record" not in page
@@ -118,7 +118,7 @@ def test_a_targets_list_shows_its_newest_machines(project):
     guides = evidence.load_guides(project, project / "docs", "en", TABLE)
     ledgers = [run_on(project, RX7600) | {"fingerprint": f"{n:032x}", "updated": f"2026-11-{1 + n:02d}T10:00:00Z"}
                for n in range(matrix.LISTED_MACHINES + 3)]
-    page = matrix.card_matrix(guides, ledgers, "en", url=lambda page: page)
+    page = matrix.card_matrix(guides, [record_of(d) for d in ledgers], "en", url=lambda page: page)
     listed = next(r for r in rows(page) if 'data-for="target-gfx1102"' in r)
     assert words(listed).startswith(f"The machines ({matrix.LISTED_MACHINES + 3}) AMD Radeon RX 7600")
     assert listed.count("<li data-machine=") == matrix.LISTED_MACHINES
@@ -129,6 +129,6 @@ def test_a_targets_list_shows_its_newest_machines(project):
 def test_a_block_that_shows_a_snippet_is_named_by_it(project):
     """Readers know a block by the file it shows, not by a line of the Markdown they never see."""
     guides = evidence.load_guides(project, project / "docs", "es", TABLE)
-    page = words(matrix.card_matrix(guides, [run_on(project, H200, env="failed")], "es", url=lambda page: page))
+    page = words(matrix.card_matrix(guides, [record_of(run_on(project, H200, env="failed"))], "es", url=lambda page: page))
     assert "Falló el bloque 010_env.py" in page
     assert "línea" not in page.split("Qué bloques")[0]

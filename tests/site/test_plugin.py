@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import json
 import re
 import shutil
 from pathlib import Path
 
 import pytest
 
-from _support import (OVERRIDES, REPO, RX7600, article, mkdocs_yml, panels, run_mkdocs, run_pytest, synthetic_record, words,
-                      write_tree)
+from _support import (OVERRIDES, REPO, RX7600, article, mkdocs_yml, panels, record_of, run_mkdocs, run_pytest,
+                      synthetic_record, words, write_tree)
+from ruota_docs.records import reason_codes
 from ruota_docs.translations import staleness
 from ruota_docs.blocks.site_config import load_mkdocs_config
 
@@ -76,7 +76,6 @@ CPU = {"backend": "cpu", "gpu_name": None, "arch": None, "vram_bytes": None, "gp
        "packages": {"torch": "2.13.0+cpu", "numpy": "2.4.6"}, "machine_id": "cpu-x86_64"}
 H200 = CPU | {"backend": "cuda", "gpu_name": "NVIDIA H200", "arch": "sm_90", "vram_bytes": 150_754_820_096, "gpu_count": 1,
               "torch": "2.13.0+cu130", "cuda": "13.0", "packages": {"torch": "2.13.0+cu130"}, "machine_id": "cuda-nvidia-h200"}
-CPU_SKIP = "requires ROCm, arch gfx906, ≥ 8GiB of VRAM; this machine: CPU only, x86_64"
 NB, NN = "\u00a0", "\u202f"  # no-break space, narrow no-break space
 RECENT = dt.date.today() - dt.timedelta(days=3)  # a fact checked lately; the other one, in 2020, has expired
 
@@ -91,23 +90,29 @@ def entry(page: str, index: int, outcome: str, code: str, output: str = "", when
             "output": output, "ran_at": when, "reused_from": None} | extra
 
 
+def coded(code: str, **args) -> dict:
+    """An entry's reason and its code, as the engine records them."""
+    found = reason_codes.reason(code, **args)
+    return {"reason": found.english(), "reason_code": found.to_record()}
+
+
 def ledgers() -> dict[str, dict]:
     cpu, cuda = {}, {}
     for lang in ("es", "en", "fr"):
         page = f"{lang}/index.md"
         credited = {"reused_from": "es/index.md"} if lang != "es" else {}
         rows = [
-            entry(page, 0, "skipped", CODES[0], reason=CPU_SKIP),
+            entry(page, 0, "skipped", CODES[0], **coded("requires", terms=["rocm", "arch=gfx906", "vram>=8GiB"],
+                                                      machine=["CPU only, x86_64"])),
             entry(page, 1, "passed", CODES[1], "hola\n", **credited),
             entry(page, 2, "failed", CODES[2], reason="SystemExit: 1", error="SystemExit: 1"),
             entry(page, 3, "passed", STALE_CODE, "old\n"),
-            entry(page, 4, "skipped", CODES[4], reason="not run: installs packages"),
+            entry(page, 4, "skipped", CODES[4], **coded("not_run", why="installs packages")),
             entry(page, 5, "passed", CODES[5], "seconds_per_epoch: 12.41\n"),
-            entry(page, 6, "skipped", CODES[6], reason="requires CUDA; this machine: CPU only, x86_64"),
+            entry(page, 6, "skipped", CODES[6], **coded("requires", terms=["cuda"], machine=["CPU only, x86_64"])),
         ]
         cpu.update({f"{page}#{e['index']}": e for e in rows})
         when = "2026-11-21T08:00:00Z"
-        # the CUDA record carries reason codes; the CPU one was written before they existed
         requires = {"code": "requires", "args": {"terms": ["rocm", "arch=gfx906"], "machine": ["CUDA, NVIDIA H200"]}}
         rows = [
             entry(page, 0, "skipped", CODES[0], reason="requires ROCm, arch gfx906; this machine: CUDA, NVIDIA H200", when=when,
@@ -138,7 +143,7 @@ def site(tmp_path_factory):
     root = write_tree(tmp_path_factory.mktemp("site"), site_files(), site=True, conftest=False)
     for name, data in ledgers().items():
         (root / "verification").mkdir(exist_ok=True)
-        (root / "verification" / name).write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        (root / "verification" / name).write_text(record_of(data).to_json(), encoding="utf-8")
     # the French page is in sync with its source; the English one records nothing
     staleness.mark_synced(root / "docs", "fr/index.md")
     result = run_mkdocs(root)
@@ -211,8 +216,7 @@ def test_verified_mark_with_date(es):
 
 def test_skipped_reason(es, en):
     panel = panels(es)[0]
-    # the page names the unmet terms in its language: from the reason code where the record has
-    # one (CUDA), from the English of an older record (CPU)
+    # the page names the unmet terms in its language, from the reason code
     assert ('<li class="ruota-mark-skipped"><span>Sin ejecutar en CPU x86_64: requiere ROCm, una GPU gfx906 '
             f"y al menos 8{NB}GiB de VRAM</span></li>") in panel
     assert "<span>Sin ejecutar en NVIDIA H200 (CUDA): requiere ROCm y una GPU gfx906</span>" in panel
@@ -400,7 +404,7 @@ def test_engine_record_round_trip(tmp_path):
             "!!! note\n\n    ```python\n    print('in a note')\n    ```\n")
     files |= {f"docs/{lang}/index.md": page for lang in ("es", "en", "fr")}
     root = write_tree(tmp_path, files, site=True)
-    result = run_pytest(root, "--ledger", "verification/here.json")
+    result = run_pytest(root, "--record", "verification/here.json")
     assert result.returncode == 0, result.stdout[-3000:]
     built = run_mkdocs(root)
     assert built.returncode == 0, built.stderr[-3000:]
@@ -497,7 +501,7 @@ def test_blocks_a_hook_makes_are_marked_not_run_and_the_files_own_keep_their_rec
     (root / "mkdocs.yml").write_text((root / "mkdocs.yml").read_text() + "hooks:\n  - hooks.py\n", encoding="utf-8")
     data = synthetic_record(root, RX7600)
     (root / "verification").mkdir()
-    (root / "verification" / "rocm-gfx1102.json").write_text(json.dumps(data), encoding="utf-8")
+    (root / "verification" / "rocm-gfx1102.json").write_text(record_of(data).to_json(), encoding="utf-8")
     done = run_mkdocs(root)
     assert done.returncode == 0, done.stderr
     found = [words(p) for p in panels(article(root / "site" / "index.html"))]

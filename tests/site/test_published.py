@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
-from _support import RX7600, run_mkdocs, synthetic_record, write_tree
-from ruota_docs.records import ledger, verdicts
+from _support import RX7600, record_of, run_mkdocs, synthetic_record, write_tree
+from ruota_docs.records import stored, ledger, verdicts
 from ruota_docs.site import published
 
 CUDA = {"backend": "cuda", "gpu_name": "NVIDIA H200", "arch": "sm_90", "machine": "x86_64"}
@@ -20,12 +19,12 @@ def record(tmp_path, output: str = "ran\n", origin: dict | None = None, name: st
     entry = {"page": "es/p.md", "lang": "es", "index": 0, "line": 3, "language": "python", "sha256": "a",
              "id": None, "outcome": "passed", "reason": None, "error": None, "duration": 0.5, "output": output,
              "ran_at": "2026-12-01T10:00:00Z", "reused_from": None, "as_root": None, "reason_code": None}
-    data = ledger.to_stored({"schema": 1, "kind": ledger.KIND, "machine_id": "rocm-gfx1102", "machine": RX7600,
-                             "provenance": origin or {"kind": "sent", "commit": None},
-                             "updated": "2026-12-01T10:00:00Z", "blocks": {"es/p.md#0": entry}})
+    data = record_of({"machine_id": "rocm-gfx1102", "machine": RX7600,
+                      "provenance": origin or {"kind": "sent", "commit": None},
+                      "updated": "2026-12-01T10:00:00Z", "blocks": {"es/p.md#0": entry}})
     path = tmp_path / name
     ledger.write_atomic(path, data)
-    return path, ledger.load(path, expand=False)
+    return path, ledger.load(path)
 
 
 def test_a_record_the_check_accepts_is_published(tmp_path):
@@ -41,7 +40,7 @@ def test_personal_data_the_page_would_show_names_the_record_and_the_field(tmp_pa
     with pytest.raises(published.RecordRefused) as refused:
         gate.verdict(verdict, "es/p.md", 0)
     message = str(refused.value)
-    key = data["pages"]["p.md"]["results"][0]["output"]
+    key = stored.parts(data)[0]["p.md"]["results"][0]["output"]
     assert message.startswith(f"{path}: outputs.{key} (shown under block 0 of es/p.md): a user and host name")
     assert "alice@workstation-42" not in message and f"ruota-docs record check {path}" in message
 
@@ -70,7 +69,7 @@ def test_the_build_stops_on_it_naming_the_file(tmp_path):
     data = synthetic_record(root, RX7600)
     data["blocks"]["es/index.md#0"]["output"] = "logged in as alice@workstation-42\n"
     (root / "verification").mkdir()
-    (root / "verification" / "rocm-gfx1102.json").write_text(json.dumps(data), encoding="utf-8")
+    (root / "verification" / "rocm-gfx1102.json").write_text(record_of(data).to_json(), encoding="utf-8")
     done = run_mkdocs(root)
     assert done.returncode != 0
     assert "verification/rocm-gfx1102.json: outputs." in done.stdout + done.stderr
@@ -82,11 +81,11 @@ def _site_with_output(tmp_path, page: str, output: str, options: str = ""):
     if options:
         mkdocs = root / "mkdocs.yml"
         mkdocs.write_text(mkdocs.read_text(encoding="utf-8").replace(
-            "      ledger_dir: verification\n", f"      ledger_dir: verification\n{options}"), encoding="utf-8")
+            "      record_dir: verification\n", f"      record_dir: verification\n{options}"), encoding="utf-8")
     data = synthetic_record(root, RX7600)
     data["blocks"]["es/index.md#0"]["output"] = output
     (root / "verification").mkdir()
-    (root / "verification" / "rocm-gfx1102.json").write_text(json.dumps(data), encoding="utf-8")
+    (root / "verification" / "rocm-gfx1102.json").write_text(record_of(data).to_json(), encoding="utf-8")
     return root
 
 

@@ -10,7 +10,7 @@ from _support import fragment_block as _block
 from _support import ledger_entry as _entry
 from ruota_docs.blocks.terms import KNOWN, Requirement, parse
 from ruota_docs.records import reason_codes
-from ruota_docs.run.conditions import unmet_reason
+from ruota_docs.run.conditions import unmet
 from ruota_docs.site import reasons
 
 NB = "\u00a0"
@@ -80,26 +80,21 @@ def test_the_programs_term():
 def test_skip_reasons_from_the_engine_said_in_the_readers_language(requires, device, lang, expected, monkeypatch):
     monkeypatch.delenv("RUOTA_DOCS_NETWORK", raising=False)
     block = _block(requires)
-    reason = unmet_reason(block.requirements, device)  # the engine's own English, as recorded
-    assert reason.startswith("requires ")
-    assert reasons.localised_reason(block, reason, lang) == expected
-
-
-def test_a_windows_block_skipped_elsewhere():
-    block = _block(kind="windows")
-    assert reasons.localised_reason(block, "requires Windows; this machine: Linux", "fr") == "nécessite Windows"
+    code = unmet(block.requirements, device)  # what the engine records
+    assert code.english().startswith("requires ")
+    assert reasons.reason_text(_entry("skipped", code.english(), reason_code=code.to_record()), lang) == expected
 
 
 def test_engine_messages_are_translated(engine_messages):
     m = engine_messages
-    assert m["timeout"] == "timed out after 0.5 s"  # the engine's wording, which the patterns follow
-    assert reasons.engine_message(m["timeout"], "es") == f"superó el tiempo límite de 0,5{NB}s"
-    assert reasons.engine_message(m["dead"], "fr") == (
+    assert m["timeout"] == "timed out after 0.5 s"  # the engine's own English, recorded beside its code
+    assert reasons.render(m["code:timeout"], "es") == f"superó el tiempo límite de 0,5{NB}s"
+    assert reasons.render(m["code:dead"], "fr") == (
         f"un bloc précédent, à la ligne 3, a mis fin au processus de la page (délai de 0,5{NB}s dépassé)")
-    assert reasons.engine_message(m["dead"], "en") == "an earlier block, at line 3, ended the page's process (timed out after 0.5\u00a0s)"
-    assert reasons.engine_message(m["killed"], "es") == "el proceso de la página terminó de forma inesperada (señal SIGKILL)"
-    assert reasons.engine_message(m["shell"], "fr") == "le bloc shell s'est terminé sur une erreur (code de sortie 3)"
-    assert reasons.engine_message(m["wrote"], "es") == (
+    assert reasons.render(m["code:dead"], "en") == "an earlier block, at line 3, ended the page's process (timed out after 0.5\u00a0s)"
+    assert reasons.render(m["code:killed"], "es") == "el proceso de la página terminó de forma inesperada (señal SIGKILL)"
+    assert reasons.render(m["code:shell"], "fr") == "le bloc shell s'est terminé sur une erreur (code de sortie 3)"
+    assert reasons.render(m["code:wrote"], "es") == (
         "escribió en el repositorio en vez de en su directorio de trabajo: docs/es/x.md (created)")
 
 
@@ -111,26 +106,26 @@ def test_engine_messages_are_translated(engine_messages):
 ])
 def test_a_block_never_run_is_said_from_its_code(code, lang, expected):
     entry = _entry("skipped", reason_codes.Reason.from_record(code).english(), reason_code=code)
-    assert reasons.reason_text(_block(), entry, lang) == expected
+    assert reasons.reason_text(entry, lang) == expected
 
 
 @pytest.mark.parametrize("name", ["timeout", "dead", "killed", "shell", "wrote"])
 @pytest.mark.parametrize("lang", ["es", "en", "fr"])
-def test_reason_codes_are_said_as_the_old_records_english_is(engine_messages, name, lang):
+def test_every_engine_reason_has_words_in_every_language(engine_messages, name, lang):
     code = engine_messages[f"code:{name}"]
     assert reason_codes.Reason.from_record(code).english() == engine_messages[name]
-    assert reasons.render(code, lang) == reasons.engine_message(engine_messages[name], lang) is not None
+    said = reasons.render(code, lang)
+    assert said and "{" not in said and (lang == "en" or said != engine_messages[name])
 
 
 def test_a_skip_is_said_from_its_code_not_its_english():
-    block = _block("rocm")
     code = reason_codes.reason("requires", terms=["rocm"], machine=["CUDA, NVIDIA H200"]).to_record()
     # the English is not read when the code is there: a code says what the text may not
     entry = _entry("skipped", "whatever the text says", reason_code=code)
-    assert reasons.reason_text(block, entry, "fr") == "nécessite ROCm"
+    assert reasons.reason_text(entry, "fr") == "nécessite ROCm"
     stopped = reason_codes.reason("page_stopped", cause={"code": "page_ended", "args": {
         "line": 3, "why": {"code": "died", "args": {"ended": {"signal": "SIGKILL"}}}}})
-    assert reasons.reason_text(block, _entry("skipped", stopped.english(), reason_code=stopped.to_record()), "en") == (
+    assert reasons.reason_text(_entry("skipped", stopped.english(), reason_code=stopped.to_record()), "en") == (
         "an earlier block, at line 3, ended the page's process (the page's process died (signal SIGKILL))")
 
 
@@ -138,12 +133,13 @@ def test_a_code_without_words_of_its_own_is_shown_as_recorded():
     code = reason_codes.reason("raised", message="ZeroDivisionError: division by zero")
     entry = _entry("failed", code.english(), reason_code=code.to_record(), error="Traceback …\nZeroDivisionError: division by zero")
     assert reasons.engine_failure(entry, "fr") is None
-    assert reasons.reason_text(_block(), entry, "es") == "ZeroDivisionError: division by zero"
-    assert reasons.error_text(entry, "es") == entry["error"]
+    assert reasons.reason_text(entry, "es") == "ZeroDivisionError: division by zero"
+    assert reasons.error_text(entry, "es") == entry.error
 
 
-def test_a_message_that_is_not_the_engines_is_shown_as_recorded():
-    assert reasons.engine_message("ZeroDivisionError: division by zero", "fr") is None
-    assert reasons.localised_reason(_block(), "valid yaml", "es") == "valid yaml"
+def test_a_reason_without_a_code_is_shown_as_recorded():
+    assert reasons.reason_text(_entry("skipped", "valid yaml"), "es") == "valid yaml"
+    assert reasons.engine_failure(_entry("failed", "ZeroDivisionError: division by zero"), "fr") is None
+    assert reasons.reason_text(None, "es") == ""
 
 

@@ -9,7 +9,7 @@ import re
 import pytest
 from cardsite import CPU, H200
 
-from _support import RX7600, synthetic_record, write_tree
+from _support import RX7600, record_of, synthetic_record, write_tree
 from ruota_docs.records import verdicts
 from ruota_docs.site import evidence, fragments, matrix, tier_table
 
@@ -70,7 +70,7 @@ def words(fragment: str) -> str:
 
 def rows(project, ledgers, lang="en"):
     guides = evidence.load_guides(project, project / "docs", lang, TABLE)
-    found = tier_table.collect(guides, verdicts.index_ledgers(ledgers))
+    found = tier_table.collect(guides, verdicts.index_ledgers([record_of(d) for d in ledgers]))
     return {row.label: ({t: len(m) for t, m in row.machines.items()}, tier_table.words(row, lang)) for row in found}
 
 
@@ -109,7 +109,7 @@ def test_a_recorded_tier_on_a_machine_without_a_gpu_counts_for_nothing(project):
 
 def test_the_card_matrix_carries_the_table(project):
     guides = evidence.load_guides(project, project / "docs", "fr", TABLE)
-    page = matrix.card_matrix(guides, [record(project, CPU)], "fr", url=lambda page: f"../{page[3:-3]}/")
+    page = matrix.card_matrix(guides, [record_of(record(project, CPU))], "fr", url=lambda page: f"../{page[3:-3]}/")
     table = page[page.index('<table><caption>Niveaux'):]
     assert words(table[:table.index("</table>")]) == (
         "Niveaux de preuve par architecture — compilé (produit et inspecté sans la carte), exécuté (sur la carte), "
@@ -120,7 +120,7 @@ def test_the_card_matrix_carries_the_table(project):
 
 def test_the_status_page_has_a_row_for_compiled_blocks(project):
     guides = evidence.load_guides(project, project / "docs", "es", TABLE)
-    indexed = verdicts.index_ledgers([record(project, CPU)])
+    indexed = verdicts.index_ledgers([record_of(record(project, CPU))])
     items = [(b, indexed.verdict(g.page, b.index, b.sha256)) for g in guides for b in g.blocks]
     row = fragments._compiled_row([("Guía", "g/", items)], "es")
     assert (row["count"], row["where"]) == ("1", "compila para gfx906 (CI, cada commit); compila para gfx1102 (CI, cada commit)")
@@ -134,8 +134,8 @@ def test_a_blocks_panel_says_which_tier_its_result_reached(project):
         data["blocks"][f"{lang}/guides/g.md#{COMPILED}"]["tier"] = "compiled"
     guides = evidence.load_guides(project, project / "docs", "fr", TABLE)
     block = guides[0].blocks[COMPILED]
-    verdict = verdicts.index_ledgers([data]).verdict("fr/guides/g.md", COMPILED, block.sha256)
+    verdict = verdicts.index_ledgers([record_of(data)]).verdict("fr/guides/g.md", COMPILED, block.sha256)
     tabs = words(fragments.output_tabs(verdict, "fr", "u1", "fr/guides/g.md"))
     assert "compilé et inspecté pour ses architectures, non exécuté sur une carte" in tabs
-    other = verdicts.index_ledgers([data]).verdict("fr/guides/g.md", 0, guides[0].blocks[0].sha256)
+    other = verdicts.index_ledgers([record_of(data)]).verdict("fr/guides/g.md", 0, guides[0].blocks[0].sha256)
     assert "compilé" not in words(fragments.output_tabs(other, "fr", "u2", "fr/guides/g.md"))

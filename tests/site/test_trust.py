@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from _support import record_of
+from ruota_docs.records.schema import Record
 from ruota_docs.site import matrix, trust
 
 RUN = "https://github.com/ruota-docs/ruota-docs/actions/runs/13371337"
@@ -21,7 +23,7 @@ def words(fragment: str) -> str:
 
 
 @pytest.fixture
-def repo(tmp_path) -> tuple[Path, list[tuple[Path, dict]]]:
+def repo(tmp_path) -> tuple[Path, list[tuple[Path, Record]]]:
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     commit = ["git", "-C", str(tmp_path), "-c", "user.name=o", "-c", "user.email=owner@example.org", "commit", "-q"]
     subprocess.run([*commit, "--allow-empty", "-m", "start"], check=True)
@@ -33,7 +35,8 @@ def repo(tmp_path) -> tuple[Path, list[tuple[Path, dict]]]:
         data = {"machine": {"gpu_name": "AMD Radeon RX 7600", "arch": "gfx1102", "os": "linux"},
                 "provenance": {"kind": "ci", "run_url": RUN, "commit": commit_of}, "updated": "2026-12-01T10:00:00Z"}
         (folder / name).write_text(json.dumps(data))
-        files.append((folder / name, data))
+        files.append((folder / name, Record(machine_id=None, machine=data["machine"], provenance=data["provenance"],
+                                            updated=data["updated"])))
     subprocess.run(["git", "-C", str(tmp_path), "add", "verification"], check=True)
     subprocess.run([*commit, "-m", "records"], check=True)
     yield tmp_path, files
@@ -65,7 +68,6 @@ def test_the_build_counts_senders_not_fingerprints(tmp_path):
     """Three records with made-up fingerprints, added by one author: the built page says
     "3 machines (gfx1102, 1 sender)", never "confirmed"; a second author's record makes two senders."""
     from _support import RX7600, article, mkdocs_yml, run_mkdocs, synthetic_record, write_tree
-    from ruota_docs.records import ledger
 
     page = "# Página { #page }\n\n```python\nprint('uno')\n```\n"
     root = write_tree(tmp_path / "site", {f"docs/{lang}/{name}": page for lang in ("es", "en", "fr")
@@ -79,7 +81,7 @@ def test_the_build_counts_senders_not_fingerprints(tmp_path):
         data = synthetic_record(root, RX7600)
         data["fingerprint"] = fingerprint
         (root / "verification" / f"rocm-gfx1102-{fingerprint[:8]}.json").write_text(
-            ledger.dumps(ledger.to_stored(data)), encoding="utf-8")
+            record_of(data).to_json(), encoding="utf-8")
         subprocess.run([*git, "add", "-A"], check=True)
         subprocess.run([*git, "-c", f"user.name={author}", "-c", f"user.email={author}@example.org", "commit", "-qm",
                         f"record {fingerprint[:8]}"], check=True)

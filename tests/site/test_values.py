@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import html
-import json
 import re
 
 import pytest
 
-from _support import run_mkdocs, run_pytest, write_tree
+from _support import record_of, run_mkdocs, run_pytest, write_tree
 from ruota_docs.blocks import value_directive
 from ruota_docs.cli import main
 from ruota_docs.translations import parity
@@ -67,7 +66,7 @@ def tree(tmp_path_factory):
                       {f"docs/{lang}/index.md": PAGE.format(**words) for lang, words in WORDS.items()}, site=True, conftest=False)
     (root / "verification").mkdir()
     for machine_id, (machine, output) in MACHINES.items():
-        (root / "verification" / f"{machine_id}.json").write_text(json.dumps(ledger(machine_id, machine, output)))
+        (root / "verification" / f"{machine_id}.json").write_text(record_of(ledger(machine_id, machine, output)).to_json())
     return root
 
 
@@ -110,10 +109,12 @@ def test_a_value_only_one_machine_printed(site):
 
 
 def _result(machine_id: str, machine: dict, output: str, when: str = "2026-11-20T10:00:00Z", fingerprint=None):
+    from ruota_docs.records.schema import Record, Result
     from ruota_docs.records.verdicts import MachineResult, machine_label
 
-    record = {"machine_id": machine_id, "machine": machine, "fingerprint": fingerprint}
-    return MachineResult(machine_id, machine_label(machine), "passed", {"output": output, "ran_at": when}, record)
+    record = Record(machine_id=machine_id, machine=machine, fingerprint=fingerprint)
+    entry = Result(fence_language="python", sha256="a", outcome="passed", output=output, ran_at=when)
+    return MachineResult(machine_id, machine_label(machine), "passed", entry, record)
 
 
 def test_the_guides_own_card_first_else_a_gpu_else_the_cpu():
@@ -161,7 +162,7 @@ def test_stale_code_gives_no_value(tmp_path):
     root = write_tree(tmp_path, {"docs/es/index.md": PAGE.format(**WORDS["es"])}, site=True, conftest=False)
     (root / "verification").mkdir()
     machine, output = MACHINES["cpu-x86_64"]
-    (root / "verification/cpu-x86_64.json").write_text(json.dumps(ledger("cpu-x86_64", machine, output, code="old code")))
+    (root / "verification/cpu-x86_64.json").write_text(record_of(ledger("cpu-x86_64", machine, output, code="old code")).to_json())
     assert run_mkdocs(root).returncode == 0
     page = (root / "site/index.html").read_text(encoding="utf-8")
     assert sentence(page, "Pico:") == "Pico: sin medir todavía."
@@ -191,7 +192,7 @@ def test_an_unknown_block_fails_the_page_run_too(tmp_path):
             "Pico <!-- value: block=nope metric=m -->, `<!-- value: block=shown metric=m -->`.\n\n"
             "<!-- chart: block=nada metric=m -->\n")
     root = write_tree(tmp_path, {"docs/es/p.md": page})
-    result = run_pytest(root, "--no-ledger")
+    result = run_pytest(root, "--no-record")
     assert result.returncode == 1
     assert "es/p.md:8: value: no block on this page has id=nope (ids here: uno)" in result.stdout
     assert "es/p.md:10: chart: no block on this page has id=nada (ids here: uno)" in result.stdout

@@ -44,7 +44,7 @@ def found(gloss: glossary.Glossary, text: str) -> list[tuple[int, int, str, str]
 
 # -- reading a file --------------------------------------------------------------------------------------
 def test_load_both_forms_of_avoid(es):
-    kernel, absolute = es.terms
+    kernel, absolute = es.entries
     assert (es.language, es.source) == ("es", "glossary/es.yml")
     assert kernel.avoid == {"kernel": "núcleo", "kernels": "núcleos"}
     assert kernel.allow == ("Composable Kernel",)

@@ -56,7 +56,7 @@ def propose(root: Path) -> Proposal:
         for block in rendered.blocks:
             if not block.error:
                 continue
-            language = (block.language or "").lower()
+            language = (block.fence_language or "").lower()
             policy = _policy_for(block.kind, block.error, language)
             if policy is None:
                 proposal.other.append(block.error)

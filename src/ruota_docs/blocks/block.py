@@ -26,9 +26,9 @@ class Block:
     """A code block as the engine runs it: the parsed form of a Sybil region."""
 
     page: str  #: path under the docs folder, ``es/guides/keras-rx7600.md``
-    lang: str  #: the page's language, ``es``
+    lang: str  #: the page's language, ``es`` (a block's own language is `fence_language`)
     line: int  #: the page line of the fence (of the include, for a fence in an included file)
-    language: str  #: as written after the fence (``py3``), '' for none
+    fence_language: str  #: as written after the fence (``py3``), '' for none
     kind: str  #: python, doctest, shell, windows, data, text, indented or invalid
     code: str  #: exactly the code readers see, after includes
     index: int = 0  #: position among the page's blocks
@@ -50,7 +50,6 @@ class Block:
     #: for a block the page's HTML shows from no fence of it: the extension that made it ('' where unknown)
     generated_by: str | None = None
     generated_from: str = ""  #: what it was made from (mkdocstrings: the object's identifier)
-    outcome: object = None  #: the `ruota_docs.run.process.session.Outcome`, once evaluated
 
     @property
     def sha256(self) -> str:
@@ -85,7 +84,7 @@ class Block:
         reqs = tuple(str(r) for r in self.requirements)
         opts = tuple(sorted((k, str(v)) for k, v in self.options.items() if k != "reason"))
         code = "" if self.shown_only else self.code
-        found = (self.kind, self.language, code, reqs, opts, self.not_run_reason is not None)
+        found = (self.kind, self.fence_language, code, reqs, opts, self.not_run_reason is not None)
         # a block's declared tier is part of what it shows; appended only where declared, so that
         # the signatures of pages without one stay what the records hold
         return found if self.evidence is None else (*found, self.evidence.tier, self.evidence.targets)
@@ -99,12 +98,13 @@ def build(captured: Captured, page: str, lang: str, *, line: int, end_line: int 
     if captured.indented:
         kind, data_format = "indented", None
     else:
-        kind, data_format = languages.resolve(captured.language, extended)
+        kind, data_format = languages.resolve(captured.fence_language, extended)
         if captured.formatter != "superfences" and kind == "invalid":
             kind = "text"  # a custom fence (a diagram, say) that is no known language
-    block = Block(page=page, lang=lang, line=line, language=captured.language, kind=kind, code=captured.code,
-                  end_line=end_line, source=source, data_format=data_format, title=captured.options.get("title"),
-                  code_origins=code_origins, includes=includes, number=captured.number)
+    block = Block(page=page, lang=lang, line=line, fence_language=captured.fence_language, kind=kind,
+                  code=captured.code, end_line=end_line, source=source, data_format=data_format,
+                  title=captured.options.get("title"), code_origins=code_origins, includes=includes,
+                  number=captured.number)
     if kind == "python" and captured.code.lstrip().startswith(">>>"):
         block.kind = "doctest"
     where = line
@@ -136,15 +136,15 @@ def build(captured: Captured, page: str, lang: str, *, line: int, end_line: int 
         block.error = f"{block.where}: requires={captured.attrs.get('requires')!r} on the fence: {error}"
         block.kind = "invalid"
         return block
-    _apply_policy(block, (policies or {}).get((captured.language or "").lower()))
+    _apply_policy(block, (policies or {}).get((captured.fence_language or "").lower()))
     if block.not_run_reason is not None or block.shown_only:
         return block
     if kind == "invalid":
-        what = f"language {captured.language!r}" if captured.language else "no language"
+        what = f"language {captured.fence_language!r}" if captured.fence_language else "no language"
         block.error = (f"{block.where}: code block with {what} has no run policy; give it a known language "
                        f"or explain it with <!-- run: skip reason=\"…\" -->")
     elif kind in ("shell", "windows") and not block.options.get("safe"):
-        block.error = (f"{block.where}: {captured.language} block is neither marked safe to run "
+        block.error = (f"{block.where}: {captured.fence_language} block is neither marked safe to run "
                        f"(<!-- run: safe -->) nor explained (<!-- run: skip reason=\"…\" -->)")
     return block
 

@@ -60,7 +60,7 @@ def add_blocks(result, html: str, state) -> None:
         else:
             before = [lines[n] for position, n in opened if position < start and n in lines]
             by, source, line = "", "", before[-1] if before else state.context.first_line
-        found.append((start, end, Block(page=result.page, lang=result.lang, line=line, language="", kind=KIND,
+        found.append((start, end, Block(page=result.page, lang=result.lang, line=line, fence_language="", kind=KIND,
                                         code=code, skip_reason=english(by, source), injected=True,
                                         generated_by=by, generated_from=source)))
     for start, end, block in found:

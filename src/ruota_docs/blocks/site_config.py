@@ -4,7 +4,7 @@ The one reader of ``mkdocs.yml`` for the site plugin, the pytest plugin, the rep
 guard and the command line. Four views:
 
 - :func:`read` — a :class:`SiteConfig`: the folders, the languages and the ``ruota_docs``
-  plugin's options with their defaults, so that ``ledger_dir`` and ``source_language``
+  plugin's options with their defaults, so that ``record_dir`` and ``source_language``
   mean the same thing everywhere.
 - :func:`languages` — a :class:`SiteLanguages`: which languages the site is written in and
   which language each page is (:func:`languages_from` decides it, for :func:`read` too).
@@ -27,6 +27,7 @@ from __future__ import annotations
 import copy
 import functools
 import os
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -86,9 +87,9 @@ def plugin_options(config: dict, name: str) -> dict | None:
 
 #: The ``ruota_docs`` plugin's options (`ruota_docs.site.plugin.RuotaDocsConfig`), for the parts that
 #: read mkdocs.yml without MkDocs (the pytest side warns of any other, as MkDocs does).
-PLUGIN_OPTIONS = ("ledger_dir", "enabled", "source_language", "untranslated", "key_blocks", "target_cards",
-                  "policies", "report_only", "allow_private", "fact_max_age", "isolation", "check_records",
-                  "verified_records")
+PLUGIN_OPTIONS = ("record_dir", "ledger_dir", "enabled", "source_language", "untranslated", "key_blocks",
+                  "target_cards", "policies", "report_only", "allow_private", "fact_max_age", "isolation",
+                  "check_records", "verified_records")
 
 
 def unknown_options(path: Path) -> list[tuple[str, int]]:
@@ -103,8 +104,8 @@ def unknown_options(path: Path) -> list[tuple[str, int]]:
             for name in unknown]
 
 
-#: Where the records live unless the ``ruota_docs`` plugin's ``ledger_dir`` says otherwise.
-DEFAULT_LEDGER_DIR = "verification"
+#: Where the records live unless the ``ruota_docs`` plugin's ``record_dir`` says otherwise.
+DEFAULT_RECORD_DIR = "verification"
 #: Days a checked external claim stays current unless the plugin's ``fact_max_age`` says otherwise.
 DEFAULT_FACT_MAX_AGE = 120
 #: The source language where neither ``source_language`` nor i18n's default language says.
@@ -118,7 +119,7 @@ class SiteConfig:
     root: Path  #: the folder of mkdocs.yml
     docs_dir: Path  #: absolute
     site_dir: Path  #: absolute
-    ledger_dir: Path  #: absolute: the ``ruota_docs`` plugin's ``ledger_dir``, relative to ``root``
+    record_dir: Path  #: absolute: the ``ruota_docs`` plugin's ``record_dir``, relative to ``root``
     source_language: str  #: ``source_language``, else i18n's default language, else the theme's
     languages: tuple[str, ...]  #: i18n's locales in their order, else the docs folder's language folders
     untranslated: tuple[str, ...]  #: pages deliberately left untranslated (path under the language folder)
@@ -127,6 +128,15 @@ class SiteConfig:
     fact_max_age: int = DEFAULT_FACT_MAX_AGE  #: the plugin's ``fact_max_age``: days a checked claim stays current
     #: ``allow_private``: the site's example data a record may show (regular expressions, as written)
     allow_private: tuple | list = ()
+
+
+def _record_dir(options: dict, path: Path) -> str | None:
+    """The plugin's ``record_dir``; ``ledger_dir``, its name before, is read with a warning."""
+    if options.get("record_dir") is None and options.get("ledger_dir") is not None:
+        warnings.warn(f"{path}: the ruota_docs option ledger_dir is deprecated: name it record_dir",
+                      DeprecationWarning, stacklevel=3)
+        return str(options["ledger_dir"])
+    return options.get("record_dir")
 
 
 def read(root: Path) -> SiteConfig:
@@ -144,7 +154,7 @@ def read(root: Path) -> SiteConfig:
         root=root,
         docs_dir=docs,
         site_dir=(root / str(mapping.get("site_dir") or "site")).resolve(),
-        ledger_dir=(root / str(options.get("ledger_dir") or DEFAULT_LEDGER_DIR)).resolve(),
+        record_dir=(root / str(_record_dir(options, path) or DEFAULT_RECORD_DIR)).resolve(),
         source_language=languages_from(mapping).default if path.exists() else DEFAULT_SOURCE_LANGUAGE,
         languages=tuple(locales),
         untranslated=tuple(options.get("untranslated") or ()),

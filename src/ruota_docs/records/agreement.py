@@ -10,6 +10,8 @@ be proven from a record: a result for them is accepted, since only the machine t
 
 from __future__ import annotations
 
+from typing import Any
+
 import re
 from collections.abc import Callable
 
@@ -43,7 +45,7 @@ def unmet(requirements: tuple[Requirement, ...], device: Device) -> list[Require
     return [req for req in requirements if req.name in HOLDS and not HOLDS[req.name](req, device)]
 
 
-def problems(entry: dict, block, device: Device) -> str | None:
+def problems(entry: dict[str, Any], block: Any, device: Device) -> str | None:
     """Why ``entry`` (a result for ``block``, from the record of ``device``) cannot be, or None."""
     if entry.get("outcome") not in ("passed", "failed"):
         return None

@@ -15,6 +15,7 @@ import os
 import re
 import subprocess
 from pathlib import Path
+from typing import Any
 
 #: The environment variable naming the list of verified records.
 ENV = "RUOTA_DOCS_VERIFIED_RECORDS"
@@ -46,9 +47,11 @@ def read(path: str | Path | None = None) -> dict[str, str]:
     return found
 
 
-def state(data: dict, name: str, verified: dict[str, str]) -> str | None:
-    """``"verified"`` or ``"claimed"`` for a ``ci`` record (by its file ``name``); None for any other."""
-    if (data.get("provenance") or {}).get("kind") != "ci":
+def state(data: Any, name: str, verified: dict[str, str]) -> str | None:
+    """``"verified"`` or ``"claimed"`` for a ``ci`` record (a `ruota_docs.records.schema.Record`, or its
+    JSON object), by its file ``name``; None for any other."""
+    origin = data.get("provenance") if isinstance(data, dict) else getattr(data, "provenance", None)
+    if (origin or {}).get("kind") != "ci":
         return None
     return "verified" if name in verified else "claimed"
 

@@ -24,7 +24,9 @@ import os
 import re
 import stat
 import unicodedata
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, NoReturn
 
 #: A record larger than this is refused unread (the engine writes a few MiB at most).
 MAX_BYTES = 64 * 2**20
@@ -104,7 +106,7 @@ class BadNumber(ValueError):
         self.token = token
 
 
-def _refuse_constant(name: str):
+def _refuse_constant(name: str) -> NoReturn:
     raise BadNumber(name, f"{name} is not a number a record may hold (JSON has no {name}; a reader cannot show it)")
 
 
@@ -137,7 +139,7 @@ def locate(raw: bytes, token: str) -> str:
     return f"line {line}, column {column}{field}"
 
 
-def loads(raw: bytes, **options):
+def loads(raw: bytes, **options: Any) -> Any:
     """``json.loads`` that refuses ``NaN``, ``Infinity``, numbers that overflow to infinity, and
     integers too long to use (raises ``ValueError`` saying which); ``raw`` must be within
     `MAX_DEPTH` (`depth_problem`)."""
@@ -167,7 +169,7 @@ def _char_problem(text: str, multiline: bool) -> str | None:
             + ("" if multiline else ": a name is one line of printable text"))
 
 
-def _walk(value, where: str):
+def _walk(value: Any, where: str) -> Iterator[tuple[str, Any, Any]]:
     """``(where, key_or_None, value)`` for every key and scalar, iteratively (no recursion: the
     depth was checked, but a walk should not depend on it)."""
     stack = [(where, value)]
@@ -186,7 +188,7 @@ def _walk(value, where: str):
             yield where, None, value
 
 
-def problems(data) -> list[tuple[str, str]]:
+def problems(data: Any) -> list[tuple[str, str]]:
     """Every string, key and number of a parsed record against the bounds above."""
     found = []
     for where, key, value in _walk(data, ""):

@@ -8,13 +8,12 @@ error makes the command exit 1; warnings do not, unless ``--strict``. The rules,
 severity:
 
 - **schema** (error): valid UTF-8 JSON, no duplicate keys, ``kind`` known and ``schema`` the
-  current one (an older record is refused with the command that migrates it); every field
-  of `ruota_docs.records.ledger.MACHINE_FIELDS` and of a stored result
-  (`ruota_docs.records.stored`: the entry's fields shared by a block's copies, ``at``,
-  ``credited``) present with its type, nothing else; one result per block, and a line for it;
-  each output and reason keyed by its hash and named by a result; outcomes, hashes, languages
-  well formed; a ``reason_code`` one of `ruota_docs.records.reason_codes.CODES` with its
-  arguments, whose English is the entry's ``reason``.
+  current one; every field of `ruota_docs.records.schema.MACHINE_FIELDS` and of a stored
+  result (`ruota_docs.records.stored`: the fields of `ruota_docs.records.schema.Result` shared
+  by a block's copies, ``at``, ``credited``) present with its type, nothing else; one result
+  per block, and a line for it; each output and reason keyed by its hash and named by a
+  result; outcomes, hashes, languages well formed; a ``reason_code`` one of
+  `ruota_docs.records.reason_codes.CODES` with its arguments, whose English is the entry's ``reason``.
 - **stale** (warning): the entry's page is gone, it has no block at that index, or no block of
   the page has the entry's code (its SHA-256) any more. The site never shows such an entry as
   verified (`ruota_docs.records.verdicts`), so it is only a warning: run the page again.
@@ -38,24 +37,31 @@ severity:
   characters, names of a usable length (`ruota_docs.records.bounds`).
 - **time** (error): ``updated`` and every ``ran_at`` are UTC times, none in the future (5
   minutes of clock skew allowed), none after ``updated``.
+
+The record is first decoded strictly (the shape rules of **schema**, field by field), then
+read as the model (`ruota_docs.records.schema.Record`), whose results the other rules judge.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import math
 import re
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from ruota_docs.records import (agreement, attestations, bounds, gpus, ledger, listing, private_data, provenance,
-                                reason_codes, stored)
+from ruota_docs.records import (agreement, attestations, bounds, gpus, listing, private_data, provenance,
+                                reason_codes, schema, stored)
+from ruota_docs.blocks.block import Block
 from ruota_docs.blocks.collect import PageError, page_blocks
 from ruota_docs.blocks import site_config, tiers
 from ruota_docs.records.machine import Device
 from ruota_docs.blocks.terms import OS_NAMES
-from ruota_docs.records.schema import CUT_NOTE, OUTPUT_LIMIT, RECORD_LIMIT
+from ruota_docs.records.schema import CUT_NOTE, OUTPUT_LIMIT, RECORD_LIMIT, BlockRef, Result
 
 #: Clock skew allowed between the machine that ran the suite and the one checking.
 SKEW = dt.timedelta(minutes=5)
@@ -78,7 +84,7 @@ class Problem:
     def __str__(self) -> str:
         return f"{self.file}: {self.where}: {self.severity}: {self.message}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"file": self.file, "where": self.where, "severity": self.severity, "rule": self.rule,
                 "message": self.message}
 
@@ -92,7 +98,7 @@ class Report:
     entries: int = 0
     stale: int = 0
     as_root: int = 0
-    identity: tuple | None = None  #: (machine_id, fingerprint), once read
+    identity: tuple[Any, ...] | None = None  #: (machine_id, fingerprint), once read
 
     def add(self, where: str, severity: str, rule: str, message: str) -> None:
         self.problems.append(Problem(self.file, where, severity, rule, message))
@@ -100,7 +106,7 @@ class Report:
     def count(self, severity: str) -> int:
         return sum(1 for p in self.problems if p.severity == severity)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"file": self.file, "entries": self.entries, "stale": self.stale, "as_root": self.as_root,
                 "errors": self.count("error"), "warnings": self.count("warning"),
                 "problems": [p.to_dict() for p in self.problems]}
@@ -110,7 +116,7 @@ class _Duplicate(ValueError):
     pass
 
 
-def _no_duplicates(pairs):
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     data = {}
     for key, value in pairs:
         if key in data:
@@ -119,19 +125,20 @@ def _no_duplicates(pairs):
     return data
 
 
-def _type_name(types: tuple) -> str:
+def _type_name(types: tuple[Any, ...]) -> str:
     names = {str: "a string", int: "an integer", float: "a number", bool: "true or false", dict: "an object",
              type(None): "null"}
     return " or ".join(dict.fromkeys(names[t] for t in types))
 
 
-def _has_type(value, types: tuple) -> bool:
+def _has_type(value: Any, types: tuple[type, ...]) -> bool:
     if isinstance(value, bool) and bool not in types:
         return False  # true is not an index
     return isinstance(value, types)
 
 
-def _fields(report: Report, where: str, data: dict, expected: dict, optional=()) -> bool:
+def _fields(report: Report, where: str, data: Mapping[str, Any], expected: Mapping[str, tuple[type, ...]],
+            optional: Collection[str] = ()) -> bool:
     """Every expected field with its type, nothing else; False if any is wrong."""
     ok = True
     for name, types in expected.items():
@@ -153,7 +160,7 @@ def _fields(report: Report, where: str, data: dict, expected: dict, optional=())
     return ok
 
 
-def _time(report: Report, where: str, value, now: dt.datetime) -> dt.datetime | None:
+def _time(report: Report, where: str, value: Any, now: dt.datetime) -> dt.datetime | None:
     if not isinstance(value, str) or not _TIME.fullmatch(value):
         report.add(where, "error", "time",
                    f"must be a UTC time like 2026-11-29T21:04:05Z, not {json.dumps(value)[:40]}")
@@ -175,8 +182,9 @@ _GPU_BACKENDS = {
 }
 
 
-def _check_machine(report: Report, machine: dict, machine_id, stem: str, fingerprint=None) -> Device | None:
-    if not _fields(report, "machine", machine, ledger.MACHINE_FIELDS):
+def _check_machine(report: Report, machine: dict[str, Any], machine_id: Any, stem: str | None,
+                   fingerprint: Any = None) -> Device | None:
+    if not _fields(report, "machine", machine, schema.MACHINE_FIELDS):
         return None
     backend = machine["backend"]
     if backend not in ("rocm", "cuda", "cpu"):
@@ -196,10 +204,12 @@ def _check_machine(report: Report, machine: dict, machine_id, stem: str, fingerp
     return device
 
 
-def _check_gpu_machine(report: Report, machine: dict) -> None:
+def _check_gpu_machine(report: Report, machine: dict[str, Any]) -> None:
     """A ROCm or CUDA machine: its toolkit's version, a gfx/sm target that fits its GPU, no other toolkit."""
     arch, name, torch = machine["arch"], machine["gpu_name"], machine["torch"] or ""
-    add = lambda where, message: report.add(where, "error", "machine", message)  # noqa: E731
+    def add(where: str, message: str) -> None:
+        report.add(where, "error", "machine", message)
+
     label, version, version_is, target, target_is, other, other_tag, other_label = _GPU_BACKENDS[machine["backend"]]
     if not machine[version]:
         add(f"machine.{version}", f"a {label} machine records its {version_is}")
@@ -212,18 +222,23 @@ def _check_gpu_machine(report: Report, machine: dict) -> None:
     if not name:
         add("machine.gpu_name", f"a {label} machine names its GPU")
     elif arch:
-        known = gpus.expected_arch(name)
-        if known is None:
-            report.add("machine.gpu_name", "warning", "gpu",
-                       f"{name!r} is not in the table of known GPUs (ruota_docs/records/gpus.py): "
-                       f"its target {arch} is unchecked")
-        elif known[1] != arch:
-            add("machine.arch", f"{name!r} is a {known[1]} card, not {arch}")
+        _check_gpu_name(report, name, arch)
     if machine["gpu_count"] < 1:
         add("machine.gpu_count", f"a machine with a GPU sees at least one (got {machine['gpu_count']})")
 
 
-def _check_cpu_machine(report: Report, machine: dict) -> None:
+def _check_gpu_name(report: Report, name: str, arch: str) -> None:
+    """The target fits the GPU's name (`ruota_docs.records.gpus`); a name the table lacks is a warning."""
+    known = gpus.expected_arch(name)
+    if known is None:
+        report.add("machine.gpu_name", "warning", "gpu",
+                   f"{name!r} is not in the table of known GPUs (ruota_docs/records/gpus.py): "
+                   f"its target {arch} is unchecked")
+    elif known[1] != arch:
+        report.add("machine.arch", "error", "machine", f"{name!r} is a {known[1]} card, not {arch}")
+
+
+def _check_cpu_machine(report: Report, machine: dict[str, Any]) -> None:
     """A CPU machine: no GPU fields."""
     for key in ("gpu_name", "arch", "vram_bytes"):
         if machine[key] is not None:
@@ -233,9 +248,12 @@ def _check_cpu_machine(report: Report, machine: dict) -> None:
         report.add("machine.gpu_count", "error", "machine", f"a CPU machine sees no GPU (got {machine['gpu_count']})")
 
 
-def _check_machine_names(report: Report, machine: dict, device: Device, machine_id, stem: str, fingerprint) -> None:
+def _check_machine_names(report: Report, machine: dict[str, Any], device: Device, machine_id: Any, stem: str | None,
+                         fingerprint: Any) -> None:
     """The machine id the engine derives, the record's, and the file's name all agree."""
-    add = lambda where, message: report.add(where, "error", "machine", message)  # noqa: E731
+    def add(where: str, message: str) -> None:
+        report.add(where, "error", "machine", message)
+
     if machine["machine_id"] != device.machine_id:
         add("machine.machine_id", f"{machine['machine_id']!r} does not name this machine; "
                                   f"the engine names it {device.machine_id!r}")
@@ -252,7 +270,8 @@ class _Pages:
     """The current blocks of each page (read once)."""
 
     def __init__(self, root: Path, docs_dir: Path) -> None:
-        self.root, self.docs_dir, self.cache = root, docs_dir, {}
+        self.root, self.docs_dir = root, docs_dir
+        self.cache: dict[str, list[Block] | PageError | None] = {}
         self.languages = site_config.languages(root)
         self.allowed, self.allow_error = [], None
         try:
@@ -261,7 +280,7 @@ class _Pages:
             self.allow_error = str(error)
         self._texts: dict[str, list[str]] = {}
 
-    def known(self, pages) -> private_data.Known:
+    def known(self, pages: Iterable[str]) -> private_data.Known:
         """What ``pages`` publish on purpose (their Markdown, their blocks' code, includes expanded)
         and the site's allow-list: the docs' own example data, which a record may show."""
         texts = []
@@ -276,7 +295,7 @@ class _Pages:
             texts += self._texts[page]
         return private_data.Known(texts, self.allowed)
 
-    def blocks(self, page: str):
+    def blocks(self, page: str) -> list[Block] | PageError | None:
         if page not in self.cache:
             path = self.docs_dir / page
             if not path.is_file():
@@ -290,125 +309,143 @@ class _Pages:
         return self.cache[page]
 
 
-def _check_entry(report: Report, key: str, entry: dict, pages: _Pages, device: Device | None, updated, now) -> None:
-    """One block's entry, as the stored results give it (their fields and types are checked)."""
-    add = lambda message, where=key: report.add(where, "error", "schema", message)  # noqa: E731
-    page = entry["page"]
-    expected_lang = pages.languages.page_language(page)
-    if entry["lang"] != expected_lang:
+def _check_entry(report: Report, block: BlockRef, result: Result, pages: _Pages, device: Device | None,
+                 updated: dt.datetime | None, now: dt.datetime) -> None:
+    """One block's result, as the stored results give it (their fields and types are checked)."""
+    key = block.key
+    expected_lang = pages.languages.page_language(block.page)
+    if block.lang != expected_lang:
         where = "the site's language" if pages.languages.single else "the page's language"
-        add(f"lang {entry['lang']!r} is not {where} ({expected_lang!r})", f"{key}.lang")
-    if entry["outcome"] not in ledger.OUTCOMES:
-        add(f"outcome must be one of {', '.join(ledger.OUTCOMES)}, not {entry['outcome']!r}", f"{key}.outcome")
-    if not _HEX64.fullmatch(entry["sha256"]):
+        report.add(f"{key}.lang", "error", "schema", f"lang {block.lang!r} is not {where} ({expected_lang!r})")
+    _check_values(report, key, result)
+    when = _time(report, f"{key}.ran_at", result.ran_at, now)
+    if when and updated and updated + SKEW < when <= now + SKEW:
+        report.add(f"{key}.ran_at", "error", "time",
+                   f"{result.ran_at} is after the record's updated time ({updated:%Y-%m-%dT%H:%M:%SZ})")
+    if result.as_root:
+        report.as_root += 1
+    _check_reason_code(report, key, result)
+    _check_tier(report, key, result, device)
+    if device is not None and result.outcome == "skipped":
+        _check_machine_said(report, key, result, device)
+    _check_current(report, block, result, pages)
+    if device is not None:
+        _check_agreement(report, block, result, pages, device)
+
+
+def _check_values(report: Report, key: str, result: Result) -> None:
+    """A result's outcome, hashes, duration and output are ones the engine writes."""
+    def add(message: str, where: str) -> None:
+        report.add(where, "error", "schema", message)
+
+    if result.outcome not in schema.OUTCOMES:
+        add(f"outcome must be one of {', '.join(schema.OUTCOMES)}, not {result.outcome!r}", f"{key}.outcome")
+    if not _HEX64.fullmatch(result.sha256):
         add("must be the 64 lower-case hex digits of the code's SHA-256", f"{key}.sha256")
-    if entry.get("signature") is not None and not _HEX64.fullmatch(entry["signature"]):
+    if result.signature is not None and not _HEX64.fullmatch(result.signature):
         add("must be 64 lower-case hex digits", f"{key}.signature")
-    if not (math.isfinite(entry["duration"]) and entry["duration"] >= 0):
-        add(f"must be a number of seconds ≥ 0, not {entry['duration']!r}", f"{key}.duration")
-    output = entry["output"] or ""
+    if not (math.isfinite(result.duration) and result.duration >= 0):
+        add(f"must be a number of seconds ≥ 0, not {result.duration!r}", f"{key}.duration")
+    output = result.output or ""
     if len(output) > OUTPUT_LIMIT + CUT_NOTE:
         report.add(f"{key}.output", "error", "size",
                    f"{len(output):,} characters: the engine keeps at most "
                    f"{OUTPUT_LIMIT:,} (and cuts the middle); this output was not cut by it")
-    when = _time(report, f"{key}.ran_at", entry["ran_at"], now)
-    if when and updated and updated + SKEW < when <= now + SKEW:
-        report.add(f"{key}.ran_at", "error", "time",
-                   f"{entry['ran_at']} is after the record's updated time ({updated:%Y-%m-%dT%H:%M:%SZ})")
-    if entry.get("as_root"):
-        report.as_root += 1
-    _check_reason_code(report, key, entry)
-    _check_tier(report, key, entry, device)
-    said = _machine_said(entry)
-    if device is not None and entry["outcome"] == "skipped" and said is not None:
-        # the engine's requirement skips say what the machine was: it must be this record's
-        for described in _MACHINE_DESCRIBED.findall(said):
-            if described.strip() != device.describe():
-                report.add(f"{key}.reason", "error", "machine",
-                           f"the skip reason describes another machine ({described.strip()!r}) "
-                           f"than this record's ({device.describe()!r})")
-                break
-    _check_current(report, key, entry, pages)
-    if device is not None:
-        _check_agreement(report, key, entry, pages, device)
 
 
-def _check_agreement(report: Report, key: str, entry: dict, pages: _Pages, device: Device) -> None:
+def _check_agreement(report: Report, block: BlockRef, result: Result, pages: _Pages, device: Device) -> None:
     """A passed or failed result for a block whose requirements this machine does not meet
     (`ruota_docs.records.agreement`)."""
-    blocks = pages.blocks(entry["page"])
+    blocks = pages.blocks(block.page)
     if not isinstance(blocks, list):
         return
-    block = next((b for b in blocks if b.sha256 == entry["sha256"] and b.index == entry["index"]), None) \
-        or next((b for b in blocks if b.sha256 == entry["sha256"]), None)
-    problem = agreement.problems(entry, block, device) if block is not None else None
+    found = next((b for b in blocks if b.sha256 == result.sha256 and b.index == block.index), None) \
+        or next((b for b in blocks if b.sha256 == result.sha256), None)
+    problem = agreement.problems(result.to_entry(block), found, device) if found is not None else None
     if problem:
-        report.add(f"{key}.outcome", "error", "agreement", problem)
+        report.add(f"{block.key}.outcome", "error", "agreement", problem)
 
 
-def _check_tier(report: Report, key: str, entry: dict, device: Device | None) -> None:
+def _check_tier(report: Report, key: str, result: Result, device: Device | None) -> None:
     """A ``tier`` is one of `tiers.TIERS`, reached by a passed block; ran and checked need a card."""
-    tier = entry.get("tier")
+    tier = result.tier
     if tier is None:
         return
     if tier not in tiers.TIERS:
         report.add(f"{key}.tier", "error", "schema", f"tier must be one of {', '.join(tiers.TIERS)}, not {tier!r}")
-    elif entry["outcome"] != "passed":
-        report.add(f"{key}.tier", "error", "schema", f"a {entry['outcome']} block reached no tier (got {tier!r})")
+    elif result.outcome != "passed":
+        report.add(f"{key}.tier", "error", "schema", f"a {result.outcome} block reached no tier (got {tier!r})")
     elif tier != "compiled" and device is not None and device.backend == "cpu":
         report.add(f"{key}.tier", "error", "machine",
                    f"tier {tier!r} needs a GPU, and this record's machine has none ({device.describe()})")
 
 
-def _machine_said(entry: dict) -> str | None:
-    """What a requirement skip says this machine is: its code's ``machine``, or for a record
-    written before codes, the English after ``; this machine: ``."""
-    code = entry.get("reason_code")
+def _check_machine_said(report: Report, key: str, result: Result, device: Device) -> None:
+    """The engine's requirement skips say what the machine was: it must be this record's."""
+    said = _machine_said(result)
+    for described in _MACHINE_DESCRIBED.findall(said or ""):
+        if described.strip() != device.describe():
+            report.add(f"{key}.reason", "error", "machine",
+                       f"the skip reason describes another machine ({described.strip()!r}) "
+                       f"than this record's ({device.describe()!r})")
+            break
+
+
+def _machine_said(result: Result) -> str | None:
+    """What a requirement skip says this machine is: its code's ``machine``, or for a reason
+    without a code, the English after ``; this machine: ``."""
+    code = result.reason_code
     if isinstance(code, dict) and not reason_codes.problems(code):
         return "; ".join(code["args"]["machine"]) if code["code"] == "requires" else None
-    reason = entry["reason"] or ""
+    reason = result.reason or ""
     return reason.split("; this machine: ", 1)[1] if "; this machine: " in reason else None
 
 
-def _check_reason_code(report: Report, key: str, entry: dict) -> None:
+def _check_reason_code(report: Report, key: str, result: Result) -> None:
     """A ``reason_code`` is one of the vocabulary's, with its arguments, and says what ``reason`` says."""
-    code = entry.get("reason_code")
+    code = result.reason_code
     if code is None:
         return
     found = reason_codes.problems(code)
     for problem in found:
         path, _, message = problem.partition(": ")
         report.add(f"{key}.{path}", "error", "schema", message)
-    if not found and reason_codes.Reason.from_record(code).english() != (entry["reason"] or ""):
+    if not found and reason_codes.Reason.from_record(code).english() != (result.reason or ""):
         report.add(f"{key}.reason_code", "error", "schema",
-                   f"says {reason_codes.Reason.from_record(code).english()!r}, the reason {entry['reason']!r}: "
+                   f"says {reason_codes.Reason.from_record(code).english()!r}, the reason {result.reason!r}: "
                    "the engine writes the reason as its code's English")
 
 
-def _check_current(report: Report, key: str, entry: dict, pages: _Pages) -> None:
-    blocks = pages.blocks(entry["page"])
+def _check_current(report: Report, block: BlockRef, result: Result, pages: _Pages) -> None:
+    blocks = pages.blocks(block.page)
     stale = None
     if blocks is None:
-        stale = f"stale: {entry['page']} no longer exists"
+        stale = f"stale: {block.page} no longer exists"
     elif isinstance(blocks, PageError):
-        stale = f"stale: {entry['page']} cannot be read now (line {blocks.line}: {blocks})"
-    elif not any(b.sha256 == entry["sha256"] for b in blocks):
-        at = next((b for b in blocks if b.index == entry["index"]), None)
-        stale = (f"stale: the page has {plural(len(blocks), 'block')} now, none at index {entry['index']}" if at is None
-                 else f"stale: the code of block {entry['index']} (line {at.line}) changed since it ran")
+        stale = f"stale: {block.page} cannot be read now (line {blocks.line}: {blocks})"
+    elif not any(b.sha256 == result.sha256 for b in blocks):
+        at = next((b for b in blocks if b.index == block.index), None)
+        stale = (f"stale: the page has {plural(len(blocks), 'block')} now, none at index {block.index}" if at is None
+                 else f"stale: the code of block {block.index} (line {at.line}) changed since it ran")
     if stale:
         report.stale += 1
-        report.add(key, "warning", "stale", f"{stale}; the site shows it as not verified until the page runs again")
-    elif entry.get("tier") in tiers.TIERS and entry["outcome"] == "passed":  # `_check_tier` reports the rest
-        block = next(b for b in blocks if b.sha256 == entry["sha256"])
-        expected = tiers.derive(block.evidence, block.requirements, entry["outcome"])
-        if entry["tier"] != expected:
-            report.add(f"{key}.tier", "error", "schema", f"the block (line {block.line}) reaches "
-                       f"{expected or 'no tier'} when it {entry['outcome']}, not {entry['tier']!r}")
+        report.add(block.key, "warning", "stale",
+                   f"{stale}; the site shows it as not verified until the page runs again")
+    elif result.tier in tiers.TIERS and result.outcome == "passed" and isinstance(blocks, list):
+        _check_tier_reached(report, block.key, result, blocks)
+
+
+def _check_tier_reached(report: Report, key: str, result: Result, blocks: list[Block]) -> None:
+    """The tier a passed result holds is the one its block reaches (`_check_tier` reports the rest)."""
+    found = next(b for b in blocks if b.sha256 == result.sha256)
+    expected = tiers.derive(found.evidence, found.requirements, result.outcome)
+    if result.tier != expected:
+        report.add(f"{key}.tier", "error", "schema", f"the block (line {found.line}) reaches "
+                   f"{expected or 'no tier'} when it {result.outcome}, not {result.tier!r}")
 
 
 # -- private data, everywhere -------------------------------------------------------------------
-def _strings(value, where: str):
+def _strings(value: Any, where: str) -> Iterator[tuple[str, str]]:
     """``(where, text)`` for every string in the record, keys included."""
     if isinstance(value, dict):
         for key, item in value.items():
@@ -422,11 +459,12 @@ def _strings(value, where: str):
         yield where, value
 
 
-def _block_names(data: dict) -> tuple[dict[str, str], dict[str, set[str]]]:
+def _block_names(data: dict[str, Any]) -> tuple[dict[str, str], dict[str, set[str]]]:
     """Stored places (``pages.x.md.results[2]``, ``outputs.<id>``) → the block they are for
     (``es/x.md#3``), so that a report names what the contributor knows: the block; and each
     place → the pages (under the docs folder) whose blocks show it."""
-    names, shown_on = {}, {}
+    names: dict[str, str] = {}
+    shown_on: dict[str, set[str]] = {}
     for name, page in data.get("pages", {}).items():
         folders = page.get("folders", True)
         for n, result in enumerate(page.get("results", [])):
@@ -464,9 +502,9 @@ def _named(where: str, names: dict[str, str]) -> str:
     return names.get(where) or where
 
 
-def _check_private(report: Report, data: dict, pages: _Pages) -> None:
+def _check_private(report: Report, data: dict[str, Any], pages: _Pages) -> None:
     names, shown_on = _block_names(data)
-    words = ledger._private_words()  # this machine's names: found once for the record's thousands of strings
+    words = private_data.private_words()  # this machine's names: found once for the record's thousands of strings
     if pages.allow_error:
         report.add("mkdocs.yml", "error", "private", f"{pages.allow_error}; fix the ruota_docs plugin's option")
     for stored_at, text in _strings(data, ""):
@@ -509,7 +547,7 @@ def _read(report: Report, path: Path, records_folder: Path) -> bytes | None:
     return raw
 
 
-def _within_bounds(report: Report, data: dict) -> bool:
+def _within_bounds(report: Report, data: dict[str, Any]) -> bool:
     """Strings, keys and numbers a reader can be shown (`ruota_docs.records.bounds`)."""
     for where, message in bounds.problems(data):
         report.add(where, "error", "bounds", message)
@@ -519,58 +557,17 @@ def _within_bounds(report: Report, data: dict) -> bool:
 def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None = None,
                pages: _Pages | None = None, records_folder: Path | None = None) -> Report:
     """Every problem of the record at ``path`` against the pages under ``docs_dir`` (``pages``: their
-    blocks as read for the records checked before, `check_files`). A record in ``records_folder``
-    (default: ``verification/``) is named as the engine names it; one elsewhere (``--ledger my.json``)
-    may have any name but a hidden one."""
+    blocks as read for the records checked before, `check_files`): decoded strictly (`_decoded`), then
+    the rules about what it means. A record in ``records_folder`` (default: ``verification/``) is
+    named as the engine names it; one elsewhere (``--record my.json``) may have any name but a hidden one."""
     path = Path(path)
     now = now or dt.datetime.now(dt.timezone.utc)
     report = Report(str(path))
-    raw = _read(report, path, records_folder or Path(root) / "verification")
-    if raw is None:
+    folder = Path(records_folder or Path(root) / "verification")
+    data = _decoded(path, report, folder)
+    if data is None:
         return report
-    try:
-        data = bounds.loads(raw, object_pairs_hook=_no_duplicates)
-    except UnicodeDecodeError as error:
-        report.add("record", "error", "schema", f"not UTF-8 (byte {error.start})")
-        return report
-    except _Duplicate as duplicate:
-        report.add("record", "error", "schema",
-                   f"the key {str(duplicate)!r} appears twice: JSON readers would keep only one")
-        return report
-    except json.JSONDecodeError as error:
-        report.add("record", "error", "schema",
-                   f"not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})")
-        return report
-    except bounds.BadNumber as error:  # NaN, Infinity, 1e999, an integer of thousands of digits
-        report.add("record", "error", "bounds", f"{bounds.locate(raw, error.token)}: {error}")
-        return report
-    if not isinstance(data, dict):
-        report.add("record", "error", "schema", "must be a JSON object")
-        return report
-    report.identity = (data.get("machine_id"), data.get("fingerprint"))
-    if len(raw) > RECORD_LIMIT:
-        report.add("record", "error", "size",
-                   f"{len(raw):,} bytes, over the {RECORD_LIMIT:,} a record of this site may take "
-                   f"(the engine writes one of about 85,000 for the whole site); its largest field is "
-                   f"{_heaviest(data)}")
-        return report
-    if data.get("schema") in OLD_FORMATS and data.get("kind") == ledger.KIND:
-        report.add("record.schema", "error", "schema", f"schema {data['schema']} is {OLD_FORMATS[data['schema']]}; "
-                   f"rewrite it as schema {ledger.SCHEMA} with `ruota-docs record migrate {path}` (the same results, "
-                   "in fewer bytes) and check it again")
-        return report
-    if not _within_bounds(report, data):
-        return report  # what follows would read what it cannot show
-    if not _fields(report, "record", data, _TOP, ("fingerprint",)):
-        return report
-    if data["kind"] != ledger.KIND:
-        report.add("record.kind", "error", "schema", f"must be {ledger.KIND!r}")
-    if data["schema"] != ledger.SCHEMA:
-        report.add("record.schema", "error", "schema",
-                   f"schema {data['schema']} is not the one this ruota-docs writes ({ledger.SCHEMA})"
-                   + ("; a newer ruota-docs wrote it: upgrade ruota-docs (pip install -U ruota-docs, or pull the "
-                      "repository)" if isinstance(data["schema"], int) and data["schema"] > ledger.SCHEMA else ""))
-    in_folder = path.parent.resolve() == Path(records_folder or Path(root) / "verification").resolve()
+    in_folder = path.parent.resolve() == folder.resolve()
     device = _check_machine(report, data["machine"], data["machine_id"], path.stem if in_folder else None,
                             data.get("fingerprint"))
     _check_origin(report, data)
@@ -578,24 +575,80 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
     updated = _time(report, "record.updated", data["updated"], now)
     if not _check_stored(report, data["pages"], data["reasons"], data["outputs"]):
         return report
-    blocks = stored.expand(data["pages"], data["outputs"], tuple(ledger.ENTRY_FIELDS), data["reasons"])
+    results = stored.expand(data["pages"], data["outputs"], data["reasons"])  # the shape is checked: decoded
     pages = pages or _Pages(Path(root), Path(docs_dir))
-    report.entries = len(blocks)
-    for key, entry in blocks.items():
-        _check_entry(report, key, entry, pages, device, updated, now)
+    report.entries = len(results)
+    for block, result in results.items():
+        _check_entry(report, block, result, pages, device, updated, now)
     _check_private(report, data, pages)
     return report
+
+
+def _decoded(path: Path, report: Report, folder: Path) -> dict[str, Any] | None:
+    """The record's JSON object, its top-level fields present with their types (None, reported, where not)."""
+    raw = _read(report, path, folder)
+    data = _parsed(raw, report) if raw is not None else None
+    if raw is None or data is None:
+        return None
+    report.identity = (data.get("machine_id"), data.get("fingerprint"))
+    if len(raw) > RECORD_LIMIT:
+        report.add("record", "error", "size",
+                   f"{len(raw):,} bytes, over the {RECORD_LIMIT:,} a record of this site may take "
+                   f"(the engine writes one of about 85,000 for the whole site); its largest field is "
+                   f"{_heaviest(data)}")
+        return None
+    if data.get("schema") in OLD_FORMATS and data.get("kind") == schema.KIND:
+        report.add("record.schema", "error", "schema", f"schema {data['schema']} is {OLD_FORMATS[data['schema']]}, "
+                   "which this ruota-docs no longer reads; run the suite again on that machine, which writes a "
+                   f"schema {schema.SCHEMA} record")
+        return None
+    if not _within_bounds(report, data):
+        return None  # what follows would read what it cannot show
+    if not _fields(report, "record", data, _TOP, ("fingerprint",)):
+        return None
+    if data["kind"] != schema.KIND:
+        report.add("record.kind", "error", "schema", f"must be {schema.KIND!r}")
+    if data["schema"] != schema.SCHEMA:
+        report.add("record.schema", "error", "schema",
+                   f"schema {data['schema']} is not the one this ruota-docs writes ({schema.SCHEMA})"
+                   + ("; a newer ruota-docs wrote it: upgrade ruota-docs (pip install -U ruota-docs, or pull the "
+                      "repository)" if isinstance(data["schema"], int) and data["schema"] > schema.SCHEMA else ""))
+    return data
+
+
+def _parsed(raw: bytes, report: Report) -> dict[str, Any] | None:
+    """``raw`` as a JSON object (no key twice, numbers within bounds); None, reported, where it is not one."""
+    try:
+        data = bounds.loads(raw, object_pairs_hook=_no_duplicates)
+    except UnicodeDecodeError as error:
+        report.add("record", "error", "schema", f"not UTF-8 (byte {error.start})")
+        return None
+    except _Duplicate as duplicate:
+        report.add("record", "error", "schema",
+                   f"the key {str(duplicate)!r} appears twice: JSON readers would keep only one")
+        return None
+    except json.JSONDecodeError as error:
+        report.add("record", "error", "schema",
+                   f"not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})")
+        return None
+    except bounds.BadNumber as error:  # NaN, Infinity, 1e999, an integer of thousands of digits
+        report.add("record", "error", "bounds", f"{bounds.locate(raw, error.token)}: {error}")
+        return None
+    if not isinstance(data, dict):
+        report.add("record", "error", "schema", "must be a JSON object")
+        return None
+    return data
 
 
 # -- the stored form: pages, their results, the outputs ------------------------------------------------------------
 _TOP = {"schema": (int,), "kind": (str,), "machine_id": (str,), "machine": (dict,), "fingerprint": (str, type(None)),
         "provenance": (dict,), "updated": (str,), "pages": (dict,), "reasons": (dict,), "outputs": (dict,)}
-#: Formats `ruota_docs.records.ledger.load` still reads and `record check` refuses: what each was.
+#: Formats of records before this one, which `record check` names when it refuses them.
 OLD_FORMATS = {1: "the old format (one entry per page and language)",
                2: "an older format (each result holds its line, its reason and its time)"}
 
 
-def _check_origin(report: Report, data: dict) -> None:
+def _check_origin(report: Report, data: dict[str, Any]) -> None:
     """The record's provenance and fingerprint (`ruota_docs.records.provenance`)."""
     for where, message in provenance.check(data["provenance"], data["machine"]):
         report.add(where, "error", "provenance", message)
@@ -604,7 +657,7 @@ def _check_origin(report: Report, data: dict) -> None:
         report.add("fingerprint", "error", "provenance", problem)
 
 
-def _check_commit(report: Report, data: dict, root: Path) -> None:
+def _check_commit(report: Report, data: dict[str, Any], root: Path) -> None:
     """A commit that ran which is not in the repository's history (where git can tell) is flagged."""
     commit = data["provenance"].get("commit") if isinstance(data["provenance"], dict) else None
     if attestations.commit_known(root, commit) is False:
@@ -616,19 +669,25 @@ _PAGE = re.compile(r"[^#\s/][^#\s]*\.md")
 _LANG = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]+)?")
 
 
-def _result_fields() -> tuple[dict, tuple]:
-    """The fields of a stored result and their types, and those that may be absent."""
-    fields = {k: v for k, v in ledger.ENTRY_FIELDS.items() if k not in stored.PER_COPY and k != "reason_code"}
+@functools.cache
+def _result_fields() -> tuple[dict[str, tuple[type, ...]], tuple[str, ...]]:
+    """The fields of a stored result and their types (the model's, `ruota_docs.records.schema.Result`),
+    and those that may be absent."""
+    fields = {k: v for k, v in schema.ENTRY_FIELDS.items() if k not in schema.PER_COPY and k != "reason_code"}
     fields = {"sha256": fields.pop("sha256"), "at": (dict,), "credited": (dict,), "signatures": (dict,), **fields}
     fields["reason"] = (str,)  # the key of its entry in "reasons"
-    return fields, (*ledger.OPTIONAL_ENTRY_FIELDS, *stored.NULL_IF_ABSENT, *stored.MERGED, "credited", "signatures")
+    fields["output"] = (str, type(None))  # the key of its entry in "outputs"
+    fields["ran_at"] = (str,)
+    return fields, (*schema.OPTIONAL_FIELDS, *schema.OMITTED_IF_NULL, "reason", *schema.MERGED, "credited",
+                    "signatures")
 
 
 _PAGE_FIELDS = {"signatures": (dict,), "lines": (dict,), "ran_at": (str,), "results": (list,), "folders": (bool,)}
 _REASON_FIELDS = {"reason_code": (dict, type(None)), "reason": (str, type(None))}
 
 
-def _check_table(report: Report, name: str, table: dict, used: set, key_of, fields: dict | None) -> bool:
+def _check_table(report: Report, name: str, table: dict[str, Any], used: set[str], key_of: Callable[[Any], str],
+                 fields: Mapping[str, tuple[type, ...]] | None) -> bool:
     """``outputs`` or ``reasons``: each value of its type, keyed by its hash, named by a result."""
     ok = True
     for key, value in table.items():
@@ -655,7 +714,7 @@ def _check_table(report: Report, name: str, table: dict, used: set, key_of, fiel
     return ok
 
 
-def _check_lines(report: Report, where: str, lines: dict) -> bool:
+def _check_lines(report: Report, where: str, lines: dict[str, Any]) -> bool:
     """A page's ``lines``: each language's list of the lines its blocks start at."""
     ok = True
     for lang, found in lines.items():
@@ -668,50 +727,63 @@ def _check_lines(report: Report, where: str, lines: dict) -> bool:
     return ok
 
 
-def _check_stored(report: Report, pages: dict, reasons: dict, outputs: dict) -> bool:
+def _check_stored(report: Report, pages: dict[str, Any], reasons: dict[str, Any], outputs: dict[str, Any]) -> bool:
     """The shape of ``pages``, ``reasons`` and ``outputs``; False where the entries cannot be read from them."""
-    fields, optional = _result_fields()
-    ok, used, said, seen = True, set(), set(), {}
+    ok, named = True, {"reason": set[str](), "output": set[str]()}
+    seen: dict[str, dict[tuple[str, int], str]] = {}
     for name, page in pages.items():
         where = f"pages.{name}"
         if not _fields(report, where, page, _PAGE_FIELDS, ("signatures", "lines", "ran_at", "folders")) \
                 or not _check_lines(report, where, page.get("lines") or {}):
             ok = False
             continue
-        if not _PAGE.fullmatch(name):
-            report.add(where, "error", "schema", "must be a page's path under the language folders (guides/x.md)")
-        for lang, signature in (page.get("signatures") or {}).items():
-            hex_or_none = signature is None or isinstance(signature, str) and _HEX64.fullmatch(signature)
-            if not _LANG.fullmatch(lang) or not hex_or_none:
-                report.add(f"{where}.signatures.{lang}", "error", "schema",
-                           "must map a language to 64 lower-case hex digits")
+        _check_page_names(report, where, name, page)
         for n, result in enumerate(page["results"]):
-            at = f"{where}.results[{n}]"
-            if not isinstance(result, dict):
-                report.add(at, "error", "schema", "a result must be an object")
-                ok = False
-                continue
-            if not _fields(report, at, result, fields, optional) \
-                    or not _check_at(report, at, result, name, page, seen):
-                ok = False
-                continue
-            for field_name, table, named in (("reason", reasons, said), ("output", outputs, used)):
-                key = result.get(field_name)
-                if key is not None:
-                    named.add(key)
-                    if key not in table:
-                        report.add(f"{at}.{field_name}", "error", "schema",
-                                   f"names {field_name} {key!r}, which \"{field_name}s\" does not hold")
-                        ok = False
-            if "ran_at" not in result and "ran_at" not in page:
-                report.add(f"{at}.ran_at", "error", "schema",
-                           "missing: neither the result nor its page says when it ran")
-                ok = False
-    ok = _check_table(report, "reasons", reasons, said, stored.reason_id, _REASON_FIELDS) and ok
-    return _check_table(report, "outputs", outputs, used, stored.output_id, None) and ok
+            ok = _check_result(report, f"{where}.results[{n}]", result, name, page, seen,
+                               {"reason": reasons, "output": outputs}, named) and ok
+    ok = _check_table(report, "reasons", reasons, named["reason"], stored.reason_id, _REASON_FIELDS) and ok
+    return _check_table(report, "outputs", outputs, named["output"], stored.output_id, None) and ok
 
 
-def _check_at(report: Report, where: str, result: dict, page: str, stored_page: dict, seen: dict) -> bool:
+def _check_page_names(report: Report, where: str, name: str, page: dict[str, Any]) -> None:
+    """A stored page's path, and the languages and hashes of its ``signatures``."""
+    if not _PAGE.fullmatch(name):
+        report.add(where, "error", "schema", "must be a page's path under the language folders (guides/x.md)")
+    for lang, signature in (page.get("signatures") or {}).items():
+        hex_or_none = signature is None or isinstance(signature, str) and _HEX64.fullmatch(signature)
+        if not _LANG.fullmatch(lang) or not hex_or_none:
+            report.add(f"{where}.signatures.{lang}", "error", "schema",
+                       "must map a language to 64 lower-case hex digits")
+
+
+def _check_result(report: Report, at: str, result: Any, name: str, page: dict[str, Any],
+                  seen: dict[str, dict[tuple[str, int], str]], tables: dict[str, dict[str, Any]],
+                  named: dict[str, set[str]]) -> bool:
+    """One stored result: its fields (`_result_fields`), where it is, and the table entries it names
+    (noted in ``named``); False where it cannot be read."""
+    fields, optional = _result_fields()
+    if not isinstance(result, dict):
+        report.add(at, "error", "schema", "a result must be an object")
+        return False
+    if not _fields(report, at, result, fields, optional) or not _check_at(report, at, result, name, page, seen):
+        return False
+    ok = True
+    for field_name, table in tables.items():
+        key = result.get(field_name)
+        if key is not None:
+            named[field_name].add(key)
+            if key not in table:
+                report.add(f"{at}.{field_name}", "error", "schema",
+                           f"names {field_name} {key!r}, which \"{field_name}s\" does not hold")
+                ok = False
+    if "ran_at" not in result and "ran_at" not in page:
+        report.add(f"{at}.ran_at", "error", "schema", "missing: neither the result nor its page says when it ran")
+        ok = False
+    return ok
+
+
+def _check_at(report: Report, where: str, result: dict[str, Any], page: str, stored_page: dict[str, Any],
+              seen: dict[str, Any]) -> bool:
     """``at`` (language → block index, with a line in the page's ``lines``) and ``credited``
     (language → the language that ran it)."""
     ok = bool(result["at"])
@@ -741,11 +813,11 @@ def _check_at(report: Report, where: str, result: dict, page: str, stored_page: 
     return ok
 
 
-def _size(value) -> int:
+def _size(value: Any) -> int:
     return len(json.dumps(value, ensure_ascii=False).encode())
 
 
-def _heaviest(data: dict) -> str:
+def _heaviest(data: dict[str, Any]) -> str:
     """Where an oversized record's bytes are: its heaviest field, and the largest value in it."""
     top = max(data, key=lambda key: _size(data[key]))
     where, value = top, data[top]
@@ -756,12 +828,13 @@ def _heaviest(data: dict) -> str:
     return f"{top} ({_size(data[top]):,} bytes), the largest value in it {where} ({_size(value):,} bytes)"
 
 
-def check_files(paths, root: Path, docs_dir: Path, now: dt.datetime | None = None,
+def check_files(paths: Iterable[str | Path], root: Path, docs_dir: Path, now: dt.datetime | None = None,
                 records_folder: Path | None = None) -> list[Report]:
     """`check_file` for each record, and one more rule across them: two records of one machine
     (the same machine id and fingerprint) are an error on the second. Each page is read once for
     all of them: CI checks every record of the site, a thousand of them."""
-    reports, seen = [], {}
+    reports: list[Report] = []
+    seen: dict[tuple[Any, Any], str] = {}
     pages = _Pages(Path(root), Path(docs_dir))
     for path in paths:
         report = check_file(Path(path), root, docs_dir, now, pages, records_folder)

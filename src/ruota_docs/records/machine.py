@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ class Device:
             return f"{label}, {self.gpu_name}"
         return f"{label}, {self.machine}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["machine_id"] = self.machine_id
         return data

@@ -4,7 +4,7 @@ addresses, tokens and keys — and, as warnings, network addresses and hardware 
 `findings(text)` lists what one string gives away, each with a masked excerpt: the
 report of a record someone sends is read in public CI logs, so it never repeats a
 secret in full. The engine scrubs the running machine's own home folder, user and host
-names when it writes a record (`ruota_docs.records.ledger.scrub`); this module is for records
+names when it writes a record (`scrub`, at the end of this module); this module is for records
 that come from elsewhere, where those names are unknown, so it looks for their shapes.
 
 - **home folder** (error): ``/home/alice/``, ``/Users/alice/``, ``C:\\Users\\alice\\``.
@@ -36,11 +36,18 @@ reported whatever the page says: it is never the docs' example.
 
 from __future__ import annotations
 
+import dataclasses
+import getpass
 import ipaddress
+import os
 import re
+import socket
+import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
-from ruota_docs.records import ledger
+from ruota_docs.records.schema import Result
 
 
 @dataclass(frozen=True)
@@ -119,7 +126,7 @@ def _line(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
 
-def _ip_finding(text: str, match: re.Match) -> Finding | None:
+def _ip_finding(text: str, match: re.Match[str]) -> Finding | None:
     try:
         address = ipaddress.ip_address(match.group(0))
     except ValueError:
@@ -140,7 +147,7 @@ class Known:
     """What the site publishes on purpose: texts it already shows (a page's Markdown, its blocks'
     code) and the allow-list's regular expressions. `covers` a finding whose text is in either."""
 
-    def __init__(self, texts=(), allowed=()) -> None:
+    def __init__(self, texts: Iterable[str] = (), allowed: Any = ()) -> None:
         self.texts = [t for t in texts if t]
         self.allowed = compile_allowed(allowed)
 
@@ -160,7 +167,7 @@ class Known:
         return any(found in text and whole.search(text) for text in self.texts)
 
 
-def compile_allowed(entries) -> list[re.Pattern]:
+def compile_allowed(entries: Any) -> list[re.Pattern[str]]:
     """The ``allow_private`` option's entries as patterns; raises `AllowListError` naming the bad one."""
     if entries is None:
         return []
@@ -175,7 +182,7 @@ def compile_allowed(entries) -> list[re.Pattern]:
     return patterns
 
 
-def findings(text: str, this_machine: bool = True, words: list | None = None,
+def findings(text: str, this_machine: bool = True, words: list[Any] | None = None,
              known: Known | None = None) -> list[Finding]:
     """What ``text`` gives away. ``this_machine``: also look for the home folder, user and host
     names of the machine running the check (a contributor checking their own record); ``words``:
@@ -185,7 +192,7 @@ def findings(text: str, this_machine: bool = True, words: list | None = None,
         return []
     found = _home_folders(text) + _emails(text) + _user_and_host_names(text) + _secrets(text) + _machine_ids(text)
     if this_machine:
-        found += _this_machine(text, ledger._private_words() if words is None else words)
+        found += _this_machine(text, private_words() if words is None else words)
     if known:
         found = [finding for finding in found if not known.covers(finding)]
     return found
@@ -266,7 +273,7 @@ def _machine_ids(text: str) -> list[Finding]:
     return found
 
 
-def _this_machine(text: str, words: list) -> list[Finding]:
+def _this_machine(text: str, words: list[Any]) -> list[Finding]:
     """This machine's home folder (error), user or host name (warning: it may be a common word)."""
     found = []
     for pattern, label in words:
@@ -279,3 +286,53 @@ def _this_machine(text: str, words: list) -> list[Finding]:
             found.append(Finding(kind, mask(match.group(0), 2), _line(text, match.start()), error=label == "~",
                                  found=match.group(0), mine=True))
     return found
+
+
+# -- scrubbing: nothing published names the home folder, the user or the host ------
+def private_words() -> list[tuple[re.Pattern[str], str]]:
+    pairs = []
+    home = os.path.expanduser("~")
+    if home and home not in ("/", ""):
+        pairs.append((re.compile(re.escape(home) + r"(?![\w.-])"), "~"))
+    # the page's own folder; HOME inside it (the unprivileged user's) reads as any home does
+    page_dir = re.escape(tempfile.gettempdir()) + r"/ruota-page-[A-Za-z0-9_]+"
+    pairs.append((re.compile(page_dir + r"/home(?![\w.-])"), "~"))
+    pairs.append((re.compile(page_dir), "<page-dir>"))
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = ""
+    host = socket.gethostname()
+    for word, label in ((host, "<host>"), (user, "<user>")):
+        if word and len(word) >= 3 and word not in ("root",):
+            pairs.append((re.compile(rf"\b{re.escape(word)}\b"), label))
+    return pairs
+
+
+def scrub(text: str | None) -> str | None:
+    if not text:
+        return text
+    for pattern, label in private_words():
+        text = pattern.sub(label, text)
+    return text
+
+
+def scrub_result(result: Result) -> Result:
+    """``result`` with this machine's home folder, user and host name replaced in what it printed and said."""
+    return dataclasses.replace(result, output=scrub(result.output) or "", reason=scrub(result.reason),
+                               error=scrub(result.error), reason_code=_scrub_all(result.reason_code))
+
+
+def _scrub_all(value: Any) -> Any:
+    """Every string in a JSON value scrubbed (a reason code's arguments: file names, messages)."""
+    if isinstance(value, str):
+        return scrub(value)
+    if isinstance(value, dict):
+        return {k: _scrub_all(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrub_all(v) for v in value]
+    return value
+
+
+def scrub_machine(machine: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in machine.items() if k not in ("hostname", "user")}

@@ -25,8 +25,11 @@ import hashlib
 import os
 import re
 import socket
+import subprocess
 import uuid
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 KINDS = ("ci", "sent")
 _SALT = "ruota-docs machine fingerprint v1:"
@@ -39,7 +42,7 @@ MACHINE_ID_FILES = ("/etc/machine-id", "/var/lib/dbus/machine-id")
 _RANDOM_NODE = 1 << 40
 
 
-def fingerprint(machine_id_files=None) -> str:
+def fingerprint(machine_id_files: Iterable[str | Path] | None = None) -> str:
     """This machine's fingerprint: the salted hash of its machine id, else of its network card's
     address, else of its host name (``machine_id_files``: where to look, `MACHINE_ID_FILES` by default)."""
     # systemd's /etc/machine-id (dbus's copy on older systems) is made once, when the system is
@@ -63,7 +66,7 @@ def record_name(machine_id: str, known: str | None = None) -> str:
     return f"{machine_id}-{(known or fingerprint())[:8]}.json"
 
 
-def from_environment(env=None, commit: str | None = None) -> dict:
+def from_environment(env: Mapping[str, str] | None = None, commit: str | None = None) -> dict[str, Any]:
     """The provenance of a record written now: ``ci`` inside a GitHub Actions job, else ``sent``."""
     env = os.environ if env is None else env
     if env.get("GITHUB_ACTIONS") == "true" and env.get("GITHUB_RUN_ID") and env.get("GITHUB_REPOSITORY"):
@@ -75,7 +78,7 @@ def from_environment(env=None, commit: str | None = None) -> dict:
     return {"kind": "sent", "commit": commit}
 
 
-def check(provenance, machine: dict) -> list[tuple[str, str]]:
+def check(provenance: object, machine: Mapping[str, Any]) -> list[tuple[str, str]]:
     """``(field, problem)`` for each way ``provenance`` does not fit the record (``machine``)."""
     if not isinstance(provenance, dict):
         return [("provenance", 'must be an object: {"kind": "ci", …} or {"kind": "sent"}')]
@@ -91,8 +94,13 @@ def check(provenance, machine: dict) -> list[tuple[str, str]]:
                          f"must be the 40 lower-case hex digits of the commit that ran, not {commit!r}"))
     if kind == "sent":
         return problems
+    return problems + _check_ci(provenance, machine)
+
+
+def _check_ci(provenance: dict[str, Any], machine: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The problems of a CI record's repository, run and runner labels."""
+    problems = []
     repository, run_url = provenance.get("repository"), provenance.get("run_url")
-    labels = provenance.get("runner_labels")
     if not (isinstance(repository, str) and _REPOSITORY.fullmatch(repository)):
         problems.append(("provenance.repository", f"must be OWNER/REPO, not {repository!r}"))
     match = _RUN_URL.fullmatch(run_url) if isinstance(run_url, str) else None
@@ -103,20 +111,66 @@ def check(provenance, machine: dict) -> list[tuple[str, str]]:
     elif isinstance(repository, str) and match["repository"].lower() != repository.lower():
         problems.append(("provenance.run_url", f"is a run of {match['repository']}, not of the record's repository "
                                                f"{repository}"))
+    return problems + _check_labels(provenance.get("runner_labels"), machine)
+
+
+def _check_labels(labels: Any, machine: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A CI record's runner labels: self-hosted, and the machine's gfx target on a ROCm machine."""
     if not (isinstance(labels, list) and labels and all(isinstance(label, str) for label in labels)):
-        problems.append(("provenance.runner_labels", f"must list the runner's labels, not {labels!r}"))
-    elif "self-hosted" not in labels:
-        problems.append(("provenance.runner_labels", "the records' workflow runs only on self-hosted runners: "
-                                                     f"'self-hosted' is not among {labels}"))
-    elif machine.get("backend") == "rocm" and machine.get("arch") and machine["arch"] not in labels:
-        problems.append(("provenance.runner_labels",
-                         f"the job ran on a runner labelled {labels}, "
-                         f"not on one labelled {machine['arch']} as this record's machine is"))
-    return problems
+        return [("provenance.runner_labels", f"must list the runner's labels, not {labels!r}")]
+    if "self-hosted" not in labels:
+        return [("provenance.runner_labels", "the records' workflow runs only on self-hosted runners: "
+                                             f"'self-hosted' is not among {labels}")]
+    if machine.get("backend") == "rocm" and machine.get("arch") and machine["arch"] not in labels:
+        return [("provenance.runner_labels", f"the job ran on a runner labelled {labels}, "
+                                             f"not on one labelled {machine['arch']} as this record's machine is")]
+    return []
 
 
-def check_fingerprint(value) -> str | None:
+def check_fingerprint(value: object) -> str | None:
     """The problem of a record's ``fingerprint`` (None where it is fine)."""
     if value is None or isinstance(value, str) and _HEX32.fullmatch(value):
         return None
     return f"must be 32 lower-case hex digits (the engine's hash of the machine id), not {value!r}"
+
+
+def git_head(folder: Path) -> str | None:
+    """The commit checked out where the record is written (None outside a git work tree). Read from
+    the repository's own files where they say it plainly (its HEAD, a branch's ref, packed refs): a
+    run of one page writes its record in less time than starting git takes; else asked of git."""
+    folder = Path(folder).resolve()
+    top = next((f for f in (folder, *folder.parents) if (f / ".git").exists()), None)
+    if top is None:
+        return None
+    found = _head_from_files(top / ".git")
+    return found if found is not None else _git_rev_parse(folder)
+
+
+def _head_from_files(git: Path) -> str | None:
+    if not git.is_dir():  # a worktree or a submodule: .git names the folder elsewhere
+        return None
+    try:
+        head = (git / "HEAD").read_text(encoding="utf-8").strip()
+        if not head.startswith("ref: "):
+            return head if re.fullmatch(r"[0-9a-f]{40}", head) else None
+        ref = head[5:].strip()
+        if (git / ref).is_file():
+            found = (git / ref).read_text(encoding="utf-8").strip()
+            return found if re.fullmatch(r"[0-9a-f]{40}", found) else None
+        for line in (git / "packed-refs").read_text(encoding="utf-8").splitlines():
+            sha, _, name = line.partition(" ")
+            if name == ref and re.fullmatch(r"[0-9a-f]{40}", sha):
+                return sha
+    except OSError:
+        pass
+    return None
+
+
+def _git_rev_parse(folder: Path) -> str | None:
+    try:
+        found = subprocess.run(["git", "-C", str(folder), "rev-parse", "HEAD"],
+                               capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    head = found.stdout.strip()
+    return head if found.returncode == 0 and re.fullmatch(r"[0-9a-f]{40}", head) else None

@@ -24,6 +24,7 @@ from __future__ import annotations
 import signal as _signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ruota_docs.blocks.generated import english as generated_english
 from ruota_docs.blocks.terms import RequirementError, parse
@@ -44,17 +45,17 @@ class Reason:
     """One reason: its code and its arguments (JSON values; nested reasons as dicts)."""
 
     code: str
-    args: dict = field(default_factory=dict)
+    args: dict[str, Any] = field(default_factory=dict)
 
     def english(self) -> str:
         """The English text the record keeps as ``reason``."""
         return CODES[self.code].english(self.args)
 
-    def to_record(self) -> dict:
+    def to_record(self) -> dict[str, Any]:
         return {"code": self.code, "args": dict(self.args)}
 
     @classmethod
-    def from_record(cls, data) -> Reason:
+    def from_record(cls, data: Any) -> Reason:
         """The reason of a record's ``reason_code``; raises `ReasonCodeError` where it does not fit :data:`CODES`."""
         found = problems(data)
         if found:
@@ -62,7 +63,7 @@ class Reason:
         return cls(data["code"], dict(data.get("args") or {}))
 
 
-def reason(code: str, **args) -> Reason:
+def reason(code: str, **args: Any) -> Reason:
     """A reason of the vocabulary, its arguments checked: ``reason("timeout", seconds=2.0)``."""
     made = Reason(code, args)
     found = problems(made.to_record())
@@ -72,7 +73,7 @@ def reason(code: str, **args) -> Reason:
 
 
 # -- how processes end ------------------------------------------------------------------------
-def ended(returncode: int) -> dict:
+def ended(returncode: int) -> dict[str, Any]:
     """How a process ended, from its return code (negative: the signal that killed it)."""
     if returncode >= 0:
         return {"exit_status": returncode}
@@ -82,7 +83,7 @@ def ended(returncode: int) -> dict:
         return {"signal": -returncode}
 
 
-def ended_english(how: dict) -> str:
+def ended_english(how: dict[str, Any]) -> str:
     """``exit status 3``, ``SIGKILL``, ``signal 99``."""
     if "exit_status" in how:
         return f"exit status {how['exit_status']}"
@@ -90,13 +91,13 @@ def ended_english(how: dict) -> str:
     return name if isinstance(name, str) else f"signal {name}"
 
 
-def _nested(value) -> str:
+def _nested(value: Any) -> str:
     return Reason(value["code"], value.get("args") or {}).english()
 
 
 # -- the English of each code ---------------------------------------------------------------
-def _requires(a: dict) -> str:
-    described = []
+def _requires(a: dict[str, Any]) -> str:
+    described: list[str] = []
     for term in a["terms"]:
         try:
             described.extend(r.describe() for r in parse(term))
@@ -105,7 +106,7 @@ def _requires(a: dict) -> str:
     return f"requires {', '.join(described)}; this machine: {'; '.join(a['machine'])}"
 
 
-def _repository_changed(a: dict) -> str:
+def _repository_changed(a: dict[str, Any]) -> str:
     parts = []
     if a["files"]:
         files = a["files"]
@@ -128,8 +129,8 @@ class Code:
     """One code of the vocabulary."""
 
     #: argument name → the JSON types it may hold ("reason": a nested reason, "ended": how a process ended)
-    args: dict
-    english: Callable[[dict], str]
+    args: dict[str, Any]
+    english: Callable[[dict[str, Any]], str]
     doc: str
 
 
@@ -199,7 +200,7 @@ _NAMES = {"str": "a string", "int": "an integer", "float": "a number", "list": "
           "reason": "a reason code", "ended": "how a process ended", "null": "null"}
 
 
-def _ended_problems(value: dict, where: str) -> list[str]:
+def _ended_problems(value: dict[str, Any], where: str) -> list[str]:
     if set(value) == {"exit_status"} and _IS["int"](value["exit_status"]):
         return []
     if set(value) == {"signal"} and isinstance(value["signal"], (str, int)):
@@ -207,7 +208,7 @@ def _ended_problems(value: dict, where: str) -> list[str]:
     return [f"{where}: must be {{\"signal\": NAME or NUMBER}} or {{\"exit_status\": N}}, not {value!r}"]
 
 
-def _type_problem(value, kinds: tuple, where: str) -> list[str]:
+def _type_problem(value: Any, kinds: tuple[Any, ...], where: str) -> list[str]:
     for kind in kinds:
         if kind == "reason" and isinstance(value, dict):
             return problems(value, where)
@@ -218,7 +219,7 @@ def _type_problem(value, kinds: tuple, where: str) -> list[str]:
     return [f"{where}: must be {' or '.join(_NAMES[k] for k in kinds)}, not {value!r}"]
 
 
-def problems(data, where: str = "reason_code") -> list[str]:
+def problems(data: Any, where: str = "reason_code") -> list[str]:
     """What is wrong with a ``reason_code`` value (empty: it fits :data:`CODES`)."""
     if not isinstance(data, dict) or set(data) - {"code", "args"} or "code" not in data:
         return [f"{where}: must be an object {{\"code\": …, \"args\": {{…}}}}, not {data!r}"]

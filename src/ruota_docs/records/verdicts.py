@@ -1,4 +1,4 @@
-"""From ledgers to verdicts: what the site may say about each block.
+"""From records to verdicts: what the site may say about each block.
 
 A record counts for a block only when its ``sha256`` equals the hash of the
 block's current code: code changed since its last run is *stale*, never green.
@@ -7,15 +7,17 @@ block's current code: code changed since its last run is *stale*, never green.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from ruota_docs.records import ledger, stored
+from ruota_docs.records import stored
+from ruota_docs.records.schema import JSON, BlockRef, Record, Result
 
 PRIORITY = ("failed", "passed", "skipped", "stale", "absent")
 
 
-def machine_label(machine: dict) -> str:
+def machine_label(machine: Mapping[str, Any]) -> str:
     """``NVIDIA H200 (CUDA)``, ``AMD Radeon RX 7600 (ROCm, gfx1102)``, ``CPU x86_64``."""
     backend = machine.get("backend")
     if backend == "cuda" and machine.get("gpu_name"):
@@ -26,22 +28,26 @@ def machine_label(machine: dict) -> str:
     return f"CPU {machine.get('machine', '')}".strip()
 
 
-def record_id(data: dict) -> str:
+def record_id(record: Record) -> str:
     """What tells one record from another: the machine's id, and its fingerprint where it has one
     (two RX 7600s are both ``rocm-gfx1102``; their records are two machines)."""
-    fingerprint = data.get("fingerprint")
-    return f"{data.get('machine_id')}-{fingerprint[:8]}" if fingerprint else str(data.get("machine_id"))
+    fingerprint = record.fingerprint
+    return f"{record.machine_id}-{fingerprint[:8]}" if fingerprint else str(record.machine_id)
 
 
-def target(machine: dict) -> str:
+def target(machine: Mapping[str, Any]) -> str:
     """What a machine's results group by: its GPU target (``gfx1102``, ``sm_90``), else its CPU
     architecture (``x86_64``)."""
     return str(machine.get("arch") or machine.get("machine") or "?")
 
 
-def group_of(machine: dict) -> tuple[str, str]:
+def group_of(machine: Mapping[str, Any]) -> tuple[str, str]:
     """``(backend, target)`` of a machine: ``("rocm", "gfx1102")``, ``("cpu", "x86_64")``."""
     return str(machine.get("backend")), target(machine)
+
+
+#: ``(stored result, outputs, reasons, its page's ran_at)``: where a `MachineResult` reads its result from.
+Stored = tuple[JSON, Mapping[str, str], Mapping[str, JSON], "str | None"]
 
 
 class MachineResult:
@@ -49,34 +55,38 @@ class MachineResult:
 
     __slots__ = ("machine_id", "label", "state", "record", "group", "ran_at", "_entry", "_stored")
 
-    def __init__(self, machine_id: str, label: str, state: str, entry: dict | None = None,
-                 record: dict | None = None, group: tuple[str, str] = ("", ""), stored: tuple | None = None,
+    def __init__(self, machine_id: str, label: str, state: str, entry: Result | None = None,
+                 record: Record | None = None, group: tuple[str, str] = ("", ""), stored: Stored | None = None,
                  ran_at: str | None = None) -> None:
         self.machine_id = machine_id  #: the record's id (`record_id`): unique among the records
         self.label = label
         self.state = state  #: passed, failed, skipped or stale (machines without the block have no result)
-        self.record = {} if record is None else record  #: the whole record (machine, fingerprint, provenance)
+        self.record = record  #: the whole record (machine, fingerprint, provenance); None: not known
         if group == ("", ""):
             # a result that does not say what machine it is for counts on its own
-            machine = self.record.get("machine")
-            group = group_of(machine) if machine else ("", machine_id)
+            group = group_of(self.machine) if self.machine else ("", machine_id)
         #: ``(backend, target)``: the machines a block panel counts together (`group_of`)
         self.group = group
         self._entry = entry
-        #: ``(result, outputs, reasons, page's ran_at)`` of a stored record: `entry` is read from it when asked
+        #: the stored result of a stored record (`Stored`): `entry` is read from it when asked
         self._stored = stored
-        #: when it ran (``entry["ran_at"]``, known without reading the rest of the result)
-        self.ran_at = ran_at if ran_at is not None or entry is None else entry.get("ran_at")
+        #: when it ran (``entry.ran_at``, known without reading the rest of the result)
+        self.ran_at = ran_at if ran_at is not None or entry is None else entry.ran_at
 
     @property
-    def entry(self) -> dict | None:
-        """What the record says of the block: its result's fields (``outcome``, ``output``, ``reason``,
-        ``ran_at``…, and ``credited``: language → the language whose run the copy was credited with).
-        Read from the stored record when first asked for (`ruota_docs.records.stored.read_fields`):
-        a site holds a result per block and machine, and reads the fields of few of them."""
+    def entry(self) -> Result | None:
+        """What the record says of the block. Read from the stored record when first asked for
+        (`ruota_docs.records.stored.read_result`): a site holds a result per block and machine,
+        and reads the fields of few of them."""
         if self._entry is None and self._stored is not None:
-            self._entry = stored.read_fields(*self._stored)
+            self._entry = stored.read_result(*self._stored)
         return self._entry
+
+    @property
+    def credited(self) -> dict[str, str]:
+        """Language of a copy → the language whose run it was credited with (the stored result's
+        ``credited``; a result read as one copy's says so in its ``reused_from``)."""
+        return (self._stored[0].get("credited") or {}) if self._stored is not None else {}
 
     def table_key(self, name: str) -> str | None:
         """The key of this result's ``output`` or ``reason`` in its record's table of them (None where
@@ -84,25 +94,25 @@ class MachineResult:
         return self._stored[0].get(name) if self._stored is not None else None
 
     @property
-    def reason_key(self):
+    def reason_key(self) -> Hashable:
         """What tells this result's reason from another's without reading it: the key of its record's
         reason (a hash of the reason, the same in every record), else the reason itself."""
         if self._stored is not None:
             return self._stored[0].get("reason")
-        entry = self._entry or {}
-        return entry.get("reason"), repr(entry.get("reason_code"))
+        entry = self._entry
+        return (entry.reason, repr(entry.reason_code)) if entry is not None else (None, "None")
 
     @property
-    def machine(self) -> dict:
-        return self.record.get("machine", {})
+    def machine(self) -> dict[str, Any]:
+        return self.record.machine if self.record is not None else {}
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, MachineResult):
             return NotImplemented
         return (self.machine_id, self.label, self.state, self.entry, self.record, self.group) == \
             (other.machine_id, other.label, other.state, other.entry, other.record, other.group)
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return (f"MachineResult({self.machine_id!r}, {self.label!r}, {self.state!r}, {self.entry!r}, "
@@ -117,9 +127,9 @@ class Verdict:
     results: list[MachineResult] = field(default_factory=list)
     machines: int = 0
     #: what readers derive from the results, kept for the other copies of the block that share them
-    memo: dict = field(default_factory=dict, repr=False, compare=False)
+    memo: dict[Hashable, Any] = field(default_factory=dict, repr=False, compare=False)
 
-    def kept(self, key, make: Callable[[], object]):
+    def kept(self, key: Hashable, make: Callable[[], Any]) -> Any:
         """``make()``, computed once and kept under ``key`` (what it makes is shared: read it, do not change it)."""
         if key not in self.memo:
             self.memo[key] = make()
@@ -127,7 +137,8 @@ class Verdict:
 
     def by_state(self, state: str) -> list[MachineResult]:
         """The results in ``state``."""
-        return self.kept("states", self._by_states).get(state, [])
+        found: list[MachineResult] = self.kept("states", self._by_states).get(state, [])
+        return found
 
     def _by_states(self) -> dict[str, list[MachineResult]]:
         found: dict[str, list[MachineResult]] = {}
@@ -139,14 +150,18 @@ class Verdict:
         found.pop("absent", None)
         return found
 
-    def tally(self) -> Counter:
+    def tally(self) -> Counter[tuple[tuple[str, str], str]]:
         """How many results of each ``(backend, target)`` group are in each state."""
-        return self.kept("tally", lambda: Counter((r.group, r.state) for r in self.results))
+        found: Counter[tuple[tuple[str, str], str]] = self.kept(
+            "tally", lambda: Counter((r.group, r.state) for r in self.results))
+        return found
 
     def latest_run(self, state: str | None = None) -> str | None:
         """When the latest of its runs (in ``state``) was (``ran_at``), None where no machine ran it."""
         results = self.results if state is None else self.by_state(state)
-        return self.kept(("latest", state), lambda: max(filter(None, (r.ran_at for r in results)), default=None))
+        found: str | None = self.kept(("latest", state),
+                                      lambda: max(filter(None, (r.ran_at for r in results)), default=None))
+        return found
 
     @property
     def absent(self) -> int:
@@ -166,18 +181,26 @@ class Verdict:
         return self.results[0] if self.results else None
 
 
-class PageEntries(dict):
-    """A ledger's entries grouped by page (``page → [entry, …]``), with the lookups a
+Held = tuple[BlockRef, Result]
+
+
+class PageEntries(dict[str, list[Held]]):
+    """A record's results grouped by page (``page → [(block, result), …]``), with the lookups a
     verdict needs indexed, so a page of thousands of blocks costs linear time."""
 
-    def __init__(self, entries) -> None:
+    def __init__(self, results: Iterable[Held]) -> None:
         super().__init__()
-        self.by_code: dict[tuple[str, str], list[dict]] = {}
-        self.by_index: dict[tuple[str, int], dict] = {}
-        for entry in entries:
-            self.setdefault(entry["page"], []).append(entry)
-            self.by_code.setdefault((entry["page"], entry["sha256"]), []).append(entry)
-            self.by_index[(entry["page"], entry["index"])] = entry
+        self.by_code: dict[tuple[str, str], list[Held]] = {}
+        self.by_index: dict[tuple[str, int], Held] = {}
+        for held in results:
+            block, result = held
+            self.setdefault(block.page, []).append(held)
+            self.by_code.setdefault((block.page, result.sha256), []).append(held)
+            self.by_index[(block.page, block.index)] = held
+
+
+#: ``(record number, the places it holds the code at (language → block index), its result)``
+Found = tuple[int, dict[str, int], MachineResult]
 
 
 class Index:
@@ -185,18 +208,16 @@ class Index:
     records of that block hold, not one lookup per record, and each block's verdict is
     computed once per build.
 
-    The records are indexed in their stored form (`ruota_docs.records.stored`: one result
-    for the copies of a block in every language), as `ruota_docs.records.ledger.load_all`
-    reads them with ``expand=False``: a site reads a thousand records, and expanding each
-    into one entry per language would cost it more than everything else it does with them.
-    Records given as entries (``blocks``) are stored first. Iterating gives ``(data,
-    PageEntries)`` for each record, expanded when first asked for (the site's pages never
-    need them)."""
+    The records are indexed in their stored form (`ruota_docs.records.stored.parts`: one result
+    for the copies of a block in every language): a site reads a thousand records, and
+    expanding each into one result per language would cost it more than everything else it
+    does with them. Iterating gives ``(record, PageEntries)`` for each record, expanded when
+    first asked for (the site's pages never need them)."""
 
-    def __init__(self, ledgers: list[dict]) -> None:
-        self.ledgers = list(ledgers)
-        self._stored = [data if "pages" in data else ledger.to_stored(data) for data in self.ledgers]
-        self.labels = [(record_id(data), machine_label(data.get("machine", {})), group_of(data.get("machine", {})))
+    def __init__(self, records: Iterable[Record]) -> None:
+        self.ledgers = list(records)
+        self._stored = [stored.parts(record) for record in self.ledgers]
+        self.labels = [(record_id(data), machine_label(data.machine), group_of(data.machine))
                        for data in self.ledgers]
         # records are numbered in the order verdicts list them (by record id), so that a verdict's
         # results need no sorting by anything but their number
@@ -205,17 +226,23 @@ class Index:
         #: places it holds the code at (``at``: language → block index), its result), …] in record order: one
         #: result for the copies of a block in every language, whose fields are read only where a verdict's
         #: reader asks (`MachineResult.entry`). A page of a site without language folders is under its own path.
-        self.by_code: dict[tuple[str, str, bool], list[tuple[int, dict, MachineResult]]] = {}
+        self.by_code: dict[tuple[str, str, bool], list[Found]] = {}
         #: the same page → [(record, stored page), …]: the records that hold it, any code
-        self.by_page: dict[tuple[str, bool], list[tuple[int, dict]]] = {}
+        self.by_page: dict[tuple[str, bool], list[tuple[int, JSON]]] = {}
+        self._index()
+        self.cache: dict[tuple[str, int, str], Verdict] = {}
+        self._copies: dict[tuple[str, int, str], list[tuple[list[Found], list[int], Verdict]]] = {}  # see `verdict`
+        self._at: dict[tuple[str, str, bool], dict[tuple[str, int], list[Found]]] = {}  # code → its results by place
+        self._pages: list[tuple[Record, PageEntries]] | None = None
+
+    def _index(self) -> None:
         # a thousand records hold two hundred thousand results, spread over memory: each is read once, here
         by_code, by_page, labels, ledgers = self.by_code, self.by_page, self.labels, self.ledgers
-        places: dict[tuple, dict] = {}
+        places: dict[tuple[tuple[str, int], ...], dict[str, int]] = {}
         for n, m in enumerate(self._order):
-            data, record = self._stored[m], ledgers[m]
+            (pages, reasons, outputs), record = self._stored[m], ledgers[m]
             rid, label, group = labels[m]
-            outputs, reasons = data["outputs"], data["reasons"]
-            for rest, page in data["pages"].items():
+            for rest, page in pages.items():
                 folders = page.get("folders", True)
                 ran_at = page.get("ran_at")
                 held = (rest, folders)
@@ -236,32 +263,30 @@ class Index:
                         by_code[code].append(found)
                     else:
                         by_code[code] = [found]
-        self.cache: dict[tuple[str, int, str], Verdict] = {}
-        self._copies: dict[tuple[str, int, str], list[tuple[dict, list, Verdict]]] = {}  # see `verdict`
-        self._at: dict[tuple, dict] = {}  # code → its results by place (`_places`)
-        self._pages: list | None = None
 
     def __len__(self) -> int:
         return len(self.ledgers)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[tuple[Record, PageEntries]]:
         if self._pages is None:
-            self._pages = [(data, PageEntries((data["blocks"] if "blocks" in data else ledger.expanded(data)).values()))
-                           for data in self.ledgers]
+            self._pages = [(data, PageEntries(data.results.items())) for data in self.ledgers]
         return iter(self._pages)
 
-    def __getitem__(self, n: int):
+    def __getitem__(self, n: int) -> tuple[Record, PageEntries]:
         return list(self)[n]
 
     def verdict(self, page: str, index: int, sha256: str) -> Verdict:
         key = (page, index, sha256)
         found = self.cache.get(key)
         if found is None:
-            lang, rest = page.partition("/")[::2]
+            first, rest = page.partition("/")[::2]
+            lang: str | None = first
             if (rest, True) not in self.by_page:  # a site without language folders: the page under its own path
                 lang, rest = None, page
             code, pages = (rest, sha256, lang is not None), self.by_page.get((rest, lang is not None), ())
-            exact = self._places(code).get((lang, index), ()) if lang is not None else ()
+            exact = self._places(code).get((lang, index), []) if lang is not None else []
+            chosen: list[Found]
+            stale: list[int]
             if len(exact) == len(pages):  # every record holding the page holds this code at this place
                 chosen, stale = exact, []
             else:
@@ -276,7 +301,7 @@ class Index:
             self.cache[key] = found
         return found
 
-    def _places(self, code: tuple) -> dict[tuple[str, int], list]:
+    def _places(self, code: tuple[Any, ...]) -> dict[tuple[str, int], list[Any]]:
         """``code``'s results by the place each holds it at, ``(language, block index)``, in record order."""
         found = self._at.get(code)
         if found is None:
@@ -293,10 +318,11 @@ class Index:
                         found[place] = [held]
         return found
 
-    def _held(self, index: int, lang: str | None, codes, pages) -> tuple[list, list]:
+    def _held(self, index: int, lang: str | None, codes: Iterable[Found],
+              pages: Sequence[tuple[int, JSON]]) -> tuple[list[Found], list[int]]:
         """``([(record, places, result), …], [record, …])``: what each record holds of the block, and
         the records whose block at ``index`` has other code (stale). ``lang`` None: any language's copy."""
-        chosen: dict[int, tuple] = {}
+        chosen: dict[int, tuple[Any, ...]] = {}
         for held in codes:  # the block itself, else the same code elsewhere on the page
             n, at = held[0], held[1]
             if lang is None:
@@ -313,7 +339,7 @@ class Index:
                 stale.append(n)
         return list(chosen.values()), stale
 
-    def _verdict(self, chosen: list, stale: list) -> Verdict:
+    def _verdict(self, chosen: list[Any], stale: list[Any]) -> Verdict:
         """The verdict of the results ``chosen`` (``(record, places, result)``, in record order) and of
         the records ``stale`` (whose block has other code)."""
         if not stale:
@@ -326,27 +352,27 @@ class Index:
         return Verdict([r for _, r in sorted(results, key=lambda item: item[0])], len(self.ledgers))
 
 
-def index_ledgers(ledgers: list[dict]) -> Index:
-    """Each ledger with its entries grouped by page, for fast lookups."""
-    return Index(ledgers)
+def index_ledgers(records: Iterable[Record]) -> Index:
+    """Every record's results indexed for fast lookups."""
+    return Index(records)
 
 
-def verdict(page: str, index: int, sha256: str, indexed) -> Verdict:
+def verdict(page: str, index: int, sha256: str, indexed: Index | Iterable[tuple[Record, PageEntries]]) -> Verdict:
     """The verdict for block ``index`` of ``page`` whose code hashes to ``sha256``."""
     if isinstance(indexed, Index):
         return indexed.verdict(page, index, sha256)
-    result = Verdict(machines=len(indexed))
-    for data, pages in indexed:
-        if not isinstance(pages, PageEntries):
-            pages = PageEntries(e for entries in pages.values() for e in entries)
+    pairs = list(indexed)
+    result = Verdict(machines=len(pairs))
+    for data, pages in pairs:
         same = pages.by_code.get((page, sha256), [])
-        entry = next((e for e in same if e["index"] == index), same[0] if same else None)
+        held = next((h for h in same if h[0].index == index), same[0] if same else None)
+        entry = held[1] if held is not None else None
         if entry is not None:
-            state = "failed" if entry["outcome"] == "error" else entry["outcome"]
+            state = "failed" if entry.outcome == "error" else entry.outcome
         elif (page, index) in pages.by_index:
             state = "stale"
         else:
             continue
-        label = machine_label(data.get("machine", {}))
+        label = machine_label(data.machine)
         result.results.append(MachineResult(record_id(data), label, state, entry, data))
     return result

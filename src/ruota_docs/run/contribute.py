@@ -4,7 +4,7 @@
    to push to, gh or the manual route, free disk, a GPU build of torch: `ruota_docs.run.preflight`),
    say what will happen (which record, which branch), then ask.
 2. **Run the suite** with pytest's progress, reusing what already passed here for the same
-   code (``--reuse-ledger``): an interrupted run resumes where it stopped.
+   code (``--reuse-record``): an interrupted run resumes where it stopped.
 3. **Check the record** (`ruota_docs.records.check`): a refused record stops here.
 4. **Prepare a branch** that commits only the record, without touching the work tree or the
    checked-out branch (a commit made from HEAD's tree with the record replaced: plumbing only).
@@ -108,9 +108,9 @@ def describe(p: Plan) -> str:
 
 
 def run_suite(p: Plan, extra: list[str] = ()) -> int:
-    """The suite, with pytest's progress; ``--reuse-ledger`` makes a second run resume the first."""
-    command = [sys.executable, "-m", "pytest", "docs", "-p", "no:cacheprovider", "--reuse-ledger",
-               "--ledger", str(p.record), *extra]
+    """The suite, with pytest's progress; ``--reuse-record`` makes a second run resume the first."""
+    command = [sys.executable, "-m", "pytest", "docs", "-p", "no:cacheprovider", "--reuse-record",
+               "--record", str(p.record), *extra]
     print("running:", shlex.join(command), flush=True)
     return subprocess.call(command, cwd=p.root)
 
@@ -148,10 +148,10 @@ def prepare_branch(p: Plan, body: str) -> str:
 def pull_request_body(p: Plan, report: str) -> str:
     data = ledger.load(p.record)
     outcomes: dict[str, int] = {}
-    for entry in data["blocks"].values():
-        outcomes[entry["outcome"]] = outcomes.get(entry["outcome"], 0) + 1
+    for result in data.results.values():
+        outcomes[result.outcome] = outcomes.get(result.outcome, 0) + 1
     counted = ", ".join(f"{count} {outcome}" for outcome, count in sorted(outcomes.items()))
-    origin = data.get("provenance") or {}
+    origin = data.provenance or {}
     labels = ", ".join(origin.get("runner_labels") or [])
     made = (f"by the records workflow, run {origin['run_url']} (runner labels: {labels})"
             if origin.get("kind") == "ci" else "with `ruota-docs contribute`")
@@ -161,7 +161,7 @@ def pull_request_body(p: Plan, report: str) -> str:
     known = attestations.commit_known(p.root, origin.get("commit"))
     return "\n".join([
         f"A record of the whole suite on **{p.label}**, made {made}.", "",
-        f"- machine: `{data['machine_id']}`, fingerprint `{(data.get('fingerprint') or '')[:8]}`",
+        f"- machine: `{data.machine_id}`, fingerprint `{(data.fingerprint or '')[:8]}`",
         f"- commit that ran: `{origin.get('commit') or 'unknown'}`"
         + (" (not in this repository's history)" if known is False else "")
         + f"; provenance: {origin.get('kind', 'sent')}" + (f", {ci}" if ci else ""),
@@ -174,7 +174,7 @@ def describe_record(root: Path, record: Path, docs_dir: Path) -> tuple[str, int]
     """The pull request's body for a record made elsewhere (the records workflow), and the
     record check's exit status."""
     data = ledger.load(record)
-    p = Plan(Path(root), Path(record).resolve(), "", machine_label(data.get("machine", {})))
+    p = Plan(Path(root), Path(record).resolve(), "", machine_label(data.machine))
     report, status = check_record(p, docs_dir)
     return pull_request_body(p, report), status
 

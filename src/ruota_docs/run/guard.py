@@ -9,7 +9,7 @@ block, naming the files. Nothing is restored: what the block wrote is left for t
 author to look at.
 
 Records are different: no block may bend one. `RecordKeeper` keeps a copy (bytes,
-mode, owner, times) of every ``<ledger_dir>/*.json`` taken when the run starts, and
+mode, owner, times) of every ``<record_dir>/*.json`` taken when the run starts, and
 after each block — and again when the page's processes have been killed — a record
 created, changed or deleted fails the block, naming it, and is put back exactly as it
 was. The engine's own writes (another run finishing meanwhile) are told apart by the
@@ -83,7 +83,7 @@ class RepositoryGuard:
         self.skip = {str(site.site_dir)}
         self.skip.update(str(Path(p).resolve()) for p in skip_paths)
         self.skip.update(str(self.root / p.rstrip("/")) for p in _ignored(str(self.root)))
-        self.records = keeper(site.ledger_dir)
+        self.records = keeper(site.record_dir)
         self.last = self.snapshot()
 
     def snapshot(self) -> Snapshot:
@@ -209,7 +209,7 @@ class RecordKeeper:
         """Keep an engine's write, put back anything else: ``(what the block did, note)``.
         Decided under the record's lock, so no engine write happens in between."""
         # the lock file stays: removing it while another run waits on it would break the lock
-        with ledger._locked(path):
+        with ledger.locked(path):
             try:
                 current = path.read_bytes()
             except FileNotFoundError:

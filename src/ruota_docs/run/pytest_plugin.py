@@ -2,13 +2,13 @@
 
 Loaded automatically (entry point ``pytest11``). Options:
 
-``--ledger PATH``        file or folder for the record (default: ``verification/``
+``--record PATH``        file or folder for the record (default: ``verification/``
                          beside mkdocs.yml, file named after the machine id)
-``--no-ledger``          write no record
+``--no-record``          write no record
 ``--block-timeout S``    seconds a block may run (default 120; ``run: timeout=`` wins)
 ``--network``            let blocks marked ``requires: network`` run
 ``--no-reuse``           execute identical translations again instead of crediting them
-``--reuse-ledger``       do not run pages whose code passed here last time, unchanged
+``--reuse-record``       do not run pages whose code passed here last time, unchanged
                          (their records are kept as they were; for authors, not CI)
 ``--update-outputs``     rewrite the ``#>`` lines of blocks whose output differs, from this
                          machine's output, in the page or snippet file they are written in
@@ -26,18 +26,30 @@ mkdocs.yml is read as MkDocs reads it: a file that is not valid YAML stops the r
 file and line; an option the ``ruota_docs`` plugin does not have is a warning, an error with
 pytest's ``--strict``. A run that collects nothing while a mkdocs.yml lies below the folder
 it names says so, with the file and the option.
+
+``--ledger``, ``--no-ledger`` and ``--reuse-ledger``, the options' names before, still work,
+with a warning.
 """
 
 from __future__ import annotations
 
 import contextlib
-import gc
 import os
 import sys
 from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from collections.abc import Callable, Generator, Iterable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:  # imported where a hook needs them (see below)
+    from ruota_docs.records.schema import BlockRef, Result
+    from ruota_docs.blocks.block import Block
+    from ruota_docs.run.accounting import Accounting
+    from ruota_docs.run.run_state import RunState
+    from ruota_docs.run.settings import Settings
 
 # pytest loads this plugin in every run of this environment, most of which collect no page:
 # the engine's modules are imported where a hook needs them, so that such a run pays nothing
@@ -66,7 +78,33 @@ SETTINGS = pytest.StashKey["Settings"]()
 RUN = pytest.StashKey["RunState"]()
 
 
-def _settings(config: pytest.Config):
+@dataclass
+class _Run:
+    """What this plugin keeps of one pytest run, on its config (`RECORDING`)."""
+
+    sites: list[Path] = field(default_factory=list)  #: the sites the run's paths point at
+    #: each block's entry (`ruota_docs.records.schema.Result.to_entry`) and its page's block count
+    entries: list[tuple[dict[str, Any], int]] = field(default_factory=list)
+    updates: list[dict[str, Any]] = field(default_factory=list)  #: #> lines planned by the blocks, written at the end
+    updated: list[str] = field(default_factory=list)  #: what writing them changed, for the summary
+    accounting: Accounting | None = None  #: made once a block is collected or reported
+    collectors: dict[Path, Any] = field(default_factory=dict)  #: each site's Sybil collector
+    ahead: bool | None = None  #: the one page of the run starts ahead; False once started
+    unaccounted: list[str] = field(default_factory=list)  #: blocks collected that never reported
+    summary: str | None = None  #: the record's line in the terminal summary
+
+
+RECORDING = pytest.StashKey[_Run]()
+
+
+def _run(config: pytest.Config) -> _Run:
+    """This plugin's state of the run, made on first use."""
+    if RECORDING not in config.stash:
+        config.stash[RECORDING] = _Run()
+    return config.stash[RECORDING]
+
+
+def _settings(config: pytest.Config) -> Settings:
     """The run's `ruota_docs.run.settings.Settings`, built on first use from the same command line
     in the controller and in every xdist worker, for the site the run is about."""
     if SETTINGS not in config.stash:
@@ -76,7 +114,7 @@ def _settings(config: pytest.Config):
     return config.stash[SETTINGS]
 
 
-def _state(config: pytest.Config):
+def _state(config: pytest.Config) -> RunState:
     """The run's `ruota_docs.run.run_state.RunState`, made on first use."""
     if RUN not in config.stash:
         from ruota_docs.run.run_state import RunState  # noqa: PLC0415 — see the imports above
@@ -85,7 +123,7 @@ def _state(config: pytest.Config):
     return config.stash[RUN]
 
 
-def _live_line(config: pytest.Config):
+def _live_line(config: pytest.Config) -> Callable[[str, float, bool], None] | None:
     """``progress(where, elapsed, done)`` for a block that runs long: on a terminal, one line
     rewritten each second and cleared when the block ends; elsewhere (a log, CI) a line at 5 s,
     then every minute. Written past pytest's capture."""
@@ -123,14 +161,17 @@ def _live_line(config: pytest.Config):
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("ruota-docs", "verified documentation")
-    group.addoption("--ledger", metavar="PATH", help="verification record file or folder (default: verification/)")
-    group.addoption("--no-ledger", action="store_true", help="do not write the verification record")
+    group.addoption("--record", metavar="PATH", help="verification record file or folder (default: verification/)")
+    group.addoption("--no-record", action="store_true", help="do not write the verification record")
     group.addoption("--block-timeout", type=float, metavar="S",
                     help="seconds a code block may run (default 120; run: timeout=S for one block)")
     group.addoption("--network", action="store_true", help="run blocks that need the internet")
     group.addoption("--no-reuse", action="store_true", help="execute identical translations again")
-    group.addoption("--reuse-ledger", action="store_true",
+    group.addoption("--reuse-record", action="store_true",
                     help="skip executing pages that passed on this machine with the same code (author runs)")
+    for old, new in DEPRECATED_OPTIONS.items():
+        kind: dict[str, Any] = {"metavar": "PATH"} if old == "--ledger" else {"action": "store_true"}
+        group.addoption(old, dest=old[2:].replace("-", "_"), help=f"deprecated: use {new}", **kind)
     group.addoption("--update-outputs", action="store_true",
                     help="rewrite #> output lines from this machine's output (pages and snippet files)")
     group.addoption("--mkdocs-config", metavar="PATH",
@@ -143,6 +184,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "see `ruota-docs runner`)")
 
 
+#: The options' names before ``record`` named what they write: still read, with a warning.
+DEPRECATED_OPTIONS = {"--ledger": "--record", "--no-ledger": "--no-record", "--reuse-ledger": "--reuse-record"}
+
+
+def _warn_deprecated(config: pytest.Config) -> None:
+    for old, new in DEPRECATED_OPTIONS.items():
+        if config.getoption(old[2:].replace("-", "_"), default=None):
+            config.issue_config_time_warning(
+                pytest.PytestDeprecationWarning(f"ruota-docs: {old} is deprecated: use {new}"), stacklevel=2)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     from ruota_docs.blocks import compat  # noqa: PLC0415 — see the imports above
 
@@ -150,16 +202,18 @@ def pytest_configure(config: pytest.Config) -> None:
         compat.check()
     except compat.UnsupportedDependency as error:
         raise pytest.UsageError(f"ruota-docs: {error}") from None
+    _warn_deprecated(config)
     # The settings reach the evaluators through the ruota_run fixture, the page's process as an argument.
     if _one_page_named(config):  # first of all: the page renders while the rest of the set-up goes on
         from ruota_docs.run import render_ahead  # noqa: PLC0415 — a one-page run only
 
         render_ahead.start(Path(config.invocation_params.dir, config.args[0]).resolve())
+    run = _run(config)
     try:
-        config._ruota_sites = _sites_asked(config)  # type: ignore[attr-defined]
+        run.sites = _sites_asked(config)
     except ValueError as error:  # site_config.ConfigError: the file, its line, what is wrong
         raise pytest.UsageError(f"ruota-docs: {error}") from None
-    if config._ruota_sites and not hasattr(config, "workerinput"):
+    if run.sites and not hasattr(config, "workerinput"):
         _warn_unknown_options(config)
     if not hasattr(config, "workerinput") and _runs_pages(config):
         from ruota_docs.run import unprivileged  # noqa: PLC0415 — a site's run only
@@ -181,15 +235,11 @@ def pytest_configure(config: pytest.Config) -> None:
         from ruota_docs.run.scheduling import SchedulingPlugin  # noqa: PLC0415 — xdist is optional and slow to import
 
         config.pluginmanager.register(SchedulingPlugin(), "ruota-docs-scheduling")
-    config._ruota_entries = []  # type: ignore[attr-defined]
-    config._ruota_updates = []  # type: ignore[attr-defined]  # #> lines planned by the blocks, written at the end
-    config._ruota_updated = []  # type: ignore[attr-defined]  # what writing them changed, for the summary
-    config._ruota_accounting = None  # type: ignore[attr-defined] — made once a block is collected or reported
-    config._ruota_collectors = {}  # type: ignore[attr-defined]
-    config._ruota_ahead = _one_page(config) or None  # type: ignore[attr-defined] — False once started
+    run.ahead = _one_page(config) or None
+    config.pluginmanager.register(_Reports(config), "ruota-docs-reports")
 
 
-def _isolation(config: pytest.Config, runner) -> None:
+def _isolation(config: pytest.Config, runner: Any) -> None:
     """Once per run: whether pages run in the sandbox; where they cannot, say so (once)."""
     from ruota_docs.run import sandbox  # noqa: PLC0415 — a site's run only
 
@@ -208,17 +258,17 @@ def _isolation(config: pytest.Config, runner) -> None:
                          f"record isolation: {isolation}\n")
 
 
-def _record_folder_writable(settings) -> None:
+def _record_folder_writable(settings: Settings) -> None:
     """Before any page: a record folder that cannot be written stops the run at once, named."""
-    if not settings.write_ledger or settings.fake_device:
+    if not settings.write_record or settings.fake_device:
         return
-    target = settings.ledger or settings.ledger_dir or settings.root / "verification"
+    target = settings.record or settings.record_dir or settings.root / "verification"
     folder = target.parent if target.suffix == ".json" else target
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent
     if not os.access(folder, os.W_OK):
         raise pytest.UsageError(f"ruota-docs: the record folder {folder} cannot be written (read-only or not "
-                                "yours): make it writable, or name another with --ledger PATH, or run with --no-ledger")
+                                "yours): make it writable, or name another with --record PATH, or run with --no-record")
 
 
 def _one_page_named(config: pytest.Config) -> bool:
@@ -234,7 +284,7 @@ def _one_page(config: pytest.Config) -> bool:
 
 
 @pytest.fixture(scope="session")
-def ruota_run(pytestconfig: pytest.Config):
+def ruota_run(pytestconfig: pytest.Config) -> RunState:
     """The run's `ruota_docs.run.run_state.RunState` (settings, the record read at the start):
     Sybil puts it in each page's namespace."""
     return _state(pytestconfig)
@@ -273,7 +323,7 @@ def _warn_unknown_options(config: pytest.Config) -> None:
     from ruota_docs.blocks import site_config  # noqa: PLC0415 — a site's run only
 
     strict = bool(config.getoption("strict", default=False)) or _ini_strict(config)
-    for root in config._ruota_sites:
+    for root in _run(config).sites:
         path = site_config.config_path(root)
         for name, line in site_config.unknown_options(path):
             message = (f"{path}{f':{line}' if line else ''}: plugins: ruota_docs: unknown option {name!r} (the plugin "
@@ -292,12 +342,12 @@ def _ini_strict(config: pytest.Config) -> bool:
 
 def _runs_pages(config: pytest.Config) -> bool:
     """Whether this run collects a docs folder (or part of it) to run it: only then do pages run."""
-    return bool(config._ruota_sites) and not config.getoption("collectonly", default=False)
+    return bool(_run(config).sites) and not config.getoption("collectonly", default=False)
 
 
 def _site_root(config: pytest.Config) -> Path:
     """The folder of the site this run is about (its mkdocs.yml's), else pytest's rootdir."""
-    sites = getattr(config, "_ruota_sites", None)
+    sites = _run(config).sites
     return sites[0] if sites else Path(config.rootpath)
 
 
@@ -309,27 +359,28 @@ def _conftest_collects(config: pytest.Config, file_path: Path) -> bool:
         hook = getattr(plugin, "pytest_collect_file", None)
         if getattr(hook, "__module__", None) != "sybil.integration.pytest":
             continue
-        sybils = inspect.getclosurevars(hook).nonlocals.get("sybils") or ()
+        sybils = inspect.getclosurevars(hook).nonlocals.get("sybils") or () if callable(hook) else ()
         if any(sybil.name == "ruota" and sybil.should_parse(file_path) for sybil in sybils):
             return True
     return False
 
 
-def pytest_collect_file(file_path: Path, parent):
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     """Each page of the site the run points at (see :mod:`ruota_docs.run.discovery`): no
     conftest needed. A conftest that builds the engine's Sybil itself is left to collect."""
     config = parent.config
-    if file_path.suffix != ".md" or not config._ruota_sites:
+    if file_path.suffix != ".md" or not _run(config).sites:
         return None
     from ruota_docs.run import discovery  # noqa: PLC0415 — a site's run only
 
     root = discovery.site_of_page(file_path)
+    sites = _run(config).sites
     if config.getoption("mkdocs_config", default=None):  # the named site's pages, wherever its file is
-        root = config._ruota_sites[0] if discovery.docs_dir(config._ruota_sites[0]) in file_path.parents else None
-    if root is None or root not in config._ruota_sites or _conftest_collects(config, file_path):
+        root = sites[0] if discovery.docs_dir(sites[0]) in file_path.parents else None
+    if root is None or root not in sites or _conftest_collects(config, file_path):
         return None
-    if config._ruota_ahead:  # the one page of the run: its process starts while it renders
-        config._ruota_ahead = False
+    if _run(config).ahead:  # the one page of the run: its process starts while it renders
+        _run(config).ahead = False
         from ruota_docs.run.process import session  # noqa: PLC0415
         from ruota_docs.run.sybil.parsers import PageLayout  # noqa: PLC0415
 
@@ -337,36 +388,38 @@ def pytest_collect_file(file_path: Path, parent):
             session.start_ahead(PageLayout(root).page_of(file_path)[0], _settings(config))
         except session.MachineFault:
             pass  # the page's first block meets it again, and stops the run there
-    collectors = config._ruota_collectors
+    collectors = _run(config).collectors
     if root not in collectors:
         from ruota_docs.run.sybil import make_sybil  # noqa: PLC0415
 
         collectors[root] = make_sybil(root).pytest()
-    return collectors[root](file_path, parent)
+    collected: pytest.Collector | None = collectors[root](file_path, parent)
+    return collected
 
 
-def _accounting(config: pytest.Config):
+def _accounting(config: pytest.Config) -> Accounting:
     """The run's `ruota_docs.run.accounting.Accounting`, made on first use."""
-    if config._ruota_accounting is None:
+    run = _run(config)
+    if run.accounting is None:
         from ruota_docs.run.accounting import Accounting  # noqa: PLC0415 — a site's run only
 
-        config._ruota_accounting = Accounting()
-    return config._ruota_accounting
+        run.accounting = Accounting()
+    return run.accounting
 
 
-def _collected(items) -> list[tuple[str, tuple[str, int] | None]]:
+def _collected(items: Iterable[pytest.Item]) -> list[tuple[str, tuple[str, int] | None]]:
     """``(node id, (page, index))`` of each block test, ``(node id, None)`` of each page problem."""
-    found = []
+    found: list[tuple[str, tuple[str, int] | None]] = []
     for item in items:
         parsed = getattr(getattr(item, "example", None), "parsed", None)
-        if hasattr(parsed, "signature"):
+        if parsed is not None and hasattr(parsed, "signature"):
             found.append((item.nodeid, (parsed.page, parsed.index)))
         elif type(parsed).__name__ == "PageProblem":
             found.append((item.nodeid, None))
     return found
 
 
-def pytest_collection_finish(session) -> None:
+def pytest_collection_finish(session: pytest.Session) -> None:
     """What this run collected, after deselection: each of it must report once."""
     found = _collected(session.items)
     workeroutput = getattr(session.config, "workeroutput", None)
@@ -374,32 +427,27 @@ def pytest_collection_finish(session) -> None:
         workeroutput[_WORKER_KEY] = found
     elif found:
         _accounting(session.config).collect(found)
-    if found:
-        # What is alive now (MkDocs, Markdown and its extensions, the rendered pages) lives
-        # until the run ends: out of the collector's way, pytest's closing collections of
-        # the unraisable-exception check stop walking it (a third of a one-page run's exit).
-        gc.freeze()
 
 
 @pytest.hookimpl(optionalhook=True)
-def pytest_testnodedown(node, error) -> None:
+def pytest_testnodedown(node: Any, error: object) -> None:
     """xdist's controller: a worker finished, with what it collected."""
     found = getattr(node, "workeroutput", {}).get(_WORKER_KEY)
     if found:
         _accounting(node.config).collect(found)
 
 
-def _block(item):
+def _block(item: pytest.Item) -> Block | None:
     example = getattr(item, "example", None)
     block = getattr(example, "parsed", None)
     return block if block is not None and hasattr(block, "signature") else None
 
 
-def pytest_collection_modifyitems(session, config, items) -> None:
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     """Keep each page's blocks together, the Spanish source before its translations, so
     that identical translations are credited with the source's run (with xdist, use
     ``--dist loadscope``: see :mod:`ruota_docs.run.scheduling`)."""
-    pages: dict[str, list] = defaultdict(list)
+    pages: dict[str, list[Any]] = defaultdict(list[Any])
     others = []
     for item in items:
         block = _block(item)
@@ -410,7 +458,7 @@ def pytest_collection_modifyitems(session, config, items) -> None:
 
     source = _settings(config).source_language if pages else None
 
-    def order(page: str):
+    def order(page: str) -> tuple[str, bool, str]:
         lang, _, rest = page.partition("/")
         return (rest, lang != source, lang)
 
@@ -418,63 +466,50 @@ def pytest_collection_modifyitems(session, config, items) -> None:
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item, call):
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
     outcome = yield
     report = outcome.get_result()
     block = _block(item)
     if block is None or report.when != "call":
         return
-    from ruota_docs.blocks import tiers  # noqa: PLC0415 — a block's report only
-    from ruota_docs.records import ledger, reason_codes  # noqa: PLC0415 — a block's report only
+    from ruota_docs.run.results import block_ref, result_of  # noqa: PLC0415 — a block's report only
 
     if report.skipped and isinstance(report.longrepr, tuple):
         # point the skip at the page and line, not at pytest's unittest shim
         report.longrepr = (str(item.path), block.line, report.longrepr[2])
-    result = block.outcome
-    status = "error" if result is None else result.status
-    if result is None:  # the engine itself failed on this block
-        code = reason_codes.reason("problem", message=str(call.excinfo.value)) if call.excinfo else None
-        output, duration, error, reused, as_root, isolation = "", report.duration, None, None, None, None
-    else:
-        code, output, duration, error = result.code, result.output, result.duration, result.error
-        reused, as_root = getattr(result, "reused_from", None), getattr(result, "as_root", None)
-        isolation = getattr(result, "isolation", None)
-    reason = code.english() if code else getattr(result, "reason", None)
-    update = getattr(result, "update", None)
-    if update is not None:  # travels with the report, from an xdist worker too
-        report.user_properties.append((_UPDATED, update.to_json()))
-    tier = tiers.derive(block.evidence, block.requirements, status)
-    report.user_properties.append((_KEY, {
-        "page": block.page, "lang": block.lang, "index": block.index, "line": block.line,
-        "language": block.language, "sha256": getattr(result, "sha256", None) or block.sha256, "id": block.block_id,
-        "outcome": status, "reason": reason, "reason_code": code.to_record() if code else None, "error": error,
-        "duration": round(duration, 4),
-        "output": output, "ran_at": getattr(result, "ran_at", None) or ledger.now(), "reused_from": reused,
-        "signature": block.signature, "as_root": as_root, "page_blocks": block.page_total,
-        **({"tier": tier} if tier else {}),  # absent where the block reached none (`ruota_docs.blocks.tiers`)
-        **({"isolation": isolation} if isolation else {}),  # absent where no code ran: older records unchanged
-    }))
+    decided = _state(item.config).take(block.page, block.index)
+    if decided is not None and decided.update is not None:  # travels with the report, from an xdist worker too
+        report.user_properties.append((_UPDATED, decided.update.to_json()))
+    # an entry (`Result.to_entry`) travels with the report, from an xdist worker too
+    problem = str(call.excinfo.value) if call.excinfo else None
+    found = result_of(block, decided, problem, report.duration)
+    report.user_properties.append((_KEY, [found.to_entry(block_ref(block)), block.page_total]))
 
 
-def pytest_runtest_logreport(report) -> None:
-    if _CONFIG and "::sybil:" in report.nodeid:
-        _accounting(_CONFIG[0]).report(report)
-    if report.when != "call":
-        return
-    for key, value in report.user_properties:
-        if key == _KEY:
-            _CONFIG[0]._ruota_entries.append(value)
-        elif key == _UPDATED:
-            _CONFIG[0]._ruota_updates.append(value)
+class _Reports:
+    """What each test report brings (a block's result, a ``#>`` update), kept on its run's config:
+    a plugin object per config, so that runs in one process (nested, in-process) keep theirs apart."""
 
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
 
-_CONFIG: list = []
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if "::sybil:" in report.nodeid:
+            _accounting(self.config).report(report)
+        if report.when != "call":
+            return
+        run = _run(self.config)
+        for key, value in report.user_properties:
+            if key == _KEY:
+                run.entries.append(value)  # type: ignore[arg-type]  # what makereport put there
+            elif key == _UPDATED:
+                run.updates.append(value)  # type: ignore[arg-type]
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_sessionstart(session) -> None:
-    _CONFIG[:] = [session.config]
-    if session.config.getoption("reuse_ledger") and _settings(session.config).reuse_ledger:
+def pytest_sessionstart(session: pytest.Session) -> None:
+    option = session.config.getoption
+    if (option("reuse_record") or option("reuse_ledger")) and _settings(session.config).reuse_record:
         from ruota_docs.run.device import probe  # noqa: PLC0415 — an author's run only
 
         _state(session.config).read_record(probe().machine_id)  # once, before any page (in each xdist worker too)
@@ -499,7 +534,7 @@ def _sites_below(config: pytest.Config, depth: int = 3) -> list[str]:
     return found
 
 
-def _write_updates(session) -> None:
+def _write_updates(session: pytest.Session) -> None:
     """``--update-outputs``: write the ``#>`` lines the blocks planned, before the record is
     written; a block whose lines cannot be written fails, in the record too."""
     from ruota_docs.records import reason_codes  # noqa: PLC0415 — an update's run only
@@ -514,15 +549,15 @@ def _write_updates(session) -> None:
         except ValueError:
             return path
 
-    by_key = {f"{e['page']}#{e['index']}": e for e in config._ruota_entries}
-    for applied in apply_updates([OutputUpdate.from_json(u) for u in config._ruota_updates], shown):
+    by_key = {f"{e['page']}#{e['index']}": e for e, _ in _run(config).entries}
+    for applied in apply_updates([OutputUpdate.from_json(u) for u in _run(config).updates], shown):
         where = applied.update.where
         if applied.error is None:
-            config._ruota_updated.extend(f"{shown(c.path)}{str(c)[len(c.path):]} (the block at {where})"
+            _run(config).updated.extend(f"{shown(c.path)}{str(c)[len(c.path):]} (the block at {where})"
                                          for c in applied.changes)
             continue
         code = reason_codes.reason("outputs_not_updated", at=None, error=applied.error)
-        config._ruota_updated.append(f"{where}: {code.english()}")
+        _run(config).updated.append(f"{where}: {code.english()}")
         entry = by_key.get(applied.update.block)
         if entry is not None:  # recorded with the code it still has
             entry.update(outcome="failed", reason=code.english(), reason_code=code.to_record(),
@@ -530,9 +565,9 @@ def _write_updates(session) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-def pytest_sessionfinish(session, exitstatus) -> None:
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int | pytest.ExitCode) -> None:
     config = session.config
-    if config._ruota_ahead is False:  # a page was started ahead: end it if none of its blocks ran
+    if _run(config).ahead is False:  # a page was started ahead: end it if none of its blocks ran
         from ruota_docs.run.process.session import close_ahead  # noqa: PLC0415
 
         close_ahead()
@@ -540,87 +575,99 @@ def pytest_sessionfinish(session, exitstatus) -> None:
         sys.modules["ruota_docs.run.render_ahead"].discard()
     if hasattr(config, "workerinput"):  # xdist worker: the controller writes the record
         return
-    if config._ruota_updates:
+    if _run(config).updates:
         _write_updates(session)
-    entries = config._ruota_entries
-    accounting = config._ruota_accounting
+    entries = _run(config).entries
+    accounting = _run(config).accounting
     unrun: set[str] = set()
     if accounting is not None and not config.getoption("collectonly", default=False):
         # a run that runs nothing (collect-only) accounts for nothing
         stopped = (bool(session.shouldfail or session.shouldstop) or exitstatus == pytest.ExitCode.INTERRUPTED
                    or bool(_state(config).fault))
-        config._ruota_unaccounted = accounting.problems(stopped)  # type: ignore[attr-defined]
-        if config._ruota_unaccounted:
+        _run(config).unaccounted = accounting.problems(stopped)
+        if _run(config).unaccounted:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
-        unrun = {f"{page}#{index}" for page, index in accounting.unrun_blocks()}  # ledger.block_key
+        unrun = {f"{page}#{index}" for page, index in accounting.unrun_blocks()}  # BlockRef.key
         if _state(config).fault:  # the machine stopped the run: what it did not reach keeps its earlier results
             unrun = set()
-    if not (entries or unrun) or config.getoption("no_ledger"):
+    if not (entries or unrun) or config.getoption("no_record") or config.getoption("no_ledger"):
         return
+    _write_record(session, entries, unrun)
+
+
+def _write_record(session: pytest.Session, entries: list[tuple[dict[str, Any], int]], unrun: set[str]) -> None:
+    """This run's results merged into this machine's record; the summary says what was written."""
     from ruota_docs.records import ledger  # noqa: PLC0415 — a record's run only
+    from ruota_docs.records.schema import OUTCOMES, BlockRef, RecordError, Result  # noqa: PLC0415
     from ruota_docs.run import settings as run_settings  # noqa: PLC0415
     from ruota_docs.run.device import probe  # noqa: PLC0415
 
-    settings = _settings(config)
+    run, settings = _run(session.config), _settings(session.config)
     if settings.fake_device:
         # a preview of other hardware: its results describe this machine, not the one named
-        config._ruota_summary = (f"verification record NOT written: {run_settings.FAKE_DEVICE_VARIABLE} is set "
-                                 "(a preview, not a real machine)")
+        run.summary = (f"verification record NOT written: {run_settings.FAKE_DEVICE_VARIABLE} is set "
+                       "(a preview, not a real machine)")
         return
-    recorded = defaultdict(set)
-    totals = {}
-    for entry in entries:
-        recorded[entry["page"]].add(entry["index"])
-        totals[entry["page"]] = entry.pop("page_blocks", None) or 0
+    recorded: defaultdict[str, set[int]] = defaultdict(set)
+    totals: dict[str, int] = {}
+    results: dict[BlockRef, Result] = {}
+    for entry, page_blocks in entries:
+        block = BlockRef(entry["page"], entry["lang"], entry["index"], entry.get("line"))
+        results[block] = Result.from_entry(entry)
+        recorded[block.page].add(block.index)
+        totals[block.page] = page_blocks or 0
     # a page that could not be read has no known total (0): its earlier records are kept
     complete = {page for page, seen in recorded.items() if totals[page] and len(seen) >= totals[page]}
     path = settings.record_path(probe().machine_id)
     try:
-        ledger.record(path, entries, complete, probe().to_dict(), forget=unrun)
-    except ledger.LedgerError as error:
-        config._ruota_summary = f"verification record NOT written: {error}"
+        ledger.record(path, results, complete, probe().to_dict(), forget=unrun)
+    except RecordError as error:
+        run.summary = f"verification record NOT written: {error}"
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
         return
     except OSError as error:  # the machine's fault (no space, a read-only folder): the results are kept aside
-        kept = _kept_aside(path, entries, complete, probe().to_dict(), unrun)
-        config._ruota_summary = (f"verification record NOT written: {error.filename or path}: {error.strerror}; the "
-                                 f"record was left as it was. "
-                                 + (f"This run's results are kept, merged with it, in {kept}: move that file to "
-                                    f"{path} once it can be written." if kept else "This run's results are lost."))
+        kept = _kept_aside(path, results, complete, probe().to_dict(), unrun)
+        run.summary = (f"verification record NOT written: {error.filename or path}: {error.strerror}; the "
+                       f"record was left as it was. "
+                       + (f"This run's results are kept, merged with it, in {kept}: move that file to "
+                          f"{path} once it can be written." if kept else "This run's results are lost."))
         session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
         return
-    counts = Counter(e["outcome"] for e in entries)
-    credited = sum(1 for e in entries if e.get("reused_from"))
-    as_root = sum(1 for e in entries if e.get("as_root"))
+    counts = Counter(r.outcome for r in results.values())
+    credited = sum(1 for r in results.values() if r.reused_from)
+    as_root = sum(1 for r in results.values() if r.as_root)
     shown = os.path.relpath(path) if not os.path.relpath(path).startswith("..") else str(path)
-    config._ruota_summary = (
-        f"{len(entries)} blocks recorded in {shown}: "
-        + ", ".join(f"{counts[k]} {k}" for k in ledger.OUTCOMES if counts[k])
+    run.summary = (
+        f"{len(results)} blocks recorded in {shown}: "
+        + ", ".join(f"{counts[k]} {k}" for k in OUTCOMES if counts[k])
         + (f"; {credited} credited from an identical translation run once" if credited else "")
         + (f"; {as_root} ran as root" if as_root else "")
     )
 
 
-def _kept_aside(path: Path, entries: list, complete: set, machine: dict, unrun: set) -> Path | None:
+def _kept_aside(path: Path, results: Mapping[BlockRef, Result], complete: set[str], machine: dict[str, Any],
+                unrun: set[str]) -> Path | None:
     """The run's record written in the temporary folder instead (merged with the record at
     ``path`` as it is): the path, or None where that fails too."""
     import shutil  # noqa: PLC0415 — a fault's only
     import tempfile  # noqa: PLC0415
 
     from ruota_docs.records import ledger  # noqa: PLC0415
+    from ruota_docs.records.schema import RecordError  # noqa: PLC0415
 
     try:
         aside = Path(tempfile.mkdtemp(prefix="ruota-docs-unsaved-")) / path.name
         if path.exists():
             shutil.copyfile(path, aside)
-        ledger.record(aside, entries, complete, machine, forget=unrun)
-    except (OSError, ledger.LedgerError):
+        ledger.record(aside, results, complete, machine, forget=unrun)
+    except (OSError, RecordError):
         return None
     return aside
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
-    if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and not getattr(config, "_ruota_sites", None):
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int | pytest.ExitCode,
+                            config: pytest.Config) -> None:
+    if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and not _run(config).sites:
         below = _sites_below(config)
         if below:
             terminalreporter.write_sep("-", "ruota-docs: no site collected")
@@ -629,7 +676,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
                 + (f" and {len(below) - 5} more" if len(below) > 5 else "")
                 + f". Run pytest on that site's folder (pytest {Path(below[0]).parent}) or name it with "
                   f"--mkdocs-config {below[0]}")
-    updated = getattr(config, "_ruota_updated", None)
+    updated = _run(config).updated
     if updated:
         terminalreporter.write_sep("-", "ruota-docs #> lines updated")
         for line in updated:
@@ -637,7 +684,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
     elif config.getoption("update_outputs", default=False):
         terminalreporter.write_sep("-", "ruota-docs #> lines updated")
         terminalreporter.write_line("none: every block's output matched its #> lines")
-    unaccounted = getattr(config, "_ruota_unaccounted", None)
+    unaccounted = _run(config).unaccounted
     if unaccounted:
         terminalreporter.write_sep("=", "ruota-docs: blocks not accounted for", red=True, bold=True)
         for line in unaccounted:
@@ -649,7 +696,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
         terminalreporter.write_sep("=", "ruota-docs: the machine stopped the run", red=True, bold=True)
         terminalreporter.write_line(f"{fault}; free it and run again (no block was recorded as failed for it)",
                                     red=True)
-    summary = getattr(config, "_ruota_summary", None)
+    summary = _run(config).summary
     if summary:
         terminalreporter.write_sep("-", "ruota-docs verification record")
         terminalreporter.write_line(summary)

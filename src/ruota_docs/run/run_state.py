@@ -3,7 +3,7 @@
 The evaluators decide about one block at a time; reading the record and writing pages
 belong to the run's boundaries, in the pytest plugin:
 
-- at session start, with ``--reuse-ledger``, this machine's record is read once
+- at session start, with ``--reuse-record``, this machine's record is read once
   (:meth:`RunState.read_record`); the evaluators look pages up in it;
 - during the run, with ``--update-outputs``, the evaluators only plan the ``#>`` lines a
   block needs (:class:`OutputUpdate`); the plugin gathers the plans (from xdist workers
@@ -14,14 +14,16 @@ belong to the run's boundaries, in the pytest plugin:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ruota_docs.records.schema import Result
 from ruota_docs.run.settings import Settings
 
 if TYPE_CHECKING:  # imported where the lines are written (`apply_updates`): most runs write none
     from ruota_docs.run import outputs
+    from ruota_docs.run.process.session import Outcome
 
 
 @dataclass(frozen=True)
@@ -49,21 +51,33 @@ class RunState:
     """One process's view of the run: its settings, and the record read at its start."""
 
     settings: Settings
-    #: The blocks of this machine's record as the run found it (``--reuse-ledger``); None: not read, or unreadable.
-    recorded: dict | None = None
+    #: This machine's recorded results as the run found them (``--reuse-record``), by ``page#index``;
+    #: None: not read, or unreadable.
+    recorded: dict[str, Result] | None = None
+    #: What the evaluators decided for each block (``page#index``), until the plugin records it.
+    decided: dict[str, Outcome] = field(default_factory=dict)
     #: Shows the live line of a block that runs long: ``progress(where, elapsed, done)``; None: nothing shown.
     progress: Callable[[str, float, bool], None] | None = None
     #: The fault of the machine that stopped the run (no space left, …), as the run reports it.
     fault: str | None = None
 
     def read_record(self, machine_id: str) -> None:
-        """Read this machine's record once (``--reuse-ledger``); a record that cannot be read reuses nothing."""
-        from ruota_docs.records import ledger  # noqa: PLC0415 — only needed with --reuse-ledger
+        """Read this machine's record once (``--reuse-record``); a record that cannot be read reuses nothing."""
+        from ruota_docs.records import ledger  # noqa: PLC0415 — only needed with --reuse-record
 
         try:
-            self.recorded = ledger.load(self.settings.record_path(machine_id))["blocks"]
-        except (OSError, ledger.LedgerError):
+            record = ledger.load(self.settings.record_path(machine_id))
+            self.recorded = {key: result for key, (_, result) in record.by_key().items()}
+        except (OSError, ledger.RecordError):
             self.recorded = None
+
+    def decide(self, page: str, index: int, outcome: Outcome) -> None:
+        """The evaluators' outcome for block ``index`` of ``page``."""
+        self.decided[f"{page}#{index}"] = outcome
+
+    def take(self, page: str, index: int) -> Outcome | None:
+        """The outcome decided for a block, once (None: the engine decided nothing; it failed on the block)."""
+        return self.decided.pop(f"{page}#{index}", None)
 
 
 @dataclass(frozen=True)

@@ -60,13 +60,13 @@ class Settings:
     #: The language the others are translated from: its pages run first, so that identical
     #: translations are credited (``source_language``, else i18n's default language).
     source_language: str = site_config.DEFAULT_SOURCE_LANGUAGE
-    #: The folder of the committed records (``ledger_dir`` of the ``ruota_docs`` plugin), absolute.
-    ledger_dir: Path | None = None
+    #: The folder of the committed records (``record_dir`` of the ``ruota_docs`` plugin), absolute.
+    record_dir: Path | None = None
     #: Where this run writes its record: a ``.json`` file, or a folder in which the file is
-    #: named after the machine (``--ledger``; default: ``ledger_dir``).
-    ledger: Path | None = None
-    #: Whether a record is written at all (``--no-ledger`` turns it off).
-    write_ledger: bool = True
+    #: named after the machine (``--record``; default: ``record_dir``).
+    record: Path | None = None
+    #: Whether a record is written at all (``--no-record`` turns it off).
+    write_record: bool = True
     #: Seconds a block may run (``--block-timeout``); a block's ``run: timeout=`` wins.
     timeout: float = DEFAULT_TIMEOUT
     #: Whether blocks marked ``requires: network`` run (``--network``, or ``RUOTA_DOCS_NETWORK=1``).
@@ -75,8 +75,8 @@ class Settings:
     #: with that run instead of executing again (``--no-reuse`` turns it off).
     reuse_translations: bool = True
     #: Whether pages that passed on this machine with the same code are not run again, their
-    #: records kept as they were (``--reuse-ledger``; for authors, not CI).
-    reuse_ledger: bool = False
+    #: records kept as they were (``--reuse-record``; for authors, not CI).
+    reuse_record: bool = False
     #: Whether ``#>`` lines that differ from this machine's output are rewritten (``--update-outputs``).
     update_outputs: bool = False
     #: When the suite runs as root, whether pages keep root (``--run-as-root``, or
@@ -110,9 +110,9 @@ class Settings:
         return self.docs_dir or self.root / "docs"
 
     def record_path(self, machine_id: str) -> Path:
-        """The record file this run writes, for the machine ``machine_id``: ``--ledger``, else
+        """The record file this run writes, for the machine ``machine_id``: ``--record``, else
         ``<machine-id>-<fingerprint>.json`` in the records folder (as ``contribute`` names it)."""
-        target = self.ledger or self.ledger_dir or self.root / site_config.DEFAULT_LEDGER_DIR
+        target = self.record or self.record_dir or self.root / site_config.DEFAULT_RECORD_DIR
         if target.suffix == ".json":
             return target
         # a record of this machine named as before (``<machine-id>.json``) goes on being its record:
@@ -171,7 +171,7 @@ def from_environment(root: Path | None = None, environ: Mapping[str, str] | None
         "root": site.root,
         "docs_dir": site.docs_dir,
         "source_language": site.source_language,
-        "ledger_dir": site.ledger_dir,
+        "record_dir": site.record_dir,
         "block_isolation": site.block_isolation,
         "network": _flag(environ.get(NETWORK_VARIABLE)),
         "run_as_root": _flag(environ.get(RUN_AS_ROOT_VARIABLE)),
@@ -191,18 +191,19 @@ def from_pytest(config, environ: Mapping[str, str] | None = None, root: Path | N
     """The settings of a pytest run: its ``ruota-docs`` options over :func:`from_environment`
     (``root``: the site the run is about; pytest's rootdir by default)."""
     option = config.getoption
-    ledger = option("ledger")
-    if ledger:  # relative to where pytest was started, as any path on its command line
-        ledger = Path(config.invocation_params.dir, ledger).resolve()
+    record = option("record") or option("ledger")  # --ledger: its name before
+    if record:  # relative to where pytest was started, as any path on its command line
+        record = Path(config.invocation_params.dir, record).resolve()
+    no_record = option("no_record") or option("no_ledger")
     environ = os.environ if environ is None else environ
     return from_environment(
         Path(root or config.rootpath), environ,
-        ledger=ledger,
-        write_ledger=not option("no_ledger"),
+        record=record,
+        write_record=not no_record,
         timeout=option("block_timeout") or None,
         network=True if option("network") else None,
         reuse_translations=False if option("no_reuse") or option("update_outputs") else None,
-        reuse_ledger=bool(option("reuse_ledger") and not option("no_ledger")),
+        reuse_record=bool((option("reuse_record") or option("reuse_ledger")) and not no_record),
         update_outputs=bool(option("update_outputs")),
         run_as_root=True if option("run_as_root") else None,
         isolation=option("isolation") or None,

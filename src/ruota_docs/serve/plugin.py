@@ -31,6 +31,9 @@ class LivePreviewConfig(RuotaDocsConfig):
 
 
 class LivePreviewPlugin(RuotaDocsPlugin):
+    """The ``ruota_docs`` MkDocs plugin: each block's verification under it, the site's
+    generated pages, and under ``mkdocs serve`` the partial rebuild of what a change shows on."""
+
     config_class = LivePreviewConfig
 
     def on_startup(self, command, dirty):

@@ -62,7 +62,7 @@ def _under(path: Path, folder: Path) -> Path | None:
 
 def _blocks(blocks) -> list[tuple]:
     """What the pages drawn from others show of a page's blocks."""
-    return [(b.index, b.line, b.end_line, b.kind, b.language, b.sha256, tuple(map(str, b.requirements)),
+    return [(b.index, b.line, b.end_line, b.kind, b.fence_language, b.sha256, tuple(map(str, b.requirements)),
              sorted((k, str(v)) for k, v in b.options.items()), b.includes, b.skip_reason, b.error, b.source, b.title)
             for b in blocks]
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ruota_docs.records import verdicts
+from ruota_docs.records.schema import Record, Result
 from ruota_docs.blocks.collect import PageError, page_blocks
 
 LEVELS = ("none", "environment", "self_test", "whole_guide")
@@ -82,7 +83,7 @@ class Cell:
     reached_by: object = None  #: the last key block of the level reached
     stopped_by: object = None  #: the first block that stops the next level
     stop: str | None = None  #: why: failed, stale, absent, skipped
-    stop_entry: dict | None = None  #: the record's entry of that block, where there is one
+    stop_entry: Result | None = None  #: the record's result of that block, where there is one
 
 
 def _includes(block, snippet: str) -> bool:
@@ -149,11 +150,11 @@ def _excused(block, machine: dict) -> bool:
     return block.kind == "windows" and machine.get("os") != "windows"
 
 
-def cell(guide: Guide, data: dict, pages) -> Cell:
-    """The level ``guide`` reaches in one ledger (``data``, with ``pages`` its `verdicts.PageEntries`)."""
+def cell(guide: Guide, data: Record, pages: verdicts.PageEntries) -> Cell:
+    """The level ``guide`` reaches in one record (``data``, with ``pages`` its `verdicts.PageEntries`)."""
     indexed = [(data, pages)]
     found = {b.index: verdicts.verdict(guide.page, b.index, b.sha256, indexed).only() for b in guide.blocks}
-    return cell_of(guide, data.get("machine", {}), found)
+    return cell_of(guide, data.machine, found)
 
 
 def cell_of(guide: Guide, machine: dict, found) -> Cell:
@@ -188,9 +189,9 @@ def cell_of(guide: Guide, machine: dict, found) -> Cell:
     return result
 
 
-def missing_cards(ledgers: list[dict], cards) -> list[tuple[str, tuple[str, ...]]]:
+def missing_cards(ledgers: list[Record], cards) -> list[tuple[str, tuple[str, ...]]]:
     """The ``cards`` (`target_cards`) whose targets no ROCm record has yet: ``(name, targets without a record)``."""
-    seen = {d.get("machine", {}).get("arch") for d in ledgers if d.get("machine", {}).get("backend") == "rocm"}
+    seen = {d.machine.get("arch") for d in ledgers if d.machine.get("backend") == "rocm"}
     rows = []
     for name, targets in cards:
         left = tuple(t for t in targets if t not in seen)

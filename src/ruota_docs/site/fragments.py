@@ -8,6 +8,9 @@ markup is in the Jinja templates of ``site/templates/ruota/``, which a site may 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Hashable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
 
 from markupsafe import Markup
 
@@ -16,7 +19,8 @@ from ruota_docs.site.fragment_templates import add_globals, render, render_kept
 from ruota_docs.translations import staleness
 from ruota_docs.site.locales import LANGUAGE_NAMES, text
 from ruota_docs.records import verdicts
-from ruota_docs.records.verdicts import Verdict, machine_label
+from ruota_docs.records.schema import Record, Result
+from ruota_docs.records.verdicts import MachineResult, Verdict, machine_label
 from ruota_docs.blocks.terms import OS_LABELS, Requirement
 from ruota_docs.blocks.terms import ROCM_PROGRAMS
 
@@ -49,7 +53,7 @@ def icon(state: str, label: str | None = None) -> str:
 add_globals(text=text, icon=lambda state, label=None: Markup(icon(state, label)))
 
 
-def badges(block, lang: str) -> str:
+def badges(block: Any, lang: str) -> str:
     """The requirement badges shown above a block ('' when it has none)."""
     labels = [requirement_label(t, lang) for t in block.requirements]
     if block.kind == "windows" and not any(t.name == "os" for t in block.requirements):
@@ -59,14 +63,14 @@ def badges(block, lang: str) -> str:
     return render("badges", labels=labels, lang=lang)
 
 
-def _latest(results) -> str | None:
+def _latest(results: Iterable[MachineResult]) -> str | None:
     return max(filter(None, (r.ran_at for r in results)), default=None)
 
 
-def _failure(results, lang: str) -> str | None:
+def _failure(results: Iterable[MachineResult], lang: str) -> str | None:
     """Why the block failed, where the engine itself said so alike on every machine
     (a timeout, a dead process); a Python error is left to the output below."""
-    said = {reasons.engine_failure(r.entry or {}, lang) for r in results}
+    said = {reasons.engine_failure(r.entry, lang) for r in results}
     return said.pop() if len(said) == 1 and None not in said else None
 
 
@@ -86,7 +90,7 @@ def _phrase(g: groups.Group, states: tuple[str, ...], lang: str) -> str:
                 senders=text(lang, "senders", count=g.senders(*states)))
 
 
-def _phrases(found: list, states: tuple[str, ...], lang: str) -> str:
+def _phrases(found: list[Any], states: tuple[str, ...], lang: str) -> str:
     found = [g for g in found if g.count(*states)]
     words = [_phrase(g, states, lang) for g in found[:NAMED_GROUPS]]
     if len(found) > NAMED_GROUPS:
@@ -94,7 +98,7 @@ def _phrases(found: list, states: tuple[str, ...], lang: str) -> str:
     return formatting.join(words, lang)
 
 
-def _failed_lines(found: list, lang: str) -> list[tuple[str, str]]:
+def _failed_lines(found: list[Any], lang: str) -> list[tuple[str, str]]:
     """Failures: one line per group whose machines disagree ("failed on 1 of 4 gfx1102
     machines"), one line for the groups that failed as a whole."""
     lines = []
@@ -114,23 +118,25 @@ def _failed_lines(found: list, lang: str) -> list[tuple[str, str]]:
     return lines
 
 
-def _by_reason(verdict: Verdict) -> dict[tuple[str, str], list]:
+def _by_reason(verdict: Verdict) -> dict[tuple[str, str], list[MachineResult]]:
     """A verdict's skipped results by what their records say (English reason and code), once
     for the copies of the block that share the verdict."""
-    def make() -> dict:
-        found: dict[tuple[str, str], list] = {}
-        said: dict = {}  # a reason's key → what it says: read once for the machines that give it
+    def make() -> dict[tuple[str, str], list[MachineResult]]:
+        found: dict[tuple[str, str], list[MachineResult]] = {}
+        said: dict[Hashable, tuple[str, str]] = {}  # a reason's key → what it says: read once for the machines
         for r in verdict.by_state("skipped"):
             key = said.get(r.reason_key)
             if key is None:
-                entry = r.entry or {}
-                key = said[r.reason_key] = (entry.get("reason") or "", repr(entry.get("reason_code")))
+                entry = r.entry
+                key = said[r.reason_key] = ((entry.reason or "", repr(entry.reason_code)) if entry is not None
+                                            else ("", "None"))
             found.setdefault(key, []).append(r)
         return found
-    return verdict.kept("by_reason", make)
+    made: dict[tuple[str, str], list[MachineResult]] = verdict.kept("by_reason", make)
+    return made
 
 
-def mark(block, verdict: Verdict, lang: str, found: list | None = None) -> str:
+def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | None = None) -> str:
     """The small verification mark under a block: a line per kind of result, the machines
     counted by backend and target (the page's own card first)."""
     lines = []
@@ -150,9 +156,9 @@ def mark(block, verdict: Verdict, lang: str, found: list | None = None) -> str:
     if skipped and block.not_run_reason is None:
         # grouped by what the reader is told: machines whose English reasons differ only
         # in what they are ("this machine: …") share one line
-        said: dict[str, list] = {}
+        said: dict[str, list[Any]] = {}
         for key, machines in _by_reason(verdict).items():
-            said.setdefault(reasons.reason_text(block, machines[0].entry or {}, lang), []).append(key)
+            said.setdefault(reasons.reason_text(machines[0].entry, lang), []).append(key)
         for reason, keys in said.items():
             targets = groups.page_targets(page)  # the same for every copy's language
             found_groups = verdict.kept(("skipped_groups", tuple(keys), targets), lambda: groups.group(
@@ -167,7 +173,7 @@ def mark(block, verdict: Verdict, lang: str, found: list | None = None) -> str:
     return render("mark", lines=lines, lang=lang)
 
 
-def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: list | None = None) -> str:
+def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: list[Any] | None = None) -> str:
     """Tabs with what the block printed: the latest run on the page's card (else the GPU
     target of most machines) and on the CPU; the other machines are counted in the mark
     and listed on the card matrix."""
@@ -181,20 +187,21 @@ def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: li
         ran = shared[0].count(*states)
         label = formatting.join([g.results[0].label if g.count() == 1 else _phrase(g, states, lang) for g in shared],
                                 lang)
-        body = entry.get("output") or ""
-        if result.state == "failed" and entry.get("error"):
+        if entry is None:
+            continue
+        body = entry.output or ""
+        if result.state == "failed" and entry.error:
             error = reasons.error_text(entry, lang)
             body = (body + "\n" if body else "") + error
-        meta = [formatting.date(entry.get("ran_at"), lang, "medium"),
-                formatting.seconds(entry.get("duration") or 0, lang)]
+        meta = [formatting.date(entry.ran_at, lang, "medium"), formatting.seconds(entry.duration or 0, lang)]
         if ran > 1:  # which of the group's runs this is
             meta.append(text(lang, "latest_of", machine=result.label, count=ran))
-        if entry.get("tier"):  # how far this result goes: compiled is never worded as run
-            meta.append(text(lang, f"tier_{entry['tier']}"))
-        if entry.get("as_root"):  # what a permission check printed there is not what readers get
+        if entry.tier:  # how far this result goes: compiled is never worded as run
+            meta.append(text(lang, f"tier_{entry.tier}"))
+        if entry.as_root:  # what a permission check printed there is not what readers get
             meta.append(text(lang, "ran_as_root"))
         # a stored result names, per copy, the language whose run it was credited with
-        other = (entry.get("credited") or {}).get(lang) or (entry.get("reused_from") or "").partition("/")[0]
+        other = result.credited.get(lang) or (entry.reused_from or "").partition("/")[0]
         if other:
             names = LANGUAGE_NAMES.get(lang, LANGUAGE_NAMES["en"])
             meta.append(text(lang, "credited", language=names.get(other, other)))
@@ -202,7 +209,7 @@ def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: li
     return render("output_tabs", tabs=tabs, uid=uid, lang=lang)
 
 
-def block_panel(block, verdict: Verdict, lang: str, uid: str) -> str:
+def block_panel(block: Any, verdict: Verdict, lang: str, uid: str) -> str:
     state = "notrun" if block.not_run_reason is not None else verdict.state
     page = getattr(block, "page", "")
     found = groups.groups_of(verdict, page)
@@ -211,7 +218,7 @@ def block_panel(block, verdict: Verdict, lang: str, uid: str) -> str:
                   disagree=any(g.disagrees for g in found), lang=lang)
 
 
-def translation_banner(docs_dir, page_key: str, lang: str, source_lang: str) -> str:
+def translation_banner(docs_dir: Path, page_key: str, lang: str, source_lang: str) -> str:
     """The banner over a page of another language than ``lang``'s own (the i18n plugin shows
     the source page where a translation is missing), or over a translation whose source
     changed since it was translated; '' for any other page."""
@@ -226,14 +233,14 @@ def translation_banner(docs_dir, page_key: str, lang: str, source_lang: str) -> 
     return ""
 
 
-def page_summary(blocks_verdicts, lang: str) -> str:
+def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> str:
     """The one line at the top of a page."""
     total = len(blocks_verdicts)
     if not total:
         return ""
     counts = Counter("notrun" if b.not_run_reason is not None else v.state for b, v in blocks_verdicts)
     machines = {r.machine_id for _, v in blocks_verdicts for r in v.by_state("passed")}
-    stamps = [v.latest_run() for _, v in blocks_verdicts if v.latest_run()]
+    stamps = [stamp for _, v in blocks_verdicts if (stamp := v.latest_run())]
     if counts["notrun"] == total:  # nothing here is meant to run (an API page's docstrings): say only why
         return render("page_summary", state="notrun", parts=[text(lang, "summary_all_notrun", count=total)], lang=lang)
     if counts["passed"] == 0:
@@ -256,7 +263,7 @@ def page_summary(blocks_verdicts, lang: str) -> str:
     return render("page_summary", state=state, parts=parts, lang=lang)
 
 
-def _series_labels(options: dict, metrics: list[str]) -> list[str]:
+def _series_labels(options: dict[str, Any], metrics: list[str]) -> list[str]:
     """The readers' names of the series (``labels="a; b"``), else the metrics' own names."""
     given = [label.strip() for label in str(options.get("labels", "")).split(";") if label.strip()]
     if given and len(given) != len(metrics):
@@ -264,29 +271,31 @@ def _series_labels(options: dict, metrics: list[str]) -> list[str]:
     return given or metrics
 
 
-def chart(options: dict, entries_by_machine: list[tuple[dict, list[dict]]], lang: str) -> str:
+def chart(options: dict[str, Any], entries_by_machine: list[tuple[dict[str, Any], list[Result | None]]],
+          lang: str) -> str:
     """A ``chart:`` directive: a table and an SVG bar chart of recorded metrics."""
     metrics = [m for m in str(options.get("metrics", "")).split(",") if m]
     names = _series_labels(options, metrics)
     unit = formatting.unit(str(options.get("unit", "")), lang)
     title = str(options.get("title", ", ".join(metrics)))
-    groups, rows = [], []
+    groups: list[tuple[str, list[tuple[str, float | None, str]]]] = []
+    rows: list[tuple[str, str, list[float | None]]] = []
     for machine, entries in entries_by_machine:
-        values = []
+        values: list[tuple[str, float | None, str]] = []
         for metric, name in zip(metrics, names):
-            value = next((charts.metric(e.get("output"), metric) for e in entries if e["outcome"] == "passed"
-                          and charts.metric(e.get("output"), metric) is not None), None)
+            value = next((charts.metric(e.output, metric) for e in entries if e is not None and e.outcome == "passed"
+                          and charts.metric(e.output, metric) is not None), None)
             values.append((name if len(metrics) > 1 else "", value, "measured"))
         if any(v is not None for _, v, _ in values):
             groups.append((machine_label(machine), values))
             rows.append((machine_label(machine), text(lang, "chart_measured"), [v for _, v, _ in values]))
     for item in str(options.get("reported", "")).split(";"):
-        label, sep, value = item.rpartition("=")
+        label, sep, written = item.rpartition("=")
         if sep and label.strip():
             try:
-                number = float(value.strip().replace(",", "."))
+                number = float(written.strip().replace(",", "."))
             except ValueError:
-                raise ValueError(f"reported value {value.strip()!r} for {label.strip()!r} is not a number") from None
+                raise ValueError(f"reported value {written.strip()!r} for {label.strip()!r} is not a number") from None
             groups.append((label.strip(), [("", number, "reported")]))
             rows.append((label.strip(), text(lang, "chart_reported"), [number]))
     if not groups:
@@ -310,7 +319,7 @@ def _count(state: str, count: int, lang: str) -> str:
                        number=formatting.number(count, lang, 0), lang=lang)
 
 
-def rocm_kind(block) -> str | None:
+def rocm_kind(block: Any) -> str | None:
     """``device`` for a block that needs PyTorch on a ROCm GPU, ``toolchain`` for one that needs
     only ROCm's software (hipcc, or one of ROCm's programs), ``None`` for any other."""
     names = {t.name for t in block.requirements}
@@ -322,7 +331,7 @@ def rocm_kind(block) -> str | None:
     return None
 
 
-def rocm_evidence(pages: list[tuple[str, str, list]], lang: str) -> str:
+def rocm_evidence(pages: list[tuple[str, str, list[Any]]], lang: str) -> str:
     """Two rows drawn from the records: where the ROCm toolchain blocks and the ROCm device
     blocks of this language passed ("no record yet" where none did)."""
     rows = []
@@ -330,7 +339,7 @@ def rocm_evidence(pages: list[tuple[str, str, list]], lang: str) -> str:
         items = [(b, v) for _, _, found in pages for b, v in found if rocm_kind(b) == kind and b.not_run_reason is None]
         if not items:
             continue
-        passed: dict[tuple[str, str], tuple[set, list]] = {}  # target → (blocks passed there, results)
+        passed: dict[tuple[str, str], tuple[set[Any], list[Any]]] = {}  # target → (blocks passed there, results)
         for n, (_, verdict) in enumerate(items):
             for result in verdict.by_state("passed"):
                 found = passed.setdefault(result.group, (set(), []))
@@ -355,7 +364,7 @@ def rocm_evidence(pages: list[tuple[str, str, list]], lang: str) -> str:
     return render("rocm_evidence", rows=rows, lang=lang)
 
 
-def _compiled_row(pages: list[tuple[str, str, list]], lang: str) -> dict | None:
+def _compiled_row(pages: list[tuple[str, str, list[Any]]], lang: str) -> dict[str, Any] | None:
     """The row of the blocks that compile code for AMD targets without the card: the targets
     their passed results compiled for, worded as compiled (never as run), or "no record yet"."""
     items = [(b, v) for _, _, found in pages for b, v in found
@@ -365,7 +374,7 @@ def _compiled_row(pages: list[tuple[str, str, list]], lang: str) -> dict | None:
     targets: dict[str, bool] = {}  # target → whether a machine without a GPU compiled for it
     for block, verdict in items:
         for result in verdict.by_state("passed"):
-            without_gpu = (result.record.get("machine") or {}).get("backend") == "cpu"
+            without_gpu = result.machine.get("backend") == "cpu"
             for target in block.evidence.targets:
                 targets[target] = targets.get(target, False) or without_gpu
     said = [text(lang, "tier_reached_compiled", target=t) + (" " + text(lang, "tier_ci_every_commit") if ci else "")
@@ -379,44 +388,46 @@ def _compiled_row(pages: list[tuple[str, str, list]], lang: str) -> dict | None:
 DESCRIBED_MACHINES = 50
 
 
-def _newest_per_target(ledgers: list[dict]) -> list[dict]:
+def _newest_per_target(ledgers: list[Record]) -> list[Record]:
     if len(ledgers) <= DESCRIBED_MACHINES:
         return ledgers
-    newest: dict[tuple[str, str], dict] = {}
+    newest: dict[tuple[str, str], Record] = {}
     for data in ledgers:
-        key = verdicts.group_of(data.get("machine", {}))
-        if key not in newest or str(data.get("updated")) > str(newest[key].get("updated")):
+        key = verdicts.group_of(data.machine)
+        if key not in newest or str(data.updated) > str(newest[key].updated):
             newest[key] = data
     return [newest[key] for key in sorted(newest)]
 
 
-def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: str) -> str:
+def status_page(pages: list[tuple[str, str, list[Any]]], ledgers: list[Record], lang: str) -> str:
     """The generated verification status: every page, every target (a machine where it is its
     target's only one), the machines' descriptions.
 
     ``pages`` holds ``(title, url, [(block, verdict), …])`` for the reader's language.
     """
     # one column per backend and target (a thousand machines are a few dozen targets)
-    found = groups.group([verdicts.MachineResult(verdicts.record_id(d), machine_label(d.get("machine", {})), "absent",
+    found = groups.group([verdicts.MachineResult(verdicts.record_id(d), machine_label(d.machine), "absent",
                                                  None, d) for d in ledgers])
     columns = [(g.key, g.label() if g.count() == 1 else groups.target_label(g.backend, g.target)) for g in found]
     size = {g.key: g.count() for g in found}
     key_of = {(g.backend, g.target): g.key for g in found}
     # a result that does not say what machine it is for counts in its record's column (`MachineResult.group`)
     key_of |= {("", r.machine_id): g.key for g in found for r in g.results}
-    totals = {key: Counter() for key, _ in columns}
+    totals: dict[Hashable, Counter[str]] = {key: Counter() for key, _ in columns}
     for _, _, items in pages:
         for _, v in items:
             for (group, state), count in v.tally().items():  # counted once for the copies sharing a verdict
                 totals[key_of[group]][state] += count
-    chart = [(label, [(text(lang, s), float(totals[key][s]), s) for s in ("passed", "failed", "skipped")])
-             for key, label in columns]
+    chart: list[tuple[str, list[tuple[str, float | None, str]]]] = [
+        (label, [(text(lang, s), float(totals[key][s]), s) for s in ("passed", "failed", "skipped")])
+        for key, label in columns]
     blocks = lambda v: text(lang, "blocks_count", count=int(v))  # noqa: E731
     svg = Markup(charts.bar_chart(text(lang, "outcomes_chart"), chart, "", blocks)) if chart else ""
     rows = []
     for title, url, items in pages:
         cells = []
-        by_column = {key: Counter() for key, _ in columns}  # one pass over the page's results, not one per column
+        # one pass over the page's results, not one per column
+        by_column: dict[Hashable, Counter[str]] = {key: Counter() for key, _ in columns}
         for _, v in items:
             for (group, state), count in v.tally().items():
                 by_column[key_of[group]][state] += count
@@ -434,16 +445,16 @@ def status_page(pages: list[tuple[str, str, list]], ledgers: list[dict], lang: s
                   machines=[_described(data, lang) for data in _newest_per_target(ledgers)], lang=lang)
 
 
-def _described(data: dict, lang: str) -> dict:
+def _described(data: Record, lang: str) -> dict[str, Any]:
     """One machine of the status page, as its row describes it."""
-    m = data.get("machine", {})
+    m = data.machine
     versions = ", ".join(f"{k} {v}" for k, v in sorted((m.get("packages") or {}).items()))
     extra = ", ".join(x for x in (m.get("hip") and f"HIP {m['hip']}", m.get("cuda") and f"CUDA {m['cuda']}") if x)
-    system = f"{OS_LABELS.get(m.get('os'), m.get('os'))} {m.get('machine')}"
+    system = f"{OS_LABELS.get(str(m.get('os')), m.get('os'))} {m.get('machine')}"
     return {
         "label": machine_label(m),
-        "backend": _BACKENDS.get(m.get("backend"), str(m.get("backend"))),
+        "backend": _BACKENDS.get(str(m.get("backend")), str(m.get("backend"))),
         "gpu": str(m.get("gpu_name") or "—") + (f" · {m['arch']}" if m.get("arch") else ""),
         "facts": " · ".join(x for x in (system, f"Python {m.get('python')}", extra, versions) if x),
-        "updated": formatting.date(data.get("updated"), lang, "medium"),
+        "updated": formatting.date(data.updated, lang, "medium"),
     }

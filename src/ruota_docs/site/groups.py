@@ -85,7 +85,7 @@ class Group:
         """At least two independent records hold ``state``: different fingerprints, and different known
         senders (`ruota_docs.site.trust`: a fingerprint is whatever a sender writes)."""
         return self._kept(("confirmed", state),
-                          lambda: len({r.record.get("fingerprint") for r in self.of(state)} - {None, ""}) >= 2
+                          lambda: len({r.record.fingerprint for r in self.of(state) if r.record} - {None, ""}) >= 2
                           and len({trust.current().sender_of(r.record) for r in self.of(state)}
                                   - {senders.UNKNOWN}) >= 2)
 
@@ -142,7 +142,7 @@ def shown_outputs(groups: list[Group], limit: int = 2) -> list[tuple[list[Group]
     shown: list[tuple[list[Group], MachineResult]] = []
     said: dict[tuple, int] = {}
     for g, r in chosen:
-        key = (r.state, r.entry.get("output"), r.entry.get("error"))
+        key = (r.state, r.entry.output if r.entry else None, r.entry.error if r.entry else None)
         if key in said:
             shown[said[key]][0].append(g)
         else:

@@ -11,7 +11,7 @@ each block last passed, page by page, with this extension::
                                "root": "/path/to/site", "page": "es/guides/keras-rx7600.md"}})
     html = md.convert(text)
 
-``root`` is the folder of the site's mkdocs.yml (the records are its ``ledger_dir``), ``page``
+``root`` is the folder of the site's mkdocs.yml (the records are its ``record_dir``), ``page``
 the page's path under the docs folder (a block's record is found by its page, its index and
 its code), ``lang`` the reader's language (the page's, by default). Under each block comes the
 same panel the plugin shows, from the same records, held to the same privacy rules
@@ -41,7 +41,7 @@ STYLESHEET = Path(__file__).resolve().parent / "assets" / "ruota.css"
 
 @functools.lru_cache(maxsize=4)
 def _records(folder: str, _stamp: tuple) -> tuple[verdicts.Index, published.Published]:
-    files = ledger.load_files(Path(folder), expand=False)
+    files = ledger.load_files(Path(folder))
     return verdicts.index_ledgers([data for _, data in files]), published.Published(files, keep_going=True)
 
 
@@ -67,7 +67,7 @@ class _Panels(Postprocessor):
         page = self.extension.getConfig("page")
         lang = self.extension.getConfig("lang") or site_config.languages(site.root).page_language(page)
         rendered = renderer.assemble(state, text, page, lang, site.root, "\n".join(state.page_lines))
-        indexed, gate = records(site.ledger_dir)
+        indexed, gate = records(site.record_dir)
         before, after = {}, {}
         for block in rendered.blocks:
             if block.shown_only or block.generated_by is not None:

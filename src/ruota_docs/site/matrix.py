@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ruota_docs.records import verdicts
+from ruota_docs.records.schema import Record
 from ruota_docs.site import evidence, formatting, reasons, tier_table, trust
 from ruota_docs.site.locales import text
 from ruota_docs.site.fragments import icon
@@ -50,16 +51,16 @@ def _torch(machine: dict) -> str:
     return version
 
 
-def _machine_facts(data: dict, lang: str) -> list[str]:
+def _machine_facts(data: Record, lang: str) -> list[str]:
     """A machine as the matrix describes it: the GPU, then its target and system, PyTorch,
     the date of the run and where the record comes from (HTML, escaped)."""
-    m = data.get("machine", {})
+    m = data.machine
     gpu = m.get("gpu_name") or text(lang, "matrix_cpu_only")
     system = f"{m.get('os', '?').capitalize().replace('Macos', 'macOS')} {m.get('machine', '')}".strip()
     target = f"<code>{html.escape(m['arch'])}</code> · " if m.get("arch") else ""
     facts = [f"<strong>{html.escape(gpu)}</strong>", f"{target}{html.escape(system)}",
-             f"PyTorch {html.escape(_torch(m))}", html.escape(formatting.date(data.get("updated"), lang, "medium"))]
-    provenance = data.get("provenance") or {}
+             f"PyTorch {html.escape(_torch(m))}", html.escape(formatting.date(data.updated, lang, "medium"))]
+    provenance = data.provenance or {}
     known = trust.current()
     if provenance.get("kind") == "ci" and known.ci_state(data) != "verified":
         facts.append(html.escape(text(lang, "matrix_ci_claimed")))  # no link: the run is not proven to be it
@@ -79,7 +80,7 @@ def _stop_words(cell: evidence.Cell, lang: str) -> str:
     where = (text(lang, "matrix_block_file", file=included[-1]) if len(included) == 1
              else text(lang, "matrix_block", line=block.line))
     if cell.stop == "skipped":
-        reason = reasons.reason_text(block, cell.stop_entry or {}, lang)
+        reason = reasons.reason_text(cell.stop_entry, lang)
         return text(lang, "matrix_stop_skipped", block=where, reason=reason)
     return text(lang, f"matrix_stop_{cell.stop}", block=where)
 
@@ -139,7 +140,7 @@ def _targets(guides: list[evidence.Guide], indexed: verdicts.Index) -> list[_Tar
         results.append(by_block)
     found: dict[tuple[str, str], _Target] = {}
     for data in indexed.ledgers:
-        machine = data.get("machine", {})
+        machine = data.machine
         rid = verdicts.record_id(data)
         cells = [evidence.cell_of(g, machine, _OneRecord(by_block, rid)) for g, by_block in zip(guides, results)]
         key = (str(machine.get("backend")), verdicts.target(machine))
@@ -168,7 +169,7 @@ def _best(target: _Target, n: int, url: str, lang: str) -> str:
 
 
 def _target_head(target: _Target, lang: str) -> str:
-    names = sorted({str(d.get("machine", {}).get("gpu_name") or "") for d, _ in target.records} - {""})
+    names = sorted({str(d.machine.get("gpu_name") or "") for d, _ in target.records} - {""})
     label = target.target if target.backend == "rocm" else f"{target.backend.upper()} {target.target}"
     count = text(lang, "matrix_machines", count=len(target.records))
     # independent only as far as the senders are (a fingerprint is whatever a sender writes)
@@ -188,7 +189,7 @@ LISTED_MACHINES = 20
 def _machine_list(target: _Target, guides: list[evidence.Guide], lang: str) -> str:
     """The expandable list of a target's machines, each with its level in each guide."""
     items = []
-    newest = sorted(target.records, key=lambda item: str(item[0].get("updated")), reverse=True)
+    newest = sorted(target.records, key=lambda item: str(item[0].updated), reverse=True)
     for data, cells in newest[:LISTED_MACHINES]:
         levels = " · ".join(f"{html.escape(g.title)}: "
                             f"{html.escape(text(lang, 'matrix_level_' + evidence.LEVELS[c.level]))}"
@@ -203,7 +204,7 @@ def _machine_list(target: _Target, guides: list[evidence.Guide], lang: str) -> s
     return f"<details><summary>{summary}</summary><ul>{''.join(items)}</ul></details>"
 
 
-def card_matrix(guides: list[evidence.Guide], ledgers: list[dict], lang: str, url: Callable[[str], str],
+def card_matrix(guides: list[evidence.Guide], ledgers: list[Record], lang: str, url: Callable[[str], str],
                 cards=(), indexed: verdicts.Index | None = None) -> str:
     """The matrix as HTML. ``url(page)`` is the link from the matrix's page to ``page``
     (``es/guides/keras-rx7600.md``); ``guides`` are in the reader's language ``lang``; ``cards``
@@ -216,7 +217,7 @@ def card_matrix(guides: list[evidence.Guide], ledgers: list[dict], lang: str, ur
     header = f'<tr><th scope="col">{html.escape(text(lang, "matrix_target"))}</th>{head}</tr>'
     rows = []
     for target in _targets(guides, indexed):
-        gpu_names = [str(d.get("machine", {}).get("gpu_name") or "") for d, _ in target.records]
+        gpu_names = [str(d.machine.get("gpu_name") or "") for d, _ in target.records]
         search = " ".join([target.target, target.backend] + gpu_names)
         cells = "".join(_best(target, n, url(g.page), lang) for n, g in enumerate(guides))
         rows.append(f'<tr id="{target.anchor}" class="ruota-matrix-target" data-filter="{html.escape(search.lower())}">'

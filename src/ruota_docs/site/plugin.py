@@ -33,6 +33,7 @@ from mkdocs.utils import get_relative_url
 
 from ruota_docs.blocks import compat, directives, markers, page_cache, renderer, site_config
 from ruota_docs.records import attestations, ledger, listing, verdicts
+from ruota_docs.records.schema import Record, RecordError
 from ruota_docs.blocks import fact_directive, value_directive
 from ruota_docs.site import (evidence, facts, fragment_templates, fragments, groups, matrix, published,
                              template_cache, trust, typography, values)
@@ -58,8 +59,10 @@ _BANNER = '<div class="admonition note ruota-banner">'
 class RuotaDocsConfig(Config):
     """Options of the ``ruota_docs`` plugin in mkdocs.yml."""
 
-    #: Folder of verification ledgers (``<machine-id>-<fingerprint>.json``), relative to mkdocs.yml.
-    ledger_dir = c.Type(str, default=site_config.DEFAULT_LEDGER_DIR)
+    #: Folder of verification records (``<machine-id>-<fingerprint>.json``), relative to mkdocs.yml.
+    record_dir = c.Type(str, default=site_config.DEFAULT_RECORD_DIR)
+    #: ``record_dir``'s name before: read, with a warning.
+    ledger_dir = c.Deprecated(moved_to="record_dir")
     #: Set to false to build without badges, marks and charts (for measuring the plugin's cost).
     enabled = c.Type(bool, default=True)
     #: The build refuses whatever ``ruota-docs record check`` refuses in the records it publishes.
@@ -118,7 +121,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         self.site = site_config.read(Path(config.config_file_path))
         self.reported: list[str] = []  #: with report_only: what would have stopped the build
         try:
-            files, self.ledgers, self.indexed = _records(self.site.ledger_dir)
+            files, self.ledgers, self.indexed = _records(self.site.record_dir)
             if self.config.check_records:
                 kept = self._checked(files)
                 if len(kept) < len(files):  # report_only: the site is built without them
@@ -129,7 +132,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             trust.use(self.root, files, verified)
             self.published = published.Published(files, config.repo_url, self.config.allow_private,
                                                  keep_going=self.config.report_only)
-        except (ledger.LedgerError, published.RecordRefused, attestations.ListError) as error:
+        except (RecordError, published.RecordRefused, attestations.ListError) as error:
             raise PluginError(f"ruota_docs: {error}") from None
         if self.published.refused:  # report_only: the site is built without them
             for message in self.published.refused:
@@ -221,10 +224,10 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         """The build refuses whatever ``record check`` refuses (`ruota_docs.site.published.checked`),
         checked once per set of records a process reads; with ``report_only``, it leaves those
         records out and lists them with the other problems."""
-        stamp = _stamp(self.site.ledger_dir)
+        stamp = _stamp(self.site.record_dir)
         if stamp in _CHECKED and not self.config.report_only:
             return files
-        refused = published.checked([path for path, _ in files], self.root, self.docs_dir, self.site.ledger_dir,
+        refused = published.checked([path for path, _ in files], self.root, self.docs_dir, self.site.record_dir,
                                     keep_going=self.config.report_only)
         _CHECKED.add(stamp)
         for file, errors in refused.items():
@@ -506,14 +509,14 @@ _READ: dict[Path, tuple[tuple, list, list, verdicts.Index]] = {}
 _NO_RECORDS = verdicts.index_ledgers([])
 
 
-def _records(folder: Path) -> tuple[list[tuple[Path, dict]], list[dict], verdicts.Index]:
+def _records(folder: Path) -> tuple[list[tuple[Path, Record]], list[Record], verdicts.Index]:
     """The records of ``folder`` (with their files), and their index, read again only where a file
     changed (each language's build gets fresh verdicts: the cache of verdicts is the index's)."""
     stamp = _stamp(folder)
     known = _READ.get(folder)
     if known is None or known[0] != stamp:
         with _no_collection():
-            files = ledger.load_files(folder, expand=False)  # indexed as stored: see verdicts.Index
+            files = ledger.load_files(folder)  # indexed as stored: see verdicts.Index
             ledgers = [data for _, data in files]
             known = _READ[folder] = (stamp, files, ledgers, verdicts.index_ledgers(ledgers))
     return known[1], known[2], known[3]
@@ -536,7 +539,10 @@ _CHECKED: set[tuple] = set()
 def _no_collection():
     """Read a thousand records without the garbage collector: each of its full passes walks every
     object read so far (millions, none of them garbage). What was read is then frozen, out of
-    the way of the collections the build makes after."""
+    the way of the collections the build makes after. The one change this engine makes to the
+    state of the user's ``mkdocs build`` process: it buys a third of the CPU time of a build of a
+    thousand records (benchmarks/RESULTS.md, "A budget for cleverness"); the docs say so
+    (authoring/own-site.md)."""
     was = gc.isenabled()
     gc.disable()
     try:

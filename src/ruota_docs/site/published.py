@@ -28,7 +28,7 @@ import re
 from pathlib import Path
 
 from ruota_docs.records import check, private_data, provenance
-from ruota_docs.records.schema import RECORD_LIMIT
+from ruota_docs.records.schema import RECORD_LIMIT, SHOWN_FIELDS, Record
 from ruota_docs.site import groups
 
 #: What to run for the whole story of a refused record.
@@ -42,7 +42,7 @@ class RecordRefused(ValueError):
 class Published:
     """The records a build shows, by their data, and the texts of theirs already found clean."""
 
-    def __init__(self, files: list[tuple[Path, dict]], repo_url: str | None = None, allowed=(),
+    def __init__(self, files: list[tuple[Path, Record]], repo_url: str | None = None, allowed=(),
                  keep_going: bool = False) -> None:
         """``allowed``: the ``allow_private`` option; ``keep_going`` (``report_only``): a refused record
         is listed in `refused` and left out of `kept`, instead of raising `RecordRefused`."""
@@ -76,18 +76,20 @@ class Published:
         under = f"shown under block {index} of {page}"
         cover = private_data.Known(known, self.allowed)
         for _, result in groups.shown_outputs(groups.groups_of(verdict, page)):
-            entry = result.entry or {}
-            self.shown(result.record, f"{_field(result, 'output')} ({under})", entry.get("output"), cover)
-            self.shown(result.record, f"error ({under})", entry.get("error"), cover)
+            entry = result.entry
+            for name in SHOWN_FIELDS["tab"] if entry is not None else ():
+                self.shown(result.record, f"{_field(result, name)} ({under})", getattr(entry, name), cover)
         said = set()
         for result in verdict.by_state("skipped") + verdict.by_state("failed"):
             if result.reason_key not in said:
                 said.add(result.reason_key)
-                self.shown(result.record, f"{_field(result, 'reason')} ({under})", (result.entry or {}).get("reason"),
-                           cover)
+                for name in SHOWN_FIELDS["mark"] if result.entry is not None else ():
+                    self.shown(result.record, f"{_field(result, name)} ({under})", getattr(result.entry, name),
+                               cover)
         self._verdicts.add(id(verdict))
 
-    def shown(self, record: dict, where: str, text: str | None, known: private_data.Known | None = None) -> None:
+    def shown(self, record: Record | None, where: str, text: str | None,
+              known: private_data.Known | None = None) -> None:
         """``text`` (the field ``where`` of ``record``) is about to be shown: raise `RecordRefused`
         where it holds personal data that ``known`` (the page's own text, the allow-list) does not cover."""
         if not text or id(text) in self._clean:
@@ -107,7 +109,7 @@ class Published:
 
 def _field(result, name: str) -> str:
     """Where a result's ``output`` or ``reason`` is in its record: its table's entry, where it has one."""
-    key = result.table_key(name)
+    key = result.table_key(name) if name in ("output", "reason") else None
     return f"{name}s.{key}" if key else name
 
 
@@ -117,15 +119,15 @@ def _repository(repo_url: str | None) -> str | None:
     return match[1] if match else None
 
 
-def _check_record(path: Path, data: dict, repository: str | None) -> None:
+def _check_record(path: Path, data: Record, repository: str | None) -> None:
     size = Path(path).stat().st_size if Path(path).exists() else 0
     if size > RECORD_LIMIT:
         raise RecordRefused(f"{path}: record: {size:,} bytes, over the {RECORD_LIMIT:,} a record may take (the engine "
                             f"writes one of about 85,000 for the whole site); {_CHECK.format(path=path)}")
-    origin = data.get("provenance")
+    origin = data.provenance
     if origin is None:  # a record written before provenance: sent by hand
         return
-    problems = provenance.check(origin, data.get("machine") or {})
+    problems = provenance.check(origin, data.machine)
     if not problems and repository and origin.get("kind") == "ci" \
             and str(origin.get("repository", "")).lower() != repository.lower():
         problems = [("provenance.repository", f"is {origin.get('repository')}, not this site's repository "

@@ -4,15 +4,15 @@ The record keeps the engine's English (``requires ROCm; this machine: …``) and
 it, the same reason as a code with its arguments (``reason_code``: the vocabulary is
 :mod:`ruota_docs.records.reason_codes`). Pages say it in their own language: each code is
 looked up here and rebuilt from the strings in :mod:`ruota_docs.site.locales`; a code
-without words in the reader's language is shown as recorded. Records written before
-codes existed are read through :mod:`ruota_docs.site.legacy_reasons`.
+without words in the reader's language is shown as recorded.
 """
 
 from __future__ import annotations
 
 from ruota_docs.blocks.terms import FLAG, TERMS, RequirementError, parse
 from ruota_docs.records.reason_codes import Reason, ReasonCodeError
-from ruota_docs.site import formatting, legacy_reasons
+from ruota_docs.records.schema import Result
+from ruota_docs.site import formatting
 from ruota_docs.site.locales import text
 
 
@@ -126,40 +126,21 @@ def render(code: dict | None, lang: str) -> str | None:
         return None
 
 
-def entry_code(entry: dict, block=None) -> dict | None:
-    """The reason code of a record's entry; for a record written before codes, read from its English."""
-    if "reason_code" in entry:
-        return entry["reason_code"]
-    return legacy_reasons.code_of(entry.get("reason") or "", block)
+def reason_text(result: Result | None, lang: str) -> str:
+    """A result's skip reason in the reader's language (as recorded where it has no words there)."""
+    if result is None:
+        return ""
+    return render(result.reason_code, lang) or result.reason or ""
 
 
-def reason_text(block, entry: dict, lang: str) -> str:
-    """An entry's skip reason in the reader's language (as recorded where it has no words there)."""
-    return render(entry_code(entry, block), lang) or entry.get("reason") or ""
-
-
-def engine_failure(entry: dict, lang: str) -> str | None:
+def engine_failure(result: Result | None, lang: str) -> str | None:
     """Why the engine says a block failed (a timeout, a dead process) in ``lang``; ``None`` for
     a failure of the block's own (a Python error: its output says it)."""
-    return render(entry_code(entry), lang)
+    return render(result.reason_code, lang) if result is not None else None
 
 
-def error_text(entry: dict, lang: str) -> str:
-    """An entry's ``error`` in ``lang`` where it is the engine's own message, else as recorded."""
-    error = entry.get("error") or ""
-    if "reason_code" in entry:
-        said = render(entry["reason_code"], lang) if error.strip() == (entry.get("reason") or "").strip() else None
-    else:
-        said = render(legacy_reasons.code_of(error), lang)
+def error_text(result: Result, lang: str) -> str:
+    """A result's ``error`` in ``lang`` where it is the engine's own message, else as recorded."""
+    error = result.error or ""
+    said = render(result.reason_code, lang) if error.strip() == (result.reason or "").strip() else None
     return said or error
-
-
-def localised_reason(block, reason: str, lang: str) -> str:
-    """A reason given as English only (a record written before codes), in the reader's language."""
-    return reason_text(block, {"reason": reason}, lang)
-
-
-def engine_message(message: str, lang: str) -> str | None:
-    """The engine's English ``message`` (of a record written before codes) in ``lang``; ``None``
-    when it is not one of its own."""
-    return render(legacy_reasons.code_of(message), lang)

@@ -16,6 +16,8 @@ from ruota_docs.site.site_languages import site_languages
 
 
 class SitePlugin(BasePlugin):
+    """The ``ruota_docs_site`` MkDocs plugin: the 404 page and the search index of each language."""
+
     def __init__(self) -> None:
         super().__init__()
         self.not_found = notfound.NotFoundPages()  # kept across the builds of the languages

@@ -39,9 +39,9 @@ class TargetTiers:
 
 def _tier_of(block, result) -> str | None:
     """The tier of a passed result: as recorded, else (a record from before tiers) as its block derives it."""
-    entry = result.entry or {}
-    tier = entry.get("tier") or tiers.derive(block.evidence, block.requirements, "passed")
-    machine = result.record.get("machine") or {}
+    recorded = result.entry.tier if result.entry is not None else None
+    tier = recorded or tiers.derive(block.evidence, block.requirements, "passed")
+    machine = result.machine
     if tier in ("ran", "checked") and machine.get("backend") not in ("rocm", "cuda"):
         return None  # never on a machine without a GPU (`record check` refuses such a record)
     return tier
@@ -58,7 +58,7 @@ def collect(guides, indexed: verdicts.Index) -> list[TargetTiers]:
                 tier = _tier_of(block, result)
                 if tier is None:
                     continue
-                machine = result.record.get("machine") or {}
+                machine = result.machine
                 keys = ([("rocm", t) for t in block.evidence.targets] if tier == "compiled"
                         else [verdicts.group_of(machine)])
                 for key in keys:

@@ -46,7 +46,7 @@ def use(root: Path, files: list[tuple[Path, dict]], verified: dict[str, str]) ->
         ci = attestations.state(data, Path(path).name, verified)
         if ci is not None:
             found.ci[id(data)] = ci
-            if attestations.commit_known(root, (data.get("provenance") or {}).get("commit")) is False:
+            if attestations.commit_known(root, (data.provenance or {}).get("commit")) is False:
                 found.unknown_commit.add(id(data))
     _CURRENT[0] = found
     return found

@@ -27,7 +27,7 @@ def measured(value: Value, verdict: Verdict | None) -> list[tuple[MachineResult,
     """``(result, number, as printed)`` on each machine that printed it for the current code."""
     result, read = [], {}  # machines that printed the same output: it is read once
     for machine in verdict.by_state("passed") if verdict else []:
-        output = (machine.entry or {}).get("output")
+        output = machine.entry.output if machine.entry is not None else None
         if output not in read:
             printed = charts.metric_text(output, value.metric)
             read[output] = (float(printed), printed) if printed is not None else None
@@ -74,12 +74,13 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "", nee
     chosen = ordered[0].latest("passed")
     on_cpu = [r for g in ordered for r in g.results if not r.machine.get("gpu_name")]
     if not needs_gpu and on_cpu:
-        chosen = max(on_cpu, key=lambda r: str(r.entry.get("ran_at") or ""))
+        chosen = max(on_cpu, key=lambda r: str((r.entry.ran_at if r.entry else None) or ""))
     main = shown(chosen)
     # the value, then where and when it was measured: running text writes the date out, and
     # `attributed_once` moves the attribution to the end of the sentence
+    ran_at = chosen.entry.ran_at if chosen.entry else None
     before, _, after = text(lang, "value_at", value="\0", machine=_short(chosen),
-                            date=formatting.date(chosen.entry.get("ran_at"), lang, "long")).partition("\0")
+                            date=formatting.date(ran_at, lang, "long")).partition("\0")
     words = f'{html.escape(before + main)}<span class="ruota-value-at">{html.escape(after)}</span>'
     attribution = after
     same, others = 0, {}

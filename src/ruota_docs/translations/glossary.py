@@ -52,7 +52,11 @@ class GlossaryError(ValueError):
 
 
 @dataclass(frozen=True)
-class Term:
+class Entry:
+    """One concept of a glossary: the word to use for it, and the variants to avoid.
+
+    (A requirement *term* is `ruota_docs.blocks.terms.Term`: the word means that alone.)"""
+
     concept: str
     use: str
     avoid: dict[str, str]  #: ruled-out variant → what to write instead
@@ -72,20 +76,20 @@ class Finding:
 class Glossary:
     language: str
     source: str  #: the file, as reports name it (``glossary/es.yml``)
-    terms: tuple[Term, ...]
+    entries: tuple[Entry, ...]
 
     def findings(self, lines: Iterable[tuple[int, str]]) -> list[Finding]:
         """Every ruled-out variant in ``(line number, text)`` pairs of prose."""
         found = []
         for number, line in lines:
             text = prose(line)
-            for term in self.terms:
+            for entry in self.entries:
                 masked = text
-                for phrase in term.allow:
+                for phrase in entry.allow:
                     masked = _phrase(phrase).sub(lambda m: " " * len(m.group(0)), masked)
-                for variant, instead in term.avoid.items():
+                for variant, instead in entry.avoid.items():
                     for match in _phrase(variant).finditer(masked):
-                        found.append(Finding(number, match.start() + 1, match.group(0), instead, term.concept))
+                        found.append(Finding(number, match.start() + 1, match.group(0), instead, entry.concept))
         return sorted(found, key=lambda f: (f.line, f.column))
 
     def message(self, finding: Finding) -> str:
@@ -133,7 +137,7 @@ def load(path: Path, source: str | None = None) -> Glossary:
         raise GlossaryError(f"{source}: unknown key(s) {', '.join(sorted(unknown))}; known: language, terms")
     terms, seen = [], {}
     for number, entry in enumerate(data["terms"], 1):
-        term = _term(entry, f"{source}: term {number}")
+        term = _entry(entry, f"{source}: term {number}")
         for variant in term.avoid:
             key = variant.translate(_APOSTROPHES).casefold()
             if key in seen:
@@ -148,7 +152,7 @@ def load(path: Path, source: str | None = None) -> Glossary:
     return Glossary(data["language"], source, tuple(terms))
 
 
-def _term(entry, where: str) -> Term:
+def _entry(entry, where: str) -> Entry:
     if not isinstance(entry, dict):
         raise GlossaryError(f"{where}: expected a mapping with concept, use and avoid")
     unknown = set(entry) - _KEYS
@@ -171,7 +175,7 @@ def _term(entry, where: str) -> Term:
     for variant, instead in avoid.items():
         if variant.casefold() == instead.casefold():
             raise GlossaryError(f"{where}: '{variant}' is both ruled out and what to write instead")
-    return Term(concept.strip(), use.strip(), {k.strip(): v.strip() for k, v in avoid.items()},
+    return Entry(concept.strip(), use.strip(), {k.strip(): v.strip() for k, v in avoid.items()},
                 tuple(a.strip() for a in allow))
 
 

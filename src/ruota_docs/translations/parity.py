@@ -196,7 +196,8 @@ def blocks(page: PageText) -> list[tuple[tuple, int]]:
         content = "" if block.shown_only else block.sha256[:10]
         options = tuple(sorted((k, str(v)) for k, v in block.options.items() if k != "reason"))
         requires = tuple(str(r) for r in block.requirements)
-        result.append(((block.language, content, requires, options, block.not_run_reason is not None), block.line))
+        said = (block.fence_language, content, requires, options, block.not_run_reason is not None)
+        result.append((said, block.line))
     return result
 
 

@@ -20,7 +20,7 @@ def render(text: str, fast: bool = False, extensions=("pymdownx.superfences",)):
 def test_the_blocks_are_recorded_and_marked_in_the_html():
     html, state, capture = render(PAGE)
     assert capture.page_state is state
-    assert [(c.language, c.code, c.indented) for c in state.captured] == [("python", "print(1)", False), ("", "indented", True)]
+    assert [(c.fence_language, c.code, c.indented) for c in state.captured] == [("python", "print(1)", False), ("", "indented", True)]
     assert markers.visible_blocks(html, state.nonce) == [0, 1]
     plain = markdown.Markdown(extensions=["pymdownx.superfences"]).convert(PAGE)
     assert markers.fill(html, state.nonce, {}, {}, {}).split() == plain.split()  # what readers see is unchanged
@@ -34,4 +34,4 @@ def test_fast_leaves_code_unhighlighted_and_finds_the_same_blocks():
 
 def test_without_superfences_python_markdowns_fenced_code_is_captured():
     _, state, _ = render("```python\nx = 1\n```\n", extensions=("fenced_code",))
-    assert [(c.language, c.code, c.collapsed) for c in state.captured] == [("python", "x = 1", 3)]
+    assert [(c.fence_language, c.code, c.collapsed) for c in state.captured] == [("python", "x = 1", 3)]

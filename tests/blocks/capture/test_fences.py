@@ -17,7 +17,7 @@ def captured(text: str, **configs):
 
 def test_the_code_options_and_lines_of_a_fence():
     (c,) = captured('Text.\n\n```python title="x.py" hl_lines="1"\n\n\nprint(1)\n```\n')
-    assert (c.language, c.code, c.options.get("title"), c.info) == ("python", "print(1)", "x.py",
+    assert (c.fence_language, c.code, c.options.get("title"), c.info) == ("python", "print(1)", "x.py",
                                                                      '```python title="x.py" hl_lines="1"')
     assert (c.start, c.end, c.hidden) == (2, 7, 2)  # the fence's lines; the blank lines the highlighter drops
 
@@ -25,12 +25,12 @@ def test_the_code_options_and_lines_of_a_fence():
 def test_fences_inside_containers_and_in_order():
     text = '!!! note\n\n    ```bash\n    ls\n    ```\n\n```{.yaml .extra #id}\na: 1\n```\n'
     first, second = captured(text)
-    assert (first.language, first.code, first.number) == ("bash", "ls", 0)
-    assert (second.language, second.id, second.number) == ("yaml", "id", 1)
+    assert (first.fence_language, first.code, first.number) == ("bash", "ls", 0)
+    assert (second.fence_language, second.id, second.number) == ("yaml", "id", 1)
 
 
 def test_a_custom_fence_is_captured_with_its_formatter():
     custom = {"pymdownx.superfences": {"custom_fences": [
         {"name": "mermaid", "class": "mermaid", "format": fence_code_format}]}}
     (c,) = captured("```mermaid\ngraph TD\n```\n", **custom)
-    assert (c.language, c.formatter) == ("mermaid", "mermaid")
+    assert (c.fence_language, c.formatter) == ("mermaid", "mermaid")

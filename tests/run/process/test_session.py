@@ -112,8 +112,8 @@ def test_a_run_naming_one_page_runs_it_in_a_fresh_process_as_any_run(tmp_path):
     neither page sees what the other left in its process."""
     page = "# P\n\n```python\nimport os\nassert 'LEFT' not in globals()\nLEFT = 1\nprint(os.getcwd())\n```\n"
     root = write_tree(tmp_path / "site", {"docs/es/a.md": page, "docs/es/b.md": page})
-    alone = run_pytest(root, "docs/es/a.md", "--no-ledger", env=clean_env())
-    both = run_pytest(root, "docs/es/a.md", "docs/es/b.md", "--no-ledger", env=clean_env())
+    alone = run_pytest(root, "docs/es/a.md", "--no-record", env=clean_env())
+    both = run_pytest(root, "docs/es/a.md", "docs/es/b.md", "--no-record", env=clean_env())
     assert alone.returncode == 0, alone.stdout[-2000:]
     assert both.returncode == 0, both.stdout[-2000:]
     assert set(outcomes(alone.stdout).values()) == {"PASSED"}

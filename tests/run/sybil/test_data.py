@@ -9,7 +9,7 @@ from ruota_docs.run.sybil.data import DataEvaluator
 
 
 def data(code: str, fmt: str) -> Block:
-    return Block(page="es/p.md", lang="es", line=3, language=fmt, kind="data", code=code, data_format=fmt)
+    return Block(page="es/p.md", lang="es", line=3, fence_language=fmt, kind="data", code=code, data_format=fmt)
 
 
 @pytest.mark.parametrize(("code", "fmt"), [

@@ -33,9 +33,9 @@ Write-Output 1
 
 
 def test_a_console_block_runs_the_lines_after_its_prompts():
-    block = Block(page="es/p.md", lang="es", line=1, language="console", kind="shell", code="$ ls\nout\n$ pwd")
+    block = Block(page="es/p.md", lang="es", line=1, fence_language="console", kind="shell", code="$ ls\nout\n$ pwd")
     assert shell_script(block) == "ls\npwd"
-    block.language = "bash"
+    block.fence_language = "bash"
     assert shell_script(block) == block.code
 
 

@@ -54,7 +54,7 @@ class CapturingFences:
             hidden = len(code) - len(code.lstrip("\n"))
             code = code[hidden:]
         state.pending = Captured(
-            number=len(state.captured), code=code, language=self.lang or "",
+            number=len(state.captured), code=code, fence_language=self.lang or "",
             info=self.first.strip(), start=start, end=end, formatter=name, options=dict(self.options),
             attrs=dict(self.attrs), classes=list(self.classes or []), id=self.id or "", hidden=hidden,
         )
@@ -144,7 +144,7 @@ class CapturingFencedCode:
         if match.group("attrs"):
             classes = [w[1:] for w in match.group("attrs").split() if w.startswith(".")]
             language = classes[0] if classes else ""
-        captured = Captured(number=len(state.captured), code=match.group("code").rstrip("\n"), language=language,
+        captured = Captured(number=len(state.captured), code=match.group("code").rstrip("\n"), fence_language=language,
                             info=match.group(0).split("\n", 1)[0].strip(), start=start, end=start + length,
                             formatter="superfences", collapsed=3)
         placeholder = type(stash).store(stash, markers.wrap(state.nonce, captured.number, html))

@@ -14,7 +14,7 @@ class Captured:
 
     number: int  #: capture order (markers carry it)
     code: str  #: exactly what the formatter highlighted: what readers see
-    language: str  #: as written (``py3``, ``python``, ``''``)
+    fence_language: str  #: the fence's language as written (``py3``, ``python``, ``''``)
     info: str  #: the opening fence line without its indentation
     start: int  #: index of the fence's first line among the page's lines (after includes)
     end: int  #: index after its last line

@@ -40,6 +40,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ruota_docs.records.reason_codes import Reason, ended, reason
 from ruota_docs.records.schema import OUTPUT_LIMIT
@@ -47,6 +48,9 @@ from ruota_docs.run import sandbox
 from ruota_docs.run.settings import Settings, from_environment
 from ruota_docs.run.unprivileged import RunnerError, page_user
 from ruota_docs.run.process.worker import MemoryLimitError, receive, send
+
+if TYPE_CHECKING:
+    from ruota_docs.run.run_state import OutputUpdate
 #: Environment variable naming the page session that started a process.
 SESSION_VARIABLE = "RUOTA_DOCS_SESSION"
 #: Seconds a block runs before the live line shows it (then once a second).
@@ -92,6 +96,12 @@ class Outcome:
     printed: list | None = None  #: for a block with ``#>`` lines: ``[(statement line, text), …]`` it wrote to stdout
     as_root: bool | None = None  #: whether the block's code ran as root; None where none ran
     code: Reason | None = None  #: the reason as a code with arguments (:mod:`ruota_docs.records.reason_codes`)
+    #: ``--reuse-record`` and credited translations: the page whose run this is, and when it ran
+    reused_from: str | None = None
+    ran_at: str | None = None
+    #: ``--update-outputs``: the ``#>`` lines the block's run rewrites, and the hash of the code they give
+    update: OutputUpdate | None = None
+    sha256: str | None = None
     isolation: str | None = None  #: how the block's code was isolated (`ruota_docs.run.sandbox`); None where none ran
 
     def __post_init__(self) -> None:

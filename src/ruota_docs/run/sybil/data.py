@@ -17,7 +17,7 @@ class DataEvaluator(BlockEvaluator):
     ``!relative``, ``!!python/name:``): an excerpt of a mkdocs.yml is valid YAML."""
 
     def evaluate(self, example, block: Block, run: RunState) -> Outcome:
-        what = block.data_format or block.language
+        what = block.data_format or block.fence_language
         try:
             if what == "json":
                 json.loads(block.code)

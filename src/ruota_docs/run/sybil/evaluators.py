@@ -7,10 +7,10 @@ block the evaluator of its kind. This module holds what they share:
 
 - :class:`BlockEvaluator` — the checks every block goes through before its kind's own
   work (a block that cannot be read, one the author does not run, one only shown,
-  requirements this machine does not meet), and the outcome left on the block
-  (``example.parsed.outcome``) that the pytest plugin turns into the record;
+  requirements this machine does not meet), and the outcome handed to the run's state
+  (:meth:`~ruota_docs.run.run_state.RunState.decided`) that the pytest plugin turns into the record;
 - :class:`ExecutingEvaluator` — for kinds whose code runs in the page's process: the
-  record reused with ``--reuse-ledger``, translations credited with the identical run
+  record reused with ``--reuse-record``, translations credited with the identical run
   of their source, the page's session (its sandbox gets the network where a block of the
   page ``requires: network`` and the run allows it, and the variables its blocks name with
   ``run: env=``), and the repository guard where the sandbox cannot run (in it, the
@@ -31,6 +31,7 @@ from sybil.example import SybilFailure
 
 from ruota_docs.blocks.block import Block
 from ruota_docs.records.reason_codes import Reason, reason
+from ruota_docs.records.schema import Result
 from ruota_docs.run import sandbox
 from ruota_docs.run.guard import RepositoryGuard, records_note
 from ruota_docs.run.process.session import MachineFault, Outcome, PageSession, session_for
@@ -73,8 +74,9 @@ class BlockEvaluator:
         block: Block = example.parsed
         if isinstance(block, PageProblem):
             raise SybilFailure(example, block.error)
-        outcome = self.outcome(example, block, run_of(example, self.root))
-        block.outcome = outcome
+        run = run_of(example, self.root)
+        outcome = self.outcome(example, block, run)
+        run.decide(block.page, block.index, outcome)
         if outcome.status == "skipped":
             raise unittest.SkipTest(outcome.reason)
         if outcome.status == "failed":
@@ -212,13 +214,13 @@ def page_needs(document, network_allowed: bool) -> tuple[bool, tuple[str, ...]]:
 
 
 def _recorded(example, block: Block, run: RunState, evaluator: BlockEvaluator) -> Outcome | None:
-    """With ``--reuse-ledger``: this machine's recorded outcome, where the whole page is unchanged.
+    """With ``--reuse-record``: this machine's recorded outcome, where the whole page is unchanged.
 
     A page is reused only if every block it would execute passed here last time with the
     same code and the same page signature (blocks share one process, so it is all or
     nothing); otherwise the page runs. The record was read once, when the run started.
     """
-    if not run.settings.reuse_ledger:
+    if not run.settings.reuse_record:
         return None
     page = example.namespace.get(_RECORDED)
     if page is None:
@@ -226,15 +228,12 @@ def _recorded(example, block: Block, run: RunState, evaluator: BlockEvaluator) -
     entry = page.get(block.index) if page else None
     if entry is None:
         return None
-    outcome = Outcome("passed", entry.get("output") or "", entry.get("duration") or 0.0, as_root=entry.get("as_root"),
-                      isolation=entry.get("isolation"))
     # a result this page ran itself stays its own: only a translation's run is a credit
-    outcome.reused_from = entry.get("reused_from")
-    outcome.ran_at = entry.get("ran_at")
-    return outcome
+    return Outcome("passed", entry.output or "", entry.duration or 0.0, as_root=entry.as_root,
+                   isolation=entry.isolation, reused_from=entry.reused_from, ran_at=entry.ran_at)
 
 
-def _reusable_page(recorded: dict | None, document, network: bool) -> dict | bool:
+def _reusable_page(recorded: dict[str, Result] | None, document, network: bool) -> dict[int, Result] | bool:
     if not recorded:
         return False
     reusable = {}
@@ -245,8 +244,8 @@ def _reusable_page(recorded: dict | None, document, network: bool) -> dict | boo
                 or not evaluator.would_execute(block, network):
             continue
         entry = recorded.get(f"{block.page}#{block.index}")
-        if not entry or entry.get("outcome") != "passed" or entry.get("sha256") != block.sha256 \
-                or entry.get("signature") != block.signature:
+        if not entry or entry.outcome != "passed" or entry.sha256 != block.sha256 \
+                or entry.signature != block.signature:
             return False
         reusable[block.index] = entry
     return reusable
@@ -254,9 +253,7 @@ def _reusable_page(recorded: dict | None, document, network: bool) -> dict | boo
 
 def _credited(earlier: Outcome, page: str) -> Outcome:
     """The outcome of the identical block of ``page``, credited to a translation."""
-    credited = dataclasses.replace(earlier)  # every field, as_root included
-    credited.reused_from = page
-    return credited
+    return dataclasses.replace(earlier, reused_from=page)  # every field, as_root included
 
 
 def _failure_text(block: Block, outcome: Outcome) -> str:

@@ -9,6 +9,7 @@ blocks run.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 
 from ruota_docs.blocks.block import Block
@@ -75,12 +76,9 @@ class PythonEvaluator(ExecutingEvaluator):
             at = self._where(block, error.line - 1) if error.line else None
             return Outcome("failed", outcome.output, outcome.duration, error=diff, as_root=outcome.as_root,
                            code=reason("outputs_not_updated", at=at, error=str(error)))
-        outcome.code = reason("outputs_updated")
-        outcome.reason = outcome.code.english()
-        outcome.update = OutputUpdate(f"{block.page}#{block.index}", block.where, edits, diff,
-                                      block.sha256)
-        outcome.sha256 = hashlib.sha256(code.encode()).hexdigest()
-        return outcome
+        update = OutputUpdate(f"{block.page}#{block.index}", block.where, edits, diff, block.sha256)
+        return dataclasses.replace(outcome, code=reason("outputs_updated"), update=update,
+                                   sha256=hashlib.sha256(code.encode()).hexdigest())
 
     def _where(self, block: Block, index: int) -> str:
         """``file:line`` of line ``index`` of a block's code, as a reader finds it."""

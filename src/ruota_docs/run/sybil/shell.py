@@ -13,7 +13,7 @@ from ruota_docs.run.sybil.evaluators import ExecutingEvaluator
 
 def shell_script(block: Block) -> str:
     """``console`` blocks show prompts: only the lines after ``$ `` are commands."""
-    if block.language.lower() not in ("console", "shell-session"):
+    if block.fence_language.lower() not in ("console", "shell-session"):
         return block.code
     return "\n".join(line[2:] for line in block.code.splitlines() if line.startswith("$ "))
 
