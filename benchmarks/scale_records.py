@@ -35,7 +35,7 @@ from ruota_docs.records.schema import Record
 
 PROJECT = ("mkdocs.yml", "docs", "snippets", "overrides", "verification", "src")
 #: The record the synthetic machines are made from (the one whose blocks ran on a GPU).
-SOURCE = "cuda-nvidia-h200*.json"
+SOURCE = "cuda-*.json"
 #: Cards to make machines of: (name as PyTorch reports it, target).
 _CASE = (("Rx", "RX"), ("Xtx", "XTX"), ("Xt", "XT"), ("Mi", "MI"), ("Vii", "VII"))
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from _support import RX7600, synthetic_record
+from _support import RX7600, record_of, synthetic_record
 from browserkit import LANGUAGES, axe_audit, build_site, open_context, serve
 from ruota_docs.records import ledger as ledger_mod
 from ruota_docs.site.locales import text
@@ -152,7 +152,8 @@ def _own_site(work: Path, theme: dict) -> Path:
     (root / "mkdocs.yml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
     (root / "verification").mkdir()
     for machine in (RX7600, CPU):
-        ledger_mod.write_atomic(root / "verification" / f"{machine['machine_id']}.json", synthetic_record(root, machine))
+        ledger_mod.write_atomic(root / "verification" / f"{machine['machine_id']}.json",
+                               record_of(synthetic_record(root, machine)))
     return root
 
 

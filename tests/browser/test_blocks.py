@@ -54,7 +54,7 @@ def test_marks_and_output_tabs_follow_the_ledger(request, which):
             if panel["labels"] != expected:
                 problems.append(f"{label}: output tabs {panel['labels']}, expected {expected}")
             for result, output in zip([r for _, r in _shown(verdict, block)], panel["outputs"]):
-                printed = (result.entry.get("output") or "").strip()
+                printed = (result.entry.output or "").strip()
                 if printed and printed.splitlines()[0] not in output:
                     problems.append(f"{label}: the {result.label} tab does not show what it printed ({printed[:40]!r})")
         with_badges = [b for b, _ in verdicts if b.requirements or b.kind == "windows"]
@@ -92,7 +92,7 @@ def test_clicking_an_output_tab_shows_that_machines_output(request, new_context,
             labels.nth(n).click()
             visible = [blocks.nth(i).is_visible() for i in range(blocks.count())]
             assert visible == [i == n for i in range(len(visible))], f"{lang}/{path} block {block.index}: after clicking tab {n}: {visible}"
-            printed = (shown[n].entry.get("output") or shown[n].entry.get("error") or "").strip().splitlines()
+            printed = (shown[n].entry.output or shown[n].entry.error or "").strip().splitlines()
             if printed:
                 assert printed[0] in blocks.nth(n).inner_text(), f"{lang}/{path} block {block.index}: tab {n} shows {blocks.nth(n).inner_text()!r}"
             if which == "fixture_site":  # the fixture knows what each machine printed

@@ -678,7 +678,7 @@ def test_two_records_of_one_machine(project, good, capsys):
 
 @pytest.mark.realdocs
 def test_a_record_ten_times_larger_than_a_real_one_is_refused_naming_its_field(tmp_path):
-    committed = sorted((REPO / "verification").glob("cuda-nvidia-h200*.json"))[0]  # the committed GPU record
+    committed = sorted((REPO / "verification").glob("cuda-*.json"))[0]  # the committed GPU record
     real = as_dict(ledger.load(committed))
     size = committed.stat().st_size
     padded = copy.deepcopy(real)

@@ -24,7 +24,7 @@ def results(*found: tuple[str, int, str]) -> dict[BlockRef, Result]:
 
 
 @pytest.mark.realdocs
-@pytest.mark.parametrize("name", ["cpu-x86_64.json", "cuda-nvidia-h200-5cab82cc.json"])
+@pytest.mark.parametrize("name", ["cpu-x86_64.json", "cuda-nvidia-h100-80gb-hbm3-5cab82cc.json"])
 def test_a_committed_record_is_written_back_byte_for_byte(name):
     """Decoded into the model and encoded again, each committed record is the file it was."""
     path = REPO / "verification" / name
