@@ -697,3 +697,29 @@ def test_isolation_block_runs_every_block_in_a_fresh_process(tmp_path):
     assert result.returncode == 1, result.stdout[-3000:]
     assert second["output"] == "False __main__\n"
     assert (third["outcome"], third["reason"]) == ("failed", "NameError: name 'x' is not defined")
+
+
+SETUP_PAGE = """\
+# Setup { #setup }
+
+```python
+import os
+import random
+print(os.environ["SITE_FLAG"], random.randint(1, 6), "helper" in globals())
+#> on 3 False
+```
+"""
+
+
+def test_the_site_setup_file_runs_in_each_page_process_before_its_blocks(tmp_path):
+    tree = write_tree(tmp_path / "tree", {"docs/es/setup.md": SETUP_PAGE, "docs_setup.py":
+                                          "import os, random\nos.environ['SITE_FLAG'] = 'on'\n"
+                                          "random.randint = lambda *a: 3\nhelper = 1\n"})
+    config = tree / "mkdocs.yml"
+    config.write_text(config.read_text().replace("plugins:\n", "plugins:\n  - ruota_docs:\n      setup: docs_setup.py\n",
+                                                 1))
+    result = run_pytest(tree, "--record", "verification/here.json", env=clean_env())
+    assert result.returncode == 0, result.stdout[-3000:]
+    config.write_text(config.read_text().replace("docs_setup.py", "missing.py"))
+    result = run_pytest(tree, "--no-record", env=clean_env())
+    assert "setup: missing.py is not a file" in result.stdout + result.stderr

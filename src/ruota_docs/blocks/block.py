@@ -47,6 +47,9 @@ class Block:
     signature: str = ""  #: identical for pages whose block sequences are identical
     page_total: int = 0  #: how many blocks the page has
     injected: bool = False  #: brought in by another extension's preprocessor; ``line`` is its directive's
+    #: one of several blocks one such directive brought in: variants of one example, shown as tabs
+    #: (FastAPI's ``{* … *}``), which ``isolation: variants`` runs each in a process of its own
+    variant: bool = False
     #: for a block the page's HTML shows from no fence of it: the extension that made it ('' where unknown)
     generated_by: str | None = None
     generated_from: str = ""  #: what it was made from (mkdocstrings: the object's identifier)

@@ -16,6 +16,7 @@ import datetime as dt
 import itertools
 import os
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -193,6 +194,9 @@ def assemble(state: CaptureState, html: str, page: str, lang: str, root: Path, t
         block.index = len(result.blocks)
         block.injected = item.start in state.brought
         result.blocks.append(block)
+    brought = Counter(b.line for b in result.blocks if b.injected)
+    for block in result.blocks:
+        block.variant = block.injected and brought[block.line] > 1
     generated.add_blocks(result, html, state)  # after the page's own: their indices stay put
     result.problems.extend(errors)
     result.problems.extend(_unknown_references(result, text))

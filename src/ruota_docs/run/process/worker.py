@@ -135,19 +135,20 @@ def _remember_source(request: dict) -> None:
 
 class _Printed:
     """``sys.stdout`` while a block with ``#>`` lines runs: writes go through unchanged,
-    and each is remembered with the block line of the top-level statement that made it."""
+    and each is remembered with the block line of the top-level statement that made it, and whether
+    the block's own code wrote it (``print(…)`` called there, not ``pprint`` or a library)."""
 
     LIMIT = 1_000_000
 
     def __init__(self, target, filename: str) -> None:
         self._target, self._filename = target, filename
-        self.chunks: list[tuple[int | None, str]] = []
+        self.chunks: list[tuple[int | None, str, bool]] = []
         self._size = 0
 
     def write(self, text: str) -> int:
         written = self._target.write(text)
         if self._size < self.LIMIT:
-            self.chunks.append((self._statement(), text))
+            self.chunks.append((self._statement(), text, sys._getframe(1).f_code.co_filename == self._filename))
             self._size += len(text)
         return written
 
@@ -243,12 +244,26 @@ def _main_namespace() -> dict:
     return module.__dict__
 
 
+def _setup(path: str | None) -> str | None:
+    """Run the site's set-up file (the plugin's ``setup``) in a namespace of its own; its traceback if it raised."""
+    if not path:
+        return None
+    try:
+        with open(path, encoding="utf-8") as handle:
+            code = compile(handle.read(), path, "exec")
+        exec(code, {"__name__": "__ruota_docs_setup__", "__file__": path})  # noqa: S102 — the site's own set-up
+    except BaseException:  # noqa: BLE001 — every block of the page fails with it
+        return f"the site's setup file {path} raised:\n{traceback.format_exc()}"
+    return None
+
+
 def main(cmd_fd: int, result_fd: int, settings: dict | None = None) -> None:
     settings = settings or {}
     if settings.get("isolation") != "sandbox":
         _die_with_parent(settings.get("parent", 0))
     _apply_limits(settings.get("limits") or {})
     namespace = _main_namespace()
+    failed_setup = _setup(settings.get("setup"))
     while True:
         request = receive(cmd_fd)
         if request is None:
@@ -258,7 +273,7 @@ def main(cmd_fd: int, result_fd: int, settings: dict | None = None) -> None:
         started = time.perf_counter()
         try:
             runner = _run_doctest if request["kind"] == "doctest" else _run_python
-            answer = runner(request, namespace)
+            answer = {"ok": False, "error": failed_setup} if failed_setup else runner(request, namespace)
         except SystemExit as exit_:
             code = exit_.code
             ok = code in (None, 0)
