@@ -308,3 +308,14 @@ def test_what_a_library_prints_needs_no_line_as_in_pytest_examples(tmp_path):
     root = write_tree(tmp_path, {"docs/es/p.md": page})
     done = run_pytest(root, "docs/es/p.md", "--no-record")
     assert "1 failed, 1 passed" in done.stdout, done.stdout[-2000:]
+
+
+def test_a_print_in_a_function_states_its_output_under_itself_as_in_pytest_examples():
+    code = ("def later():\n    print('second')\n    #> second\n\n\nprint('first')\n#> first\nlater()\n")
+    found = outputs.expected(code)
+    printed = [(6, "first", 6), (6, "\n", 6), (8, "second", 2), (8, "\n", 2)]
+    assert outputs.mismatch(found, "first\nsecond\n") is not None  # in the order of the lines, not of the run
+    assert outputs.under_each_print(found, printed, code)
+    assert not outputs.under_each_print(found, [(6, "first\n", 6)], code)  # a group under a print that never ran
+    assert outputs.under_each_print(found, [*printed, (8, "x\n", None)], code)  # a library's: not compared
+    assert not outputs.under_each_print(found, [*printed, (8, "x\n", 4)], code)  # not by a print

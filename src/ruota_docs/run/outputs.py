@@ -185,6 +185,29 @@ def mismatch(lines: list[Expected], printed: str) -> str | None:
     return "\n".join(list(diff)[:60])
 
 
+def under_each_print(lines: list[Expected], printed: list, code: str) -> bool:
+    """Whether the output of each ``print(…)`` of the block's code is what the lines right under that
+    statement state, as pytest-examples places it (a print in a function called later writes under
+    the print, not where the call is); every group of lines stands under a print that ran."""
+    try:
+        prints = [node for node in ast.walk(ast.parse(code)) if _is_print(node)]
+    except SyntaxError:
+        return False
+    said: dict[int, list[Expected]] = {}
+    for group in _groups([e for e in lines if not e.repl]):
+        said.setdefault(group[0].index, group)  # keyed by the 0-based line under the print: its end_lineno
+    wrote: dict[int, str] = {}
+    for chunk in printed:
+        at = chunk[2] if len(chunk) > 2 else None
+        if at is None:
+            continue  # a library's writing (pprint): pytest-examples checks print's output only
+        node = next((n for n in prints if n.lineno <= at <= n.end_lineno), None)
+        if node is None:
+            return False  # the block's own code wrote it otherwise (sys.stdout.write)
+        wrote[node.end_lineno] = wrote.get(node.end_lineno, "") + chunk[1]
+    return set(said) == set(wrote) and all(_matches(said[end], _lines(text)) for end, text in wrote.items())
+
+
 def first_difference(lines: list[Expected], printed: str) -> Expected | None:
     """The first ``#>`` line the output does not match (or the last one, if output runs on)."""
     got = _lines(printed)

@@ -93,7 +93,7 @@ class Outcome:
     duration: float = 0.0
     reason: str | None = None  #: skip reason, or the failure's summary: the English of ``code``
     error: str | None = None  #: traceback or report
-    #: for a block with ``#>`` lines, what it wrote to stdout: ``[(statement line, text, by its own code), …]``
+    #: for a block with ``#>`` lines, what it wrote to stdout: ``[(statement line, text, own print's line), …]``
     printed: list | None = None
     as_root: bool | None = None  #: whether the block's code ran as root; None where none ran
     code: Reason | None = None  #: the reason as a code with arguments (:mod:`ruota_docs.records.reason_codes`)

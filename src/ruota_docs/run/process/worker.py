@@ -135,20 +135,22 @@ def _remember_source(request: dict) -> None:
 
 class _Printed:
     """``sys.stdout`` while a block with ``#>`` lines runs: writes go through unchanged,
-    and each is remembered with the block line of the top-level statement that made it, and whether
-    the block's own code wrote it (``print(…)`` called there, not ``pprint`` or a library)."""
+    and each is remembered with the block line of the top-level statement that made it, and the line
+    of the block's own code that wrote it (``print(…)`` called there; None for ``pprint`` or a library)."""
 
     LIMIT = 1_000_000
 
     def __init__(self, target, filename: str) -> None:
         self._target, self._filename = target, filename
-        self.chunks: list[tuple[int | None, str, bool]] = []
+        self.chunks: list[tuple[int | None, str, int | None]] = []
         self._size = 0
 
     def write(self, text: str) -> int:
         written = self._target.write(text)
         if self._size < self.LIMIT:
-            self.chunks.append((self._statement(), text, sys._getframe(1).f_code.co_filename == self._filename))
+            caller = sys._getframe(1)
+            self.chunks.append((self._statement(), text,
+                                caller.f_lineno if caller.f_code.co_filename == self._filename else None))
             self._size += len(text)
         return written
 

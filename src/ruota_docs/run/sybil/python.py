@@ -58,7 +58,8 @@ class PythonEvaluator(ExecutingEvaluator):
         diff = outputs.mismatch(expected, printed)
         # as pytest-examples checks: only what print(…) called in the block's own code wrote
         by_print = "".join(chunk[1] for chunk in outcome.printed or [] if len(chunk) > 2 and chunk[2])
-        if diff is None or outputs.mismatch(expected, by_print) is None:
+        if diff is None or outputs.mismatch(expected, by_print) is None or \
+                outputs.under_each_print(expected, outcome.printed or [], block.code):
             return outcome
         if run.settings.update_outputs:
             return self._planned(block, expected, outcome, diff)
