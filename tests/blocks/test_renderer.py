@@ -369,3 +369,13 @@ def test_blocks_one_directive_brings_in_are_variants(site):
     assert [(b.code, b.line, b.variant) for b in rendered.blocks][:3] == [
         ("x = 1", 3, True), ("x = 2", 3, True), ("print('after the include')", 5, False)]
     assert not any(b.variant for b in rendered.blocks[2:])  # the generated one stands alone at its line
+
+
+def test_an_excerpt_among_variants_is_not_run_since_its_whole_runs(site):
+    (site / "included.md").write_text("=== \"Excerpt\"\n\n    ```python\n    # Code above omitted\n\n    y = x + 1\n"
+                                      "    ```\n\n=== \"Whole\"\n\n    ```python\n    x = 1\n    y = x + 1\n    ```\n",
+                                      encoding="utf-8")
+    (site / "mkdocs.yml").write_text(FOREIGN_CONFIG + "  - pymdownx.tabbed\n", encoding="utf-8")
+    excerpt, whole = renderer.render(site, site / "docs/index.md").blocks[:2]
+    assert excerpt.not_run_reason == "an excerpt of the code shown whole beside it (block 2 of the page), which runs"
+    assert whole.not_run_reason is None
