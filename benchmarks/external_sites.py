@@ -286,7 +286,7 @@ for text, where in earlier:
         exec(compile(text, where, "exec"), main.__dict__)
     except BaseException:
         pass
-sys.stdout.write("\x00")
+sys.stdout.write("\\x00")
 exec(compile(code, name, "exec"), main.__dict__)
 """
 
@@ -307,7 +307,8 @@ def _rerun(copy: Path, setup: Path | None, earlier: list, block) -> tuple[int, s
 def _classify(copy: Path, docs: Path, entries: dict, setup: Path | None, isolation: str | None) -> Counter:
     """Each failed block's cause: ``engine`` where a traceback runs through the engine's own code, or
     where the block runs cleanly in a fresh interpreter (alone, or after the page's blocks before it) and
-    prints what the engine recorded, but failed under the engine; ``missing package``, ``network`` and
+    prints what the engine recorded, but failed under the engine; ``missing module`` (a package not
+    installed here, or a module the docs mean as a file of their own, ``main``), ``network`` and
     ``timed out`` from its error; ``no run policy``; else ``block`` (it fails as plain Python too, or its
     #> lines or data say something it does not do). Prints one line per engine fault."""
     causes: Counter = Counter()
@@ -343,7 +344,7 @@ def _cause(copy: Path, setup: Path | None, entry: dict, blocks: list, entries: d
     if code == "timeout":
         return "timed out"
     if _MISSING.search(text):
-        return "missing package"
+        return "missing module"
     if _NETWORK.search(text):
         return "network"
     block = blocks[entry["index"]] if entry["index"] < len(blocks) else None
@@ -405,7 +406,7 @@ def _given(pairs: list[str], name: str) -> str | None:
 
 
 #: The causes of failures, in the table's order.
-CAUSES = ("engine", "block", "missing package", "network", "timed out", "no run policy")
+CAUSES = ("engine", "block", "missing module", "network", "timed out", "no run policy")
 
 
 def _full_table(rows: list[dict]) -> None:

@@ -708,13 +708,22 @@ import random
 print(os.environ["SITE_FLAG"], random.randint(1, 6), "helper" in globals())
 #> on 3 False
 ```
+
+```python
+from pprint import pprint
+print("through the set-up's own print")
+#> through the set-up's own print
+pprint({"not": "stated"})
+```
 """
 
 
 def test_the_site_setup_file_runs_in_each_page_process_before_its_blocks(tmp_path):
     tree = write_tree(tmp_path / "tree", {"docs/es/setup.md": SETUP_PAGE, "docs_setup.py":
                                           "import os, random\nos.environ['SITE_FLAG'] = 'on'\n"
-                                          "random.randint = lambda *a: 3\nhelper = 1\n"})
+                                          "random.randint = lambda *a: 3\nhelper = 1\nimport builtins\n"
+                                          "_print = builtins.print\n"
+                                          "builtins.print = lambda *a, **k: _print(*a, **k)\n"})
     config = tree / "mkdocs.yml"
     config.write_text(config.read_text().replace("plugins:\n", "plugins:\n  - ruota_docs:\n      setup: docs_setup.py\n",
                                                  1))

@@ -319,3 +319,6 @@ def test_a_print_in_a_function_states_its_output_under_itself_as_in_pytest_examp
     assert not outputs.under_each_print(found, [(6, "first\n", 6)], code)  # a group under a print that never ran
     assert outputs.under_each_print(found, [*printed, (8, "x\n", None)], code)  # a library's: not compared
     assert not outputs.under_each_print(found, [*printed, (8, "x\n", 4)], code)  # not by a print
+    quoted = code.replace("    #> second\n", '    """\n    second\n    """\n')
+    moved = [(10, "second\n", 2), (8, "first\n", 8)]  # the print('first') is 2 lines further down now
+    assert outputs.under_each_print(outputs.expected(quoted), moved, quoted)

@@ -195,7 +195,9 @@ def under_each_print(lines: list[Expected], printed: list, code: str) -> bool:
         return False
     said: dict[int, list[Expected]] = {}
     for group in _groups([e for e in lines if not e.repl]):
-        said.setdefault(group[0].index, group)  # keyed by the 0-based line under the print: its end_lineno
+        # keyed by the print's last line (1-based): the 0-based index of the line under it, or of the
+        # opening quotes of a triple-quoted output, whose first line is the group's first
+        said.setdefault(group[0].index - (1 if group[0].loose else 0), group)
     wrote: dict[int, str] = {}
     for chunk in printed:
         at = chunk[2] if len(chunk) > 2 else None

@@ -133,10 +133,34 @@ def _remember_source(request: dict) -> None:
     linecache.cache[request["filename"]] = (len(request["code"]), None, lines, request["filename"])
 
 
+#: While ``print(…)`` runs: the line of the running block's code it was called from (pytest-examples'
+#: place for its output, a print in a function writing under itself); the block's file name.
+_PRINTING: list = []
+_BLOCK: list = [""]
+_PRINT = print
+
+
+def _print(*args, **kwargs):
+    """``print``, remembering where in the running block it was called from (through any wrapper
+    the site's set-up puts around it, as pytest-examples' own ``print_callback``)."""
+    frame, line = sys._getframe(1), None
+    while frame is not None and line is None:
+        line = frame.f_lineno if frame.f_code.co_filename == _BLOCK[0] else None
+        frame = frame.f_back
+    _PRINTING.append(line)
+    try:
+        _PRINT(*args, **kwargs)
+    finally:
+        _PRINTING.pop()
+
+
+_print.__name__ = _print.__qualname__ = "print"
+
+
 class _Printed:
     """``sys.stdout`` while a block with ``#>`` lines runs: writes go through unchanged,
     and each is remembered with the block line of the top-level statement that made it, and the line
-    of the block's own code that wrote it (``print(…)`` called there; None for ``pprint`` or a library)."""
+    of the ``print(…)`` call that wrote it (None for what ``pprint`` or a library writes otherwise)."""
 
     LIMIT = 1_000_000
 
@@ -148,9 +172,7 @@ class _Printed:
     def write(self, text: str) -> int:
         written = self._target.write(text)
         if self._size < self.LIMIT:
-            caller = sys._getframe(1)
-            self.chunks.append((self._statement(), text,
-                                caller.f_lineno if caller.f_code.co_filename == self._filename else None))
+            self.chunks.append((self._statement(), text, _PRINTING[-1] if _PRINTING else None))
             self._size += len(text)
         return written
 
@@ -203,6 +225,7 @@ def _run_python(request: dict, namespace: dict) -> dict:
         _execute(code, namespace)
         return {"ok": True}
     original = sys.stdout
+    _BLOCK[0] = request["filename"]
     printed = sys.stdout = _Printed(original, request["filename"])
     try:
         _execute(code, namespace)
@@ -265,6 +288,9 @@ def main(cmd_fd: int, result_fd: int, settings: dict | None = None) -> None:
         _die_with_parent(settings.get("parent", 0))
     _apply_limits(settings.get("limits") or {})
     namespace = _main_namespace()
+    import builtins  # noqa: PLC0415
+
+    builtins.print = _print  # before the site's set-up, which may wrap it in turn
     failed_setup = _setup(settings.get("setup"))
     while True:
         request = receive(cmd_fd)
