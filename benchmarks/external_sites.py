@@ -306,8 +306,9 @@ def _rerun(copy: Path, setup: Path | None, earlier: list, block) -> tuple[int, s
 
 def _classify(copy: Path, docs: Path, entries: dict, setup: Path | None, isolation: str | None) -> Counter:
     """Each failed block's cause: ``engine`` where a traceback runs through the engine's own code, or
-    where the block runs cleanly in a fresh interpreter (alone, or after the page's blocks before it) and
-    prints what the engine recorded, but failed under the engine; ``missing module`` (a package not
+    where the block runs cleanly in a fresh interpreter (alone, or after the page's blocks before it) but
+    failed under the engine, or prints otherwise when it runs alone (the page's shared namespace changed
+    it), or prints in neither what the engine recorded; ``missing module`` (a package not
     installed here, or a module the docs mean as a file of their own, ``main``), ``network`` and
     ``timed out`` from its error; ``no run policy``; else ``block`` (it fails as plain Python too, or its
     #> lines or data say something it does not do). Prints one line per engine fault."""
@@ -358,6 +359,8 @@ def _cause(copy: Path, setup: Path | None, entry: dict, blocks: list, entries: d
     if code == "raised":
         return "engine" if 0 in (alone[0], after[0]) else "block"
     recorded = (entry.get("output") or "").rstrip()
+    if alone[0] == 0 and alone[1].rstrip() != recorded:
+        return "engine"  # alone it runs and prints otherwise: what the page's blocks share changed it
     return "block" if recorded in (alone[1].rstrip(), after[1].rstrip()) else "engine"
 
 
