@@ -17,8 +17,9 @@ from ruota_docs.blocks.capture.state import Captured
 from ruota_docs.blocks.directives import DirectiveError
 
 RUN_OPTIONS = ("safe", "skip", "reason", "timeout", "id", "env", "isolate")
-#: Blocks that are shown but hold no code to run: outputs, prose, diagrams, indented code.
-SHOWN_ONLY = ("text", "indented")
+#: Blocks that are shown but hold no code to run: outputs, prose, diagrams, indented code, and the
+#: blocks of a language whose site policy is ``show``.
+SHOWN_ONLY = ("text", "indented", "shown")
 
 
 @dataclass
@@ -171,7 +172,7 @@ def _apply_policy(block: Block, policy) -> None:
     if policy is None or block.not_run_reason is not None or block.options.get("safe") or block.shown_only:
         return
     if policy.action == "show":
-        block.kind = "text"
+        block.kind = "shown"
     elif policy.action == "skip":
         block.skip_reason = policy.reason
     elif block.kind in ("shell", "windows"):  # run: as if marked <!-- run: safe -->
