@@ -199,7 +199,7 @@ def _check_machine(report: Report, machine: dict[str, Any], machine_id: Any, ste
     for package, version in machine["packages"].items():
         if not isinstance(version, str):
             report.add(f"machine.packages.{package}", "error", "schema", "must be a version string")
-    device = Device(**{k: v for k, v in machine.items() if k != "machine_id"})
+    device = Device.from_dict(machine)
     _check_machine_names(report, machine, device, machine_id, stem, fingerprint)
     return device
 
