@@ -7,12 +7,14 @@ file and what to write instead."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 
 import pytest
 
 from _support import clean_env, outcomes, panels, read_ledger, run_pytest, words
+from ruota_docs.site import markdown_panels
 
 pytest.importorskip("zensical", reason="Zensical is not installed (pip install -e '.[tests]' installs it)")
 
@@ -21,6 +23,8 @@ site_name: Sample
 markdown_extensions:
   - pymdownx.superfences
   - ruota_docs.site.markdown_panels
+extra_css:
+  - ruota.css
 """
 PAGE = """\
 # Sample
@@ -39,6 +43,7 @@ assert x == 4
 def _site(root, config_name: str = "mkdocs.yml", config: str = CONFIG):
     (root / "docs").mkdir(parents=True)
     (root / "docs" / "index.md").write_text(PAGE, encoding="utf-8")
+    shutil.copyfile(markdown_panels.STYLESHEET, root / "docs" / "ruota.css")  # the site includes it itself
     (root / config_name).write_text(config, encoding="utf-8")
     (root / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\n", encoding="utf-8")
     return root
@@ -64,6 +69,7 @@ def test_zensical_builds_the_panels_of_the_record_pytest_wrote(tmp_path):
     assert all("Verified on" in text for text in found), found
     assert page.index("hello") < page.index("ruota-verify")  # under the code
     assert "data-ruota" not in page  # no marker left unfilled
+    assert 'href="./ruota.css"' in page and (root / "site" / "ruota.css").is_file()
 
 
 def test_a_zensical_toml_site_is_named_with_what_to_write(tmp_path):
