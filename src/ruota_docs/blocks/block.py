@@ -154,17 +154,20 @@ def build(captured: Captured, page: str, lang: str, *, line: int, end_line: int 
 
 
 #: pytest-examples' fence attributes (```` ```python {test="skip" requires="3.12"} ````), read as the engine's own.
-FENCE_ATTRIBUTES = ("test", "lint", "requires")
+FENCE_ATTRIBUTES = ("test", "lint", "requires", "group")
 
 
 def _fence_attributes(block: Block, attrs: dict) -> None:
     """pytest-examples' attributes on a fence: ``test="skip"`` is not run (a directive still decides
-    first), ``requires="3.12"`` is the requirement ``python>=3.12``; ``lint`` asks nothing of the
-    engine, which lints no code."""
+    first), ``requires="3.12"`` is the requirement ``python>=3.12``; ``group="name"`` keeps the block
+    in its page's process under ``isolation: block``, where the blocks of its group see each other's
+    names, as pytest-examples shares a group's globals; ``lint`` asks nothing of the engine, which lints no code."""
     if str(attrs.get("test", "")).lower() == "skip" and not block.options.get("skip") and block.skip_reason is None:
         block.options.update(skip=True, reason='marked test="skip" on its fence')
     if attrs.get("requires"):
         block.requirements += terms.parse(f"python>={attrs['requires']}")
+    if attrs.get("group"):
+        block.options["group"] = str(attrs["group"])
 
 
 def _apply_policy(block: Block, policy) -> None:
