@@ -332,7 +332,8 @@ def _classify(copy: Path, docs: Path, entries: dict, setup: Path | None, isolati
 
 def _alone(block, isolation: str | None) -> bool:
     """Whether the engine ran the block in a process of its own."""
-    return isolation == "block" or bool(block.options.get("isolate")) or (isolation == "variants" and block.variant)
+    return (isolation == "block" and not block.options.get("group")) or bool(block.options.get("isolate")) or \
+        (isolation == "variants" and block.variant)
 
 
 def _cause(copy: Path, setup: Path | None, entry: dict, blocks: list, entries: dict, isolation: str | None) -> str:
