@@ -416,7 +416,7 @@ CAUSES = ("engine", "block", "missing module", "network", "timed out", "no run p
 def _full_table(rows: list[dict]) -> None:
     print("| site | pages | blocks seen | collected (same code) | lines right | recorded | passed | skipped "
           "| failed | " + " | ".join(CAUSES) + " | pytest time |")
-    print("| --- " + "| ---: " * (11 + len(CAUSES)) + "|")
+    print("| --- " + "| ---: " * (9 + len(CAUSES)) + "|")
     for r in rows:
         print(f"| {r['site']} | {r['pages']} | {r['seen']} | {r['collected']} ({r['agree']}) "
               f"| {r['right']} of {r['pointed']} | {r['recorded']} | {r['passed']} | {r['skipped']} | {r['failed']} | "
