@@ -83,7 +83,7 @@ class Table:
 
     def __init__(self) -> None:
         self.rows: list[str] = []
-        self.ratios: dict[str, float] = {}
+        self.pairs: list[str] = []
 
     def add(self, name: str, times: dict[str, list[float]], unit: float = 1000.0, per: int = 1) -> None:
         """``times`` of the two ways (seconds, in turns): their medians (times ``unit``: 1000 for
@@ -92,17 +92,20 @@ class Table:
         a, b = times[WAYS[0]], times[WAYS[1]]
         med = statistics.median
         ratio = med(x / y for x, y in zip(a, b))
-        self.ratios[name] = ratio
         label = "ms" if unit == 1000.0 else "s"
         difference = med(x - y for x, y in zip(a, b))
         shown = f"{difference * 1000 / per:+.1f} ms per page" if per > 1 else f"{difference * unit:+.1f} {label}"
         self.rows.append(f"| {name} | {med(a) * unit:.1f} {label} | {med(b) * unit:.1f} {label} | {shown} "
                          f"| {ratio:.2f}× | {len(a)} |")
+        if len(a) <= 10:  # few pairs: each, in the order they ran
+            self.pairs.append(f"- {name}: " + ", ".join(f"{x * unit:.1f}/{y * unit:.1f}" for x, y in zip(a, b))
+                              + f" {label} (sandbox/user)")
 
     def text(self, title: str) -> str:
         head = [f"### {title}", "", "| measurement (median) | sandbox | user | difference (median of pairs) "
                 "| ratio (median of pairs) | pairs |", "| --- | ---: | ---: | ---: | ---: | ---: |"]
-        return "\n".join(head + self.rows) + "\n"
+        pairs = ["", "Each pair:", "", *self.pairs] if self.pairs else []
+        return "\n".join(head + self.rows + pairs) + "\n"
 
 
 def pieces(samples: int, settings: Settings) -> str:
