@@ -120,6 +120,31 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         # the options as the pytest plugin, the guard and the command line read them
         self.site = site_config.read(Path(config.config_file_path))
         self.reported: list[str] = []  #: with report_only: what would have stopped the build
+        self._read_records(config)
+        try:
+            self.key_blocks = evidence.key_blocks(self.config.key_blocks)
+        except evidence.EvidenceError as error:
+            raise PluginError(f"ruota_docs: {error}") from None
+        self.target_cards = evidence.target_cards(self.config.target_cards)
+        self.languages = site_config.languages(self.root)
+        self._generated = []  # (page, placeholder, directive, lang, rendered): filled in on_env
+        self._after_search: dict[int, list[tuple[str, str]]] = {}  # id(page) → (placeholder, fragment): `_later`
+        template_cache.compile_once(config.theme)
+        fragment_templates.use_theme(config.theme)  # overrides/ruota/*.html before the package's
+        # The blocks are captured while MkDocs renders each page (static-i18n runs the
+        # build once per language, with this config: one extension for all). mkdocstrings
+        # renders each docstring with the list it holds of the site's extensions: blocks it
+        # generates are not the page's, so that list does without the capture (in place),
+        # and the pages get a list of their own with it.
+        if self.config.enabled and STYLESHEET not in [str(css) for css in config.extra_css]:
+            config.extra_css.append(STYLESHEET)  # shipped with the plugin: see on_files
+        self._use_capture(config)
+        return config
+
+    # -- helpers -------------------------------------------------------------
+    def _read_records(self, config) -> None:
+        """The site's records: read, checked (``check_records``), held to the publishing rules;
+        with report_only, those refused are left out of the build."""
         try:
             files, self.ledgers, self.indexed = _records(self.site.record_dir)
             if self.config.check_records:
@@ -139,32 +164,16 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                 self._stop(f"ruota_docs: {message} (left out of this build)")
             self.ledgers = [data for _, data in self.published.kept]
             self.indexed = verdicts.index_ledgers(self.ledgers)
-        try:
-            self.key_blocks = evidence.key_blocks(self.config.key_blocks)
-        except evidence.EvidenceError as error:
-            raise PluginError(f"ruota_docs: {error}") from None
-        self.target_cards = evidence.target_cards(self.config.target_cards)
-        self.languages = site_config.languages(self.root)
-        self._generated = []  # (page, placeholder, directive, lang, rendered): filled in on_env
-        self._after_search: dict[int, list[tuple[str, str]]] = {}  # id(page) → (placeholder, fragment): `_later`
-        template_cache.compile_once(config.theme)
-        fragment_templates.use_theme(config.theme)  # overrides/ruota/*.html before the package's
-        # The blocks are captured while MkDocs renders each page (static-i18n runs the
-        # build once per language, with this config: one extension for all). mkdocstrings
-        # renders each docstring with the list it holds of the site's extensions: blocks it
-        # generates are not the page's, so that list does without the capture (in place),
-        # and the pages get a list of their own with it.
-        if self.config.enabled and STYLESHEET not in [str(css) for css in config.extra_css]:
-            config.extra_css.append(STYLESHEET)  # shipped with the plugin: see on_files
+
+    def _use_capture(self, config) -> None:
+        """The pages' Markdown gets the block capture, last; the list mkdocstrings holds keeps none."""
         captures = [e for e in config.markdown_extensions if isinstance(e, BlockCapture)]
         self.capture = captures[0] if captures else BlockCapture()
         if self.config.enabled:
             for capture in captures:
                 config.markdown_extensions.remove(capture)
             config.markdown_extensions = [*config.markdown_extensions, self.capture]
-        return config
 
-    # -- helpers -------------------------------------------------------------
     def _theme_lang(self, config) -> str:
         """The language being built: Material's ``language``, the mkdocs theme's ``locale``."""
         value = config.theme.get("language") or config.theme.get("locale")
@@ -305,6 +314,24 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         if rendered.problems:
             problem = rendered.problems[0]
             self._stop(f"{page_key}:{problem.line}: {problem.message}", *rendered.problems[1:], page=page_key)
+        before, after, page_verdicts = self._block_marks(rendered, page_key, source, lang)
+        filled = self._page_directives(page, rendered, lang, files)
+        banner = "" if self.languages.single else fragments.translation_banner(
+            self.docs_dir, page_key, lang, self.site.source_language)
+        if page.file.abs_src_path and self._own_page(page_key, lang):  # not a page shown in another language
+            page_cache.remember(page.file.abs_src_path, own or rendered.blocks, {o[0] for o in state.origins if o},
+                                lists_pages=any(directives.KINDS[d.name].lists_pages for d in rendered.directives),
+                                banner=banner)
+        html = _mark_generated(html, rendered, page_verdicts, lang)
+        html = markers.fill(html, rendered.nonce, before, after, filled)
+        html = self._values(html, rendered, page, lang)
+        html = self._facts(html, rendered, lang)
+        header = fragments.page_summary(page_verdicts, lang) + banner
+        return _after_title(html, header) if header else html
+
+    def _block_marks(self, rendered, page_key: str, source: str, lang: str) -> tuple[dict, dict, list]:
+        """``(badges, panels, verdicts)`` of a page's blocks: the marks before and the panel after each
+        block, by its number, and each block's verdict (a block in error stops the build)."""
         before, after, page_verdicts = {}, {}, []
         for block in rendered.blocks:
             if block.error:
@@ -323,6 +350,10 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                 continue
             before[block.number] = fragments.badges(block, lang)
             after[block.number] = fragments.block_panel(block, verdict, lang, str(block.index))
+        return before, after, page_verdicts
+
+    def _page_directives(self, page, rendered, lang: str, files) -> dict[int, str]:
+        """Each page directive's HTML by its place; those listing pages wait for every page (on_env)."""
         filled = {}
         for n, directive in enumerate(rendered.directives):
             if directives.KINDS[directive.name].lists_pages:  # filled once every page is rendered (on_env)
@@ -331,18 +362,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             else:
                 expanded = PAGE_DIRECTIVES[directive.name](self, page, directive, lang, files, rendered)
                 filled[n] = self._later(page, expanded)
-        banner = "" if self.languages.single else fragments.translation_banner(
-            self.docs_dir, page_key, lang, self.site.source_language)
-        if page.file.abs_src_path and self._own_page(page_key, lang):  # not a page shown in another language
-            page_cache.remember(page.file.abs_src_path, own or rendered.blocks, {o[0] for o in state.origins if o},
-                                lists_pages=any(directives.KINDS[d.name].lists_pages for d in rendered.directives),
-                                banner=banner)
-        html = _mark_generated(html, rendered, page_verdicts, lang)
-        html = markers.fill(html, rendered.nonce, before, after, filled)
-        html = self._values(html, rendered, page, lang)
-        html = self._facts(html, rendered, lang)
-        header = fragments.page_summary(page_verdicts, lang) + banner
-        return _after_title(html, header) if header else html
+        return filled
 
     # -- page directives: each name of PAGE_DIRECTIVES (below), expanded for one page ----------------
     def _chart(self, page, directive, lang: str, files, rendered) -> str:

@@ -54,9 +54,7 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "", nee
     machine measured it: a timing of pure Python is the host's, not the GPU's."""
     found = measured(value, verdict)
     if not found:
-        words = text(lang, "value_missing")
-        tip = text(lang, "value_missing_tip", block=value.block, metric=value.metric)
-        return f'<span class="ruota-value ruota-value-missing" title="{html.escape(tip)}">{html.escape(words)}</span>'
+        return _missing(value, lang)
     numbers = {id(r): (number, printed) for r, number, printed in found}
     written: dict[tuple[float, str], str] = {}  # a thousand machines print a few distinct values
 
@@ -83,6 +81,22 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "", nee
                             date=formatting.date(ran_at, lang, "long")).partition("\0")
     words = f'{html.escape(before + main)}<span class="ruota-value-at">{html.escape(after)}</span>'
     attribution = after
+    notes = _others(ordered, chosen, main, shown, lang)
+    tip = f' title="{html.escape(text(lang, "value_also", values="; ".join(notes)))}"' if notes else ""
+    return (f'<span class="ruota-value" data-block="{html.escape(value.block)}"'
+            f' data-metric="{html.escape(value.metric)}"'
+            f' data-at="{html.escape(attribution)}"{tip}>{words}</span>')
+
+
+def _missing(value: Value, lang: str) -> str:
+    """A value no machine measured: said so, with the block and metric in the tooltip."""
+    words = text(lang, "value_missing")
+    tip = text(lang, "value_missing_tip", block=value.block, metric=value.metric)
+    return f'<span class="ruota-value ruota-value-missing" title="{html.escape(tip)}">{html.escape(words)}</span>'
+
+
+def _others(ordered, chosen: MachineResult, main: str, shown, lang: str) -> list[str]:
+    """The tooltip's notes: the other machines' values (five at most), then how many agree with ``main``."""
     same, others = 0, {}
     for g in ordered:
         for result in g.results:
@@ -98,10 +112,7 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "", nee
         notes.append(text(lang, "value_on", value=number, machine=where))
     if same:
         notes.append(text(lang, "value_same", count=same))
-    tip = f' title="{html.escape(text(lang, "value_also", values="; ".join(notes)))}"' if notes else ""
-    return (f'<span class="ruota-value" data-block="{html.escape(value.block)}"'
-            f' data-metric="{html.escape(value.metric)}"'
-            f' data-at="{html.escape(attribution)}"{tip}>{words}</span>')
+    return notes
 
 
 _PARAGRAPH = re.compile(r"<(p|li|td)\b[^>]*>.*?</\1>", re.DOTALL)
