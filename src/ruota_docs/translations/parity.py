@@ -219,16 +219,7 @@ def compare(source: PageText, target: PageText, lang: str, source_lang: str = "e
     """Every difference between the page ``target`` (in ``lang``) and its ``source``."""
     problems: list[Problem] = [Problem(target.page, p.line, p.message) for p in target.problems]
     source_page, page = source.page, target.page
-    src_blocks, dst_blocks = blocks(source), blocks(target)
-    for i in range(max(len(src_blocks), len(dst_blocks))):
-        if i >= len(dst_blocks):
-            problems.append(Problem(page, 1, f"code block {i + 1} ({source_page}:{src_blocks[i][1]}) is missing here"))
-        elif i >= len(src_blocks):
-            problems.append(Problem(page, dst_blocks[i][1], f"code block {i + 1} is not in {source_page}"))
-        elif src_blocks[i][0] != dst_blocks[i][0]:
-            problems.append(Problem(page, dst_blocks[i][1],
-                                    f"code block {i + 1} differs from {source_page}:{src_blocks[i][1]} "
-                                    f"(language, code, requirements or run options)"))
+    problems += _block_problems(blocks(source), blocks(target), page, source_page)
     source_text, text = source.text, target.text
     src_code, dst_code = source.code_lines, target.code_lines
     src_ids = [h for h in headings(source_text, src_code) if h[1] > 1]
@@ -244,16 +235,36 @@ def compare(source: PageText, target: PageText, lang: str, source_lang: str = "e
                                    "link target", page, source_page))
     problems.extend(_multiset_diff(numbers(source_text, source_lang, src_code), numbers(text, lang, dst_code),
                                    "number", page, source_page))
-    src_struct, dst_struct = structure(source_text, src_code), structure(text, dst_code)
-    if [s[:2] for s in src_struct] != [s[:2] for s in dst_struct]:
-        for i, (a, b) in enumerate(zip(src_struct + [None] * len(dst_struct), dst_struct + [None] * len(src_struct))):
-            if a is None or b is None or a[:2] != b[:2]:
-                where = b[2] if b else 1
-                expected = f"{a[0]} at depth {a[1]} ({source_page}:{a[2]})" if a else "nothing more"
-                found = f"{b[0]} at depth {b[1]}" if b else "nothing"
-                problems.append(Problem(page, where, f"admonition/tab {i + 1}: expected {expected}, found {found}"))
-                break
+    problems += _structure_problems(structure(source_text, src_code), structure(text, dst_code), page, source_page)
     return problems
+
+
+def _block_problems(src_blocks: list, dst_blocks: list, page: str, source_page: str) -> list[Problem]:
+    """Code blocks missing, added or different, by their place."""
+    problems = []
+    for i in range(max(len(src_blocks), len(dst_blocks))):
+        if i >= len(dst_blocks):
+            problems.append(Problem(page, 1, f"code block {i + 1} ({source_page}:{src_blocks[i][1]}) is missing here"))
+        elif i >= len(src_blocks):
+            problems.append(Problem(page, dst_blocks[i][1], f"code block {i + 1} is not in {source_page}"))
+        elif src_blocks[i][0] != dst_blocks[i][0]:
+            problems.append(Problem(page, dst_blocks[i][1],
+                                    f"code block {i + 1} differs from {source_page}:{src_blocks[i][1]} "
+                                    f"(language, code, requirements or run options)"))
+    return problems
+
+
+def _structure_problems(src_struct: list, dst_struct: list, page: str, source_page: str) -> list[Problem]:
+    """The first admonition or tab that differs in kind or depth (none where they all agree)."""
+    if [s[:2] for s in src_struct] == [s[:2] for s in dst_struct]:
+        return []
+    for i, (a, b) in enumerate(zip(src_struct + [None] * len(dst_struct), dst_struct + [None] * len(src_struct))):
+        if a is None or b is None or a[:2] != b[:2]:
+            where = b[2] if b else 1
+            expected = f"{a[0]} at depth {a[1]} ({source_page}:{a[2]})" if a else "nothing more"
+            found = f"{b[0]} at depth {b[1]}" if b else "nothing"
+            return [Problem(page, where, f"admonition/tab {i + 1}: expected {expected}, found {found}")]
+    return []
 
 
 # -- the whole docs folder ---------------------------------------------------------
@@ -278,28 +289,35 @@ def check(docs_dir: Path, languages: list[str], source_lang: str = "es", untrans
                     problems.append(Problem(f"{lang}/{rel}", 1,
                                             f"page has no {source_lang} source ({source_lang}/{rel} is missing)"))
             continue
-        source_page = f"{source_lang}/{rel}"
-        try:
-            source = read_page(root, docs_dir, source_page)
-        except ValueError as error:
-            problems.append(Problem(source_page, 1, str(error)))
-            continue
-        for lang in languages:
-            if lang == source_lang:
-                continue
-            page = f"{lang}/{rel}"
-            if rel not in present[lang]:
-                if rel not in untranslated:
-                    problems.append(Problem(page, 1, f"translation of {source_page} is missing (add it, or list the "
-                                                     "page under 'untranslated' in the ruota_docs plugin options)"))
-                continue
-            try:
-                target = read_page(root, docs_dir, page)
-            except ValueError as error:
-                problems.append(Problem(page, 1, str(error)))
-                continue
-            problems.extend(compare(source, target, lang, source_lang))
+        problems += _page_problems(root, docs_dir, rel, languages, source_lang, present, untranslated)
     problems.extend(glossary_problems(root, docs_dir, present, glossaries or {}))
+    return problems
+
+
+def _page_problems(root: Path, docs_dir: Path, rel: str, languages: list[str], source_lang: str,
+                   present: dict[str, set[str]], untranslated) -> list[Problem]:
+    """Every problem of page ``rel``'s translations against its source (which exists)."""
+    source_page = f"{source_lang}/{rel}"
+    try:
+        source = read_page(root, docs_dir, source_page)
+    except ValueError as error:
+        return [Problem(source_page, 1, str(error))]
+    problems = []
+    for lang in languages:
+        if lang == source_lang:
+            continue
+        page = f"{lang}/{rel}"
+        if rel not in present[lang]:
+            if rel not in untranslated:
+                problems.append(Problem(page, 1, f"translation of {source_page} is missing (add it, or list the "
+                                                 "page under 'untranslated' in the ruota_docs plugin options)"))
+            continue
+        try:
+            target = read_page(root, docs_dir, page)
+        except ValueError as error:
+            problems.append(Problem(page, 1, str(error)))
+            continue
+        problems.extend(compare(source, target, lang, source_lang))
     return problems
 
 
