@@ -7,7 +7,7 @@ from cardsite import CPU, H200, INDEX, TABLE, run_on
 
 from _support import REPO, RX7600, record_of, repo_plugin_options
 from ruota_docs.records import verdicts
-from ruota_docs.records.schema import Record
+from ruota_docs.records.schema import Machine, Record
 from ruota_docs.site import evidence
 
 
@@ -100,12 +100,12 @@ def test_key_blocks_are_checked_where_the_site_gives_them():
 
 def test_cards_without_a_record():
     cards = CARDS
-    gfx1031 = Record(machine_id=None, machine=RX7600 | {"arch": "gfx1031"})
+    gfx1031 = Record(machine_id=None, machine=Machine.from_json(RX7600 | {"arch": "gfx1031"}))
     assert evidence.missing_cards([], cards) == list(cards)
-    assert evidence.missing_cards([Record(machine_id=None, machine=RX7600), gfx1031], cards) == [
+    assert evidence.missing_cards([Record(machine_id=None, machine=Machine.from_json(RX7600)), gfx1031], cards) == [
         ("Radeon VII", ("gfx906",)), ("Radeon RX 6000", ("gfx1030", "gfx1032"))]
     # a CUDA record of the same name does not count
-    assert ("Radeon RX 7600", ("gfx1102",)) in evidence.missing_cards([Record(machine_id=None, machine=H200)], cards)
+    assert ("Radeon RX 7600", ("gfx1102",)) in evidence.missing_cards([Record(machine_id=None, machine=Machine.from_json(H200))], cards)
 
 
 @pytest.mark.realdocs

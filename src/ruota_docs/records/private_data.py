@@ -348,6 +348,3 @@ def _scrub_all(value: Any) -> Any:
         return [_scrub_all(v) for v in value]
     return value
 
-
-def scrub_machine(machine: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in machine.items() if k not in ("hostname", "user")}

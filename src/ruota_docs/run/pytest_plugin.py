@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:  # imported where a hook needs them (see below)
-    from ruota_docs.records.schema import BlockRef, Result
+    from ruota_docs.records.schema import BlockRef, Machine, Result
     from ruota_docs.blocks.block import Block
     from ruota_docs.run.accounting import Accounting
     from ruota_docs.run.run_state import RunState
@@ -620,13 +620,13 @@ def _write_record(session: pytest.Session, entries: list[tuple[dict[str, Any], i
     complete = {page for page, seen in recorded.items() if totals[page] and len(seen) >= totals[page]}
     path = settings.record_path(probe().machine_id)
     try:
-        ledger.record(path, results, complete, probe().to_dict(), forget=unrun)
+        ledger.record(path, results, complete, probe(), forget=unrun)
     except RecordError as error:
         run.summary = f"verification record NOT written: {error}"
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
         return
     except OSError as error:  # the machine's fault (no space, a read-only folder): the results are kept aside
-        kept = _kept_aside(path, results, complete, probe().to_dict(), unrun)
+        kept = _kept_aside(path, results, complete, probe(), unrun)
         run.summary = (f"verification record NOT written: {error.filename or path}: {error.strerror}; the "
                        f"record was left as it was. "
                        + (f"This run's results are kept, merged with it, in {kept}: move that file to "
@@ -645,7 +645,7 @@ def _write_record(session: pytest.Session, entries: list[tuple[dict[str, Any], i
     )
 
 
-def _kept_aside(path: Path, results: Mapping[BlockRef, Result], complete: set[str], machine: dict[str, Any],
+def _kept_aside(path: Path, results: Mapping[BlockRef, Result], complete: set[str], machine: Machine,
                 unrun: set[str]) -> Path | None:
     """The run's record written in the temporary folder instead (merged with the record at
     ``path`` as it is): the path, or None where that fails too."""

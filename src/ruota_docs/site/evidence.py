@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ruota_docs.records import verdicts
-from ruota_docs.records.schema import Record, Result
+from ruota_docs.records.schema import Machine, Record, Result
 from ruota_docs.blocks.collect import PageError, page_blocks
 
 LEVELS = ("none", "environment", "self_test", "whole_guide")
@@ -140,14 +140,14 @@ def _not_included(lang: str, key: str, snippet: str, text: str) -> str:
             "name the guide's current environment and self-test snippets there")
 
 
-def _excused(block, machine: dict) -> bool:
+def _excused(block, machine: Machine) -> bool:
     """A skip that says nothing about the card: no network allowed, or another operating system."""
     names = {t.name: t for t in block.requirements}
     if "network" in names:
         return True
-    if "os" in names and machine.get("os") not in names["os"].values:
+    if "os" in names and machine.os not in names["os"].values:
         return True
-    return block.kind == "windows" and machine.get("os") != "windows"
+    return block.kind == "windows" and machine.os != "windows"
 
 
 def cell(guide: Guide, data: Record, pages: verdicts.PageEntries) -> Cell:
@@ -157,7 +157,7 @@ def cell(guide: Guide, data: Record, pages: verdicts.PageEntries) -> Cell:
     return cell_of(guide, data.machine, found)
 
 
-def cell_of(guide: Guide, machine: dict, found) -> Cell:
+def cell_of(guide: Guide, machine: Machine, found) -> Cell:
     """The level ``guide`` reaches on ``machine``, from its result for each block (``found``: a
     mapping of block index → `verdicts.MachineResult`, None or missing where it has none). Each
     block is looked up only until the levels stop: the card matrix asks for every record."""
@@ -191,7 +191,7 @@ def cell_of(guide: Guide, machine: dict, found) -> Cell:
 
 def missing_cards(ledgers: list[Record], cards) -> list[tuple[str, tuple[str, ...]]]:
     """The ``cards`` (`target_cards`) whose targets no ROCm record has yet: ``(name, targets without a record)``."""
-    seen = {d.machine.get("arch") for d in ledgers if d.machine.get("backend") == "rocm"}
+    seen = {d.machine.arch for d in ledgers if d.machine.backend == "rocm"}
     rows = []
     for name, targets in cards:
         left = tuple(t for t in targets if t not in seen)

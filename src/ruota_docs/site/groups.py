@@ -18,6 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ruota_docs.records import senders
+from ruota_docs.records.schema import BACKENDS, backend_order
 from ruota_docs.records.verdicts import MachineResult, Verdict
 from ruota_docs.site import trust
 
@@ -26,8 +27,6 @@ GUIDE_TARGETS: dict[str, tuple[str, ...]] = {
     "guides/keras-rx7600.md": ("gfx1102",),
     "guides/radeon-vii-windows.md": ("gfx906",),
 }
-_BACKEND_ORDER = {"rocm": 0, "cuda": 1, "cpu": 2}
-_BACKEND_NAMES = {"rocm": "ROCm", "cuda": "CUDA", "cpu": "CPU"}
 
 
 def page_targets(page: str) -> tuple[str, ...]:
@@ -103,7 +102,7 @@ class Group:
 def target_label(backend: str, target: str) -> str:
     if backend == "rocm":
         return target
-    return f"{_BACKEND_NAMES.get(backend, backend)} {target}"
+    return f"{BACKENDS[backend].name if backend in BACKENDS else backend} {target}"
 
 
 def group(results: list[MachineResult], first: tuple[str, ...] = ()) -> list[Group]:
@@ -115,7 +114,7 @@ def group(results: list[MachineResult], first: tuple[str, ...] = ()) -> list[Gro
         if found is None:
             found = groups[result.group] = Group(*result.group)
         found.results.append(result)
-    return sorted(groups.values(), key=lambda g: (g.target not in first, _BACKEND_ORDER.get(g.backend, 3),
+    return sorted(groups.values(), key=lambda g: (g.target not in first, backend_order(g.backend),
                                                    -g.count(), g.target))
 
 

@@ -20,6 +20,7 @@ import re
 
 from ruota_docs.site import charts, formatting, groups
 from ruota_docs.site.locales import text
+from ruota_docs.records.schema import BACKENDS
 from ruota_docs.records.verdicts import MachineResult, Verdict
 from ruota_docs.blocks.value_directive import Value, ValueDirectiveError, in_text, parse
 
@@ -39,7 +40,7 @@ def measured(value: Value, verdict: Verdict | None) -> list[tuple[MachineResult,
 def _short(result: MachineResult) -> str:
     """The machine as a sentence names it in passing: its GPU, else its CPU."""
     machine = result.machine
-    return str(machine.get("gpu_name") or f"CPU {machine.get('machine', '')}".strip())
+    return machine.gpu_name or f"{BACKENDS['cpu'].name} {machine.machine}".strip()
 
 
 #: ``requires:`` terms that put a block's work on a GPU; the others (hipcc, arch=, import=…) do not
@@ -70,7 +71,7 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "", nee
 
     ordered = groups.group([r for r, _, _ in found], groups.page_targets(page))
     chosen = ordered[0].latest("passed")
-    on_cpu = [r for g in ordered for r in g.results if not r.machine.get("gpu_name")]
+    on_cpu = [r for g in ordered for r in g.results if not r.machine.gpu_name]
     if not needs_gpu and on_cpu:
         chosen = max(on_cpu, key=lambda r: str((r.entry.ran_at if r.entry else None) or ""))
     main = shown(chosen)
