@@ -28,9 +28,9 @@ from pathlib import Path
 from ruota_docs.blocks import renderer
 from ruota_docs.blocks import fact_directive, value_directive
 from ruota_docs.blocks.block import Block
+from ruota_docs.blocks.pages import front_matter
 from ruota_docs.translations.glossary import Glossary
 
-FRONT_MATTER = re.compile(r"\A---\n(?P<body>.*?)\n---\n", re.S)
 _HEADING = re.compile(r"^(?P<level>#{1,6})\s+(?P<text>.*?)\s*(?:\{[^}]*#(?P<id>[\w-]+)[^}]*\})?\s*$")
 _LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\((?P<target><[^>]+>|[^)\s]+)(?:\s+\"[^\"]*\")?\)|<(?P<auto>https?://[^>\s]+)>")
 _ADMONITION = re.compile(r"^(?P<indent>[ \t]*)(?P<marker>!!!|\?\?\?\+?)\s+(?P<type>[\w-]+)")
@@ -62,16 +62,10 @@ class Problem:
 
 # -- reading a page --------------------------------------------------------------
 def split_front_matter(text: str) -> tuple[dict, str, int]:
-    """``(fields, body, lines_of_front_matter)``; fields are ``key: value`` strings."""
-    match = FRONT_MATTER.match(text)
-    if not match:
-        return {}, text, 0
-    fields = {}
-    for line in match["body"].splitlines():
-        key, sep, value = line.partition(":")
-        if sep:
-            fields[key.strip()] = value.strip().strip("'\"")
-    return fields, text[match.end():], match["body"].count("\n") + 3
+    """``(fields, body, lines_of_front_matter)``: the page's YAML front matter as
+    `ruota_docs.blocks.pages.front_matter` reads it (scalars as strings), and the rest."""
+    fields, end = front_matter(text)
+    return fields, text[end:], text.count("\n", 0, end)
 
 
 def source_hash(text: str) -> str:
