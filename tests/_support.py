@@ -55,7 +55,7 @@ def mkdocs_yml(site: bool = False, record_dir: str = "verification", languages=(
         for n, lang in enumerate(languages)
     )
     # the card matrix of the repository's guides (JSON is YAML too)
-    card_matrix = {k: json.dumps(v) for k, v in repo_plugin_options().items() if k in ("key_blocks", "target_cards")}
+    card_matrix = {k: json.dumps(v) for k, v in repo_plugin_options().items() if k in ("key_blocks", "target_cards", "guide_cards")}
     head = textwrap.dedent(f"""\
         site_name: sample
         site_url: https://sample.example.org/
@@ -77,6 +77,7 @@ def mkdocs_yml(site: bool = False, record_dir: str = "verification", languages=(
               check_records: {str(check_records).lower()}
               key_blocks: {card_matrix["key_blocks"]}
               target_cards: {card_matrix["target_cards"]}
+              guide_cards: {card_matrix["guide_cards"]}
           - i18n:
               docs_structure: folder
               fallback_to_default: true

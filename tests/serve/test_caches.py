@@ -47,3 +47,22 @@ def test_the_theme_is_listed_once_per_set_of_folders(monkeypatch):
     assert theme.get_env().list_templates(filter_func=static) == ["b.css"]
     assert listed == [1]
     assert theme.get_env().list_templates(extensions=["html"]) == ["a.html"]  # asked otherwise: not kept
+
+
+def test_switched_off_nothing_is_patched_and_code_highlights_the_same(monkeypatch):
+    from pymdownx import highlight as pymdownx_highlight
+
+    monkeypatch.setattr(caches, "_HIGHLIGHTED", OrderedDict())
+    monkeypatch.setattr(pymdownx_highlight, "highlight", pymdownx_highlight.highlight)  # restored after the test
+    real = pymdownx_highlight.highlight
+    monkeypatch.setenv("RUOTA_DOCS_NO_SPEEDUPS", "serve_caches")
+    caches.keep_highlighted_code()
+    get_env = lambda: jinja2.Environment(loader=jinja2.DictLoader({"a.css": ""}))  # noqa: E731
+    theme = SimpleNamespace(dirs=["/theme"], static_templates=set(), get_env=get_env)
+    caches.keep_theme_listing(theme)
+    assert pymdownx_highlight.highlight is real and theme.get_env is get_env
+    plain = real("x = 1", PythonLexer(), HtmlFormatter())
+    monkeypatch.delenv("RUOTA_DOCS_NO_SPEEDUPS")
+    caches.keep_highlighted_code()
+    assert pymdownx_highlight.highlight is not real
+    assert pymdownx_highlight.highlight("x = 1", PythonLexer(), HtmlFormatter()) == plain

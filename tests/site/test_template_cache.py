@@ -35,3 +35,16 @@ def test_compile_once_gives_the_themes_environments_the_cache():
     template_cache.compile_once(theme)  # once is enough
     assert theme.get_env().bytecode_cache is template_cache.CACHE
     assert theme.get_env.ruota_docs_compiled_once
+
+
+def test_switched_off_the_theme_is_left_as_it_is_and_renders_the_same(monkeypatch):
+    monkeypatch.setenv("RUOTA_DOCS_NO_SPEEDUPS", "template_cache")
+    loader = jinja2.DictLoader({"t.html": "{% for n in names %}<b>{{ n }}</b>{% endfor %}"})
+    get_env = lambda: jinja2.Environment(loader=loader, autoescape=True)  # noqa: E731
+    theme = SimpleNamespace(get_env=get_env)
+    template_cache.compile_once(theme)
+    assert theme.get_env is get_env and theme.get_env().bytecode_cache is None
+    plain = theme.get_env().get_template("t.html").render(names=["a", "<b>"])
+    monkeypatch.delenv("RUOTA_DOCS_NO_SPEEDUPS")
+    template_cache.compile_once(theme)
+    assert theme.get_env().get_template("t.html").render(names=["a", "<b>"]) == plain == "<b>a</b><b>&lt;b&gt;</b>"

@@ -88,8 +88,8 @@ def plugin_options(config: dict, name: str) -> dict | None:
 #: The ``ruota_docs`` plugin's options (`ruota_docs.site.plugin.RuotaDocsConfig`), for the parts that
 #: read mkdocs.yml without MkDocs (the pytest side warns of any other, as MkDocs does).
 PLUGIN_OPTIONS = ("record_dir", "ledger_dir", "enabled", "source_language", "untranslated", "key_blocks",
-                  "target_cards", "policies", "report_only", "allow_private", "fact_max_age", "isolation",
-                  "check_records", "verified_records")
+                  "target_cards", "guide_cards", "policies", "report_only", "allow_private", "fact_max_age",
+                  "isolation", "check_records", "verified_records")
 
 
 def unknown_options(path: Path) -> list[tuple[str, int]]:

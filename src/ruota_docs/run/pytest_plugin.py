@@ -58,20 +58,6 @@ _KEY = "ruota_block"
 _UPDATED = "ruota_updated"
 #: The key of an xdist worker's ``workeroutput`` that carries what it collected (run.accounting).
 _WORKER_KEY = "ruota_collected"
-def _not_rewritten() -> None:
-    """pytest rewrites the ``assert`` statements of every module of a plugin's distribution (so that
-    a plugin's helpers explain a failing assertion), which here is the whole engine: its modules hold
-    none, and pytest's import hook costs each module a run imports (a parse and a compile every run,
-    where ``__pycache__`` cannot be written). So the package leaves the hook's list once this module
-    is loaded (the list is the hook's own: where a pytest names it otherwise, nothing changes)."""
-    for finder in sys.meta_path:
-        marked = getattr(finder, "_must_rewrite", None)  # pytest's AssertionRewritingHook
-        if isinstance(marked, set):
-            marked.discard("ruota_docs")
-
-
-_not_rewritten()
-
 #: Where the run's settings are kept on pytest's config (built once per process, on first use).
 SETTINGS = pytest.StashKey["Settings"]()
 #: The run's state: the settings, and the record read at session start.

@@ -9,11 +9,16 @@ extensions would work it out again: highlighted code, and the list of the theme'
   icons) to find its static files, in every language (its cost: benchmarks/RESULTS.md). In a partial rebuild nothing
   in them changed (a change of the theme rebuilds everything), so
   :func:`keep_theme_listing` lets the listing of the first partial rebuild serve the next.
+
+Both are a speed trick (`ruota_docs.blocks.speedups`, ``serve_caches``):
+``RUOTA_DOCS_NO_SPEEDUPS=serve_caches`` leaves pymdownx and the theme as they are.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+
+from ruota_docs.blocks import speedups
 
 _HIGHLIGHTED: OrderedDict[tuple, str] = OrderedDict()
 _HIGHLIGHTED_MAX = 8192  #: about every block of the site, three times over
@@ -29,7 +34,7 @@ def keep_highlighted_code() -> None:
     from pymdownx import highlight as pymdownx_highlight  # noqa: PLC0415 — patched in the serve process only
 
     highlight = pymdownx_highlight.highlight
-    if getattr(highlight, "ruota_docs_memo", False):
+    if getattr(highlight, "ruota_docs_memo", False) or not speedups.on("serve_caches"):
         return
 
     def remembered(code, lexer, formatter, outfile=None):
@@ -53,7 +58,7 @@ def keep_theme_listing(theme) -> None:
     """Make the Jinja environments of ``theme`` (a loaded config's) list its folders' files
     once per process and per set of folders and static templates."""
     get_env = theme.get_env
-    if getattr(get_env, "ruota_docs_memo", False):
+    if getattr(get_env, "ruota_docs_memo", False) or not speedups.on("serve_caches"):
         return
 
     def environment():

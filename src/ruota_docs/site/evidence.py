@@ -64,6 +64,17 @@ def target_cards(option: dict) -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple((str(name), tuple(targets)) for name, targets in option.items())
 
 
+def guide_targets(option: dict, cards: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, tuple[str, ...]]:
+    """The ``guide_cards`` option (guide → the card of ``target_cards`` it is about), as guide → that
+    card's targets. Raises `EvidenceError` for a card ``target_cards`` does not name."""
+    targets = dict(cards)
+    for guide, card in option.items():
+        if card not in targets:
+            raise EvidenceError(f"mkdocs.yml (plugins: ruota_docs: guide_cards): {guide}: no card {card!r} in "
+                                f"target_cards (it names {', '.join(map(repr, targets)) or 'none'})")
+    return {str(guide): targets[card] for guide, card in option.items()}
+
+
 @dataclass
 class Guide:
     """One guide in the reader's language: its blocks, and which of them are key blocks."""

@@ -3,7 +3,7 @@ thousand machines' records as with two.
 
 A block panel, a value in the prose and the card matrix do not list machines: they count
 them per group (``rocm``/``gfx1102``, ``cuda``/``sm_90``, ``cpu``/``x86_64``), the guide's
-own card first (`GUIDE_TARGETS`), then the GPUs, then the CPU.
+own card first (the plugin's ``guide_cards``: `use_guide_targets`), then the GPUs, then the CPU.
 
 Agreement: where the machines of one group that ran a block's current code did not all
 get the same outcome, the group *disagrees* — shown on the block and in the matrix, never
@@ -22,16 +22,19 @@ from ruota_docs.records.schema import BACKENDS, backend_order
 from ruota_docs.records.verdicts import MachineResult, Verdict
 from ruota_docs.site import trust
 
-#: Guide (path under a language folder) → the targets of the card it is about.
-GUIDE_TARGETS: dict[str, tuple[str, ...]] = {
-    "guides/keras-rx7600.md": ("gfx1102",),
-    "guides/radeon-vii-windows.md": ("gfx906",),
-}
+#: This build's guides (path under a language folder) → the targets of the card each is about
+#: (set once per build from the site's options, as `ruota_docs.site.trust` is).
+_GUIDE_TARGETS: list[dict[str, tuple[str, ...]]] = [{}]
+
+
+def use_guide_targets(table: dict[str, tuple[str, ...]]) -> None:
+    """The guides of the site being built and their cards' targets (`ruota_docs.site.evidence.guide_targets`)."""
+    _GUIDE_TARGETS[0] = dict(table)
 
 
 def page_targets(page: str) -> tuple[str, ...]:
     """The targets of the card ``page`` (``es/guides/keras-rx7600.md``) is about; () for most pages."""
-    return GUIDE_TARGETS.get(page.split("/", 1)[-1], ())
+    return _GUIDE_TARGETS[0].get(page.split("/", 1)[-1], ())
 
 
 @dataclass

@@ -18,10 +18,8 @@ overrides one by putting a file of the same name under its theme's ``custom_dir`
 from __future__ import annotations
 
 import datetime as dt
-import gc
 import re
 from html import escape as _escape
-from contextlib import contextmanager
 from pathlib import Path
 
 from mkdocs.config import config_options as c
@@ -35,7 +33,7 @@ from ruota_docs.blocks import compat, directives, markers, page_cache, renderer,
 from ruota_docs.records import attestations, ledger, listing, verdicts
 from ruota_docs.records.schema import Record, RecordError
 from ruota_docs.blocks import fact_directive, value_directive
-from ruota_docs.site import (evidence, facts, fragment_templates, fragments, groups, matrix, published,
+from ruota_docs.site import (evidence, facts, fragment_templates, fragments, gc_pause, groups, matrix, published,
                              template_cache, trust, typography, values)
 from ruota_docs.blocks.capture import BlockCapture, Context
 from ruota_docs.site.locales import LANGUAGE_NAMES, text, theme_text
@@ -84,6 +82,9 @@ class RuotaDocsConfig(Config):
     #: The cards the guides are about, each with its GPU targets: ``{card: [target, …]}``; the
     #: card matrix gives a card a row saying "no record yet" while no record has its targets.
     target_cards = c.DictOfItems(c.ListOfItems(c.Type(str)), default={})
+    #: The card each guide is about, named as in ``target_cards``: ``{guide: card}``; a guide's
+    #: panels and values list the machines of its card's targets first.
+    guide_cards = c.DictOfItems(c.Type(str), default={})
     #: What every block of a fence language is, site-wide: ``show``, ``run`` or ``skip "reason"``
     #: (``{console: show, html: show}``; see ruota_docs.blocks.policies).
     policies = c.Type(dict, default={})
@@ -126,6 +127,10 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         except evidence.EvidenceError as error:
             raise PluginError(f"ruota_docs: {error}") from None
         self.target_cards = evidence.target_cards(self.config.target_cards)
+        try:
+            groups.use_guide_targets(evidence.guide_targets(self.config.guide_cards, self.target_cards))
+        except evidence.EvidenceError as error:
+            raise PluginError(f"ruota_docs: {error}") from None
         self.languages = site_config.languages(self.root)
         self._generated = []  # (page, placeholder, directive, lang, rendered): filled in on_env
         self._after_search: dict[int, list[tuple[str, str]]] = {}  # id(page) → (placeholder, fragment): `_later`
@@ -535,7 +540,7 @@ def _records(folder: Path) -> tuple[list[tuple[Path, Record]], list[Record], ver
     stamp = _stamp(folder)
     known = _READ.get(folder)
     if known is None or known[0] != stamp:
-        with _no_collection():
+        with gc_pause.paused():
             files = ledger.load_files(folder)  # indexed as stored: see verdicts.Index
             ledgers = [data for _, data in files]
             known = _READ[folder] = (stamp, files, ledgers, verdicts.index_ledgers(ledgers))
@@ -553,24 +558,6 @@ def _stamp(folder: Path) -> tuple:
 
 #: The sets of records (by `_stamp`) this process found `record check` accepts.
 _CHECKED: set[tuple] = set()
-
-
-@contextmanager
-def _no_collection():
-    """Read a thousand records without the garbage collector: each of its full passes walks every
-    object read so far (millions, none of them garbage). What was read is then frozen, out of
-    the way of the collections the build makes after. The one change this engine makes to the
-    state of the user's ``mkdocs build`` process: it buys a third of the CPU time of a build of a
-    thousand records (benchmarks/RESULTS.md, "A budget for cleverness"); the docs say so
-    (authoring/own-site.md)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        if was:
-            gc.enable()
 
 
 def _align_with_file(rendered, own: list | None, lang: str) -> None:

@@ -16,6 +16,8 @@ from __future__ import annotations
 import jinja2
 from jinja2.bccache import Bucket
 
+from ruota_docs.blocks import speedups
+
 
 def _parsing(environment: jinja2.Environment) -> tuple:
     """What, in an environment, the compiled code of a template depends on."""
@@ -63,9 +65,11 @@ CACHE = MemoryBytecodeCache()
 
 
 def compile_once(theme) -> None:
-    """Give every Jinja environment ``theme`` (a loaded config's) makes from now on the cache."""
+    """Give every Jinja environment ``theme`` (a loaded config's) makes from now on the cache
+    (a speed trick, `ruota_docs.blocks.speedups`: ``RUOTA_DOCS_NO_SPEEDUPS=template_cache`` leaves
+    MkDocs' environments as they are)."""
     get_env = theme.get_env
-    if getattr(get_env, "ruota_docs_compiled_once", False):
+    if getattr(get_env, "ruota_docs_compiled_once", False) or not speedups.on("template_cache"):
         return
 
     def environment():
