@@ -43,9 +43,9 @@ def _root(path: str | None) -> Path:
     """The project folder: the first at or above ``path`` with a ``mkdocs.yml`` (or ``mkdocs.yaml``,
     as MkDocs and the pytest plugin accept)."""
     start = Path(path or os.getcwd()).resolve()
-    for candidate in (start, *start.parents):
-        if site_config.config_path(candidate).exists():
-            return candidate
+    found = site_config.site_above(start)
+    if found is not None:
+        return found
     raise SystemExit(f"ruota-docs: no mkdocs.yml in {start} or above; run inside the project or pass --root")
 
 

@@ -194,3 +194,11 @@ def test_fact_max_age_is_the_plugin_option_or_120_days(tmp_path, written, expect
 def test_a_fact_max_age_that_is_not_a_positive_number_of_days_is_refused(tmp_path, value):
     with pytest.raises(site_config.ConfigError, match="fact_max_age must be a whole number of days, at least 1"):
         site_config.read(_project(tmp_path, f"site_name: x\nplugins:\n  - ruota_docs:\n      fact_max_age: {value}\n"))
+
+
+def test_the_site_root_is_the_nearest_folder_with_mkdocs_yml_or_mkdocs_yaml(tmp_path):
+    (tmp_path / "a" / "docs" / "es").mkdir(parents=True)
+    assert site_config.site_above(tmp_path / "a" / "docs" / "es") is None
+    (tmp_path / "a" / "mkdocs.yaml").write_text("site_name: a\n", encoding="utf-8")
+    assert site_config.site_above(tmp_path / "a" / "docs" / "es") == tmp_path / "a"
+    assert site_config.config_path(tmp_path / "a") == tmp_path / "a" / "mkdocs.yaml"

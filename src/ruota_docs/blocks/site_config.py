@@ -62,13 +62,23 @@ def load_yaml(text: str, documents: bool = False):
     return yaml.load(text, Loader=_tag_tolerant_loader())  # noqa: S506
 
 
+#: The names MkDocs reads its configuration from, in the order it tries them.
+CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
+
+
 def config_path(root: Path) -> Path:
     """``mkdocs.yml`` (or ``mkdocs.yaml``) at ``root``."""
     root = Path(root)
-    for name in ("mkdocs.yml", "mkdocs.yaml"):
+    for name in CONFIG_NAMES:
         if (root / name).exists():
             return root / name
     return root / "mkdocs.yml"
+
+
+def site_above(folder: Path) -> Path | None:
+    """The folder of the nearest mkdocs.yml (or mkdocs.yaml) at or above ``folder``: the site's root."""
+    folder = Path(folder)
+    return next((f for f in (folder, *folder.parents) if config_path(f).exists()), None)
 
 
 def load_mkdocs_config(root: Path) -> dict:

@@ -277,7 +277,8 @@ def ruota_run(pytestconfig: pytest.Config) -> RunState:
 
 
 def _config_above(path: Path) -> bool:
-    """Whether a mkdocs.yml is at or above ``path`` (nothing read, nothing imported)."""
+    """Whether a mkdocs.yml is at or above ``path`` (nothing read, nothing imported: the names are
+    `ruota_docs.blocks.site_config.CONFIG_NAMES`, which a run that collects no page never imports)."""
     folder = path if path.is_dir() else path.parent
     return any((f / name).exists() for f in (folder, *folder.parents) for name in ("mkdocs.yml", "mkdocs.yaml"))
 
