@@ -105,7 +105,8 @@ def parse_size(text: str) -> int:
     return int(float(match[1]) * _UNITS[match[2]])
 
 
-def _version(text: str) -> tuple[int, ...]:
+def version_of(text: str) -> tuple[int, ...]:
+    """``2.9`` → ``(2, 9)``, as requirement terms compare versions; raises `RequirementError` for another form."""
     if not re.fullmatch(r"\d+(\.\d+)*", text):
         raise RequirementError(f"malformed version {text!r}: write digits and dots, e.g. 2.9")
     return tuple(int(p) for p in text.split("."))
@@ -167,9 +168,9 @@ TERMS: dict[str, Term] = {term.name: term for term in (
     Term("import", CHOICE, lambda values: "installed " + ", ".join(values)),
     Term("tool", CHOICE, lambda values: " and ".join(values), check=_program_names),
     Term("vram", MINIMUM, lambda values: f"≥ {values[0]} of VRAM", check=lambda w: parse_size(w.value)),
-    Term("python", MINIMUM, lambda values: f"python ≥ {values[0]}", check=lambda w: _version(w.value)),
-    Term("torch", MINIMUM, lambda values: f"torch ≥ {values[0]}", check=lambda w: _version(w.value)),
-    Term("triton", MINIMUM, lambda values: f"triton ≥ {values[0]}", check=lambda w: _version(w.value)),
+    Term("python", MINIMUM, lambda values: f"python ≥ {values[0]}", check=lambda w: version_of(w.value)),
+    Term("torch", MINIMUM, lambda values: f"torch ≥ {values[0]}", check=lambda w: version_of(w.value)),
+    Term("triton", MINIMUM, lambda values: f"triton ≥ {values[0]}", check=lambda w: version_of(w.value)),
 )}
 #: The HIP compiler: a flag, or qualified by the ``arch=`` right after it.
 HIPCC = "hipcc"

@@ -15,7 +15,7 @@ from typing import Any
 import re
 from collections.abc import Callable
 
-from ruota_docs.blocks.terms import Requirement, _version, parse_size
+from ruota_docs.blocks.terms import Requirement, parse_size, version_of
 from ruota_docs.records.schema import Machine
 
 
@@ -23,7 +23,7 @@ def _torch_at_least(req: Requirement, device: Machine) -> bool:
     if device.torch is None:
         return False
     found = re.match(r"[\d.]+", device.torch)
-    return found is not None and _version(found[0].rstrip(".")) >= _version(req.values[0])
+    return found is not None and version_of(found[0].rstrip(".")) >= version_of(req.values[0])
 
 
 #: Whether each term about the machine holds on ``device``, decided from what a record holds.
@@ -35,7 +35,7 @@ HOLDS: dict[str, Callable[[Requirement, Machine], bool]] = {
     "arch": lambda req, device: device.arch in req.values,
     "os": lambda req, device: device.os in req.values,
     "vram": lambda req, device: device.vram_bytes is not None and device.vram_bytes >= parse_size(req.values[0]),
-    "python": lambda req, device: _version(device.python) >= _version(req.values[0]),
+    "python": lambda req, device: version_of(device.python) >= version_of(req.values[0]),
     "torch": _torch_at_least,
 }
 

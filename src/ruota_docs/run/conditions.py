@@ -15,7 +15,7 @@ from ruota_docs.run import toolchain
 from ruota_docs.records.agreement import HOLDS
 from ruota_docs.records.schema import Machine
 from ruota_docs.records.reason_codes import Reason, reason
-from ruota_docs.blocks.terms import OS_LABELS, Requirement, RequirementError, _version
+from ruota_docs.blocks.terms import OS_LABELS, Requirement, RequirementError, version_of
 
 
 def _gpu_described(req: Requirement, device: Machine) -> str:
@@ -49,7 +49,7 @@ def triton_version() -> str | None:
 def _triton_at_least(req: Requirement, device: Machine) -> bool:
     found = triton_version()
     leading = re.match(r"\d+(?:\.\d+)*", found or "")
-    return leading is not None and _version(leading[0]) >= _version(req.values[0])
+    return leading is not None and version_of(leading[0]) >= version_of(req.values[0])
 
 
 def _missing_tools(req: Requirement, device: Machine) -> str:
