@@ -280,10 +280,11 @@ class SiteLanguages:
         return self.default
 
 
-def theme_language(config: dict) -> str | None:
-    """The language a theme is set to: Material's ``language``, the mkdocs theme's ``locale``."""
+def theme_language(config) -> str | None:
+    """The language a theme is set to: Material's ``language``, the mkdocs theme's ``locale`` (of
+    mkdocs.yml as read, or of MkDocs' loaded config, whose theme is a `mkdocs.theme.Theme`)."""
     theme = config.get("theme")
-    if not isinstance(theme, dict):
+    if isinstance(theme, str) or not callable(getattr(theme, "get", None)):
         return None
     value = theme.get("language") or theme.get("locale")
     return str(value) if value else None

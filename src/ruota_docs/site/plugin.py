@@ -181,8 +181,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
 
     def _theme_lang(self, config) -> str:
         """The language being built: Material's ``language``, the mkdocs theme's ``locale``."""
-        value = config.theme.get("language") or config.theme.get("locale")
-        return str(value) if value else self.languages.default
+        return site_config.theme_language(config) or self.languages.default
 
     def _reader_lang(self, page, config) -> str:
         return getattr(page.file, "locale_alternate_of", None) or self._theme_lang(config)
