@@ -177,10 +177,10 @@ def _time(report: Report, where: str, value: Any, now: dt.datetime) -> dt.dateti
 #: backend → its name, its version field and what that is, its target's pattern and what that
 #: is, the other GPU backend's version field, the tag of a torch built for it, and its name
 _GPU_BACKENDS = {
-    "rocm": ("ROCm", "hip", "HIP version (torch.version.hip)", r"gfx[0-9a-f]{3,4}",
-             "gfx target (gcnArchName, e.g. gfx1102)", "cuda", "+cu", "CUDA"),
-    "cuda": ("CUDA", "cuda", "CUDA version (torch.version.cuda)", r"sm_\d{2,3}",
-             "compute capability (e.g. sm_90)", "hip", "+rocm", "ROCm"),
+    "rocm": (BACKENDS["rocm"].name, "hip", "HIP version (torch.version.hip)", r"gfx[0-9a-f]{3,4}",
+             "gfx target (gcnArchName, e.g. gfx1102)", "cuda", "+cu", BACKENDS["cuda"].name),
+    "cuda": (BACKENDS["cuda"].name, "cuda", "CUDA version (torch.version.cuda)", r"sm_\d{2,3}",
+             "compute capability (e.g. sm_90)", "hip", "+rocm", BACKENDS["rocm"].name),
 }
 
 
