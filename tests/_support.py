@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ruota_docs.blocks.terms import parse
-from ruota_docs.records.machine import Device
+from ruota_docs.records.schema import Machine
 
 REPO = Path(__file__).resolve().parents[1]
 OVERRIDES = REPO / "overrides"
@@ -269,11 +269,11 @@ def words(fragment: str) -> str:
 
 # Machines and blocks as the site's modules read them
 
-RADEON_VII = Device(backend="rocm", gpu_name="AMD Radeon VII", arch="gfx906", vram_bytes=16 * 2**30, gpu_count=1,
+RADEON_VII = Machine(backend="rocm", gpu_name="AMD Radeon VII", arch="gfx906", vram_bytes=16 * 2**30, gpu_count=1,
                     os="windows", machine="x86_64", python="3.12.4", torch="2.9.1+rocm7.14", hip="7.14.0")
-H200 = Device(backend="cuda", gpu_name="NVIDIA H200", arch="sm_90", vram_bytes=143_771 * 2**20, gpu_count=1,
+H200 = Machine(backend="cuda", gpu_name="NVIDIA H200", arch="sm_90", vram_bytes=143_771 * 2**20, gpu_count=1,
               os="linux", machine="x86_64", python="3.11.7", torch="2.13.0+cu130", cuda="13.0")
-CPU_DEVICE = Device(backend="cpu", gpu_name=None, arch=None, vram_bytes=None, gpu_count=0,
+CPU_DEVICE = Machine(backend="cpu", gpu_name=None, arch=None, vram_bytes=None, gpu_count=0,
                     os="linux", machine="x86_64", python="3.10.12", torch=None)
 
 
