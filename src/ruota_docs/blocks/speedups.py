@@ -25,7 +25,7 @@ TRICKS: dict[str, str] = {
     "setup_cache": "blocks (blocks/setup_cache.py): the site's Markdown set-up and mkdocs.yml as read, "
                    "pickled on disk between runs",
     "gc_pause": "site (site/gc_pause.py): the records read with the garbage collector paused, then frozen",
-    "template_cache": "site (site/template_cache.py): the theme's templates compiled once per process",
+    "template_cache": "serve (serve/caches.py): the theme's templates compiled once per process",
     "serve_caches": "serve (serve/caches.py): highlighted code and the theme's file listing kept between "
                     "rebuilds of the live preview",
 }

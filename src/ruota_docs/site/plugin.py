@@ -34,7 +34,7 @@ from ruota_docs.records import attestations, ledger, listing, verdicts
 from ruota_docs.records.schema import Record, RecordError
 from ruota_docs.blocks import fact_directive, value_directive
 from ruota_docs.site import (evidence, facts, fragment_templates, fragments, gc_pause, groups, matrix, published,
-                             template_cache, trust, typography, values)
+                             trust, typography, values)
 from ruota_docs.blocks.capture import BlockCapture, Context
 from ruota_docs.site.locales import LANGUAGE_NAMES, text, theme_text
 from ruota_docs.blocks.pages import PageError, read_page, split_meta
@@ -134,7 +134,6 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         self.languages = site_config.languages(self.root)
         self._generated = []  # (page, placeholder, directive, lang, rendered): filled in on_env
         self._after_search: dict[int, list[tuple[str, str]]] = {}  # id(page) → (placeholder, fragment): `_later`
-        template_cache.compile_once(config.theme)
         fragment_templates.use_theme(config.theme)  # overrides/ruota/*.html before the package's
         # The blocks are captured while MkDocs renders each page (static-i18n runs the
         # build once per language, with this config: one extension for all). mkdocstrings
