@@ -202,3 +202,15 @@ def test_the_site_root_is_the_nearest_folder_with_mkdocs_yml_or_mkdocs_yaml(tmp_
     (tmp_path / "a" / "mkdocs.yaml").write_text("site_name: a\n", encoding="utf-8")
     assert site_config.site_above(tmp_path / "a" / "docs" / "es") == tmp_path / "a"
     assert site_config.config_path(tmp_path / "a") == tmp_path / "a" / "mkdocs.yaml"
+
+
+def test_the_engine_reads_pages_without_its_own_panels_extension(tmp_path):
+    """A site that names ruota_docs.site.markdown_panels (for Zensical) is collected without it:
+    the extension captures blocks and fills panels itself."""
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: x\nmarkdown_extensions:\n  - pymdownx.superfences\n"
+        "  - ruota_docs.site.markdown_panels:\n      lang: en\n", encoding="utf-8")
+    setup = site_config.markdown_setup(tmp_path)
+    assert site_config.PANELS_EXTENSION not in setup.extensions
+    assert site_config.PANELS_EXTENSION not in setup.extension_configs
+    assert "pymdownx.superfences" in setup.extensions
