@@ -668,20 +668,7 @@ def _kept_aside(path: Path, results: Mapping[BlockRef, Result], complete: set[st
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int | pytest.ExitCode,
                             config: pytest.Config) -> None:
     if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and not _run(config).sites:
-        below = _sites_below(config)
-        if below:
-            terminalreporter.write_sep("-", "ruota-docs: no site collected")
-            terminalreporter.write_line(
-                f"no mkdocs.yml at or above the folder this run names; below it: {', '.join(below[:5])}"
-                + (f" and {len(below) - 5} more" if len(below) > 5 else "")
-                + f". Run pytest on that site's folder (pytest {Path(below[0]).parent}) or name it with "
-                  f"--mkdocs-config {below[0]}")
-        elif zensical := _zensical_config(config):
-            terminalreporter.write_sep("-", "ruota-docs: no site collected")
-            terminalreporter.write_line(
-                f"{zensical}: the engine reads a site's settings from mkdocs.yml, not from zensical.toml. Zensical "
-                "reads mkdocs.yml too (where no zensical.toml is beside it): write the same settings there, "
-                "project.markdown_extensions as markdown_extensions, and run pytest again")
+        _no_site_collected(terminalreporter, config)
     updated = _run(config).updated
     if updated:
         terminalreporter.write_sep("-", "ruota-docs #> lines updated")
@@ -706,3 +693,22 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int | pytest.Exit
     if summary:
         terminalreporter.write_sep("-", "ruota-docs verification record")
         terminalreporter.write_line(summary)
+
+
+def _no_site_collected(terminalreporter: Any, config: pytest.Config) -> None:
+    """A run that collected nothing and found no site: where the sites below it are, or that
+    the one there is configured for Zensical alone."""
+    below = _sites_below(config)
+    if below:
+        terminalreporter.write_sep("-", "ruota-docs: no site collected")
+        terminalreporter.write_line(
+            f"no mkdocs.yml at or above the folder this run names; below it: {', '.join(below[:5])}"
+            + (f" and {len(below) - 5} more" if len(below) > 5 else "")
+            + f". Run pytest on that site's folder (pytest {Path(below[0]).parent}) or name it with "
+              f"--mkdocs-config {below[0]}")
+    elif zensical := _zensical_config(config):
+        terminalreporter.write_sep("-", "ruota-docs: no site collected")
+        terminalreporter.write_line(
+            f"{zensical}: the engine reads a site's settings from mkdocs.yml, not from zensical.toml. Zensical "
+            "reads mkdocs.yml too (where no zensical.toml is beside it): write the same settings there, "
+            "project.markdown_extensions as markdown_extensions, and run pytest again")
