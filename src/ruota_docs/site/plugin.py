@@ -363,11 +363,11 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                 filled[n] = f'<div data-ruota-generated="{rendered.nonce}:{n}"></div>'
                 self._generated.append((page, filled[n], directive, lang, rendered))
             else:
-                expanded = PAGE_DIRECTIVES[directive.name](self, page, directive, lang, files, rendered)
+                expanded = PAGE_DIRECTIVE_EXPANDERS[directive.name](self, page, directive, lang, files, rendered)
                 filled[n] = self._later(page, expanded)
         return filled
 
-    # -- page directives: each name of PAGE_DIRECTIVES (below), expanded for one page ----------------
+    # -- page directives: each name of PAGE_DIRECTIVE_EXPANDERS (below), expanded for one page ----------------
     def _chart(self, page, directive, lang: str, files, rendered) -> str:
         options = directive.options()
         try:
@@ -449,7 +449,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         and ``ruota_theme_text`` for templates (overrides/): strings from the locale files
         (site/locales/*.yml)."""
         for page, placeholder, directive, lang, rendered in self._generated:
-            expanded = PAGE_DIRECTIVES[directive.name](self, page, directive, lang, files, rendered)
+            expanded = PAGE_DIRECTIVE_EXPANDERS[directive.name](self, page, directive, lang, files, rendered)
             page.content = page.content.replace(placeholder, self._later(page, expanded), 1)
         self._generated = []
         env.globals["ruota_text"] = text
@@ -516,7 +516,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
 
 
 #: How the site expands each page directive of `ruota_docs.blocks.directives.KINDS`.
-PAGE_DIRECTIVES = {
+PAGE_DIRECTIVE_EXPANDERS = {
     "chart": RuotaDocsPlugin._chart,
     "verification-status": RuotaDocsPlugin._status,
     "card-matrix": RuotaDocsPlugin._card_matrix,
