@@ -262,12 +262,7 @@ class PageSession:
         """Wait until ``fd`` can be read (None: until the process ends) or ``deadline``: whether
         it came first. Shows the live line while a block runs long."""
         proc = proc or self.process
-        pidfd = None
-        if fd is None:
-            try:
-                pidfd = os.pidfd_open(proc.pid)
-            except (AttributeError, OSError):  # not Linux 5.3+, or the process is reaped already
-                pidfd = None
+        pidfd = _pidfd(proc) if fd is None else None
         try:
             while True:
                 if fd is None and proc.poll() is not None:
@@ -275,22 +270,27 @@ class PageSession:
                 now = time.perf_counter()
                 if now >= deadline:
                     return False
-                wait = deadline - now
-                if self.progress is not None:  # wake up for the live line: first after PROGRESS_AFTER, then each second
-                    wait = min(wait, max(started + PROGRESS_AFTER - now, 0) or 1.0)
-                if fd is None and pidfd is None:
-                    wait = min(wait, 0.05)
-                watched = [x for x in (fd, pidfd) if x is not None]
-                if watched and select.select(watched, [], [], wait)[0] and fd is not None:
+                if self._wait(deadline - now, fd, pidfd, started - now):
                     return True
-                if not watched:
-                    time.sleep(wait)
                 elapsed = time.perf_counter() - started
                 if self.progress is not None and elapsed >= PROGRESS_AFTER:
                     self.progress(where, elapsed, False)
         finally:
             if pidfd is not None:
                 os.close(pidfd)
+
+    def _wait(self, wait: float, fd: int | None, pidfd: int | None, since_start: float) -> bool:
+        """Waits at most ``wait`` seconds for ``fd`` (or the process's ``pidfd``): whether ``fd``
+        can be read. ``since_start``: the block's start relative to now (negative)."""
+        if self.progress is not None:  # wake up for the live line: first after PROGRESS_AFTER, then each second
+            wait = min(wait, max(since_start + PROGRESS_AFTER, 0) or 1.0)
+        if fd is None and pidfd is None:
+            wait = min(wait, 0.05)
+        watched = [x for x in (fd, pidfd) if x is not None]
+        if not watched:
+            time.sleep(wait)
+            return False
+        return bool(select.select(watched, [], [], wait)[0]) and fd is not None
 
     def _done(self, where: str, started: float) -> None:
         elapsed = time.perf_counter() - started
@@ -546,3 +546,11 @@ def _killpg(proc: subprocess.Popen) -> None:
     except (ProcessLookupError, PermissionError):
         pass
     proc.wait()
+
+
+def _pidfd(proc: subprocess.Popen) -> int | None:
+    """A descriptor that can be read once ``proc`` ends (None: not Linux 5.3+, or the process is reaped already)."""
+    try:
+        return os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):
+        return None
