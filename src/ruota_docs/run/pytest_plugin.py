@@ -180,6 +180,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--isolation", choices=("auto", "sandbox", "user"),
                     help="how pages are isolated: auto (default: bubblewrap's sandbox where it runs, else the "
                          "unprivileged user), sandbox (required), user (the fallback)")
+    group.addoption("--allow-env", action="append", metavar="NAME",
+                    help="let pages that name it (run: env=NAME) get this variable, though named like a secret "
+                         "(a token, key or password); repeat for several")
     group.addoption("--run-as-root", action="store_true",
                     help="when run as root, run the pages' code as root too (default: as an unprivileged user, "
                          "see `ruota-docs runner`)")

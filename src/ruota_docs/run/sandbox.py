@@ -116,13 +116,30 @@ def default_memory() -> int | None:
     return int(total * DEFAULT_MEMORY_SHARE) if total else None
 
 
-def environment(invoking: Mapping[str, str], names: Iterable[str] = ()) -> dict[str, str]:
+#: Words of a variable's name (split at ``_``) that make it a secret: a page names it in vain
+#: unless the user allows it (``--allow-env``), and no prefix of the allow-list lets it through.
+SECRET_WORDS = frozenset({"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "PASS", "PWD", "KEY", "APIKEY",
+                          "CREDENTIAL", "CREDENTIALS", "AUTH", "COOKIE", "PAT", "PRIVATE", "SIGNATURE"})
+
+
+def secret(name: str) -> bool:
+    """Whether a variable is named like a secret: ``GH_TOKEN``, ``AWS_SECRET_ACCESS_KEY``, ``NVIDIA_API_KEY``."""
+    return name != "PWD" and not SECRET_WORDS.isdisjoint(name.upper().split("_"))
+
+
+def environment(invoking: Mapping[str, str], names: Iterable[str] = (), allowed: Iterable[str] = ()) -> dict[str, str]:
     """The page's environment: the allow-listed variables of ``invoking`` and those the page's
     blocks name (``<!-- run: env=NAME -->``); nothing else, so no token or password of the
-    invoking user reaches a block, or its output in a record."""
-    wanted = set(names)
+    invoking user reaches a block, or its output in a record. A name like a secret's (`secret`)
+    comes only where the user ``allowed`` it: a page cannot ask for the user's tokens by name."""
+    wanted, allowed = set(names), set(allowed)
     return {k: v for k, v in invoking.items()
-            if k in ALLOWED or k in wanted or k.startswith(ALLOWED_PREFIXES)}
+            if (k in ALLOWED or k in wanted or k.startswith(ALLOWED_PREFIXES)) and (not secret(k) or k in allowed)}
+
+
+def withheld(invoking: Mapping[str, str], names: Iterable[str], allowed: Iterable[str] = ()) -> list[str]:
+    """The variables a page names that `environment` keeps from it: set, named like a secret, not allowed."""
+    return sorted(n for n in set(names) - set(allowed) if n in invoking and secret(n))
 
 
 def bwrap() -> str | None:
@@ -146,7 +163,7 @@ def readable_paths(extra: tuple[str, ...] = ()) -> list[str]:
     virtualenv (every folder on ``sys.path``), the package, and ``extra`` (the repository)."""
     package_root = Path(__file__).resolve().parents[2]
     found = [sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(sys.executable), str(package_root),
-             *sys.path, *map(str, extra)]
+             *(p for p in sys.path if not _start_or_home(p)), *map(str, extra)]
     paths = []
     for path in found:
         if not path or not os.path.isabs(path) or not os.path.exists(path):
@@ -154,6 +171,17 @@ def readable_paths(extra: tuple[str, ...] = ()) -> list[str]:
         paths.append(os.path.abspath(path))
         paths.append(os.path.realpath(path))
     return _merged(paths)
+
+
+def _start_or_home(path: str) -> bool:
+    """Whether a folder of ``sys.path`` is the one the run started in (``python -m pytest`` puts it
+    there; the page's process has its own) or holds the user's home: ``cd ~ && python -m pytest
+    site/docs`` would bind the home, with its ``.ssh`` and ``.netrc``, into every page's sandbox."""
+    if not path or not os.path.isabs(path):
+        return False
+    real, home = os.path.realpath(path), os.path.realpath(os.path.expanduser("~"))
+    holds_home = home != "/" and (real == home or home.startswith(real.rstrip("/") + "/"))
+    return holds_home or real == os.path.realpath(os.getcwd())
 
 
 def _namespaces(user: tuple[int, int, tuple[int, ...]] | None) -> tuple[list[str], list[str]]:
