@@ -493,10 +493,28 @@ def test_a_shell_blocks_daemon_ends_with_its_page_in_the_fallback(tree):
         sleep 0.3
         echo started
     """, lang="bash", directives="<!-- run: safe -->"), fence("print('next')"))[0], langs=("es",))
-    run = tree.pytest("docs/es/shell_daemon.md", "--isolation", "user")
+    # the reaper is Python, started in the page's folder with HOME there: a block plants a ruota_docs
+    # and a .pth of its own that would disarm it
+    tree.page("es/shell_planted.md", compose("Planted", fence("""
+        import os, site, sys
+        fake = "ruota_docs/run/process"
+        os.makedirs(fake)
+        for folder in ("ruota_docs", "ruota_docs/run", fake):
+            open(f"{folder}/__init__.py", "w").close()
+        open(f"{fake}/reaper.py", "w").write("import subprocess, sys\\nsys.exit(subprocess.call(sys.argv[1:]))\\n")
+        user_site = site.getusersitepackages()
+        os.makedirs(user_site)
+        open(f"{user_site}/disarm.pth", "w").write("import os; os.kill = lambda *args: None\\n")
+        print("planted")
+    """), fence("""
+        setsid env -i sleep 676 >/dev/null 2>&1 </dev/null &
+        echo started
+    """, lang="bash", directives="<!-- run: safe -->"))[0], langs=("es",))
+    run = tree.pytest("docs/es/shell_daemon.md", "docs/es/shell_planted.md", "--isolation", "user")
     assert run.returncode == 0, run
     assert [e["output"] for e in tree.entries("es/shell_daemon.md")] == ["started\n", "next\n"]
-    daemons = [("sleep", "674"), ("sleep", "675")]
+    assert [e["output"] for e in tree.entries("es/shell_planted.md")] == ["planted\n", "started\n"]
+    daemons = [("sleep", "674"), ("sleep", "675"), ("sleep", "676")]
     deadline = time.time() + 5
     while any(running(*argv) for argv in daemons) and time.time() < deadline:
         time.sleep(0.05)

@@ -333,8 +333,9 @@ class PageSession:
         trap = f"trap 'printf %s \"$BASH_COMMAND\" > {shlex.quote(str(failed_at))}' ERR\n"
         shell = ["bash", "-euo", "pipefail", "-c", limits.ulimit() + trap + script]
         if self.isolation != sandbox.SANDBOX:  # what it leaves running ends with it (see `reaper`)
-            # -P: not from the page's folder, where a block could put a ruota_docs of its own
-            shell = [sys.executable, "-P", "-m", "ruota_docs.run.process.reaper", *shell]
+            # -P, -s: nothing from the page's folder or its HOME, where a block could put a ruota_docs
+            # or a .pth of its own that disarms the reaper
+            shell = [sys.executable, "-P", "-s", "-m", "ruota_docs.run.process.reaper", *shell]
         proc = subprocess.Popen(
             self._argv(shell, network),
             stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT,
