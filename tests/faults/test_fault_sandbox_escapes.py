@@ -232,6 +232,20 @@ time.sleep(60)
             for _ in range(64):
                 sys.stdout.write("y" * 2**20)  # 64 MiB, no newline
         """), fence("print('after the flood')")),
+        # -- other pages' folders, and links the engine might follow when it removes the page's --------
+        "u_siblings": compose("Siblings", fence("""
+            import os
+            print(os.listdir(os.path.dirname(os.getcwd())) == [os.path.basename(os.getcwd())])
+        """)),
+        "v_links": compose("Links", fence(f"""
+            import os
+            os.symlink({root!r} + "/docs", "docs-link")
+            os.symlink(os.path.dirname(os.getcwd()) + "/ruota-page-decoy", "decoy-link")
+            os.symlink("/", "root-link")
+            os.mkdir("nested")
+            os.symlink({root!r}, "nested/repository")
+            print("linked")
+        """)),
         "z_last": compose("Last", fence("print('the last page ran')")),
     }
 
@@ -256,6 +270,9 @@ def attacks(reader_tmp_root, services):
     tree.verification.mkdir(exist_ok=True)
     temporary = folder / "tmp"  # the pages' folders, and nothing else: each must be gone after the run
     temporary.mkdir(mode=0o755)
+    decoy = temporary / "ruota-page-decoy"  # another page's folder, as a page's process would find it
+    decoy.mkdir(mode=0o777)
+    (decoy / "kept").write_text("another page's file")
     bystander = _bystander()
     try:
         run = tree.pytest("docs/es/escape", "--isolation", "sandbox", "--color=yes", timeout=300,
@@ -280,7 +297,19 @@ def test_the_run_ends_and_every_page_leaves_its_folder(attacks):
     tree, _, run, seen = attacks
     assert "INTERNALERROR" not in run.output and "Traceback" not in run.stderr, run
     assert outputs(tree, "z_last") == ["the last page ran\n"], run
-    assert list(seen["temporary"].glob("ruota-page-*")) == []  # 20,000 files and a 100 GiB attempt included
+    decoy = seen["temporary"] / "ruota-page-decoy"
+    assert list(seen["temporary"].glob("ruota-page-*")) == [decoy]  # 20,000 files and a 100 GiB attempt included
+
+
+@SANDBOX
+def test_other_pages_folders_are_out_of_sight_and_links_are_never_followed(attacks):
+    """A page sees no other page's folder; removing a page's folder removes its links, never what
+    they point at (the repository, another page's folder, the whole machine)."""
+    tree, _, _, seen = attacks
+    assert outputs(tree, "u_siblings") == ["True\n"]
+    assert outputs(tree, "v_links") == ["linked\n"]
+    assert (seen["temporary"] / "ruota-page-decoy" / "kept").read_text() == "another page's file"
+    assert (tree.docs / "es" / "index.md").exists() and (tree.root / "mkdocs.yml").exists()
 
 
 # -- the page's channel to the test run ----------------------------------------------------------------
@@ -546,3 +575,26 @@ def test_the_users_home_is_not_bound_in_even_when_the_run_starts_there(reader_tm
                           capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stdout + done.stderr
     assert tree.entries("es/home.md")[0]["output"] == "[]\nTrue\n"
+
+
+@pytest.mark.parametrize("isolation", [pytest.param("sandbox", marks=SANDBOX), "user"])
+def test_a_page_holds_no_descriptor_of_the_test_run(tree, isolation):
+    """Under xdist the test run's worker talks to its controller over its stdin and stdout (execnet):
+    a page's process holds only its own empty stdin, its output file and its two pipes."""
+    tree.page("es/fds.md", compose("Descriptors", fence("""
+        import os
+        kinds = {}
+        for fd in sorted(map(int, os.listdir("/proc/self/fd"))):
+            try:
+                target = os.readlink(f"/proc/self/fd/{fd}")
+            except OSError:
+                continue  # the listing's own, closed by now
+            kind = target.split(":")[0] if ":" in target else ("log" if target.endswith(".log") else target)
+            kinds[fd] = kind
+        print(kinds)
+    """))[0], langs=("es",))
+    run = tree.pytest("docs/es/fds.md", "-p", "xdist", "-n", "1", "--isolation", isolation)
+    assert run.returncode == 0, run
+    kinds = eval(tree.entries("es/fds.md")[0]["output"])  # noqa: S307 — the dict the block printed
+    assert {fd: kind for fd, kind in kinds.items() if fd <= 2} == {0: "/dev/null", 1: "log", 2: "log"}, kinds
+    assert sorted(kind for fd, kind in kinds.items() if fd > 2) == ["pipe", "pipe"], kinds
