@@ -21,6 +21,8 @@ Loaded automatically (entry point ``pytest11``). Options:
                          else as the unprivileged user, said once; ``sandbox``: refuse to run
                          without it; ``user``: the fallback (:mod:`ruota_docs.run.sandbox`);
                          each entry records ``isolation``
+``--allow-env NAME``     let pages that name it (``run: env=NAME``) get a variable named like a
+                         secret (``HF_TOKEN``); also ``RUOTA_DOCS_ALLOW_ENV=A,B``
 
 mkdocs.yml is read as MkDocs reads it: a file that is not valid YAML stops the run with its
 file and line; an option the ``ruota_docs`` plugin does not have is a warning, an error with
