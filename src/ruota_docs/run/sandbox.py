@@ -142,6 +142,17 @@ def withheld(invoking: Mapping[str, str], names: Iterable[str], allowed: Iterabl
     return sorted(n for n in set(names) - set(allowed) if n in invoking and secret(n))
 
 
+def _start_or_home(path: str) -> bool:
+    """Whether a folder of ``sys.path`` is the one the run started in (``python -m pytest`` puts it
+    there; the page's process has its own) or holds the user's home: ``cd ~ && python -m pytest
+    site/docs`` would bind the home, with its ``.ssh`` and ``.netrc``, into every page's sandbox."""
+    if not path or not os.path.isabs(path):
+        return False
+    real, home = os.path.realpath(path), os.path.realpath(os.path.expanduser("~"))
+    holds_home = home != "/" and (real == home or home.startswith(real.rstrip("/") + "/"))
+    return holds_home or real == os.path.realpath(os.getcwd())
+
+
 def bwrap() -> str | None:
     return shutil.which("bwrap")
 
@@ -171,17 +182,6 @@ def readable_paths(extra: tuple[str, ...] = ()) -> list[str]:
         paths.append(os.path.abspath(path))
         paths.append(os.path.realpath(path))
     return _merged(paths)
-
-
-def _start_or_home(path: str) -> bool:
-    """Whether a folder of ``sys.path`` is the one the run started in (``python -m pytest`` puts it
-    there; the page's process has its own) or holds the user's home: ``cd ~ && python -m pytest
-    site/docs`` would bind the home, with its ``.ssh`` and ``.netrc``, into every page's sandbox."""
-    if not path or not os.path.isabs(path):
-        return False
-    real, home = os.path.realpath(path), os.path.realpath(os.path.expanduser("~"))
-    holds_home = home != "/" and (real == home or home.startswith(real.rstrip("/") + "/"))
-    return holds_home or real == os.path.realpath(os.getcwd())
 
 
 def _namespaces(user: tuple[int, int, tuple[int, ...]] | None) -> tuple[list[str], list[str]]:
