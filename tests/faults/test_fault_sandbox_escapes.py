@@ -157,6 +157,14 @@ time.sleep(60)
             except ProcessLookupError:
                 print("no process to signal")
         """)),
+        "h_privileges": compose("Privileges", fence("""
+            import re, subprocess
+            status = open("/proc/self/status").read()
+            print({k: v for k, v in re.findall(r"^(NoNewPrivs|CapEff|CapPrm|CapAmb):\\s*(\\S+)", status, re.M)})
+            # a set-user-ID program of the system (mount, su, passwd) gains nothing with no_new_privs
+            done = subprocess.run(["mount", "-o", "remount,rw", "/usr"], capture_output=True, text=True)
+            print("remount:", done.returncode != 0)
+        """)),
         # -- namespaces, shared memory, links --------------------------------------------------------
         "i_nested": compose("Nested", fence(f"""
             set +e
@@ -400,6 +408,14 @@ def test_no_process_outside_the_page_can_be_signalled_or_traced(attacks):
 
 
 @SANDBOX
+def test_a_page_has_no_capability_and_gains_none(attacks):
+    tree, _, _, _ = attacks
+    said = outputs(tree, "h_privileges")[0]
+    assert said == ("{'CapPrm': '0000000000000000', 'CapEff': '0000000000000000', 'CapAmb': '0000000000000000', "
+                    "'NoNewPrivs': '1'}\nremount: True\n"), said
+
+
+@SANDBOX
 def test_a_nested_namespace_cannot_make_the_repository_writable(attacks):
     tree, _, _, _ = attacks
     assert outputs(tree, "i_nested")[0].endswith("still read-only\n")
@@ -598,3 +614,25 @@ def test_a_page_holds_no_descriptor_of_the_test_run(tree, isolation):
     kinds = eval(tree.entries("es/fds.md")[0]["output"])  # noqa: S307 — the dict the block printed
     assert {fd: kind for fd, kind in kinds.items() if fd <= 2} == {0: "/dev/null", 1: "log", 2: "log"}, kinds
     assert sorted(kind for fd, kind in kinds.items() if fd > 2) == ["pipe", "pipe"], kinds
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="without root, the fallback runs pages as the invoking user: "
+                    "no boundary to try (the sandbox's tests cover that case)")
+def test_the_fallback_reads_no_other_processs_environment(tree):
+    """Without bubblewrap (run as root: pages as the unprivileged user), a block reads the test run's
+    environment through /proc: its parent's, the machine's first process, and every other it can list."""
+    tree.page("es/environ.md", compose("Environ", fence("""
+        import glob, os
+        found = []
+        for path in ["/proc/1/environ", f"/proc/{os.getppid()}/environ", *glob.glob("/proc/[0-9]*/environ")]:
+            try:
+                if b"escapes-fallback" in open(path, "rb").read():
+                    found.append(path)
+            except OSError:
+                pass
+        print(found)
+    """))[0], langs=("es",))
+    run = tree.pytest("docs/es/environ.md", "--isolation", "user", GH_TOKEN="ghp_escapes-fallback")
+    assert run.returncode == 0, run
+    assert tree.entries("es/environ.md")[0]["output"] == "[]\n"
+    assert "escapes-fallback" not in tree.ledger_path().read_text()
