@@ -13,8 +13,10 @@ limits), so whatever it starts ends with it. Where the sandbox cannot run, every
 the page starts carries the session's token in its environment (``RUOTA_DOCS_SESSION``),
 so when the page ends, or its process is killed, what it left running and kept the token is
 found and killed too, and the page's process is a subreaper, so what a block left running
-(an ``env -i`` daemon too) stays its descendant and is killed with it; a daemon of a shell
-block that empties its environment, or one orphaned by the page's process dying, escapes there.
+(an ``env -i`` daemon too) stays its descendant and is killed with it; a shell block starts
+under a reaper of its own (:mod:`ruota_docs.run.process.reaper`), which does the same for it.
+What the page's process reads from the block is checked as the block's own input
+(:mod:`ruota_docs.run.process.answer`): an answer by the deadline, of the right shape.
 
 When the suite runs as root, the page's processes run as an unprivileged user
 (:mod:`ruota_docs.run.unprivileged`), with HOME in the page's folder; the parent stays
