@@ -15,6 +15,8 @@ so when the page ends, or its process is killed, what it left running and kept t
 found and killed too, and the page's process is a subreaper, so what a block left running
 (an ``env -i`` daemon too) stays its descendant and is killed with it; a shell block starts
 under a reaper of its own (:mod:`ruota_docs.run.process.reaper`), which does the same for it.
+A daemon that empties its environment and is orphaned by the page's process dying (killed, say)
+still escapes there.
 What the page's process reads from the block is checked as the block's own input
 (:mod:`ruota_docs.run.process.answer`): an answer by the deadline, of the right shape.
 
