@@ -667,9 +667,9 @@ def test_the_fallback_reads_no_other_processs_environment(tree):
     assert "escapes-fallback" not in tree.ledger_path().read_text()
 
 
-@pytest.mark.xfail(strict=True, reason="known gap of the fallback: once the page's process is killed, its "
-                   "subreaper is gone, and a daemon without the session's token is found by nothing")
 def test_the_fallbacks_orphans_of_a_killed_page_process_end_too(tree):
+    """Without bubblewrap, the page's process was the subreaper that kept a daemon without the
+    session's token: killed (a crash, the OOM killer, the block itself), it left that daemon to init."""
     tree.page("es/orphan.md", compose("Orphan", fence("""
         import os, signal, subprocess
         subprocess.Popen(["setsid", "env", "-i", "sleep", "677"])

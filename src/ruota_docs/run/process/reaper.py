@@ -13,10 +13,12 @@ It imports nothing of the engine: it starts once per shell block.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
+import time
 
 
 def descendants(pid: int) -> list[int]:
@@ -61,6 +63,18 @@ def kill_descendants(pid: int) -> list[int]:
     return killed
 
 
+def reap(seconds: float = 2.0) -> None:
+    """Wait for every child left (those `kill_descendants` killed, reparented here), ``seconds`` at
+    most: one it could not kill (another user's) is left to the session."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                time.sleep(0.005)
+        except ChildProcessError:
+            return
+
+
 def _become_subreaper() -> None:
     if not sys.platform.startswith("linux"):
         return
@@ -83,14 +97,10 @@ def main(argv: list[str]) -> int:
         return 127
     code = child.wait()
     kill_descendants(os.getpid())
-    while True:  # reap what was killed
-        try:
-            if os.waitpid(-1, 0)[0] == 0:
-                break
-        except ChildProcessError:
-            break
+    reap()
     if code < 0:  # ended by a signal: end by it too, so the session names it as it did bash's
-        signal.signal(-code, signal.SIG_DFL)
+        with contextlib.suppress(OSError, ValueError):  # SIGKILL and SIGSTOP keep theirs anyway
+            signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
     return code if code >= 0 else 128 - code
 

@@ -15,8 +15,8 @@ so when the page ends, or its process is killed, what it left running and kept t
 found and killed too, and the page's process is a subreaper, so what a block left running
 (an ``env -i`` daemon too) stays its descendant and is killed with it; a shell block starts
 under a reaper of its own (:mod:`ruota_docs.run.process.reaper`), which does the same for it.
-A daemon that empties its environment and is orphaned by the page's process dying (killed, say)
-still escapes there.
+The page's process keeps what a block leaves running even when the process running the blocks
+is killed (`ruota_docs.run.process.worker`).
 What the page's process reads from the block is checked as the block's own input
 (:mod:`ruota_docs.run.process.answer`): an answer by the deadline, of the right shape.
 
@@ -398,14 +398,16 @@ class PageSession:
     def close(self) -> None:
         """End the page's process (and anything it left running) and remove its files."""
         if self.process is not None:
-            if self.isolation != sandbox.SANDBOX and self.process.poll() is None:
-                kill_descendants(self.process.pid)  # while the page's process lives, they are its own
             for fd in (self._cmd, self._res):
                 try:
                     os.close(fd)
                 except OSError:
                     pass
-            _wait(self.process, 5)  # its blocks are done: it ends once it reads that there are no more
+            # its blocks are done: it ends once it reads that there are no more (outside the sandbox,
+            # its keeper then ends what they left running: see `worker._keep`)
+            _wait(self.process, 5)
+            if self.isolation != sandbox.SANDBOX and self.process.poll() is None:
+                kill_descendants(self.process.pid)
             _killpg(self.process)
         if self.isolation != sandbox.SANDBOX:
             kill_session(self.token)
