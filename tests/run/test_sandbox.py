@@ -100,3 +100,27 @@ def test_readable_paths_hold_the_interpreter_and_the_package():
     package = str(Path(sandbox.__file__).resolve().parents[2])
     assert any(package == p or package.startswith(p + "/") for p in paths)
     assert "/nonexistent-repo" not in paths
+
+
+def test_socket_files_of_the_repository_are_masked(tmp_path):
+    import socket
+
+    for folder in ("repo/.git", "repo/.venv/lib", "repo/docs"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "repo/.venv/pyvenv.cfg").write_text("home = /usr/bin\n")
+    listeners = []
+    for where in ("repo/.git/fsmonitor--daemon.ipc", "repo/docs/dev.sock", "repo/.venv/lib/skipped.sock"):
+        listener = socket.socket(socket.AF_UNIX)
+        listener.bind(str(tmp_path / where))
+        listeners.append(listener)
+    try:
+        found = sandbox.sockets_in((str(tmp_path / "repo"),))
+    finally:
+        for listener in listeners:
+            listener.close()
+    assert found == (str(tmp_path / "repo/.git/fsmonitor--daemon.ipc"), str(tmp_path / "repo/docs/dev.sock"))
+    command = sandbox.command(["true"], tmp_path / "page", False, [str(tmp_path / "repo")], masked=found)
+    pairs = list(zip(command, command[1:], command[2:]))
+    assert ("--ro-bind", "/dev/null", found[0]) in pairs and ("--ro-bind", "/dev/null", found[1]) in pairs
+    assert pairs.index(("--ro-bind", "/dev/null", found[0])) > pairs.index(
+        ("--ro-bind", str(tmp_path / "repo"), str(tmp_path / "repo")))  # over the repository's bind

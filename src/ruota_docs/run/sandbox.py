@@ -25,10 +25,12 @@ the run says so once, and each result records which isolation it had (``isolatio
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import glob
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -252,18 +254,43 @@ def _readable(paths: tuple[str, ...]) -> tuple[tuple[str, ...], frozenset[str]]:
     return tuple(args), frozenset(made)
 
 
+#: Folders no service puts its socket in, and too large to search each run.
+_UNSEARCHED = frozenset({".venv", "venv", "node_modules", "objects", "__pycache__", "site"})
+
+
+@functools.lru_cache(maxsize=8)
+def sockets_in(folders: tuple[str, ...]) -> tuple[str, ...]:
+    """The Unix socket files under ``folders`` (the repository), found once per run: a read-only bind
+    does not stop ``connect()`` on them, so `command` binds ``/dev/null`` over each (git's fsmonitor
+    keeps one in ``.git``; an editor's or a dev server's may lie anywhere). Virtual environments and
+    `_UNSEARCHED` folders are not searched."""
+    found = set()
+    for top in folders:
+        for folder, children, files in os.walk(top):
+            children[:] = [c for c in children if c not in _UNSEARCHED
+                           and not os.path.exists(os.path.join(folder, c, "pyvenv.cfg"))]
+            for name in files:
+                path = os.path.join(folder, name)
+                with contextlib.suppress(OSError):
+                    if stat.S_ISSOCK(os.lstat(path).st_mode):
+                        found.add(path)
+    return tuple(sorted(found))
+
+
 def command(argv: list[str], workdir: Path, network: bool, readable: Iterable[str],
-            user: tuple[int, int, tuple[int, ...]] | None = None, tmp: Path | None = None) -> list[str]:
+            user: tuple[int, int, tuple[int, ...]] | None = None, tmp: Path | None = None,
+            masked: Iterable[str] = ()) -> list[str]:
     """``argv`` run in a sandbox whose only writable folder is ``workdir`` (see the module's doc),
     as ``user`` (uid, gid, groups) where the test run is root and the page runs as another user.
     ``tmp`` (a folder of the page's) is its ``/tmp``, shared by the page's blocks; else an empty one
-    any user may write, as a real one."""
+    any user may write, as a real one. ``masked``: socket files (`sockets_in`) the page must not reach."""
     spaces, switch = _namespaces(user)
     private = ("--bind", str(tmp), "/tmp") if tmp is not None else ("--perms", "01777", "--tmpfs", "/tmp")
     bound, made = _readable(tuple(readable))
     page = str(workdir)
     return [bwrap() or "bwrap", *spaces, "--die-with-parent", "--new-session", *(("--share-net",) * network),
-            *_system(), *private, *bound, *_way_to(page, set(made)), "--bind", page, page,
+            *_system(), *private, *bound, *(a for sock in masked for a in ("--ro-bind", "/dev/null", sock)),
+            *_way_to(page, set(made)), "--bind", page, page,
             "--chdir", page, "--", *switch, *argv]
 
 

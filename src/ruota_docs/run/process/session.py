@@ -162,15 +162,16 @@ class PageSession:
             self.isolation, self.refused = sandbox.NONE, self.refused or str(error)
         if self.isolation == sandbox.SANDBOX:
             self._as_user = {}  # the sandbox switches to the user itself, keeping its groups
-        self._readable = (sandbox.readable_paths(tuple(str(p) for p in (self.settings.root, self.settings.docs_dir)
-                                                       if p is not None))
-                          if self.isolation == sandbox.SANDBOX else [])
+        repository = tuple(str(p) for p in (self.settings.root, self.settings.docs_dir) if p is not None)
+        self._readable = sandbox.readable_paths(repository) if self.isolation == sandbox.SANDBOX else []
+        self._masked = sandbox.sockets_in(repository) if self.isolation == sandbox.SANDBOX else ()
 
     def _argv(self, argv: list[str], network: bool) -> list[str]:
         """``argv`` as the page runs it: in the sandbox, where it runs."""
         if self.isolation != sandbox.SANDBOX:
             return argv
-        return sandbox.command(argv, self.workdir, network, self._readable, self._user, self.workdir / "tmp")
+        return sandbox.command(argv, self.workdir, network, self._readable, self._user, self.workdir / "tmp",
+                               self._masked)
 
     def _cannot_start(self) -> Outcome | None:
         """The failure of a page whose user cannot run it (the rest of the page is then not run)."""
