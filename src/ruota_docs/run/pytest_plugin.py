@@ -21,6 +21,8 @@ Loaded automatically (entry point ``pytest11``). Options:
                          else as the unprivileged user, said once; ``sandbox``: refuse to run
                          without it; ``user``: the fallback (:mod:`ruota_docs.run.sandbox`);
                          each entry records ``isolation``
+``--allow-env NAME``     let pages that name it (``run: env=NAME``) get a variable named like a
+                         secret (``HF_TOKEN``); also ``RUOTA_DOCS_ALLOW_ENV=A,B``
 
 mkdocs.yml is read as MkDocs reads it: a file that is not valid YAML stops the run with its
 file and line; an option the ``ruota_docs`` plugin does not have is a warning, an error with
@@ -166,6 +168,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--isolation", choices=("auto", "sandbox", "user"),
                     help="how pages are isolated: auto (default: bubblewrap's sandbox where it runs, else the "
                          "unprivileged user), sandbox (required), user (the fallback)")
+    group.addoption("--allow-env", action="append", metavar="NAME",
+                    help="let pages that name it (run: env=NAME) get this variable, though named like a secret "
+                         "(a token, key or password); repeat for several")
     group.addoption("--run-as-root", action="store_true",
                     help="when run as root, run the pages' code as root too (default: as an unprivileged user, "
                          "see `ruota-docs runner`)")
