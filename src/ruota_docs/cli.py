@@ -348,7 +348,8 @@ def cmd_record(args) -> int:
         for problem in report.problems:
             print(problem)
         ran = f"; {check.plural(report.as_root, 'block')} ran as root" if report.as_root else ""
-        print(f"{report.file}: {check.plural(report.entries, 'entry', 'entries')}, {report.stale:,} stale, "
+        print(f"{listing.shown(report.file)}: {check.plural(report.entries, 'entry', 'entries')}, "
+              f"{report.stale:,} stale, "
               f"{check.plural(report.count('error'), 'error')}, "
               f"{check.plural(report.count('warning'), 'warning')}{ran}")
     print(line)
