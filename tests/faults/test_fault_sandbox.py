@@ -387,6 +387,7 @@ def test_the_users_own_writes_never_fail_a_block(tree):
     assert "wrote into the repository" not in (tree.root / "run.log").read_text()
 
 
+@pytest.mark.switch  # as root, the fallback is the unprivileged user
 def test_fallback_is_said_once_and_recorded(tree):
     """Asked for the fallback, the run says nothing of a missing sandbox and records the isolation."""
     tree.page("es/one.md", compose("One", fence("print('one')"), fence("print('two')"))[0], langs=("es",))
@@ -396,6 +397,7 @@ def test_fallback_is_said_once_and_recorded(tree):
     assert [e.get("isolation") for e in tree.entries("es/one.md")] == [expected, expected]
 
 
+@pytest.mark.switch  # as root, the fallback is the unprivileged user
 def test_an_unusable_sandbox_falls_back_and_says_so_once(tree, reader_tmp):
     """Where bwrap cannot run (here: a bwrap on PATH that fails), pages run as before, the run
     says so once, and each result records it."""
