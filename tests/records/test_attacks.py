@@ -16,7 +16,7 @@ from ruota_docs.records.machine import Device
 
 ATTACKS = Path(__file__).parent / "attacks"
 PAGE = ("# Página { #page }\n\n```python\nprint('uno')\n```\n\n```python\nprint('dos')\n```\n\n"
-        "<!-- requires: rocm arch=gfx906 -->\n```python\nprint('tres')\n```\n")
+        "<!-- requires: rocm arch=gfx906 -->\n```python\nprint('tres')\n```\n\n```python\nprint(2 + 2)\n#> 4\n```\n")
 #: What the engine records on an RX 7600 for the block that requires a gfx906.
 SKIP = "requires ROCm, arch gfx906; this machine: ROCm, AMD Radeon RX 7600 (gfx1102, 8 GiB)"
 _RAW = "\0RAW\0"
@@ -55,11 +55,18 @@ def _skip(machine: dict) -> str:
 
 def _attack(root: Path, case: dict) -> Path:
     """The case's record in root/verification/, from a record of the site's own blocks (of the case's
-    ``machine``, an RX 7600 unless it says; coherent: its skip reasons name that machine); then edited:
+    ``machine``, an RX 7600 unless it says; coherent: its skip reasons name that machine; the block with
+    a ``#>`` line prints the case's ``printed``, else what the line states); then edited:
     ``set`` fields, ``replace`` text of its JSON (``[old, new, count]``), ``encoding`` to write it in."""
     machine = RX7600 | case.get("machine", {})
-    data = stored_form(synthetic_record(root, machine, lambda block: (
-        ("skipped", "", _skip(machine)) if block.requirements else ("passed", "ran on AMD Radeon RX 7600\n", None))))
+
+    def outcome(block):
+        if block.requirements:
+            return "skipped", "", _skip(machine)
+        # the block with a #> line prints what it states, unless the case says otherwise
+        return "passed", case.get("printed", "4\n") if "#>" in block.code else "ran on AMD Radeon RX 7600\n", None
+
+    data = stored_form(synthetic_record(root, machine, outcome))
     raws = [_set(data, path, value) for path, value in case.get("set", {}).items()]
     if "append_output" in case:
         first = next(iter(data["outputs"]))

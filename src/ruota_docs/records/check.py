@@ -25,7 +25,8 @@ severity:
   reasons that describe this machine.
 - **agreement** (error): a passed or failed result only for a block whose requirements about the
   machine (backend, ``arch=``, ``os=``, ``vram>=``, ``python>=``, ``torch>=``) the record's machine
-  meets (`ruota_docs.records.agreement`).
+  meets (`ruota_docs.records.agreement`); a passed Python block's output holds the lines its ``#>``
+  comments state, in order (`ruota_docs.blocks.expected_output`).
 - **GPU name** (error / warning): the target fits the name (`ruota_docs.records.gpus`); a name
   the table does not know is a warning; machine names and versions are printable ASCII (a Cyrillic
   "А" in "AMD" is an error: it reads as a Latin one).
@@ -63,7 +64,7 @@ from ruota_docs.records import (agreement, attestations, bounds, gpus, listing, 
                                 reason_codes, schema, stored)
 from ruota_docs.blocks.block import Block
 from ruota_docs.blocks.collect import PageError, page_blocks
-from ruota_docs.blocks import site_config, tiers
+from ruota_docs.blocks import expected_output, site_config, tiers
 from ruota_docs.records.machine import Device
 from ruota_docs.blocks.terms import OS_NAMES
 from ruota_docs.records.schema import CUT_NOTE, OUTPUT_LIMIT, RECORD_LIMIT, BlockRef, Result
@@ -494,8 +495,31 @@ def _check_current(report: Report, block: BlockRef, result: Result, pages: _Page
         report.stale += 1
         report.add(block.key, "warning", "stale",
                    f"{stale}; the site shows it as not verified until the page runs again")
-    elif result.tier in tiers.TIERS and result.outcome == "passed" and isinstance(blocks, list):
-        _check_tier_reached(report, block.key, result, blocks)
+    elif result.outcome == "passed" and isinstance(blocks, list):
+        if result.tier in tiers.TIERS:
+            _check_tier_reached(report, block.key, result, blocks)
+        _check_printed(report, block.key, result, blocks)
+
+
+#: The engine's note where it cut the middle of a long output (`ruota_docs.run.process.session`).
+_CUT = re.compile(r"\n… \[[\d,]+ bytes of output omitted\] …\n")
+
+
+def _check_printed(report: Report, key: str, result: Result, blocks: list[Block]) -> None:
+    """A passed Python block printed what its ``#>`` lines state (the engine fails it otherwise): each
+    stated line is in the recorded output, in order (`ruota_docs.blocks.expected_output.missing_from`).
+    Not held where the engine changed the output after the run (its middle cut, names masked as <user>)."""
+    found = next(b for b in blocks if b.sha256 == result.sha256)
+    output = result.output or ""
+    if found.kind != "python" or "#>" not in found.code or _CUT.search(output) or "<user>" in output \
+            or "<host>" in output:
+        return
+    missing = expected_output.missing_from(expected_output.expected(found.code), output)
+    if missing is not None:
+        report.add(f"{key}.output", "error", "agreement",
+                   f"passed, but its output lacks what the #> line at line {missing.index + 1} of its code states "
+                   f"({bounds.printable(missing.text)}): the engine fails a block whose output differs from its "
+                   "#> lines")
 
 
 def _check_tier_reached(report: Report, key: str, result: Result, blocks: list[Block]) -> None:

@@ -38,63 +38,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-_EXPECTED = re.compile(r"^(?P<indent>[ \t]*)#>(?:[ ](?P<text>.*))?$")
+# what the code states (read by `record check` too); re-exported: the run's callers name them here
+from ruota_docs.blocks.expected_output import Expected, expected, line_matches  # noqa: F401
+
 #: A line of output longer than this is never kept as expected text whole (nor shown in diffs).
 _SHOWN = 240
-
-
-@dataclass(frozen=True)
-class Expected:
-    """One ``#>`` line: where it is in the block's code (0-based) and what it states."""
-
-    index: int
-    indent: str
-    text: str
-    loose: bool = False  #: a line of a pytest-examples triple-quoted string: black's layout, compared loosely
-
-
-def expected(code: str) -> list[Expected]:
-    """The ``#>`` lines of a block's code, and the lines of triple-quoted strings that follow a print, in order."""
-    found = []
-    for index, line in enumerate(code.split("\n")):
-        match = _EXPECTED.match(line)
-        if match:
-            found.append(Expected(index, match["indent"], (match["text"] or "").rstrip()))
-    if "print(" in code and ('"""' in code or "'''" in code):
-        found = sorted(found + _quoted(code), key=lambda e: e.index)
-    return found
-
-
-
-def _quoted(code: str) -> list[Expected]:
-    """pytest-examples' multi-line outputs: a string statement right after a ``print(…)`` statement."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return []
-    found = []
-    for node in ast.walk(tree):
-        for field in ("body", "orelse", "finalbody"):
-            statements = getattr(node, field, None)
-            if not isinstance(statements, list):
-                continue
-            for before, statement in zip(statements, statements[1:]):
-                if _is_print(before) and isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant) \
-                        and isinstance(statement.value.value, str) and statement.end_lineno > statement.lineno:
-                    indent = " " * statement.col_offset
-                    lines = statement.value.value.strip("\n").split("\n")
-                    found += [Expected(statement.lineno + k, indent, _dedent(line, indent).rstrip(), loose=True)
-                              for k, line in enumerate(lines)]
-    return found
-
-
-def _is_print(statement) -> bool:
-    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call) \
-        and isinstance(statement.value.func, ast.Name) and statement.value.func.id == "print"
-
-
-def _dedent(line: str, indent: str) -> str:
-    return line[len(indent):] if line.startswith(indent) else line.lstrip()
 
 
 def _loosely(text: str) -> str:
@@ -109,17 +57,6 @@ def _lines(text: str) -> list[str]:
     while lines and not lines[-1]:
         lines.pop()
     return lines
-
-
-def _pattern(text: str) -> re.Pattern:
-    return re.compile(".*".join(re.escape(part) for part in text.split("...")) + r"\Z", re.S)
-
-
-def line_matches(expected_text: str, actual: str) -> bool:
-    """``actual`` as ``expected_text`` states it (``...`` matching any text)."""
-    if "..." not in expected_text:
-        return expected_text == actual
-    return _pattern(expected_text).match(actual) is not None
 
 
 def mismatch(lines: list[Expected], printed: str) -> str | None:
