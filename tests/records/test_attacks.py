@@ -158,3 +158,25 @@ def test_with_report_only_the_build_leaves_a_refused_record_out_and_names_it(sit
     finally:
         config.write_text(before, encoding="utf-8")
         path.unlink()
+
+
+def test_a_result_for_code_no_block_has_is_never_shown_verified(site, capsys):
+    """A passed result whose code hash matches no block of its page: a stale result, as an honest record
+    holds after an edit. The check accepts it with a warning naming the block, and the build shows the
+    block as not yet verified, never as the result says."""
+    import html
+    import re
+
+    from _support import article
+
+    path = _attack(site, {"set": {"pages/p.md/results/0/sha256": "0" * 64}})
+    try:
+        assert main(["--root", str(site), "record", "check", str(site / "verification")]) == 0
+        out = capsys.readouterr().out
+        assert f"{path}: en/p.md#0: warning: stale: the code of block 0 (line 3) changed since it ran" in out
+        built = run_mkdocs(site)
+        assert built.returncode == 0, built.stderr[-2000:]
+        shown = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", article(site / "site" / "en" / "p" / "index.html"))).split())
+        assert "print ( 'uno' ) Not yet verified: this code has changed since it last ran print ( 'dos' )" in shown
+    finally:
+        path.unlink()
