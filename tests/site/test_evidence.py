@@ -91,11 +91,41 @@ def test_key_blocks_are_checked_where_the_site_gives_them():
     assert evidence.key_blocks(table) == {
         "guides/g.md": {"environment": ("g/010_env.py",), "self_test": ("g/020_self.py",)}}
     with pytest.raises(evidence.EvidenceError, match=r"^mkdocs.yml \(plugins: ruota_docs: key_blocks\): guides/g.md: "
-                                                       r"unknown level 'selftest'"):
+                                                       r"unknown key 'selftest'"):
         evidence.key_blocks({"guides/g.md": {"environment": [], "selftest": []}})
     with pytest.raises(evidence.EvidenceError,
                        match=r"guides/g.md: no self_test snippets; give each guide environment and self_test"):
         evidence.key_blocks({"guides/g.md": {"environment": ["g/010_env.py"]}})
+
+
+@pytest.mark.parametrize("target, error", [
+    ("", "give the machines the guide is written for"),
+    (["rocm"], "give the machines the guide is written for"),
+    ("rocm arch=vega", "malformed target .vega."),
+    ("rocmm", "unknown requirement .rocmm."),
+    ("rocm network", "network says nothing a record's machine can show"),
+])
+def test_a_guides_target_is_checked_where_the_site_gives_it(target, error):
+    table = {"guides/g.md": {"environment": ["g/010_env.py"], "self_test": ["g/020_self.py"], "target": target}}
+    with pytest.raises(evidence.EvidenceError, match=r"^mkdocs.yml \(plugins: ruota_docs: key_blocks\): guides/g.md: "
+                                                       r"target: .*" + error.replace("(", r"\(")):
+        evidence.key_blocks(table)
+
+
+def test_a_machine_the_guide_is_not_written_for_reaches_no_level(project):
+    """Everything passed on the CPU record, environment and self-test included: with the guide's
+    target, none of it counts there, while the card of that target keeps its level."""
+    table = {key: {**levels, "target": "rocm arch=gfx1102"} for key, levels in TABLE.items()}
+    guide = evidence.load_guides(project, project / "docs", "es", evidence.key_blocks(table))[0]
+    for machine, expected in ((CPU, (0, True)), (H200, (0, True)), (RX7600, (3, False))):
+        data = run_on(project, machine)
+        for entry in data["blocks"].values():
+            entry["outcome"] = "passed"
+        (ledger, pages), = verdicts.index_ledgers([record_of(data)])
+        cell = evidence.cell(guide, ledger, pages)
+        assert (cell.level, cell.off_target) == expected, machine["backend"]
+    untargeted = evidence.load_guides(project, project / "docs", "es", TABLE)[0]
+    assert evidence.cell(untargeted, ledger, pages).off_target is False
 
 
 def test_cards_without_a_record():

@@ -450,7 +450,7 @@ def test_card_matrix_options_that_name_no_level_fail_the_build(tmp_path):
     config.write_text(text, encoding="utf-8")
     result = run_mkdocs(root)
     assert result.returncode != 0
-    assert ("ruota_docs: mkdocs.yml (plugins: ruota_docs: key_blocks): guides/g.md: unknown level 'selftest'"
+    assert ("ruota_docs: mkdocs.yml (plugins: ruota_docs: key_blocks): guides/g.md: unknown key 'selftest'"
             in result.stderr)
 
 

@@ -211,7 +211,7 @@ def _check_machine(report: Report, machine: dict[str, Any], machine_id: Any, ste
     for package, version in machine["packages"].items():
         if not isinstance(version, str):
             report.add(f"machine.packages.{package}", "error", "schema", "must be a version string")
-    device = Device(**{k: v for k, v in machine.items() if k != "machine_id"})
+    device = Device.from_dict(machine)
     _check_machine_names(report, machine, device, machine_id, stem, fingerprint)
     return device
 
@@ -927,7 +927,7 @@ def check_files(paths: Iterable[str | Path], root: Path, docs_dir: Path, now: dt
                 records_folder: Path | None = None) -> list[Report]:
     """`check_file` for each record, and one more rule across them: two records of one machine
     (the same machine id and fingerprint) are an error on the second. Each page is read once for
-    all of them: CI checks every record of the site, a thousand of them."""
+    all of them: CI checks every record of the site, and a site may hold a thousand."""
     reports: list[Report] = []
     seen: dict[tuple[Any, Any], str] = {}
     pages = _Pages(Path(root), Path(docs_dir))

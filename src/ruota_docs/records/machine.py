@@ -60,6 +60,11 @@ class Device:
             return f"{label}, {self.gpu_name}"
         return f"{label}, {self.machine}"
 
+    @classmethod
+    def from_dict(cls, machine: dict[str, Any]) -> Device:
+        """The device a record's ``machine`` names (its derived ``machine_id`` left out)."""
+        return cls(**{k: v for k, v in machine.items() if k != "machine_id"})
+
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["machine_id"] = self.machine_id

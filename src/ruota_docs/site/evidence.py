@@ -21,6 +21,11 @@ Which blocks are a guide's environment and self-test blocks is the site's to say
 includes (so it survives blocks moving on the page): a snippet it names that no block of the
 guide includes any more stops the build (`EvidenceError`). The cards the guides are about
 are the ``target_cards`` option.
+
+A guide written for one kind of machine names it there too, as ``target:`` in the words of
+``requires:`` (``rocm arch=gfx906``). A machine that is not of that kind reaches no level in
+that guide, whatever passed there: an environment report that runs anywhere says nothing
+about a Radeon VII when it passed on a CPU. Its cell reads "not this guide's target".
 """
 
 from __future__ import annotations
@@ -29,7 +34,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ruota_docs.records import verdicts
+from ruota_docs.records.agreement import HOLDS, unmet
+from ruota_docs.records.machine import Device
 from ruota_docs.records.schema import Record, Result
+from ruota_docs.blocks import terms
 from ruota_docs.blocks.collect import PageError, page_blocks
 
 LEVELS = ("none", "environment", "self_test", "whole_guide")
@@ -44,19 +52,42 @@ class EvidenceError(ValueError):
     """The site's ``key_blocks`` and the guides disagree."""
 
 
-def key_blocks(option: dict) -> dict[str, dict[str, tuple[str, ...]]]:
+def key_blocks(option: dict) -> dict[str, dict]:
     """The ``key_blocks`` option, checked: guide (path under a language folder) → level →
-    the snippets whose blocks mark it. Raises `EvidenceError`."""
+    the snippets whose blocks mark it, and ``target`` where the guide names one. Raises `EvidenceError`."""
     table = {}
     for guide, levels in option.items():
-        unknown = sorted(set(levels) - set(KEY_LEVELS))
+        unknown = sorted(set(levels) - set(KEY_LEVELS) - {"target"})
         missing = [level for level in KEY_LEVELS if level not in levels]
         if unknown or missing:
-            problem = f"unknown level {unknown[0]!r}" if unknown else f"no {missing[0]} snippets"
+            problem = f"unknown key {unknown[0]!r}" if unknown else f"no {missing[0]} snippets"
             raise EvidenceError(f"{_WHERE}: {guide}: {problem}; give each guide {' and '.join(KEY_LEVELS)}: "
-                                "a list of snippets under snippets/")
+                                "a list of snippets under snippets/ (and, optionally, target: the machines "
+                                "it is written for, as requires: says them)")
+        for level in KEY_LEVELS:
+            if not isinstance(levels[level], (list, tuple)) or not all(isinstance(s, str) for s in levels[level]):
+                raise EvidenceError(f"{_WHERE}: {guide}: {level}: give a list of snippets under snippets/")
         table[guide] = {level: tuple(levels[level]) for level in KEY_LEVELS}
+        if "target" in levels:
+            _target(guide, levels["target"])  # checked now, so that a typo stops the build here
+            table[guide]["target"] = levels["target"]
     return table
+
+
+def _target(guide: str, written: object) -> tuple[terms.Requirement, ...]:
+    """A guide's ``target``, parsed as a ``requires:`` comment is. Raises `EvidenceError`."""
+    if not isinstance(written, str) or not written.strip():
+        raise EvidenceError(f"{_WHERE}: {guide}: target: give the machines the guide is written for, "
+                            "as requires: says them (rocm arch=gfx906)")
+    try:
+        parsed = terms.parse(written)
+    except ValueError as error:
+        raise EvidenceError(f"{_WHERE}: {guide}: target: {error}") from None
+    about_run = [str(req) for req in parsed if req.name not in HOLDS]
+    if about_run:
+        raise EvidenceError(f"{_WHERE}: {guide}: target: {', '.join(about_run)} says nothing a record's machine "
+                            f"can show; use {', '.join(sorted(HOLDS))}")
+    return parsed
 
 
 def target_cards(option: dict) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -73,6 +104,7 @@ class Guide:
     title: str  #: the page's title up to its first colon: short enough for a column
     blocks: list  #: `ruota_docs.run.sybil.parsers.Block`, in page order
     key_blocks: dict[str, list]  #: level → ``(snippet, block)`` pairs
+    target: tuple = ()  #: the `terms.Requirement` a machine must meet for the guide to speak of it
 
 
 @dataclass
@@ -84,6 +116,7 @@ class Cell:
     stopped_by: object = None  #: the first block that stops the next level
     stop: str | None = None  #: why: failed, stale, absent, skipped
     stop_entry: Result | None = None  #: the record's result of that block, where there is one
+    off_target: bool = False  #: the machine is not of the kind the guide is written for
 
 
 def _includes(block, snippet: str) -> bool:
@@ -115,14 +148,15 @@ def load_guides(root: Path, docs_dir: Path, lang: str, table: dict, blocks_of=No
         headings = (ln[2:].split("{")[0].split(":")[0].strip() for ln in text.splitlines() if ln.startswith("# "))
         title = next(headings, key)
         chosen = {}
-        for level, snippets in levels.items():
+        for level in KEY_LEVELS:
             chosen[level] = []
-            for snippet in snippets:
+            for snippet in levels[level]:
                 found = [b for b in blocks if _includes(b, snippet)]
                 if not found:
                     raise EvidenceError(_not_included(lang, key, snippet, text))
                 chosen[level] += [(snippet, b) for b in found]
-        guides.append(Guide(key, f"{lang}/{key}", title, blocks, chosen))
+        target = _target(key, levels["target"]) if "target" in levels else ()
+        guides.append(Guide(key, f"{lang}/{key}", title, blocks, chosen, target))
     return guides
 
 
@@ -161,6 +195,9 @@ def cell_of(guide: Guide, machine: dict, found) -> Cell:
     """The level ``guide`` reaches on ``machine``, from its result for each block (``found``: a
     mapping of block index → `verdicts.MachineResult`, None or missing where it has none). Each
     block is looked up only until the levels stop: the card matrix asks for every record."""
+    if guide.target and unmet(guide.target, machine if isinstance(machine, Device) else Device.from_dict(machine)):
+        return Cell(0, off_target=True)
+
     def state(block) -> str:
         held = found.get(block.index)
         return held.state if held else "absent"

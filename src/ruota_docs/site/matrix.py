@@ -85,8 +85,24 @@ def _stop_words(cell: evidence.Cell, lang: str) -> str:
     return text(lang, f"matrix_stop_{cell.stop}", block=where)
 
 
+def _level_name(cell: evidence.Cell, lang: str) -> str:
+    return text(lang, "matrix_off_target" if cell.off_target else f"matrix_level_{evidence.LEVELS[cell.level]}")
+
+
+#: How a guide's ``target`` reads in a cell: its values, with the backends as they are written.
+_BACKEND_WORDS = {"rocm": "ROCm", "cuda": "CUDA", "gpu": "GPU", "cpu": "CPU"}
+
+
+def _off_target(guide: evidence.Guide, lang: str) -> str:
+    words = ", ".join(_BACKEND_WORDS.get(req.name, req.name) if not req.values else " / ".join(req.values)
+                      for req in guide.target)
+    return (f'<td class="ruota-level ruota-level-off"><span class="ruota-level-name">'
+            f'{html.escape(text(lang, "matrix_off_target"))}</span><span class="ruota-level-next">'
+            f'{html.escape(text(lang, "matrix_off_target_for", target=words))}</span></td>')
+
+
 def _cell(cell: evidence.Cell, url: str, lang: str) -> str:
-    label = text(lang, f"matrix_level_{evidence.LEVELS[cell.level]}")
+    label = _level_name(cell, lang)
     if cell.level == len(evidence.LEVELS) - 1:  # the whole guide: link to the guide itself
         head = f'<a href="{html.escape(url)}">{html.escape(label)}</a>'
     else:
@@ -148,9 +164,12 @@ def _targets(guides: list[evidence.Guide], indexed: verdicts.Index) -> list[_Tar
     return sorted(found.values(), key=lambda t: (_ORDER.get(t.backend, 3), t.target))
 
 
-def _best(target: _Target, n: int, url: str, lang: str) -> str:
+def _best(target: _Target, n: int, guide: evidence.Guide, url: str, lang: str) -> str:
     """The cell of guide ``n`` for a target: the best level its machines reach, on how many."""
     cells = [cells[n] for _, cells in target.records]
+    cells = [c for c in cells if not c.off_target]
+    if not cells:
+        return _off_target(guide, lang)
     best = max(cells, key=lambda c: c.level)
     reaching = sum(1 for c in cells if c.level == best.level)
     html_cell = _cell(best, url, lang)
@@ -192,7 +211,7 @@ def _machine_list(target: _Target, guides: list[evidence.Guide], lang: str) -> s
     newest = sorted(target.records, key=lambda item: str(item[0].updated), reverse=True)
     for data, cells in newest[:LISTED_MACHINES]:
         levels = " · ".join(f"{html.escape(g.title)}: "
-                            f"{html.escape(text(lang, 'matrix_level_' + evidence.LEVELS[c.level]))}"
+                            f"{html.escape(_level_name(c, lang))}"
                             for g, c in zip(guides, cells))
         items.append(f'<li data-machine="{html.escape(verdicts.record_id(data))}">'
                      f'{" · ".join(_machine_facts(data, lang))}'
@@ -219,7 +238,7 @@ def card_matrix(guides: list[evidence.Guide], ledgers: list[Record], lang: str, 
     for target in _targets(guides, indexed):
         gpu_names = [str(d.machine.get("gpu_name") or "") for d, _ in target.records]
         search = " ".join([target.target, target.backend] + gpu_names)
-        cells = "".join(_best(target, n, url(g.page), lang) for n, g in enumerate(guides))
+        cells = "".join(_best(target, n, g, url(g.page), lang) for n, g in enumerate(guides))
         rows.append(f'<tr id="{target.anchor}" class="ruota-matrix-target" data-filter="{html.escape(search.lower())}">'
                     f'{_target_head(target, lang)}{cells}</tr>')
         rows.append(f'<tr class="ruota-matrix-machines" data-for="{target.anchor}"><td colspan="{columns + 1}">'

@@ -80,7 +80,7 @@ class RuotaDocsConfig(Config):
     #: The card matrix's guides: each guide (path under the language folder) names the snippets
     #: whose blocks mark its levels, ``environment`` (the installed stack sees the device) and
     #: ``self_test`` (the guide's small computation on it): ``{guide: {level: [snippet, …]}}``.
-    key_blocks = c.DictOfItems(c.DictOfItems(c.ListOfItems(c.Type(str))), default={})
+    key_blocks = c.DictOfItems(c.DictOfItems(c.Type((list, str))), default={})  # checked by evidence.key_blocks
     #: The cards the guides are about, each with its GPU targets: ``{card: [target, …]}``; the
     #: card matrix gives a card a row saying "no record yet" while no record has its targets.
     target_cards = c.DictOfItems(c.ListOfItems(c.Type(str)), default={})
