@@ -109,10 +109,10 @@ def test_a_value_only_one_machine_printed(site):
 
 
 def _result(machine_id: str, machine: dict, output: str, when: str = "2026-11-20T10:00:00Z", fingerprint=None):
-    from ruota_docs.records.schema import Record, Result
+    from ruota_docs.records.schema import Machine, Record, Result
     from ruota_docs.records.verdicts import MachineResult, machine_label
 
-    record = Record(machine_id=machine_id, machine=machine, fingerprint=fingerprint)
+    record = Record(machine_id=machine_id, machine=Machine.from_json(machine), fingerprint=fingerprint)
     entry = Result(fence_language="python", sha256="a", outcome="passed", output=output, ran_at=when)
     return MachineResult(machine_id, machine_label(machine), "passed", entry, record)
 
