@@ -6,7 +6,9 @@ A record's sender is something the sender cannot choose in the record itself:
 - the account of a verified CI run (`ruota_docs.records.attestations`: the deploy job verified the
   record's build-provenance attestation), as ``ci:<account>``;
 - else the author of the commit that added the file (``git log --diff-filter=A --format=%ae``), as
-  ``git:<e-mail>``;
+  ``git:<e-mail>``. A pull request's commits may each name any author, so records that came in
+  together, through one commit of the main line's history (a merge, or a commit made on it),
+  share one sender: the first of their authors, in the order of their e-mails;
 - else unknown (not committed, or no git): ``None``. Unknown senders are never independent of
   anyone: they count as one sender together.
 
@@ -24,9 +26,32 @@ from pathlib import Path
 UNKNOWN = "unknown"
 
 
+def _added_by(root: Path, wanted: dict[str, Path], folders: list[str], *options: str) -> dict[Path, str]:
+    """For each file of ``wanted`` (its path in the repository → the caller's path), the ``%``-format
+    ``options[-1]`` of the most recent commit that added it, in the log ``options`` select."""
+    try:
+        done = subprocess.run(["git", "-C", str(root), "log", "--diff-filter=A", "--no-renames", "--name-only", "-z",
+                               *options, "--", *folders], capture_output=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired):
+        return {}
+    if done.returncode != 0:
+        return {}
+    found: dict[Path, str] = {}
+    commit = None
+    for part in done.stdout.decode("utf-8", "replace").split("\0"):
+        part = part.strip("\n")
+        if part.startswith("\x01"):
+            commit, _, part = part[1:].partition("\n")
+            part = part.strip("\n")
+        if part in wanted and wanted[part] not in found and commit:
+            found[wanted[part]] = commit  # newest first: the commit that added the file as it is now
+    return found
+
+
 def commit_authors(root: Path, paths: list[Path]) -> dict[Path, str]:
     """For each of ``paths`` (records in the git work tree at ``root``), the e-mail of the author of the
-    most recent commit that added it; paths git does not know are left out. One ``git log`` for all."""
+    most recent commit that added it, the same for every record that came into the main line's history
+    in one commit (one pull request); paths git does not know are left out."""
     if not paths:
         return {}
     root = Path(root).resolve()
@@ -37,23 +62,14 @@ def commit_authors(root: Path, paths: list[Path]) -> dict[Path, str]:
         except ValueError:
             continue
     folders = sorted({name.rsplit("/", 1)[0] if "/" in name else "." for name in wanted})
-    try:
-        done = subprocess.run(["git", "-C", str(root), "log", "--diff-filter=A", "--no-renames", "--name-only", "-z",
-                               "--format=%x01%ae", "--", *folders], capture_output=True, timeout=120)
-    except (OSError, subprocess.TimeoutExpired):
-        return {}
-    if done.returncode != 0:
-        return {}
-    found: dict[Path, str] = {}
-    author = None
-    for part in done.stdout.decode("utf-8", "replace").split("\0"):
-        part = part.strip("\n")
-        if part.startswith("\x01"):
-            author, _, part = part[1:].partition("\n")
-            part = part.strip("\n")
-        if part in wanted and wanted[part] not in found and author:
-            found[wanted[part]] = author  # newest first: the commit that added the file as it is now
-    return found
+    authors = _added_by(root, wanted, folders, "--format=%x01%ae")
+    # the main line's commit that brought each record in: a merge's diff against its first parent
+    arrived = _added_by(root, wanted, folders, "--first-parent", "-m", "--format=%x01%H")
+    together: dict[str, list[str]] = {}
+    for path, commit in arrived.items():
+        if path in authors:
+            together.setdefault(commit, []).append(authors[path])
+    return {path: min(together[arrived[path]]) if path in arrived else author for path, author in authors.items()}
 
 
 def senders(root: Path, paths: list[Path], verified: dict[str, str] | None = None) -> dict[Path, str]:
