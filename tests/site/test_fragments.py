@@ -148,25 +148,45 @@ def test_summary_line_with_singulars():
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     line = _words(fragments.page_summary([(_block(), passed), (_block("rocm"), skipped)], "fr"))
-    assert ("Sur cette page, 1 bloc de code sur 2 a été vérifié, sur 1 machine au total. La dernière exécution date "
-            "du 1er décembre 2026. Parmi les autres, 1 demande un matériel ou un accès qu'aucune machine de test "
-            "n'avait. Chaque bloc dit pourquoi.") in line
+    assert ("Sur cette page, un bloc de code sur deux a été vérifié, sur une machine ; la dernière exécution date "
+            "du 1er décembre 2026. Le bloc restant exige un matériel ou un accès qu'aucune machine de test "
+            "n'avait. La raison figure sous le bloc.") in line
 
 
 def test_the_blocks_not_verified_share_one_sentence():
-    """Failed, changed, skipped and never-run blocks: one sentence listing them, never one "In all" per kind."""
+    """Failed, changed, skipped and never-run blocks: one sentence listing them, never one "In all" per kind;
+    small counts in words, and no sentence opens with a numeral."""
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={})
     blocks = [(_block(), passed), (_block("rocm"), skipped), (_block("rocm"), skipped), (never_run, Verdict([]))]
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
-    assert line.endswith("Of the rest, 2 need hardware or access that no test machine had and 1 is never run "
-                         "by design. Each block says why.")
+    assert line.endswith("Of the other three, two need hardware or access that no test machine had and one is never "
+                         "run, by design. The reason is shown under each one.")
     assert "In all" not in line
     none_passed = " ".join(_words(fragments.page_summary(blocks[1:], "es")).split())
-    assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. De sus 3 bloques, "
-                           "2 requieren un hardware o un acceso que ninguna máquina de pruebas tenía y 1 no se "
-                           "ejecuta nunca, a propósito. Cada bloque dice por qué.")
+    assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. De sus tres bloques, "
+                           "dos necesitan hardware o un acceso que ninguna máquina de pruebas tiene y uno no se "
+                           "ejecuta nunca, a propósito. El motivo figura debajo de cada uno.")
+    alike = " ".join(_words(fragments.page_summary(blocks[:3], "es")).split())
+    assert alike.endswith("Los otros dos necesitan hardware o un acceso que ninguna máquina de pruebas tiene. "
+                          "El motivo figura debajo de cada uno.")
+
+
+def test_summary_counts_above_ten_stay_digits_and_machines_are_not_overstated():
+    """13 of 28 in digits (never "three of 18"); "on two machines" only where each verified block
+    passed on both, else "at least one of the two"."""
+    both = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed")),
+                    MachineResult("h100", "NVIDIA H100 (CUDA)", "passed", _entry("passed"))])
+    cpu_only = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
+    never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={})
+    blocks = [(_block(), both), (_block(), cpu_only)] + [(never_run, Verdict([]))] * 11
+    line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
+    assert line.startswith("On this page, 2 of 13 code blocks have been verified, on at least one of the two machines;")
+    assert "The other 11 are never run, by design." in line
+    line = " ".join(_words(fragments.page_summary(blocks[:1] + blocks[2:4], "fr")).split())
+    assert line.startswith("Sur cette page, un bloc de code sur trois a été vérifié, sur deux machines ;")
+    assert "Les deux autres ne sont jamais exécutés, à dessein." in line
 
 
 def test_a_page_whose_blocks_are_all_not_run_says_only_why():

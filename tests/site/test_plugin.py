@@ -259,11 +259,11 @@ def test_no_paragraph_wraps_a_block(es):
 def test_page_summary(es):
     summary = re.search(r'<p class="ruota-summary ruota-state-(\w+)"><span>(.*?)</span></p>', es)
     assert summary[1] == "failed"
-    assert summary[2] == ("En esta página se han verificado 3 de sus 7 bloques de código, en 2 máquinas en total. "
-                          "La última ejecución fue el 21 de noviembre de 2026. Del resto, 1 falló en su última "
-                          "ejecución, 1 aún no se ha verificado en su forma actual, 1 requiere un hardware o un acceso que "
-                          "ninguna máquina de pruebas tenía y 1 no se ejecuta nunca, a propósito. Cada bloque dice "
-                          "por qué.")
+    assert summary[2] == ("Se han verificado tres de los siete bloques de código de esta página, en al menos una de "
+                          "las dos máquinas; la última ejecución fue el 21 de noviembre de 2026. De los otros cuatro, "
+                          "uno falló en su última ejecución, uno aún no se ha verificado en su forma actual, uno "
+                          "necesita hardware o un acceso que ninguna máquina de pruebas tiene y uno no se ejecuta "
+                          "nunca, a propósito. El motivo figura debajo de cada uno.")
     # right under the title
     assert es.index("ruota-summary") > es.index("<h1") and es.index("ruota-summary") < es.index("Una página de prueba")
 

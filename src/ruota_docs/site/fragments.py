@@ -17,7 +17,7 @@ from markupsafe import Markup
 from ruota_docs.site import charts, formatting, groups, reasons
 from ruota_docs.site.fragment_templates import add_globals, render, render_kept
 from ruota_docs.translations import staleness
-from ruota_docs.site.locales import LANGUAGE_NAMES, text
+from ruota_docs.site.locales import LANGUAGE_NAMES, digits, text
 from ruota_docs.records import verdicts
 from ruota_docs.records.schema import Record, Result
 from ruota_docs.records.verdicts import MachineResult, Verdict, machine_label
@@ -233,33 +233,50 @@ def translation_banner(docs_dir: Path, page_key: str, lang: str, source_lang: st
     return ""
 
 
+#: The kinds of blocks not verified, in the order the summary names them.
+_NOT_VERIFIED = ("failed", "pending", "skipped", "notrun")
+#: Above this, a summary writes its block counts in digits (``13 of 28``), below in words.
+_WORDS_UP_TO = 10
+
+
 def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> str:
-    """The one line at the top of a page."""
+    """The one line at the top of a page: how many blocks were verified, where and when, then in
+    one sentence what became of the others (small counts in words, as running text writes them)."""
     total = len(blocks_verdicts)
     if not total:
         return ""
     counts = Counter("notrun" if b.not_run_reason is not None else v.state for b, v in blocks_verdicts)
-    machines = {r.machine_id for _, v in blocks_verdicts for r in v.by_state("passed")}
-    stamps = [stamp for _, v in blocks_verdicts if (stamp := v.latest_run())]
+    counts["pending"] = counts["stale"] + counts["never"]
+    # one category of numbers, one way of writing them: "3 of 18" rather than "three of 18"
+    n = (lambda c: c) if total <= _WORDS_UP_TO else (lambda c: digits(c, lang))  # noqa: E731
     if counts["notrun"] == total:  # nothing here is meant to run (an API page's docstrings): say only why
-        return render("page_summary", state="notrun", parts=[text(lang, "summary_all_notrun", count=total)], lang=lang)
+        return render("page_summary", state="notrun", parts=[text(lang, "summary_all_notrun", count=n(total))],
+                      lang=lang)
+    passed_on = [{r.machine_id for r in v.by_state("passed")} for _, v in blocks_verdicts]
+    machines = set().union(*passed_on)
     if counts["passed"] == 0:
         parts = [text(lang, "summary_none")]
     else:
+        stamps = [stamp for _, v in blocks_verdicts if (stamp := v.latest_run())]
+        # "on two machines" only where every verified block passed on both
+        everywhere = all(found == machines for found in passed_on if found)
+        where = text(lang, "machines_count" if everywhere else "machines_some", count=len(machines))
         key = "summary_all" if counts["passed"] == total else "summary"  # every block verified, or some
-        parts = [text(lang, key, passed=counts["passed"], total=total,
-                      machines=text(lang, "machines_count", count=len(machines)),
+        parts = [text(lang, key, passed=n(counts["passed"]), total=n(total), machines=where,
                       date=formatting.date(max(stamps) if stamps else None, lang))]
-    pending = counts["stale"] + counts["never"]
-    rest = [text(lang, key, count=count) for key, count in (
-        ("summary_failed", counts["failed"]), ("summary_pending", pending),
-        ("summary_skipped", counts["skipped"]), ("summary_notrun", counts["notrun"])) if count]
+    rest = [(key, counts[key]) for key in _NOT_VERIFIED if counts[key]]
     if rest:  # one sentence for every block not verified, then where to read why
-        items = formatting.join(rest, lang)
-        parts.append(text(lang, "summary_rest", items=items) if counts["passed"]
-                     else text(lang, "summary_rest_none", total=total, items=items))
-        parts.append(text(lang, "summary_why"))
-    state = "failed" if counts["failed"] else ("passed" if counts["passed"] and not pending else "stale")
+        left = sum(count for _, count in rest)
+        opening = "summary_rest" if counts["passed"] else "summary_rest_none"
+        if len(rest) == 1:
+            what = text(lang, f"summary_{rest[0][0]}", count=left)
+            parts.append(text(lang, opening + "_alike", count=n(left), what=what))
+        else:
+            items = [text(lang, "summary_item", count=n(count), what=text(lang, f"summary_{key}", count=count))
+                     for key, count in rest]
+            parts.append(text(lang, opening, count=n(left), items=formatting.join(items, lang)))
+        parts.append(text(lang, "summary_why", count=left))
+    state = "failed" if counts["failed"] else ("passed" if counts["passed"] and not counts["pending"] else "stale")
     return render("page_summary", state=state, parts=parts, lang=lang)
 
 
