@@ -38,7 +38,7 @@ def verdict(*results: tuple[str, str, str | None]) -> Verdict:
 def test_badges_of_the_toolchain_terms():
     labels = [fragments.requirement_label(t, "es") for t in parse("hipcc hipcc arch=gfx906 hipcc arch=gfx906,gfx1030 tool=roc-obj-ls")]
     assert labels == ["Compilador HIP (hipcc)", "Compilador HIP (hipcc) para gfx906",
-                      "Compilador HIP (hipcc) para gfx906 y gfx1030", "roc-obj-ls"]
+                      "Compilador HIP (hipcc) para gfx906 y gfx1030", "Programa roc-obj-ls"]
     badges = fragments.badges(block("rocm arch=gfx906 hipcc arch=gfx906"), "en")
     assert re.findall(r'<span class="ruota-badge">(.*?)</span>', badges) == ["ROCm", "gfx906", "HIP compiler (hipcc) for gfx906"]
 
@@ -70,7 +70,7 @@ def test_toolchain_verified_device_without_record():
         (block("tool=roc-obj-ls", skip=True), verdict()),  # never run by design: not counted
     ])]
     assert rows(fragments.rocm_evidence(pages, "en")) == [
-        ("ROCm toolchain: hipcc and ROCm's programs, no GPU needed", "2", "CPU x86_64: 2 of 2, 1 Dec 2026"),
+        ("ROCm tools: hipcc and ROCm's other programs, no GPU needed", "2", "CPU x86_64: 2 of 2, 1 Dec 2026"),
         ("ROCm device: PyTorch on an AMD GPU", "2", "no record yet"),
     ]
     es = rows(fragments.rocm_evidence(pages, "es"))
@@ -121,7 +121,7 @@ def test_a_skip_after_a_dead_process_is_said_in_the_readers_language(engine_mess
     verdict = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", engine_messages["dead"],
                                                                         reason_code=engine_messages["code:dead"]))])
     shown = _words(fragments.mark(_block(), verdict, "es"))
-    assert "Sin ejecutar en CPU x86_64: un bloque anterior, en la línea 3, acabó con el proceso de la página" in shown
+    assert "Omitido en CPU x86_64: un bloque anterior, en la línea 3, acabó con el proceso de la página" in shown
     assert "not run" not in shown and "timed out" not in shown
 
 
@@ -141,7 +141,7 @@ def test_machines_with_the_same_need_share_one_line():
     verdict = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", cpu.english(), reason_code=cpu.to_record())),
                        MachineResult("h200", "NVIDIA H200 (CUDA)", "skipped", _entry("skipped", h200.english(), reason_code=h200.to_record()))])
     assert fragments.mark(block, verdict, "es").count("<li") == 1
-    assert "Sin ejecutar en CPU x86_64 y NVIDIA H200 (CUDA): requiere ROCm" in fragments.mark(block, verdict, "es")
+    assert "Omitido en CPU x86_64 y NVIDIA H200 (CUDA): requiere ROCm" in fragments.mark(block, verdict, "es")
 
 
 def test_summary_line_with_singulars():
@@ -229,6 +229,42 @@ def test_status_counts_say_what_they_count():
     assert "<td>CPU</td>" in shown and "Linux x86_64" in shown and "1 dic 2026" in shown
     # the outcomes chart's text alternative: its values as a table, in its figure
     figure = shown[shown.index('<figure class="ruota-figure">'):shown.index("</figure>")]
-    heads = "".join(f"<th>{text('es', state)}</th>" for state in ("passed", "failed", "skipped"))
+    heads = "".join(f"<th>{text('es', state)}</th>" for state in ("passed", "failed", "skipped", "notrun"))
     assert 'role="img"' in figure and heads in figure
-    assert '<tr><td>CPU x86_64</td><td class="ruota-num">2</td><td class="ruota-num">0</td><td class="ruota-num">1</td></tr>' in figure
+    assert ('<tr><td>CPU x86_64</td><td class="ruota-num">2</td><td class="ruota-num">0</td><td class="ruota-num">1</td>'
+            '<td class="ruota-num">0</td></tr>') in figure
+    assert "<th>Superados</th><th>Fallidos</th><th>Omitidos (falta un requisito)</th>" in figure
+
+
+def test_status_counts_blocks_never_run_by_design_apart():
+    """A block its author never runs (run: skip) is not "skipped for a missing requirement"."""
+    never = SimpleNamespace(not_run_reason="installs packages", requirements=(), options={}, evidence=None)
+    verdicts = [(_block(), Verdict([MachineResult("cpu", "CPU x86_64", "skipped", None)])),
+                (never, Verdict([MachineResult("cpu", "CPU x86_64", "skipped", None)]))]
+    ledger = Record(machine_id="cpu", machine={"backend": "cpu", "machine": "x86_64", "os": "linux"},
+                    updated="2026-12-01T10:00:00Z")
+    shown = fragments.status_page([("API", "api/", verdicts)], [ledger], "en")
+    assert '<span class="ruota-sr-only">1 block skipped</span>' in shown
+    assert '<span class="ruota-sr-only">1 block never run, by design</span>' in shown
+    assert ('<tr><td>CPU x86_64</td><td class="ruota-num">0</td><td class="ruota-num">0</td><td class="ruota-num">1</td>'
+            '<td class="ruota-num">1</td></tr>') in shown
+
+
+def test_a_compiled_block_is_never_worded_as_verified():
+    """A block whose evidence is code compiled for its targets: its own mark, icon and words in every
+    language, never the green "Verified on" of a run that passed."""
+    from ruota_docs.blocks.tiers import Evidence
+    compiled = SimpleNamespace(kind="python", requirements=parse("hipcc arch=gfx1102"), not_run_reason=None,
+                               evidence=Evidence("compiled", ("gfx1102",)), page="es/guides/g.md")
+    ran = verdict((CPU, "passed", "2026-12-01T08:00:00Z"))
+    said = {lang: " ".join(_words(fragments.mark(compiled, ran, lang)).split()) for lang in ("es", "en", "fr")}
+    assert said == {
+        "es": "Compilado para gfx1102 en CPU x86_64 el 1 de diciembre de 2026: no se ha ejecutado en la tarjeta",
+        "en": "Compiled for gfx1102 on CPU x86_64 on 1 December 2026: not run on the card",
+        "fr": "Compilé pour gfx1102 sur CPU x86_64 le 1er décembre 2026 : non exécuté sur la carte"}
+    panel = fragments.block_panel(compiled, ran, "en", "7")
+    assert 'class="ruota-verify ruota-state-compiled"' in panel and "ruota-mark-compiled" in panel
+    assert "ruota-mark-passed" not in panel and "Verified" not in panel
+    assert 'role="img" aria-label="compiled"' in panel  # the tab says its state in words
+    # the same result of a block that runs on the card is verified
+    assert "Verified on CPU x86_64" in fragments.mark(block(), ran, "en")

@@ -19,6 +19,8 @@ from ruota_docs.blocks.directives import DirectiveError
 RUN_OPTIONS = ("safe", "skip", "reason", "timeout", "id", "env", "isolate")
 #: Blocks that are shown but hold no code to run: outputs, prose, diagrams, indented code.
 SHOWN_ONLY = ("text", "indented")
+#: The reason of a block a pytest-examples fence marks ``test="skip"`` (the site says it in each language).
+MARKED_SKIP = 'marked test="skip" on its fence'
 
 
 @dataclass
@@ -158,7 +160,7 @@ def _fence_attributes(block: Block, attrs: dict) -> None:
     first), ``requires="3.12"`` is the requirement ``python>=3.12``; ``lint`` asks nothing of the
     engine, which lints no code."""
     if str(attrs.get("test", "")).lower() == "skip" and not block.options.get("skip") and block.skip_reason is None:
-        block.options.update(skip=True, reason='marked test="skip" on its fence')
+        block.options.update(skip=True, reason=MARKED_SKIP)
     if attrs.get("requires"):
         block.requirements += terms.parse(f"python>={attrs['requires']}")
 

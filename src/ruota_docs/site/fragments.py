@@ -17,7 +17,7 @@ from markupsafe import Markup
 from ruota_docs.site import charts, formatting, groups, reasons
 from ruota_docs.site.fragment_templates import add_globals, render, render_kept
 from ruota_docs.translations import staleness
-from ruota_docs.site.locales import LANGUAGE_NAMES, digits, text
+from ruota_docs.site.locales import STRINGS, digits, text
 from ruota_docs.records import verdicts
 from ruota_docs.records.schema import Record, Result
 from ruota_docs.records.verdicts import MachineResult, Verdict, machine_label
@@ -39,6 +39,9 @@ _ICONS = {
              "M12 2A10 10 0 0 1 22 12A10 10 0 0 1 12 22C6.47 22 2 17.5 2 12A10 10 0 0 1 12 2"
              "M12.5 7V12.25L17 14.92L16.25 16.15L11 13V7H12.5Z",
 }
+_ICONS["compiled"] = (  # a check in an open circle: built for the target, not run on it
+    "M12 2C6.5 2 2 6.5 2 12S6.5 22 12 22 22 17.5 22 12 17.5 2 12 2M12 20C7.59 20 4 16.41 4 12S7.59 4 12 4 "
+    "20 7.59 20 12 16.41 20 12 20M16.59 7.58L10 14.17L7.41 11.59L6 13L10 17L18 9L16.59 7.58Z")
 _ICONS["never"] = _ICONS["stale"]
 _ICONS["notrun"] = _ICONS["skipped"]
 
@@ -136,6 +139,12 @@ def _by_reason(verdict: Verdict) -> dict[tuple[str, str], list[MachineResult]]:
     return made
 
 
+def compiled_only(block: Any) -> bool:
+    """Whether the block's evidence is code compiled for its targets, never run on the card."""
+    evidence = getattr(block, "evidence", None)
+    return evidence is not None and evidence.tier == "compiled"
+
+
 def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | None = None) -> str:
     """The small verification mark under a block: a line per kind of result, the machines
     counted by backend and target (the page's own card first)."""
@@ -146,10 +155,14 @@ def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | No
         why = reasons.generated(block.generated_by, block.generated_from, lang)
         lines.append(("notrun", text(lang, "not_run", reason=why)))
     elif block.not_run_reason is not None:
-        lines.append(("notrun", text(lang, "not_run", reason=block.not_run_reason)))
+        lines.append(("notrun", text(lang, "not_run", reason=reasons.author_reason(block.not_run_reason, lang))))
     lines += _failed_lines(found, lang)
     passed = verdict.by_state("passed")
-    if passed:
+    if passed and compiled_only(block):  # built for its targets without the card: never worded as verified
+        lines.append(("compiled", text(lang, "compiled_on", targets=formatting.join(list(block.evidence.targets), lang),
+                                       machines=_phrases(found, ("passed",), lang),
+                                       date=formatting.date(verdict.latest_run("passed"), lang), count=len(passed))))
+    elif passed:
         lines.append(("passed", text(lang, "verified_on", machines=_phrases(found, ("passed",), lang),
                                      date=formatting.date(verdict.latest_run("passed"), lang), count=len(passed))))
     skipped = verdict.by_state("skipped")
@@ -173,7 +186,8 @@ def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | No
     return render("mark", lines=lines, lang=lang)
 
 
-def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: list[Any] | None = None) -> str:
+def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: list[Any] | None = None,
+                compiled: bool = False) -> str:
     """Tabs with what the block printed: the latest run on the page's card (else the GPU
     target of most machines) and on the CPU; the other machines are counted in the mark
     and listed on the card matrix."""
@@ -202,19 +216,22 @@ def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: li
             meta.append(text(lang, "ran_as_root"))
         # a stored result names, per copy, the language whose run it was credited with
         other = result.credited.get(lang) or (entry.reused_from or "").partition("/")[0]
-        if other:
-            names = LANGUAGE_NAMES.get(lang, LANGUAGE_NAMES["en"])
-            meta.append(text(lang, "credited", language=names.get(other, other)))
-        tabs.append({"state": result.state, "label": label, "body": body, "meta": meta})
+        if other and f"credited.{other}" in STRINGS[lang]:  # said per language: "la version espagnole"
+            meta.append(text(lang, f"credited.{other}"))
+        state = "compiled" if compiled and result.state == "passed" else result.state
+        tabs.append({"state": state, "label": label, "body": body, "meta": meta})
     return render("output_tabs", tabs=tabs, uid=uid, lang=lang)
 
 
 def block_panel(block: Any, verdict: Verdict, lang: str, uid: str) -> str:
     state = "notrun" if block.not_run_reason is not None else verdict.state
+    compiled = compiled_only(block)
+    if compiled and state == "passed":
+        state = "compiled"
     page = getattr(block, "page", "")
     found = groups.groups_of(verdict, page)
     return render("block_panel", state=state, uid=uid, mark=Markup(mark(block, verdict, lang, found)),
-                  tabs=Markup(output_tabs(verdict, lang, uid, page, found)),
+                  tabs=Markup(output_tabs(verdict, lang, uid, page, found, compiled)),
                   disagree=any(g.disagrees for g in found), lang=lang)
 
 
@@ -248,7 +265,7 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
     counts = Counter("notrun" if b.not_run_reason is not None else v.state for b, v in blocks_verdicts)
     counts["pending"] = counts["stale"] + counts["never"]
     # one category of numbers, one way of writing them: "3 of 18" rather than "three of 18"
-    n = (lambda c: c) if total <= _WORDS_UP_TO else (lambda c: digits(c, lang))  # noqa: E731
+    n = (lambda c: c) if total <= _WORDS_UP_TO else (lambda c: digits(c, lang))
     if counts["notrun"] == total:  # nothing here is meant to run (an API page's docstrings): say only why
         return render("page_summary", state="notrun", parts=[text(lang, "summary_all_notrun", count=n(total))],
                       lang=lang)
@@ -394,8 +411,10 @@ def _compiled_row(pages: list[tuple[str, str, list[Any]]], lang: str) -> dict[st
             without_gpu = result.machine.get("backend") == "cpu"
             for target in block.evidence.targets:
                 targets[target] = targets.get(target, False) or without_gpu
-    said = [text(lang, "tier_reached_compiled", target=t) + (" " + text(lang, "tier_ci_every_commit") if ci else "")
-            for t, ci in sorted(targets.items(), key=lambda item: (len(item[0]), item[0]))]
+    ordered = sorted(targets.items(), key=lambda item: (len(item[0]), item[0]))
+    said = [text(lang, "tier_reached_compiled", target=formatting.join([t for t, c in ordered if c == ci], lang))
+            + (" " + text(lang, "tier_ci_every_commit") if ci else "")
+            for ci in (True, False) if any(c == ci for _, c in ordered)]
     return {"what": text(lang, "rocm_compiled"), "count": formatting.number(len(items), lang, 0),
             "state": "passed" if said else "never", "where": "; ".join(said) or text(lang, "rocm_no_record")}
 
@@ -416,6 +435,15 @@ def _newest_per_target(ledgers: list[Record]) -> list[Record]:
     return [newest[key] for key in sorted(newest)]
 
 
+#: The states the status page counts: a block its author never runs (``run: skip``) is counted apart
+#: from one skipped for want of a requirement.
+_COUNTED = ("passed", "failed", "skipped", "notrun")
+
+
+def _state(block: Any, state: str) -> str:
+    return "notrun" if state == "skipped" and block.not_run_reason is not None else state
+
+
 def status_page(pages: list[tuple[str, str, list[Any]]], ledgers: list[Record], lang: str) -> str:
     """The generated verification status: every page, every target (a machine where it is its
     target's only one), the machines' descriptions.
@@ -432,11 +460,11 @@ def status_page(pages: list[tuple[str, str, list[Any]]], ledgers: list[Record], 
     key_of |= {("", r.machine_id): g.key for g in found for r in g.results}
     totals: dict[Hashable, Counter[str]] = {key: Counter() for key, _ in columns}
     for _, _, items in pages:
-        for _, v in items:
+        for b, v in items:
             for (group, state), count in v.tally().items():  # counted once for the copies sharing a verdict
-                totals[key_of[group]][state] += count
+                totals[key_of[group]][_state(b, state)] += count
     chart: list[tuple[str, list[tuple[str, float | None, str]]]] = [
-        (label, [(text(lang, s), float(totals[key][s]), s) for s in ("passed", "failed", "skipped")])
+        (label, [(text(lang, s), float(totals[key][s]), s) for s in _COUNTED])
         for key, label in columns]
     blocks = lambda v: text(lang, "blocks_count", count=int(v))  # noqa: E731
     svg = Markup(charts.bar_chart(text(lang, "outcomes_chart"), chart, "", blocks)) if chart else ""
@@ -445,17 +473,16 @@ def status_page(pages: list[tuple[str, str, list[Any]]], ledgers: list[Record], 
         cells = []
         # one pass over the page's results, not one per column
         by_column: dict[Hashable, Counter[str]] = {key: Counter() for key, _ in columns}
-        for _, v in items:
+        for b, v in items:
             for (group, state), count in v.tally().items():
-                by_column[key_of[group]][state] += count
+                by_column[key_of[group]][_state(b, state)] += count
         for key, _ in columns:
             c = by_column[key]
-            c["stale"] = len(items) * size[key] - c["passed"] - c["failed"] - c["skipped"]  # changed, or never recorded
-            cells.append([Markup(_count(s, c[s], lang)) for s in ("passed", "failed", "skipped", "stale") if c[s]])
+            c["stale"] = len(items) * size[key] - sum(c[s] for s in _COUNTED)  # changed, or never recorded
+            cells.append([Markup(_count(s, c[s], lang)) for s in (*_COUNTED, "stale") if c[s]])
         rows.append({"title": title, "url": url, "count": formatting.number(len(items), lang, 0), "cells": cells})
     # the chart's values as a table: its text alternative
-    states = ("passed", "failed", "skipped")
-    values = [{"label": label, "cells": [formatting.number(totals[key][s], lang, 0) for s in states]}
+    values = [{"label": label, "cells": [formatting.number(totals[key][s], lang, 0) for s in _COUNTED]}
               for key, label in columns] if chart else []
     return render("status_page", svg=svg, values=values, rocm=Markup(rocm_evidence(pages, lang)), pages=rows,
                   columns=[label for _, label in columns],

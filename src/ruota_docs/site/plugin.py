@@ -188,6 +188,8 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                 continue
             source = read_page(path)
             title = next((ln[2:].split("{")[0].strip() for ln in source.splitlines() if ln.startswith("# ")), key)
+            if path.parent == folder and path.name == "index.md":  # the home page: named as the menu names it
+                title = text(lang, "home")
             file = files.get_file_from_path(key) if files else None
             url = get_relative_url(file.url, page.url) if file is not None else key
             found = [(b, verdicts.verdict(b.page, b.index, b.sha256, self.indexed)) for b in blocks]
