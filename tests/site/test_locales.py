@@ -7,7 +7,7 @@ import string
 import pytest
 
 from ruota_docs.site import locales
-from ruota_docs.site.locales import LANGUAGE_NAMES, STRINGS, text
+from ruota_docs.site.locales import LANGUAGE_NAMES, STRINGS, text, theme_text
 
 LANGUAGES = ("es", "fr", "en")
 
@@ -148,3 +148,11 @@ def test_numbers_in_words_and_in_digits():
     assert "{n:w}".format(n=digits(3, "es")) == "3"
     assert text("es", "summary_rest_alike", count=digits(3, "es"), what="x") == "Los otros 3 x."
     assert text("es", "summary_rest_alike", count=1, what="x") == "El bloque restante x."
+
+
+def test_strings_outside_the_typography_pass_carry_their_own_spaces():
+    """The matrix's row count is filled in by the browser (a data-words template), out of reach of
+    the French typography pass: its no-break space is in the string itself."""
+    assert text("fr", "matrix_filter_count", shown=5, total=5) == "Lignes affichées\u00a0: 5 sur 5"
+    assert theme_text("fr", "clipboard.copied") == "Copié dans le presse-papiers"
+    assert theme_text("es", "clipboard.copied") == ""  # Material's own Spanish reads well

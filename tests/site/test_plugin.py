@@ -205,7 +205,7 @@ def test_output_tabs_labelled_with_the_machine(es):
     assert panel.count('<pre class="ruota-output" tabindex="0" role="region" '
                        'aria-label="Salida en NVIDIA H200 (CUDA) y CPU x86_64"><code>hola\n</code></pre>') == 1
     assert '<div class="tabbed-labels" aria-label="Salida en cada máquina">' in panel
-    assert f"21 nov 2026 · 1,5{NB}s" in panel  # the GPU's run
+    assert f"21 nov. 2026 · 1,5{NB}s" in panel  # the GPU's run
 
 
 def test_verified_mark_with_date(es):
@@ -302,7 +302,7 @@ def test_verification_status_page(site):
     assert "Solo en español" not in table and "Estado" not in table
     machines = page[page.index("ruota-machines"):]
     assert "<td>NVIDIA H200 (CUDA)</td><td>CUDA</td><td>NVIDIA H200 · sm_90</td>" in machines
-    assert "Linux x86_64 · Python 3.11.7 · CUDA 13.0" in machines and "torch 2.13.0+cu130" in machines and "21 nov 2026" in machines
+    assert "Linux x86_64 · Python 3.11.7 · CUDA 13.0" in machines and "torch 2.13.0+cu130" in machines and "21 nov. 2026" in machines
     assert "<!-- verification-status" not in page
 
 
