@@ -326,7 +326,7 @@ def test_french_strings(fr):
     # French typography, applied to the built page: no-break space before the colon
     assert f"Non exécuté{NB}: installe des paquets" in panels(fr)[4]
     assert f"même code que la version espagnole{NB}: exécuté une seule fois pour toutes les langues" in panels(fr)[1]
-    assert (f"Sur cette page, trois blocs de code sur sept ont été vérifiés, sur au moins une des deux machines\u202f; "
+    assert ("Sur cette page, trois blocs de code sur sept ont été vérifiés, sur au moins une des deux machines\u202f; "
             "la dernière exécution date du 21 novembre 2026. Parmi les quatre autres, un a échoué lors de sa dernière "
             "exécution") in fr.replace("&#x27;", "'")
     assert '<td class="ruota-num">12,41</td>' in fr
