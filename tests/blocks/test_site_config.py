@@ -194,3 +194,15 @@ def test_fact_max_age_is_the_plugin_option_or_120_days(tmp_path, written, expect
 def test_a_fact_max_age_that_is_not_a_positive_number_of_days_is_refused(tmp_path, value):
     with pytest.raises(site_config.ConfigError, match="fact_max_age must be a whole number of days, at least 1"):
         site_config.read(_project(tmp_path, f"site_name: x\nplugins:\n  - ruota_docs:\n      fact_max_age: {value}\n"))
+
+
+def test_the_engine_reads_pages_without_its_own_panels_extension(tmp_path):
+    """A site that names ruota_docs.site.markdown_panels (for Zensical) is collected without it:
+    the extension captures blocks and fills panels itself."""
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: x\nmarkdown_extensions:\n  - pymdownx.superfences\n"
+        "  - ruota_docs.site.markdown_panels:\n      lang: en\n", encoding="utf-8")
+    setup = site_config.markdown_setup(tmp_path)
+    assert site_config.PANELS_EXTENSION not in setup.extensions
+    assert site_config.PANELS_EXTENSION not in setup.extension_configs
+    assert "pymdownx.superfences" in setup.extensions

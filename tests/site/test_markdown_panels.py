@@ -44,3 +44,32 @@ def test_a_record_the_site_would_refuse_leaves_the_block_unmarked(tmp_path):
     html = convert(root)
     assert "alice@workstation-42" not in html and len(panels(html)) == 2
     assert markdown_panels.STYLESHEET.is_file()
+
+
+def test_under_zensical_the_page_and_root_come_from_its_rendering_context(tmp_path):
+    """Zensical names the extension with no options and registers, before it, a preprocessor
+    ``rendering_context`` holding the page (its path under the docs folder) and the site's settings."""
+    from markdown.extensions import Extension
+    from markdown.preprocessors import Preprocessor
+
+    root = write_tree(tmp_path / "site", {"docs/es/index.md": PAGE})
+    data = synthetic_record(root, RX7600)
+    (root / "verification").mkdir()
+    (root / "verification" / "rocm-gfx1102.json").write_text(record_of(data).to_json(), encoding="utf-8")
+
+    class Context(Preprocessor):
+        def __init__(self, md):
+            super().__init__(md)
+            self.page = type("Page", (), {"path": "es/index.md"})()
+            self.config = {"root_dir": str(root)}
+
+        def run(self, lines):
+            return lines
+
+    class ContextExtension(Extension):
+        def extendMarkdown(self, md):  # noqa: N802 — Python-Markdown's name
+            md.preprocessors.register(Context(md), "rendering_context", 0)
+
+    md = markdown.Markdown(extensions=[ContextExtension(), "pymdownx.superfences", "ruota_docs.site.markdown_panels"])
+    found = [words(p) for p in panels(md.convert(PAGE))]
+    assert len(found) == 2 and all("AMD Radeon RX 7600" in text for text in found)

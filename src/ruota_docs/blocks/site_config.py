@@ -328,6 +328,8 @@ class MarkdownSetup:
     config: object  #: the MkDocs config the ``!relative`` placeholders point into
 
 
+#: The block panels as a Markdown extension (`ruota_docs.site.markdown_panels`), named by a site's mkdocs.yml.
+PANELS_EXTENSION = "ruota_docs.site.markdown_panels"
 #: Without a mkdocs.yml, pages render with MkDocs' built-in extensions and SuperFences.
 DEFAULT_EXTENSIONS = ["toc", "tables", "fenced_code", "pymdownx.superfences"]
 
@@ -402,7 +404,11 @@ def _resolved(path: str, plugins: bool = False) -> MarkdownSetup:
                for name, options in (config["mdx_configs"] or {}).items()}
     if "pymdownx.snippets" in config["markdown_extensions"] and "pymdownx.snippets" not in configs:
         configs["pymdownx.snippets"] = _anchored("pymdownx.snippets", {}, Path(path).parent)
-    return MarkdownSetup(Path(path), docs_dir, list(config["markdown_extensions"]), configs, config)
+    # The engine's own panels (for generators without MkDocs plugins, such as Zensical) show records and
+    # capture blocks themselves: the engine's collection reads the page without them.
+    extensions = [name for name in config["markdown_extensions"] if name != PANELS_EXTENSION]
+    configs.pop(PANELS_EXTENSION, None)
+    return MarkdownSetup(Path(path), docs_dir, extensions, configs, config)
 
 
 def _anchored(name: str, options: dict, base: Path) -> dict:

@@ -25,7 +25,8 @@ Loaded automatically (entry point ``pytest11``). Options:
 mkdocs.yml is read as MkDocs reads it: a file that is not valid YAML stops the run with its
 file and line; an option the ``ruota_docs`` plugin does not have is a warning, an error with
 pytest's ``--strict``. A run that collects nothing while a mkdocs.yml lies below the folder
-it names says so, with the file and the option.
+it names says so, with the file and the option; one under a Zensical ``zensical.toml`` names that
+file and what to write instead.
 
 ``--ledger``, ``--no-ledger`` and ``--reuse-ledger``, the options' names before, still work,
 with a warning.
@@ -534,6 +535,18 @@ def _sites_below(config: pytest.Config, depth: int = 3) -> list[str]:
     return found
 
 
+def _zensical_config(config: pytest.Config) -> str | None:
+    """A Zensical ``zensical.toml`` at or above the first folder the run names, as a path from
+    where it was run: a site the engine cannot read (it reads mkdocs.yml)."""
+    here = Path(config.invocation_params.dir)
+    for arg in config.args[:1]:
+        start = (here / arg.split("::", 1)[0]).resolve()
+        for folder in (start, *start.parents):
+            if (folder / "zensical.toml").is_file():
+                return os.path.relpath(folder / "zensical.toml", here)
+    return None
+
+
 def _write_updates(session: pytest.Session) -> None:
     """``--update-outputs``: write the ``#>`` lines the blocks planned, before the record is
     written; a block whose lines cannot be written fails, in the record too."""
@@ -676,6 +689,12 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int | pytest.Exit
                 + (f" and {len(below) - 5} more" if len(below) > 5 else "")
                 + f". Run pytest on that site's folder (pytest {Path(below[0]).parent}) or name it with "
                   f"--mkdocs-config {below[0]}")
+        elif zensical := _zensical_config(config):
+            terminalreporter.write_sep("-", "ruota-docs: no site collected")
+            terminalreporter.write_line(
+                f"{zensical}: the engine reads a site's settings from mkdocs.yml, not from zensical.toml. Zensical "
+                "reads mkdocs.yml too (where no zensical.toml is beside it): write the same settings there, "
+                "project.markdown_extensions as markdown_extensions, and run pytest again")
     updated = _run(config).updated
     if updated:
         terminalreporter.write_sep("-", "ruota-docs #> lines updated")

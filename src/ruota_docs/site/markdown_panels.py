@@ -13,7 +13,10 @@ each block last passed, page by page, with this extension::
 
 ``root`` is the folder of the site's mkdocs.yml (the records are its ``record_dir``), ``page``
 the page's path under the docs folder (a block's record is found by its page, its index and
-its code), ``lang`` the reader's language (the page's, by default). Under each block comes the
+its code), ``lang`` the reader's language (the page's, by default). Under Zensical, which makes
+one Markdown instance per page with its rendering context, ``page`` and ``root`` come from that
+context: the site names the extension in its ``markdown_extensions`` with no options. The
+engine's own collection leaves the extension out (`ruota_docs.blocks.site_config`). Under each block comes the
 same panel the plugin shows, from the same records, held to the same privacy rules
 (`ruota_docs.site.published`): a record refused there leaves its blocks unmarked. Only the
 block panels: the page summary, charts, values and the translation banner are the plugin's.
@@ -64,7 +67,7 @@ class _Panels(Postprocessor):
         state = capture.page_state
         if state is None:
             return text
-        page = self.extension.getConfig("page")
+        page = self.extension.page
         lang = self.extension.getConfig("lang") or site_config.languages(site.root).page_language(page)
         rendered = renderer.assemble(state, text, page, lang, site.root, "\n".join(state.page_lines))
         indexed, gate = records(site.record_dir)
@@ -93,12 +96,28 @@ class PanelsExtension(Extension):
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md) -> None:  # noqa: N802 — Python-Markdown's name
-        self.site = site_config.read(Path(self.getConfig("root")))
-        path = self.site.docs_dir / self.getConfig("page")
+        page, root = self.getConfig("page"), self.getConfig("root")
+        context = _zensical_context(md)
+        if context is not None and not page:  # Zensical makes one Markdown per page and says which
+            page = str(context.page.path)
+            if root == ".":
+                root = context.config.get("root_dir") or root
+        self.page = page  # for this conversion: an instance may serve several pages
+        self.site = site_config.read(Path(root))
+        path = self.site.docs_dir / page
         self.source = path.read_text(encoding="utf-8") if path.is_file() else ""
         self.capture = BlockCapture(Context(str(path.resolve())))
         self.capture.extendMarkdown(md)
         md.postprocessors.register(_Panels(md, self), "ruota_panels", 5)  # after raw HTML is put back (30)
+
+
+def _zensical_context(md):
+    """Zensical's rendering context (its ``rendering_context`` preprocessor: the page being rendered,
+    ``page.path`` under the docs folder, and the site's configuration), or None outside Zensical."""
+    if "rendering_context" not in md.preprocessors:
+        return None
+    context = md.preprocessors["rendering_context"]
+    return context if hasattr(context, "page") and hasattr(context, "config") else None
 
 
 def makeExtension(**kwargs) -> PanelsExtension:  # noqa: N802 — Python-Markdown's name
