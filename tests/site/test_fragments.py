@@ -268,3 +268,15 @@ def test_a_compiled_block_is_never_worded_as_verified():
     assert 'role="img" aria-label="compiled"' in panel  # the tab says its state in words
     # the same result of a block that runs on the card is verified
     assert "Verified on CPU x86_64" in fragments.mark(block(), ran, "en")
+
+
+def test_an_output_tab_shows_a_repeated_line_once():
+    """Ten identical warnings in a row read as one and a count; two in a row, and blank lines, as printed."""
+    warning = "WARNING:absl:`TensorInfo.dtype` is deprecated."
+    output = "\n".join(["start", *[warning] * 10, "x", "x", "", "", "", "end"])
+    assert fragments.collapse_repeats(output, "en").split("\n") == [
+        "start", warning, "[… the line above, 10 times in a row]", "x", "x", "", "", "", "end"]
+    assert "[… la ligne précédente, 3 fois de suite]" in fragments.collapse_repeats("a\na\na", "fr")
+    shown = fragments.output_tabs(Verdict([MachineResult("cpu", CPU, "passed", _entry("passed", output=output))]),
+                                  "es", "0")
+    assert shown.count("TensorInfo.dtype") == 1 and "la línea anterior, 10 veces seguidas" in shown

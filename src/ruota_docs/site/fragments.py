@@ -186,6 +186,29 @@ def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | No
     return render("mark", lines=lines, lang=lang)
 
 
+#: From this many identical lines in a row, an output tab shows the line once and says how many there were.
+REPEATED_LINES = 3
+
+
+def collapse_repeats(output: str, lang: str) -> str:
+    """``output`` as a tab shows it: a line printed ``REPEATED_LINES`` times or more in a row (the
+    same warning at every step) once, then how many times it came; the record keeps them all."""
+    lines = output.split("\n")
+    shown: list[str] = []
+    start = 0
+    while start < len(lines):
+        end = start
+        while end + 1 < len(lines) and lines[end + 1] == lines[start]:
+            end += 1
+        count = end - start + 1
+        if count >= REPEATED_LINES and lines[start].strip():
+            shown += [lines[start], text(lang, "output_repeated", count=count)]
+        else:
+            shown += lines[start:end + 1]
+        start = end + 1
+    return "\n".join(shown)
+
+
 def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: list[Any] | None = None,
                 compiled: bool = False) -> str:
     """Tabs with what the block printed: the latest run on the page's card (else the GPU
@@ -203,7 +226,7 @@ def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: li
                                 lang)
         if entry is None:
             continue
-        body = entry.output or ""
+        body = collapse_repeats(entry.output or "", lang)
         if result.state == "failed" and entry.error:
             error = reasons.error_text(entry, lang)
             body = (body + "\n" if body else "") + error
