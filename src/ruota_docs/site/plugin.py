@@ -385,7 +385,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                 raise PluginError(f"{rendered.page}:{line}: {unknown}")
             verdict = verdicts.verdict(block.page, block.index, block.sha256, self.indexed)
             needs_gpu = any(r.name in values.GPU_TERMS for r in block.requirements)
-            return values.render(value, verdict, lang, block.page, needs_gpu)
+            return values.render_all(value, verdict, lang, block.page, needs_gpu)
 
         return values.attributed_once(value_directive.DIRECTIVE.sub(fill, html))
 
