@@ -280,3 +280,10 @@ def test_an_output_tab_shows_a_repeated_line_once():
     shown = fragments.output_tabs(Verdict([MachineResult("cpu", CPU, "passed", _entry("passed", output=output))]),
                                   "es", "0")
     assert shown.count("TensorInfo.dtype") == 1 and "la línea anterior, 10 veces seguidas" in shown
+
+
+def test_a_column_header_never_stacks_two_brackets():
+    """``référence (math)`` in Mio reads ``référence (math, Mio)``, not ``référence (math) (Mio)``."""
+    entries = [({"backend": "cpu", "machine": "x86_64"}, [_entry("passed", output="a: 1.5\nb: 2.25\n")])]
+    shown = fragments.chart({"metrics": "a,b", "unit": "MiB", "labels": "référence (math); découpé"}, entries, "fr")
+    assert "<th>référence (math, Mio)</th><th>découpé (Mio)</th>" in shown

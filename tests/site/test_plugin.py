@@ -275,13 +275,13 @@ def test_chart(es, en):
     assert '<svg class="ruota-chart" role="img"' in figure and 'aria-label="Segundos por época"' in figure
     assert "<figcaption>Segundos por época</figcaption>" in figure
     rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td><td class=\"ruota-num\">(.*?)</td></tr>", figure)
-    assert rows == [("NVIDIA H200 (CUDA)", "medido", "3,5"), ("CPU x86_64", "medido", "12,41"),
-                    ("CPU (documento fuente)", "según otras fuentes", "28,6")]
+    assert rows == [("NVIDIA H200 (CUDA)", "medido", "3,50"), ("CPU x86_64", "medido", "12,41"),
+                    ("CPU (documento fuente)", "según otras fuentes", "28,60")]  # one precision per chart
     assert "<th>Máquina</th><th>Procedencia</th><th>Valor (s)</th>" in figure
     assert f">12,41{NB}s</text>" in figure and 'class="ruota-chart-bar ruota-chart-reported" fill="url(#ruota-hatch)"' in figure
     assert "<!-- chart:" not in es and "<!-- requires:" not in es
     en_rows = re.findall(r"<td class=\"ruota-num\">(.*?)</td>", en[en.index('<figure class="ruota-figure">'):])
-    assert en_rows[:3] == ["3.5", "12.41", "28.6"]
+    assert en_rows[:3] == ["3.50", "12.41", "28.60"]
 
 
 def test_verification_status_page(site):

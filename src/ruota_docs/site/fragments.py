@@ -328,6 +328,14 @@ def _series_labels(options: dict[str, Any], metrics: list[str]) -> list[str]:
     return given or metrics
 
 
+def _head(name: str, unit: str) -> str:
+    """A column's header with its unit: ``Valor (MiB)``; ``math (référence, Mio)`` rather than
+    two brackets in a row where the name ends in its own."""
+    if not unit:
+        return name
+    return f"{name[:-1]}, {unit})" if name.endswith(")") else f"{name} ({unit})"
+
+
 def chart(options: dict[str, Any], entries_by_machine: list[tuple[dict[str, Any], list[Result | None]]],
           lang: str) -> str:
     """A ``chart:`` directive: a table and an SVG bar chart of recorded metrics."""
@@ -337,11 +345,15 @@ def chart(options: dict[str, Any], entries_by_machine: list[tuple[dict[str, Any]
     title = str(options.get("title", ", ".join(metrics)))
     groups: list[tuple[str, list[tuple[str, float | None, str]]]] = []
     rows: list[tuple[str, str, list[float | None]]] = []
+    places: list[int | None] = []  # the decimals of each value as printed: the chart shows them all alike
     for machine, entries in entries_by_machine:
         values: list[tuple[str, float | None, str]] = []
         for metric, name in zip(metrics, names):
-            value = next((charts.metric(e.output, metric) for e in entries if e is not None and e.outcome == "passed"
-                          and charts.metric(e.output, metric) is not None), None)
+            printed = next((p for e in entries if e is not None and e.outcome == "passed"
+                            and (p := charts.metric_text(e.output, metric)) is not None), None)
+            value = float(printed) if printed is not None else None
+            if printed is not None:
+                places.append(charts.decimals(printed))
             values.append((name if len(metrics) > 1 else "", value, "measured"))
         if any(v is not None for _, v, _ in values):
             groups.append((machine_label(machine), values))
@@ -354,15 +366,19 @@ def chart(options: dict[str, Any], entries_by_machine: list[tuple[dict[str, Any]
             except ValueError:
                 raise ValueError(f"reported value {written.strip()!r} for {label.strip()!r} is not a number") from None
             groups.append((label.strip(), [("", number, "reported")]))
+            places.append(charts.decimals(written.strip().replace(",", ".")))
             rows.append((label.strip(), text(lang, "chart_reported"), [number]))
     if not groups:
         return render("chart", rows=[], series=formatting.join(names, lang), lang=lang)
-    in_unit = f" ({unit})" if unit else ""
-    heads = [text(lang, "value") + in_unit] if len(metrics) == 1 else [name + in_unit for name in names]
+    heads = [_head(text(lang, "value"), unit)] if len(metrics) == 1 else [_head(name, unit) for name in names]
+    # one number of decimals for the whole chart (0,60 beside 0,95), that of its most precise value
+    digits = None if None in places else max(places, default=0)
+    shown_as = ((lambda v: formatting.fixed(v, lang, digits)) if digits is not None
+                else (lambda v: formatting.number(v, lang)))
     shown = [{"label": label, "source": source,
-              "cells": [formatting.number(v, lang) if v is not None else "—" for v in values]}
+              "cells": [shown_as(v) if v is not None else "—" for v in values]}
              for label, source, values in rows]
-    svg = Markup(charts.bar_chart(title, groups, unit, lambda v: formatting.number(v, lang)))
+    svg = Markup(charts.bar_chart(title, groups, unit, shown_as))
     return render("chart", rows=shown, heads=heads, svg=svg, title=title, lang=lang)
 
 

@@ -8,8 +8,8 @@ been, else on a GPU, else on the CPU. Where and when it was measured closes the 
 never splitting it: "…fue de 67,2 MiB (NVIDIA H200, 1 de diciembre de 2026)." The other
 machines' values are in its tooltip, identical ones counted once, so the sentence reads the
 same with two records or a thousand. Options: ``unit=`` (shown after the number, in the
-reader's units: Mio in French), ``digits=`` (exact decimals; by default rounded as the
-charts round it, `formatting.number`, so prose and chart show the same digits). A value no
+reader's units: Mio in French), ``digits=`` (exact decimals; by default the decimals the block
+printed, at most two, as the charts show them, so prose and chart give the same digits). A value no
 record holds yet is shown as a visible "not measured yet" mark, and
 ``ruota-docs status --strict`` fails.
 """
@@ -65,9 +65,10 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "", nee
     def shown(result) -> str:
         key = numbers[id(result)]
         if key not in written:
-            number, _ = key
-            # the chart of the same metric rounds with formatting.number: the prose says what it shows
-            shown_number = (formatting.fixed(number, lang, value.digits) if value.digits is not None
+            number, printed = key
+            # as the chart of the same metric rounds it: the decimals the block printed, at most two
+            digits = value.digits if value.digits is not None else charts.decimals(printed)
+            shown_number = (formatting.fixed(number, lang, digits) if digits is not None
                             else formatting.number(number, lang))
             written[key] = formatting.quantity(shown_number, value.unit, lang)
         return written[key]
