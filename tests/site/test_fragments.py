@@ -287,3 +287,14 @@ def test_a_column_header_never_stacks_two_brackets():
     entries = [({"backend": "cpu", "machine": "x86_64"}, [_entry("passed", output="a: 1.5\nb: 2.25\n")])]
     shown = fragments.chart({"metrics": "a,b", "unit": "MiB", "labels": "référence (math); découpé"}, entries, "fr")
     assert "<th>référence (math, Mio)</th><th>découpé (Mio)</th>" in shown
+
+
+def test_the_sentence_about_the_other_blocks_counts_in_words_of_its_own():
+    """13 of 28 in digits, then "Of the other eight, two … and six …": each sentence keeps one way of writing numbers."""
+    passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
+    skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
+    never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={})
+    blocks = [(_block(), passed)] * 13 + [(_block("rocm"), skipped)] * 2 + [(never_run, Verdict([]))] * 6
+    line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
+    assert line.startswith("On this page, 13 of 21 code blocks have been verified, on one machine;")
+    assert "Of the other eight, two need hardware or access that no test machine had and six are never run" in line

@@ -307,6 +307,8 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
     rest = [(key, counts[key]) for key in _NOT_VERIFIED if counts[key]]
     if rest:  # one sentence for every block not verified, then where to read why
         left = sum(count for _, count in rest)
+        # a sentence of its own: its numbers in words where they are all small ("Of the other eight, two…")
+        n = (lambda c: c) if left <= _WORDS_UP_TO else (lambda c: digits(c, lang))
         opening = "summary_rest" if counts["passed"] else "summary_rest_none"
         if len(rest) == 1:
             what = text(lang, f"summary_{rest[0][0]}", count=left)
@@ -372,9 +374,12 @@ def chart(options: dict[str, Any], entries_by_machine: list[tuple[dict[str, Any]
         return render("chart", rows=[], series=formatting.join(names, lang), lang=lang)
     heads = [_head(text(lang, "value"), unit)] if len(metrics) == 1 else [_head(name, unit) for name in names]
     # one number of decimals for the whole chart (0,60 beside 0,95), that of its most precise value
-    digits = None if None in places else max(places, default=0)
-    shown_as = ((lambda v: formatting.fixed(v, lang, digits)) if digits is not None
-                else (lambda v: formatting.number(v, lang)))
+    decimals = [d for d in places if d is not None]
+    precision = max(decimals, default=0) if len(decimals) == len(places) else None
+
+    def shown_as(v: float) -> str:
+        return formatting.fixed(v, lang, precision) if precision is not None else formatting.number(v, lang)
+
     shown = [{"label": label, "source": source,
               "cells": [shown_as(v) if v is not None else "—" for v in values]}
              for label, source, values in rows]
