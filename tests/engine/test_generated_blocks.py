@@ -135,7 +135,7 @@ def test_the_built_page_marks_each_once_in_the_readers_language(project):
     assert "data-ruota-" not in index  # no marker left
     assert [(state, uid) for state, uid, _ in _panels(index)] == [("passed", "0"), ("notrun", "1")]
     why = _panels(index)[1][2]
-    assert why == ("Not run: made by mkdocstrings from the docstring of demo_mod, not written on this page; "
+    assert why == ("Never run: made by mkdocstrings from the docstring of demo_mod, not written on this page; "
                    "its examples are tested by running doctest on the module")
     # under the docstring's own code block, inside mkdocstrings' object
     docstring = index.index('<div class="doc doc-object doc-module">')
@@ -149,4 +149,4 @@ def test_the_built_page_marks_each_once_in_the_readers_language(project):
     assert [(state, uid) for state, uid, _ in _panels(snip)] == [("passed", "0")]  # the page's own: marked once
     search = json.loads((root / "site/search/search_index.json").read_text(encoding="utf-8"))
     text = " ".join(d["text"] for d in search["docs"] if d["location"].startswith("toy"))
-    assert text.count("Not run:") == 1
+    assert text.count("Never run:") == 1

@@ -221,7 +221,7 @@ def test_skipped_reason(es, en):
             f"y al menos 8{NB}GiB de VRAM</span></li>") in panel
     assert "<span>Omitido en NVIDIA H200 (CUDA): requiere ROCm y una GPU gfx906</span>" in panel
     assert "ruota-output" not in panel
-    assert f"<span>Not run on CPU x86_64: needs ROCm, a gfx906 GPU and at least 8{NB}GiB of VRAM</span>" in panels(en)[0]
+    assert f"<span>Skipped on CPU x86_64: needs ROCm, a gfx906 GPU and at least 8{NB}GiB of VRAM</span>" in panels(en)[0]
 
 
 def test_author_reason_for_not_running(es):
@@ -312,7 +312,7 @@ def test_english_strings(en):
     assert "Verified on NVIDIA H200 (CUDA) and CPU x86_64, most recently on 21 November 2026" in panels(en)[1]
     assert "Failed on CPU x86_64 on 20 November 2026" in panels(en)[2]
     assert "Not yet verified: this code has changed since it last ran" in panels(en)[3]
-    assert "Not run: installs packages" in panels(en)[4]
+    assert "Never run: installs packages" in panels(en)[4]
     assert f"21 Nov 2026 · 1.5{NB}s · result of the Spanish page, whose code is identical: one run for all languages" in panels(en)[1]
     assert ("On this page, three of seven code blocks have been verified, on at least one of the two machines; "
             "the last run was on 21 November 2026.") in en
@@ -324,7 +324,7 @@ def test_french_strings(fr):
     assert "Vérifié sur NVIDIA H200 (CUDA) et CPU x86_64, dernière vérification le 21 novembre 2026" in panels(fr)[1]
     assert "Échec sur CPU x86_64 le 20 novembre 2026" in panels(fr)[2]
     # French typography, applied to the built page: no-break space before the colon
-    assert f"Non exécuté{NB}: installe des paquets" in panels(fr)[4]
+    assert f"Jamais exécuté{NB}: installe des paquets" in panels(fr)[4]
     assert f"même code que la version espagnole{NB}: exécuté une seule fois pour toutes les langues" in panels(fr)[1]
     assert ("Sur cette page, trois blocs de code sur sept ont été vérifiés, sur au moins une des deux machines\u202f; "
             "la dernière exécution date du 21 novembre 2026. Parmi les quatre autres, un a échoué lors de sa dernière "
