@@ -2,8 +2,8 @@
 
 A record someone sends (``verification/<machine-id>-<fingerprint>.json``) is checked against the rules
 below; each problem is one line ``FILE: WHERE: error|warning: reason``, where WHERE is
-the block's key (for example ``es/guides/keras-rx7600.md#8``; where language copies share a
-result, the first copy's key), a field (``machine.hip``, ``pages.guides/x.md.results[2].at``) or ``record``. Any
+the block's key (``es/guides/keras-rx7600.md#8``, its first copy's where copies share a
+result), a field (``machine.hip``, ``pages.guides/x.md.results[2].at``) or ``record``. Any
 error makes the command exit 1; warnings do not, unless ``--strict``. The rules, each with its
 severity:
 
@@ -832,7 +832,7 @@ def check_files(paths: Iterable[str | Path], root: Path, docs_dir: Path, now: dt
                 records_folder: Path | None = None) -> list[Report]:
     """`check_file` for each record, and one more rule across them: two records of one machine
     (the same machine id and fingerprint) are an error on the second. Each page is read once for
-    all of them: CI checks every record of the site, which may be thousands."""
+    all of them: CI checks every record of the site, and a site may hold a thousand."""
     reports: list[Report] = []
     seen: dict[tuple[Any, Any], str] = {}
     pages = _Pages(Path(root), Path(docs_dir))
