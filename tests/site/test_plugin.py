@@ -205,7 +205,7 @@ def test_output_tabs_labelled_with_the_machine(es):
     assert panel.count('<pre class="ruota-output" tabindex="0" role="region" '
                        'aria-label="Salida en NVIDIA H200 (CUDA) y CPU x86_64"><code>hola\n</code></pre>') == 1
     assert '<div class="tabbed-labels" aria-label="Salida en cada máquina">' in panel
-    assert f"21 nov. 2026 · 1,5{NB}s" in panel  # the GPU's run
+    assert f"21 de noviembre de 2026 · 1,5{NB}s" in panel  # the GPU's run
 
 
 def test_verified_mark_with_date(es):
@@ -313,7 +313,7 @@ def test_english_strings(en):
     assert "Failed on CPU x86_64 on 20 November 2026" in panels(en)[2]
     assert "Not yet verified: this code has changed since it last ran" in panels(en)[3]
     assert "Never run: installs packages" in panels(en)[4]
-    assert f"21 Nov 2026 · 1.5{NB}s · result of the Spanish page, whose code is identical: one run for all languages" in panels(en)[1]
+    assert f"21 November 2026 · 1.5{NB}s · result of the Spanish page, whose code is identical: one run for all languages" in panels(en)[1]
     assert ("On this page, three of seven code blocks have been verified, on at least one of the two machines; "
             "the last run was on 21 November 2026.") in en
     assert "Requiere" not in en and "Verificado" not in en
