@@ -205,7 +205,10 @@ def test_chart_series_names_units_and_headers():
                 [_entry("passed", output="peak_a: 1081.4\npeak_b: 67.2\n")])]
     options = {"metrics": "peak_a,peak_b", "unit": "MiB", "title": "Pic de mémoire", "labels": "sans découpage; découpé"}
     shown = fragments.chart(options, entries, "fr")
-    assert "<th>Machine</th><th>Source</th><th>sans découpage (Mio)</th><th>découpé (Mio)</th>" in shown
+    # all measured: no Source column; a reported value brings it back
+    assert "<th>Machine</th><th>sans découpage (Mio)</th><th>découpé (Mio)</th>" in shown
+    reported = fragments.chart(options | {"metrics": "peak_a", "labels": "a", "reported": "article=70"}, entries, "fr")
+    assert "<th>Machine</th><th>Source</th><th>Valeur (Mio)</th>" in reported
     assert f">1\u202f081,4{NB}Mio</text>" in shown
     # the machine heads its series, each series named in full
     assert re.findall(r'class="ruota-chart-(group|label)">([^<]*)</text>', shown) == [

@@ -384,7 +384,8 @@ def chart(options: dict[str, Any], entries_by_machine: list[tuple[dict[str, Any]
               "cells": [shown_as(v) if v is not None else "—" for v in values]}
              for label, source, values in rows]
     svg = Markup(charts.bar_chart(title, groups, unit, shown_as))
-    return render("chart", rows=shown, heads=heads, svg=svg, title=title, lang=lang)
+    sources = any(source == text(lang, "chart_reported") for _, source, _ in rows)  # all measured: no column for it
+    return render("chart", rows=shown, heads=heads, svg=svg, title=title, sources=sources, lang=lang)
 
 
 _BACKENDS = {"cpu": "CPU", "cuda": "CUDA", "rocm": "ROCm"}
