@@ -53,6 +53,11 @@ def test_run_by_root_the_sandbox_switches_to_the_user_keeping_its_groups(tmp_pat
 
 def test_paths_inside_another_are_bound_once():
     assert sandbox._merged(["/srv/a", "/srv/a/b", "/usr/lib/python3", "/srv/ab"]) == ["/srv/a", "/srv/ab"]
+    # the system's folders (an interpreter whose prefix is /usr) are bound with the system, once
+    assert sandbox._merged(["/usr", "/etc", "/lib/python3", "/srv/a"]) == ["/srv/a"]
+    command = sandbox.command(["true"], Path("/srv/page"), False, sandbox._merged(["/usr", "/srv/a"]))
+    binds = [command[i + 1] for i, arg in enumerate(command) if arg in ("--ro-bind", "--bind")]
+    assert sorted(binds) == sorted(set(binds)) and "/usr" in binds and "/srv/a" in binds
 
 
 def test_shell_blocks_get_the_same_limits():

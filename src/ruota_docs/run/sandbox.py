@@ -83,7 +83,7 @@ class Limits:
     file_size: int | None
     address_space: int | None = None
 
-    def for_worker(self) -> dict:
+    def for_worker(self) -> dict[str, int | None]:
         return {"data": self.memory, "nproc": self.processes, "fsize": self.file_size, "as": self.address_space}
 
     def ulimit(self) -> str:
@@ -130,11 +130,14 @@ def bwrap() -> str | None:
 
 
 def _merged(paths: Iterable[str]) -> list[str]:
-    """``paths`` (absolute, existing) less those inside another or inside a system folder."""
+    """``paths`` (absolute, existing) less those inside another or inside (or equal to) a system
+    folder, which the sandbox binds already: each folder is bound once."""
     kept: list[str] = []
-    covered = tuple(p.rstrip("/") + "/" for p in SYSTEM)
+    system = SYSTEM + SYSTEM_LINKS  # a link's content is bound as the link is: into /usr, or as itself
+    covered = tuple(p.rstrip("/") + "/" for p in system)
     for path in sorted(set(paths)):
-        if path.startswith(covered) or any(path == k or path.startswith(k.rstrip("/") + "/") for k in kept):
+        if path in system or path.startswith(covered) or any(path == k or path.startswith(k.rstrip("/") + "/")
+                                                             for k in kept):
             continue
         kept.append(path)
     return kept
@@ -156,7 +159,8 @@ def readable_paths(extra: tuple[str, ...] = ()) -> list[str]:
     return _merged(paths)
 
 
-def _namespaces(user: tuple[int, int, tuple[int, ...]] | None) -> tuple[list[str], list[str]]:
+@functools.lru_cache(maxsize=4)
+def _namespaces(user: tuple[int, int, tuple[int, ...]] | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """bwrap's namespace and capability options, and what starts ``argv`` inside.
 
     As an ordinary user, bwrap makes a user namespace too. Run by root, it needs none, and
@@ -165,28 +169,24 @@ def _namespaces(user: tuple[int, int, tuple[int, ...]] | None) -> tuple[list[str
     real ids, drops every capability but those `setpriv` needs to become ``user`` (uid,
     gid, groups), and setpriv drops those as it switches."""
     if not (hasattr(os, "geteuid") and os.geteuid() == 0):
-        return ["--unshare-all"], []
-    spaces = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-              "--cap-drop", "ALL"]
+        return ("--unshare-all",), ()
+    spaces = ("--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+              "--cap-drop", "ALL")
     if user is None:  # --run-as-root: root's ids, with no capability
-        return spaces, []
+        return spaces, ()
     uid, gid, groups = user
-    switch = [shutil.which("setpriv") or "setpriv", "--reuid", str(uid), "--regid", str(gid),
-              "--groups", ",".join(map(str, groups or (gid,))), "--inh-caps=-all", "--"]
+    switch = (shutil.which("setpriv") or "setpriv", "--reuid", str(uid), "--regid", str(gid),
+              "--groups", ",".join(map(str, groups or (gid,))), "--inh-caps=-all", "--")
     # and the one that lets it enter the page's folder, which belongs to ``user`` (mode 0700)
     caps = ("CAP_SETUID", "CAP_SETGID", "CAP_DAC_READ_SEARCH")
-    return spaces + [a for cap in caps for a in ("--cap-add", cap)], switch
+    return spaces + tuple(a for cap in caps for a in ("--cap-add", cap)), switch
 
 
-def command(argv: list[str], workdir: Path, network: bool, readable: Iterable[str],
-            user: tuple[int, int, tuple[int, ...]] | None = None, tmp: Path | None = None) -> list[str]:
-    """``argv`` run in a sandbox whose only writable folder is ``workdir`` (see the module's doc),
-    as ``user`` (uid, gid, groups) where the test run is root and the page runs as another user.
-    ``tmp`` (a folder of the page's) is its ``/tmp``, shared by the page's blocks; else an empty one."""
-    spaces, switch = _namespaces(user)
-    args = [bwrap() or "bwrap", *spaces, "--die-with-parent", "--new-session"]
-    if network:
-        args.append("--share-net")
+@functools.lru_cache(maxsize=1)
+def _system() -> tuple[str, ...]:
+    """The machine's part of every page's sandbox: its system folders read-only, ``/proc``,
+    ``/dev`` and the GPUs' device nodes. The same for every page: found once per process."""
+    args: list[str] = []
     for folder in SYSTEM:
         if os.path.isdir(folder):
             args += ["--ro-bind", folder, folder]
@@ -197,23 +197,46 @@ def command(argv: list[str], workdir: Path, network: bool, readable: Iterable[st
             args += ["--ro-bind", link, link]
     # /dev/shm as on the machine, any user's to write: multiprocessing and PyTorch's DataLoader share memory there
     args += ["--proc", "/proc", "--dev", "/dev", "--perms", "01777", "--tmpfs", "/dev/shm"]
-    if tmp is not None:
-        args += ["--bind", str(tmp), "/tmp"]
-    else:  # a private /tmp any user may write, as a real one
-        args += ["--perms", "01777", "--tmpfs", "/tmp"]
     for device in GPU_DEVICES + tuple(sorted(glob.glob("/dev/nvidia[0-9]*"))):
         if os.path.exists(device):
             args += ["--dev-bind", device, device]
-    made: set[str] = {"/", "/tmp"}
-    for path, how in [*((p, "--ro-bind") for p in readable), (str(workdir), "--bind")]:
-        # the folders on the way, made by bwrap: searchable by the page's user, as on the machine
-        for parent in reversed(Path(path).parents):
-            if str(parent) not in made and not str(parent).startswith(("/usr/", "/etc/", "/opt/", "/sys/")):
-                args += ["--perms", "0755", "--dir", str(parent)]
-                made.add(str(parent))
-        args += [how, path, path]
-    args += ["--chdir", str(workdir), "--"]
-    return args + switch + list(argv)
+    return tuple(args)
+
+
+def _way_to(path: str, made: set[str]) -> list[str]:
+    """The folders on the way to ``path`` not yet in ``made``, made by bwrap: searchable by the
+    page's user, as on the machine (``made`` gains them)."""
+    args: list[str] = []
+    for parent in map(str, reversed(Path(path).parents)):
+        if parent not in made and not parent.startswith(("/usr/", "/etc/", "/opt/", "/sys/")):
+            args += ["--perms", "0755", "--dir", parent]
+            made.add(parent)
+    return args
+
+
+@functools.lru_cache(maxsize=8)
+def _readable(paths: tuple[str, ...]) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The read-only binds of ``paths``, and the folders made on the way: the same for every
+    page of a run, found once."""
+    made, args = {"/", "/tmp"}, []
+    for path in paths:
+        args += [*_way_to(path, made), "--ro-bind", path, path]
+    return tuple(args), frozenset(made)
+
+
+def command(argv: list[str], workdir: Path, network: bool, readable: Iterable[str],
+            user: tuple[int, int, tuple[int, ...]] | None = None, tmp: Path | None = None) -> list[str]:
+    """``argv`` run in a sandbox whose only writable folder is ``workdir`` (see the module's doc),
+    as ``user`` (uid, gid, groups) where the test run is root and the page runs as another user.
+    ``tmp`` (a folder of the page's) is its ``/tmp``, shared by the page's blocks; else an empty one
+    any user may write, as a real one."""
+    spaces, switch = _namespaces(user)
+    private = ("--bind", str(tmp), "/tmp") if tmp is not None else ("--perms", "01777", "--tmpfs", "/tmp")
+    bound, made = _readable(tuple(readable))
+    page = str(workdir)
+    return [bwrap() or "bwrap", *spaces, "--die-with-parent", "--new-session", *(("--share-net",) * network),
+            *_system(), *private, *bound, *_way_to(page, set(made)), "--bind", page, page,
+            "--chdir", page, "--", *switch, *argv]
 
 
 @functools.lru_cache(maxsize=4)
