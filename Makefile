@@ -109,6 +109,7 @@ bench: $(VENV)/.bench-installed
 	$(BIN)/python benchmarks/suite.py
 	$(BIN)/python benchmarks/sandbox.py --docs
 	$(BIN)/python benchmarks/scale_records.py
+	$(BIN)/python benchmarks/speedups.py render_ahead setup_cache serve_caches template_cache
 
 clean:
 	rm -rf site $(VENV)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ruota_docs.blocks.terms import parse
-from ruota_docs.records.machine import Device
+from ruota_docs.records.schema import Machine
 
 REPO = Path(__file__).resolve().parents[1]
 OVERRIDES = REPO / "overrides"
@@ -55,7 +55,7 @@ def mkdocs_yml(site: bool = False, record_dir: str = "verification", languages=(
         for n, lang in enumerate(languages)
     )
     # the card matrix of the repository's guides (JSON is YAML too)
-    card_matrix = {k: json.dumps(v) for k, v in repo_plugin_options().items() if k in ("key_blocks", "target_cards")}
+    card_matrix = {k: json.dumps(v) for k, v in repo_plugin_options().items() if k in ("key_blocks", "target_cards", "guide_cards")}
     head = textwrap.dedent(f"""\
         site_name: sample
         site_url: https://sample.example.org/
@@ -77,6 +77,7 @@ def mkdocs_yml(site: bool = False, record_dir: str = "verification", languages=(
               check_records: {str(check_records).lower()}
               key_blocks: {card_matrix["key_blocks"]}
               target_cards: {card_matrix["target_cards"]}
+              guide_cards: {card_matrix["guide_cards"]}
           - i18n:
               docs_structure: folder
               fallback_to_default: true
@@ -268,11 +269,11 @@ def words(fragment: str) -> str:
 
 # Machines and blocks as the site's modules read them
 
-RADEON_VII = Device(backend="rocm", gpu_name="AMD Radeon VII", arch="gfx906", vram_bytes=16 * 2**30, gpu_count=1,
+RADEON_VII = Machine(backend="rocm", gpu_name="AMD Radeon VII", arch="gfx906", vram_bytes=16 * 2**30, gpu_count=1,
                     os="windows", machine="x86_64", python="3.12.4", torch="2.9.1+rocm7.14", hip="7.14.0")
-H200 = Device(backend="cuda", gpu_name="NVIDIA H200", arch="sm_90", vram_bytes=143_771 * 2**20, gpu_count=1,
+H200 = Machine(backend="cuda", gpu_name="NVIDIA H200", arch="sm_90", vram_bytes=143_771 * 2**20, gpu_count=1,
               os="linux", machine="x86_64", python="3.11.7", torch="2.13.0+cu130", cuda="13.0")
-CPU_DEVICE = Device(backend="cpu", gpu_name=None, arch=None, vram_bytes=None, gpu_count=0,
+CPU_DEVICE = Machine(backend="cpu", gpu_name=None, arch=None, vram_bytes=None, gpu_count=0,
                     os="linux", machine="x86_64", python="3.10.12", torch=None)
 
 

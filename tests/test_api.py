@@ -10,7 +10,7 @@ import pytest
 
 import ruota_docs
 
-PUBLIC = {"BlockRef", "LivePreviewPlugin", "Record", "RecordError", "Result", "SitePlugin", "main"}
+PUBLIC = {"BlockRef", "LivePreviewPlugin", "Machine", "Record", "RecordError", "Result", "SitePlugin", "main"}
 
 
 def test_the_public_names_are_the_declared_ones():

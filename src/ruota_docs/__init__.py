@@ -7,8 +7,8 @@ the ``ruota-docs`` command.
 What a user may import is named here, in `__all__`, and nothing else:
 
 - the record, what happened to each block of each page on one machine: `Record`, its `Result`
-  per block, the `BlockRef` that says which block, and `RecordError` for a record that cannot
-  be read (`ruota_docs.records.schema`);
+  per block, the `BlockRef` that says which block, the `Machine` it ran on, and `RecordError` for
+  a record that cannot be read (`ruota_docs.records.schema`);
 - the ``ruota-docs`` command, `main`;
 - the MkDocs plugins: `LivePreviewPlugin` (``ruota_docs`` in mkdocs.yml) and `SitePlugin`
   (``ruota_docs_site``).
@@ -29,6 +29,7 @@ __version__ = "0.1.0"
 _HOMES = {
     "BlockRef": "ruota_docs.records.schema",
     "LivePreviewPlugin": "ruota_docs.serve.plugin",
+    "Machine": "ruota_docs.records.schema",
     "Record": "ruota_docs.records.schema",
     "RecordError": "ruota_docs.records.schema",
     "Result": "ruota_docs.records.schema",
@@ -36,11 +37,11 @@ _HOMES = {
     "main": "ruota_docs.cli",
 }
 
-__all__ = ["BlockRef", "LivePreviewPlugin", "Record", "RecordError", "Result", "SitePlugin", "main"]
+__all__ = ["BlockRef", "LivePreviewPlugin", "Machine", "Record", "RecordError", "Result", "SitePlugin", "main"]
 
 if TYPE_CHECKING:
     from ruota_docs.cli import main
-    from ruota_docs.records.schema import BlockRef, Record, RecordError, Result
+    from ruota_docs.records.schema import BlockRef, Machine, Record, RecordError, Result
     from ruota_docs.serve.plugin import LivePreviewPlugin
     from ruota_docs.site.site_plugin import SitePlugin
 

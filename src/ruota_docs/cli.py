@@ -43,9 +43,9 @@ def _root(path: str | None) -> Path:
     """The project folder: the first at or above ``path`` with a ``mkdocs.yml`` (or ``mkdocs.yaml``,
     as MkDocs and the pytest plugin accept)."""
     start = Path(path or os.getcwd()).resolve()
-    for candidate in (start, *start.parents):
-        if site_config.config_path(candidate).exists():
-            return candidate
+    found = site_config.site_above(start)
+    if found is not None:
+        return found
     raise SystemExit(f"ruota-docs: no mkdocs.yml in {start} or above; run inside the project or pass --root")
 
 
@@ -80,37 +80,48 @@ def cmd_status(args) -> int:
     shown = os.path.relpath(record_dir, root)
     print(f"machines: {', '.join(report.machines) or 'none (no record in ' + shown + '/)'}")
     for page in report.pages:
-        if page.error:
-            print(f"{page.page}:{page.error[0]}: cannot read: {page.error[1]}")
-            continue
-        print(f"\n{page.page} ({_count(page.blocks, 'block', 'blocks')})")
-        for machine, c in page.per_machine.items():
-            not_run = page.blocks - c["passed"] - c["failed"] - c["skipped"]  # stale, or nothing recorded
-            print(f"  {machine}: {c['passed']} passed, {c['failed']} failed, {c['skipped']} skipped, {not_run} not run")
-        for line, problem in page.unmeasured:
-            print(f"  {page.page}:{line}: {problem}")
-        if page.stale:
-            print(f"  stale (no record of the current code): lines {', '.join(map(str, page.stale))}")
-        if page.weak:
-            print(f"  not verified anywhere or failing: lines {', '.join(map(str, page.weak))}")
+        _print_page_status(page)
     if report.gone:
         print(f"\nrecords of pages no longer in {docs.name}/ (ignored here and by the site):")
         for page, machine, count in report.gone:
             print(f"  {page}: {_count(count, 'block', 'blocks')} recorded by {machine}")
-    weak, missing, unreadable = report.weak, report.values_missing, report.unreadable
-    if args.strict and (weak or unreadable or missing):
-        found = []
-        if weak:
-            found.append(f"{_count(weak, 'block', 'blocks')} {'has' if weak == 1 else 'have'} no passing record "
-                         "on any machine or failed last time")
-        if missing:
-            found.append(f"{_count(missing, 'value', 'values')} in the prose {'is' if missing == 1 else 'are'} "
-                         "wrong or not measured on any machine")
-        if unreadable:
-            found.append(f"{_count(unreadable, 'page', 'pages')} cannot be read")
+    found = _strict_failures(report) if args.strict else []
+    if found:
         print("\n" + "; ".join(found), file=sys.stderr)
         return 1
     return 0
+
+
+def _print_page_status(page) -> None:
+    """One page of ``status``: each machine's counts, then what is unmeasured, stale or weak."""
+    if page.error:
+        print(f"{page.page}:{page.error[0]}: cannot read: {page.error[1]}")
+        return
+    print(f"\n{page.page} ({_count(page.blocks, 'block', 'blocks')})")
+    for machine, c in page.per_machine.items():
+        not_run = page.blocks - c["passed"] - c["failed"] - c["skipped"]  # stale, or nothing recorded
+        print(f"  {machine}: {c['passed']} passed, {c['failed']} failed, {c['skipped']} skipped, {not_run} not run")
+    for line, problem in page.unmeasured:
+        print(f"  {page.page}:{line}: {problem}")
+    if page.stale:
+        print(f"  stale (no record of the current code): lines {', '.join(map(str, page.stale))}")
+    if page.weak:
+        print(f"  not verified anywhere or failing: lines {', '.join(map(str, page.weak))}")
+
+
+def _strict_failures(report) -> list[str]:
+    """What makes ``status --strict`` fail: weak blocks, unmeasured values, unreadable pages."""
+    weak, missing, unreadable = report.weak, report.values_missing, report.unreadable
+    found = []
+    if weak:
+        found.append(f"{_count(weak, 'block', 'blocks')} {'has' if weak == 1 else 'have'} no passing record "
+                     "on any machine or failed last time")
+    if missing:
+        found.append(f"{_count(missing, 'value', 'values')} in the prose {'is' if missing == 1 else 'are'} "
+                     "wrong or not measured on any machine")
+    if unreadable:
+        found.append(f"{_count(unreadable, 'page', 'pages')} cannot be read")
+    return found
 
 
 def cmd_i18n(args) -> int:
@@ -308,8 +319,6 @@ def cmd_toolchain(args) -> int:
 
 def cmd_record(args) -> int:
     """Validate records before they are accepted: schema, current code, machine, privacy, sizes, times."""
-    from ruota_docs.records import check  # noqa: PLC0415 — only this command needs it
-
     if args.action == "migrate":
         return _migrate(args.files)
     if args.action == "verify-ci":
@@ -317,26 +326,38 @@ def cmd_record(args) -> int:
     root = _root(args.root)
     docs = _site(root)[0]
     if args.action == "describe":
-        from ruota_docs.run import contribute  # noqa: PLC0415 — only this action needs it
+        return _describe_records(root, docs, args.files)
+    return _check_records(args, root, docs)
 
-        status = 0
-        for name in args.files:
-            body, refused = contribute.describe_record(root, Path(name), docs)
-            print(body)
-            status = max(status, refused)
-        return status
+
+def _describe_records(root: Path, docs: Path, files: list[str]) -> int:
+    """``record describe FILE…``: what each record says, as its pull request will."""
+    from ruota_docs.run import contribute  # noqa: PLC0415 — only this action needs it
+
+    status = 0
+    for name in files:
+        body, refused = contribute.describe_record(root, Path(name), docs)
+        print(body)
+        status = max(status, refused)
+    return status
+
+
+def _check_records(args, root: Path, docs: Path) -> int:
+    """``record check``: the records named (files, folders, ``--from`` a list), each checked and reported."""
+    from ruota_docs.records import check  # noqa: PLC0415 — only this command needs it
+
     # a folder stands for the records in it (`ruota_docs.records.listing`, as every tool reads them);
     # --from: names one per NUL byte (`git diff -z`), so that no name passes through a shell
-    ledger_dir = _site(root)[4]
+    record_dir = _site(root)[4]
     names = list(args.files) + (listing.read_names(args.names_from) if args.names_from else [])
     if not names:
         print("record check: name the records (FILE…, a folder, or --from a list)", file=sys.stderr)
         return 2
-    files, refused = listing.named(names, ledger_dir)
+    files, refused = listing.named(names, record_dir)
     if not files and not refused:
         print(f"record check: no records (*.json) in {', '.join(names)}", file=sys.stderr)
         return 2
-    reports = check.check_files(files, root, docs, records_folder=ledger_dir)
+    reports = check.check_files(files, root, docs, records_folder=record_dir)
     for path, why in refused:
         reports.append(check.Report(str(path)))
         reports[-1].add("record", "error", "listing", why)

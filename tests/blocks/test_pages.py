@@ -37,6 +37,23 @@ def test_front_matter_is_read_as_mkdocs_reads_it(text):
     assert pages.split_meta(text) == (markdown, text.count("\n", 0, len(text) - len(markdown)) + 1)
 
 
+@pytest.mark.parametrize("text", [
+    "---\ntitle: x\ntranslation_of: 012345670123\n---\n# T\n", "---\ntitle: 'a: b'\ntags: [x, y]\n...\n# T\n",
+    "---\n- a list\n---\n# T\n", "---\nnot closed\n# T\n", "# T\n", "---\nkey: [unclosed\n---\n",
+])
+def test_front_matter_fields_are_yaml_as_mkdocs_finds_it_each_scalar_as_written(text):
+    from mkdocs.utils.meta import get_data
+
+    fields, end = pages.front_matter(text)
+    mkdocs_markdown, mkdocs_fields = get_data(text)
+    assert set(fields) == set(mkdocs_fields)  # the same front matter, or none
+    assert text[end:].lstrip("\n") == mkdocs_markdown
+    if "translation_of" in fields:
+        assert fields["translation_of"] == "012345670123"  # YAML 1.1 reads it as an octal number
+    if "tags" in fields:
+        assert fields == {"title": "a: b", "tags": ["x", "y"]}
+
+
 def test_page_key_and_language(tmp_path):
     docs = tmp_path / "docs"
     assert pages.page_key(docs, docs / "fr/g/x.md") == ("fr/g/x.md", "fr")

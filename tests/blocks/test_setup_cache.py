@@ -96,3 +96,21 @@ def test_only_the_newest_setups_are_kept(tmp_path, monkeypatch):
         setup_cache.store(f"{n:032x}", {"n": n})
     assert len(_kept(tmp_path)) == setup_cache.KEEP
     assert setup_cache.load(f"{setup_cache.KEEP + 2:032x}")["n"] == setup_cache.KEEP + 2
+
+
+def test_switched_off_nothing_is_kept_and_pages_render_the_same_blocks(site, tmp_path, monkeypatch):
+    page = site / "docs" / "es" / "p.md"
+    kept = renderer.render(site, page)
+    site_config._markdown_setup.cache_clear()
+    site_config._parsed.cache_clear()
+    monkeypatch.setenv("RUOTA_DOCS_NO_SPEEDUPS", "setup_cache")
+    for found in _kept(tmp_path):
+        found.unlink()
+    resolved = []
+    real = site_config._resolved
+    monkeypatch.setattr(site_config, "_resolved", lambda *a, **k: resolved.append(a) or real(*a, **k))
+    plain = renderer.render(site, page)
+    assert resolved and _kept(tmp_path) == []  # resolved in this run, and nothing written
+    assert setup_cache.load(setup_cache.key(site / "mkdocs.yml", b"")) is None
+    assert [(b.kind, b.line, b.code, b.sha256) for b in plain.blocks] == [
+        (b.kind, b.line, b.code, b.sha256) for b in kept.blocks]

@@ -196,6 +196,14 @@ def test_a_fact_max_age_that_is_not_a_positive_number_of_days_is_refused(tmp_pat
         site_config.read(_project(tmp_path, f"site_name: x\nplugins:\n  - ruota_docs:\n      fact_max_age: {value}\n"))
 
 
+def test_the_site_root_is_the_nearest_folder_with_mkdocs_yml_or_mkdocs_yaml(tmp_path):
+    (tmp_path / "a" / "docs" / "es").mkdir(parents=True)
+    assert site_config.site_above(tmp_path / "a" / "docs" / "es") is None
+    (tmp_path / "a" / "mkdocs.yaml").write_text("site_name: a\n", encoding="utf-8")
+    assert site_config.site_above(tmp_path / "a" / "docs" / "es") == tmp_path / "a"
+    assert site_config.config_path(tmp_path / "a") == tmp_path / "a" / "mkdocs.yaml"
+
+
 def test_the_engine_reads_pages_without_its_own_panels_extension(tmp_path):
     """A site that names ruota_docs.site.markdown_panels (for Zensical) is collected without it:
     the extension captures blocks and fills panels itself."""

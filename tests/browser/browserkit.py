@@ -27,7 +27,7 @@ from ruota_docs.records import verdicts
 from ruota_docs.records.reason_codes import reason as reason_code
 from ruota_docs.records.schema import Record
 from ruota_docs.serve import preview
-from ruota_docs.records.machine import Device
+from ruota_docs.records.schema import Machine
 from ruota_docs.run.conditions import unmet
 from ruota_docs.blocks.collect import page_blocks
 
@@ -362,7 +362,7 @@ def make_fixture_repo(dest: Path) -> Path:
     (dest / "verification").mkdir()
     stamp = "2026-11-20T10:00:00Z"
     for machine_id, facts in MACHINES.items():
-        device = Device(**facts)
+        device = Machine(**facts)
         entries = {}
         for lang in LANGUAGES:
             for path in sorted((dest / "docs" / lang).rglob("*.md")):

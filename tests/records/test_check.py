@@ -65,8 +65,12 @@ def check(project: Path, data, name: str | None = None, raw: str | None = None) 
 
 
 def stored_text(data: dict) -> str:
-    """A record as the engine writes it: entries (``blocks``) in the stored form, one result per code."""
-    return record_of(data).to_json() if "blocks" in data else json.dumps(data, indent=1)
+    """A record as the engine writes it: entries (``blocks``) in the stored form, one result per code;
+    its ``machine`` as given (a record someone sends may hold what no `Machine` can)."""
+    if "blocks" not in data:
+        return json.dumps(data, indent=1)
+    written = stored.encode(record_of({k: v for k, v in data.items() if k != "machine"}))
+    return "".join(stored.lines(written | {"machine": data.get("machine")}))
 
 
 def problems(report, severity=None) -> list[str]:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 
 from ruota_docs.records import provenance
+from ruota_docs.records.schema import Machine
 
 COMMIT = "a" * 40
 CI_ENV = {"GITHUB_ACTIONS": "true", "GITHUB_RUN_ID": "77", "GITHUB_REPOSITORY": "o/r", "GITHUB_SHA": COMMIT,
           "RUOTA_DOCS_RUNNER_LABELS": "self-hosted, linux,gfx1102,"}
-ROCM = {"backend": "rocm", "arch": "gfx1102"}
+ROCM = Machine(backend="rocm", arch="gfx1102")
 
 
 def test_a_ci_job_writes_its_run_and_labels_and_elsewhere_a_record_is_sent():

@@ -9,9 +9,9 @@ import pytest
 
 from _support import REPO
 from ruota_docs.records import schema, stored
-from ruota_docs.records.schema import BlockRef, Record, RecordError, Result
+from ruota_docs.records.schema import BlockRef, Machine, Record, RecordError, Result
 
-MACHINE = {"backend": "cpu", "gpu_name": None, "machine": "x86_64", "machine_id": "cpu-x86_64"}
+MACHINE = Machine(backend="cpu", machine="x86_64", machine_id="cpu-x86_64")
 
 
 def result(outcome: str = "passed", **fields) -> Result:
@@ -141,3 +141,39 @@ def test_an_entry_round_trips_through_the_model():
     assert Result.from_entry(entry) == found and entry["line"] == 11 and entry["signature"] == "sig"
     with pytest.raises(RecordError, match="^entry es/a.md#2: missing field 'language'$"):
         Result.from_entry({"page": "es/a.md", "index": 2, "sha256": "x", "outcome": "passed"})
+
+
+# -- the machine --------------------------------------------------------------------------------------------------
+@pytest.mark.realdocs
+@pytest.mark.parametrize("name", ["cpu-x86_64.json", "cuda-nvidia-h100-80gb-hbm3-5cab82cc.json"])
+def test_a_committed_records_machine_is_read_by_attribute_and_written_back_as_it_was(name):
+    raw = json.loads((REPO / "verification" / name).read_text(encoding="utf-8"))["machine"]
+    machine = Record.from_json((REPO / "verification" / name).read_bytes()).machine
+    assert isinstance(machine, Machine) and machine.machine_id == raw["machine_id"] == machine.named_id
+    assert (machine.backend, machine.gpu_name, machine.packages) == (raw["backend"], raw["gpu_name"], raw["packages"])
+    assert json.dumps(machine.to_json()) == json.dumps(raw)  # the same fields in the same order
+
+
+def test_the_machines_fields_and_types_derive_from_the_model():
+    assert list(schema.MACHINE_FIELDS) == [f.name for f in dataclasses.fields(Machine)]
+    assert schema.MACHINE_FIELDS["vram_bytes"] == (int, type(None)) and schema.MACHINE_FIELDS["packages"] == (dict,)
+
+
+def test_a_machine_decodes_what_it_knows_and_names_what_it_does_not():
+    assert Machine.from_json(None) == Machine() and Machine().machine_id == ""
+    partial = Machine.from_json({"backend": "rocm", "arch": "gfx1102"})
+    assert (partial.gpu_count, partial.packages, partial.machine_id) == (0, {}, "rocm-gfx1102")
+    with pytest.raises(RecordError, match=r"^m.json: machine.hostname: not a field of a machine"):
+        Machine.from_json({"backend": "cpu", "hostname": "desk"}, "m.json: machine")
+    with pytest.raises(RecordError, match=r"^machine: must be an object, not list"):
+        Machine.from_json(["cpu"])
+
+
+def test_a_machine_is_labelled_and_grouped_from_one_table_of_backends():
+    rocm = Machine(backend="rocm", gpu_name="AMD Radeon RX 7600", arch="gfx1102", machine="x86_64")
+    cpu = Machine(backend="cpu", machine="x86_64")
+    assert [m.label for m in (rocm, cpu, Machine(backend="rocm"))] == [
+        "AMD Radeon RX 7600 (ROCm, gfx1102)", "CPU x86_64", "AMD GPU (ROCm)"]
+    assert [m.describe() for m in (rocm, cpu)] == ["ROCm, AMD Radeon RX 7600", "CPU only, x86_64"]
+    assert (rocm.group, cpu.group) == (("rocm", "gfx1102"), ("cpu", "x86_64"))
+    assert sorted(["cpu", "other", "cuda", "rocm"], key=schema.backend_order) == ["rocm", "cuda", "cpu", "other"]

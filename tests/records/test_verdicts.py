@@ -22,7 +22,8 @@ def test_labels_ids_and_groups():
     assert [verdicts.machine_label(m) for m in (CUDA, ROCM, CPU, {"backend": "rocm"})] == [
         "NVIDIA H200 (CUDA)", "AMD Radeon RX 7600 (ROCm, gfx1102)", "CPU x86_64", "AMD GPU (ROCm)"]
     assert verdicts.record_id(Record(machine_id="rocm-gfx1102", fingerprint="0123456789" * 3)) == "rocm-gfx1102-01234567"
-    assert verdicts.group_of(ROCM) == ("rocm", "gfx1102") and verdicts.target(CPU) == "x86_64"
+    assert record_of({"machine": ROCM}).machine.group == ("rocm", "gfx1102")
+    assert record_of({"machine": CPU}).machine.target == "x86_64"
 
 
 def test_a_verdict_has_a_result_per_machine_and_the_worst_state_wins():

@@ -319,6 +319,7 @@ def test_the_record_the_job_writes_passes_the_check_and_opens_this_pull_request(
     from _support import RX7600, results_of, synthetic_record, write_tree
     from ruota_docs.cli import main
     from ruota_docs.records import ledger, provenance
+    from ruota_docs.records.schema import Machine
 
     page = "# Página { #p }\n\n```python\nprint('uno')\n```\n"
     root = write_tree(tmp_path / "project", {f"docs/{lang}/p.md": page for lang in ("es", "en", "fr")}, conftest=False)
@@ -327,7 +328,7 @@ def test_the_record_the_job_writes_passes_the_check_and_opens_this_pull_request(
         monkeypatch.setenv(name, value)
     entries = list(synthetic_record(root, RX7600)["blocks"].values())
     written = tmp_path / "record" / "rocm-gfx1102.json"
-    ledger.record(written, results_of(entries), {e["page"] for e in entries}, RX7600)
+    ledger.record(written, results_of(entries), {e["page"] for e in entries}, Machine.from_json(RX7600))
     name = f"rocm-gfx1102-{provenance.fingerprint()[:8]}"
     record = tmp_path / "out" / f"{name}.json"
     record.parent.mkdir()

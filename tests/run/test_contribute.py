@@ -8,11 +8,11 @@ import pytest
 
 from _support import RX7600, record_of, synthetic_record, write_tree
 from ruota_docs.records import ledger, provenance
-from ruota_docs.records.machine import Device
+from ruota_docs.records.schema import Machine
 from ruota_docs.run import contribute
 
 PAGE = "# Página { #p }\n\n```python\nprint('uno')\n```\n"
-DEVICE = Device(**{k: v for k, v in RX7600.items() if k != "machine_id"})
+DEVICE = Machine(**{k: v for k, v in RX7600.items() if k != "machine_id"})
 
 
 def git(root, *args) -> str:
@@ -144,7 +144,7 @@ def test_a_record_of_this_machine_named_as_before_is_the_one_it_sends(clone):
 
 def test_what_the_record_would_not_say_is_said_before_the_run(clone):
     (clone / "docs" / "es" / "p.md").write_text(PAGE + "\nEdited.\n", encoding="utf-8")
-    cpu_only = Device("cpu", None, None, None, 0, "linux", "x86_64", "3.11.2", torch=None)
+    cpu_only = Machine("cpu", None, None, None, 0, "linux", "x86_64", "3.11.2", torch=None)
     notes = "\n".join(contribute.plan(clone, cpu_only).notes)
     assert "PyTorch is not installed" in notes
     assert "1 file(s) of the site differ from the commit" in notes and "docs/es/p.md" in notes

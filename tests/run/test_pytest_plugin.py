@@ -62,19 +62,6 @@ def test_xdist_without_loadscope_leaves_the_page_scheduler_alone(tmp_path):
     assert "ruota_docs.run.scheduling" not in loaded and "ruota_docs.blocks.renderer" not in loaded, sorted(loaded)
 
 
-def test_the_engines_modules_are_imported_without_pytests_assertion_rewriting(tmp_path):
-    """They hold no assert: pytest's import hook would only cost every module a run imports."""
-    (tmp_path / "test_other.py").write_text(
-        "import sys\n\ndef test_other():\n    from ruota_docs.run import guard\n"
-        "    assert type(guard.__spec__.loader).__name__ != 'AssertionRewritingHook'\n"
-        "    assert type(sys.modules[__name__].__spec__.loader).__name__ == 'AssertionRewritingHook'\n",
-        encoding="utf-8")
-    (tmp_path / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\n", encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "test_other.py"], cwd=tmp_path, env=clean_env(),
-                            capture_output=True, text=True, timeout=120, check=False)
-    assert result.returncode == 0, result.stdout + result.stderr
-
-
 # -- the site's configuration, as MkDocs reads it ------------------------------------------------------------------
 ONE_BLOCK = "# T\n\n```python\nprint(1)\n```\n"
 

@@ -129,3 +129,13 @@ def test_a_run_of_one_page_collects_it_from_the_child(site):
     both = run_pytest(site, "docs/es/page.md", "docs/en/page.md", "--no-record", env=clean_env())
     assert both.returncode == 0, both.stdout + both.stderr  # two pages: rendered here, as always
     assert json.loads((site / "loaded.json").read_text(encoding="utf-8")) != []
+
+
+def test_switched_off_no_child_is_forked_and_the_run_collects_the_same(site, monkeypatch):
+    monkeypatch.setenv("RUOTA_DOCS_NO_SPEEDUPS", "render_ahead")
+    assert not render_ahead.start(site / "docs" / "es" / "page.md")
+    (site / "conftest.py").write_text(WATCH, encoding="utf-8")
+    done = run_pytest(site, "docs/es/page.md", "--no-record", env=clean_env(RUOTA_DOCS_NO_SPEEDUPS="render_ahead"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert outcomes(done.stdout) == {("es/page.md", 4): "PASSED", ("es/page.md", 11): "PASSED"}
+    assert json.loads((site / "loaded.json").read_text(encoding="utf-8")) != []  # rendered in the run's own process

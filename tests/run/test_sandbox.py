@@ -19,8 +19,17 @@ def test_the_environment_is_an_allow_list():
     found = sandbox.environment(invoking)
     assert set(found) == {"PATH", "LANG", "LC_ALL", "HIP_VISIBLE_DEVICES", "HSA_OVERRIDE_GFX_VERSION",
                           "CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "RUOTA_DOCS_PROBED"}
-    # a variable the page names (<!-- run: env=HF_TOKEN -->) reaches it; only that one
-    assert set(sandbox.environment(invoking, ["HF_TOKEN"])) - set(found) == {"HF_TOKEN"}
+    # a variable the page names (<!-- run: env=NAME -->) reaches it; only that one
+    assert set(sandbox.environment(invoking | {"DATA_DIR": "/d"}, ["DATA_DIR"])) - set(found) == {"DATA_DIR"}
+    # but a secret's name only where the user allows it, and never through a prefix of the list
+    assert set(sandbox.environment(invoking, ["HF_TOKEN", "GH_TOKEN"])) == set(found)
+    assert sandbox.withheld(invoking, ["HF_TOKEN", "GH_TOKEN", "UNSET_TOKEN"]) == ["GH_TOKEN", "HF_TOKEN"]
+    assert set(sandbox.environment(invoking, ["HF_TOKEN"], allowed=["HF_TOKEN"])) - set(found) == {"HF_TOKEN"}
+    assert "NVIDIA_API_KEY" not in sandbox.environment(invoking | {"NVIDIA_API_KEY": "nvapi-x"})
+    assert [n for n in ("GH_TOKEN", "AWS_ACCESS_KEY_ID", "DB_PASSWORD", "NPM_AUTH", "HF_TOKEN", "OPENAI_API_KEY")
+            if not sandbox.secret(n)] == []
+    assert [n for n in ("PATH", "KERAS_BACKEND", "HIP_VISIBLE_DEVICES", "XAUTHORITY", "PWD", "MONKEYS")
+            if sandbox.secret(n)] == []
 
 
 def test_the_command_binds_the_system_and_the_repository_read_only(tmp_path):
@@ -91,3 +100,27 @@ def test_readable_paths_hold_the_interpreter_and_the_package():
     package = str(Path(sandbox.__file__).resolve().parents[2])
     assert any(package == p or package.startswith(p + "/") for p in paths)
     assert "/nonexistent-repo" not in paths
+
+
+def test_socket_files_of_the_repository_are_masked(tmp_path):
+    import socket
+
+    for folder in ("repo/.git", "repo/.venv/lib", "repo/docs"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "repo/.venv/pyvenv.cfg").write_text("home = /usr/bin\n")
+    listeners = []
+    for where in ("repo/.git/fsmonitor--daemon.ipc", "repo/docs/dev.sock", "repo/.venv/lib/skipped.sock"):
+        listener = socket.socket(socket.AF_UNIX)
+        listener.bind(str(tmp_path / where))
+        listeners.append(listener)
+    try:
+        found = sandbox.sockets_in((str(tmp_path / "repo"),))
+    finally:
+        for listener in listeners:
+            listener.close()
+    assert found == (str(tmp_path / "repo/.git/fsmonitor--daemon.ipc"), str(tmp_path / "repo/docs/dev.sock"))
+    command = sandbox.command(["true"], tmp_path / "page", False, [str(tmp_path / "repo")], masked=found)
+    pairs = list(zip(command, command[1:], command[2:]))
+    assert ("--ro-bind", "/dev/null", found[0]) in pairs and ("--ro-bind", "/dev/null", found[1]) in pairs
+    assert pairs.index(("--ro-bind", "/dev/null", found[0])) > pairs.index(
+        ("--ro-bind", str(tmp_path / "repo"), str(tmp_path / "repo")))  # over the repository's bind

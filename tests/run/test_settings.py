@@ -48,7 +48,7 @@ def test_a_record_named_as_before_stays_this_machine_s(project):
 def _config(root, invoked, **options):
     defaults = {"record": None, "no_record": False, "block_timeout": None, "network": False, "no_reuse": False,
                 "reuse_record": False, "update_outputs": False, "run_as_root": False, "isolation": None,
-                "ledger": None, "no_ledger": False, "reuse_ledger": False}  # the deprecated names
+                "allow_env": None, "ledger": None, "no_ledger": False, "reuse_ledger": False}  # the deprecated names
     values = defaults | options
     return SimpleNamespace(getoption=values.__getitem__, rootpath=root, invocation_params=SimpleNamespace(dir=invoked))
 
@@ -62,6 +62,11 @@ def test_from_pytest_options(project, tmp_path_factory):
     assert found.reuse_translations is False  # every translation runs when its #> lines may be rewritten
     off = settings.from_pytest(_config(project, elsewhere, no_record=True, reuse_record=True), environ={})
     assert (off.write_record, off.reuse_record) == (False, False)
+    # secrets a page may get by name: the option's and the variable's, together
+    allowed = settings.from_pytest(_config(project, elsewhere, allow_env=["HF_TOKEN"]),
+                                   environ={"RUOTA_DOCS_ALLOW_ENV": "GH_TOKEN, NPM_TOKEN"})
+    assert allowed.allow_env == ("GH_TOKEN", "HF_TOKEN", "NPM_TOKEN")
+    assert settings.from_pytest(_config(project, elsewhere), environ={}).allow_env == ()
 
 
 def test_the_deprecated_option_names_are_read_as_the_new_ones(project, tmp_path_factory):

@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 
 from ruota_docs.run import toolchain
-from ruota_docs.records.machine import Device
+from ruota_docs.records.schema import Machine
 from ruota_docs.blocks.terms import parse
 from ruota_docs.run.conditions import unmet_reason
 
 from _support import read_ledger, run_pytest, write_tree, clean_env
 
-CPU = Device(backend="cpu", gpu_name=None, arch=None, vram_bytes=None, gpu_count=0,
+CPU = Machine(backend="cpu", gpu_name=None, arch=None, vram_bytes=None, gpu_count=0,
              os="linux", machine="x86_64", python="3.11.7", torch=None)
 
 #: A hipcc that answers like Debian's: a HIP version, a clang, and builds only for $FAKE_OK_TARGETS.

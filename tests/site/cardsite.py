@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from _support import synthetic_record, write_tree
 from ruota_docs.blocks.terms import parse
-from ruota_docs.records.machine import Device
+from ruota_docs.records.schema import Machine
 from ruota_docs.run.conditions import unmet
 
 GUIDE = """\
@@ -75,7 +75,7 @@ def make_project(tmp_path):
 def run_on(project, machine, **states) -> dict:
     """A record where every block passed except ``states`` (``rocm="skipped"``…), network and
     Windows blocks skipped as a real run skips them, and the author's skip skipped."""
-    device = Device(**{k: v for k, v in machine.items() if k != "machine_id"})
+    device = Machine(**{k: v for k, v in machine.items() if k != "machine_id"})
 
     def outcome(block):
         name = next(k for k, v in INDEX.items() if v == block.index)

@@ -51,3 +51,17 @@ def engine_messages():
 def project(tmp_path):
     """The card matrix's throwaway site (cardsite)."""
     return make_project(tmp_path)
+
+
+@pytest.fixture(autouse=True)
+def guide_cards():
+    """The repository's guides and their cards (its mkdocs.yml's ``guide_cards``), as a build of it
+    sets them, for the tests that render a guide's panels and values without a build."""
+    from _support import repo_plugin_options
+    from ruota_docs.site import evidence, groups
+
+    options = repo_plugin_options()
+    groups.use_guide_targets(evidence.guide_targets(options["guide_cards"],
+                                                    evidence.target_cards(options["target_cards"])))
+    yield
+    groups.use_guide_targets({})

@@ -7,8 +7,8 @@ from cardsite import CPU, H200, INDEX, TABLE, run_on
 
 from _support import REPO, RX7600, record_of, repo_plugin_options
 from ruota_docs.records import verdicts
-from ruota_docs.records.schema import Record
-from ruota_docs.site import evidence
+from ruota_docs.records.schema import Machine, Record
+from ruota_docs.site import evidence, groups
 
 
 def level(project, data, lang="es") -> evidence.Cell:
@@ -130,12 +130,12 @@ def test_a_machine_the_guide_is_not_written_for_reaches_no_level(project):
 
 def test_cards_without_a_record():
     cards = CARDS
-    gfx1031 = Record(machine_id=None, machine=RX7600 | {"arch": "gfx1031"})
+    gfx1031 = Record(machine_id=None, machine=Machine.from_json(RX7600 | {"arch": "gfx1031"}))
     assert evidence.missing_cards([], cards) == list(cards)
-    assert evidence.missing_cards([Record(machine_id=None, machine=RX7600), gfx1031], cards) == [
+    assert evidence.missing_cards([Record(machine_id=None, machine=Machine.from_json(RX7600)), gfx1031], cards) == [
         ("Radeon VII", ("gfx906",)), ("Radeon RX 6000", ("gfx1030", "gfx1032"))]
     # a CUDA record of the same name does not count
-    assert ("Radeon RX 7600", ("gfx1102",)) in evidence.missing_cards([Record(machine_id=None, machine=H200)], cards)
+    assert ("Radeon RX 7600", ("gfx1102",)) in evidence.missing_cards([Record(machine_id=None, machine=Machine.from_json(H200))], cards)
 
 
 @pytest.mark.realdocs
@@ -149,3 +149,17 @@ def test_the_repositorys_guides_have_their_key_blocks(lang):
 
 #: The site's cards, as mkdocs.yml gives them.
 CARDS = evidence.target_cards(repo_plugin_options()["target_cards"])
+
+
+def test_a_guide_lists_its_cards_targets_first_and_an_unknown_card_is_an_error():
+    assert evidence.guide_targets({"guides/a.md": "Radeon VII"}, CARDS) == {"guides/a.md": ("gfx906",)}
+    with pytest.raises(evidence.EvidenceError, match=r"guide_cards\): guides/a.md: no card 'Radeon 7' in "
+                                                     r"target_cards \(it names 'Radeon RX 7600', "):
+        evidence.guide_targets({"guides/a.md": "Radeon 7"}, CARDS)
+
+
+def test_a_page_of_no_guide_has_no_card_first():
+    groups.use_guide_targets({"guides/a.md": ("gfx906",)})
+    assert groups.page_targets("fr/guides/a.md") == ("gfx906",) and groups.page_targets("fr/index.md") == ()
+    groups.use_guide_targets({})
+    assert groups.page_targets("fr/guides/a.md") == ()

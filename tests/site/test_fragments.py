@@ -15,7 +15,7 @@ from _support import fragment_block as _block
 from _support import ledger_entry as _entry
 from ruota_docs.blocks.terms import parse
 from ruota_docs.records import reason_codes
-from ruota_docs.records.schema import Record
+from ruota_docs.records.schema import Machine, Record
 from ruota_docs.records.verdicts import MachineResult, Verdict
 from ruota_docs.run.conditions import unmet
 from ruota_docs.site import fragments, reasons
@@ -201,7 +201,7 @@ def test_a_page_whose_blocks_are_all_not_run_says_only_why():
 
 
 def test_chart_series_names_units_and_headers():
-    entries = [({"backend": "cpu", "machine": "x86_64"},
+    entries = [(Machine(backend="cpu", machine="x86_64"),
                 [_entry("passed", output="peak_a: 1081.4\npeak_b: 67.2\n")])]
     options = {"metrics": "peak_a,peak_b", "unit": "MiB", "title": "Pic de mémoire", "labels": "sans découpage; découpé"}
     shown = fragments.chart(options, entries, "fr")
@@ -223,7 +223,7 @@ def test_chart_series_names_units_and_headers():
 
 def test_status_counts_say_what_they_count():
     verdicts = [(_block(), Verdict([MachineResult("cpu", "CPU x86_64", s, None)])) for s in ("passed", "passed", "skipped", "absent")]
-    ledger = Record(machine_id="cpu", machine={"backend": "cpu", "machine": "x86_64", "os": "linux"},
+    ledger = Record(machine_id="cpu", machine=Machine(backend="cpu", machine="x86_64", os="linux"),
                     updated="2026-12-01T10:00:00Z")
     shown = fragments.status_page([("Inicio", "./", verdicts)], [ledger], "es")
     assert 'title="2 bloques superados"' in shown and '<span class="ruota-sr-only">2 bloques superados</span>' in shown
@@ -244,7 +244,7 @@ def test_status_counts_blocks_never_run_by_design_apart():
     never = SimpleNamespace(not_run_reason="installs packages", requirements=(), options={}, evidence=None)
     verdicts = [(_block(), Verdict([MachineResult("cpu", "CPU x86_64", "skipped", None)])),
                 (never, Verdict([MachineResult("cpu", "CPU x86_64", "skipped", None)]))]
-    ledger = Record(machine_id="cpu", machine={"backend": "cpu", "machine": "x86_64", "os": "linux"},
+    ledger = Record(machine_id="cpu", machine=Machine(backend="cpu", machine="x86_64", os="linux"),
                     updated="2026-12-01T10:00:00Z")
     shown = fragments.status_page([("API", "api/", verdicts)], [ledger], "en")
     assert '<span class="ruota-sr-only">1 block skipped</span>' in shown
@@ -287,7 +287,7 @@ def test_an_output_tab_shows_a_repeated_line_once():
 
 def test_a_column_header_never_stacks_two_brackets():
     """``référence (math)`` in Mio reads ``référence (math, Mio)``, not ``référence (math) (Mio)``."""
-    entries = [({"backend": "cpu", "machine": "x86_64"}, [_entry("passed", output="a: 1.5\nb: 2.25\n")])]
+    entries = [(Machine(backend="cpu", machine="x86_64"), [_entry("passed", output="a: 1.5\nb: 2.25\n")])]
     shown = fragments.chart({"metrics": "a,b", "unit": "MiB", "labels": "référence (math); découpé"}, entries, "fr")
     assert "<th>référence (math, Mio)</th><th>découpé (Mio)</th>" in shown
 

@@ -10,7 +10,7 @@ import pytest
 
 from ruota_docs.records.verdicts import MachineResult, Verdict, machine_label
 from ruota_docs.records.reason_codes import Reason, reason
-from ruota_docs.records.schema import Record, Result
+from ruota_docs.records.schema import Machine, Record, Result
 from ruota_docs.site import fragments, groups, trust
 
 RX = {"backend": "rocm", "gpu_name": "AMD Radeon RX 7600", "arch": "gfx1102", "machine": "x86_64"}
@@ -21,7 +21,7 @@ BLOCK = SimpleNamespace(page="en/guides/keras-rx7600.md", not_run_reason=None, r
 
 def result(n: int, machine: dict, state: str = "passed", output: str = "ok\n", fingerprint: str | None = None,
            reason: Reason | None = None, when: str = "2026-11-28T10:00:00Z") -> MachineResult:
-    record = Record(machine_id=f"m{n}", machine=machine, fingerprint=fingerprint)
+    record = Record(machine_id=f"m{n}", machine=Machine.from_json(machine), fingerprint=fingerprint)
     entry = Result(fence_language="python", sha256="a", outcome=state, output=output, ran_at=when, duration=1.0,
                    reason=reason.english() if reason else None, reason_code=reason.to_record() if reason else None)
     return MachineResult(f"m{n:04}", machine_label(machine), state, entry, record)

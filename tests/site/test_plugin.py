@@ -441,7 +441,7 @@ def test_the_site_expands_every_page_directive():
     from ruota_docs.blocks import directives
     from ruota_docs.site import plugin
 
-    assert set(plugin.PAGE_DIRECTIVES) == set(directives.PAGE_DIRECTIVES)
+    assert set(plugin.PAGE_DIRECTIVE_EXPANDERS) == set(directives.PAGE_DIRECTIVES)
 
 
 def test_card_matrix_options_that_name_no_level_fail_the_build(tmp_path):
@@ -539,3 +539,4 @@ def test_a_checked_claim_shows_its_date_and_an_aged_one_is_marked(site, lang, ch
     assert checked.format(day=day) in recent and expired not in recent
     assert 'href="https://example.org/recent"' in marks[0] and 'href="https://example.org/old"' in marks[1]
     assert old in aged and expired in aged and "ruota-fact-expired" in marks[1]
+

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from _support import record_of
-from ruota_docs.records.schema import Record
+from ruota_docs.records.schema import Machine, Record
 from ruota_docs.site import matrix, trust
 
 RUN = "https://github.com/ruota-docs/ruota-docs/actions/runs/13371337"
@@ -35,7 +35,7 @@ def repo(tmp_path) -> tuple[Path, list[tuple[Path, Record]]]:
         data = {"machine": {"gpu_name": "AMD Radeon RX 7600", "arch": "gfx1102", "os": "linux"},
                 "provenance": {"kind": "ci", "run_url": RUN, "commit": commit_of}, "updated": "2026-12-01T10:00:00Z"}
         (folder / name).write_text(json.dumps(data))
-        files.append((folder / name, Record(machine_id=None, machine=data["machine"], provenance=data["provenance"],
+        files.append((folder / name, Record(machine_id=None, machine=Machine.from_json(data["machine"]), provenance=data["provenance"],
                                             updated=data["updated"])))
     subprocess.run(["git", "-C", str(tmp_path), "add", "verification"], check=True)
     subprocess.run([*commit, "-m", "records"], check=True)

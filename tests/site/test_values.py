@@ -109,10 +109,10 @@ def test_a_value_only_one_machine_printed(site):
 
 
 def _result(machine_id: str, machine: dict, output: str, when: str = "2026-11-20T10:00:00Z", fingerprint=None):
-    from ruota_docs.records.schema import Record, Result
+    from ruota_docs.records.schema import Machine, Record, Result
     from ruota_docs.records.verdicts import MachineResult, machine_label
 
-    record = Record(machine_id=machine_id, machine=machine, fingerprint=fingerprint)
+    record = Record(machine_id=machine_id, machine=Machine.from_json(machine), fingerprint=fingerprint)
     entry = Result(fence_language="python", sha256="a", outcome="passed", output=output, ran_at=when)
     return MachineResult(machine_id, machine_label(machine), "passed", entry, record)
 
@@ -238,6 +238,7 @@ def test_values_of_one_sentence_name_their_machine_once_at_its_end():
 def test_prose_rounds_a_value_as_its_chart_does():
     """``0.258``, ``0.60`` and ``1076.0`` printed: ``0,26``, ``0,60`` and ``1076,0`` in the sentence, as in a
     chart of those values (the decimals the block printed, at most two)."""
+    from ruota_docs.records.schema import Machine
     from ruota_docs.records.verdicts import Verdict
     from ruota_docs.site import fragments, values
 
@@ -247,7 +248,7 @@ def test_prose_rounds_a_value_as_its_chart_does():
                                                          "es")).split(" (")[0]
             for metric in ("worst", "ratio", "peak", "calls", "tiny")}
     assert said == {"worst": "0,26", "ratio": "0,60", "peak": "1076,0", "calls": "4", "tiny": "0"}
-    entries = [({"backend": "cuda", "gpu_name": "NVIDIA H200", "arch": "sm_90"}, [_result("h200", {}, output).entry])]
+    entries = [(Machine(backend="cuda", gpu_name="NVIDIA H200", arch="sm_90"), [_result("h200", {}, output).entry])]
     chart = fragments.chart({"metrics": "worst,ratio", "labels": "a; b"}, entries, "es")
     assert '<td class="ruota-num">0,26</td><td class="ruota-num">0,60</td>' in chart  # one precision per chart
 

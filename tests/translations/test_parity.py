@@ -362,6 +362,8 @@ def test_lines_count_front_matter():
     assert parity.headings(text) == [(5, 1, "t"), (7, 2, None)]
     assert parity.links(text) == [("x.md", 9)]
     assert parity.split_front_matter(text)[0] == {"title": "a", "translation_of": "b"}
+    quoted = "---\ntitle: 'Qué: por qué'\ntranslation_of: \"0123\"\n---\n\n# T { #t }\n"
+    assert parity.split_front_matter(quoted) == ({"title": "Qué: por qué", "translation_of": "0123"}, "\n# T { #t }\n", 4)
 
 
 # -- the real docs ---------------------------------------------------------------------------------------------

@@ -97,19 +97,45 @@ def build(captured: Captured, page: str, lang: str, *, line: int, end_line: int 
     """The `Block` for one captured code block; problems are kept in ``Block.error``.
 
     ``policies`` are the site's, per fence language (:mod:`ruota_docs.blocks.policies`)."""
-    if captured.indented:
-        kind, data_format = "indented", None
-    else:
-        kind, data_format = languages.resolve(captured.fence_language, extended)
-        if captured.formatter != "superfences" and kind == "invalid":
-            kind = "text"  # a custom fence (a diagram, say) that is no known language
+    kind, data_format = _kind_of(captured, extended)
     block = Block(page=page, lang=lang, line=line, fence_language=captured.fence_language, kind=kind,
                   code=captured.code, end_line=end_line, source=source, data_format=data_format,
                   title=captured.options.get("title"), code_origins=code_origins, includes=includes,
                   number=captured.number)
     if kind == "python" and captured.code.lstrip().startswith(">>>"):
         block.kind = "doctest"
-    where = line
+    block.error = _read_directives(block, captured)
+    if block.error is not None:
+        block.kind = "invalid"
+        return block
+    if captured.skip is not None:
+        block.skip_reason = captured.skip
+    try:
+        _fence_attributes(block, getattr(captured, "attrs", None) or {})
+    except terms.RequirementError as error:
+        block.error = f"{block.where}: requires={captured.attrs.get('requires')!r} on the fence: {error}"
+        block.kind = "invalid"
+        return block
+    _apply_policy(block, (policies or {}).get((captured.fence_language or "").lower()))
+    if block.not_run_reason is None and not block.shown_only:
+        block.error = _unexplained(block, kind)
+    return block
+
+
+def _kind_of(captured: Captured, extended: dict | None) -> tuple[str, str | None]:
+    """``(kind, data format)`` of a captured block, from its fence language."""
+    if captured.indented:
+        return "indented", None
+    kind, data_format = languages.resolve(captured.fence_language, extended)
+    if captured.formatter != "superfences" and kind == "invalid":
+        kind = "text"  # a custom fence (a diagram, say) that is no known language
+    return kind, data_format
+
+
+def _read_directives(block: Block, captured: Captured) -> str | None:
+    """Reads the block's requirements, run options and declared tier from its directives; returns
+    the error (``page:line: …``) of one it cannot read, else None."""
+    where = block.line
     try:
         if captured.error:
             where = int(captured.error.split(":", 1)[0])
@@ -127,28 +153,21 @@ def build(captured: Captured, page: str, lang: str, *, line: int, end_line: int 
             where = evidence.line
             block.evidence = tiers.parse(evidence, block.requirements)
     except (terms.RequirementError, DirectiveError) as error:
-        block.error = f"{page}:{where}: {error}"
-        block.kind = "invalid"
-        return block
-    if captured.skip is not None:
-        block.skip_reason = captured.skip
-    try:
-        _fence_attributes(block, getattr(captured, "attrs", None) or {})
-    except terms.RequirementError as error:
-        block.error = f"{block.where}: requires={captured.attrs.get('requires')!r} on the fence: {error}"
-        block.kind = "invalid"
-        return block
-    _apply_policy(block, (policies or {}).get((captured.fence_language or "").lower()))
-    if block.not_run_reason is not None or block.shown_only:
-        return block
+        return f"{block.page}:{where}: {error}"
+    return None
+
+
+def _unexplained(block: Block, kind: str) -> str | None:
+    """The error of a block that would run without a policy that lets it: no known language, or a
+    shell block not marked safe (None where it may run)."""
     if kind == "invalid":
-        what = f"language {captured.fence_language!r}" if captured.fence_language else "no language"
-        block.error = (f"{block.where}: code block with {what} has no run policy; give it a known language "
-                       f"or explain it with <!-- run: skip reason=\"…\" -->")
-    elif kind in ("shell", "windows") and not block.options.get("safe"):
-        block.error = (f"{block.where}: {captured.fence_language} block is neither marked safe to run "
-                       f"(<!-- run: safe -->) nor explained (<!-- run: skip reason=\"…\" -->)")
-    return block
+        what = f"language {block.fence_language!r}" if block.fence_language else "no language"
+        return (f"{block.where}: code block with {what} has no run policy; give it a known language "
+                f"or explain it with <!-- run: skip reason=\"…\" -->")
+    if kind in ("shell", "windows") and not block.options.get("safe"):
+        return (f"{block.where}: {block.fence_language} block is neither marked safe to run "
+                f"(<!-- run: safe -->) nor explained (<!-- run: skip reason=\"…\" -->)")
+    return block.error
 
 
 #: pytest-examples' fence attributes (```` ```python {test="skip" requires="3.12"} ````), read as the engine's own.

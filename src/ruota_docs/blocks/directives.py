@@ -37,7 +37,7 @@ class Kind:
     """One directive the engine knows: where it is written and what the build does with it.
 
     A page directive is expanded by the renderer the site registers under its name
-    (`ruota_docs.site.plugin.PAGE_DIRECTIVES`).
+    (`ruota_docs.site.plugin.PAGE_DIRECTIVE_EXPANDERS`).
     """
 
     name: str

@@ -76,6 +76,24 @@ def parse(args: str) -> Fact:
         ...
         ruota_docs.blocks.fact_directive.FactDirectiveError: fact: checked= must be a date written YYYY-MM-DD ...
     """
+    options, sources = _options(args)
+    missing = [k for k in _OPTIONS if not options.get(k)]
+    if missing:
+        raise FactDirectiveError(f"fact: needs {' and '.join(m + '=' for m in missing)} "
+                                 "(the day the claim was checked, YYYY-MM-DD, and the URL it was checked against)")
+    try:
+        checked = dt.date.fromisoformat(options["checked"])
+    except ValueError:
+        raise FactDirectiveError(f"fact: checked= must be a date written YYYY-MM-DD (got {options['checked']!r})") \
+            from None
+    for source in sources:
+        if not re.fullmatch(r"https?://[^\s\"'<>]+\.[^\s\"'<>]+", source):
+            raise FactDirectiveError(f"fact: source= must be an http(s) URL (got {source!r})")
+    return Fact(checked, tuple(sources))
+
+
+def _options(args: str) -> tuple[dict[str, str], list[str]]:
+    """``(options, sources)`` of a fact directive's arguments: each option once, each source once."""
     try:
         tokens = shlex.split(args)
     except ValueError as error:
@@ -93,19 +111,7 @@ def parse(args: str) -> Fact:
         elif key in options:
             raise FactDirectiveError(f"fact: {key}= is given twice")
         options[key] = value
-    missing = [k for k in _OPTIONS if not options.get(k)]
-    if missing:
-        raise FactDirectiveError(f"fact: needs {' and '.join(m + '=' for m in missing)} "
-                                 "(the day the claim was checked, YYYY-MM-DD, and the URL it was checked against)")
-    try:
-        checked = dt.date.fromisoformat(options["checked"])
-    except ValueError:
-        raise FactDirectiveError(f"fact: checked= must be a date written YYYY-MM-DD (got {options['checked']!r})") \
-            from None
-    for source in sources:
-        if not re.fullmatch(r"https?://[^\s\"'<>]+\.[^\s\"'<>]+", source):
-            raise FactDirectiveError(f"fact: source= must be an http(s) URL (got {source!r})")
-    return Fact(checked, tuple(sources))
+    return options, sources
 
 
 def check_date(fact: Fact, today: dt.date) -> str | None:

@@ -43,7 +43,7 @@ def add_blocks(result, html: str, state) -> None:
 
     visible = set(markers.visible_blocks(html, state.nonce))
     lines = {b.number: b.line for b in result.blocks}
-    opened = [(m.start(), int(m["n"])) for m in markers._MARKER.finditer(html)
+    opened = [(m.start(), int(m["n"])) for m in markers.MARKER.finditer(html)
               if m["nonce"] == state.nonce and m["what"] == "block" and int(m["n"]) in visible]
     outside = markers.outside_ranges(html, state.nonce)
     # a block outside the page's own holds a <pre> outside them: without one, parsing the page finds none

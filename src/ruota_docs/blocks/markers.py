@@ -14,8 +14,8 @@ import bisect
 import re
 import xml.etree.ElementTree as etree
 
-_MARKER = re.compile(r'<div data-ruota-(?P<what>block|end|directive|made|made-end)="(?P<nonce>[0-9a-f]+):(?P<n>\d+)">'
-                     r"</div>")
+MARKER = re.compile(r'<div data-ruota-(?P<what>block|end|directive|made|made-end)="(?P<nonce>[0-9a-f]+):(?P<n>\d+)">'
+                    r"</div>")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 
 
@@ -64,7 +64,7 @@ def visible_blocks(html: str, nonce: str) -> list[int]:
     """The numbers of the blocks whose opening marker is in the page (not in a comment), in order."""
     comments = _Comments(html)
     found = []
-    for match in _MARKER.finditer(html):
+    for match in MARKER.finditer(html):
         if match["what"] == "block" and match["nonce"] == nonce and match.start() not in comments:
             found.append(int(match["n"]))
     return found
@@ -81,8 +81,8 @@ def after_annotations(html: str, nonce: str) -> str:
     what the engine adds below the block goes below that list."""
     if "<ol" not in html:
         return html
-    starts = {m["n"]: m.end() for m in _MARKER.finditer(html) if m["what"] == "block" and m["nonce"] == nonce}
-    for match in reversed(list(_MARKER.finditer(html))):
+    starts = {m["n"]: m.end() for m in MARKER.finditer(html) if m["what"] == "block" and m["nonce"] == nonce}
+    for match in reversed(list(MARKER.finditer(html))):
         if match["what"] != "end" or match["nonce"] != nonce or match["n"] not in starts:
             continue
         rest = html[match.end():]
@@ -112,7 +112,7 @@ def fill(html: str, nonce: str, before: dict[int, str], after: dict[int, str], d
         table = {"block": before, "end": after, "directive": directives}.get(match["what"], {})
         return table.get(int(match["n"]), "")
 
-    return _MARKER.sub(replace, html)
+    return MARKER.sub(replace, html)
 
 
 def outside_blocks(html: str, nonce: str) -> list[tuple[int, str]]:
@@ -120,7 +120,7 @@ def outside_blocks(html: str, nonce: str) -> list[tuple[int, str]]:
     outside comments: where code readers see came from no fence or indented block."""
     comments = _Comments(html)
     stretches, last, depth = [], 0, 0
-    for match in _MARKER.finditer(html):
+    for match in MARKER.finditer(html):
         if match["nonce"] != nonce or match["what"] not in ("block", "end") or match.start() in comments:
             continue
         if match["what"] == "block":
@@ -138,7 +138,7 @@ def outside_blocks(html: str, nonce: str) -> list[tuple[int, str]]:
 def outside_ranges(html: str, nonce: str) -> list[tuple[int, int]]:
     """``(start, end)`` of each stretch of the page outside its blocks' markers (comments included)."""
     ranges, last, depth = [], 0, 0
-    for match in _MARKER.finditer(html):
+    for match in MARKER.finditer(html):
         if match["nonce"] != nonce or match["what"] not in ("block", "end"):
             continue
         if match["what"] == "block":
@@ -156,7 +156,7 @@ def outside_ranges(html: str, nonce: str) -> list[tuple[int, int]]:
 def made_regions(html: str, nonce: str) -> list[tuple[int, int, int]]:
     """``(start, end, N)`` of what an extension made, between ``made`` marker N and its end."""
     opened, found = {}, []
-    for match in _MARKER.finditer(html):
+    for match in MARKER.finditer(html):
         if match["nonce"] != nonce:
             continue
         if match["what"] == "made":

@@ -10,6 +10,9 @@ from pathlib import Path
 #: text back as it is, so `split_meta` does not call it: importing it imports MkDocs' command
 #: line machinery, the larger part of what reading a page costs a run of one page.
 _MAY_HOLD_META = re.compile(r"-{3}|[ ]{0,3}[A-Za-z0-9_-]+:|\s*$")
+#: YAML front matter as MkDocs finds it (`mkdocs.utils.meta.YAML_RE`): ``---``, the YAML, then
+#: ``---`` or ``...``.
+FRONT_MATTER = re.compile(r"\A-{3}[ \t]*\n(?P<body>.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.S)
 
 
 class PageError(ValueError):
@@ -63,3 +66,19 @@ def page_key(docs_dir: Path, path: Path, languages=None) -> tuple[str, str]:
     if languages is not None:
         return page, languages.page_language(page)
     return page, page.split("/", 1)[0] if "/" in page else ""
+
+
+def front_matter(text: str) -> tuple[dict, int]:
+    """``(fields, end)``: a page's YAML front matter, each scalar as the text it is written as (so an
+    unquoted hash of digits stays the string it is, as written), and where the front matter ends
+    in ``text`` (0 where there is none, or it is no mapping of YAML, as MkDocs then reads none)."""
+    match = FRONT_MATTER.match(text)
+    if match is None:
+        return {}, 0
+    import yaml  # noqa: PLC0415 — only front matter needs it
+
+    try:
+        fields = yaml.load(match["body"], Loader=yaml.BaseLoader)  # noqa: S506 — BaseLoader builds no object
+    except yaml.YAMLError:
+        return {}, 0
+    return (fields, match.end()) if isinstance(fields, dict) else ({}, 0)

@@ -239,50 +239,73 @@ def _apply_skips(state: CaptureState, captured: list) -> None:
     (``skip: next if(…)``) is Python evaluated in Sybil's namespace, which pages do not
     share here: the blocks it governs fail, saying how to write it instead."""
     opened: tuple[int, Directive, re.Match] | None = None
-
-    def turn_off(item, directive, default: str, condition: str | None) -> None:
-        if condition:
-            item.error = item.error or (f"{directive.line}: Sybil's conditional skip ({condition}) is not evaluated "
-                                        "here: say where the block runs with <!-- requires: … -->, or turn it "
-                                        "off with <!-- skip: next \"reason\" -->")
-        else:
-            item.skip = default
-
-    in_order = sorted(captured, key=lambda c: c.start)
-    starts = [c.start for c in in_order]
-
-    def after(index: int):
-        """The blocks whose fence starts after line ``index``, in page order."""
-        return (in_order[i] for i in range(bisect.bisect_right(starts, index), len(in_order)))
-
+    after = _blocks_after(captured)
     for index, directive in sorted(state.skips, key=lambda s: s[0]):
-        parts = _SKIP_ARGS.match(directive.args)
-        action = parts["action"] if parts else directive.args.split(" ", 1)[0]
-        if parts is None or action not in ("next", "start", "end"):
-            state.problems.append(Problem(directive.line, f"skip: {directive.args!r} is not a skip action "
-                                                          "(next, start or end, then a \"reason\" or if(…))"))
+        parts = _skip_parts(state, directive)
+        if parts is None:
             continue
-        if action == "next":
-            target = next((c for c in after(index) if c.skip is None), None)
-            if target is None:
-                state.problems.append(Problem(directive.line, "skip: next is not followed by any code block"))
-            else:
-                turn_off(target, directive, parts["reason"] or f"skipped with <!-- skip: {directive.args} --> at line "
-                                                      f"{directive.line}", parts["condition"])
-        elif action == "start":
+        if parts["action"] == "next":
+            _skip_next(state, after(index), directive, parts)
+        elif parts["action"] == "start":
             opened = (index, directive, parts)
         elif opened is None:
             state.problems.append(Problem(directive.line, "skip: end without an earlier skip: start"))
         else:
-            first, start, found = opened
-            for item in itertools.takewhile(lambda c: c.start < index, after(first)):
-                if item.skip is None:
-                    turn_off(item, start, found["reason"] or f"skipped between <!-- skip: start --> at line "
-                                                             f"{start.line} and <!-- skip: end --> at line "
-                                                             f"{directive.line}", found["condition"])
+            _skip_between(after(opened[0]), index, opened[1:], directive)
             opened = None
     if opened is not None:
         state.problems.append(Problem(opened[1].line, "skip: start is never closed by skip: end"))
+
+
+def _blocks_after(captured: list):
+    """A function of a line index: the blocks whose fence starts after it, in page order."""
+    in_order = sorted(captured, key=lambda c: c.start)
+    starts = [c.start for c in in_order]
+
+    def after(index: int):
+        return (in_order[i] for i in range(bisect.bisect_right(starts, index), len(in_order)))
+    return after
+
+
+def _skip_parts(state: CaptureState, directive: Directive) -> re.Match | None:
+    """A skip directive's action and its reason or condition; None (a problem reported) where its
+    action is not one of Sybil's."""
+    parts = _SKIP_ARGS.match(directive.args)
+    if parts is None or parts["action"] not in ("next", "start", "end"):
+        state.problems.append(Problem(directive.line, f"skip: {directive.args!r} is not a skip action "
+                                                      "(next, start or end, then a \"reason\" or if(…))"))
+        return None
+    return parts
+
+
+def _skip_next(state: CaptureState, following, directive: Directive, parts: re.Match) -> None:
+    """``skip: next``: the first block after it not already skipped."""
+    target = next((c for c in following if c.skip is None), None)
+    if target is None:
+        state.problems.append(Problem(directive.line, "skip: next is not followed by any code block"))
+    else:
+        _turn_off(target, directive, parts["reason"] or f"skipped with <!-- skip: {directive.args} --> at line "
+                                                        f"{directive.line}", parts["condition"])
+
+
+def _skip_between(following, index: int, opened: tuple[Directive, re.Match], end: Directive) -> None:
+    """``skip: start`` … ``skip: end`` (at line ``index``): every block between them."""
+    start, found = opened
+    for item in itertools.takewhile(lambda c: c.start < index, following):
+        if item.skip is None:
+            _turn_off(item, start, found["reason"] or f"skipped between <!-- skip: start --> at line "
+                                                      f"{start.line} and <!-- skip: end --> at line "
+                                                      f"{end.line}", found["condition"])
+
+
+def _turn_off(item, directive: Directive, default: str, condition: str | None) -> None:
+    """A block skipped with ``default`` as its reason, or, under a condition, failed saying why."""
+    if condition:
+        item.error = item.error or (f"{directive.line}: Sybil's conditional skip ({condition}) is not evaluated "
+                                    "here: say where the block runs with <!-- requires: … -->, or turn it "
+                                    "off with <!-- skip: next \"reason\" -->")
+    else:
+        item.skip = default
 
 
 _FENCE = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})(?P<info>[^`\n]*)$")

@@ -18,6 +18,9 @@ things: every run reads mkdocs.yml, and YAML is slow to import and to parse in p
 Not kept (the set-up): a file that uses ``INHERIT`` (its parent's bytes would belong to the key) or
 ``!relative`` (its placeholders point into the live MkDocs config), and anything that does
 not pickle. The file holds only what this user's own run wrote, in this user's cache folder.
+
+A speed trick (`ruota_docs.blocks.speedups`, ``setup_cache``): ``RUOTA_DOCS_NO_SPEEDUPS=setup_cache``
+resolves the set-up and reads mkdocs.yml afresh in every run, and keeps nothing.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ import re
 import sys
 from pathlib import Path
 
-from ruota_docs.blocks import user_cache
+from ruota_docs.blocks import speedups, user_cache
 
 #: Bumped when what is kept changes shape.
 FORMAT = 1
@@ -85,7 +88,9 @@ def _folder() -> Path:
 
 def load(digest: str) -> dict | None:
     """The set-up kept under ``digest``: ``docs_dir``, ``extensions``, ``extension_configs``,
-    ``settings``; None where there is none or it cannot be read."""
+    ``settings``; None where there is none or it cannot be read (or the trick is off)."""
+    if not speedups.on("setup_cache"):
+        return None
     try:
         with open(_folder() / f"{digest}.pickle", "rb") as handle:
             found = pickle.load(handle)  # written by this user's own runs, in its own cache
@@ -95,7 +100,10 @@ def load(digest: str) -> dict | None:
 
 
 def store(digest: str, saved: dict) -> None:
-    """Keep ``saved`` under ``digest`` (quietly not, where it does not pickle or cannot be written)."""
+    """Keep ``saved`` under ``digest`` (quietly not, where it does not pickle or cannot be written,
+    or the trick is off)."""
+    if not speedups.on("setup_cache"):
+        return
     try:
         data = pickle.dumps({**saved, "format": FORMAT})
     except Exception:  # noqa: BLE001 — a config holding an object that does not pickle: not kept

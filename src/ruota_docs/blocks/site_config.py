@@ -62,13 +62,23 @@ def load_yaml(text: str, documents: bool = False):
     return yaml.load(text, Loader=_tag_tolerant_loader())  # noqa: S506
 
 
+#: The names MkDocs reads its configuration from, in the order it tries them.
+CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
+
+
 def config_path(root: Path) -> Path:
     """``mkdocs.yml`` (or ``mkdocs.yaml``) at ``root``."""
     root = Path(root)
-    for name in ("mkdocs.yml", "mkdocs.yaml"):
+    for name in CONFIG_NAMES:
         if (root / name).exists():
             return root / name
     return root / "mkdocs.yml"
+
+
+def site_above(folder: Path) -> Path | None:
+    """The folder of the nearest mkdocs.yml (or mkdocs.yaml) at or above ``folder``: the site's root."""
+    folder = Path(folder)
+    return next((f for f in (folder, *folder.parents) if config_path(f).exists()), None)
 
 
 def load_mkdocs_config(root: Path) -> dict:
@@ -88,8 +98,8 @@ def plugin_options(config: dict, name: str) -> dict | None:
 #: The ``ruota_docs`` plugin's options (`ruota_docs.site.plugin.RuotaDocsConfig`), for the parts that
 #: read mkdocs.yml without MkDocs (the pytest side warns of any other, as MkDocs does).
 PLUGIN_OPTIONS = ("record_dir", "ledger_dir", "enabled", "source_language", "untranslated", "key_blocks",
-                  "target_cards", "policies", "report_only", "allow_private", "fact_max_age", "isolation",
-                  "check_records", "verified_records")
+                  "target_cards", "guide_cards", "policies", "report_only", "allow_private", "fact_max_age",
+                  "isolation", "check_records", "verified_records")
 
 
 def unknown_options(path: Path) -> list[tuple[str, int]]:
@@ -270,10 +280,11 @@ class SiteLanguages:
         return self.default
 
 
-def theme_language(config: dict) -> str | None:
-    """The language a theme is set to: Material's ``language``, the mkdocs theme's ``locale``."""
+def theme_language(config) -> str | None:
+    """The language a theme is set to: Material's ``language``, the mkdocs theme's ``locale`` (of
+    mkdocs.yml as read, or of MkDocs' loaded config, whose theme is a `mkdocs.theme.Theme`)."""
     theme = config.get("theme")
-    if not isinstance(theme, dict):
+    if isinstance(theme, str) or not callable(getattr(theme, "get", None)):
         return None
     value = theme.get("language") or theme.get("locale")
     return str(value) if value else None

@@ -105,7 +105,8 @@ def parse_size(text: str) -> int:
     return int(float(match[1]) * _UNITS[match[2]])
 
 
-def _version(text: str) -> tuple[int, ...]:
+def version_of(text: str) -> tuple[int, ...]:
+    """``2.9`` → ``(2, 9)``, as requirement terms compare versions; raises `RequirementError` for another form."""
     if not re.fullmatch(r"\d+(\.\d+)*", text):
         raise RequirementError(f"malformed version {text!r}: write digits and dots, e.g. 2.9")
     return tuple(int(p) for p in text.split("."))
@@ -167,9 +168,9 @@ TERMS: dict[str, Term] = {term.name: term for term in (
     Term("import", CHOICE, lambda values: "installed " + ", ".join(values)),
     Term("tool", CHOICE, lambda values: " and ".join(values), check=_program_names),
     Term("vram", MINIMUM, lambda values: f"≥ {values[0]} of VRAM", check=lambda w: parse_size(w.value)),
-    Term("python", MINIMUM, lambda values: f"python ≥ {values[0]}", check=lambda w: _version(w.value)),
-    Term("torch", MINIMUM, lambda values: f"torch ≥ {values[0]}", check=lambda w: _version(w.value)),
-    Term("triton", MINIMUM, lambda values: f"triton ≥ {values[0]}", check=lambda w: _version(w.value)),
+    Term("python", MINIMUM, lambda values: f"python ≥ {values[0]}", check=lambda w: version_of(w.value)),
+    Term("torch", MINIMUM, lambda values: f"torch ≥ {values[0]}", check=lambda w: version_of(w.value)),
+    Term("triton", MINIMUM, lambda values: f"triton ≥ {values[0]}", check=lambda w: version_of(w.value)),
 )}
 #: The HIP compiler: a flag, or qualified by the ``arch=`` right after it.
 HIPCC = "hipcc"
@@ -225,40 +226,49 @@ def parse(text: str) -> tuple[Requirement, ...]:
         following = tokens[position + 1] if position + 1 < len(tokens) else None
         position += 1
         if token in TERMS and TERMS[token].form == QUALIFIED:
-            if following is not None and following.startswith("arch="):
-                value = following[len("arch="):]
-                values = tuple(v for v in value.split(",") if v)
-                if not values:
-                    raise RequirementError(f"{token} {following} names no target: write hipcc arch=gfx906 "
-                                           "(or hipcc alone for any working HIP compiler)")
-                after = tokens[position + 1] if position + 1 < len(tokens) else None
-                _check_targets(values, f"{token} {following}", after, for_hipcc=True)
-                terms.append(Requirement(token, values))
-                position += 1
-            else:
-                terms.append(Requirement(token))
-            continue
-        match = _TERM.match(token)
-        if not match:
-            raise RequirementError(f"malformed requirement {token!r}")
-        name, op, value = match["name"], match["op"], match["value"]
-        term = TERMS.get(name)
-        if term is None:
-            raise RequirementError(f"unknown requirement {name!r}; known: {', '.join(KNOWN)}")
-        if term.form == QUALIFIED:
-            raise RequirementError(f"requirement {name!r} is written {name}, or {name} arch=TARGET (got {token!r})")
-        if term.form == FLAG:
-            if op:
-                raise RequirementError(f"requirement {name!r} takes no value (got {token!r})")
-            terms.append(Requirement(name))
-            continue
-        expected = ">=" if term.form == MINIMUM else "="
-        values = tuple(v for v in (value or "").split(",") if v)
-        if op != expected or not values:
-            raise RequirementError(f"requirement {name!r} is written {name}{expected}VALUE (got {token!r})")
-        if term.check is not None:
-            term.check(Written(token, value, values, following))
-        terms.append(Requirement(name, values))
+            after = tokens[position + 1] if position + 1 < len(tokens) else None
+            term, took_next = _qualified(token, following, after)
+            position += took_next
+        else:
+            term = _term(token, following)
+        terms.append(term)
     if not terms:
         raise RequirementError("empty requires: directive")
     return tuple(terms)
+
+
+def _qualified(token: str, following: str | None, after: str | None) -> tuple[Requirement, int]:
+    """A term written alone or followed by its target (``hipcc arch=gfx906``), and how many of the
+    tokens after it that took (0 or 1)."""
+    if following is None or not following.startswith("arch="):
+        return Requirement(token), 0
+    values = tuple(v for v in following[len("arch="):].split(",") if v)
+    if not values:
+        raise RequirementError(f"{token} {following} names no target: write hipcc arch=gfx906 "
+                               "(or hipcc alone for any working HIP compiler)")
+    _check_targets(values, f"{token} {following}", after, for_hipcc=True)
+    return Requirement(token, values), 1
+
+
+def _term(token: str, following: str | None) -> Requirement:
+    """One term written ``name``, ``name=VALUE`` or ``name>=VALUE``, checked against its form."""
+    match = _TERM.match(token)
+    if not match:
+        raise RequirementError(f"malformed requirement {token!r}")
+    name, op, value = match["name"], match["op"], match["value"]
+    term = TERMS.get(name)
+    if term is None:
+        raise RequirementError(f"unknown requirement {name!r}; known: {', '.join(KNOWN)}")
+    if term.form == QUALIFIED:
+        raise RequirementError(f"requirement {name!r} is written {name}, or {name} arch=TARGET (got {token!r})")
+    if term.form == FLAG:
+        if op:
+            raise RequirementError(f"requirement {name!r} takes no value (got {token!r})")
+        return Requirement(name)
+    expected = ">=" if term.form == MINIMUM else "="
+    values = tuple(v for v in (value or "").split(",") if v)
+    if op != expected or not values:
+        raise RequirementError(f"requirement {name!r} is written {name}{expected}VALUE (got {token!r})")
+    if term.check is not None:
+        term.check(Written(token, value, values, following))
+    return Requirement(name, values)

@@ -15,19 +15,19 @@ from typing import Any
 import re
 from collections.abc import Callable
 
-from ruota_docs.blocks.terms import Requirement, _version, parse_size
-from ruota_docs.records.machine import Device
+from ruota_docs.blocks.terms import Requirement, parse_size, version_of
+from ruota_docs.records.schema import Machine
 
 
-def _torch_at_least(req: Requirement, device: Device) -> bool:
+def _torch_at_least(req: Requirement, device: Machine) -> bool:
     if device.torch is None:
         return False
     found = re.match(r"[\d.]+", device.torch)
-    return found is not None and _version(found[0].rstrip(".")) >= _version(req.values[0])
+    return found is not None and version_of(found[0].rstrip(".")) >= version_of(req.values[0])
 
 
 #: Whether each term about the machine holds on ``device``, decided from what a record holds.
-HOLDS: dict[str, Callable[[Requirement, Device], bool]] = {
+HOLDS: dict[str, Callable[[Requirement, Machine], bool]] = {
     "gpu": lambda req, device: device.backend in ("rocm", "cuda"),
     "rocm": lambda req, device: device.backend == "rocm",
     "cuda": lambda req, device: device.backend == "cuda",
@@ -35,17 +35,17 @@ HOLDS: dict[str, Callable[[Requirement, Device], bool]] = {
     "arch": lambda req, device: device.arch in req.values,
     "os": lambda req, device: device.os in req.values,
     "vram": lambda req, device: device.vram_bytes is not None and device.vram_bytes >= parse_size(req.values[0]),
-    "python": lambda req, device: _version(device.python) >= _version(req.values[0]),
+    "python": lambda req, device: version_of(device.python) >= version_of(req.values[0]),
     "torch": _torch_at_least,
 }
 
 
-def unmet(requirements: tuple[Requirement, ...], device: Device) -> list[Requirement]:
+def unmet(requirements: tuple[Requirement, ...], device: Machine) -> list[Requirement]:
     """The terms of ``requirements`` that ``device`` does not meet, of those a record can prove."""
     return [req for req in requirements if req.name in HOLDS and not HOLDS[req.name](req, device)]
 
 
-def problems(entry: dict[str, Any], block: Any, device: Device) -> str | None:
+def problems(entry: dict[str, Any], block: Any, device: Machine) -> str | None:
     """Why ``entry`` (a result for ``block``, from the record of ``device``) cannot be, or None."""
     if entry.get("outcome") not in ("passed", "failed"):
         return None

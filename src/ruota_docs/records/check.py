@@ -59,9 +59,10 @@ from ruota_docs.records import (agreement, attestations, bounds, gpus, listing, 
 from ruota_docs.blocks.block import Block
 from ruota_docs.blocks.collect import PageError, page_blocks
 from ruota_docs.blocks import site_config, tiers
-from ruota_docs.records.machine import Device
 from ruota_docs.blocks.terms import OS_NAMES
-from ruota_docs.records.schema import CUT_NOTE, OUTPUT_LIMIT, RECORD_LIMIT, BlockRef, Result
+from ruota_docs.records.schema import (
+    BACKENDS, CUT_NOTE, OUTPUT_LIMIT, RECORD_LIMIT, BlockRef, Machine, RecordError, Result,
+)
 
 #: Clock skew allowed between the machine that ran the suite and the one checking.
 SKEW = dt.timedelta(minutes=5)
@@ -70,7 +71,8 @@ _HEX64 = re.compile(r"[0-9a-f]{64}")
 _TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z")
 #: ``page#index``: the page as a path under the docs folder (``fr/guide.md``, ``advanced/auth.md``)
 _KEY = re.compile(r"(?P<page>[^#\s/][^#\s]*\.md)#(?P<index>\d+)")
-_MACHINE_DESCRIBED = re.compile(r"(?:^|; )((?:ROCm|CUDA|CPU only), [^;()]+?)(?: \(|;|$)")
+_DESCRIBED_AS = "|".join(re.escape(b.described) for b in BACKENDS.values())
+_MACHINE_DESCRIBED = re.compile(rf"(?:^|; )((?:{_DESCRIBED_AS}), [^;()]+?)(?: \(|;|$)")
 
 
 @dataclass
@@ -175,47 +177,47 @@ def _time(report: Report, where: str, value: Any, now: dt.datetime) -> dt.dateti
 #: backend → its name, its version field and what that is, its target's pattern and what that
 #: is, the other GPU backend's version field, the tag of a torch built for it, and its name
 _GPU_BACKENDS = {
-    "rocm": ("ROCm", "hip", "HIP version (torch.version.hip)", r"gfx[0-9a-f]{3,4}",
-             "gfx target (gcnArchName, e.g. gfx1102)", "cuda", "+cu", "CUDA"),
-    "cuda": ("CUDA", "cuda", "CUDA version (torch.version.cuda)", r"sm_\d{2,3}",
-             "compute capability (e.g. sm_90)", "hip", "+rocm", "ROCm"),
+    "rocm": (BACKENDS["rocm"].name, "hip", "HIP version (torch.version.hip)", r"gfx[0-9a-f]{3,4}",
+             "gfx target (gcnArchName, e.g. gfx1102)", "cuda", "+cu", BACKENDS["cuda"].name),
+    "cuda": (BACKENDS["cuda"].name, "cuda", "CUDA version (torch.version.cuda)", r"sm_\d{2,3}",
+             "compute capability (e.g. sm_90)", "hip", "+rocm", BACKENDS["rocm"].name),
 }
 
 
-def _check_machine(report: Report, machine: dict[str, Any], machine_id: Any, stem: str | None,
-                   fingerprint: Any = None) -> Device | None:
-    if not _fields(report, "machine", machine, schema.MACHINE_FIELDS):
+def _check_machine(report: Report, data: dict[str, Any], machine_id: Any, stem: str | None,
+                   fingerprint: Any = None) -> Machine | None:
+    """The record's ``machine``: decoded strictly (each field with its type), then what it says checked."""
+    if not _fields(report, "machine", data, schema.MACHINE_FIELDS):
         return None
-    backend = machine["backend"]
-    if backend not in ("rocm", "cuda", "cpu"):
-        report.add("machine.backend", "error", "machine", f"must be rocm, cuda or cpu, not {backend!r}")
+    machine = Machine.from_json(data)
+    if machine.backend not in BACKENDS:
+        report.add("machine.backend", "error", "machine", f"must be rocm, cuda or cpu, not {machine.backend!r}")
         return None
-    if machine["os"] not in OS_NAMES:
-        report.add("machine.os", "error", "machine", f"must be one of {', '.join(OS_NAMES)}, not {machine['os']!r}")
-    if backend in _GPU_BACKENDS:
+    if machine.os not in OS_NAMES:
+        report.add("machine.os", "error", "machine", f"must be one of {', '.join(OS_NAMES)}, not {machine.os!r}")
+    if machine.backend in _GPU_BACKENDS:
         _check_gpu_machine(report, machine)
     else:
         _check_cpu_machine(report, machine)
-    for package, version in machine["packages"].items():
+    for package, version in machine.packages.items():
         if not isinstance(version, str):
             report.add(f"machine.packages.{package}", "error", "schema", "must be a version string")
-    device = Device.from_dict(machine)
-    _check_machine_names(report, machine, device, machine_id, stem, fingerprint)
-    return device
+    _check_machine_names(report, machine, machine_id, stem, fingerprint)
+    return machine
 
 
-def _check_gpu_machine(report: Report, machine: dict[str, Any]) -> None:
+def _check_gpu_machine(report: Report, machine: Machine) -> None:
     """A ROCm or CUDA machine: its toolkit's version, a gfx/sm target that fits its GPU, no other toolkit."""
-    arch, name, torch = machine["arch"], machine["gpu_name"], machine["torch"] or ""
+    arch, name, torch = machine.arch, machine.gpu_name, machine.torch or ""
     def add(where: str, message: str) -> None:
         report.add(where, "error", "machine", message)
 
-    label, version, version_is, target, target_is, other, other_tag, other_label = _GPU_BACKENDS[machine["backend"]]
-    if not machine[version]:
+    label, version, version_is, target, target_is, other, other_tag, other_label = _GPU_BACKENDS[machine.backend]
+    if not getattr(machine, version):
         add(f"machine.{version}", f"a {label} machine records its {version_is}")
     if not (arch and re.fullmatch(target, arch)):
         add("machine.arch", f"a {label} machine records its {target_is}, not {arch!r}")
-    if machine[other]:
+    if getattr(machine, other):
         add(f"machine.{other}", f"a {label} build of torch has no {other_label} version")
     if other_tag in torch:
         add("machine.torch", f"{torch} is a {other_label} build of torch, not a {label} one")
@@ -223,8 +225,8 @@ def _check_gpu_machine(report: Report, machine: dict[str, Any]) -> None:
         add("machine.gpu_name", f"a {label} machine names its GPU")
     elif arch:
         _check_gpu_name(report, name, arch)
-    if machine["gpu_count"] < 1:
-        add("machine.gpu_count", f"a machine with a GPU sees at least one (got {machine['gpu_count']})")
+    if machine.gpu_count < 1:
+        add("machine.gpu_count", f"a machine with a GPU sees at least one (got {machine.gpu_count})")
 
 
 def _check_gpu_name(report: Report, name: str, arch: str) -> None:
@@ -238,28 +240,28 @@ def _check_gpu_name(report: Report, name: str, arch: str) -> None:
         report.add("machine.arch", "error", "machine", f"{name!r} is a {known[1]} card, not {arch}")
 
 
-def _check_cpu_machine(report: Report, machine: dict[str, Any]) -> None:
+def _check_cpu_machine(report: Report, machine: Machine) -> None:
     """A CPU machine: no GPU fields."""
     for key in ("gpu_name", "arch", "vram_bytes"):
-        if machine[key] is not None:
+        if getattr(machine, key) is not None:
             report.add(f"machine.{key}", "error", "machine",
-                       f"a CPU machine has no GPU, so no {key} (got {machine[key]!r})")
-    if machine["gpu_count"]:
-        report.add("machine.gpu_count", "error", "machine", f"a CPU machine sees no GPU (got {machine['gpu_count']})")
+                       f"a CPU machine has no GPU, so no {key} (got {getattr(machine, key)!r})")
+    if machine.gpu_count:
+        report.add("machine.gpu_count", "error", "machine", f"a CPU machine sees no GPU (got {machine.gpu_count})")
 
 
-def _check_machine_names(report: Report, machine: dict[str, Any], device: Device, machine_id: Any, stem: str | None,
+def _check_machine_names(report: Report, machine: Machine, machine_id: Any, stem: str | None,
                          fingerprint: Any) -> None:
     """The machine id the engine derives, the record's, and the file's name all agree."""
     def add(where: str, message: str) -> None:
         report.add(where, "error", "machine", message)
 
-    if machine["machine_id"] != device.machine_id:
-        add("machine.machine_id", f"{machine['machine_id']!r} does not name this machine; "
-                                  f"the engine names it {device.machine_id!r}")
-    if machine_id != machine["machine_id"]:
-        add("record", f"machine_id {machine_id!r} differs from machine.machine_id {machine['machine_id']!r}")
-    names = [device.machine_id] + ([f"{device.machine_id}-{fingerprint[:8]}"] if isinstance(fingerprint, str) else [])
+    named = machine.named_id
+    if machine.machine_id != named:
+        add("machine.machine_id", f"{machine.machine_id!r} does not name this machine; the engine names it {named!r}")
+    if machine_id != machine.machine_id:
+        add("record", f"machine_id {machine_id!r} differs from machine.machine_id {machine.machine_id!r}")
+    names = [named] + ([f"{named}-{fingerprint[:8]}"] if isinstance(fingerprint, str) else [])
     if stem is not None and stem not in names:  # None: a record outside the records folder, named by its user
         add("record", f"the file must be named {' or '.join(n + '.json' for n in names)} (the machine's id"
                       f"{', and its fingerprint' if len(names) > 1 else ''}), not {stem}.json")
@@ -309,7 +311,7 @@ class _Pages:
         return self.cache[page]
 
 
-def _check_entry(report: Report, block: BlockRef, result: Result, pages: _Pages, device: Device | None,
+def _check_entry(report: Report, block: BlockRef, result: Result, pages: _Pages, device: Machine | None,
                  updated: dt.datetime | None, now: dt.datetime) -> None:
     """One block's result, as the stored results give it (their fields and types are checked)."""
     key = block.key
@@ -353,7 +355,7 @@ def _check_values(report: Report, key: str, result: Result) -> None:
                    f"{OUTPUT_LIMIT:,} (and cuts the middle); this output was not cut by it")
 
 
-def _check_agreement(report: Report, block: BlockRef, result: Result, pages: _Pages, device: Device) -> None:
+def _check_agreement(report: Report, block: BlockRef, result: Result, pages: _Pages, device: Machine) -> None:
     """A passed or failed result for a block whose requirements this machine does not meet
     (`ruota_docs.records.agreement`)."""
     blocks = pages.blocks(block.page)
@@ -366,7 +368,7 @@ def _check_agreement(report: Report, block: BlockRef, result: Result, pages: _Pa
         report.add(f"{block.key}.outcome", "error", "agreement", problem)
 
 
-def _check_tier(report: Report, key: str, result: Result, device: Device | None) -> None:
+def _check_tier(report: Report, key: str, result: Result, device: Machine | None) -> None:
     """A ``tier`` is one of `tiers.TIERS`, reached by a passed block; ran and checked need a card."""
     tier = result.tier
     if tier is None:
@@ -380,7 +382,7 @@ def _check_tier(report: Report, key: str, result: Result, device: Device | None)
                    f"tier {tier!r} needs a GPU, and this record's machine has none ({device.describe()})")
 
 
-def _check_machine_said(report: Report, key: str, result: Result, device: Device) -> None:
+def _check_machine_said(report: Report, key: str, result: Result, device: Machine) -> None:
     """The engine's requirement skips say what the machine was: it must be this record's."""
     said = _machine_said(result)
     for described in _MACHINE_DESCRIBED.findall(said or ""):
@@ -650,7 +652,11 @@ OLD_FORMATS = {1: "the old format (one entry per page and language)",
 
 def _check_origin(report: Report, data: dict[str, Any]) -> None:
     """The record's provenance and fingerprint (`ruota_docs.records.provenance`)."""
-    for where, message in provenance.check(data["provenance"], data["machine"]):
+    try:
+        machine: Machine | None = Machine.from_json(data["machine"])
+    except RecordError:
+        machine = None  # reported with the machine's fields; its arch is not compared with the runner's labels
+    for where, message in provenance.check(data["provenance"], machine):
         report.add(where, "error", "provenance", message)
     problem = provenance.check_fingerprint(data.get("fingerprint"))
     if problem:

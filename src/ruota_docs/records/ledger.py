@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ruota_docs.records import bounds, listing, private_data, provenance, stored
-from ruota_docs.records.schema import BlockRef, Record, RecordError, Result, merge, now
+from ruota_docs.records.schema import BlockRef, Machine, Record, RecordError, Result, merge, now
 
 #: The error of a record that cannot be used as it is (the name records had before).
 LedgerError = RecordError
@@ -182,24 +182,24 @@ def migrate(path: Path) -> tuple[int, int]:
     return before, path.stat().st_size
 
 
-def record(path: Path, results: Mapping[BlockRef, Result], complete_pages: set[str], machine: dict[str, Any],
+def record(path: Path, results: Mapping[BlockRef, Result], complete_pages: set[str], machine: Machine,
            forget: AbstractSet[str] = frozenset()) -> Record:
     """Merge a run's results into the record at ``path`` under an exclusive lock."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with locked(path):
         _remove_leftovers(path)
-        old = load(path) if path.exists() else Record(machine_id=machine.get("machine_id"), machine=machine)
-        if old.machine_id not in (None, machine.get("machine_id")):
+        old = load(path) if path.exists() else Record(machine_id=machine.machine_id, machine=machine)
+        if old.machine_id not in (None, machine.machine_id):
             raise RecordError(f"{path}: holds machine {old.machine_id!r}, not this machine "
-                              f"({machine.get('machine_id')!r}); choose another file with --record")
+                              f"({machine.machine_id!r}); choose another file with --record")
         if old.fingerprint not in (None, provenance.fingerprint()):
-            own_name = provenance.record_name(str(machine.get("machine_id")))
-            raise RecordError(f"{path}: fingerprint: this is the record of another {machine.get('machine_id')} machine "
+            own_name = provenance.record_name(machine.machine_id)
+            raise RecordError(f"{path}: fingerprint: this is the record of another {machine.machine_id} machine "
                               f"(fingerprint {old.fingerprint[:8]}…, this one's {provenance.fingerprint()[:8]}…); "
                               f"write this machine's with --record {path.parent / own_name}")
         scrubbed = {block: private_data.scrub_result(result) for block, result in results.items()}
-        merged = merge(old, scrubbed, complete_pages, private_data.scrub_machine(machine), forget)
+        merged = merge(old, scrubbed, complete_pages, machine, forget)  # a Machine holds no host or user name
         # this machine's fingerprint and where the record comes from (this run)
         merged = merged.replace(fingerprint=provenance.fingerprint(),
                                 provenance=provenance.from_environment(commit=provenance.git_head(path.parent)))

@@ -218,11 +218,20 @@ def _emails(text: str) -> list[Finding]:
 
 def _user_and_host_names(text: str) -> list[Finding]:
     """Shell prompts, user@host, local host names and USER=/HOSTNAME= style settings."""
+    return [*_prompts(text), *_users_at_hosts(text), *_names_and_settings(text)]
+
+
+def _prompts(text: str) -> list[Finding]:
+    """Shell prompts (``me@desk:~$``) that name a user other than root or git."""
+    return [Finding("a user and host name (a shell prompt)", mask(match.group(0), 2), _line(text, match.start()),
+                    found=f"{match['user']}@{match['host']}")
+            for match in _PROMPT.finditer(text)
+            if not _EMAIL.fullmatch(match.group(0).rstrip(":~/")) and match["user"] not in ("root", "git")]
+
+
+def _users_at_hosts(text: str) -> list[Finding]:
+    """``user@host`` outside a prompt, where neither is a placeholder or a common word."""
     found = []
-    for match in _PROMPT.finditer(text):
-        if not _EMAIL.fullmatch(match.group(0).rstrip(":~/")) and match["user"] not in ("root", "git"):
-            found.append(Finding("a user and host name (a shell prompt)", mask(match.group(0), 2),
-                                 _line(text, match.start()), found=f"{match['user']}@{match['host']}"))
     prompts = [m.span() for m in _PROMPT.finditer(text)]
     for match in _USER_AT_HOST.finditer(text):
         in_prompt = any(a <= match.start() < b for a, b in prompts)
@@ -231,6 +240,12 @@ def _user_and_host_names(text: str) -> list[Finding]:
         if match["host"].lower() not in _NOT_HOSTS:
             found.append(Finding("a user and host name", mask(match.group(0), 2), _line(text, match.start()),
                                  found=match.group(0)))
+    return found
+
+
+def _names_and_settings(text: str) -> list[Finding]:
+    """A user name at an address, a local host name, and USER=/HOSTNAME= style settings."""
+    found = []
     for match in _USER_AT_ADDRESS.finditer(text):
         if match["user"].lower() not in {"git", "root"} | _PLACEHOLDER_NAMES:
             found.append(Finding("a user name at an address", mask(match.group(0), 2), _line(text, match.start()),
@@ -333,6 +348,3 @@ def _scrub_all(value: Any) -> Any:
         return [_scrub_all(v) for v in value]
     return value
 
-
-def scrub_machine(machine: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in machine.items() if k not in ("hostname", "user")}

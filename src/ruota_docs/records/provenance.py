@@ -31,6 +31,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from ruota_docs.records.schema import Machine
+
 KINDS = ("ci", "sent")
 _SALT = "ruota-docs machine fingerprint v1:"
 _HEX40 = re.compile(r"[0-9a-f]{40}")
@@ -78,7 +80,7 @@ def from_environment(env: Mapping[str, str] | None = None, commit: str | None = 
     return {"kind": "sent", "commit": commit}
 
 
-def check(provenance: object, machine: Mapping[str, Any]) -> list[tuple[str, str]]:
+def check(provenance: object, machine: Machine | None) -> list[tuple[str, str]]:
     """``(field, problem)`` for each way ``provenance`` does not fit the record (``machine``)."""
     if not isinstance(provenance, dict):
         return [("provenance", 'must be an object: {"kind": "ci", …} or {"kind": "sent"}')]
@@ -97,7 +99,7 @@ def check(provenance: object, machine: Mapping[str, Any]) -> list[tuple[str, str
     return problems + _check_ci(provenance, machine)
 
 
-def _check_ci(provenance: dict[str, Any], machine: Mapping[str, Any]) -> list[tuple[str, str]]:
+def _check_ci(provenance: dict[str, Any], machine: Machine | None) -> list[tuple[str, str]]:
     """The problems of a CI record's repository, run and runner labels."""
     problems = []
     repository, run_url = provenance.get("repository"), provenance.get("run_url")
@@ -114,16 +116,16 @@ def _check_ci(provenance: dict[str, Any], machine: Mapping[str, Any]) -> list[tu
     return problems + _check_labels(provenance.get("runner_labels"), machine)
 
 
-def _check_labels(labels: Any, machine: Mapping[str, Any]) -> list[tuple[str, str]]:
+def _check_labels(labels: Any, machine: Machine | None) -> list[tuple[str, str]]:
     """A CI record's runner labels: self-hosted, and the machine's gfx target on a ROCm machine."""
     if not (isinstance(labels, list) and labels and all(isinstance(label, str) for label in labels)):
         return [("provenance.runner_labels", f"must list the runner's labels, not {labels!r}")]
     if "self-hosted" not in labels:
         return [("provenance.runner_labels", "the records' workflow runs only on self-hosted runners: "
                                              f"'self-hosted' is not among {labels}")]
-    if machine.get("backend") == "rocm" and machine.get("arch") and machine["arch"] not in labels:
+    if machine is not None and machine.backend == "rocm" and machine.arch and machine.arch not in labels:
         return [("provenance.runner_labels", f"the job ran on a runner labelled {labels}, "
-                                             f"not on one labelled {machine['arch']} as this record's machine is")]
+                                             f"not on one labelled {machine.arch} as this record's machine is")]
     return []
 
 

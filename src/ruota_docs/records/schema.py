@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import re
 import types
 import typing
 from collections.abc import Mapping, Set as AbstractSet
@@ -133,13 +134,124 @@ class Result:
         return cls(**{name: entry[key] for name, key in _JSON_NAMES if key in entry})
 
 
+@dataclass(frozen=True, slots=True)
+class Backend:
+    """What a machine computes on, and the words for it."""
+
+    name: str  #: as the site names a group of machines: ``ROCm``, ``CUDA``, ``CPU`` (``CPU x86_64``)
+    described: str  #: as skip reasons describe the machine (`Machine.describe`): ``CPU only, x86_64``
+    order: int  #: where its machines come in the site's lists: ROCm, then CUDA, then the CPU
+
+
+#: Every backend by the record's ``machine.backend``: the one table of these words.
+BACKENDS: dict[str, Backend] = {
+    "rocm": Backend("ROCm", "ROCm", 0),
+    "cuda": Backend("CUDA", "CUDA", 1),
+    "cpu": Backend("CPU", "CPU only", 2),
+}
+
+
+def backend_order(backend: str) -> int:
+    """Where a backend's machines come in the site's lists (`Backend.order`); any other comes last."""
+    return BACKENDS[backend].order if backend in BACKENDS else len(BACKENDS)
+
+
+def slug(text: str) -> str:
+    """Lower-case ASCII words joined by ``-``: ``NVIDIA H200`` → ``nvidia-h200``."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class Machine:
+    """The machine a record's results ran on, as the run's probe describes it
+    (`ruota_docs.run.device.probe`); no host or user name. The fields are the record's
+    ``machine``, in its order."""
+
+    backend: str = ""  #: ``rocm``, ``cuda`` or ``cpu``: what PyTorch computes on
+    gpu_name: str | None = None  #: marketing name of the first GPU
+    #: ``gfx…`` target on ROCm (features such as ``:xnack-`` stripped), ``sm_XY`` on CUDA, None on the CPU
+    arch: str | None = None
+    vram_bytes: int | None = None  #: total memory of the first GPU
+    gpu_count: int = 0  #: how many GPUs PyTorch sees
+    os: str = ""  #: ``linux``, ``windows`` or ``macos``
+    machine: str = ""  #: CPU architecture (``x86_64``, ``arm64``…)
+    python: str = ""  #: Python version (``3.11.7``)
+    torch: str | None = None  #: torch version, None where torch is not installed
+    hip: str | None = None  #: HIP version of a ROCm build of torch
+    cuda: str | None = None  #: CUDA version of a CUDA build of torch
+    packages: dict[str, str] = field(default_factory=dict)  #: versions of the packages the guides use
+    #: names the hardware class (`named_id`, where the machine is described rather than read back)
+    machine_id: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.machine_id and self.backend:  # described by the probe, not read back
+            object.__setattr__(self, "machine_id", self.named_id)
+
+    @property
+    def named_id(self) -> str:
+        """The id the engine gives this machine: ``cpu-x86_64``, ``cuda-nvidia-h200``, ``rocm-gfx1102``."""
+        if self.backend == "rocm" and self.arch:
+            return f"rocm-{self.arch}"
+        if self.backend == "cuda" and self.gpu_name:
+            return "cuda-" + slug(self.gpu_name)
+        return f"cpu-{re.sub(r'[^a-z0-9_]+', '-', self.machine.lower()) or 'unknown'}"
+
+    def describe(self) -> str:
+        """One phrase naming the machine, as skip reasons quote it: ``CUDA, NVIDIA H200``."""
+        words = BACKENDS[self.backend].described if self.backend in BACKENDS else self.backend
+        return f"{words}, {self.gpu_name or self.machine}"
+
+    @property
+    def label(self) -> str:
+        """The machine as the site labels it: ``NVIDIA H200 (CUDA)``, ``AMD Radeon VII (ROCm, gfx906)``,
+        ``CPU x86_64``."""
+        if self.backend == "cuda" and self.gpu_name:
+            return f"{self.gpu_name} ({BACKENDS['cuda'].name})"
+        if self.backend == "rocm":
+            name, rocm = self.gpu_name or "AMD GPU", BACKENDS["rocm"].name
+            return f"{name} ({rocm}, {self.arch})" if self.arch else f"{name} ({rocm})"
+        return f"{BACKENDS['cpu'].name} {self.machine}".strip()
+
+    @property
+    def target(self) -> str:
+        """What results group by: the GPU target (``gfx1102``, ``sm_90``), else the CPU architecture."""
+        return self.arch or self.machine or "?"
+
+    @property
+    def group(self) -> tuple[str, str]:
+        """``(backend, target)``: ``("rocm", "gfx1102")``, ``("cpu", "x86_64")``."""
+        return self.backend, self.target
+
+    def to_json(self) -> JSON:
+        """The record's ``machine``: every field, in order."""
+        return {f.name: dict(self.packages) if f.name == "packages" else getattr(self, f.name)
+                for f in _MACHINE_FIELDS}
+
+    to_dict = to_json  # the name `ruota_docs.run.device.probe`'s callers knew it by
+
+    @classmethod
+    def from_json(cls, data: Any, where: object = "machine") -> Machine:
+        """The machine of a record's ``machine``; fields it lacks take their defaults. Its shape is
+        checked here (an object of known fields: a `RecordError` names what is not); the types
+        and meaning of its values are `record check`'s (`ruota_docs.records.check`), which names
+        each field a record gets wrong."""
+        if data is None:
+            return cls()
+        if not isinstance(data, Mapping):
+            raise RecordError(f"{where}: must be an object, not {type(data).__name__}")
+        unknown = next((key for key in data if key not in MACHINE_FIELDS), None)
+        if unknown is not None:
+            raise RecordError(f"{where}.{unknown}: not a field of a machine this ruota-docs knows; it writes only: "
+                              f"{', '.join(MACHINE_FIELDS)}")
+        return cls(**data)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Record:
     """One machine's results, block by block, and where they come from."""
 
     machine_id: str | None
-    #: the machine (`ruota_docs.records.machine.Device.to_dict`; no host or user name)
-    machine: JSON = field(default_factory=dict)
+    machine: Machine = field(default_factory=Machine)  #: the machine the results ran on
     fingerprint: str | None = None  #: tells two machines of one kind apart (`ruota_docs.records.provenance`)
     provenance: JSON | None = None  #: where the record comes from: a CI run, or sent by its owner
     updated: str | None = None  #: when it was last written (UTC)
@@ -160,7 +272,8 @@ class Record:
 
     def head(self) -> JSON:
         """The record's fields other than its results, in the order the JSON has them."""
-        found: JSON = {"schema": SCHEMA, "kind": KIND, "machine_id": self.machine_id, "machine": self.machine}
+        found: JSON = {"schema": SCHEMA, "kind": KIND, "machine_id": self.machine_id,
+                       "machine": self.machine.to_json()}
         if self.fingerprint is not None:
             found["fingerprint"] = self.fingerprint
         if self.provenance is not None:
@@ -178,7 +291,7 @@ class Record:
         """The record of `to_dict`'s form (what it lacks takes its default)."""
         results = {BlockRef(e["page"], e["lang"], e["index"], e.get("line")): Result.from_entry(e)
                    for e in (data.get("blocks") or {}).values()}
-        return cls(machine_id=data.get("machine_id"), machine=data.get("machine") or {},
+        return cls(machine_id=data.get("machine_id"), machine=Machine.from_json(data.get("machine")),
                    fingerprint=data.get("fingerprint"), provenance=data.get("provenance"), updated=data.get("updated"),
                    results=results)
 
@@ -194,7 +307,7 @@ class Record:
         return dataclasses.replace(self, **changes)
 
 
-def merge(old: Record, results: Mapping[BlockRef, Result], complete_pages: set[str], machine: JSON,
+def merge(old: Record, results: Mapping[BlockRef, Result], complete_pages: set[str], machine: Machine,
           forget: AbstractSet[str] = frozenset()) -> Record:
     """``old`` updated with this run's ``results``.
 
@@ -206,7 +319,7 @@ def merge(old: Record, results: Mapping[BlockRef, Result], complete_pages: set[s
         kept.pop(block, None)  # the new line, not the old one
         kept[block] = result
     ordered = dict(sorted(kept.items(), key=lambda item: (item[0].page, item[0].index)))
-    return Record(machine_id=machine.get("machine_id"), machine=machine, fingerprint=old.fingerprint,
+    return Record(machine_id=machine.machine_id, machine=machine, fingerprint=old.fingerprint,
                   provenance=old.provenance, updated=now(), results=ordered)
 
 
@@ -252,9 +365,7 @@ REASON_FIELDS = tuple(key for f, (_, key) in zip(_FIELDS, _JSON_NAMES) if f.meta
 SHOWN_FIELDS: dict[str, tuple[str, ...]] = {
     where: tuple(f.name for f in sorted(_FIELDS, key=lambda f: str(f.metadata.get("shown")))
                  if str(f.metadata.get("shown")).startswith(where)) for where in ("tab", "mark")}
-#: Every field of ``machine`` (see `ruota_docs.records.machine.Device`) and the types it may hold.
-MACHINE_FIELDS: dict[str, tuple[type, ...]] = {
-    "backend": (str,), "gpu_name": (str, type(None)), "arch": (str, type(None)), "vram_bytes": (int, type(None)),
-    "gpu_count": (int,), "os": (str,), "machine": (str,), "python": (str,), "torch": (str, type(None)),
-    "hip": (str, type(None)), "cuda": (str, type(None)), "packages": (dict,), "machine_id": (str,),
-}
+_MACHINE_FIELDS = dataclasses.fields(Machine)
+_MACHINE_HINTS = typing.get_type_hints(Machine)
+#: Every field of a record's ``machine`` (`Machine`) and the JSON types it may hold.
+MACHINE_FIELDS: dict[str, tuple[type, ...]] = {f.name: _types(_MACHINE_HINTS[f.name]) for f in _MACHINE_FIELDS}

@@ -60,8 +60,8 @@ from typing import Any
 
 from ruota_docs.records import bounds, reason_codes
 from ruota_docs.records.schema import (
-    JSON, KIND, MERGED, OMITTED_IF_NULL, OUTCOMES, PER_COPY, REASON_FIELDS, SCHEMA, BlockRef, Record, RecordError,
-    Result,
+    JSON, KIND, MERGED, OMITTED_IF_NULL, OUTCOMES, PER_COPY, REASON_FIELDS, SCHEMA, BlockRef, Machine, Record,
+    RecordError, Result,
 )
 
 try:
@@ -157,7 +157,7 @@ def _check_parts(path: object, data: JSON) -> None:
 def decode(data: JSON, path: object = "record") -> Record:
     """The `Record` of a stored record (`parse`): its results are read from the stored form when
     first asked for (`Expanding`)."""
-    return Record(machine_id=data.get("machine_id"), machine=data.get("machine") or {},
+    return Record(machine_id=data.get("machine_id"), machine=Machine.from_json(data.get("machine"), f"{path}: machine"),
                   fingerprint=data.get("fingerprint"), provenance=data.get("provenance"),
                   updated=data.get("updated"), results=Expanding(data["pages"], data["reasons"], data["outputs"], path))
 

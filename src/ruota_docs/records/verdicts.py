@@ -12,20 +12,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ruota_docs.records import stored
-from ruota_docs.records.schema import JSON, BlockRef, Record, Result
+from ruota_docs.records.schema import JSON, BlockRef, Machine, Record, Result
 
 PRIORITY = ("failed", "passed", "skipped", "stale", "absent")
 
 
-def machine_label(machine: Mapping[str, Any]) -> str:
-    """``NVIDIA H200 (CUDA)``, ``AMD Radeon RX 7600 (ROCm, gfx1102)``, ``CPU x86_64``."""
-    backend = machine.get("backend")
-    if backend == "cuda" and machine.get("gpu_name"):
-        return f"{machine['gpu_name']} (CUDA)"
-    if backend == "rocm":
-        name = machine.get("gpu_name") or "AMD GPU"
-        return f"{name} (ROCm, {machine.get('arch')})" if machine.get("arch") else f"{name} (ROCm)"
-    return f"CPU {machine.get('machine', '')}".strip()
+def machine_label(machine: Machine | Mapping[str, Any]) -> str:
+    """``NVIDIA H200 (CUDA)``, ``AMD Radeon RX 7600 (ROCm, gfx1102)``, ``CPU x86_64`` (`Machine.label`,
+    of a machine or of its JSON)."""
+    return (machine if isinstance(machine, Machine) else Machine.from_json(machine)).label
 
 
 def record_id(record: Record) -> str:
@@ -35,16 +30,8 @@ def record_id(record: Record) -> str:
     return f"{record.machine_id}-{fingerprint[:8]}" if fingerprint else str(record.machine_id)
 
 
-def target(machine: Mapping[str, Any]) -> str:
-    """What a machine's results group by: its GPU target (``gfx1102``, ``sm_90``), else its CPU
-    architecture (``x86_64``)."""
-    return str(machine.get("arch") or machine.get("machine") or "?")
-
-
-def group_of(machine: Mapping[str, Any]) -> tuple[str, str]:
-    """``(backend, target)`` of a machine: ``("rocm", "gfx1102")``, ``("cpu", "x86_64")``."""
-    return str(machine.get("backend")), target(machine)
-
+#: The machine of a result whose record is not known.
+_NO_MACHINE = Machine()
 
 #: ``(stored result, outputs, reasons, its page's ran_at)``: where a `MachineResult` reads its result from.
 Stored = tuple[JSON, Mapping[str, str], Mapping[str, JSON], "str | None"]
@@ -64,8 +51,8 @@ class MachineResult:
         self.record = record  #: the whole record (machine, fingerprint, provenance); None: not known
         if group == ("", ""):
             # a result that does not say what machine it is for counts on its own
-            group = group_of(self.machine) if self.machine else ("", machine_id)
-        #: ``(backend, target)``: the machines a block panel counts together (`group_of`)
+            group = record.machine.group if record is not None and record.machine.backend else ("", machine_id)
+        #: ``(backend, target)``: the machines a block panel counts together (`Machine.group`)
         self.group = group
         self._entry = entry
         #: the stored result of a stored record (`Stored`): `entry` is read from it when asked
@@ -103,8 +90,8 @@ class MachineResult:
         return (entry.reason, repr(entry.reason_code)) if entry is not None else (None, "None")
 
     @property
-    def machine(self) -> dict[str, Any]:
-        return self.record.machine if self.record is not None else {}
+    def machine(self) -> Machine:
+        return self.record.machine if self.record is not None else _NO_MACHINE
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, MachineResult):
@@ -217,7 +204,7 @@ class Index:
     def __init__(self, records: Iterable[Record]) -> None:
         self.ledgers = list(records)
         self._stored = [stored.parts(record) for record in self.ledgers]
-        self.labels = [(record_id(data), machine_label(data.machine), group_of(data.machine))
+        self.labels = [(record_id(data), data.machine.label, data.machine.group)
                        for data in self.ledgers]
         # records are numbered in the order verdicts list them (by record id), so that a verdict's
         # results need no sorting by anything but their number
@@ -373,6 +360,6 @@ def verdict(page: str, index: int, sha256: str, indexed: Index | Iterable[tuple[
             state = "stale"
         else:
             continue
-        label = machine_label(data.machine)
+        label = data.machine.label
         result.results.append(MachineResult(record_id(data), label, state, entry, data))
     return result

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 from ruota_docs.run import toolchain
 from ruota_docs.records.agreement import HOLDS
-from ruota_docs.records.machine import Device
+from ruota_docs.records.schema import Machine
 from ruota_docs.records.reason_codes import Reason, reason
-from ruota_docs.blocks.terms import OS_LABELS, Requirement, RequirementError, _version
+from ruota_docs.blocks.terms import OS_LABELS, Requirement, RequirementError, version_of
 
 
-def _gpu_described(req: Requirement, device: Device) -> str:
+def _gpu_described(req: Requirement, device: Machine) -> str:
     """The machine with its GPU's target and memory, for terms about the GPU itself."""
     if not device.arch:
         return device.describe()
@@ -26,7 +26,7 @@ def _gpu_described(req: Requirement, device: Device) -> str:
     return f"{device.describe()} ({device.arch}{vram})"
 
 
-def _hipcc_holds(req: Requirement, device: Device) -> bool:
+def _hipcc_holds(req: Requirement, device: Machine) -> bool:
     if not req.values:
         return toolchain.works()
     return all(build.ok for build in toolchain.builds(req.values).values())
@@ -46,13 +46,13 @@ def triton_version() -> str | None:
     return None
 
 
-def _triton_at_least(req: Requirement, device: Device) -> bool:
+def _triton_at_least(req: Requirement, device: Machine) -> bool:
     found = triton_version()
     leading = re.match(r"\d+(?:\.\d+)*", found or "")
-    return leading is not None and _version(leading[0]) >= _version(req.values[0])
+    return leading is not None and version_of(leading[0]) >= version_of(req.values[0])
 
 
-def _missing_tools(req: Requirement, device: Device) -> str:
+def _missing_tools(req: Requirement, device: Machine) -> str:
     missing = [v for v in req.values if toolchain.find_program(v) is None]
     return f"no {' or '.join(missing)} on {toolchain.searched()}"
 
@@ -61,9 +61,9 @@ def _missing_tools(req: Requirement, device: Device) -> str:
 class Check:
     """How one requirement term is checked on this machine."""
 
-    holds: Callable[[Requirement, Device], bool]  #: whether the term holds on ``device``
+    holds: Callable[[Requirement, Machine], bool]  #: whether the term holds on ``device``
     #: what a skip reason says this machine is, where the term does not hold
-    this_machine: Callable[[Requirement, Device], str] = lambda req, device: device.describe()
+    this_machine: Callable[[Requirement, Machine], str] = lambda req, device: device.describe()
 
 
 #: The check of every term of `ruota_docs.blocks.terms.TERMS`, under its name.
@@ -98,7 +98,7 @@ def _check(req: Requirement) -> Check:
         raise RequirementError(f"unknown requirement {req.name!r}") from None
 
 
-def is_met(req: Requirement, device: Device, network: bool = False) -> bool:
+def is_met(req: Requirement, device: Machine, network: bool = False) -> bool:
     """Whether ``device`` satisfies one requirement (``network``: whether the run allows the internet,
     the ``network`` field of the run's settings, `ruota_docs.run.settings.Settings`)."""
     if req.name == "network":
@@ -106,18 +106,18 @@ def is_met(req: Requirement, device: Device, network: bool = False) -> bool:
     return _check(req).holds(req, device)
 
 
-def _this_machine(req: Requirement, device: Device) -> str:
+def _this_machine(req: Requirement, device: Machine) -> str:
     return _check(req).this_machine(req, device)
 
 
-def unmet_reason(reqs: tuple[Requirement, ...], device: Device, network: bool = False) -> str | None:
+def unmet_reason(reqs: tuple[Requirement, ...], device: Machine, network: bool = False) -> str | None:
     """``None`` where every requirement holds, else the skip reason:
     ``requires ROCm; this machine: CUDA, NVIDIA H200``."""
     found = unmet(reqs, device, network)
     return found.english() if found else None
 
 
-def unmet(reqs: tuple[Requirement, ...], device: Device, network: bool = False) -> Reason | None:
+def unmet(reqs: tuple[Requirement, ...], device: Machine, network: bool = False) -> Reason | None:
     """``None`` where every requirement holds, else the skip's reason code (``requires``):
     the unmet terms as written and what this machine is."""
     missing = [r for r in reqs if not is_met(r, device, network)]

@@ -25,7 +25,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from ruota_docs.blocks import user_cache
-from ruota_docs.records.machine import Device
+from ruota_docs.records.schema import Machine
 from ruota_docs.run.settings import FAKE_DEVICE_VARIABLE
 
 #: Distributions whose versions the probe reports when they are installed.
@@ -178,14 +178,14 @@ def gpu_facts() -> dict:
     return facts
 
 
-def share(device: Device) -> None:
+def share(device: Machine) -> None:
     """Hand ``device`` to child processes started from now on (xdist workers)."""
     data = asdict(device)
     os.environ[PROBED_ENV] = json.dumps(data, sort_keys=True)
 
 
 @functools.lru_cache(maxsize=1)
-def probe() -> Device:
+def probe() -> Machine:
     """Describe this machine. Cached: call it as often as you like.
 
     A process started by a test run that already probed this machine reads the
@@ -195,12 +195,12 @@ def probe() -> Device:
     shared = os.environ.get(PROBED_ENV)
     if shared and not os.environ.get(FAKE_DEVICE_VARIABLE):
         try:
-            return Device(**json.loads(shared))
+            return Machine(**json.loads(shared))
         except (TypeError, ValueError):
             pass  # not ours: probe for real
     facts = dict(gpu_facts())
     facts.pop("fake", None)
-    return Device(
+    return Machine(
         backend=facts.get("backend", "cpu"),
         gpu_name=facts.get("gpu_name"),
         arch=facts.get("arch"),

@@ -17,11 +17,8 @@ from ruota_docs.blocks import site_config
 
 @functools.lru_cache(maxsize=256)
 def _site_above(folder: Path) -> Path | None:
-    """The folder of the nearest mkdocs.yml at or above ``folder``."""
-    for candidate in (folder, *folder.parents):
-        if site_config.config_path(candidate).exists():
-            return candidate
-    return None
+    """The folder of the nearest mkdocs.yml at or above ``folder`` (kept: a run asks for every page)."""
+    return site_config.site_above(folder)
 
 
 def docs_dir(root: Path) -> Path:

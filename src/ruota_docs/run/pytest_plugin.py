@@ -21,6 +21,8 @@ Loaded automatically (entry point ``pytest11``). Options:
                          else as the unprivileged user, said once; ``sandbox``: refuse to run
                          without it; ``user``: the fallback (:mod:`ruota_docs.run.sandbox`);
                          each entry records ``isolation``
+``--allow-env NAME``     let pages that name it (``run: env=NAME``) get a variable named like a
+                         secret (``HF_TOKEN``); also ``RUOTA_DOCS_ALLOW_ENV=A,B``
 
 mkdocs.yml is read as MkDocs reads it: a file that is not valid YAML stops the run with its
 file and line; an option the ``ruota_docs`` plugin does not have is a warning, an error with
@@ -46,7 +48,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:  # imported where a hook needs them (see below)
-    from ruota_docs.records.schema import BlockRef, Result
+    from ruota_docs.records.schema import BlockRef, Machine, Result
     from ruota_docs.blocks.block import Block
     from ruota_docs.run.accounting import Accounting
     from ruota_docs.run.run_state import RunState
@@ -59,20 +61,6 @@ _KEY = "ruota_block"
 _UPDATED = "ruota_updated"
 #: The key of an xdist worker's ``workeroutput`` that carries what it collected (run.accounting).
 _WORKER_KEY = "ruota_collected"
-def _not_rewritten() -> None:
-    """pytest rewrites the ``assert`` statements of every module of a plugin's distribution (so that
-    a plugin's helpers explain a failing assertion), which here is the whole engine: its modules hold
-    none, and pytest's import hook costs each module a run imports (a parse and a compile every run,
-    where ``__pycache__`` cannot be written). So the package leaves the hook's list once this module
-    is loaded (the list is the hook's own: where a pytest names it otherwise, nothing changes)."""
-    for finder in sys.meta_path:
-        marked = getattr(finder, "_must_rewrite", None)  # pytest's AssertionRewritingHook
-        if isinstance(marked, set):
-            marked.discard("ruota_docs")
-
-
-_not_rewritten()
-
 #: Where the run's settings are kept on pytest's config (built once per process, on first use).
 SETTINGS = pytest.StashKey["Settings"]()
 #: The run's state: the settings, and the record read at session start.
@@ -180,6 +168,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--isolation", choices=("auto", "sandbox", "user"),
                     help="how pages are isolated: auto (default: bubblewrap's sandbox where it runs, else the "
                          "unprivileged user), sandbox (required), user (the fallback)")
+    group.addoption("--allow-env", action="append", metavar="NAME",
+                    help="let pages that name it (run: env=NAME) get this variable, though named like a secret "
+                         "(a token, key or password); repeat for several")
     group.addoption("--run-as-root", action="store_true",
                     help="when run as root, run the pages' code as root too (default: as an unprivileged user, "
                          "see `ruota-docs runner`)")
@@ -292,7 +283,8 @@ def ruota_run(pytestconfig: pytest.Config) -> RunState:
 
 
 def _config_above(path: Path) -> bool:
-    """Whether a mkdocs.yml is at or above ``path`` (nothing read, nothing imported)."""
+    """Whether a mkdocs.yml is at or above ``path`` (nothing read, nothing imported: the names are
+    `ruota_docs.blocks.site_config.CONFIG_NAMES`, which a run that collects no page never imports)."""
     folder = path if path.is_dir() else path.parent
     return any((f / name).exists() for f in (folder, *folder.parents) for name in ("mkdocs.yml", "mkdocs.yaml"))
 
@@ -633,13 +625,13 @@ def _write_record(session: pytest.Session, entries: list[tuple[dict[str, Any], i
     complete = {page for page, seen in recorded.items() if totals[page] and len(seen) >= totals[page]}
     path = settings.record_path(probe().machine_id)
     try:
-        ledger.record(path, results, complete, probe().to_dict(), forget=unrun)
+        ledger.record(path, results, complete, probe(), forget=unrun)
     except RecordError as error:
         run.summary = f"verification record NOT written: {error}"
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
         return
     except OSError as error:  # the machine's fault (no space, a read-only folder): the results are kept aside
-        kept = _kept_aside(path, results, complete, probe().to_dict(), unrun)
+        kept = _kept_aside(path, results, complete, probe(), unrun)
         run.summary = (f"verification record NOT written: {error.filename or path}: {error.strerror}; the "
                        f"record was left as it was. "
                        + (f"This run's results are kept, merged with it, in {kept}: move that file to "
@@ -658,7 +650,7 @@ def _write_record(session: pytest.Session, entries: list[tuple[dict[str, Any], i
     )
 
 
-def _kept_aside(path: Path, results: Mapping[BlockRef, Result], complete: set[str], machine: dict[str, Any],
+def _kept_aside(path: Path, results: Mapping[BlockRef, Result], complete: set[str], machine: Machine,
                 unrun: set[str]) -> Path | None:
     """The run's record written in the temporary folder instead (merged with the record at
     ``path`` as it is): the path, or None where that fails too."""
@@ -681,20 +673,7 @@ def _kept_aside(path: Path, results: Mapping[BlockRef, Result], complete: set[st
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int | pytest.ExitCode,
                             config: pytest.Config) -> None:
     if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and not _run(config).sites:
-        below = _sites_below(config)
-        if below:
-            terminalreporter.write_sep("-", "ruota-docs: no site collected")
-            terminalreporter.write_line(
-                f"no mkdocs.yml at or above the folder this run names; below it: {', '.join(below[:5])}"
-                + (f" and {len(below) - 5} more" if len(below) > 5 else "")
-                + f". Run pytest on that site's folder (pytest {Path(below[0]).parent}) or name it with "
-                  f"--mkdocs-config {below[0]}")
-        elif zensical := _zensical_config(config):
-            terminalreporter.write_sep("-", "ruota-docs: no site collected")
-            terminalreporter.write_line(
-                f"{zensical}: the engine reads a site's settings from mkdocs.yml, not from zensical.toml. Zensical "
-                "reads mkdocs.yml too (where no zensical.toml is beside it): write the same settings there, "
-                "project.markdown_extensions as markdown_extensions, and run pytest again")
+        _no_site_collected(terminalreporter, config)
     updated = _run(config).updated
     if updated:
         terminalreporter.write_sep("-", "ruota-docs #> lines updated")
@@ -719,3 +698,22 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int | pytest.Exit
     if summary:
         terminalreporter.write_sep("-", "ruota-docs verification record")
         terminalreporter.write_line(summary)
+
+
+def _no_site_collected(terminalreporter: Any, config: pytest.Config) -> None:
+    """A run that collected nothing and found no site: where the sites below it are, or that
+    the one there is configured for Zensical alone."""
+    below = _sites_below(config)
+    if below:
+        terminalreporter.write_sep("-", "ruota-docs: no site collected")
+        terminalreporter.write_line(
+            f"no mkdocs.yml at or above the folder this run names; below it: {', '.join(below[:5])}"
+            + (f" and {len(below) - 5} more" if len(below) > 5 else "")
+            + f". Run pytest on that site's folder (pytest {Path(below[0]).parent}) or name it with "
+              f"--mkdocs-config {below[0]}")
+    elif zensical := _zensical_config(config):
+        terminalreporter.write_sep("-", "ruota-docs: no site collected")
+        terminalreporter.write_line(
+            f"{zensical}: the engine reads a site's settings from mkdocs.yml, not from zensical.toml. Zensical "
+            "reads mkdocs.yml too (where no zensical.toml is beside it): write the same settings there, "
+            "project.markdown_extensions as markdown_extensions, and run pytest again")

@@ -13,6 +13,9 @@ The child never returns into pytest: whatever happens, it leaves with ``os._exit
 handlers, no flushing of the parent's buffers). What it prints while rendering and the warnings
 it raises (an extension's) go back with the result, and the parent prints and raises them,
 where pytest captures them as it would have captured the parent's own rendering's.
+
+A speed trick (`ruota_docs.blocks.speedups`, ``render_ahead``): ``RUOTA_DOCS_NO_SPEEDUPS=render_ahead``
+turns it off.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ import threading
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+
+from ruota_docs.blocks import speedups
 
 
 @dataclass
@@ -56,7 +61,7 @@ def start(path: Path) -> bool:
     """Fork a child that renders the page at ``path``; False where none was forked. The child finds
     the page's site itself: the run's own set-up does the same meanwhile, and a file that turns
     out to be no page of the site the run is about is simply never asked for."""
-    if _AHEAD or not hasattr(os, "fork") or threading.active_count() > 1:
+    if _AHEAD or not hasattr(os, "fork") or threading.active_count() > 1 or not speedups.on("render_ahead"):
         return False
     read, write = os.pipe()
     pid = os.fork()

@@ -25,10 +25,12 @@ the run says so once, and each result records which isolation it had (``isolatio
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import glob
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -116,13 +118,41 @@ def default_memory() -> int | None:
     return int(total * DEFAULT_MEMORY_SHARE) if total else None
 
 
-def environment(invoking: Mapping[str, str], names: Iterable[str] = ()) -> dict[str, str]:
+#: Words of a variable's name (split at ``_``) that make it a secret: a page names it in vain
+#: unless the user allows it (``--allow-env``), and no prefix of the allow-list lets it through.
+SECRET_WORDS = frozenset({"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "PASS", "PWD", "KEY", "APIKEY",
+                          "CREDENTIAL", "CREDENTIALS", "AUTH", "COOKIE", "PAT", "PRIVATE", "SIGNATURE"})
+
+
+def secret(name: str) -> bool:
+    """Whether a variable is named like a secret: ``GH_TOKEN``, ``AWS_SECRET_ACCESS_KEY``, ``NVIDIA_API_KEY``."""
+    return name != "PWD" and not SECRET_WORDS.isdisjoint(name.upper().split("_"))
+
+
+def environment(invoking: Mapping[str, str], names: Iterable[str] = (), allowed: Iterable[str] = ()) -> dict[str, str]:
     """The page's environment: the allow-listed variables of ``invoking`` and those the page's
     blocks name (``<!-- run: env=NAME -->``); nothing else, so no token or password of the
-    invoking user reaches a block, or its output in a record."""
-    wanted = set(names)
+    invoking user reaches a block, or its output in a record. A name like a secret's (`secret`)
+    comes only where the user ``allowed`` it: a page cannot ask for the user's tokens by name."""
+    wanted, allowed = set(names), set(allowed)
     return {k: v for k, v in invoking.items()
-            if k in ALLOWED or k in wanted or k.startswith(ALLOWED_PREFIXES)}
+            if (k in ALLOWED or k in wanted or k.startswith(ALLOWED_PREFIXES)) and (not secret(k) or k in allowed)}
+
+
+def withheld(invoking: Mapping[str, str], names: Iterable[str], allowed: Iterable[str] = ()) -> list[str]:
+    """The variables a page names that `environment` keeps from it: set, named like a secret, not allowed."""
+    return sorted(n for n in set(names) - set(allowed) if n in invoking and secret(n))
+
+
+def _start_or_home(path: str) -> bool:
+    """Whether a folder of ``sys.path`` is the one the run started in (``python -m pytest`` puts it
+    there; the page's process has its own) or holds the user's home: ``cd ~ && python -m pytest
+    site/docs`` would bind the home, with its ``.ssh`` and ``.netrc``, into every page's sandbox."""
+    if not path or not os.path.isabs(path):
+        return False
+    real, home = os.path.realpath(path), os.path.realpath(os.path.expanduser("~"))
+    holds_home = home != "/" and (real == home or home.startswith(real.rstrip("/") + "/"))
+    return holds_home or real == os.path.realpath(os.getcwd())
 
 
 def bwrap() -> str | None:
@@ -149,7 +179,7 @@ def readable_paths(extra: tuple[str, ...] = ()) -> list[str]:
     virtualenv (every folder on ``sys.path``), the package, and ``extra`` (the repository)."""
     package_root = Path(__file__).resolve().parents[2]
     found = [sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(sys.executable), str(package_root),
-             *sys.path, *map(str, extra)]
+             *(p for p in sys.path if not _start_or_home(p)), *map(str, extra)]
     paths = []
     for path in found:
         if not path or not os.path.isabs(path) or not os.path.exists(path):
@@ -224,18 +254,43 @@ def _readable(paths: tuple[str, ...]) -> tuple[tuple[str, ...], frozenset[str]]:
     return tuple(args), frozenset(made)
 
 
+#: Folders no service puts its socket in, and too large to search each run.
+_UNSEARCHED = frozenset({".venv", "venv", "node_modules", "objects", "__pycache__", "site"})
+
+
+@functools.lru_cache(maxsize=8)
+def sockets_in(folders: tuple[str, ...]) -> tuple[str, ...]:
+    """The Unix socket files under ``folders`` (the repository), found once per run: a read-only bind
+    does not stop ``connect()`` on them, so `command` binds ``/dev/null`` over each (git's fsmonitor
+    keeps one in ``.git``; an editor's or a dev server's may lie anywhere). Virtual environments and
+    `_UNSEARCHED` folders are not searched."""
+    found = set()
+    for top in folders:
+        for folder, children, files in os.walk(top):
+            children[:] = [c for c in children if c not in _UNSEARCHED
+                           and not os.path.exists(os.path.join(folder, c, "pyvenv.cfg"))]
+            for name in files:
+                path = os.path.join(folder, name)
+                with contextlib.suppress(OSError):
+                    if stat.S_ISSOCK(os.lstat(path).st_mode):
+                        found.add(path)
+    return tuple(sorted(found))
+
+
 def command(argv: list[str], workdir: Path, network: bool, readable: Iterable[str],
-            user: tuple[int, int, tuple[int, ...]] | None = None, tmp: Path | None = None) -> list[str]:
+            user: tuple[int, int, tuple[int, ...]] | None = None, tmp: Path | None = None,
+            masked: Iterable[str] = ()) -> list[str]:
     """``argv`` run in a sandbox whose only writable folder is ``workdir`` (see the module's doc),
     as ``user`` (uid, gid, groups) where the test run is root and the page runs as another user.
     ``tmp`` (a folder of the page's) is its ``/tmp``, shared by the page's blocks; else an empty one
-    any user may write, as a real one."""
+    any user may write, as a real one. ``masked``: socket files (`sockets_in`) the page must not reach."""
     spaces, switch = _namespaces(user)
     private = ("--bind", str(tmp), "/tmp") if tmp is not None else ("--perms", "01777", "--tmpfs", "/tmp")
     bound, made = _readable(tuple(readable))
     page = str(workdir)
     return [bwrap() or "bwrap", *spaces, "--die-with-parent", "--new-session", *(("--share-net",) * network),
-            *_system(), *private, *bound, *_way_to(page, set(made)), "--bind", page, page,
+            *_system(), *private, *bound, *(a for sock in masked for a in ("--ro-bind", "/dev/null", sock)),
+            *_way_to(page, set(made)), "--bind", page, page,
             "--chdir", page, "--", *switch, *argv]
 
 

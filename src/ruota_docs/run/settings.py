@@ -10,7 +10,7 @@ needs as one JSON argument (:meth:`Settings.for_worker`).
 Environment variables read here, and only here, as inputs (each documented on its field):
 ``RUOTA_DOCS_NETWORK``, ``RUOTA_DOCS_RUN_AS_ROOT``, ``RUOTA_DOCS_RUN_AS``,
 ``RUOTA_DOCS_MEMORY_LIMIT``, ``RUOTA_DOCS_ISOLATION``, ``RUOTA_DOCS_PROCESS_LIMIT``,
-``RUOTA_DOCS_FILE_SIZE_LIMIT`` and ``RUOTA_DOCS_FAKE_DEVICE`` (the device probe reads that one
+``RUOTA_DOCS_FILE_SIZE_LIMIT``, ``RUOTA_DOCS_ALLOW_ENV`` and ``RUOTA_DOCS_FAKE_DEVICE`` (the device probe reads that one
 too, since it describes the machine for any caller). The variables a run sets for the
 processes it starts are not options: ``RUOTA_DOCS_SESSION`` marks every process of a page
 so that none outlives it, ``RUOTA_DOCS_PAGE`` tells a block's code which page it is on, and
@@ -42,6 +42,7 @@ FAKE_DEVICE_VARIABLE = "RUOTA_DOCS_FAKE_DEVICE"
 ISOLATION_VARIABLE = "RUOTA_DOCS_ISOLATION"
 PROCESS_LIMIT_VARIABLE = "RUOTA_DOCS_PROCESS_LIMIT"
 FILE_SIZE_LIMIT_VARIABLE = "RUOTA_DOCS_FILE_SIZE_LIMIT"
+ALLOW_ENV_VARIABLE = "RUOTA_DOCS_ALLOW_ENV"
 
 
 def _flag(value: str | None) -> bool:
@@ -101,6 +102,10 @@ class Settings:
     #: unit; ``0``: no limit), and the data memory of each of its processes, 80 % of the machine's
     #: memory unless ``RUOTA_DOCS_MEMORY_LIMIT`` caps the address space instead.
     file_size_limit: str = "16GiB"
+    #: Variables named like a secret (``GH_TOKEN``, ``AWS_SECRET_ACCESS_KEY``) that a page may get
+    #: when it names them (``--allow-env NAME``, ``RUOTA_DOCS_ALLOW_ENV=A,B``): the user's to
+    #: allow, never the page's (`ruota_docs.run.sandbox.environment`).
+    allow_env: tuple[str, ...] = ()
     #: A device to pretend to be, ``"rocm gfx1102 AMD Radeon RX 7600 8GiB"``
     #: (``RUOTA_DOCS_FAKE_DEVICE``): previews how pages resolve elsewhere; no record is written.
     fake_device: str | None = None
@@ -161,6 +166,10 @@ def _count(value: str | None, name: str) -> int | None:
     return found
 
 
+def _names(value: str | None) -> tuple[str, ...]:
+    return tuple(sorted({n.strip() for n in (value or "").replace(" ", ",").split(",") if n.strip()}))
+
+
 def from_environment(root: Path | None = None, environ: Mapping[str, str] | None = None, **options) -> Settings:
     """Settings for ``root`` from the site configuration and the environment, ``options`` winning:
     what a run without command-line options gets (and the command line's ``runner``)."""
@@ -181,6 +190,7 @@ def from_environment(root: Path | None = None, environ: Mapping[str, str] | None
         "isolation": (environ.get(ISOLATION_VARIABLE) or "auto").strip().lower(),
         "process_limit": _count(environ.get(PROCESS_LIMIT_VARIABLE), PROCESS_LIMIT_VARIABLE),
         "file_size_limit": (environ.get(FILE_SIZE_LIMIT_VARIABLE) or "").strip() or None,
+        "allow_env": _names(environ.get(ALLOW_ENV_VARIABLE)),
     }
     values = {k: v for k, v in values.items() if v is not None or k not in ("process_limit", "file_size_limit")}
     values.update({k: v for k, v in options.items() if v is not None})
@@ -207,4 +217,5 @@ def from_pytest(config, environ: Mapping[str, str] | None = None, root: Path | N
         update_outputs=bool(option("update_outputs")),
         run_as_root=True if option("run_as_root") else None,
         isolation=option("isolation") or None,
+        allow_env=_names(",".join([environ.get(ALLOW_ENV_VARIABLE) or "", *(option("allow_env") or ())])) or None,
     )

@@ -27,7 +27,7 @@ from mkdocs.commands.build import build
 from mkdocs.plugins import BasePlugin, event_priority
 
 from ruota_docs.serve import caches
-from ruota_docs.site import search, template_cache
+from ruota_docs.site import search
 from ruota_docs.site.site_languages import SiteLanguage, build_language, site_languages
 
 #: Each page's title in the navigation, per ``(locale, page path in the language folder)``,
@@ -170,7 +170,7 @@ def build_pages(config, pages: dict[str, set[str]], serve_url: str | None = None
     selection = Selection(pages)
     config.plugins["ruota_docs_titles"] = selection
     caches.keep_theme_listing(config.theme)  # before the first build: Material's search reads the theme in on_config
-    template_cache.compile_once(config.theme)
+    caches.compile_once(config.theme)
     i18n = config.plugins.get("i18n")
     with _quiet_partial_build():
         for lang in site_languages(config):

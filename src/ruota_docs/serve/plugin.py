@@ -49,6 +49,7 @@ class LivePreviewPlugin(RuotaDocsPlugin):
             from ruota_docs.serve import caches, partial_build  # noqa: PLC0415 — the preview only
 
             caches.keep_highlighted_code()
+            caches.compile_once(config.theme)
             partial_build.record_titles(config)
         return config
 

@@ -117,19 +117,10 @@ def plan(changes: dict[Path, str], root: Path, docs_dir: Path, languages: list[S
     included: set[Path] = set()
     for path, change in sorted(changes.items()):
         path = Path(os.path.realpath(path))
-        inside = _under(path, docs_dir)
-        if inside is not None:
-            if pages.split(path) is None:
-                return Plan(full=f"{inside.as_posix()} changed")
-            if change != "modified":
-                return Plan(full=f"{inside.as_posix()} was {change}: the navigation changes")
-            if page_cache.last(path) is None:
-                return Plan(full=f"{inside.as_posix()} has not been built yet")
-            edited.add(path)
-        elif any(_under(path, folder) is not None for folder in include_dirs):
-            included.add(path)
-        else:
-            return Plan(full=f"{path.name} changed")
+        full = _needs_full(path, change, docs_dir, include_dirs, pages)
+        if full:
+            return Plan(full=full)
+        (edited if _under(path, docs_dir) is not None else included).add(path)
     result = Plan()
     for path in sorted(edited | {Path(p) for p in page_cache.including(included)}):
         where = pages.split(Path(os.path.realpath(path)))
@@ -142,3 +133,19 @@ def plan(changes: dict[Path, str], root: Path, docs_dir: Path, languages: list[S
             for listing in page_cache.listing(docs_dir / locale):
                 result.add(locale, Path(listing).relative_to(docs_dir / locale).as_posix())
     return result
+
+
+def _needs_full(path: Path, change: str, docs_dir: Path, include_dirs: list[Path], pages: _Pages) -> str | None:
+    """Why a change to ``path`` means rebuilding everything; None where a page of the docs was
+    edited that was built before, or an included file changed."""
+    inside = _under(path, docs_dir)
+    if inside is None:
+        included = any(_under(path, folder) is not None for folder in include_dirs)
+        return None if included else f"{path.name} changed"
+    if pages.split(path) is None:
+        return f"{inside.as_posix()} changed"
+    if change != "modified":
+        return f"{inside.as_posix()} was {change}: the navigation changes"
+    if page_cache.last(path) is None:
+        return f"{inside.as_posix()} has not been built yet"
+    return None

@@ -35,8 +35,7 @@ from pathlib import Path
 
 from ruota_docs.records import verdicts
 from ruota_docs.records.agreement import HOLDS, unmet
-from ruota_docs.records.machine import Device
-from ruota_docs.records.schema import Record, Result
+from ruota_docs.records.schema import Machine, Record, Result
 from ruota_docs.blocks import terms
 from ruota_docs.blocks.collect import PageError, page_blocks
 
@@ -93,6 +92,17 @@ def _target(guide: str, written: object) -> tuple[terms.Requirement, ...]:
 def target_cards(option: dict) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The ``target_cards`` option: ``(card, its GPU targets)`` in the order written."""
     return tuple((str(name), tuple(targets)) for name, targets in option.items())
+
+
+def guide_targets(option: dict, cards: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, tuple[str, ...]]:
+    """The ``guide_cards`` option (guide → the card of ``target_cards`` it is about), as guide → that
+    card's targets. Raises `EvidenceError` for a card ``target_cards`` does not name."""
+    targets = dict(cards)
+    for guide, card in option.items():
+        if card not in targets:
+            raise EvidenceError(f"mkdocs.yml (plugins: ruota_docs: guide_cards): {guide}: no card {card!r} in "
+                                f"target_cards (it names {', '.join(map(repr, targets)) or 'none'})")
+    return {str(guide): targets[card] for guide, card in option.items()}
 
 
 @dataclass
@@ -174,14 +184,14 @@ def _not_included(lang: str, key: str, snippet: str, text: str) -> str:
             "name the guide's current environment and self-test snippets there")
 
 
-def _excused(block, machine: dict) -> bool:
+def _excused(block, machine: Machine) -> bool:
     """A skip that says nothing about the card: no network allowed, or another operating system."""
     names = {t.name: t for t in block.requirements}
     if "network" in names:
         return True
-    if "os" in names and machine.get("os") not in names["os"].values:
+    if "os" in names and machine.os not in names["os"].values:
         return True
-    return block.kind == "windows" and machine.get("os") != "windows"
+    return block.kind == "windows" and machine.os != "windows"
 
 
 def cell(guide: Guide, data: Record, pages: verdicts.PageEntries) -> Cell:
@@ -191,11 +201,11 @@ def cell(guide: Guide, data: Record, pages: verdicts.PageEntries) -> Cell:
     return cell_of(guide, data.machine, found)
 
 
-def cell_of(guide: Guide, machine: dict, found) -> Cell:
+def cell_of(guide: Guide, machine: Machine, found) -> Cell:
     """The level ``guide`` reaches on ``machine``, from its result for each block (``found``: a
     mapping of block index → `verdicts.MachineResult`, None or missing where it has none). Each
     block is looked up only until the levels stop: the card matrix asks for every record."""
-    if guide.target and unmet(guide.target, machine if isinstance(machine, Device) else Device.from_dict(machine)):
+    if guide.target and unmet(guide.target, machine):
         return Cell(0, off_target=True)
 
     def state(block) -> str:
@@ -228,7 +238,7 @@ def cell_of(guide: Guide, machine: dict, found) -> Cell:
 
 def missing_cards(ledgers: list[Record], cards) -> list[tuple[str, tuple[str, ...]]]:
     """The ``cards`` (`target_cards`) whose targets no ROCm record has yet: ``(name, targets without a record)``."""
-    seen = {d.machine.get("arch") for d in ledgers if d.machine.get("backend") == "rocm"}
+    seen = {d.machine.arch for d in ledgers if d.machine.backend == "rocm"}
     rows = []
     for name, targets in cards:
         left = tuple(t for t in targets if t not in seen)

@@ -19,8 +19,8 @@ from ruota_docs.site.fragment_templates import add_globals, render, render_kept
 from ruota_docs.translations import staleness
 from ruota_docs.site.locales import STRINGS, digits, text
 from ruota_docs.records import verdicts
-from ruota_docs.records.schema import Record, Result
-from ruota_docs.records.verdicts import MachineResult, Verdict, machine_label
+from ruota_docs.records.schema import BACKENDS, Machine, Record, Result
+from ruota_docs.records.verdicts import MachineResult, Verdict
 from ruota_docs.blocks.terms import OS_LABELS, Requirement
 from ruota_docs.blocks.terms import ROCM_PROGRAMS
 
@@ -338,7 +338,7 @@ def _head(name: str, unit: str) -> str:
     return f"{name[:-1]}, {unit})" if name.endswith(")") else f"{name} ({unit})"
 
 
-def chart(options: dict[str, Any], entries_by_machine: list[tuple[dict[str, Any], list[Result | None]]],
+def chart(options: dict[str, Any], entries_by_machine: list[tuple[Machine, list[Result | None]]],
           lang: str) -> str:
     """A ``chart:`` directive: a table and an SVG bar chart of recorded metrics."""
     metrics = [m for m in str(options.get("metrics", "")).split(",") if m]
@@ -358,8 +358,8 @@ def chart(options: dict[str, Any], entries_by_machine: list[tuple[dict[str, Any]
                 places.append(charts.decimals(printed))
             values.append((name if len(metrics) > 1 else "", value, "measured"))
         if any(v is not None for _, v, _ in values):
-            groups.append((machine_label(machine), values))
-            rows.append((machine_label(machine), text(lang, "chart_measured"), [v for _, v, _ in values]))
+            groups.append((machine.label, values))
+            rows.append((machine.label, text(lang, "chart_measured"), [v for _, v, _ in values]))
     for item in str(options.get("reported", "")).split(";"):
         label, sep, written = item.rpartition("=")
         if sep and label.strip():
@@ -388,7 +388,6 @@ def chart(options: dict[str, Any], entries_by_machine: list[tuple[dict[str, Any]
     return render("chart", rows=shown, heads=heads, svg=svg, title=title, sources=sources, lang=lang)
 
 
-_BACKENDS = {"cpu": "CPU", "cuda": "CUDA", "rocm": "ROCm"}
 
 
 def _count(state: str, count: int, lang: str) -> str:
@@ -453,7 +452,7 @@ def _compiled_row(pages: list[tuple[str, str, list[Any]]], lang: str) -> dict[st
     targets: dict[str, bool] = {}  # target → whether a machine without a GPU compiled for it
     for block, verdict in items:
         for result in verdict.by_state("passed"):
-            without_gpu = result.machine.get("backend") == "cpu"
+            without_gpu = result.machine.backend == "cpu"
             for target in block.evidence.targets:
                 targets[target] = targets.get(target, False) or without_gpu
     ordered = sorted(targets.items(), key=lambda item: (len(item[0]), item[0]))
@@ -474,7 +473,7 @@ def _newest_per_target(ledgers: list[Record]) -> list[Record]:
         return ledgers
     newest: dict[tuple[str, str], Record] = {}
     for data in ledgers:
-        key = verdicts.group_of(data.machine)
+        key = data.machine.group
         if key not in newest or str(data.updated) > str(newest[key].updated):
             newest[key] = data
     return [newest[key] for key in sorted(newest)]
@@ -496,7 +495,7 @@ def status_page(pages: list[tuple[str, str, list[Any]]], ledgers: list[Record], 
     ``pages`` holds ``(title, url, [(block, verdict), …])`` for the reader's language.
     """
     # one column per backend and target (a thousand machines are a few dozen targets)
-    found = groups.group([verdicts.MachineResult(verdicts.record_id(d), machine_label(d.machine), "absent",
+    found = groups.group([verdicts.MachineResult(verdicts.record_id(d), d.machine.label, "absent",
                                                  None, d) for d in ledgers])
     columns = [(g.key, g.label() if g.count() == 1 else groups.target_label(g.backend, g.target)) for g in found]
     size = {g.key: g.count() for g in found}
@@ -537,13 +536,13 @@ def status_page(pages: list[tuple[str, str, list[Any]]], ledgers: list[Record], 
 def _described(data: Record, lang: str) -> dict[str, Any]:
     """One machine of the status page, as its row describes it."""
     m = data.machine
-    versions = ", ".join(f"{k} {v}" for k, v in sorted((m.get("packages") or {}).items()))
-    extra = ", ".join(x for x in (m.get("hip") and f"HIP {m['hip']}", m.get("cuda") and f"CUDA {m['cuda']}") if x)
-    system = f"{OS_LABELS.get(str(m.get('os')), m.get('os'))} {m.get('machine')}"
+    versions = ", ".join(f"{k} {v}" for k, v in sorted(m.packages.items()))
+    extra = ", ".join(x for x in (m.hip and f"HIP {m.hip}", m.cuda and f"CUDA {m.cuda}") if x)
+    system = f"{OS_LABELS.get(m.os, m.os)} {m.machine}"
     return {
-        "label": machine_label(m),
-        "backend": _BACKENDS.get(str(m.get("backend")), str(m.get("backend"))),
-        "gpu": str(m.get("gpu_name") or "—") + (f" · {m['arch']}" if m.get("arch") else ""),
-        "facts": " · ".join(x for x in (system, f"Python {m.get('python')}", extra, versions) if x),
+        "label": m.label,
+        "backend": BACKENDS[m.backend].name if m.backend in BACKENDS else m.backend,
+        "gpu": (m.gpu_name or "—") + (f" · {m.arch}" if m.arch else ""),
+        "facts": " · ".join(x for x in (system, f"Python {m.python}", extra, versions) if x),
         "updated": formatting.date(data.updated, lang, "medium"),
     }

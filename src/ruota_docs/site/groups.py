@@ -3,7 +3,7 @@ thousand machines' records as with two.
 
 A block panel, a value in the prose and the card matrix do not list machines: they count
 them per group (``rocm``/``gfx1102``, ``cuda``/``sm_90``, ``cpu``/``x86_64``), the guide's
-own card first (`GUIDE_TARGETS`), then the GPUs, then the CPU.
+own card first (the plugin's ``guide_cards``: `use_guide_targets`), then the GPUs, then the CPU.
 
 Agreement: where the machines of one group that ran a block's current code did not all
 get the same outcome, the group *disagrees* — shown on the block and in the matrix, never
@@ -18,21 +18,23 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ruota_docs.records import senders
+from ruota_docs.records.schema import BACKENDS, backend_order
 from ruota_docs.records.verdicts import MachineResult, Verdict
 from ruota_docs.site import trust
 
-#: Guide (path under a language folder) → the targets of the card it is about.
-GUIDE_TARGETS: dict[str, tuple[str, ...]] = {
-    "guides/keras-rx7600.md": ("gfx1102",),
-    "guides/radeon-vii-windows.md": ("gfx906",),
-}
-_BACKEND_ORDER = {"rocm": 0, "cuda": 1, "cpu": 2}
-_BACKEND_NAMES = {"rocm": "ROCm", "cuda": "CUDA", "cpu": "CPU"}
+#: This build's guides (path under a language folder) → the targets of the card each is about
+#: (set once per build from the site's options, as `ruota_docs.site.trust` is).
+_GUIDE_TARGETS: list[dict[str, tuple[str, ...]]] = [{}]
+
+
+def use_guide_targets(table: dict[str, tuple[str, ...]]) -> None:
+    """The guides of the site being built and their cards' targets (`ruota_docs.site.evidence.guide_targets`)."""
+    _GUIDE_TARGETS[0] = dict(table)
 
 
 def page_targets(page: str) -> tuple[str, ...]:
     """The targets of the card ``page`` (``es/guides/keras-rx7600.md``) is about; () for most pages."""
-    return GUIDE_TARGETS.get(page.split("/", 1)[-1], ())
+    return _GUIDE_TARGETS[0].get(page.split("/", 1)[-1], ())
 
 
 @dataclass
@@ -103,7 +105,7 @@ class Group:
 def target_label(backend: str, target: str) -> str:
     if backend == "rocm":
         return target
-    return f"{_BACKEND_NAMES.get(backend, backend)} {target}"
+    return f"{BACKENDS[backend].name if backend in BACKENDS else backend} {target}"
 
 
 def group(results: list[MachineResult], first: tuple[str, ...] = ()) -> list[Group]:
@@ -115,7 +117,7 @@ def group(results: list[MachineResult], first: tuple[str, ...] = ()) -> list[Gro
         if found is None:
             found = groups[result.group] = Group(*result.group)
         found.results.append(result)
-    return sorted(groups.values(), key=lambda g: (g.target not in first, _BACKEND_ORDER.get(g.backend, 3),
+    return sorted(groups.values(), key=lambda g: (g.target not in first, backend_order(g.backend),
                                                    -g.count(), g.target))
 
 

@@ -21,12 +21,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ruota_docs.records import verdicts
-from ruota_docs.records.schema import Record
+from ruota_docs.records.schema import Machine, Record, backend_order
 from ruota_docs.site import evidence, formatting, reasons, tier_table, trust
 from ruota_docs.site.locales import text
 from ruota_docs.site.fragments import icon
 
-_ORDER = {"rocm": 0, "cuda": 1, "cpu": 2}
 #: The icon each level shows (the verification marks' own).
 _ICONS = {0: "stale", 1: "skipped", 2: "passed", 3: "passed"}
 _STOP_ICONS = {"failed": "failed", "stale": "stale", "absent": "stale", "skipped": "skipped"}
@@ -42,12 +41,12 @@ def _link(url: str, block, words: str) -> str:
     return f'<a href="{html.escape(url)}#{anchor(block)}">{html.escape(words)}</a>'
 
 
-def _torch(machine: dict) -> str:
-    version = machine.get("torch") or "—"
-    if machine.get("hip"):
-        return f"{version} · HIP {machine['hip']}"
-    if machine.get("cuda") and machine.get("backend") == "cuda":
-        return f"{version} · CUDA {machine['cuda']}"
+def _torch(machine: Machine) -> str:
+    version = machine.torch or "—"
+    if machine.hip:
+        return f"{version} · HIP {machine.hip}"
+    if machine.cuda and machine.backend == "cuda":
+        return f"{version} · CUDA {machine.cuda}"
     return version
 
 
@@ -55,9 +54,9 @@ def _machine_facts(data: Record, lang: str) -> list[str]:
     """A machine as the matrix describes it: the GPU, then its target and system, PyTorch,
     the date of the run and where the record comes from (HTML, escaped)."""
     m = data.machine
-    gpu = m.get("gpu_name") or text(lang, "matrix_cpu_only")
-    system = f"{m.get('os', '?').capitalize().replace('Macos', 'macOS')} {m.get('machine', '')}".strip()
-    target = f"<code>{html.escape(m['arch'])}</code> · " if m.get("arch") else ""
+    gpu = m.gpu_name or text(lang, "matrix_cpu_only")
+    system = f"{(m.os or '?').capitalize().replace('Macos', 'macOS')} {m.machine}".strip()
+    target = f"<code>{html.escape(m.arch)}</code> · " if m.arch else ""
     facts = [f"<strong>{html.escape(gpu)}</strong>", f"{target}{html.escape(system)}",
              f"PyTorch {html.escape(_torch(m))}", html.escape(formatting.date(data.updated, lang, "medium"))]
     provenance = data.provenance or {}
@@ -159,9 +158,9 @@ def _targets(guides: list[evidence.Guide], indexed: verdicts.Index) -> list[_Tar
         machine = data.machine
         rid = verdicts.record_id(data)
         cells = [evidence.cell_of(g, machine, _OneRecord(by_block, rid)) for g, by_block in zip(guides, results)]
-        key = (str(machine.get("backend")), verdicts.target(machine))
+        key = machine.group
         found.setdefault(key, _Target(*key)).records.append((data, cells))
-    return sorted(found.values(), key=lambda t: (_ORDER.get(t.backend, 3), t.target))
+    return sorted(found.values(), key=lambda t: (backend_order(t.backend), t.target))
 
 
 def _best(target: _Target, n: int, guide: evidence.Guide, url: str, lang: str) -> str:
@@ -188,7 +187,7 @@ def _best(target: _Target, n: int, guide: evidence.Guide, url: str, lang: str) -
 
 
 def _target_head(target: _Target, lang: str) -> str:
-    names = sorted({str(d.machine.get("gpu_name") or "") for d, _ in target.records} - {""})
+    names = sorted({(d.machine.gpu_name or "") for d, _ in target.records} - {""})
     label = target.target if target.backend == "rocm" else f"{target.backend.upper()} {target.target}"
     count = text(lang, "matrix_machines", count=len(target.records))
     # independent only as far as the senders are (a fingerprint is whatever a sender writes)
@@ -236,7 +235,7 @@ def card_matrix(guides: list[evidence.Guide], ledgers: list[Record], lang: str, 
     header = f'<tr><th scope="col">{html.escape(text(lang, "matrix_target"))}</th>{head}</tr>'
     rows = []
     for target in _targets(guides, indexed):
-        gpu_names = [str(d.machine.get("gpu_name") or "") for d, _ in target.records]
+        gpu_names = [(d.machine.gpu_name or "") for d, _ in target.records]
         search = " ".join([target.target, target.backend] + gpu_names)
         cells = "".join(_best(target, n, g, url(g.page), lang) for n, g in enumerate(guides))
         rows.append(f'<tr id="{target.anchor}" class="ruota-matrix-target" data-filter="{html.escape(search.lower())}">'

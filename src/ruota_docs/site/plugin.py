@@ -18,10 +18,8 @@ overrides one by putting a file of the same name under its theme's ``custom_dir`
 from __future__ import annotations
 
 import datetime as dt
-import gc
 import re
 from html import escape as _escape
-from contextlib import contextmanager
 from pathlib import Path
 
 from mkdocs.config import config_options as c
@@ -35,8 +33,8 @@ from ruota_docs.blocks import compat, directives, markers, page_cache, renderer,
 from ruota_docs.records import attestations, ledger, listing, verdicts
 from ruota_docs.records.schema import Record, RecordError
 from ruota_docs.blocks import fact_directive, value_directive
-from ruota_docs.site import (evidence, facts, fragment_templates, fragments, groups, matrix, published,
-                             template_cache, trust, typography, values)
+from ruota_docs.site import (evidence, facts, fragment_templates, fragments, gc_pause, groups, matrix, published,
+                             trust, typography, values)
 from ruota_docs.blocks.capture import BlockCapture, Context
 from ruota_docs.site.locales import LANGUAGE_NAMES, text, theme_text
 from ruota_docs.blocks.pages import PageError, read_page, split_meta
@@ -84,6 +82,9 @@ class RuotaDocsConfig(Config):
     #: The cards the guides are about, each with its GPU targets: ``{card: [target, …]}``; the
     #: card matrix gives a card a row saying "no record yet" while no record has its targets.
     target_cards = c.DictOfItems(c.ListOfItems(c.Type(str)), default={})
+    #: The card each guide is about, named as in ``target_cards``: ``{guide: card}``; a guide's
+    #: panels and values list the machines of its card's targets first.
+    guide_cards = c.DictOfItems(c.Type(str), default={})
     #: What every block of a fence language is, site-wide: ``show``, ``run`` or ``skip "reason"``
     #: (``{console: show, html: show}``; see ruota_docs.blocks.policies).
     policies = c.Type(dict, default={})
@@ -120,6 +121,34 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         # the options as the pytest plugin, the guard and the command line read them
         self.site = site_config.read(Path(config.config_file_path))
         self.reported: list[str] = []  #: with report_only: what would have stopped the build
+        self._read_records(config)
+        try:
+            self.key_blocks = evidence.key_blocks(self.config.key_blocks)
+        except evidence.EvidenceError as error:
+            raise PluginError(f"ruota_docs: {error}") from None
+        self.target_cards = evidence.target_cards(self.config.target_cards)
+        try:
+            groups.use_guide_targets(evidence.guide_targets(self.config.guide_cards, self.target_cards))
+        except evidence.EvidenceError as error:
+            raise PluginError(f"ruota_docs: {error}") from None
+        self.languages = site_config.languages(self.root)
+        self._generated = []  # (page, placeholder, directive, lang, rendered): filled in on_env
+        self._after_search: dict[int, list[tuple[str, str]]] = {}  # id(page) → (placeholder, fragment): `_later`
+        fragment_templates.use_theme(config.theme)  # overrides/ruota/*.html before the package's
+        # The blocks are captured while MkDocs renders each page (static-i18n runs the
+        # build once per language, with this config: one extension for all). mkdocstrings
+        # renders each docstring with the list it holds of the site's extensions: blocks it
+        # generates are not the page's, so that list does without the capture (in place),
+        # and the pages get a list of their own with it.
+        if self.config.enabled and STYLESHEET not in [str(css) for css in config.extra_css]:
+            config.extra_css.append(STYLESHEET)  # shipped with the plugin: see on_files
+        self._use_capture(config)
+        return config
+
+    # -- helpers -------------------------------------------------------------
+    def _read_records(self, config) -> None:
+        """The site's records: read, checked (``check_records``), held to the publishing rules;
+        with report_only, those refused are left out of the build."""
         try:
             files, self.ledgers, self.indexed = _records(self.site.record_dir)
             if self.config.check_records:
@@ -139,36 +168,19 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                 self._stop(f"ruota_docs: {message} (left out of this build)")
             self.ledgers = [data for _, data in self.published.kept]
             self.indexed = verdicts.index_ledgers(self.ledgers)
-        try:
-            self.key_blocks = evidence.key_blocks(self.config.key_blocks)
-        except evidence.EvidenceError as error:
-            raise PluginError(f"ruota_docs: {error}") from None
-        self.target_cards = evidence.target_cards(self.config.target_cards)
-        self.languages = site_config.languages(self.root)
-        self._generated = []  # (page, placeholder, directive, lang, rendered): filled in on_env
-        self._after_search: dict[int, list[tuple[str, str]]] = {}  # id(page) → (placeholder, fragment): `_later`
-        template_cache.compile_once(config.theme)
-        fragment_templates.use_theme(config.theme)  # overrides/ruota/*.html before the package's
-        # The blocks are captured while MkDocs renders each page (static-i18n runs the
-        # build once per language, with this config: one extension for all). mkdocstrings
-        # renders each docstring with the list it holds of the site's extensions: blocks it
-        # generates are not the page's, so that list does without the capture (in place),
-        # and the pages get a list of their own with it.
-        if self.config.enabled and STYLESHEET not in [str(css) for css in config.extra_css]:
-            config.extra_css.append(STYLESHEET)  # shipped with the plugin: see on_files
+
+    def _use_capture(self, config) -> None:
+        """The pages' Markdown gets the block capture, last; the list mkdocstrings holds keeps none."""
         captures = [e for e in config.markdown_extensions if isinstance(e, BlockCapture)]
         self.capture = captures[0] if captures else BlockCapture()
         if self.config.enabled:
             for capture in captures:
                 config.markdown_extensions.remove(capture)
             config.markdown_extensions = [*config.markdown_extensions, self.capture]
-        return config
 
-    # -- helpers -------------------------------------------------------------
     def _theme_lang(self, config) -> str:
         """The language being built: Material's ``language``, the mkdocs theme's ``locale``."""
-        value = config.theme.get("language") or config.theme.get("locale")
-        return str(value) if value else self.languages.default
+        return site_config.theme_language(config) or self.languages.default
 
     def _reader_lang(self, page, config) -> str:
         return getattr(page.file, "locale_alternate_of", None) or self._theme_lang(config)
@@ -307,6 +319,24 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         if rendered.problems:
             problem = rendered.problems[0]
             self._stop(f"{page_key}:{problem.line}: {problem.message}", *rendered.problems[1:], page=page_key)
+        before, after, page_verdicts = self._block_marks(rendered, page_key, source, lang)
+        filled = self._page_directives(page, rendered, lang, files)
+        banner = "" if self.languages.single else fragments.translation_banner(
+            self.docs_dir, page_key, lang, self.site.source_language)
+        if page.file.abs_src_path and self._own_page(page_key, lang):  # not a page shown in another language
+            page_cache.remember(page.file.abs_src_path, own or rendered.blocks, {o[0] for o in state.origins if o},
+                                lists_pages=any(directives.KINDS[d.name].lists_pages for d in rendered.directives),
+                                banner=banner)
+        html = _mark_generated(html, rendered, page_verdicts, lang)
+        html = markers.fill(html, rendered.nonce, before, after, filled)
+        html = self._values(html, rendered, page, lang)
+        html = self._facts(html, rendered, lang)
+        header = fragments.page_summary(page_verdicts, lang) + banner
+        return _after_title(html, header) if header else html
+
+    def _block_marks(self, rendered, page_key: str, source: str, lang: str) -> tuple[dict, dict, list]:
+        """``(badges, panels, verdicts)`` of a page's blocks: the marks before and the panel after each
+        block, by its number, and each block's verdict (a block in error stops the build)."""
         before, after, page_verdicts = {}, {}, []
         for block in rendered.blocks:
             if block.error:
@@ -325,28 +355,21 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                 continue
             before[block.number] = fragments.badges(block, lang)
             after[block.number] = fragments.block_panel(block, verdict, lang, str(block.index))
+        return before, after, page_verdicts
+
+    def _page_directives(self, page, rendered, lang: str, files) -> dict[int, str]:
+        """Each page directive's HTML by its place; those listing pages wait for every page (on_env)."""
         filled = {}
         for n, directive in enumerate(rendered.directives):
             if directives.KINDS[directive.name].lists_pages:  # filled once every page is rendered (on_env)
                 filled[n] = f'<div data-ruota-generated="{rendered.nonce}:{n}"></div>'
                 self._generated.append((page, filled[n], directive, lang, rendered))
             else:
-                expanded = PAGE_DIRECTIVES[directive.name](self, page, directive, lang, files, rendered)
+                expanded = PAGE_DIRECTIVE_EXPANDERS[directive.name](self, page, directive, lang, files, rendered)
                 filled[n] = self._later(page, expanded)
-        banner = "" if self.languages.single else fragments.translation_banner(
-            self.docs_dir, page_key, lang, self.site.source_language)
-        if page.file.abs_src_path and self._own_page(page_key, lang):  # not a page shown in another language
-            page_cache.remember(page.file.abs_src_path, own or rendered.blocks, {o[0] for o in state.origins if o},
-                                lists_pages=any(directives.KINDS[d.name].lists_pages for d in rendered.directives),
-                                banner=banner)
-        html = _mark_generated(html, rendered, page_verdicts, lang)
-        html = markers.fill(html, rendered.nonce, before, after, filled)
-        html = self._values(html, rendered, page, lang)
-        html = self._facts(html, rendered, lang)
-        header = fragments.page_summary(page_verdicts, lang) + banner
-        return _after_title(html, header) if header else html
+        return filled
 
-    # -- page directives: each name of PAGE_DIRECTIVES (below), expanded for one page ----------------
+    # -- page directives: each name of PAGE_DIRECTIVE_EXPANDERS (below), expanded for one page ----------------
     def _chart(self, page, directive, lang: str, files, rendered) -> str:
         options = directive.options()
         try:
@@ -428,7 +451,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         and ``ruota_theme_text`` for templates (overrides/): strings from the locale files
         (site/locales/*.yml)."""
         for page, placeholder, directive, lang, rendered in self._generated:
-            expanded = PAGE_DIRECTIVES[directive.name](self, page, directive, lang, files, rendered)
+            expanded = PAGE_DIRECTIVE_EXPANDERS[directive.name](self, page, directive, lang, files, rendered)
             page.content = page.content.replace(placeholder, self._later(page, expanded), 1)
         self._generated = []
         env.globals["ruota_text"] = text
@@ -495,7 +518,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
 
 
 #: How the site expands each page directive of `ruota_docs.blocks.directives.KINDS`.
-PAGE_DIRECTIVES = {
+PAGE_DIRECTIVE_EXPANDERS = {
     "chart": RuotaDocsPlugin._chart,
     "verification-status": RuotaDocsPlugin._status,
     "card-matrix": RuotaDocsPlugin._card_matrix,
@@ -517,7 +540,7 @@ def _records(folder: Path) -> tuple[list[tuple[Path, Record]], list[Record], ver
     stamp = _stamp(folder)
     known = _READ.get(folder)
     if known is None or known[0] != stamp:
-        with _no_collection():
+        with gc_pause.paused():
             files = ledger.load_files(folder)  # indexed as stored: see verdicts.Index
             ledgers = [data for _, data in files]
             known = _READ[folder] = (stamp, files, ledgers, verdicts.index_ledgers(ledgers))
@@ -535,24 +558,6 @@ def _stamp(folder: Path) -> tuple:
 
 #: The sets of records (by `_stamp`) this process found `record check` accepts.
 _CHECKED: set[tuple] = set()
-
-
-@contextmanager
-def _no_collection():
-    """Read a thousand records without the garbage collector: each of its full passes walks every
-    object read so far (millions, none of them garbage). What was read is then frozen, out of
-    the way of the collections the build makes after. The one change this engine makes to the
-    state of the user's ``mkdocs build`` process: it buys a third of the CPU time of a build of a
-    thousand records (benchmarks/RESULTS.md, "A budget for cleverness"); the docs say so
-    (authoring/own-site.md)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        if was:
-            gc.enable()
 
 
 def _align_with_file(rendered, own: list | None, lang: str) -> None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from ruota_docs.blocks import tiers
 from ruota_docs.records import verdicts
+from ruota_docs.records.schema import backend_order
 from ruota_docs.site.locales import text
 
 
@@ -41,8 +42,7 @@ def _tier_of(block, result) -> str | None:
     """The tier of a passed result: as recorded, else (a record from before tiers) as its block derives it."""
     recorded = result.entry.tier if result.entry is not None else None
     tier = recorded or tiers.derive(block.evidence, block.requirements, "passed")
-    machine = result.machine
-    if tier in ("ran", "checked") and machine.get("backend") not in ("rocm", "cuda"):
+    if tier in ("ran", "checked") and result.machine.backend not in ("rocm", "cuda"):
         return None  # never on a machine without a GPU (`record check` refuses such a record)
     return tier
 
@@ -60,14 +60,13 @@ def collect(guides, indexed: verdicts.Index) -> list[TargetTiers]:
                     continue
                 machine = result.machine
                 keys = ([("rocm", t) for t in block.evidence.targets] if tier == "compiled"
-                        else [verdicts.group_of(machine)])
+                        else [machine.group])
                 for key in keys:
                     row = found.setdefault(key, TargetTiers(*key))
                     row.machines[tier].add(result.machine_id)
-                    if tier == "compiled" and machine.get("backend") == "cpu":
+                    if tier == "compiled" and machine.backend == "cpu":
                         row.without_gpu = True
-    order = {"rocm": 0, "cuda": 1, "cpu": 2}  # AMD first, as the matrix's rows
-    return sorted(found.values(), key=lambda r: (-tiers.TIERS.index(r.highest), order.get(r.backend, 3),
+    return sorted(found.values(), key=lambda r: (-tiers.TIERS.index(r.highest), backend_order(r.backend),
                                                   len(r.target), r.target))
 
 

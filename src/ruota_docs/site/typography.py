@@ -333,59 +333,75 @@ def _close(stack: list[tuple[str, bool, bool]], open_tags: dict[str, int], tag: 
 
 def french(page: str) -> str:
     """``page`` (HTML) with French spacing in its prose; code is left byte for byte."""
-    code_ids = _code_headings(page)
-    out: list[str] = []
-    # open elements: (tag, inside code, in French); a lang= attribute sets the language of
-    # its element (``<div lang="fr">`` inside a Spanish page body is French again), code stays code
-    stack: list[tuple[str, bool, bool]] = []
-    open_tags: dict[str, int] = {}
-    flow: list[_Piece] = []
+    return _French(page).run()
 
-    def flush() -> None:
-        if flow:
-            _respace(flow, out)
-            flow.clear()
 
-    position = 0
-    while True:
-        match = _TOKEN.search(page, position)
-        at = match.start() if match else len(page)
-        code, french_here = stack[-1][1:] if stack else (False, True)
-        if at > position:
-            out.append(page[position:at])
-            flow.append(_Piece(len(out) - 1, out[-1], french_here and not code))
-        if match is None:
-            break
-        raw, position = match.group(), match.end()
-        tag = match["start"]
-        if tag:
-            tag = tag.lower()
-            if tag not in INLINE:
-                flush()
-            empty = raw.endswith("/>")
-            if tag in _CODE_BLOCKS and not empty:  # left as it is, up to its end tag
-                position = _block_end(page, tag, position)
-                out.append(page[at:position])
-                flush()
-                continue
-            attrs = _attributes(match["attrs"]) if _READ_ATTRIBUTES.search(raw) else {}
-            if tag == "a" and _is_permalink(attrs):
-                flush()  # the heading's text ends before its ¶: « Pourquoi ?¶ » would read as one word
-            code, french_here = _inside(tag, attrs, code, french_here, code_ids)
-            out.append(_french_attributes(tag, attrs, raw) if french_here and not code and attrs else raw)
-            if not empty and tag not in VOID:
-                stack.append((tag, code, french_here))
-                open_tags[tag] = open_tags.get(tag, 0) + 1
-        elif match["end"]:
-            tag = match["end"].lower()
-            if tag not in INLINE:
-                flush()
-            out.append(raw)
-            _close(stack, open_tags, tag)
-        elif match["ref"]:
-            out.append(raw)
-            flow.append(_Piece(len(out) - 1, html.unescape(raw), False))
-        else:
-            out.append(raw)
-    flush()
-    return "".join(out)
+class _French:
+    """One walk through a page's HTML for `french`: text between tags is gathered into a flow of
+    prose, respaced where a block-level tag ends it."""
+
+    def __init__(self, page: str) -> None:
+        self.page = page
+        self.code_ids = _code_headings(page)
+        self.out: list[str] = []
+        # open elements: (tag, inside code, in French); a lang= attribute sets the language of
+        # its element (``<div lang="fr">`` inside a Spanish page body is French again), code stays code
+        self.stack: list[tuple[str, bool, bool]] = []
+        self.open_tags: dict[str, int] = {}
+        self.flow: list[_Piece] = []
+
+    def flush(self) -> None:
+        if self.flow:
+            _respace(self.flow, self.out)
+            self.flow.clear()
+
+    def run(self) -> str:
+        page, out = self.page, self.out
+        position = 0
+        while True:
+            match = _TOKEN.search(page, position)
+            at = match.start() if match else len(page)
+            if at > position:
+                code, french_here = self.stack[-1][1:] if self.stack else (False, True)
+                out.append(page[position:at])
+                self.flow.append(_Piece(len(out) - 1, out[-1], french_here and not code))
+            if match is None:
+                break
+            raw, position = match.group(), match.end()
+            if match["start"]:
+                position = self.start_tag(match, at, position)
+            elif match["end"]:
+                tag = match["end"].lower()
+                if tag not in INLINE:
+                    self.flush()
+                out.append(raw)
+                _close(self.stack, self.open_tags, tag)
+            else:
+                out.append(raw)
+                if match["ref"]:
+                    self.flow.append(_Piece(len(out) - 1, html.unescape(raw), False))
+        self.flush()
+        return "".join(out)
+
+    def start_tag(self, match: re.Match[str], at: int, position: int) -> int:
+        """A start tag: its attributes in French where its text is; a code block passed over whole.
+        Returns where the walk goes on."""
+        raw, tag = match.group(), match["start"].lower()
+        if tag not in INLINE:
+            self.flush()
+        empty = raw.endswith("/>")
+        if tag in _CODE_BLOCKS and not empty:  # left as it is, up to its end tag
+            position = _block_end(self.page, tag, position)
+            self.out.append(self.page[at:position])
+            self.flush()
+            return position
+        code, french_here = self.stack[-1][1:] if self.stack else (False, True)
+        attrs = _attributes(match["attrs"]) if _READ_ATTRIBUTES.search(raw) else {}
+        if tag == "a" and _is_permalink(attrs):
+            self.flush()  # the heading's text ends before its ¶: « Pourquoi ?¶ » would read as one word
+        code, french_here = _inside(tag, attrs, code, french_here, self.code_ids)
+        self.out.append(_french_attributes(tag, attrs, raw) if french_here and not code and attrs else raw)
+        if not empty and tag not in VOID:
+            self.stack.append((tag, code, french_here))
+            self.open_tags[tag] = self.open_tags.get(tag, 0) + 1
+        return position

@@ -22,6 +22,7 @@ from dataclasses import replace
 
 from ruota_docs.site import charts, formatting, groups
 from ruota_docs.site.locales import text
+from ruota_docs.records.schema import BACKENDS
 from ruota_docs.records.verdicts import MachineResult, Verdict
 from ruota_docs.blocks.value_directive import Value, ValueDirectiveError, in_text, parse
 
@@ -41,7 +42,7 @@ def measured(value: Value, verdict: Verdict | None) -> list[tuple[MachineResult,
 def _short(result: MachineResult) -> str:
     """The machine as a sentence names it in passing: its GPU, else its CPU."""
     machine = result.machine
-    return str(machine.get("gpu_name") or f"CPU {machine.get('machine', '')}".strip())
+    return machine.gpu_name or f"{BACKENDS['cpu'].name} {machine.machine}".strip()
 
 
 #: ``requires:`` terms that put a block's work on a GPU; the others (hipcc, arch=, import=…) do not
@@ -56,9 +57,7 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "", nee
     machine measured it: a timing of pure Python is the host's, not the GPU's."""
     found = measured(value, verdict)
     if not found:
-        words = text(lang, "value_missing")
-        tip = text(lang, "value_missing_tip", block=value.block, metric=value.metric)
-        return f'<span class="ruota-value ruota-value-missing" title="{html.escape(tip)}">{html.escape(words)}</span>'
+        return _missing(value, lang)
     numbers = {id(r): (number, printed) for r, number, printed in found}
     written: dict[tuple[float, str], str] = {}  # a thousand machines print a few distinct values
 
@@ -75,7 +74,7 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "", nee
 
     ordered = groups.group([r for r, _, _ in found], groups.page_targets(page))
     chosen = ordered[0].latest("passed")
-    on_cpu = [r for g in ordered for r in g.results if not r.machine.get("gpu_name")]
+    on_cpu = [r for g in ordered for r in g.results if not r.machine.gpu_name]
     if not needs_gpu and on_cpu:
         chosen = max(on_cpu, key=lambda r: str((r.entry.ran_at if r.entry else None) or ""))
     main = shown(chosen)
@@ -86,6 +85,22 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "", nee
                             date=formatting.date(ran_at, lang, "long")).partition("\0")
     words = f'{html.escape(before + main)}<span class="ruota-value-at">{html.escape(after)}</span>'
     attribution = after
+    notes = _others(ordered, chosen, main, shown, lang)
+    tip = f' title="{html.escape(text(lang, "value_also", values="; ".join(notes)))}"' if notes else ""
+    return (f'<span class="ruota-value" data-block="{html.escape(value.block)}"'
+            f' data-metric="{html.escape(value.metric)}"'
+            f' data-at="{html.escape(attribution)}"{tip}>{words}</span>')
+
+
+def _missing(value: Value, lang: str) -> str:
+    """A value no machine measured: said so, with the block and metric in the tooltip."""
+    words = text(lang, "value_missing")
+    tip = text(lang, "value_missing_tip", block=value.block, metric=value.metric)
+    return f'<span class="ruota-value ruota-value-missing" title="{html.escape(tip)}">{html.escape(words)}</span>'
+
+
+def _others(ordered, chosen: MachineResult, main: str, shown, lang: str) -> list[str]:
+    """The tooltip's notes: the other machines' values (five at most), then how many agree with ``main``."""
     same, others = 0, {}
     for g in ordered:
         for result in g.results:
@@ -101,10 +116,7 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "", nee
         notes.append(text(lang, "value_on", value=number, machine=where))
     if same:
         notes.append(text(lang, "value_same", count=same))
-    tip = f' title="{html.escape(text(lang, "value_also", values="; ".join(notes)))}"' if notes else ""
-    return (f'<span class="ruota-value" data-block="{html.escape(value.block)}"'
-            f' data-metric="{html.escape(value.metric)}"'
-            f' data-at="{html.escape(attribution)}"{tip}>{words}</span>')
+    return notes
 
 
 _SHOWN = re.compile(r'^<span class="ruota-value"[^>]*>([^<]*)<span class="ruota-value-at">')

@@ -28,9 +28,9 @@ from pathlib import Path
 from ruota_docs.blocks import renderer
 from ruota_docs.blocks import fact_directive, value_directive
 from ruota_docs.blocks.block import Block
+from ruota_docs.blocks.pages import front_matter
 from ruota_docs.translations.glossary import Glossary
 
-FRONT_MATTER = re.compile(r"\A---\n(?P<body>.*?)\n---\n", re.S)
 _HEADING = re.compile(r"^(?P<level>#{1,6})\s+(?P<text>.*?)\s*(?:\{[^}]*#(?P<id>[\w-]+)[^}]*\})?\s*$")
 _LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\((?P<target><[^>]+>|[^)\s]+)(?:\s+\"[^\"]*\")?\)|<(?P<auto>https?://[^>\s]+)>")
 _ADMONITION = re.compile(r"^(?P<indent>[ \t]*)(?P<marker>!!!|\?\?\?\+?)\s+(?P<type>[\w-]+)")
@@ -62,16 +62,10 @@ class Problem:
 
 # -- reading a page --------------------------------------------------------------
 def split_front_matter(text: str) -> tuple[dict, str, int]:
-    """``(fields, body, lines_of_front_matter)``; fields are ``key: value`` strings."""
-    match = FRONT_MATTER.match(text)
-    if not match:
-        return {}, text, 0
-    fields = {}
-    for line in match["body"].splitlines():
-        key, sep, value = line.partition(":")
-        if sep:
-            fields[key.strip()] = value.strip().strip("'\"")
-    return fields, text[match.end():], match["body"].count("\n") + 3
+    """``(fields, body, lines_of_front_matter)``: the page's YAML front matter as
+    `ruota_docs.blocks.pages.front_matter` reads it (scalars as strings), and the rest."""
+    fields, end = front_matter(text)
+    return fields, text[end:], text.count("\n", 0, end)
 
 
 def source_hash(text: str) -> str:
@@ -219,16 +213,7 @@ def compare(source: PageText, target: PageText, lang: str, source_lang: str = "e
     """Every difference between the page ``target`` (in ``lang``) and its ``source``."""
     problems: list[Problem] = [Problem(target.page, p.line, p.message) for p in target.problems]
     source_page, page = source.page, target.page
-    src_blocks, dst_blocks = blocks(source), blocks(target)
-    for i in range(max(len(src_blocks), len(dst_blocks))):
-        if i >= len(dst_blocks):
-            problems.append(Problem(page, 1, f"code block {i + 1} ({source_page}:{src_blocks[i][1]}) is missing here"))
-        elif i >= len(src_blocks):
-            problems.append(Problem(page, dst_blocks[i][1], f"code block {i + 1} is not in {source_page}"))
-        elif src_blocks[i][0] != dst_blocks[i][0]:
-            problems.append(Problem(page, dst_blocks[i][1],
-                                    f"code block {i + 1} differs from {source_page}:{src_blocks[i][1]} "
-                                    f"(language, code, requirements or run options)"))
+    problems += _block_problems(blocks(source), blocks(target), page, source_page)
     source_text, text = source.text, target.text
     src_code, dst_code = source.code_lines, target.code_lines
     src_ids = [h for h in headings(source_text, src_code) if h[1] > 1]
@@ -244,16 +229,36 @@ def compare(source: PageText, target: PageText, lang: str, source_lang: str = "e
                                    "link target", page, source_page))
     problems.extend(_multiset_diff(numbers(source_text, source_lang, src_code), numbers(text, lang, dst_code),
                                    "number", page, source_page))
-    src_struct, dst_struct = structure(source_text, src_code), structure(text, dst_code)
-    if [s[:2] for s in src_struct] != [s[:2] for s in dst_struct]:
-        for i, (a, b) in enumerate(zip(src_struct + [None] * len(dst_struct), dst_struct + [None] * len(src_struct))):
-            if a is None or b is None or a[:2] != b[:2]:
-                where = b[2] if b else 1
-                expected = f"{a[0]} at depth {a[1]} ({source_page}:{a[2]})" if a else "nothing more"
-                found = f"{b[0]} at depth {b[1]}" if b else "nothing"
-                problems.append(Problem(page, where, f"admonition/tab {i + 1}: expected {expected}, found {found}"))
-                break
+    problems += _structure_problems(structure(source_text, src_code), structure(text, dst_code), page, source_page)
     return problems
+
+
+def _block_problems(src_blocks: list, dst_blocks: list, page: str, source_page: str) -> list[Problem]:
+    """Code blocks missing, added or different, by their place."""
+    problems = []
+    for i in range(max(len(src_blocks), len(dst_blocks))):
+        if i >= len(dst_blocks):
+            problems.append(Problem(page, 1, f"code block {i + 1} ({source_page}:{src_blocks[i][1]}) is missing here"))
+        elif i >= len(src_blocks):
+            problems.append(Problem(page, dst_blocks[i][1], f"code block {i + 1} is not in {source_page}"))
+        elif src_blocks[i][0] != dst_blocks[i][0]:
+            problems.append(Problem(page, dst_blocks[i][1],
+                                    f"code block {i + 1} differs from {source_page}:{src_blocks[i][1]} "
+                                    f"(language, code, requirements or run options)"))
+    return problems
+
+
+def _structure_problems(src_struct: list, dst_struct: list, page: str, source_page: str) -> list[Problem]:
+    """The first admonition or tab that differs in kind or depth (none where they all agree)."""
+    if [s[:2] for s in src_struct] == [s[:2] for s in dst_struct]:
+        return []
+    for i, (a, b) in enumerate(zip(src_struct + [None] * len(dst_struct), dst_struct + [None] * len(src_struct))):
+        if a is None or b is None or a[:2] != b[:2]:
+            where = b[2] if b else 1
+            expected = f"{a[0]} at depth {a[1]} ({source_page}:{a[2]})" if a else "nothing more"
+            found = f"{b[0]} at depth {b[1]}" if b else "nothing"
+            return [Problem(page, where, f"admonition/tab {i + 1}: expected {expected}, found {found}")]
+    return []
 
 
 # -- the whole docs folder ---------------------------------------------------------
@@ -278,28 +283,35 @@ def check(docs_dir: Path, languages: list[str], source_lang: str = "es", untrans
                     problems.append(Problem(f"{lang}/{rel}", 1,
                                             f"page has no {source_lang} source ({source_lang}/{rel} is missing)"))
             continue
-        source_page = f"{source_lang}/{rel}"
-        try:
-            source = read_page(root, docs_dir, source_page)
-        except ValueError as error:
-            problems.append(Problem(source_page, 1, str(error)))
-            continue
-        for lang in languages:
-            if lang == source_lang:
-                continue
-            page = f"{lang}/{rel}"
-            if rel not in present[lang]:
-                if rel not in untranslated:
-                    problems.append(Problem(page, 1, f"translation of {source_page} is missing (add it, or list the "
-                                                     "page under 'untranslated' in the ruota_docs plugin options)"))
-                continue
-            try:
-                target = read_page(root, docs_dir, page)
-            except ValueError as error:
-                problems.append(Problem(page, 1, str(error)))
-                continue
-            problems.extend(compare(source, target, lang, source_lang))
+        problems += _page_problems(root, docs_dir, rel, languages, source_lang, present, untranslated)
     problems.extend(glossary_problems(root, docs_dir, present, glossaries or {}))
+    return problems
+
+
+def _page_problems(root: Path, docs_dir: Path, rel: str, languages: list[str], source_lang: str,
+                   present: dict[str, set[str]], untranslated) -> list[Problem]:
+    """Every problem of page ``rel``'s translations against its source (which exists)."""
+    source_page = f"{source_lang}/{rel}"
+    try:
+        source = read_page(root, docs_dir, source_page)
+    except ValueError as error:
+        return [Problem(source_page, 1, str(error))]
+    problems = []
+    for lang in languages:
+        if lang == source_lang:
+            continue
+        page = f"{lang}/{rel}"
+        if rel not in present[lang]:
+            if rel not in untranslated:
+                problems.append(Problem(page, 1, f"translation of {source_page} is missing (add it, or list the "
+                                                 "page under 'untranslated' in the ruota_docs plugin options)"))
+            continue
+        try:
+            target = read_page(root, docs_dir, page)
+        except ValueError as error:
+            problems.append(Problem(page, 1, str(error)))
+            continue
+        problems.extend(compare(source, target, lang, source_lang))
     return problems
 
 

@@ -12,7 +12,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from ruota_docs.translations.parity import FRONT_MATTER, source_hash, split_front_matter
+from ruota_docs.blocks.pages import FRONT_MATTER
+from ruota_docs.translations.parity import source_hash, split_front_matter
 
 
 @dataclass
@@ -95,8 +96,8 @@ def mark_synced(docs_dir: Path, page: str, source_lang: str = "es") -> str:
         if re.search(r"^translation_of:.*$", body, re.M):
             body = re.sub(r"^translation_of:.*$", f"translation_of: {digest}", body, flags=re.M)
         else:
-            body = f"{body}\ntranslation_of: {digest}"
-        text = f"---\n{body}\n---\n" + text[match.end():]
+            body = f"{body}translation_of: {digest}\n"
+        text = f"---\n{body}---\n" + text[match.end():]
     else:
         text = f"---\ntranslation_of: {digest}\n---\n\n" + text
     target.write_text(text, encoding="utf-8")

@@ -22,58 +22,45 @@ class Directives(Preprocessor):
         state = self.md.ruota
         state.post_to_pre = _post_to_pre(len(lines), state)
         by_placeholder = {c.placeholder: c for c in state.captured}
-        pending: list[Directive] = []  # block directives waiting for their block
-        typos: list[Problem] = []  # misspelled directives, ditto
+        waiting = _Waiting(state)
         out = list(lines)
-
-        def settle(captured: Captured | None, reason: str = "is not directly followed by a code block") -> None:
-            if captured is not None:
-                captured.directives.extend(pending)
-                if typos:
-                    captured.error = f"{typos[0].line}: {typos[0].message}"
-            else:
-                state.problems.extend(Problem(d.line, f"{d.name}: directive at line {d.line} {reason}")
-                                      for d in pending)
-                state.problems.extend(typos)
-            pending.clear()
-            typos.clear()
-
         for i, line in enumerate(lines):
             match = directives.match_line(line)
             if match is None:
-                if pending or typos:
-                    captured = by_placeholder.get(line.lstrip(" \t>"))
-                    if captured is None and not line.strip() and i + 1 < len(lines):
-                        # Python-Markdown's fenced_code puts a blank line before its placeholder
-                        following = by_placeholder.get(lines[i + 1].strip())
-                        captured = following if following is not None and following.collapsed == 3 else None
-                    settle(captured)
-                continue
-            name, args = match["name"], match["args"]
-            kind = directives.classify(name, args is not None)
-            if kind == "comment" or name in directives.INLINE_DIRECTIVES:
-                if pending or typos:
-                    settle(None)
-                continue
-            page_line, source = self._where(i)
-            directive = Directive(name, (args or "").strip(), page_line, source)
-            out[i] = match["prefix"].rstrip(" \t")
-            if kind == "typo":
-                written = f" (written at {_shorter(source, state.context.path)})" if source else ""
-                typos.append(Problem(page_line, directives.typo_message(name, args is not None) + written))
-            elif name in directives.BLOCK_DIRECTIVES:
-                pending.append(directive)
-            elif name in directives.PAGE_DIRECTIVES:
-                if pending or typos:
-                    settle(None)
-                state.page_directives.append(directive)
-                html = markers.directive(state.nonce, len(state.page_directives) - 1)
-                out[i] = match["prefix"] + self.md.htmlStash.store(html)
-            else:  # Sybil's skip
-                state.skips.append((self._pre(i), directive))
-        if pending or typos:
-            settle(None, "is at the end of the page: no code block follows it")
+                if waiting:
+                    waiting.settle(_block_at(i, lines, by_placeholder))
+            else:
+                self._directive(i, match, out, waiting)
+        if waiting:
+            waiting.settle(None, "is at the end of the page: no code block follows it")
         return out
+
+    def _directive(self, i: int, match, out: list[str], waiting: _Waiting) -> None:
+        """The directive on line ``i``: blanked in ``out`` and kept where it belongs (waiting for
+        its block, the page's directives, Sybil's skips); a misspelled one waits as a problem."""
+        state = self.md.ruota
+        name, args = match["name"], match["args"]
+        kind = directives.classify(name, args is not None)
+        if kind == "comment" or name in directives.INLINE_DIRECTIVES:
+            if waiting:
+                waiting.settle(None)
+            return
+        page_line, source = self._where(i)
+        directive = Directive(name, (args or "").strip(), page_line, source)
+        out[i] = match["prefix"].rstrip(" \t")
+        if kind == "typo":
+            written = f" (written at {_shorter(source, state.context.path)})" if source else ""
+            waiting.typos.append(Problem(page_line, directives.typo_message(name, args is not None) + written))
+        elif name in directives.BLOCK_DIRECTIVES:
+            waiting.pending.append(directive)
+        elif name in directives.PAGE_DIRECTIVES:
+            if waiting:
+                waiting.settle(None)
+            state.page_directives.append(directive)
+            html = markers.directive(state.nonce, len(state.page_directives) - 1)
+            out[i] = match["prefix"] + self.md.htmlStash.store(html)
+        else:  # Sybil's skip
+            state.skips.append((self._pre(i), directive))
 
     def _pre(self, index: int) -> int:
         mapping = self.md.ruota.post_to_pre
@@ -84,6 +71,41 @@ class Directives(Preprocessor):
         if state.post_to_pre is None:
             return state.context.first_line, ""
         return state.where(self._pre(index))
+
+
+class _Waiting:
+    """Block directives (and misspelled ones) read since the last code block, waiting for it."""
+
+    def __init__(self, state: CaptureState) -> None:
+        self.state = state
+        self.pending: list[Directive] = []
+        self.typos: list[Problem] = []
+
+    def __bool__(self) -> bool:
+        return bool(self.pending or self.typos)
+
+    def settle(self, captured: Captured | None, reason: str = "is not directly followed by a code block") -> None:
+        """Hands what waits to the block ``captured``, or, where no block follows, reports it."""
+        if captured is not None:
+            captured.directives.extend(self.pending)
+            if self.typos:
+                captured.error = f"{self.typos[0].line}: {self.typos[0].message}"
+        else:
+            self.state.problems.extend(Problem(d.line, f"{d.name}: directive at line {d.line} {reason}")
+                                       for d in self.pending)
+            self.state.problems.extend(self.typos)
+        self.pending.clear()
+        self.typos.clear()
+
+
+def _block_at(i: int, lines: list[str], by_placeholder: dict[str, Captured]) -> Captured | None:
+    """The code block whose placeholder is line ``i`` (or, after the blank line Python-Markdown's
+    fenced_code puts before its placeholder, line ``i + 1``)."""
+    captured = by_placeholder.get(lines[i].lstrip(" \t>"))
+    if captured is None and not lines[i].strip() and i + 1 < len(lines):
+        following = by_placeholder.get(lines[i + 1].strip())
+        captured = following if following is not None and following.collapsed == 3 else None
+    return captured
 
 
 def _shorter(source: str, page: str) -> str:

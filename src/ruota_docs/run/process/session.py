@@ -13,8 +13,12 @@ limits), so whatever it starts ends with it. Where the sandbox cannot run, every
 the page starts carries the session's token in its environment (``RUOTA_DOCS_SESSION``),
 so when the page ends, or its process is killed, what it left running and kept the token is
 found and killed too, and the page's process is a subreaper, so what a block left running
-(an ``env -i`` daemon too) stays its descendant and is killed with it; a daemon of a shell
-block that empties its environment, or one orphaned by the page's process dying, escapes there.
+(an ``env -i`` daemon too) stays its descendant and is killed with it; a shell block starts
+under a reaper of its own (:mod:`ruota_docs.run.process.reaper`), which does the same for it.
+The page's process keeps what a block leaves running even when the process running the blocks
+is killed (`ruota_docs.run.process.worker`).
+What the page's process reads from the block is checked as the block's own input
+(:mod:`ruota_docs.run.process.answer`): an answer by the deadline, of the right shape.
 
 When the suite runs as root, the page's processes run as an unprivileged user
 (:mod:`ruota_docs.run.unprivileged`), with HOME in the page's folder; the parent stays
@@ -34,10 +38,12 @@ import select
 import shlex
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -47,7 +53,9 @@ from ruota_docs.records.schema import OUTPUT_LIMIT
 from ruota_docs.run import sandbox
 from ruota_docs.run.settings import Settings, from_environment
 from ruota_docs.run.unprivileged import RunnerError, page_user
-from ruota_docs.run.process.worker import MemoryLimitError, receive, send
+from ruota_docs.run.process import answer as answers
+from ruota_docs.run.process.reaper import kill_descendants
+from ruota_docs.run.process.worker import MemoryLimitError, send
 
 if TYPE_CHECKING:
     from ruota_docs.run.run_state import OutputUpdate
@@ -121,7 +129,11 @@ class PageSession:
         self.workdir = _page_folder()
         self.log_path = self.workdir.parent / f"{self.workdir.name}.log"
         self._log = open(self.log_path, "w+b")  # noqa: SIM115 — closed in close()
-        self.env = sandbox.environment(os.environ if env is None else env, self.names)
+        invoking = os.environ if env is None else env
+        self.env = sandbox.environment(invoking, self.names, self.settings.allow_env)
+        if kept := sandbox.withheld(invoking, self.names, self.settings.allow_env):
+            warnings.warn(f"ruota-docs: {page} names {', '.join(kept)} (run: env=), named like a secret: not passed "
+                          f"to the page; to pass it, run with --allow-env {' --allow-env '.join(kept)}", stacklevel=2)
         self.env.update(PYTHONUNBUFFERED="1", PYTHONFAULTHANDLER="1", MPLBACKEND="Agg", RUOTA_DOCS_PAGE=page)
         self.env[SESSION_VARIABLE] = self.token = f"{self.workdir.name}-{os.getpid()}"
         package_root = str(Path(__file__).resolve().parents[3])
@@ -150,15 +162,16 @@ class PageSession:
             self.isolation, self.refused = sandbox.NONE, self.refused or str(error)
         if self.isolation == sandbox.SANDBOX:
             self._as_user = {}  # the sandbox switches to the user itself, keeping its groups
-        self._readable = (sandbox.readable_paths(tuple(str(p) for p in (self.settings.root, self.settings.docs_dir)
-                                                       if p is not None))
-                          if self.isolation == sandbox.SANDBOX else [])
+        repository = tuple(str(p) for p in (self.settings.root, self.settings.docs_dir) if p is not None)
+        self._readable = sandbox.readable_paths(repository) if self.isolation == sandbox.SANDBOX else []
+        self._masked = sandbox.sockets_in(repository) if self.isolation == sandbox.SANDBOX else ()
 
     def _argv(self, argv: list[str], network: bool) -> list[str]:
         """``argv`` as the page runs it: in the sandbox, where it runs."""
         if self.isolation != sandbox.SANDBOX:
             return argv
-        return sandbox.command(argv, self.workdir, network, self._readable, self._user, self.workdir / "tmp")
+        return sandbox.command(argv, self.workdir, network, self._readable, self._user, self.workdir / "tmp",
+                               self._masked)
 
     def _cannot_start(self) -> Outcome | None:
         """The failure of a page whose user cannot run it (the rest of the page is then not run)."""
@@ -224,23 +237,27 @@ class PageSession:
         except BrokenPipeError:
             pass
         ready = self._until(deadline, self._res, where, started)
-        answer = receive(self._res) if ready else None
-        if answer is None and ready:  # its end of the pipe closed: it ended, or closed its descriptors
+        # the block can write on that pipe itself: an answer is read by its deadline, and checked
+        how, answer = answers.receive(self._res, deadline) if ready else (answers.LATE, None)
+        if how == answers.CLOSED:  # its end of the pipe closed: it ended, or closed its descriptors
             ready = self._until(deadline, None, where, started)
         self._done(where, started)
         elapsed = time.perf_counter() - started
         output = self._output_since(mark)
-        if answer is not None:
+        if how == answers.ANSWER and isinstance(answer, dict):
             status = "passed" if answer["ok"] else "failed"
             error = answer.get("error")
             if status == "failed" and answer.get("errno") in _FULL and _full(self.workdir):
                 raise MachineFault(f"no space left on the device of {self.workdir}, where the page writes "
                                    f"(the block at {where} stopped on it: {(error or '').strip().splitlines()[-1]})")
             summary = error.strip().splitlines()[-1] if error and error.strip() else None
-            return Outcome(status, output, answer["duration"], error=error, printed=answer.get("printed"),
-                           as_root=self.as_root, code=reason("raised", message=summary) if summary else None,
-                           isolation=self.isolation)
-        if not ready:
+            return Outcome(status, output, answers.duration(answer, elapsed), error=error,
+                           printed=answer.get("printed"), as_root=self.as_root,
+                           code=reason("raised", message=summary) if summary else None, isolation=self.isolation)
+        if how == answers.MALFORMED:
+            why = reason("problem", message=f"the page's process sent {answer}, not its answer")
+            self._kill()
+        elif how == answers.LATE or not ready:
             why = reason("timeout", seconds=float(timeout))
             self._kill()
         else:
@@ -262,12 +279,7 @@ class PageSession:
         """Wait until ``fd`` can be read (None: until the process ends) or ``deadline``: whether
         it came first. Shows the live line while a block runs long."""
         proc = proc or self.process
-        pidfd = None
-        if fd is None:
-            try:
-                pidfd = os.pidfd_open(proc.pid)
-            except (AttributeError, OSError):  # not Linux 5.3+, or the process is reaped already
-                pidfd = None
+        pidfd = _pidfd(proc) if fd is None else None
         try:
             while True:
                 if fd is None and proc.poll() is not None:
@@ -275,22 +287,27 @@ class PageSession:
                 now = time.perf_counter()
                 if now >= deadline:
                     return False
-                wait = deadline - now
-                if self.progress is not None:  # wake up for the live line: first after PROGRESS_AFTER, then each second
-                    wait = min(wait, max(started + PROGRESS_AFTER - now, 0) or 1.0)
-                if fd is None and pidfd is None:
-                    wait = min(wait, 0.05)
-                watched = [x for x in (fd, pidfd) if x is not None]
-                if watched and select.select(watched, [], [], wait)[0] and fd is not None:
+                if self._wait(deadline - now, fd, pidfd, started - now):
                     return True
-                if not watched:
-                    time.sleep(wait)
                 elapsed = time.perf_counter() - started
                 if self.progress is not None and elapsed >= PROGRESS_AFTER:
                     self.progress(where, elapsed, False)
         finally:
             if pidfd is not None:
                 os.close(pidfd)
+
+    def _wait(self, wait: float, fd: int | None, pidfd: int | None, since_start: float) -> bool:
+        """Waits at most ``wait`` seconds for ``fd`` (or the process's ``pidfd``): whether ``fd``
+        can be read. ``since_start``: the block's start relative to now (negative)."""
+        if self.progress is not None:  # wake up for the live line: first after PROGRESS_AFTER, then each second
+            wait = min(wait, max(since_start + PROGRESS_AFTER, 0) or 1.0)
+        if fd is None and pidfd is None:
+            wait = min(wait, 0.05)
+        watched = [x for x in (fd, pidfd) if x is not None]
+        if not watched:
+            time.sleep(wait)
+            return False
+        return bool(select.select(watched, [], [], wait)[0]) and fd is not None
 
     def _done(self, where: str, started: float) -> None:
         elapsed = time.perf_counter() - started
@@ -319,14 +336,21 @@ class PageSession:
         failed_at = Path(self.workdir, ".ruota-docs-failed-command")
         failed_at.unlink(missing_ok=True)
         trap = f"trap 'printf %s \"$BASH_COMMAND\" > {shlex.quote(str(failed_at))}' ERR\n"
+        shell = ["bash", "-euo", "pipefail", "-c", limits.ulimit() + trap + script]
+        if self.isolation != sandbox.SANDBOX:  # what it leaves running ends with it (see `reaper`)
+            # -P, -s: nothing from the page's folder or its HOME, where a block could put a ruota_docs
+            # or a .pth of its own that disarms the reaper
+            shell = [sys.executable, "-P", "-s", "-m", "ruota_docs.run.process.reaper", *shell]
         proc = subprocess.Popen(
-            self._argv(["bash", "-euo", "pipefail", "-c", limits.ulimit() + trap + script], network),
+            self._argv(shell, network),
             stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT,
             cwd=self.workdir, env=self.env, start_new_session=True, **self._as_user,
         )
         ended_in_time = self._until(started + timeout, None, where, started, proc)
         self._done(where, started)
         if not ended_in_time:
+            if self.isolation != sandbox.SANDBOX:
+                kill_descendants(proc.pid)
             _killpg(proc)
             if self.isolation != sandbox.SANDBOX:
                 kill_session(self.token)
@@ -341,10 +365,7 @@ class PageSession:
         if "No space left on device" in output and _full(self.workdir):
             raise MachineFault(f"no space left on the device of {self.workdir}, where the page writes "
                                f"(the block at {where} stopped on it)")
-        try:
-            command = failed_at.read_text(encoding="utf-8", errors="replace").strip()
-        except OSError:
-            command = ""
+        command = _read_planted(failed_at).strip()
         failed_at.unlink(missing_ok=True)  # the page's next blocks never see it
         failed = reason("shell_failed", ended=ended(code), command=command[:120] or None)
         return Outcome("failed", output, elapsed, code=failed, as_root=self.as_root, isolation=self.isolation)
@@ -378,14 +399,16 @@ class PageSession:
     def close(self) -> None:
         """End the page's process (and anything it left running) and remove its files."""
         if self.process is not None:
-            if self.isolation != sandbox.SANDBOX and self.process.poll() is None:
-                kill_descendants(self.process.pid)  # while the page's process lives, they are its own
             for fd in (self._cmd, self._res):
                 try:
                     os.close(fd)
                 except OSError:
                     pass
-            _wait(self.process, 5)  # its blocks are done: it ends once it reads that there are no more
+            # its blocks are done: it ends once it reads that there are no more (outside the sandbox,
+            # its keeper then ends what they left running: see `worker._keep`)
+            _wait(self.process, 5)
+            if self.isolation != sandbox.SANDBOX and self.process.poll() is None:
+                kill_descendants(self.process.pid)
             _killpg(self.process)
         if self.isolation != sandbox.SANDBOX:
             kill_session(self.token)
@@ -466,46 +489,20 @@ def kill_session(token: str) -> list[int]:
     return killed
 
 
-def descendants(pid: int) -> list[int]:
-    """Live descendants of ``pid`` (Linux ``/proc``; [] elsewhere). Outside the sandbox, the
-    page's process is a subreaper, so a daemon a block started stays among them whatever its
-    environment or session."""
-    children: dict[int, list[int]] = {}
+def _read_planted(path: Path, limit: int = 4096) -> str:
+    """The start of a file in the page's folder, where the block could have put a link (to
+    ``/etc/shadow``, read by root) or a FIFO (a read that never ends) in its place: only a regular
+    file is read, never through a link; "" for anything else."""
     try:
-        names = os.listdir("/proc")
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
-        return []
-    for name in names:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as handle:
-                ppid = int(handle.read().rsplit(b")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        children.setdefault(ppid, []).append(int(name))
-    found, stack = [], [pid]
-    while stack:
-        for child in children.get(stack.pop(), ()):
-            found.append(child)
-            stack.append(child)
-    return found
-
-
-def kill_descendants(pid: int) -> list[int]:
-    """SIGKILL every descendant of ``pid``, again while new ones appear."""
-    killed: list[int] = []
-    for _ in range(5):
-        found = [p for p in descendants(pid) if p not in killed]
-        if not found:
-            break
-        for child in found:
-            try:
-                os.kill(child, signal.SIGKILL)
-                killed.append(child)
-            except (ProcessLookupError, PermissionError):
-                pass
-    return killed
+        return ""
+    try:
+        return os.read(fd, limit).decode("utf-8", "replace") if stat.S_ISREG(os.fstat(fd).st_mode) else ""
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
 
 
 def _read_at(fd: int, offset: int, size: int) -> bytes:
@@ -546,3 +543,11 @@ def _killpg(proc: subprocess.Popen) -> None:
     except (ProcessLookupError, PermissionError):
         pass
     proc.wait()
+
+
+def _pidfd(proc: subprocess.Popen) -> int | None:
+    """A descriptor that can be read once ``proc`` ends (None: not Linux 5.3+, or the process is reaped already)."""
+    try:
+        return os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):
+        return None

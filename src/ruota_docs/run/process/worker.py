@@ -14,6 +14,7 @@ import atexit
 import io
 import json
 import linecache
+import contextlib
 import os
 import struct
 import sys
@@ -102,10 +103,11 @@ def _apply_limits(limits: dict) -> None:
             pass
 
 
-def _die_with_parent(parent: int) -> None:
+def _die_with_parent(parent: int, fds: tuple[int, ...] = ()) -> None:
     """Outside the sandbox (whose PID namespace does it), end with the test run: where it is
     killed, this process gets SIGKILL instead of running its block on (Linux' PR_SET_PDEATHSIG);
-    and keep the daemons a block starts as descendants (`ruota_docs.run.process.session` ends them)."""
+    and keep the daemons a block starts as descendants (`ruota_docs.run.process.session` ends them),
+    also where the process running the blocks is killed (`_keep`; ``fds``: its pipes)."""
     if not parent or not sys.platform.startswith("linux"):
         return
     import ctypes  # noqa: PLC0415 — the fallback's only
@@ -121,6 +123,34 @@ def _die_with_parent(parent: int) -> None:
         return
     if os.getppid() != parent:  # the run ended before the signal was asked for
         os._exit(1)
+    _keep(libc, signal, fds)
+
+
+def _keep(libc, signal, fds: tuple[int, ...]) -> None:
+    """Split into a keeper, the process the session started, and a child that runs the blocks.
+    The keeper only waits: when the child ends, killed too (a crash, the OOM killer, a block's own
+    SIGKILL), what the blocks left running is still its descendant, whatever its environment, and
+    it kills that before it ends as the child did. The child dies with the keeper."""
+    keeper = os.getpid()
+    child = os.fork()
+    if child == 0:
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG: not inherited through fork
+        if os.getppid() != keeper:
+            os._exit(1)
+        return
+    for fd in fds:  # the child's pipes: its end alone tells the session it ended
+        os.close(fd)
+    status = os.waitpid(child, 0)[1]
+    from ruota_docs.run.process.reaper import kill_descendants, reap  # noqa: PLC0415
+
+    kill_descendants(keeper)
+    reap()
+    code = os.waitstatus_to_exitcode(status)
+    if code < 0:  # ended by a signal: end by it too, so the session names it
+        with contextlib.suppress(OSError, ValueError):  # SIGKILL and SIGSTOP keep theirs anyway
+            signal.signal(-code, signal.SIG_DFL)
+        os.kill(keeper, -code)
+    os._exit(code)
 
 
 def _remember_source(request: dict) -> None:
@@ -246,7 +276,7 @@ def _main_namespace() -> dict:
 def main(cmd_fd: int, result_fd: int, settings: dict | None = None) -> None:
     settings = settings or {}
     if settings.get("isolation") != "sandbox":
-        _die_with_parent(settings.get("parent", 0))
+        _die_with_parent(settings.get("parent", 0), (cmd_fd, result_fd))
     _apply_limits(settings.get("limits") or {})
     namespace = _main_namespace()
     while True:

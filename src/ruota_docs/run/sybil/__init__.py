@@ -15,7 +15,6 @@ __all__ = ["make_sybil"]
 def make_sybil(root: str | Path, docs_dir: str | Path | None = None, patterns=("*.md",)):
     """The Sybil that collects every page under the docs folder, each block with the evaluator of its kind."""
     from sybil import Sybil  # noqa: PLC0415 — see the module docstring
-    from sybil.sybil import DEFAULT_DOCUMENT_TYPES  # noqa: PLC0415
 
     from ruota_docs.run.sybil.data import DataEvaluator  # noqa: PLC0415
     from ruota_docs.run.sybil.evaluators import RUN_FIXTURE, BlockEvaluator, teardown_page  # noqa: PLC0415
@@ -26,18 +25,6 @@ def make_sybil(root: str | Path, docs_dir: str | Path | None = None, patterns=("
     class PageSybil(Sybil):
         """Sybil, naming each test by its block's index on the page, not by line and column
         (two blocks one include brings in share a line and a column)."""
-
-        def __init__(self, parsers, path: str, patterns, document_types, teardown, fixtures, name: str) -> None:
-            # What Sybil's own constructor sets, for these arguments. It also reads its caller's
-            # source (inspect.getframeinfo) to resolve a relative ``path``, which walks every module
-            # loaded: a tenth of a one-page run's collection, for a path that is absolute here.
-            # tests/run/test_sybil.py holds the two to the same attributes.
-            self.parsers, self.path = parsers, Path(path).absolute()
-            self.patterns, self.excludes, self.filenames = list(patterns), [], ()
-            self.setup, self.teardown, self.fixtures, self.encoding = None, teardown, tuple(fixtures), "utf-8"
-            self.document_types = {**DEFAULT_DOCUMENT_TYPES, **document_types}
-            self.default_document_type = self.document_types[None]
-            self.name = name
 
         def identify(self, example) -> str:
             return identify(self.name, example)
@@ -53,7 +40,7 @@ def make_sybil(root: str | Path, docs_dir: str | Path | None = None, patterns=("
     # text, indented and invalid blocks never run: the checks every kind shares decide for them
     return PageSybil(
         parsers=[BlockParser(layout, evaluators, default=BlockEvaluator(layout.root))],
-        path=str(layout.docs_dir),
+        path=str(layout.docs_dir.absolute()),  # absolute: Sybil resolves a relative one from its caller's file
         patterns=list(patterns),
         document_types={".md": PageDocument},
         teardown=teardown_page,

@@ -23,6 +23,7 @@ read at its start) comes from the pytest plugin's ``ruota_run`` fixture.
 from __future__ import annotations
 
 import dataclasses
+import re
 import unittest
 from pathlib import Path
 
@@ -256,7 +257,22 @@ def _credited(earlier: Outcome, page: str) -> Outcome:
     return dataclasses.replace(earlier, reused_from=page)  # every field, as_root included
 
 
+#: Characters a block's text may not send to the terminal as they are: C0 controls but newline and
+#: tab (ESC starts the sequences that retitle, clear or reprogram a terminal), DEL, C1 controls.
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def visible(text: str) -> str:
+    """``text`` with its control characters written out (``\\x1b``): what a block printed or
+    raised reaches the user's terminal as text, never as a command to it."""
+    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
 def _failure_text(block: Block, outcome: Outcome) -> str:
+    return visible(_failure_parts(block, outcome))
+
+
+def _failure_parts(block: Block, outcome: Outcome) -> str:
     if block.error:
         return block.error
     parts = [f"{block.where}: {outcome.reason or 'failed'}"]
