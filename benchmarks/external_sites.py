@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The engine on documentation this project did not write: a table per site.
 
-    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/external_sites.py SITE [SITE …]
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/external_sites.py [--setup NAME=FILE] [--isolation NAME=MODE] SITE …
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/external_sites.py --collect-only --repeat 3 \
         GIT_DIR@2151025aa GIT_DIR@6f9dcdf61:docs/en
 
@@ -18,8 +18,14 @@ and hooks left out (they need packages this machine lacks):
 - **lines right**: blocks whose recorded line is their opening fence, in the page or in the
   included file the block names (indented code and blocks other extensions inject have no
   fence of their own and are left out of this count);
-- **outcomes**: ``pytest docs`` run on the copy, no conftest (``--run-as-root``,
-  ``--block-timeout 20``): passed, failed and skipped blocks as the record holds them;
+- **outcomes** (without ``--collect-only``): the engine turned on as a maintainer starts with it
+  (the plugin with ``report_only: true``, the policies of ``ruota-docs init --write``, ``'': show``;
+  ``--setup`` gives the plugin a set-up file, the site's doc-test set-up, and ``--isolation`` its
+  isolation), then ``pytest docs`` on the copy, no conftest (``--run-as-root``, ``--block-timeout 20``):
+  passed, failed and skipped blocks as the record holds them, each failure with its cause (``engine``
+  where a traceback runs through the engine, or where the block runs cleanly in a fresh interpreter,
+  alone or after the page's blocks before it, and prints what the engine recorded; see `_classify`);
+  then ``ruota-docs record check`` on the record, and ``mkdocs build`` of the copy with it;
 - **time**: the pytest run's wall time; with ``--collect-only``, only ``pytest --collect-only``
   is timed (best of ``--repeat`` runs), the engine's collection alone.
 
@@ -30,6 +36,7 @@ expectations: the test suite never depends on them.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -167,7 +174,8 @@ def _collect_time(copy: Path, docs: Path, repeat: int) -> tuple[float, str]:
     return best, tail
 
 
-def measure(spec: str, collect_only: bool = False, repeat: int = 1) -> dict:
+def measure(spec: str, collect_only: bool = False, repeat: int = 1, setup: str | None = None,
+            isolation: str | None = None, keep: str | None = None) -> dict:
     with tempfile.TemporaryDirectory(prefix="external-site-") as tmp:
         project, folder = _source(spec, Path(tmp))
         copy = project / folder if folder else project
@@ -201,23 +209,160 @@ def measure(spec: str, collect_only: bool = False, repeat: int = 1) -> dict:
                        agree=agree, right=right, pointed=pointed, injected=injected, beyond=beyond)
             row["time_s"], row["tail"] = _collect_time(copy, docs, repeat)
             return row
-        record = Path(tmp) / "record.json"
+        adopted = _adopt(copy, config, setup, isolation)
         started = time.perf_counter()
         run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-                              *_NEUTRAL_INI, "--run-as-root", "--block-timeout", "20", "--record", str(record),
+                              *_NEUTRAL_INI, "--run-as-root", "--block-timeout", "20",
                               docs.relative_to(copy).as_posix()],
                              cwd=copy, capture_output=True, text=True, timeout=3600)
         row["time_s"] = time.perf_counter() - started
-        entries = ledger.load(record).to_dict()["blocks"] if record.exists() else {}  # read as the engine does
+        records = sorted((copy / "verification").glob("*.json"))
+        entries = ledger.load(records[0]).to_dict()["blocks"] if records else {}  # read as the engine does
         outcomes = Counter(entry["outcome"] for entry in entries.values())
-        unsettled = sum(1 for e in entries.values() if e["outcome"] == "failed"
-                        and any(w in (e["reason"] or "") for w in ("has no run policy", "neither marked safe")))
         row.update(pages=sum(1 for p in pages if p.is_relative_to(copy)), seen=seen, collected=collected,
                    agree=agree, right=right, pointed=pointed, injected=injected, recorded=len(entries),
                    passed=outcomes["passed"], failed=outcomes["failed"], skipped=outcomes["skipped"],
-                   unsettled=unsettled,
-                   exit=run.returncode, tail=run.stdout.strip().splitlines()[-1:] or [""])
+                   adopted=adopted, exit=run.returncode, tail=run.stdout.strip().splitlines()[-1:] or [""])
+        row["causes"] = _classify(copy, docs, entries, copy / _SETUP_NAME if setup else None, isolation)
+        check = subprocess.run([str(Path(sys.executable).with_name("ruota-docs")), "record", "check",
+                                *map(str, records)], cwd=copy, capture_output=True, text=True)
+        row["check"] = (check.returncode, (check.stdout + check.stderr).strip().splitlines()[-1:] or [""])
+        started = time.perf_counter()
+        built = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(Path(tmp) / "with-record")],
+                               cwd=copy, capture_output=True, text=True, timeout=3600)
+        row["build"] = (built.returncode, time.perf_counter() - started,
+                        sum(1 for line in built.stderr.splitlines() if "ruota_docs" in line),
+                        (built.stderr.strip().splitlines() or [""])[-1])
+        if keep:
+            shutil.copytree(project, Path(keep) / project.name, symlinks=True, dirs_exist_ok=True)
     return row
+
+
+#: The name the site's set-up file (``--setup``) gets in the copy, beside its mkdocs.yml.
+_SETUP_NAME = "ruota_docs_setup.py"
+
+
+def _adopt(copy: Path, config: Path, setup: str | None, isolation: str | None) -> str:
+    """The engine turned on as a maintainer starts with it (own-site.md): the plugin with
+    ``report_only``, the policies ``ruota-docs init --write`` proposes, ``'': show`` for blocks
+    written with no language; the site's set-up file and isolation where given. What was done, in words."""
+    from mkdocs.utils.yaml import get_yaml_loader
+
+    options: dict = {"report_only": True}
+    if isolation:
+        options["isolation"] = isolation
+    if setup:
+        shutil.copy(setup, copy / _SETUP_NAME)
+        options["setup"] = _SETUP_NAME
+    data = yaml.load(config.read_text(encoding="utf-8"), Loader=get_yaml_loader())  # noqa: S506 — as above
+    data["plugins"] = [{"ruota_docs": options}]
+    config.write_text(yaml.dump(data, sort_keys=False), encoding="utf-8")
+    init = subprocess.run([str(Path(sys.executable).with_name("ruota-docs")), "init", "--write"], cwd=copy,
+                          capture_output=True, text=True, timeout=600)
+    data = yaml.load(config.read_text(encoding="utf-8"), Loader=get_yaml_loader())  # noqa: S506 — as above
+    policies = data["plugins"][0]["ruota_docs"].setdefault("policies", {})
+    policies.setdefault("", "show")
+    config.write_text(yaml.dump(data, sort_keys=False), encoding="utf-8")
+    done = [f"init --write: {len(policies) - 1} policies (exit {init.returncode})", "'': show"]
+    return ", ".join(done + [f"{k}: {v}" for k, v in options.items() if k != "report_only"])
+
+
+_MISSING = re.compile(r"ModuleNotFoundError: No module named|is not installed|ImportError: cannot import name .* from "
+                      r"'(?!ruota_docs)")
+_NETWORK = re.compile(r"ConnectError|ConnectionError|Name or service not known|Temporary failure in name resolution|"
+                      r"Network is unreachable|getaddrinfo")
+_ENGINE_FRAME = re.compile(r'File "[^"]*/ruota_docs/[^"]*"')
+#: Runs blocks as plain Python would, in a fresh interpreter: the set-up file, the blocks before (each
+#: in the same module namespace, whatever it raises), then the block; exits 0 if the last one ran.
+_DRIVER = """
+import json, sys, types, traceback
+setup, earlier, code, name = json.load(open(sys.argv[1]))
+if setup:
+    exec(compile(open(setup).read(), setup, "exec"), {"__name__": "setup"})
+main = types.ModuleType("__main__")
+sys.modules["__main__"] = main
+for text, where in earlier:
+    try:
+        exec(compile(text, where, "exec"), main.__dict__)
+    except BaseException:
+        pass
+sys.stdout.write("\\x00")
+exec(compile(code, name, "exec"), main.__dict__)
+"""
+
+
+def _rerun(copy: Path, setup: Path | None, earlier: list, block) -> tuple[int, str]:
+    """``(exit status, what the block printed)`` of the block run in a fresh interpreter after ``earlier``."""
+    with tempfile.TemporaryDirectory(prefix="rerun-") as work:
+        job = Path(work) / "job.json"
+        job.write_text(json.dumps([str(setup) if setup else None, earlier, block.code, block.where]))
+        try:
+            done = subprocess.run([sys.executable, "-c", _DRIVER, str(job)], cwd=work, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, text=True, timeout=30, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            return -1, ""
+    return done.returncode, done.stdout.partition("\x00")[2]
+
+
+def _classify(copy: Path, docs: Path, entries: dict, setup: Path | None, isolation: str | None) -> Counter:
+    """Each failed block's cause: ``engine`` where a traceback runs through the engine's own code, or
+    where the block runs cleanly in a fresh interpreter (alone, or after the page's blocks before it) but
+    failed under the engine, or prints otherwise when it runs alone (the page's shared namespace changed
+    it), or prints in neither what the engine recorded; ``missing module`` (a package not
+    installed here, or a module the docs mean as a file of their own, ``main``), ``network`` and
+    ``timed out`` from its error; ``no run policy``; else ``block`` (it fails as plain Python too, or its
+    #> lines or data say something it does not do). Prints one line per engine fault."""
+    causes: Counter = Counter()
+    failed = [e for e in entries.values() if e["outcome"] == "failed"]
+    rendered: dict = {}
+    here = os.getcwd()
+    os.chdir(copy)
+    try:
+        for entry in sorted(failed, key=lambda e: (e["page"], e["index"])):
+            if entry["page"] not in rendered:
+                rendered[entry["page"]] = renderer.render(copy, docs / entry["page"], fast=True).blocks
+            cause = _cause(copy, setup, entry, rendered[entry["page"]], entries, isolation)
+            causes[cause] += 1
+            if cause == "engine":
+                print(f"engine fault: {entry['page']}:{entry['line']}: {entry['reason']}", file=sys.stderr)
+    finally:
+        os.chdir(here)
+    return causes
+
+
+def _alone(block, isolation: str | None) -> bool:
+    """Whether the engine ran the block in a process of its own."""
+    return (isolation == "block" and not block.options.get("group")) or bool(block.options.get("isolate")) or \
+        (isolation == "variants" and block.variant)
+
+
+def _cause(copy: Path, setup: Path | None, entry: dict, blocks: list, entries: dict, isolation: str | None) -> str:
+    text = f"{entry.get('reason') or ''}\n{entry.get('error') or ''}"
+    code = (entry.get("reason_code") or {}).get("code")
+    if "has no run policy" in text or "neither marked safe" in text:
+        return "no run policy"
+    if _ENGINE_FRAME.search(entry.get("error") or ""):
+        return "engine"
+    if code == "timeout":
+        return "timed out"
+    if _MISSING.search(text):
+        return "missing module"
+    if _NETWORK.search(text):
+        return "network"
+    block = blocks[entry["index"]] if entry["index"] < len(blocks) else None
+    if block is None or block.kind != "python" or code not in ("raised", "output_differs"):
+        return "block"
+    alone = _rerun(copy, setup, [], block)
+    earlier = [] if _alone(block, isolation) else [
+        (b.code, b.where) for b in blocks[:entry["index"]] if b.kind == "python" and not _alone(b, isolation)
+        and entries.get(f"{b.page}#{b.index}", {}).get("outcome") in ("passed", "failed")]
+    after = _rerun(copy, setup, earlier, block) if earlier else alone
+    if code == "raised":
+        return "engine" if 0 in (alone[0], after[0]) else "block"
+    recorded = (entry.get("output") or "").rstrip()
+    if alone[0] == 0 and alone[1].rstrip() != recorded:
+        return "engine"  # alone it runs and prints otherwise: what the page's blocks share changed it
+    return "block" if recorded in (alone[1].rstrip(), after[1].rstrip()) else "engine"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -225,8 +370,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("sites", nargs="+", help="a folder, or GIT_DIR@REV[:FOLDER]")
     parser.add_argument("--collect-only", action="store_true", help="time pytest --collect-only, run nothing")
     parser.add_argument("--repeat", type=int, default=1, help="with --collect-only: the best of this many runs")
+    parser.add_argument("--setup", action="append", default=[], metavar="NAME=FILE",
+                        help="the site whose name starts with NAME gets FILE as the plugin's setup")
+    parser.add_argument("--isolation", action="append", default=[], metavar="NAME=MODE",
+                        help="the plugin's isolation for the site whose name starts with NAME "
+                             "(page, block, variants)")
+    parser.add_argument("--keep", metavar="DIR", help="keep each site's copy, with its record, in DIR")
     args = parser.parse_args(argv)
-    rows = [measure(site, args.collect_only, args.repeat) for site in args.sites]
+    rows = []
+    for site in args.sites:
+        name = _name(site)
+        rows.append(measure(site, args.collect_only, args.repeat, _given(args.setup, name),
+                            _given(args.isolation, name), args.keep))
     if args.collect_only:
         print("| site | pages | blocks seen | collected (same code) | lines right | collection (best of "
               f"{args.repeat}) |")
@@ -238,18 +393,42 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\n{r['site']}: {r['tail']}; {r['injected']} block(s) injected by extensions, "
                   f"{r['beyond']} pointing past the end of their page")
         return 0
-    print("| site | pages | blocks seen | collected (same code) | lines right | recorded | passed | failed "
-          "(of them: no run policy) | skipped | pytest time |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    _full_table(rows)
+    return 0
+
+
+def _name(spec: str) -> str:
+    if "@" in spec and not Path(spec).exists():
+        where = Path(spec.partition("@")[0])
+        return where.parent.name.split("+")[-1] if where.name == "repo" else where.stem
+    return Path(spec).name
+
+
+def _given(pairs: list[str], name: str) -> str | None:
+    found = [value for key, _, value in (p.partition("=") for p in pairs) if name.startswith(key)]
+    return found[-1] if found else None
+
+
+#: The causes of failures, in the table's order.
+CAUSES = ("engine", "block", "missing module", "network", "timed out", "no run policy")
+
+
+def _full_table(rows: list[dict]) -> None:
+    print("| site | pages | blocks seen | collected (same code) | lines right | recorded | passed | skipped "
+          "| failed | " + " | ".join(CAUSES) + " | pytest time |")
+    print("| --- " + "| ---: " * (9 + len(CAUSES)) + "|")
     for r in rows:
         print(f"| {r['site']} | {r['pages']} | {r['seen']} | {r['collected']} ({r['agree']}) "
-              f"| {r['right']} of {r['pointed']} | {r['recorded']} | {r['passed']} | {r['failed']} ({r['unsettled']}) "
-              f"| {r['skipped']} "
-              f"| {r['time_s']:.1f} s |")
+              f"| {r['right']} of {r['pointed']} | {r['recorded']} | {r['passed']} | {r['skipped']} | {r['failed']} | "
+              + " | ".join(str(r["causes"][c]) for c in CAUSES) + f" | {r['time_s']:.1f} s |")
     for r in rows:
-        print(f"\n{r['site']}: pytest exit {r['exit']}: {r['tail'][0]}; "
-              f"{r['injected']} block(s) injected by extensions")
-    return 0
+        code, tail = r["check"]
+        built, seconds, listed, last = r["build"]
+        print(f"\n{r['site']}: {r['adopted']}; pytest exit {r['exit']}: {r['tail'][0]}; "
+              f"{r['injected']} block(s) injected by extensions\n"
+              f"- record check: exit {code}: {tail[0]}\n"
+              f"- mkdocs build with the record: exit {built} in {seconds:.1f} s, {listed} line(s) from ruota_docs"
+              f"{'' if built == 0 else ': ' + last}")
 
 
 if __name__ == "__main__":

@@ -57,7 +57,7 @@ def test_policies_settle_a_language_site_wide(tmp_path):
     make(tmp_path, ':\n      policies:\n        html: show\n        console: skip "installs packages"\n')
     blocks = renderer.render(tmp_path, tmp_path / "docs/index.md").blocks
     assert [(b.fence_language, b.kind, b.not_run_reason, bool(b.error)) for b in blocks] == [
-        ("html", "text", None, False), ("console", "shell", "installs packages", False),
+        ("html", "shown", None, False), ("console", "shell", "installs packages", False),
         ("python", "python", None, False), ("", "invalid", None, True)]
 
 
@@ -118,5 +118,5 @@ def test_init_writes_under_plugins_written_as_a_mapping(tmp_path, entry):
 def test_the_empty_language_policy_settles_blocks_written_with_no_language(tmp_path):
     make(tmp_path, ":\n      policies:\n        '': show\n")
     blocks = renderer.render(tmp_path, tmp_path / "docs/index.md").blocks
-    assert (blocks[-1].fence_language, blocks[-1].kind, blocks[-1].error) == ("", "text", None)
+    assert (blocks[-1].fence_language, blocks[-1].kind, blocks[-1].error) == ("", "shown", None)
     assert [bool(b.error) for b in blocks[:2]] == [True, True]  # html and console keep needing theirs

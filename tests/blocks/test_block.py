@@ -49,7 +49,7 @@ def test_a_sites_policy_applies_where_no_directive_decided():
     show = SimpleNamespace(action="show", reason=None)
     skip = SimpleNamespace(action="skip", reason="installs things")
     run = SimpleNamespace(action="run", reason=None)
-    assert build(captured("x\n", "cobol"), policies={"cobol": show}).kind == "text"
+    assert build(captured("x\n", "cobol"), policies={"cobol": show}).kind == "shown"
     assert build(captured("ls\n", "bash"), policies={"bash": skip}).not_run_reason == "installs things"
     assert build(captured("ls\n", "bash"), policies={"bash": run}).options == {"safe": True}
 

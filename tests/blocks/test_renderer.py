@@ -358,3 +358,24 @@ def test_code_an_extension_shows_from_elsewhere_is_accounted_for(tmp_path, monke
         (0, "x = 1", 3, "python"), (1, ">>> answer()\n42", 3, "generated")]
     assert rendered.blocks[1].not_run_reason == renderer.FOREIGN_REASON
     assert rendered.blocks[0].page_total == 2
+
+
+def test_blocks_one_directive_brings_in_are_variants(site):
+    """Two blocks from one ``{* … *}`` line (tabs of variants) are variants; one alone is not."""
+    (site / "included.md").write_text("=== \"A\"\n\n    ```python\n    x = 1\n    ```\n\n=== \"B\"\n\n"
+                                      "    ```python\n    x = 2\n    ```\n", encoding="utf-8")
+    (site / "mkdocs.yml").write_text(FOREIGN_CONFIG + "  - pymdownx.tabbed\n", encoding="utf-8")
+    rendered = renderer.render(site, site / "docs/index.md")
+    assert [(b.code, b.line, b.variant) for b in rendered.blocks][:3] == [
+        ("x = 1", 3, True), ("x = 2", 3, True), ("print('after the include')", 5, False)]
+    assert not any(b.variant for b in rendered.blocks[2:])  # the generated one stands alone at its line
+
+
+def test_an_excerpt_among_variants_is_not_run_since_its_whole_runs(site):
+    (site / "included.md").write_text("=== \"Excerpt\"\n\n    ```python\n    # Code above omitted\n\n    y = x + 1\n"
+                                      "    ```\n\n=== \"Whole\"\n\n    ```python\n    x = 1\n    y = x + 1\n    ```\n",
+                                      encoding="utf-8")
+    (site / "mkdocs.yml").write_text(FOREIGN_CONFIG + "  - pymdownx.tabbed\n", encoding="utf-8")
+    excerpt, whole = renderer.render(site, site / "docs/index.md").blocks[:2]
+    assert excerpt.not_run_reason == "an excerpt of the code shown whole beside it (block 2 of the page), which runs"
+    assert whole.not_run_reason is None

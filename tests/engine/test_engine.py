@@ -697,3 +697,70 @@ def test_isolation_block_runs_every_block_in_a_fresh_process(tmp_path):
     assert result.returncode == 1, result.stdout[-3000:]
     assert second["output"] == "False __main__\n"
     assert (third["outcome"], third["reason"]) == ("failed", "NameError: name 'x' is not defined")
+
+
+SETUP_PAGE = """\
+# Setup { #setup }
+
+```python
+import os
+import random
+print(os.environ["SITE_FLAG"], random.randint(1, 6), "helper" in globals())
+#> on 3 False
+```
+
+```python
+from pprint import pprint
+print("through the set-up's own print")
+#> through the set-up's own print
+pprint({"not": "stated"})
+```
+"""
+
+
+def test_the_site_setup_file_runs_in_each_page_process_before_its_blocks(tmp_path):
+    tree = write_tree(tmp_path / "tree", {"docs/es/setup.md": SETUP_PAGE, "docs_setup.py":
+                                          "import os, random\nos.environ['SITE_FLAG'] = 'on'\n"
+                                          "random.randint = lambda *a: 3\nhelper = 1\nimport builtins\n"
+                                          "_print = builtins.print\n"
+                                          "builtins.print = lambda *a, **k: _print(*a, **k)\n"})
+    config = tree / "mkdocs.yml"
+    config.write_text(config.read_text().replace("plugins:\n", "plugins:\n  - ruota_docs:\n      setup: docs_setup.py\n",
+                                                 1))
+    result = run_pytest(tree, "--record", "verification/here.json", env=clean_env())
+    assert result.returncode == 0, result.stdout[-3000:]
+    config.write_text(config.read_text().replace("docs_setup.py", "missing.py"))
+    result = run_pytest(tree, "--no-record", env=clean_env())
+    assert "setup: missing.py is not a file" in result.stdout + result.stderr
+
+
+GROUPED = """\
+# Grupo { #grouped }
+
+```python {group="model"}
+x = 1
+```
+
+```python {group="model"}
+print(x)
+#> 1
+```
+
+```python
+print("x" in globals())
+#> False
+```
+"""
+
+
+def test_isolation_block_keeps_a_pytest_examples_group_together(tmp_path):
+    tree = write_tree(tmp_path / "tree", {"docs/es/grouped.md": GROUPED})
+    config = tree / "mkdocs.yml"
+    text = config.read_text()
+    if "attr_list" not in text:
+        text = text.replace("markdown_extensions:\n", "markdown_extensions:\n  - attr_list\n", 1)
+    config.write_text(text.replace("plugins:\n", "plugins:\n  - ruota_docs:\n      isolation: block\n", 1))
+    result = run_pytest(tree, "--record", "verification/here.json", env=clean_env())
+    assert result.returncode == 0, result.stdout[-3000:]
+    blocks = read_ledger(tree / "verification" / "here.json")["blocks"]
+    assert [blocks[f"es/grouped.md#{n}"]["outcome"] for n in range(3)] == ["passed"] * 3

@@ -68,3 +68,10 @@ def test_a_code_that_does_not_fit_is_refused_where_it_is_made():
         Reason.from_record({"code": "because", "args": {}})
     with pytest.raises(ReasonCodeError, match="must be one of text, indented"):
         reason("shown_only", kind="python")
+
+
+def test_a_block_shown_by_the_sites_policy_says_so_not_that_it_is_output():
+    """A Dockerfile the site's ``show`` policy shows is no output or prose: its reason says why it is not run."""
+    assert reason_codes.reason("shown_only", kind="shown").english() == \
+        "not run: shown, never run: the site's policy for its language is show"
+    assert reason_codes.problems({"code": "shown_only", "args": {"kind": "shown"}}) == []

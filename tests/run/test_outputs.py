@@ -279,3 +279,46 @@ def test_a_triple_quoted_output_runs_on_a_page(tmp_path):
     root = write_tree(tmp_path, {"docs/es/p.md": page})
     done = run_pytest(root, "docs/es/p.md", "--no-record")
     assert done.returncode == 0, done.stdout[-2000:]
+
+
+def test_an_address_or_a_set_in_a_line_matches_as_pytest_examples_prints_them():
+    found = outputs.expected("print(f)\n#> f=<Foo object at 0x0123456789ab>\nprint(s)\n#> {'1', '2', '3'}\n")
+    assert outputs.mismatch(found, "f=<Foo object at 0x7f5eaae7e790>\n{'3', '2', '1'}\n") is None
+    assert outputs.mismatch(found, "f=<Foo object at 0x7f5eaae7e790>\n{'3', '2'}\n") is not None
+    assert outputs.mismatch(outputs.expected("print(f)\n#> f=<Foo object at 0x7f00aae7e790>\n"),
+                            "f=<Foo object at 0x7f5eaae7e790>\n") is not None  # a real address is compared
+
+
+def test_lines_under_no_print_are_left_out_only_where_the_output_needs_it():
+    """pytest-examples never checks a #> line under a bare expression or a comment; the engine
+    still checks one that states what the statement above it printed."""
+    code = "x = 3\nf(x)\n#> 9\n# what print(x) shows:\n#> 3\nprint(x + 1)\n#> 4\n"
+    found = outputs.expected(code)
+    assert [e.repl for e in found] == [True, True, False]
+    assert outputs.mismatch(found, "4\n") is None
+    assert outputs.mismatch(found, "9\n3\n4\n") is None
+    assert outputs.mismatch(found, "5\n") is not None
+
+
+def test_what_a_library_prints_needs_no_line_as_in_pytest_examples(tmp_path):
+    """pprint writes from its own module: as pytest-examples, which checks print's output only."""
+    code = "from pprint import pprint\nprint('checked')\n#> checked\npprint({'a': 1})\n"
+    wrong = code.replace("#> checked", "#> other")
+    page = f"# P {{ #p }}\n\n```python\n{code}```\n\n```python\n{wrong}```\n"
+    root = write_tree(tmp_path, {"docs/es/p.md": page})
+    done = run_pytest(root, "docs/es/p.md", "--no-record")
+    assert "1 failed, 1 passed" in done.stdout, done.stdout[-2000:]
+
+
+def test_a_print_in_a_function_states_its_output_under_itself_as_in_pytest_examples():
+    code = ("def later():\n    print('second')\n    #> second\n\n\nprint('first')\n#> first\nlater()\n")
+    found = outputs.expected(code)
+    printed = [(6, "first", 6), (6, "\n", 6), (8, "second", 2), (8, "\n", 2)]
+    assert outputs.mismatch(found, "first\nsecond\n") is not None  # in the order of the lines, not of the run
+    assert outputs.under_each_print(found, printed, code)
+    assert not outputs.under_each_print(found, [(6, "first\n", 6)], code)  # a group under a print that never ran
+    assert outputs.under_each_print(found, [*printed, (8, "x\n", None)], code)  # a library's: not compared
+    assert not outputs.under_each_print(found, [*printed, (8, "x\n", 4)], code)  # not by a print
+    quoted = code.replace("    #> second\n", '    """\n    second\n    """\n')
+    moved = [(10, "second\n", 2), (8, "first\n", 8)]  # the print('first') is 2 lines further down now
+    assert outputs.under_each_print(outputs.expected(quoted), moved, quoted)

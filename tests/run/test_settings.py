@@ -81,7 +81,8 @@ def test_the_page_process_gets_one_argument(project):
     found = settings.from_environment(project, {"RUOTA_DOCS_MEMORY_LIMIT": "512MiB", "RUOTA_DOCS_PROCESS_LIMIT": "64",
                                                 "RUOTA_DOCS_FILE_SIZE_LIMIT": "1GiB"})
     assert json.loads(found.for_worker("sandbox", 42)) == {
-        "limits": {"as": 512 * 2**20, "data": None, "nproc": 64, "fsize": 2**30}, "isolation": "sandbox", "parent": 42}
+        "limits": {"as": 512 * 2**20, "data": None, "nproc": 64, "fsize": 2**30}, "isolation": "sandbox", "parent": 42,
+        "setup": None}
     # outside any namespace, the invoking user's count of processes is not the page's to cap
     assert json.loads(found.for_worker("none", 42))["limits"]["nproc"] is None
     with pytest.raises(AttributeError):

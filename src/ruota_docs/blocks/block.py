@@ -17,8 +17,9 @@ from ruota_docs.blocks.capture.state import Captured
 from ruota_docs.blocks.directives import DirectiveError
 
 RUN_OPTIONS = ("safe", "skip", "reason", "timeout", "id", "env", "isolate")
-#: Blocks that are shown but hold no code to run: outputs, prose, diagrams, indented code.
-SHOWN_ONLY = ("text", "indented")
+#: Blocks that are shown but hold no code to run: outputs, prose, diagrams, indented code, and the
+#: blocks of a language whose site policy is ``show``.
+SHOWN_ONLY = ("text", "indented", "shown")
 #: The reason of a block a pytest-examples fence marks ``test="skip"`` (the site says it in each language).
 MARKED_SKIP = 'marked test="skip" on its fence'
 
@@ -49,6 +50,9 @@ class Block:
     signature: str = ""  #: identical for pages whose block sequences are identical
     page_total: int = 0  #: how many blocks the page has
     injected: bool = False  #: brought in by another extension's preprocessor; ``line`` is its directive's
+    #: one of several blocks one such directive brought in: variants of one example, shown as tabs
+    #: (FastAPI's ``{* … *}``), which ``isolation: variants`` runs each in a process of its own
+    variant: bool = False
     #: for a block the page's HTML shows from no fence of it: the extension that made it ('' where unknown)
     generated_by: str | None = None
     generated_from: str = ""  #: what it was made from (mkdocstrings: the object's identifier)
@@ -171,17 +175,20 @@ def _unexplained(block: Block, kind: str) -> str | None:
 
 
 #: pytest-examples' fence attributes (```` ```python {test="skip" requires="3.12"} ````), read as the engine's own.
-FENCE_ATTRIBUTES = ("test", "lint", "requires")
+FENCE_ATTRIBUTES = ("test", "lint", "requires", "group")
 
 
 def _fence_attributes(block: Block, attrs: dict) -> None:
     """pytest-examples' attributes on a fence: ``test="skip"`` is not run (a directive still decides
-    first), ``requires="3.12"`` is the requirement ``python>=3.12``; ``lint`` asks nothing of the
-    engine, which lints no code."""
+    first), ``requires="3.12"`` is the requirement ``python>=3.12``; ``group="name"`` keeps the block
+    in its page's process under ``isolation: block``, where the blocks of its group see each other's
+    names, as pytest-examples shares a group's globals; ``lint`` asks nothing of the engine, which lints no code."""
     if str(attrs.get("test", "")).lower() == "skip" and not block.options.get("skip") and block.skip_reason is None:
         block.options.update(skip=True, reason=MARKED_SKIP)
     if attrs.get("requires"):
         block.requirements += terms.parse(f"python>={attrs['requires']}")
+    if attrs.get("group"):
+        block.options["group"] = str(attrs["group"])
 
 
 def _apply_policy(block: Block, policy) -> None:
@@ -189,7 +196,7 @@ def _apply_policy(block: Block, policy) -> None:
     if policy is None or block.not_run_reason is not None or block.options.get("safe") or block.shown_only:
         return
     if policy.action == "show":
-        block.kind = "text"
+        block.kind = "shown"
     elif policy.action == "skip":
         block.skip_reason = policy.reason
     elif block.kind in ("shell", "windows"):  # run: as if marked <!-- run: safe -->

@@ -16,6 +16,7 @@ import datetime as dt
 import itertools
 import os
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -193,6 +194,7 @@ def assemble(state: CaptureState, html: str, page: str, lang: str, root: Path, t
         block.index = len(result.blocks)
         block.injected = item.start in state.brought
         result.blocks.append(block)
+    _variants(result.blocks)
     generated.add_blocks(result, html, state)  # after the page's own: their indices stay put
     result.problems.extend(errors)
     result.problems.extend(_unknown_references(result, text))
@@ -202,6 +204,28 @@ def assemble(state: CaptureState, html: str, page: str, lang: str, root: Path, t
         block.signature = signature
         block.page_total = len(result.blocks)
     return result
+
+
+def _variants(blocks: list[Block]) -> None:
+    """Mark the blocks one directive brought in several at once (tabs of variants), and give an
+    excerpt among them (FastAPI's "Code above omitted") its reason not to run: the whole beside it runs."""
+    brought = Counter(b.line for b in blocks if b.injected)
+    for block in blocks:
+        block.variant = block.injected and brought[block.line] > 1
+    for block in blocks:
+        whole = next((o for o in blocks if block.variant and o is not block and o.line == block.line and
+                      o.kind == block.kind == "python" and _excerpt_of(block.code, o.code)
+                      and not _excerpt_of(o.code, block.code)), None)
+        if whole is not None and block.not_run_reason is None and not block.error:
+            block.skip_reason = (f"an excerpt of the code shown whole beside it (block {whole.index + 1} of "
+                                 "the page), which runs")
+
+
+def _excerpt_of(part: str, whole: str) -> bool:
+    """Whether every line of ``part`` but blank lines and comments is a line of ``whole``, in the same order."""
+    lines = iter(line.rstrip() for line in whole.split("\n"))
+    wanted = [line.rstrip() for line in part.split("\n") if line.strip() and not line.lstrip().startswith("#")]
+    return bool(wanted) and all(any(line == w for line in lines) for w in wanted)
 
 
 def _code_origins(state: CaptureState, item) -> tuple:

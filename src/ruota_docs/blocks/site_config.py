@@ -99,7 +99,7 @@ def plugin_options(config: dict, name: str) -> dict | None:
 #: read mkdocs.yml without MkDocs (the pytest side warns of any other, as MkDocs does).
 PLUGIN_OPTIONS = ("record_dir", "ledger_dir", "enabled", "source_language", "untranslated", "key_blocks",
                   "target_cards", "guide_cards", "policies", "report_only", "allow_private", "fact_max_age",
-                  "isolation", "check_records", "verified_records")
+                  "isolation", "check_records", "verified_records", "setup")
 
 
 def unknown_options(path: Path) -> list[tuple[str, int]]:
@@ -138,6 +138,10 @@ class SiteConfig:
     fact_max_age: int = DEFAULT_FACT_MAX_AGE  #: the plugin's ``fact_max_age``: days a checked claim stays current
     #: ``allow_private``: the site's example data a record may show (regular expressions, as written)
     allow_private: tuple | list = ()
+    #: ``isolation: variants``: each of several blocks one directive brings in (tabs of variants) in a fresh process
+    variant_isolation: bool = False
+    #: ``setup``: a Python file each page's process runs before its first block (absolute), or None
+    setup: Path | None = None
 
 
 def _record_dir(options: dict, path: Path) -> str | None:
@@ -172,7 +176,20 @@ def read(root: Path) -> SiteConfig:
         mapping=mapping,
         fact_max_age=_max_age(options.get("fact_max_age"), path),
         allow_private=options.get("allow_private") or (),
+        variant_isolation=options.get("isolation") == "variants",
+        setup=_setup(options.get("setup"), root, path),
     )
+
+
+def _setup(value, root: Path, path: Path) -> Path | None:
+    """The plugin's ``setup`` file, relative to mkdocs.yml; it must exist."""
+    if value is None:
+        return None
+    found = (root / str(value)).resolve()
+    if not found.is_file():
+        raise ConfigError(f"{path}: plugins: ruota_docs: setup: {value} is not a file (a Python file, relative "
+                          "to mkdocs.yml, that each page's process runs before its blocks)")
+    return found
 
 
 def _max_age(value, path: Path) -> int:

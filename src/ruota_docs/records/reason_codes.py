@@ -33,6 +33,7 @@ from ruota_docs.blocks.terms import RequirementError, parse
 SHOWN_ONLY = {
     "text": "output or prose, not code",
     "indented": "an indented code block has no language; readers see it as text",
+    "shown": "shown, never run: the site's policy for its language is show",
 }
 
 
@@ -142,7 +143,7 @@ CODES: dict[str, Code] = {
     "not_run": Code({"why": _STR}, lambda a: f"not run: {a['why']}",
                     "skipped: the author's own reason (skip:, run: never)"),
     "shown_only": Code({"kind": _STR}, lambda a: f"not run: {SHOWN_ONLY[a['kind']]}",
-                       "skipped: a block readers see as text (kind: text or indented)"),
+                       "skipped: a block readers see as text (kind: text, indented, or shown by the site's policy)"),
     "generated": Code({"by": _STR, "source": _STR}, lambda a: f"not run: {generated_english(a['by'], a['source'])}",
                       "skipped: a block a Markdown extension made from elsewhere (by: the extension, '' if unknown)"),
     "page_stopped": Code({"cause": ("reason",)}, lambda a: f"not run: {_nested(a['cause'])}",

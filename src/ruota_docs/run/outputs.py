@@ -35,7 +35,7 @@ import fcntl
 import os
 import re
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 _EXPECTED = re.compile(r"^(?P<indent>[ \t]*)#>(?:[ ](?P<text>.*))?$")
@@ -51,6 +51,9 @@ class Expected:
     indent: str
     text: str
     loose: bool = False  #: a line of a pytest-examples triple-quoted string: black's layout, compared loosely
+    #: right under no ``print(…)`` (a bare expression, as in a REPL, or a comment): pytest-examples never
+    #: checks such a line, so it is left out where the output matches without it
+    repl: bool = False
 
 
 def expected(code: str) -> list[Expected]:
@@ -62,8 +65,25 @@ def expected(code: str) -> list[Expected]:
             found.append(Expected(index, match["indent"], (match["text"] or "").rstrip()))
     if "print(" in code and ('"""' in code or "'''" in code):
         found = sorted(found + _quoted(code), key=lambda e: e.index)
-    return found
+    return _mark_repl(code, found) if found else found
 
+
+def _mark_repl(code: str, found: list[Expected]) -> list[Expected]:
+    """``found`` with the ``#>`` lines that stand right under no ``print(…)`` statement marked ``repl``
+    (under a bare expression, as in a REPL, or under a comment): pytest-examples never checks those."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return found
+    ends = {node.end_lineno for node in ast.walk(tree) if _is_print(node)}
+    lines = code.split("\n")
+    marked = []
+    for e in found:
+        above = e.index - 1  # the code line above the group of #> lines this one belongs to
+        while above >= 0 and _EXPECTED.match(lines[above]):
+            above -= 1
+        marked.append(replace(e, repl=True) if not e.loose and above + 1 not in ends else e)
+    return marked
 
 
 def _quoted(code: str) -> list[Expected]:
@@ -115,28 +135,79 @@ def _pattern(text: str) -> re.Pattern:
     return re.compile(".*".join(re.escape(part) for part in text.split("...")) + r"\Z", re.S)
 
 
+#: A memory address as pytest-examples writes it in place of any (``<object at 0x0123456789ab>``).
+_ADDRESS = "0x0123456789ab>"
+
+
 def line_matches(expected_text: str, actual: str) -> bool:
-    """``actual`` as ``expected_text`` states it (``...`` matching any text)."""
+    """``actual`` as ``expected_text`` states it (``...`` matching any text; pytest-examples'
+    ``0x0123456789ab>`` matching any memory address, and a set matching whatever the order of its items)."""
+    if _ADDRESS in expected_text:
+        actual = re.sub(r"0x[a-f0-9]{8,12}>", _ADDRESS, actual)
     if "..." not in expected_text:
-        return expected_text == actual
+        return expected_text == actual or _same_set(expected_text, actual)
     return _pattern(expected_text).match(actual) is not None
+
+
+def _same_set(expected_text: str, actual: str) -> bool:
+    """Both lines a set (or frozenset) of the same items: the order a set prints in depends on the hash seed."""
+    if not (expected_text.startswith(("{", "frozenset(")) and actual.startswith(("{", "frozenset("))):
+        return False
+    try:
+        want, got = (ast.literal_eval(t.removeprefix("frozenset(").removesuffix(")") if t.startswith("frozenset(")
+                                      else t) for t in (expected_text, actual))
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return isinstance(want, set) and want == got
+
+
+def _matches(lines: list[Expected], got: list[str]) -> bool:
+    want = [e.text for e in lines]
+    while want and not want[-1]:
+        want.pop()
+    if len(want) == len(got) and all(line_matches(w, g) for w, g in zip(want, got)):
+        return True
+    return any(e.loose for e in lines) and line_matches(_loosely("\n".join(want)), _loosely("\n".join(got)))
 
 
 def mismatch(lines: list[Expected], printed: str) -> str | None:
     """``None`` where the printed output is what the ``#>`` lines state, else a short diff."""
+    got = _lines(printed)
+    if _matches(lines, got) or (any(e.repl for e in lines) and _matches([e for e in lines if not e.repl], got)):
+        return None
     want = [e.text for e in lines]
     while want and not want[-1]:
         want.pop()
-    got = _lines(printed)
-    if len(want) == len(got) and all(line_matches(w, g) for w, g in zip(want, got)):
-        return None
-    if any(e.loose for e in lines) and line_matches(_loosely("\n".join(want)), _loosely("\n".join(got))):
-        return None
     shown = [g if len(g) <= _SHOWN else g[:_SHOWN] + "…" for g in got]
     # a "..." line that matches the printed line in its place is shown as that line: context, not a difference
     stated = [shown[i] if "..." in w and i < len(got) and line_matches(w, got[i]) else w for i, w in enumerate(want)]
     diff = difflib.unified_diff(stated, shown, "#> lines", "printed", lineterm="", n=2)
     return "\n".join(list(diff)[:60])
+
+
+def under_each_print(lines: list[Expected], printed: list, code: str) -> bool:
+    """Whether the output of each ``print(…)`` of the block's code is what the lines right under that
+    statement state, as pytest-examples places it (a print in a function called later writes under
+    the print, not where the call is); every group of lines stands under a print that ran."""
+    try:
+        prints = [node for node in ast.walk(ast.parse(code)) if _is_print(node)]
+    except SyntaxError:
+        return False
+    said: dict[int, list[Expected]] = {}
+    for group in _groups([e for e in lines if not e.repl]):
+        # keyed by the print's last line (1-based): the 0-based index of the line under it, or of the
+        # opening quotes of a triple-quoted output, whose first line is the group's first
+        said.setdefault(group[0].index - (1 if group[0].loose else 0), group)
+    wrote: dict[int, str] = {}
+    for chunk in printed:
+        at = chunk[2] if len(chunk) > 2 else None
+        if at is None:
+            continue  # a library's writing (pprint): pytest-examples checks print's output only
+        node = next((n for n in prints if n.lineno <= at <= n.end_lineno), None)
+        if node is None:
+            return False  # the block's own code wrote it otherwise (sys.stdout.write)
+        wrote[node.end_lineno] = wrote.get(node.end_lineno, "") + chunk[1]
+    return set(said) == set(wrote) and all(_matches(said[end], _lines(text)) for end, text in wrote.items())
 
 
 def first_difference(lines: list[Expected], printed: str) -> Expected | None:
@@ -185,7 +256,7 @@ def _attributed(printed: list[tuple[int | None, str]]) -> list[tuple[int | None,
     """Output lines, each with the block line of the statement that printed its first character."""
     result: list[tuple[int | None, str]] = []
     current, owner = "", None
-    for line, chunk in printed:
+    for line, chunk, *_ in printed:
         for piece in re.split(r"(\n)", chunk):
             if piece == "\n":
                 result.append((owner, current))

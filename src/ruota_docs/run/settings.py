@@ -96,6 +96,10 @@ class Settings:
     #: Whether every block runs in a fresh process of its own (the ``ruota_docs`` plugin's
     #: ``isolation: block``; one block asks with ``<!-- run: isolate -->``).
     block_isolation: bool = False
+    #: Whether each of several blocks one directive brings in runs in a fresh process (``isolation: variants``).
+    variant_isolation: bool = False
+    #: The site's set-up file (the plugin's ``setup``), run by each page's process before its first block.
+    setup: Path | None = None
     #: The most processes and threads a page may have at once (``RUOTA_DOCS_PROCESS_LIMIT``; 0: no limit).
     process_limit: int = 4096
     #: The largest file a page may write (``RUOTA_DOCS_FILE_SIZE_LIMIT``: bytes or a number with a
@@ -142,7 +146,8 @@ class Settings:
         limits = self.limits().for_worker()
         if isolation == "none":  # the invoking user's own count of processes: not the page's to cap
             limits["nproc"] = None
-        return json.dumps({"limits": limits, "isolation": isolation, "parent": parent})
+        return json.dumps({"limits": limits, "isolation": isolation, "parent": parent,
+                           "setup": str(self.setup) if self.setup else None})
 
 
 def _of_this_machine(path: Path) -> bool:
@@ -182,6 +187,8 @@ def from_environment(root: Path | None = None, environ: Mapping[str, str] | None
         "source_language": site.source_language,
         "record_dir": site.record_dir,
         "block_isolation": site.block_isolation,
+        "variant_isolation": site.variant_isolation,
+        "setup": site.setup,
         "network": _flag(environ.get(NETWORK_VARIABLE)),
         "run_as_root": _flag(environ.get(RUN_AS_ROOT_VARIABLE)),
         "run_as_user": environ.get(RUN_AS_VARIABLE) or DEFAULT_USER,

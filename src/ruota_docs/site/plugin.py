@@ -91,7 +91,12 @@ class RuotaDocsConfig(Config):
     #: How pages' blocks share processes when the suite runs them: ``page`` (one process per page,
     #: its blocks sharing one namespace, as a reader runs the page top to bottom) or ``block``
     #: (each block in a fresh process of its own, as ``<!-- run: isolate -->`` asks for one block).
-    isolation = c.Choice(("page", "block"), default="page")
+    #: ``variants``: as ``page``, but each of several blocks one directive brings in (the tabs of
+    #: variants of one example, FastAPI's ``{* … *}``) runs in a fresh process of its own.
+    isolation = c.Choice(("page", "block", "variants"), default="page")
+    #: A Python file (relative to mkdocs.yml) that each page's process runs before its first block, in
+    #: a namespace of its own: the site's test set-up (environment variables, a frozen clock, mocks).
+    setup = c.Optional(c.Type(str))
     #: Days after which a ``<!-- fact: checked=… -->`` claim is marked "may be out of date" on the
     #: site, and ``ruota-docs facts --as-of`` fails naming it.
     fact_max_age = c.Type(int, default=fact_directive.DEFAULT_MAX_AGE_DAYS)

@@ -100,7 +100,7 @@ def _page_stopped(args: dict, lang: str) -> str | None:
 
 
 #: What a block only shown is said to be, by kind.
-_SHOWN_ONLY = {"text": "engine.text_block", "indented": "engine.indented_block"}
+_SHOWN_ONLY = {"text": "engine.text_block", "indented": "engine.indented_block", "shown": "engine.shown_block"}
 
 def generated(by: str, source: str, lang: str) -> str:
     """Why a block an extension made from elsewhere is not run, in ``lang``."""

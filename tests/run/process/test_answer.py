@@ -30,9 +30,9 @@ def soon(seconds: float = 1.0) -> float:
 
 def test_an_answer_of_the_page_process_is_read(pipe):
     read, write = pipe
-    send(write, {"ok": False, "error": "Boom\n", "errno": 28, "printed": [[3, "x\n"], [None, "y"]], "duration": 0.5})
+    send(write, {"ok": False, "error": "Boom\n", "errno": 28, "printed": [[3, "x\n", 3], [None, "y", None]], "duration": 0.5})
     assert answer.receive(read, soon()) == (answer.ANSWER, {"ok": False, "error": "Boom\n", "errno": 28,
-                                                             "printed": [[3, "x\n"], [None, "y"]], "duration": 0.5})
+                                                             "printed": [[3, "x\n", 3], [None, "y", None]], "duration": 0.5})
 
 
 def test_the_end_of_the_pipe_and_a_late_answer(pipe):
@@ -57,6 +57,7 @@ def frame(data: bytes) -> bytes:
     (frame(b'{"ok": true, "error": 12}'), "an error that is not text"),
     (frame(b'{"ok": true, "errno": "ENOSPC"}'), "an errno that is not a number"),
     (frame(b'{"ok": true, "printed": "x"}'), "printed text of the wrong shape"),
+    (frame(b'{"ok": true, "printed": [[1, "x"]]}'), "printed text of the wrong shape"),  # no print line
     (struct.pack("!I", 10) + b'{"ok"', "an answer cut short"),
 ])
 def test_a_malformed_answer_says_what_is_wrong(pipe, frame, said):

@@ -69,7 +69,8 @@ def _wrong(answer: Any) -> str | None:
         return "an errno that is not a number"
     printed = answer.get("printed")
     if printed is not None and not (isinstance(printed, list) and all(
-            isinstance(p, list) and len(p) == 2 and isinstance(p[0], (int, type(None))) and isinstance(p[1], str)
+            isinstance(p, list) and len(p) == 3 and isinstance(p[1], str)
+            and all(isinstance(n, (int, type(None))) and not isinstance(n, bool) for n in (p[0], p[2]))
             for p in printed)):
         return "printed text of the wrong shape"
     return None

@@ -101,7 +101,8 @@ class Outcome:
     duration: float = 0.0
     reason: str | None = None  #: skip reason, or the failure's summary: the English of ``code``
     error: str | None = None  #: traceback or report
-    printed: list | None = None  #: for a block with ``#>`` lines: ``[(statement line, text), …]`` it wrote to stdout
+    #: for a block with ``#>`` lines, what it wrote to stdout: ``[(statement line, text, own print's line), …]``
+    printed: list | None = None
     as_root: bool | None = None  #: whether the block's code ran as root; None where none ran
     code: Reason | None = None  #: the reason as a code with arguments (:mod:`ruota_docs.records.reason_codes`)
     #: ``--reuse-record`` and credited translations: the page whose run this is, and when it ran

@@ -163,21 +163,46 @@ def _remember_source(request: dict) -> None:
     linecache.cache[request["filename"]] = (len(request["code"]), None, lines, request["filename"])
 
 
+#: While ``print(…)`` runs: the line of the running block's code it was called from (pytest-examples'
+#: place for its output, a print in a function writing under itself); the block's file name.
+_PRINTING: list = []
+_BLOCK: list = [""]
+_PRINT = print
+
+
+def _print(*args, **kwargs):
+    """``print``, remembering where in the running block it was called from (through any wrapper
+    the site's set-up puts around it, as pytest-examples' own ``print_callback``)."""
+    frame, line = sys._getframe(1), None
+    while frame is not None and line is None:
+        line = frame.f_lineno if frame.f_code.co_filename == _BLOCK[0] else None
+        frame = frame.f_back
+    _PRINTING.append(line)
+    try:
+        _PRINT(*args, **kwargs)
+    finally:
+        _PRINTING.pop()
+
+
+_print.__name__ = _print.__qualname__ = "print"
+
+
 class _Printed:
     """``sys.stdout`` while a block with ``#>`` lines runs: writes go through unchanged,
-    and each is remembered with the block line of the top-level statement that made it."""
+    and each is remembered with the block line of the top-level statement that made it, and the line
+    of the ``print(…)`` call that wrote it (None for what ``pprint`` or a library writes otherwise)."""
 
     LIMIT = 1_000_000
 
     def __init__(self, target, filename: str) -> None:
         self._target, self._filename = target, filename
-        self.chunks: list[tuple[int | None, str]] = []
+        self.chunks: list[tuple[int | None, str, int | None]] = []
         self._size = 0
 
     def write(self, text: str) -> int:
         written = self._target.write(text)
         if self._size < self.LIMIT:
-            self.chunks.append((self._statement(), text))
+            self.chunks.append((self._statement(), text, _PRINTING[-1] if _PRINTING else None))
             self._size += len(text)
         return written
 
@@ -230,6 +255,7 @@ def _run_python(request: dict, namespace: dict) -> dict:
         _execute(code, namespace)
         return {"ok": True}
     original = sys.stdout
+    _BLOCK[0] = request["filename"]
     printed = sys.stdout = _Printed(original, request["filename"])
     try:
         _execute(code, namespace)
@@ -273,12 +299,29 @@ def _main_namespace() -> dict:
     return module.__dict__
 
 
+def _setup(path: str | None) -> str | None:
+    """Run the site's set-up file (the plugin's ``setup``) in a namespace of its own; its traceback if it raised."""
+    if not path:
+        return None
+    try:
+        with open(path, encoding="utf-8") as handle:
+            code = compile(handle.read(), path, "exec")
+        exec(code, {"__name__": "__ruota_docs_setup__", "__file__": path})  # noqa: S102 — the site's own set-up
+    except BaseException:  # noqa: BLE001 — every block of the page fails with it
+        return f"the site's setup file {path} raised:\n{traceback.format_exc()}"
+    return None
+
+
 def main(cmd_fd: int, result_fd: int, settings: dict | None = None) -> None:
     settings = settings or {}
     if settings.get("isolation") != "sandbox":
         _die_with_parent(settings.get("parent", 0), (cmd_fd, result_fd))
     _apply_limits(settings.get("limits") or {})
     namespace = _main_namespace()
+    import builtins  # noqa: PLC0415
+
+    builtins.print = _print  # before the site's set-up, which may wrap it in turn
+    failed_setup = _setup(settings.get("setup"))
     while True:
         request = receive(cmd_fd)
         if request is None:
@@ -288,7 +331,7 @@ def main(cmd_fd: int, result_fd: int, settings: dict | None = None) -> None:
         started = time.perf_counter()
         try:
             runner = _run_doctest if request["kind"] == "doctest" else _run_python
-            answer = runner(request, namespace)
+            answer = {"ok": False, "error": failed_setup} if failed_setup else runner(request, namespace)
         except SystemExit as exit_:
             code = exit_.code
             ok = code in (None, 0)

@@ -152,7 +152,8 @@ class ExecutingEvaluator(BlockEvaluator):
                 return _credited(earlier, page)
         try:
             timeout = float(block.options.get("timeout", settings.timeout))
-            if block.options.get("isolate") or settings.block_isolation:
+            if block.options.get("isolate") or (settings.block_isolation and not block.options.get("group")) or \
+                    (settings.variant_isolation and block.variant):
                 outcome = self._isolated(example, block, run, timeout)
             else:
                 outcome = self.execute(self._session(example, block, run), block, timeout, run, example.path)

@@ -54,9 +54,12 @@ class PythonEvaluator(ExecutingEvaluator):
         if not expected:
             return outcome
         from ruota_docs.run import outputs  # noqa: PLC0415 — see `_expected`
-        printed = "".join(text for _, text in outcome.printed or [])
+        printed = "".join(chunk[1] for chunk in outcome.printed or [])
         diff = outputs.mismatch(expected, printed)
-        if diff is None:
+        # as pytest-examples checks: only what print(…) called in the block's own code wrote
+        by_print = "".join(chunk[1] for chunk in outcome.printed or [] if len(chunk) > 2 and chunk[2])
+        if diff is None or outputs.mismatch(expected, by_print) is None or \
+                outputs.under_each_print(expected, outcome.printed or [], block.code):
             return outcome
         if run.settings.update_outputs:
             return self._planned(block, expected, outcome, diff)
