@@ -1,6 +1,7 @@
 """Shared set-up of the package's tests (helpers live in tests/_support.py)."""
 
 import getpass
+import os
 import shutil
 import sys
 import tempfile
@@ -17,6 +18,22 @@ from _support import reader_folder
 def pytest_configure(config):
     config.addinivalue_line("markers", "realdocs: reads the repository's own docs/ (fails while pages disagree)")
     _base_temp_without_the_login_name(config)
+
+
+#: Why a test marked ``root`` is skipped for anyone else.
+NEEDS_ROOT = "needs root, to switch users (CI runs these as root after the suite ran as a user who is not: .ci/run)"
+
+
+def pytest_collection_modifyitems(config, items):
+    """``root`` tests skip, saying why, where the tests do not run as root: ``@pytest.mark.root`` or
+    ``@pytest.mark.root(reason=…)``. CI runs ``-m "root or switch"`` as root once the whole suite has
+    passed as a user who is not root (``switch``: runs for anyone, and differently as root)."""
+    if os.geteuid() == 0:
+        return
+    for item in items:
+        marker = item.get_closest_marker("root")
+        if marker is not None:
+            item.add_marker(pytest.mark.skip(reason=marker.kwargs.get("reason", NEEDS_ROOT)))
 
 
 def _base_temp_without_the_login_name(config) -> None:

@@ -369,7 +369,8 @@ def _check_records(args, root: Path, docs: Path) -> int:
         for problem in report.problems:
             print(problem)
         ran = f"; {check.plural(report.as_root, 'block')} ran as root" if report.as_root else ""
-        print(f"{report.file}: {check.plural(report.entries, 'entry', 'entries')}, {report.stale:,} stale, "
+        print(f"{listing.shown(report.file)}: {check.plural(report.entries, 'entry', 'entries')}, "
+              f"{report.stale:,} stale, "
               f"{check.plural(report.count('error'), 'error')}, "
               f"{check.plural(report.count('warning'), 'warning')}{ran}")
     print(line)

@@ -22,6 +22,7 @@ import pytest
 
 from sitebuild import LANGUAGES, ROOT, SITE_URL, SOURCE, build, page_paths, shared_build, url_path
 
+from ruota_docs.blocks.expected_output import expected
 from ruota_docs.records import ledger as ledger_mod
 from ruota_docs.records import verdicts
 from ruota_docs.records.reason_codes import reason as reason_code
@@ -342,6 +343,8 @@ def fixture_output(machine_id: str, block) -> str:
         lines.append(f"seconds_per_epoch: {30.5 if machine_id.startswith('cpu') else 2.25}")
         # wider than any page: the output scrolls sideways, so it must take the keyboard's focus
         lines.append("per_layer_ms: " + " ".join(f"L{n}={n * 0.25:.2f}" for n in range(48)))
+    # and what its #> lines state: the build's record check refuses a pass that did not print them
+    lines += [line.text for line in expected(block.code) if not line.loose]
     return "\n".join(lines)
 
 

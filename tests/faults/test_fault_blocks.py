@@ -24,6 +24,7 @@ from faulttree import DocTree, alive, compose, fence, running
 MEMORY_LIMIT = "1GiB"
 #: Run as root, the pages run as the unprivileged user (what CI does): faults must be handled across that switch.
 AS_ROOT = os.geteuid() == 0
+pytestmark = pytest.mark.switch  # CI runs it again as root: the faults across the switch of users
 #: RLIMIT_AS and /proc/<pid>/environ, as on the CI machines
 LINUX = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
 

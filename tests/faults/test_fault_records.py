@@ -192,7 +192,7 @@ def test_another_runs_write_during_a_block_is_not_blamed(tree):
     assert "changed a verification record" not in output
 
 
-@pytest.mark.skipif(not AS_ROOT, reason="the unprivileged user exists only where the suite runs as root")
+@pytest.mark.root(reason="the unprivileged user exists only where the suite runs as root")
 def test_as_the_unprivileged_user_a_block_cannot_write_records(tree):
     tree.page("es/one.md", compose("One", fence("print('one')"))[0], langs=("es",))
     assert tree.pytest().returncode == 0

@@ -15,17 +15,19 @@ from __future__ import annotations
 
 import json
 import os
+import pwd
 import shutil
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from _support import reader_folder
+from _support import REPO, reader_folder
 from faulttree import DocTree, bwrap_runs, compose, fence, running
 
 SANDBOX = pytest.mark.skipif(not shutil.which("bwrap") or not bwrap_runs(),
@@ -35,7 +37,8 @@ SECRETS = {"GH_TOKEN": "ghp_NOTAREALTOKEN0000sandbox", "FAKE_DB_PASSWORD": "hunt
            "AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI-not-real-sandbox"}
 
 
-def _pages(port: int, root: str) -> dict[str, tuple[str, list[int]]]:
+def _pages(port: int, root: str, home: str) -> dict[str, tuple[str, list[int]]]:
+    """``home``: the home folder of the user running the tests (the page lists what it sees of it)."""
     return {
         "a_daemons": compose("Daemons", fence("""
             import subprocess
@@ -54,8 +57,9 @@ def _pages(port: int, root: str) -> dict[str, tuple[str, list[int]]]:
                     print(path, open(path, "rb").read().replace(b"\\0", b" ").decode(errors="replace"))
                 except OSError as error:
                     print(path, error)
-            print("root home:", os.path.exists("/root/.bashrc"), os.path.exists("/home"))
-        """)),
+            home = RUN_USER_HOME
+            print("root home:", os.path.exists("/root/.bashrc"), sorted(os.listdir(home)) if os.path.isdir(home) else None)
+        """.replace("RUN_USER_HOME", repr(home)))),
         "c_named": compose("Named", fence("import os\nprint('named:', os.environ['RUOTA_TEST_NAMED'])",
                                           directives="<!-- run: env=RUOTA_TEST_NAMED -->")),
         "d_closefds": compose(
@@ -132,7 +136,7 @@ def server():
 @pytest.fixture(scope="module")
 def escapes(reader_tmp_root, server):
     tree = DocTree(reader_folder(reader_tmp_root, "sandbox") / "project")
-    pages = _pages(server, str(tree.root))
+    pages = _pages(server, str(tree.root), pwd.getpwuid(os.getuid()).pw_dir)
     for name, (text, _) in pages.items():
         tree.page(f"es/sandbox/{name}.md", text, langs=("es",))
     tree.verification.mkdir(exist_ok=True)
@@ -177,7 +181,15 @@ def test_no_secret_reaches_a_block_or_the_record(escapes):
         assert value.encode() not in record
         assert value not in run.output
     # the test run's own process is not in the page's namespace: its environment cannot be read
-    assert "root home: False False" in shown["output"]
+    seen = next(line for line in shown["output"].splitlines() if line.startswith("root home: "))
+    readable, listed = seen.removeprefix("root home: ").split(" ", 1)
+    assert readable == "False", seen  # root's files
+    # of the home folder of the user running the tests, only the folders that lead to what the sandbox
+    # binds read-only (the repository, its .venv, the project), where they are in it: no dotfile, no key
+    home = Path(pwd.getpwuid(os.getuid()).pw_dir).resolve()
+    bound = {Path(p).resolve() for p in (REPO, sys.prefix, tree.root)}
+    leading = {p.relative_to(home).parts[0] for p in bound if p.is_relative_to(home) and p != home}
+    assert listed == "None" or set(eval(listed)) <= leading, (seen, leading)  # noqa: S307 — the list it printed
     assert "PYTEST_" not in shown["output"]
 
 
@@ -375,6 +387,7 @@ def test_the_users_own_writes_never_fail_a_block(tree):
     assert "wrote into the repository" not in (tree.root / "run.log").read_text()
 
 
+@pytest.mark.switch  # as root, the fallback is the unprivileged user
 def test_fallback_is_said_once_and_recorded(tree):
     """Asked for the fallback, the run says nothing of a missing sandbox and records the isolation."""
     tree.page("es/one.md", compose("One", fence("print('one')"), fence("print('two')"))[0], langs=("es",))
@@ -384,6 +397,7 @@ def test_fallback_is_said_once_and_recorded(tree):
     assert [e.get("isolation") for e in tree.entries("es/one.md")] == [expected, expected]
 
 
+@pytest.mark.switch  # as root, the fallback is the unprivileged user
 def test_an_unusable_sandbox_falls_back_and_says_so_once(tree, reader_tmp):
     """Where bwrap cannot run (here: a bwrap on PATH that fails), pages run as before, the run
     says so once, and each result records it."""

@@ -11,10 +11,12 @@ import pytest
 
 from _support import RX7600, mkdocs_yml, run_mkdocs, synthetic_record, write_tree, stored_form
 from ruota_docs.cli import main
+from ruota_docs.records import listing
+from ruota_docs.records.machine import Device
 
 ATTACKS = Path(__file__).parent / "attacks"
 PAGE = ("# Página { #page }\n\n```python\nprint('uno')\n```\n\n```python\nprint('dos')\n```\n\n"
-        "<!-- requires: rocm arch=gfx906 -->\n```python\nprint('tres')\n```\n")
+        "<!-- requires: rocm arch=gfx906 -->\n```python\nprint('tres')\n```\n\n```python\nprint(2 + 2)\n#> 4\n```\n")
 #: What the engine records on an RX 7600 for the block that requires a gfx906.
 SKIP = "requires ROCm, arch gfx906; this machine: ROCm, AMD Radeon RX 7600 (gfx1102, 8 GiB)"
 _RAW = "\0RAW\0"
@@ -45,10 +47,26 @@ def _set(data: dict, path: str, value) -> str | None:
     return raw
 
 
+def _skip(machine: dict) -> str:
+    """The engine's skip reason for the gfx906 block on ``machine`` (it names the machine)."""
+    device = Device(**{k: v for k, v in machine.items() if k != "machine_id"})
+    return SKIP.replace("ROCm, AMD Radeon RX 7600", device.describe())
+
+
 def _attack(root: Path, case: dict) -> Path:
-    """The case's record in root/verification/, from a record of the site's own blocks."""
-    data = stored_form(synthetic_record(root, RX7600, lambda block: (
-        ("skipped", "", SKIP) if block.requirements else ("passed", "ran on AMD Radeon RX 7600\n", None))))
+    """The case's record in root/verification/, from a record of the site's own blocks (of the case's
+    ``machine``, an RX 7600 unless it says; coherent: its skip reasons name that machine; the block with
+    a ``#>`` line prints the case's ``printed``, else what the line states); then edited:
+    ``set`` fields, ``replace`` text of its JSON (``[old, new, count]``), ``encoding`` to write it in."""
+    machine = RX7600 | case.get("machine", {})
+
+    def outcome(block):
+        if block.requirements:
+            return "skipped", "", _skip(machine)
+        # the block with a #> line prints what it states, unless the case says otherwise
+        return "passed", case.get("printed", "4\n") if "#>" in block.code else "ran on AMD Radeon RX 7600\n", None
+
+    data = stored_form(synthetic_record(root, machine, outcome))
     raws = [_set(data, path, value) for path, value in case.get("set", {}).items()]
     if "append_output" in case:
         first = next(iter(data["outputs"]))
@@ -58,14 +76,24 @@ def _attack(root: Path, case: dict) -> Path:
     text = json.dumps(data, ensure_ascii=False)
     for raw in filter(None, raws):
         text = text.replace(json.dumps(_RAW), raw, 1)
+    for old, new, *count in case.get("replace", []):
+        assert old in text, old
+        text = text.replace(old, new, *count)
     folder = root / "verification"
     folder.mkdir(exist_ok=True)
     path = folder / case.get("file", "rocm-gfx1102.json")
     if "link" in case:
         path.symlink_to(case["link"])
     else:
-        path.write_text(text, encoding="utf-8")
+        path.write_bytes(_encoded(text, case.get("encoding", "utf-8")))
     return path
+
+
+def _encoded(text: str, encoding: str) -> bytes:
+    """``utf-8``; ``utf-8-bom``: with a byte-order mark first; ``utf-16``: Python's, with its mark."""
+    if encoding == "utf-8-bom":
+        return b"\xef\xbb\xbf" + text.encode("utf-8")
+    return text.encode(encoding)
 
 
 def _cases():
@@ -98,12 +126,14 @@ def test_check_and_build_refuse_the_attack(site, name, capsys):
     try:
         assert main(["--root", str(site), "record", "check", str(site / "verification")]) == 1
         out = capsys.readouterr().out
-        assert f"{path}: " in out and case["expect"] in out, out[-2000:]
+        shown = listing.shown(path)  # a name with a newline or a control character is written escaped
+        assert f"{shown}: " in out and case["expect"] in out, out[-2000:]
         assert "Traceback" not in out and "\x1b" not in out and "\u202e" not in out  # nothing raw reaches a terminal
+        assert not any(line.startswith("accepted") for line in out.splitlines())  # no line forged by a file's name
         built = run_mkdocs(site)
         assert built.returncode != 0
         said = case["expect"].split("error: ", 1)[-1]  # the build names the file, then the field where it can
-        assert str(path) in built.stderr and said in built.stderr, built.stderr[-2000:]
+        assert shown in built.stderr and said in built.stderr, built.stderr[-2000:]
         assert "Traceback" not in built.stderr and "\x1b" not in built.stderr
     finally:
         path.unlink()
@@ -127,4 +157,26 @@ def test_with_report_only_the_build_leaves_a_refused_record_out_and_names_it(sit
         assert "ran on AMD Radeon RX 7600" not in page  # nothing of the refused record is shown
     finally:
         config.write_text(before, encoding="utf-8")
+        path.unlink()
+
+
+def test_a_result_for_code_no_block_has_is_never_shown_verified(site, capsys):
+    """A passed result whose code hash matches no block of its page: a stale result, as an honest record
+    holds after an edit. The check accepts it with a warning naming the block, and the build shows the
+    block as not yet verified, never as the result says."""
+    import html
+    import re
+
+    from _support import article
+
+    path = _attack(site, {"set": {"pages/p.md/results/0/sha256": "0" * 64}})
+    try:
+        assert main(["--root", str(site), "record", "check", str(site / "verification")]) == 0
+        out = capsys.readouterr().out
+        assert f"{path}: en/p.md#0: warning: stale: the code of block 0 (line 3) changed since it ran" in out
+        built = run_mkdocs(site)
+        assert built.returncode == 0, built.stderr[-2000:]
+        shown = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", article(site / "site" / "en" / "p" / "index.html"))).split())
+        assert "print ( 'uno' ) Not yet verified: this code has changed since it last ran print ( 'dos' )" in shown
+    finally:
         path.unlink()

@@ -113,3 +113,30 @@ def test_record_check_flags_a_commit_not_in_the_history(tmp_path):
     report = check.check_file(path, root, root / "docs")
     assert [(p.where, p.severity) for p in report.problems] == [("provenance.commit", "warning")]
     assert report.problems[0].message.startswith(f"{'673aa75a5a' + '0' * 30} is not in this repository's history")
+
+
+def test_record_check_refuses_a_record_written_before_the_commit_that_ran_it(tmp_path):
+    """A commit of 2026-12-01 cannot have run on 2026-11-28: the record's time is made up."""
+    from _support import RX7600, synthetic_record, write_tree
+    from ruota_docs.records import check
+
+    root = write_tree(tmp_path / "p", {f"docs/{lang}/p.md": "# P { #p }\n\n```python\nprint(1)\n```\n"
+                                       for lang in ("es", "en", "fr")}, conftest=False)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    subprocess.run(["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q",
+                    "--allow-empty", "-m", "x"], check=True,
+                   env=dict(os.environ, GIT_COMMITTER_DATE="2026-12-01T12:00:00Z", GIT_AUTHOR_DATE="2026-12-01T12:00:00Z"))
+    head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    assert attestations.commit_time(root, head) == 1796126400  # 2026-12-01T12:00:00Z
+    (root / "verification").mkdir()
+    path = root / "verification" / "rocm-gfx1102.json"
+    # two minutes before the commit: within the clock skew allowed between machines
+    for when, problems in (("2026-11-28T09:30:00Z", [("record.updated", "error")]), ("2026-12-01T11:58:00Z", [])):
+        data = synthetic_record(root, RX7600, when=when)
+        data["provenance"] = {"kind": "sent", "commit": head}
+        path.write_text(record_of(data).to_json(), encoding="utf-8")
+        report = check.check_file(path, root, root / "docs")
+        assert [(p.where, p.severity) for p in report.problems] == problems, [str(p) for p in report.problems]
+        if problems:
+            assert report.problems[0].message == (f"2026-11-28T09:30:00Z is before the commit that ran ({head[:12]}, "
+                                                  "committed 2026-12-01T12:00:00Z): no run precedes its code")

@@ -120,14 +120,23 @@ def test_an_interrupted_suite_is_resumed_by_running_again(clone):
     code = contribute.contribute(clone, clone / "docs", DEVICE, ask=answers("y"), suite=lambda p, extra: 2, out=said.append)
     assert code == 2 and said[-1] == "The suite stopped (exit status 2); run ruota-docs contribute again: it resumes."
     command = []
+
+    class Started:
+        def __init__(self, cmd, cwd=None):
+            command.extend(cmd)
+
+        def wait(self):
+            return 0
+
     p = contribute.plan(clone, DEVICE)
-    monkey = contribute.subprocess.call
+    monkey = contribute.subprocess.Popen
     try:
-        contribute.subprocess.call = lambda cmd, cwd=None: command.extend(cmd) or 0
-        contribute.run_suite(p, ["-x"])
+        contribute.subprocess.Popen = Started
+        assert contribute.run_suite(p, ["-x"]) == 0
     finally:
-        contribute.subprocess.call = monkey
-    assert command[1:] == ["-m", "pytest", "docs", "-p", "no:cacheprovider", "--reuse-record", "--record", str(p.record), "-x"]
+        contribute.subprocess.Popen = monkey
+    assert command[1:] == ["-m", "pytest", "docs", "-p", "no:cacheprovider", "-p", "ruota_docs.run.page_progress",
+                           "--reuse-record", "--record", str(p.record), "-x"]
 
 
 def test_a_record_of_this_machine_named_as_before_is_the_one_it_sends(clone):
@@ -211,3 +220,79 @@ def test_what_the_path_needs_is_checked_before_anything_runs(clone, no_identity)
     assert "[MISSING] fork to push to: no remote on GitHub" in text and "gh repo fork --remote" in text
     assert "[note] gh: not installed or not logged in" in text
     assert "nothing ran" in said[-1]
+
+
+# -- the run itself: interrupted with Ctrl-C, then resumed ------------------------------------------------------------
+def _pages(slow_flag) -> dict[str, str]:
+    """Three pages in three languages; page b's block waits while ``slow_flag`` exists (a file the
+    page can read: the repository is readable in the sandbox), so that it can be interrupted."""
+    slow = (f"import pathlib, time\nwhile pathlib.Path({str(slow_flag)!r}).exists():\n    time.sleep(0.2)\n"
+            "print('b done')")
+    pages = {"a.md": "print('a')", "b.md": slow, "c.md": "print('c')"}
+    return {f"docs/{lang}/{name}": f"# {name[0]} {{ #{name[0]} }}\n\n<!-- run: timeout=300 -->\n```python\n{code}\n```\n"
+            for lang in ("es", "en", "fr") for name, code in pages.items()}
+
+
+def _run_like_contribute(root, record) -> tuple[subprocess.Popen, list[str]]:
+    """`contribute.run_suite` in a process of its own session, as a terminal runs it (so that a signal
+    to the group is Ctrl-C); its output lines as they come."""
+    import sys
+    import threading
+
+    from _support import clean_env
+
+    script = ("import sys\nfrom pathlib import Path\nfrom ruota_docs.run import contribute\n"
+              f"p = contribute.Plan(Path({str(root)!r}), Path({str(record)!r}), 'records/x', 'this machine')\n"
+              "sys.exit(contribute.run_suite(p, []))\n")
+    process = subprocess.Popen([sys.executable, "-c", script], cwd=root, env=clean_env(PYTHONUNBUFFERED="1"),
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    lines: list[str] = []
+    threading.Thread(target=lambda: lines.extend(iter(process.stdout.readline, "")), daemon=True).start()
+    return process, lines
+
+
+def _wait_for(lines, text, process, seconds=180):
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not any(text in line for line in lines):
+        assert process.poll() is None or time.monotonic() < deadline, "".join(lines)[-3000:]
+        assert time.monotonic() < deadline, f"no {text!r} after {seconds} s:\n" + "".join(lines)[-3000:]
+        time.sleep(0.1)
+
+
+def test_ctrl_c_keeps_a_valid_record_and_the_next_run_resumes(tmp_path):
+    import os
+    import re
+    import signal
+    import time
+
+    from ruota_docs.records import check
+
+    slow_flag = tmp_path / "site" / "slow"  # in the site: pages see it (the sandbox has a /tmp of its own)
+    root = write_tree(tmp_path / "site", _pages(slow_flag))
+    slow_flag.write_text("")
+    record = root / "run.json"  # a record at a path the user chose: any name
+    process, lines = _run_like_contribute(root, record)
+    _wait_for(lines, "page 4 of 9: es/b.md", process)  # pages a (es, en, fr) ran; b's block waits
+    time.sleep(2)
+    os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole foreground group
+    assert process.wait(timeout=120) == 2, "".join(lines)[-3000:]
+    said = "".join(lines)
+    assert re.search(r"page 1 of 9: es/a\.md \((\d+ min )?\d+ s so far\)", said), said[-3000:]
+    kept = ledger.load(record)
+    assert {ref.key for ref, r in kept.results.items() if r.outcome == "passed"} >= {"es/a.md#0", "en/a.md#0", "fr/a.md#0"}
+    assert not any(ref.page.endswith("b.md") and r.outcome == "passed" for ref, r in kept.results.items())
+    assert check.summary(check.check_files([record], root, root / "docs"))[1] == 0  # accepted as it is
+
+    slow_flag.unlink()
+    process, lines = _run_like_contribute(root, record)
+    assert process.wait(timeout=300) == 0, "".join(lines)[-3000:]
+    said = "".join(lines)
+    assert "resuming: 3 of 9 pages already run on this machine with the same code" in said, said[-3000:]
+    assert "page 9 of 9: fr/c.md" in said
+    done = ledger.load(record)
+    assert {r.outcome for r in done.results.values()} == {"passed"} and len(done.results) == 9
+    assert done.by_key()["es/a.md#0"][1].ran_at == kept.by_key()["es/a.md#0"][1].ran_at  # kept, not run again
+    reports = check.check_files([record], root, root / "docs")
+    assert check.summary(reports)[1] == 0, [str(p) for r in reports for p in r.problems]

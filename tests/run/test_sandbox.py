@@ -51,7 +51,7 @@ def test_gpu_device_nodes_are_bound_where_present(tmp_path):
         assert (device in command) == os.path.exists(device)
 
 
-@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="the switch of users is root's")
+@pytest.mark.root
 def test_run_by_root_the_sandbox_switches_to_the_user_keeping_its_groups(tmp_path):
     command = sandbox.command(["true"], tmp_path, False, [], (999, 995, (44, 108, 995)))
     assert "--unshare-user" not in command and "--unshare-all" not in command

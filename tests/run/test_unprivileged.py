@@ -20,8 +20,7 @@ import pytest
 from _support import REPO, clean_env, read_ledger, run_pytest, write_tree
 from ruota_docs.run import settings, unprivileged
 
-ROOT = pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
-                          reason="switching users needs root (CI runs the suite as root)")
+ROOT = pytest.mark.root
 RUNNER = unprivileged.DEFAULT_USER
 
 PAGE = """\

@@ -96,3 +96,30 @@ def test_the_build_counts_senders_not_fingerprints(tmp_path):
     built = run_mkdocs(root)
     assert built.returncode == 0, built.stderr[-2000:]
     assert "Verified on 4 machines (gfx1102, confirmed)" in words(article(root / "site" / "en" / "p" / "index.html"))
+
+
+def test_one_machine_sent_twice_by_two_authors_is_refused_not_confirmed(tmp_path):
+    """A pull request's shape: the same record (one fingerprint) added twice, under the old name and the new
+    one, by commits of two made-up authors, to pass for two senders' machines. The check refuses the second
+    record of one machine, so the build stops and never says "confirmed"."""
+    from _support import RX7600, mkdocs_yml, run_mkdocs, synthetic_record, write_tree
+
+    page = "# Página { #page }\n\n```python\nprint('uno')\n```\n"
+    root = write_tree(tmp_path / "site", {f"docs/{lang}/{name}": page for lang in ("es", "en", "fr")
+                                          for name in ("index.md", "p.md")}, site=True, conftest=False)
+    (root / "mkdocs.yml").write_text(mkdocs_yml(site=True, check_records=True), encoding="utf-8")
+    (root / "verification").mkdir()
+    git = ["git", "-C", str(root)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    data = synthetic_record(root, RX7600)
+    data["fingerprint"] = "c0ffee00" + "0" * 24
+    for name, author in (("rocm-gfx1102.json", "alice"), ("rocm-gfx1102-c0ffee00.json", "bob")):
+        (root / "verification" / name).write_text(record_of(data).to_json(), encoding="utf-8")
+        subprocess.run([*git, "add", "-A"], check=True)
+        subprocess.run([*git, "-c", f"user.name={author}", "-c", f"user.email={author}@example.org", "commit", "-qm",
+                        f"record from {author}"], check=True)
+    built = run_mkdocs(root)
+    assert built.returncode != 0
+    assert "machine 'rocm-gfx1102' (fingerprint c0ffee00…) already has a record" in built.stderr, built.stderr[-2000:]
+    assert not (root / "site" / "en" / "p" / "index.html").exists() or \
+        "confirmed" not in (root / "site" / "en" / "p" / "index.html").read_text(encoding="utf-8")

@@ -72,6 +72,19 @@ def commit_known(root: Path, commit: str | None) -> bool | None:
     return done.returncode == 0
 
 
+def commit_time(root: Path, commit: str | None) -> int | None:
+    """When ``commit`` was committed (seconds since the epoch), where it is in the repository at
+    ``root``; None where git cannot tell."""
+    if not commit_known(root, commit):
+        return None
+    try:
+        done = subprocess.run(["git", "-C", str(root), "show", "-s", "--format=%ct", str(commit)],
+                              capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return int(done.stdout.strip()) if done.returncode == 0 and done.stdout.strip().isdigit() else None
+
+
 #: The workflow that makes ``ci`` records and signs their attestations, as ``gh attestation verify`` names it.
 SIGNER = ".github/workflows/records.yml"
 _RUN = re.compile(r"https://github\.com/(?P<repository>[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)/actions/runs/(?P<id>\d+)")

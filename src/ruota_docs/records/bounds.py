@@ -7,7 +7,8 @@ crash a tool, or put invisible or misleading characters in front of a reader.
 - **nesting**: at most `MAX_DEPTH` levels of objects and arrays (the engine writes 5);
 - **numbers**: finite (no ``NaN``, ``Infinity``, ``1e999``), integers of at most `MAX_INT_DIGITS` digits;
 - **characters**: no control characters but tab, newline and carriage return (in outputs and
-  reasons, where blocks print them), no bidirectional overrides or zero-width characters anywhere
+  reasons, where blocks print them), no lone surrogates (``\ud800`` in JSON: no UTF-8 page can hold
+  one), no bidirectional overrides or zero-width characters anywhere
   (they make a text read other than it is: "RX 7900" shown for other bytes);
 - **names**: machine fields, provenance, keys and other short fields at most `NAME_LIMIT` characters;
 - **metrics**: a ``name: value`` line a chart or a sentence reads holds a number a reader can be shown
@@ -135,7 +136,7 @@ def locate(raw: bytes, token: str) -> str:
     line = raw.count(b"\n", 0, start) + 1
     column = start - (raw.rfind(b"\n", 0, start) + 1) + 1
     key = _KEY_BEFORE.search(raw[max(0, start - 300):start])
-    field = f", field {_printable(key[1].decode('utf-8', 'replace'))}" if key else ""
+    field = f", field {printable(key[1].decode('utf-8', 'replace'))}" if key else ""
     return f"line {line}, column {column}{field}"
 
 
@@ -153,8 +154,10 @@ def _text_field(where: str) -> bool:
 
 
 _CONTROL = "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
-_BAD_IN_TEXT = re.compile(f"[{_CONTROL}{''.join(sorted(_INVISIBLE))}]")
-_BAD_IN_NAME = re.compile(f"[\t\n\r{_CONTROL}{''.join(sorted(_INVISIBLE))}]")
+#: Lone surrogates: JSON's ``\ud800`` escapes decode to them, and no UTF-8 text (a page, a log) can hold one.
+_SURROGATES = "\ud800-\udfff"
+_BAD_IN_TEXT = re.compile(f"[{_CONTROL}{_SURROGATES}{''.join(sorted(_INVISIBLE))}]")
+_BAD_IN_NAME = re.compile(f"[\t\n\r{_CONTROL}{_SURROGATES}{''.join(sorted(_INVISIBLE))}]")
 
 
 def _char_problem(text: str, multiline: bool) -> str | None:
@@ -162,6 +165,9 @@ def _char_problem(text: str, multiline: bool) -> str | None:
     if found is None:
         return None
     char, n = found.group(), found.start()
+    if "\ud800" <= char <= "\udfff":
+        return (f"holds the lone surrogate U+{ord(char):04X} at character {n + 1}: half of a UTF-16 pair, which "
+                "no UTF-8 text (a page, a terminal) can hold")
     if char in _INVISIBLE:
         return (f"holds U+{ord(char):04X} ({unicodedata.name(char, 'a format character')}) at character {n + 1}: "
                 "bidirectional and zero-width characters make a text read other than it is")
@@ -178,7 +184,7 @@ def _walk(value: Any, where: str) -> Iterator[tuple[str, Any, Any]]:
         if isinstance(value, dict):
             for key, item in value.items():
                 # a key is named escaped: a report never writes a control character to a terminal or a log
-                shown = _printable(key, NAME_LIMIT)[1:-1] if _BAD_IN_NAME.search(key) else key
+                shown = printable(key, NAME_LIMIT)[1:-1] if _BAD_IN_NAME.search(key) else key
                 inner = f"{where}.{shown}" if where else shown
                 yield inner, key, None
                 stack.append((inner, item))
@@ -193,7 +199,7 @@ def problems(data: Any) -> list[tuple[str, str]]:
     found = []
     for where, key, value in _walk(data, ""):
         if key is not None:
-            shown = _printable(key)
+            shown = printable(key)
             problem = _char_problem(key, False)
             if problem:
                 found.append((where, f"the key {shown} {problem}"))
@@ -227,12 +233,12 @@ def usable_number(printed: str) -> bool:
 
 def metric_problems(text: str) -> list[str]:
     """Metric lines (``name: value``, what charts and sentences read) whose number cannot be shown."""
-    return [f"the metric line {_printable(m['name'])}: {_printable(m['value'])} holds a number no chart or "
+    return [f"the metric line {printable(m['name'])}: {printable(m['value'])} holds a number no chart or "
             f"sentence can show (at most {MAX_NUMBER_CHARS} characters, finite, below {ABSURD:.0e})"
             for m in _METRIC.finditer(text) if not usable_number(m["value"])]
 
 
-def _printable(text: str, limit: int = 60) -> str:
+def printable(text: str, limit: int = 60) -> str:
     """``text`` as a message may quote it: escaped (no control or bidirectional character reaches a
     terminal or a log), cut to ``limit`` characters."""
     cut = text[:limit] + ("…" if len(text) > limit else "")

@@ -13,7 +13,9 @@ severity:
   by a block's copies, ``at``, ``credited``) present with its type, nothing else; one result
   per block, and a line for it; each output and reason keyed by its hash and named by a
   result; outcomes, hashes, languages well formed; a ``reason_code`` one of
-  `ruota_docs.records.reason_codes.CODES` with its arguments, whose English is the entry's ``reason``.
+  `ruota_docs.records.reason_codes.CODES` with its arguments, whose English is the entry's ``reason``;
+  ``isolation`` one of `ruota_docs.records.schema.ISOLATIONS`, and only where code ran; a copy
+  credited with another's run names a page of this site in one of its languages.
 - **stale** (warning): the entry's page is gone, it has no block at that index, or no block of
   the page has the entry's code (its SHA-256) any more. The site never shows such an entry as
   verified (`ruota_docs.records.verdicts`), so it is only a warning: run the page again.
@@ -23,9 +25,11 @@ severity:
   reasons that describe this machine.
 - **agreement** (error): a passed or failed result only for a block whose requirements about the
   machine (backend, ``arch=``, ``os=``, ``vram>=``, ``python>=``, ``torch>=``) the record's machine
-  meets (`ruota_docs.records.agreement`).
+  meets (`ruota_docs.records.agreement`); a passed Python block's output holds the lines its ``#>``
+  comments state, in order (`ruota_docs.blocks.expected_output`).
 - **GPU name** (error / warning): the target fits the name (`ruota_docs.records.gpus`); a name
-  the table does not know is a warning.
+  the table does not know is a warning; machine names and versions are printable ASCII (a Cyrillic
+  "А" in "AMD" is an error: it reads as a Latin one).
 - **private** (error; IP addresses, hardware ids: warning): nothing in any field names a person
   or holds a secret (`ruota_docs.records.private_data`).
 - **size** (error): each output within the engine's limit
@@ -36,7 +40,8 @@ severity:
   of a usable size (metric lines a chart reads included), no control, bidirectional or zero-width
   characters, names of a usable length (`ruota_docs.records.bounds`).
 - **time** (error): ``updated`` and every ``ran_at`` are UTC times, none in the future (5
-  minutes of clock skew allowed), none after ``updated``.
+  minutes of clock skew allowed), none before the engine existed (`EARLIEST`), none after ``updated``;
+  ``updated`` not before the commit that ran (where the repository has it).
 
 The record is first decoded strictly (the shape rules of **schema**, field by field), then
 read as the model (`ruota_docs.records.schema.Record`), whose results the other rules judge.
@@ -49,6 +54,7 @@ import functools
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,7 +64,7 @@ from ruota_docs.records import (agreement, attestations, bounds, gpus, listing, 
                                 reason_codes, schema, stored)
 from ruota_docs.blocks.block import Block
 from ruota_docs.blocks.collect import PageError, page_blocks
-from ruota_docs.blocks import site_config, tiers
+from ruota_docs.blocks import expected_output, site_config, tiers
 from ruota_docs.blocks.terms import OS_NAMES
 from ruota_docs.records.schema import (
     BACKENDS, CUT_NOTE, OUTPUT_LIMIT, RECORD_LIMIT, BlockRef, Machine, RecordError, Result,
@@ -66,6 +72,8 @@ from ruota_docs.records.schema import (
 
 #: Clock skew allowed between the machine that ran the suite and the one checking.
 SKEW = dt.timedelta(minutes=5)
+#: No record is older than the engine that writes them (November 2026): an earlier time is made up.
+EARLIEST = dt.datetime(2026, 11, 1, tzinfo=dt.timezone.utc)
 MAX_BYTES = bounds.MAX_BYTES
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z")
@@ -84,7 +92,7 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.file}: {self.where}: {self.severity}: {self.message}"
+        return f"{listing.shown(self.file)}: {self.where}: {self.severity}: {self.message}"
 
     def to_dict(self) -> dict[str, Any]:
         return {"file": self.file, "where": self.where, "severity": self.severity, "rule": self.rule,
@@ -168,7 +176,9 @@ def _time(report: Report, where: str, value: Any, now: dt.datetime) -> dt.dateti
                    f"must be a UTC time like 2026-11-29T21:04:05Z, not {json.dumps(value)[:40]}")
         return None
     when = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
-    if when > now + SKEW:
+    if when < EARLIEST:
+        report.add(where, "error", "time", f"{value} is before ruota-docs wrote any record ({EARLIEST:%Y-%m-%d})")
+    elif when > now + SKEW:
         report.add(where, "error", "time", f"{value} is in the future (this machine's clock: {now:%Y-%m-%dT%H:%M:%SZ})")
     return when
 
@@ -189,6 +199,8 @@ def _check_machine(report: Report, data: dict[str, Any], machine_id: Any, stem: 
     """The record's ``machine``: decoded strictly (each field with its type), then what it says checked."""
     if not _fields(report, "machine", data, schema.MACHINE_FIELDS):
         return None
+    if not _check_machine_text(report, data):
+        return None
     machine = Machine.from_json(data)
     if machine.backend not in BACKENDS:
         report.add("machine.backend", "error", "machine", f"must be rocm, cuda or cpu, not {machine.backend!r}")
@@ -204,6 +216,31 @@ def _check_machine(report: Report, data: dict[str, Any], machine_id: Any, stem: 
             report.add(f"machine.packages.{package}", "error", "schema", "must be a version string")
     _check_machine_names(report, machine, machine_id, stem, fingerprint)
     return machine
+
+
+#: What a machine field may hold: printable ASCII, as drivers, Python and pip report names and versions
+#: (™ and ® aside, which some drivers write).
+_NOT_MACHINE_TEXT = re.compile(r"[^\x20-\x7e™®]")
+
+
+def _check_machine_text(report: Report, machine: dict[str, Any]) -> bool:
+    """Every name and version of ``machine`` in printable ASCII: a letter of another script reads as a
+    Latin one ("АMD Radeon" with a Cyrillic А), so a name the table of GPUs does not know could pass for
+    one it does; False where one does not."""
+    texts = [(f"machine.{key}", value) for key, value in machine.items() if isinstance(value, str)]
+    for name, version in machine["packages"].items():
+        texts += [(f"machine.packages.{name}", text) for text in (name, version) if isinstance(text, str)]
+    ok = True
+    for where, text in texts:
+        found = _NOT_MACHINE_TEXT.search(text)
+        if found:
+            char = found.group()
+            report.add(where, "error", "machine",
+                       f"holds U+{ord(char):04X} ({unicodedata.name(char, 'not a letter')}) at character "
+                       f"{found.start() + 1}: machine names and versions are ASCII, as drivers and Python report "
+                       "them; a letter of another script reads like a Latin one")
+            ok = False
+    return ok
 
 
 def _check_gpu_machine(report: Report, machine: Machine) -> None:
@@ -328,6 +365,8 @@ def _check_entry(report: Report, block: BlockRef, result: Result, pages: _Pages,
         report.as_root += 1
     _check_reason_code(report, key, result)
     _check_tier(report, key, result, device)
+    _check_isolation(report, key, result)
+    _check_credit(report, block, result, pages)
     if device is not None and result.outcome == "skipped":
         _check_machine_said(report, key, result, device)
     _check_current(report, block, result, pages)
@@ -382,6 +421,31 @@ def _check_tier(report: Report, key: str, result: Result, device: Machine | None
                    f"tier {tier!r} needs a GPU, and this record's machine has none ({device.describe()})")
 
 
+def _check_isolation(report: Report, key: str, result: Result) -> None:
+    """``isolation`` says how code that ran was isolated: one of `schema.ISOLATIONS`, and only where code ran."""
+    if result.isolation is None:
+        return
+    if result.isolation not in schema.ISOLATIONS:
+        report.add(f"{key}.isolation", "error", "schema",
+                   f"isolation must be one of {', '.join(schema.ISOLATIONS)}, not {bounds.printable(result.isolation)}")
+    elif result.outcome == "skipped":
+        report.add(f"{key}.isolation", "error", "schema",
+                   f"a skipped block ran no code, so it had no isolation (got {result.isolation!r})")
+
+
+def _check_credit(report: Report, block: BlockRef, result: Result, pages: _Pages) -> None:
+    """A copy credited with another copy's run names a page of this site: the same page in another of its languages."""
+    source = result.reused_from
+    if not source or source == block.page or pages.blocks(block.page) is None:
+        return  # a copy's own run, or a page gone (stale: reported as such)
+    source_lang = source.split("/", 1)[0] if pages.languages.folders else pages.languages.page_language(source)
+    if pages.blocks(source) is None or (pages.languages.known and source_lang not in pages.languages.locales):
+        report.add(f"{block.key}.credited", "error", "schema",
+                   f"credited with the run of {bounds.printable(source)}, which is not a page of this site (its "
+                   f"languages: {', '.join(pages.languages.locales)}): a copy is credited only with the run of the "
+                   "identical block of its page in another language")
+
+
 def _check_machine_said(report: Report, key: str, result: Result, device: Machine) -> None:
     """The engine's requirement skips say what the machine was: it must be this record's."""
     said = _machine_said(result)
@@ -433,8 +497,31 @@ def _check_current(report: Report, block: BlockRef, result: Result, pages: _Page
         report.stale += 1
         report.add(block.key, "warning", "stale",
                    f"{stale}; the site shows it as not verified until the page runs again")
-    elif result.tier in tiers.TIERS and result.outcome == "passed" and isinstance(blocks, list):
-        _check_tier_reached(report, block.key, result, blocks)
+    elif result.outcome == "passed" and isinstance(blocks, list):
+        if result.tier in tiers.TIERS:
+            _check_tier_reached(report, block.key, result, blocks)
+        _check_printed(report, block.key, result, blocks)
+
+
+#: The engine's note where it cut the middle of a long output (`ruota_docs.run.process.session`).
+_CUT = re.compile(r"\n… \[[\d,]+ bytes of output omitted\] …\n")
+
+
+def _check_printed(report: Report, key: str, result: Result, blocks: list[Block]) -> None:
+    """A passed Python block printed what its ``#>`` lines state (the engine fails it otherwise): each
+    stated line is in the recorded output, in order (`ruota_docs.blocks.expected_output.missing_from`).
+    Not held where the engine changed the output after the run (its middle cut, names masked as <user>)."""
+    found = next(b for b in blocks if b.sha256 == result.sha256)
+    output = result.output or ""
+    if found.kind != "python" or "#>" not in found.code or _CUT.search(output) or "<user>" in output \
+            or "<host>" in output:
+        return
+    missing = expected_output.missing_from(expected_output.expected(found.code), output)
+    if missing is not None:
+        report.add(f"{key}.output", "error", "agreement",
+                   f"passed, but its output lacks what the #> line at line {missing.index + 1} of its code states "
+                   f"({bounds.printable(missing.text)}): the engine fails a block whose output differs from its "
+                   "#> lines")
 
 
 def _check_tier_reached(report: Report, key: str, result: Result, blocks: list[Block]) -> None:
@@ -573,8 +660,8 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
     device = _check_machine(report, data["machine"], data["machine_id"], path.stem if in_folder else None,
                             data.get("fingerprint"))
     _check_origin(report, data)
-    _check_commit(report, data, Path(root))
     updated = _time(report, "record.updated", data["updated"], now)
+    _check_commit(report, data, Path(root), updated)
     if not _check_stored(report, data["pages"], data["reasons"], data["outputs"]):
         return report
     results = stored.expand(data["pages"], data["outputs"], data["reasons"])  # the shape is checked: decoded
@@ -663,13 +750,21 @@ def _check_origin(report: Report, data: dict[str, Any]) -> None:
         report.add("fingerprint", "error", "provenance", problem)
 
 
-def _check_commit(report: Report, data: dict[str, Any], root: Path) -> None:
-    """A commit that ran which is not in the repository's history (where git can tell) is flagged."""
+def _check_commit(report: Report, data: dict[str, Any], root: Path, updated: dt.datetime | None) -> None:
+    """A commit that ran which is not in the repository's history (where git can tell) is flagged; a
+    record written before the commit that ran it existed is refused."""
     commit = data["provenance"].get("commit") if isinstance(data["provenance"], dict) else None
-    if attestations.commit_known(root, commit) is False:
+    known = attestations.commit_known(root, commit)
+    if known is False:
         report.add("provenance.commit", "warning", "provenance",
                    f"{commit} is not in this repository's history: the record ran code no one can see here "
                    "(fetch the branch it came from, or run the suite again on a commit of the repository)")
+    seconds = attestations.commit_time(root, commit) if known and updated else None
+    committed = dt.datetime.fromtimestamp(seconds, dt.timezone.utc) if seconds is not None else None
+    if committed is not None and updated is not None and updated + SKEW < committed:
+        report.add("record.updated", "error", "time",
+                   f"{data['updated']} is before the commit that ran ({str(commit)[:12]}, committed "
+                   f"{committed:%Y-%m-%dT%H:%M:%SZ}): no run precedes its code")
 
 _PAGE = re.compile(r"[^#\s/][^#\s]*\.md")
 _LANG = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]+)?")

@@ -10,6 +10,7 @@ named, rather than skipped by one tool and read by another.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
@@ -19,13 +20,26 @@ from pathlib import Path
 NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,114}\.json")
 
 
+#: Characters a file name may hold that a terminal or a log must not get raw: control characters (a
+#: newline would start a line of its own, "accepted: …"), lone surrogates, bidirectional and zero-width ones.
+_UNSHOWABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029"
+                         "\u2060-\u2069\ufeff]")
+
+
+def shown(path: object) -> str:
+    """A file's name as a report writes it: as it is, or, where it holds a character a terminal or a
+    log must not get raw, escaped as a JSON string (``"rocm\\naccepted.json"``)."""
+    text = str(path)
+    return json.dumps(text) if _UNSHOWABLE.search(text) else text
+
+
 class RecordsRefused(ValueError):
     """Entries of a records folder that are not records a tool may read: ``problems`` is
     ``[(path, why)]``, each named."""
 
     def __init__(self, problems: list[tuple[Path, str]]) -> None:
         self.problems = problems
-        super().__init__("; ".join(f"{path}: {why}" for path, why in problems))
+        super().__init__("; ".join(f"{shown(path)}: {why}" for path, why in problems))
 
 
 def file_problem(path: Path, *, in_folder: bool = True) -> str | None:

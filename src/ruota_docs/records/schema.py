@@ -30,6 +30,8 @@ SCHEMA = 3
 KIND = "ruota-docs/ledger"
 #: What a block's run may end in (``error``: the engine itself failed on the block).
 OUTCOMES = ("passed", "failed", "skipped", "error")
+#: How a block's code may have been isolated (`Result.isolation`; `ruota_docs.run.sandbox` chooses).
+ISOLATIONS = ("sandbox", "user", "none")
 #: Bytes of a block's output kept in the record; the middle of longer output is cut.
 OUTPUT_LIMIT = 20_000
 #: The note the engine puts where it cuts a long output, at its longest.

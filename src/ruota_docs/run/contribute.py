@@ -3,8 +3,10 @@
 1. **Probe** the machine, **check what the path needs** before anything runs (a git identity, a fork
    to push to, gh or the manual route, free disk, a GPU build of torch: `ruota_docs.run.preflight`),
    say what will happen (which record, which branch), then ask.
-2. **Run the suite** with pytest's progress, reusing what already passed here for the same
-   code (``--reuse-record``): an interrupted run resumes where it stopped.
+2. **Run the suite**, saying which page of how many runs and for how long, reusing what already
+   passed here for the same code (``--reuse-record``: ``resuming: 12 of 40 pages already run on
+   this machine``). Ctrl-C stops it with the record of every block run so far, which `record check`
+   accepts; the next run resumes from it.
 3. **Check the record** (`ruota_docs.records.check`): a refused record stops here.
 4. **Prepare a branch** that commits only the record, without touching the work tree or the
    checked-out branch (a commit made from HEAD's tree with the record replaced: plumbing only).
@@ -20,6 +22,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -108,11 +111,21 @@ def describe(p: Plan) -> str:
 
 
 def run_suite(p: Plan, extra: list[str] = ()) -> int:
-    """The suite, with pytest's progress; ``--reuse-record`` makes a second run resume the first."""
-    command = [sys.executable, "-m", "pytest", "docs", "-p", "no:cacheprovider", "--reuse-record",
-               "--record", str(p.record), *extra]
+    """The suite, one page after another with its progress (`ruota_docs.run.page_progress`);
+    ``--reuse-record`` makes a second run resume the first.
+
+    Ctrl-C reaches pytest (the terminal sends it to the whole foreground group), which stops and
+    writes the record of every block run so far; this process waits for that instead of stopping
+    first (``subprocess.call`` would kill pytest a quarter of a second after the interrupt)."""
+    command = [sys.executable, "-m", "pytest", "docs", "-p", "no:cacheprovider", "-p", "ruota_docs.run.page_progress",
+               "--reuse-record", "--record", str(p.record), *extra]
     print("running:", shlex.join(command), flush=True)
-    return subprocess.call(command, cwd=p.root)
+    process = subprocess.Popen(command, cwd=p.root)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # after the start: pytest keeps Python's handler
+    try:
+        return process.wait()
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def check_record(p: Plan, docs_dir: Path) -> tuple[str, int]:
@@ -215,12 +228,7 @@ def contribute(root: Path, docs_dir: Path, device, ask=input, extra: list[str] =
     except ContributeError as error:
         out(f"ruota-docs contribute: {error}")
         return 2
-    out("Before anything runs:")
-    found = preflight.run(p.root, device, gh, _github_owner)
-    for finding in found:
-        out(str(finding))
-    if preflight.blocking(found):
-        out("Set up what is MISSING above, then run ruota-docs contribute again: nothing ran.")
+    if not _ready(p, device, gh, out):
         return 2
     out(describe(p))
     if ask("Go on? [y/N] ").strip().lower() not in ("y", "yes"):
@@ -228,26 +236,60 @@ def contribute(root: Path, docs_dir: Path, device, ask=input, extra: list[str] =
         return 1
     status = suite(p, list(extra))
     if status not in (0, 1):  # 1: some blocks failed, which the record says; anything else stopped the run
-        out(f"The suite stopped (exit status {status}); run ruota-docs contribute again: it resumes.")
+        out(_stopped(p, status))
         return status
     try:
-        report, refused = check_record(p, docs_dir)
-        out(report)
-        if refused:
-            out("The record check refused the record: nothing was committed. Fix what it names and run this again.")
-            return 1
-        body = pull_request_body(p, report)
-        body_file = Path(_git(p.root, "rev-parse", "--absolute-git-dir")) / "ruota-docs-pull-request.md"
-        body_file.write_text(body, encoding="utf-8")
-        commit = prepare_branch(p, body)
+        sends = _commit(p, docs_dir, out)
     except ContributeError as error:
         out(f"ruota-docs contribute: {error}")
         return 2
+    return _send(sends, gh, ask, out) if sends else 1
+
+
+def _ready(p: Plan, device, gh, out) -> bool:
+    """What the path needs, checked before anything runs (`ruota_docs.run.preflight`); False where
+    something is missing (said, with what to do)."""
+    out("Before anything runs:")
+    found = preflight.run(p.root, device, gh, _github_owner)
+    for finding in found:
+        out(str(finding))
+    if preflight.blocking(found):
+        out("Set up what is MISSING above, then run ruota-docs contribute again: nothing ran.")
+        return False
+    return True
+
+
+def _stopped(p: Plan, status: int) -> str:
+    """What to do after a run that stopped (exit status 2: interrupted, Ctrl-C)."""
+    shown = p.record.relative_to(p.root)
+    if status == 2 and p.record.is_file():
+        return (f"The run was interrupted: {shown} keeps every block run so far. Run ruota-docs contribute again: "
+                "it resumes (pages already run here with the same code are not run again).")
+    return f"The suite stopped (exit status {status}); run ruota-docs contribute again: it resumes."
+
+
+def _commit(p: Plan, docs_dir: Path, out) -> list[list[str]] | None:
+    """Check the record, commit it on its branch, and say how to send it: the commands, or None
+    where the check refused the record (said)."""
+    report, refused = check_record(p, docs_dir)
+    out(report)
+    if refused:
+        out("The record check refused the record: nothing was committed. Fix what it names and run this again.")
+        return None
+    body = pull_request_body(p, report)
+    body_file = Path(_git(p.root, "rev-parse", "--absolute-git-dir")) / "ruota-docs-pull-request.md"
+    body_file.write_text(body, encoding="utf-8")
+    commit = prepare_branch(p, body)
     sends = commands(p, body_file)
     out(f"\nBranch {p.branch} (commit {commit[:12]}) holds only {p.record.relative_to(p.root)}.")
     out("To send it (origin: your fork of the repository; `gh repo fork --remote` makes one):")
     for command in sends:
         out("  " + shlex.join(command))
+    return sends
+
+
+def _send(sends: list[list[str]], gh, ask, out) -> int:
+    """Where gh is logged in, push and open the pull request on a yes."""
     offer = "gh is logged in: push the branch and open the pull request now? [y/N] "
     if gh() and ask(offer).strip().lower() in ("y", "yes"):
         for command in sends:

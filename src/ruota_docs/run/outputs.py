@@ -35,86 +35,14 @@ import fcntl
 import os
 import re
 import tempfile
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
-_EXPECTED = re.compile(r"^(?P<indent>[ \t]*)#>(?:[ ](?P<text>.*))?$")
+# what the code states (read by `record check` too); re-exported: the run's callers name them here
+from ruota_docs.blocks.expected_output import Expected, expected, is_print, line_matches  # noqa: F401
+
 #: A line of output longer than this is never kept as expected text whole (nor shown in diffs).
 _SHOWN = 240
-
-
-@dataclass(frozen=True)
-class Expected:
-    """One ``#>`` line: where it is in the block's code (0-based) and what it states."""
-
-    index: int
-    indent: str
-    text: str
-    loose: bool = False  #: a line of a pytest-examples triple-quoted string: black's layout, compared loosely
-    #: right under no ``print(…)`` (a bare expression, as in a REPL, or a comment): pytest-examples never
-    #: checks such a line, so it is left out where the output matches without it
-    repl: bool = False
-
-
-def expected(code: str) -> list[Expected]:
-    """The ``#>`` lines of a block's code, and the lines of triple-quoted strings that follow a print, in order."""
-    found = []
-    for index, line in enumerate(code.split("\n")):
-        match = _EXPECTED.match(line)
-        if match:
-            found.append(Expected(index, match["indent"], (match["text"] or "").rstrip()))
-    if "print(" in code and ('"""' in code or "'''" in code):
-        found = sorted(found + _quoted(code), key=lambda e: e.index)
-    return _mark_repl(code, found) if found else found
-
-
-def _mark_repl(code: str, found: list[Expected]) -> list[Expected]:
-    """``found`` with the ``#>`` lines that stand right under no ``print(…)`` statement marked ``repl``
-    (under a bare expression, as in a REPL, or under a comment): pytest-examples never checks those."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return found
-    ends = {node.end_lineno for node in ast.walk(tree) if _is_print(node)}
-    lines = code.split("\n")
-    marked = []
-    for e in found:
-        above = e.index - 1  # the code line above the group of #> lines this one belongs to
-        while above >= 0 and _EXPECTED.match(lines[above]):
-            above -= 1
-        marked.append(replace(e, repl=True) if not e.loose and above + 1 not in ends else e)
-    return marked
-
-
-def _quoted(code: str) -> list[Expected]:
-    """pytest-examples' multi-line outputs: a string statement right after a ``print(…)`` statement."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return []
-    found = []
-    for node in ast.walk(tree):
-        for field in ("body", "orelse", "finalbody"):
-            statements = getattr(node, field, None)
-            if not isinstance(statements, list):
-                continue
-            for before, statement in zip(statements, statements[1:]):
-                if _is_print(before) and isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant) \
-                        and isinstance(statement.value.value, str) and statement.end_lineno > statement.lineno:
-                    indent = " " * statement.col_offset
-                    lines = statement.value.value.strip("\n").split("\n")
-                    found += [Expected(statement.lineno + k, indent, _dedent(line, indent).rstrip(), loose=True)
-                              for k, line in enumerate(lines)]
-    return found
-
-
-def _is_print(statement) -> bool:
-    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call) \
-        and isinstance(statement.value.func, ast.Name) and statement.value.func.id == "print"
-
-
-def _dedent(line: str, indent: str) -> str:
-    return line[len(indent):] if line.startswith(indent) else line.lstrip()
 
 
 def _loosely(text: str) -> str:
@@ -129,36 +57,6 @@ def _lines(text: str) -> list[str]:
     while lines and not lines[-1]:
         lines.pop()
     return lines
-
-
-def _pattern(text: str) -> re.Pattern:
-    return re.compile(".*".join(re.escape(part) for part in text.split("...")) + r"\Z", re.S)
-
-
-#: A memory address as pytest-examples writes it in place of any (``<object at 0x0123456789ab>``).
-_ADDRESS = "0x0123456789ab>"
-
-
-def line_matches(expected_text: str, actual: str) -> bool:
-    """``actual`` as ``expected_text`` states it (``...`` matching any text; pytest-examples'
-    ``0x0123456789ab>`` matching any memory address, and a set matching whatever the order of its items)."""
-    if _ADDRESS in expected_text:
-        actual = re.sub(r"0x[a-f0-9]{8,12}>", _ADDRESS, actual)
-    if "..." not in expected_text:
-        return expected_text == actual or _same_set(expected_text, actual)
-    return _pattern(expected_text).match(actual) is not None
-
-
-def _same_set(expected_text: str, actual: str) -> bool:
-    """Both lines a set (or frozenset) of the same items: the order a set prints in depends on the hash seed."""
-    if not (expected_text.startswith(("{", "frozenset(")) and actual.startswith(("{", "frozenset("))):
-        return False
-    try:
-        want, got = (ast.literal_eval(t.removeprefix("frozenset(").removesuffix(")") if t.startswith("frozenset(")
-                                      else t) for t in (expected_text, actual))
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
-        return False
-    return isinstance(want, set) and want == got
 
 
 def _matches(lines: list[Expected], got: list[str]) -> bool:
@@ -190,7 +88,7 @@ def under_each_print(lines: list[Expected], printed: list, code: str) -> bool:
     statement state, as pytest-examples places it (a print in a function called later writes under
     the print, not where the call is); every group of lines stands under a print that ran."""
     try:
-        prints = [node for node in ast.walk(ast.parse(code)) if _is_print(node)]
+        prints = [node for node in ast.walk(ast.parse(code)) if is_print(node)]
     except SyntaxError:
         return False
     said: dict[int, list[Expected]] = {}

@@ -112,6 +112,12 @@ def _state(config: pytest.Config) -> RunState:
     return config.stash[RUN]
 
 
+def run_state(config: pytest.Config) -> RunState:
+    """The run's state (its settings, the record read at its start) for plugins beside this one
+    (`ruota_docs.run.page_progress`)."""
+    return _state(config)
+
+
 def _live_line(config: pytest.Config) -> Callable[[str, float, bool], None] | None:
     """``progress(where, elapsed, done)`` for a block that runs long: on a terminal, one line
     rewritten each second and cleared when the block ends; elsewhere (a log, CI) a line at 5 s,
@@ -430,7 +436,8 @@ def pytest_testnodedown(node: Any, error: object) -> None:
         _accounting(node.config).collect(found)
 
 
-def _block(item: pytest.Item) -> Block | None:
+def block_of(item: pytest.Item) -> Block | None:
+    """The block a test item runs; None for any other item."""
     example = getattr(item, "example", None)
     block = getattr(example, "parsed", None)
     return block if block is not None and hasattr(block, "signature") else None
@@ -443,7 +450,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     pages: dict[str, list[Any]] = defaultdict(list[Any])
     others = []
     for item in items:
-        block = _block(item)
+        block = block_of(item)
         if block is None:
             others.append(item)
         else:
@@ -462,7 +469,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
     outcome = yield
     report = outcome.get_result()
-    block = _block(item)
+    block = block_of(item)
     if block is None or report.when != "call":
         return
     from ruota_docs.run.results import block_ref, result_of  # noqa: PLC0415 — a block's report only

@@ -250,7 +250,8 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                                     keep_going=self.config.report_only)
         _CHECKED.add(stamp)
         for file, errors in refused.items():
-            self._stop(f"ruota_docs: {file}: refused by `ruota-docs record check` (left out of this build): "
+            self._stop(f"ruota_docs: {listing.shown(file)}: refused by `ruota-docs record check` "
+                       "(left out of this build): "
                        + "; ".join(errors[:3]) + (f"; … and {len(errors) - 3} more" if len(errors) > 3 else ""))
         return [(path, data) for path, data in files if str(path) not in refused]
 

@@ -226,7 +226,7 @@ def _recorded(example, block: Block, run: RunState, evaluator: BlockEvaluator) -
         return None
     page = example.namespace.get(_RECORDED)
     if page is None:
-        page = example.namespace[_RECORDED] = _reusable_page(run.recorded, example.document, run.settings.network)
+        page = example.namespace[_RECORDED] = reusable_page(run.recorded, example.document, run.settings.network)
     entry = page.get(block.index) if page else None
     if entry is None:
         return None
@@ -235,7 +235,9 @@ def _recorded(example, block: Block, run: RunState, evaluator: BlockEvaluator) -
                    isolation=entry.isolation, reused_from=entry.reused_from, ran_at=entry.ran_at)
 
 
-def _reusable_page(recorded: dict[str, Result] | None, document, network: bool) -> dict[int, Result] | bool:
+def reusable_page(recorded: dict[str, Result] | None, document, network: bool) -> dict[int, Result] | bool:
+    """The recorded results of ``document``'s blocks, by index, where every block it would execute
+    passed here with its code and its page as they are now; False where the page must run."""
     if not recorded:
         return False
     reusable = {}
