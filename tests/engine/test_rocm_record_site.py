@@ -97,7 +97,7 @@ def test_status_page_describes_the_rocm_machine(site):
     assert "<th>AMD Radeon RX 7600 (ROCm, gfx1102)</th>" in page
     machines = page[page.index("ruota-machines"):]
     assert "<td>AMD Radeon RX 7600 (ROCm, gfx1102)</td><td>ROCm</td><td>AMD Radeon RX 7600 · gfx1102</td>" in machines
-    assert "HIP 6.4.43482-0f2d60242" in machines and "torch 2.9.1+rocm6.4" in machines and "28 nov 2026" in machines
+    assert "HIP 6.4.43482-0f2d60242" in machines and "torch 2.9.1+rocm6.4" in machines and "28 nov. 2026" in machines
 
 
 def test_output_tabs_name_the_rocm_machine(site):
@@ -112,7 +112,7 @@ def test_output_tabs_name_the_rocm_machine(site):
     assert ('<pre class="ruota-output" tabindex="0" role="region" aria-label="Output on AMD Radeon RX 7600 (ROCm, gfx1102)"><code>'
             'tiny pipeline\n</code></pre>') in failed
     vii = panels(article(site / "site" / "guides" / "radeon-vii-windows" / "index.html"))
-    assert "Sin ejecutar en AMD Radeon RX 7600 (ROCm, gfx1102): requiere una GPU gfx906" in words(vii[1])
+    assert "Omitido en AMD Radeon RX 7600 (ROCm, gfx1102): requiere una GPU gfx906" in words(vii[1])
     assert "ejecutado como root" in words(vii[0]) and "ejecutado como root" not in words(es[1])
 
 
@@ -129,8 +129,8 @@ def test_card_matrix_shows_the_rocm_row(site):
     ]
     assert words(row).startswith("gfx1102 AMD Radeon RX 7600 1 máquina Guía completa verificada")
     listed = re.search(r'<tr class="ruota-matrix-machines" data-for="target-gfx1102">.*?</tr>', page)[0]
-    assert words(listed).startswith("Las máquinas (1) AMD Radeon RX 7600 · gfx1102 · Linux x86_64 · PyTorch 2.9.1+rocm6.4 · "
-                                    "HIP 6.4.43482-0f2d60242 · 28 nov 2026")
+    assert words(listed).startswith("Máquinas (1) AMD Radeon RX 7600 · gfx1102 · Linux x86_64 · PyTorch 2.9.1+rocm6.4 · "
+                                    "HIP 6.4.43482-0f2d60242 · 28 nov. 2026")
     missing = re.findall(r'<tr class="ruota-matrix-missing" data-targets="([^"]+)"', page)
     assert missing == ["gfx906", "gfx1030 gfx1031 gfx1032"]  # the RX 7600 has its record now
     assert '<a href="../run-on-your-card/">Ejecuta la suite de pruebas en esta tarjeta y envía tu registro.</a>' in page

@@ -41,7 +41,7 @@ def test_durations(value, lang, expected):
     (dt.datetime(2026, 12, 1, 10), "fr", "medium", "1er déc. 2026"),
     (dt.datetime(2026, 11, 29, 10), "fr", "long", "29 novembre 2026"),
     (dt.datetime(2026, 11, 29, 10), "en", "long", "29 November 2026"),
-    (dt.datetime(2026, 11, 29, 10), "es", "medium", "29 nov 2026"),
+    (dt.datetime(2026, 11, 29, 10), "es", "medium", "29 nov. 2026"),
 ])
 def test_dates(day, lang, style, expected):
     assert formatting.date(day, lang, style) == expected

@@ -38,7 +38,7 @@ def verdict(*results: tuple[str, str, str | None]) -> Verdict:
 def test_badges_of_the_toolchain_terms():
     labels = [fragments.requirement_label(t, "es") for t in parse("hipcc hipcc arch=gfx906 hipcc arch=gfx906,gfx1030 tool=roc-obj-ls")]
     assert labels == ["Compilador HIP (hipcc)", "Compilador HIP (hipcc) para gfx906",
-                      "Compilador HIP (hipcc) para gfx906 y gfx1030", "roc-obj-ls"]
+                      "Compilador HIP (hipcc) para gfx906 y gfx1030", "Programa roc-obj-ls"]
     badges = fragments.badges(block("rocm arch=gfx906 hipcc arch=gfx906"), "en")
     assert re.findall(r'<span class="ruota-badge">(.*?)</span>', badges) == ["ROCm", "gfx906", "HIP compiler (hipcc) for gfx906"]
 
@@ -70,7 +70,7 @@ def test_toolchain_verified_device_without_record():
         (block("tool=roc-obj-ls", skip=True), verdict()),  # never run by design: not counted
     ])]
     assert rows(fragments.rocm_evidence(pages, "en")) == [
-        ("ROCm toolchain: hipcc and ROCm's programs, no GPU needed", "2", "CPU x86_64: 2 of 2, 1 Dec 2026"),
+        ("ROCm tools: hipcc and ROCm's other programs, no GPU needed", "2", "CPU x86_64: 2 of 2, 1 Dec 2026"),
         ("ROCm device: PyTorch on an AMD GPU", "2", "no record yet"),
     ]
     es = rows(fragments.rocm_evidence(pages, "es"))
@@ -121,7 +121,7 @@ def test_a_skip_after_a_dead_process_is_said_in_the_readers_language(engine_mess
     verdict = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", engine_messages["dead"],
                                                                         reason_code=engine_messages["code:dead"]))])
     shown = _words(fragments.mark(_block(), verdict, "es"))
-    assert "Sin ejecutar en CPU x86_64: un bloque anterior, en la línea 3, acabó con el proceso de la página" in shown
+    assert "Omitido en CPU x86_64: un bloque anterior, en la línea 3, acabó con el proceso de la página" in shown
     assert "not run" not in shown and "timed out" not in shown
 
 
@@ -141,32 +141,52 @@ def test_machines_with_the_same_need_share_one_line():
     verdict = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", cpu.english(), reason_code=cpu.to_record())),
                        MachineResult("h200", "NVIDIA H200 (CUDA)", "skipped", _entry("skipped", h200.english(), reason_code=h200.to_record()))])
     assert fragments.mark(block, verdict, "es").count("<li") == 1
-    assert "Sin ejecutar en CPU x86_64 y NVIDIA H200 (CUDA): requiere ROCm" in fragments.mark(block, verdict, "es")
+    assert "Omitido en CPU x86_64 y NVIDIA H200 (CUDA): requiere ROCm" in fragments.mark(block, verdict, "es")
 
 
 def test_summary_line_with_singulars():
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     line = _words(fragments.page_summary([(_block(), passed), (_block("rocm"), skipped)], "fr"))
-    assert ("Sur cette page, 1 bloc de code sur 2 a été vérifié, sur 1 machine au total. La dernière exécution date "
-            "du 1er décembre 2026. Parmi les autres, 1 demande un matériel ou un accès qu'aucune machine de test "
-            "n'avait. Chaque bloc dit pourquoi.") in line
+    assert ("Sur cette page, un bloc de code sur deux a été vérifié, sur une machine ; la dernière exécution date "
+            "du 1er décembre 2026. Le bloc restant exige un matériel ou un accès qu'aucune machine de test "
+            "n'avait. La raison figure sous le bloc.") in line
 
 
 def test_the_blocks_not_verified_share_one_sentence():
-    """Failed, changed, skipped and never-run blocks: one sentence listing them, never one "In all" per kind."""
+    """Failed, changed, skipped and never-run blocks: one sentence listing them, never one "In all" per kind;
+    small counts in words, and no sentence opens with a numeral."""
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={})
     blocks = [(_block(), passed), (_block("rocm"), skipped), (_block("rocm"), skipped), (never_run, Verdict([]))]
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
-    assert line.endswith("Of the rest, 2 need hardware or access that no test machine had and 1 is never run "
-                         "by design. Each block says why.")
+    assert line.endswith("Of the other three, two need hardware or access that no test machine had and one is never "
+                         "run, by design. The reason is shown under each one.")
     assert "In all" not in line
     none_passed = " ".join(_words(fragments.page_summary(blocks[1:], "es")).split())
-    assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. De sus 3 bloques, "
-                           "2 requieren un hardware o un acceso que ninguna máquina de pruebas tenía y 1 no se "
-                           "ejecuta nunca, a propósito. Cada bloque dice por qué.")
+    assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. De sus tres bloques, "
+                           "dos necesitan hardware o un acceso que ninguna máquina de pruebas tiene y uno no se "
+                           "ejecuta nunca, a propósito. El motivo figura debajo de cada uno.")
+    alike = " ".join(_words(fragments.page_summary(blocks[:3], "es")).split())
+    assert alike.endswith("Los otros dos necesitan hardware o un acceso que ninguna máquina de pruebas tiene. "
+                          "El motivo figura debajo de cada uno.")
+
+
+def test_summary_counts_above_ten_stay_digits_and_machines_are_not_overstated():
+    """13 of 28 in digits (never "three of 18"); "on two machines" only where each verified block
+    passed on both, else "at least one of the two"."""
+    both = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed")),
+                    MachineResult("h100", "NVIDIA H100 (CUDA)", "passed", _entry("passed"))])
+    cpu_only = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
+    never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={})
+    blocks = [(_block(), both), (_block(), cpu_only)] + [(never_run, Verdict([]))] * 11
+    line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
+    assert line.startswith("On this page, 2 of 13 code blocks have been verified, on at least one of the two machines;")
+    assert "The other 11 are never run, by design." in line
+    line = " ".join(_words(fragments.page_summary(blocks[:1] + blocks[2:4], "fr")).split())
+    assert line.startswith("Sur cette page, un bloc de code sur trois a été vérifié, sur deux machines ;")
+    assert "Les deux autres ne sont jamais exécutés, à dessein." in line
 
 
 def test_a_page_whose_blocks_are_all_not_run_says_only_why():
@@ -185,7 +205,10 @@ def test_chart_series_names_units_and_headers():
                 [_entry("passed", output="peak_a: 1081.4\npeak_b: 67.2\n")])]
     options = {"metrics": "peak_a,peak_b", "unit": "MiB", "title": "Pic de mémoire", "labels": "sans découpage; découpé"}
     shown = fragments.chart(options, entries, "fr")
-    assert "<th>Machine</th><th>Source</th><th>sans découpage (Mio)</th><th>découpé (Mio)</th>" in shown
+    # all measured: no Source column; a reported value brings it back
+    assert "<th>Machine</th><th>sans découpage (Mio)</th><th>découpé (Mio)</th>" in shown
+    reported = fragments.chart(options | {"metrics": "peak_a", "labels": "a", "reported": "article=70"}, entries, "fr")
+    assert "<th>Machine</th><th>Source</th><th>Valeur (Mio)</th>" in reported
     assert f">1\u202f081,4{NB}Mio</text>" in shown
     # the machine heads its series, each series named in full
     assert re.findall(r'class="ruota-chart-(group|label)">([^<]*)</text>', shown) == [
@@ -206,9 +229,75 @@ def test_status_counts_say_what_they_count():
     assert 'title="2 bloques superados"' in shown and '<span class="ruota-sr-only">2 bloques superados</span>' in shown
     assert '<span class="ruota-sr-only">1 bloque omitido</span>' in shown
     assert '<span class="ruota-sr-only">1 bloque sin verificar</span>' in shown
-    assert "<td>CPU</td>" in shown and "Linux x86_64" in shown and "1 dic 2026" in shown
+    assert "<td>CPU</td>" in shown and "Linux x86_64" in shown and "1 dic. 2026" in shown
     # the outcomes chart's text alternative: its values as a table, in its figure
     figure = shown[shown.index('<figure class="ruota-figure">'):shown.index("</figure>")]
-    heads = "".join(f"<th>{text('es', state)}</th>" for state in ("passed", "failed", "skipped"))
+    heads = "".join(f"<th>{text('es', state)}</th>" for state in ("passed", "failed", "skipped", "notrun"))
     assert 'role="img"' in figure and heads in figure
-    assert '<tr><td>CPU x86_64</td><td class="ruota-num">2</td><td class="ruota-num">0</td><td class="ruota-num">1</td></tr>' in figure
+    assert ('<tr><td>CPU x86_64</td><td class="ruota-num">2</td><td class="ruota-num">0</td><td class="ruota-num">1</td>'
+            '<td class="ruota-num">0</td></tr>') in figure
+    assert "<th>Superados</th><th>Fallidos</th><th>Omitidos (falta un requisito)</th>" in figure
+
+
+def test_status_counts_blocks_never_run_by_design_apart():
+    """A block its author never runs (run: skip) is not "skipped for a missing requirement"."""
+    never = SimpleNamespace(not_run_reason="installs packages", requirements=(), options={}, evidence=None)
+    verdicts = [(_block(), Verdict([MachineResult("cpu", "CPU x86_64", "skipped", None)])),
+                (never, Verdict([MachineResult("cpu", "CPU x86_64", "skipped", None)]))]
+    ledger = Record(machine_id="cpu", machine=Machine(backend="cpu", machine="x86_64", os="linux"),
+                    updated="2026-12-01T10:00:00Z")
+    shown = fragments.status_page([("API", "api/", verdicts)], [ledger], "en")
+    assert '<span class="ruota-sr-only">1 block skipped</span>' in shown
+    assert '<span class="ruota-sr-only">1 block never run, by design</span>' in shown
+    assert ('<tr><td>CPU x86_64</td><td class="ruota-num">0</td><td class="ruota-num">0</td><td class="ruota-num">1</td>'
+            '<td class="ruota-num">1</td></tr>') in shown
+
+
+def test_a_compiled_block_is_never_worded_as_verified():
+    """A block whose evidence is code compiled for its targets: its own mark, icon and words in every
+    language, never the green "Verified on" of a run that passed."""
+    from ruota_docs.blocks.tiers import Evidence
+    compiled = SimpleNamespace(kind="python", requirements=parse("hipcc arch=gfx1102"), not_run_reason=None,
+                               evidence=Evidence("compiled", ("gfx1102",)), page="es/guides/g.md")
+    ran = verdict((CPU, "passed", "2026-12-01T08:00:00Z"))
+    said = {lang: " ".join(_words(fragments.mark(compiled, ran, lang)).split()) for lang in ("es", "en", "fr")}
+    assert said == {
+        "es": "Compilado para gfx1102 en CPU x86_64 el 1 de diciembre de 2026: no se ha ejecutado en la tarjeta",
+        "en": "Compiled for gfx1102 on CPU x86_64 on 1 December 2026: not run on the card",
+        "fr": "Compilé pour gfx1102 sur CPU x86_64 le 1er décembre 2026 : non exécuté sur la carte"}
+    panel = fragments.block_panel(compiled, ran, "en", "7")
+    assert 'class="ruota-verify ruota-state-compiled"' in panel and "ruota-mark-compiled" in panel
+    assert "ruota-mark-passed" not in panel and "Verified" not in panel
+    assert 'role="img" aria-label="compiled"' in panel  # the tab says its state in words
+    # the same result of a block that runs on the card is verified
+    assert "Verified on CPU x86_64" in fragments.mark(block(), ran, "en")
+
+
+def test_an_output_tab_shows_a_repeated_line_once():
+    """Ten identical warnings in a row read as one and a count; two in a row, and blank lines, as printed."""
+    warning = "WARNING:absl:`TensorInfo.dtype` is deprecated."
+    output = "\n".join(["start", *[warning] * 10, "x", "x", "", "", "", "end"])
+    assert fragments.collapse_repeats(output, "en").split("\n") == [
+        "start", warning, "[… the line above, 10 times in a row]", "x", "x", "", "", "", "end"]
+    assert "[… la ligne précédente, 3 fois de suite]" in fragments.collapse_repeats("a\na\na", "fr")
+    shown = fragments.output_tabs(Verdict([MachineResult("cpu", CPU, "passed", _entry("passed", output=output))]),
+                                  "es", "0")
+    assert shown.count("TensorInfo.dtype") == 1 and "la línea anterior, 10 veces seguidas" in shown
+
+
+def test_a_column_header_never_stacks_two_brackets():
+    """``référence (math)`` in Mio reads ``référence (math, Mio)``, not ``référence (math) (Mio)``."""
+    entries = [(Machine(backend="cpu", machine="x86_64"), [_entry("passed", output="a: 1.5\nb: 2.25\n")])]
+    shown = fragments.chart({"metrics": "a,b", "unit": "MiB", "labels": "référence (math); découpé"}, entries, "fr")
+    assert "<th>référence (math, Mio)</th><th>découpé (Mio)</th>" in shown
+
+
+def test_the_sentence_about_the_other_blocks_counts_in_words_of_its_own():
+    """13 of 28 in digits, then "Of the other eight, two … and six …": each sentence keeps one way of writing numbers."""
+    passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
+    skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
+    never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={})
+    blocks = [(_block(), passed)] * 13 + [(_block("rocm"), skipped)] * 2 + [(never_run, Verdict([]))] * 6
+    line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
+    assert line.startswith("On this page, 13 of 21 code blocks have been verified, on one machine;")
+    assert "Of the other eight, two need hardware or access that no test machine had and six are never run" in line

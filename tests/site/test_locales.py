@@ -7,7 +7,7 @@ import string
 import pytest
 
 from ruota_docs.site import locales
-from ruota_docs.site.locales import LANGUAGE_NAMES, STRINGS, text
+from ruota_docs.site.locales import LANGUAGE_NAMES, STRINGS, text, theme_text
 
 LANGUAGES = ("es", "fr", "en")
 
@@ -117,21 +117,42 @@ def test_a_file_is_read_with_its_escapes_and_plural_forms(locale_dir):
 
 
 def test_the_summary_agrees_with_its_counts():
-    """Some blocks verified agrees with the verified ones; all of them, with the total; no sentence
-    opens with a numeral."""
+    """Some blocks verified agrees with the verified ones; all of them, with the total; small numbers
+    in words, with the gender of their noun."""
     date = "3 de diciembre de 2026"
     assert text("es", "summary_all", passed=1, total=1, machines=text("es", "machines_count", count=1), date=date) == (
-        "El único bloque de código de esta página está verificado en 1 máquina. La última ejecución fue el "
+        "El único bloque de código de esta página está verificado en una máquina; la última ejecución fue el "
         "3 de diciembre de 2026.")
-    assert text("fr", "summary", passed=1, total=7, machines="2 machines", date="hier").startswith(
-        "Sur cette page, 1 bloc de code sur 7 a été vérifié, sur 2 machines au total.")
+    assert text("fr", "summary", passed=1, total=7, machines="deux machines", date="hier").startswith(
+        "Sur cette page, un bloc de code sur sept a été vérifié, sur deux machines ;")
     assert text("fr", "summary", passed=5, total=7, machines="2 machines", date="hier").startswith(
-        "Sur cette page, 5 blocs de code sur 7 ont été vérifiés")
+        "Sur cette page, cinq blocs de code sur sept ont été vérifiés")
     assert text("fr", "summary_all", passed=23, total=23, machines="2 machines", date="hier").startswith(
         "Les 23 blocs de code de cette page ont été vérifiés")
-    assert text("es", "summary", passed=1, total=7, machines="2 máquinas", date="ayer").startswith(
-        "En esta página se ha verificado 1 de sus 7 bloques de código")
-    assert text("en", "summary", passed=1, total=7, machines="1 machine", date="today").startswith(
-        "On this page, 1 of 7 code blocks has been verified")
-    assert text("en", "summary_all", passed=1, total=1, machines="1 machine", date="today").startswith(
+    assert text("es", "summary", passed=1, total=7, machines="dos máquinas", date="ayer").startswith(
+        "Se ha verificado uno de los siete bloques de código de esta página")
+    assert text("en", "summary", passed=1, total=7, machines="one machine", date="today").startswith(
+        "On this page, one of seven code blocks has been verified")
+    assert text("en", "summary_all", passed=1, total=1, machines="one machine", date="today").startswith(
         "This page's only code block has been verified")
+    assert text("fr", "machines_some", count=2) == "au moins une des deux machines"
+
+
+def test_numbers_in_words_and_in_digits():
+    """``{n:w}`` writes zero to ten in words (``wn``/``wf``: the forms of one before a noun), digits above;
+    :func:`digits` keeps digits, and still picks the plural form by its number."""
+    from ruota_docs.site.locales import _shown, digits
+    assert "{n:w} {n:wn} {n:wf} {n:Wf}".format(n=_shown(1, "es")) == "uno un una Una"
+    assert "{n:w} {n:wf}".format(n=_shown(1, "fr")) == "un une"
+    assert "{n:w} {m:w} {k:w}".format(n=_shown(10, "en"), m=_shown(11, "en"), k=_shown(2.5, "en")) == "ten 11 2.5"
+    assert "{n:w}".format(n=digits(3, "es")) == "3"
+    assert text("es", "summary_rest_alike", count=digits(3, "es"), what="x") == "Los otros 3 x."
+    assert text("es", "summary_rest_alike", count=1, what="x") == "El bloque restante x."
+
+
+def test_strings_outside_the_typography_pass_carry_their_own_spaces():
+    """The matrix's row count is filled in by the browser (a data-words template), out of reach of
+    the French typography pass: its no-break space is in the string itself."""
+    assert text("fr", "matrix_filter_count", shown=5, total=5) == "Lignes affichées\u00a0: 5 sur 5"
+    assert theme_text("fr", "clipboard.copied") == "Copié dans le presse-papiers"
+    assert theme_text("es", "clipboard.copied") == ""  # Material's own Spanish reads well

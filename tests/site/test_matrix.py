@@ -41,12 +41,12 @@ def test_rows_per_target_amd_first_then_cards_without_records(rendered):
     assert amd.startswith("gfx1102 AMD Radeon RX 7600 1 machine ")
     assert "Whole guide passed" in amd
     machines = words(found[1])  # under each target: its machines, expandable
-    assert machines.startswith("The machines (1) AMD Radeon RX 7600 · gfx1102 · Linux x86_64 · PyTorch 2.9.1+rocm6.4 · "
+    assert machines.startswith("Machines (1) AMD Radeon RX 7600 · gfx1102 · Linux x86_64 · PyTorch 2.9.1+rocm6.4 · "
                                "HIP 6.4.43482-0f2d60242 · 28 Nov 2026")
     assert machines.endswith("Una guía: Whole guide passed")
     assert "<details><summary>" in found[1]
-    assert words(found[3]).startswith("The machines (1) NVIDIA H200 · sm_90 · Linux x86_64 · PyTorch 2.11.0+cu130 · CUDA 13.0")
-    assert words(found[5]).startswith("The machines (1) CPU only · Linux x86_64 · PyTorch 2.13.0+cpu")
+    assert words(found[3]).startswith("Machines (1) NVIDIA H200 · sm_90 · Linux x86_64 · PyTorch 2.11.0+cu130 · CUDA 13.0")
+    assert words(found[5]).startswith("Machines (1) CPU only · Linux x86_64 · PyTorch 2.13.0+cpu")
     missing = [words(r) for r in found if "ruota-matrix-missing" in r]
     assert missing == ["Radeon VII gfx906 No record yet. Run the test suite on this card and send in your record.",
                        "Radeon RX 6000 gfx1030–gfx1032 No record yet. Run the test suite on this card and send in your record."]
@@ -57,7 +57,7 @@ def test_cells_link_to_the_blocks(rendered):
     cpu = next(r for r in rows(rendered) if 'id="target-cpu-x86_64"' in r)
     cell = re.search(r'<td class="ruota-level ruota-level-2">(.*?)</td>', cpu)[1]
     assert '<a href="../guides/g/#ruota-block-1">Self-test passed</a>' in cell
-    assert words(cell).endswith("The block at line 16 was not run: needs ROCm")
+    assert words(cell).endswith("The block at line 16 was skipped: needs ROCm")
     assert 'href="../guides/g/#ruota-block-3"' in cell
     whole = re.search(r'<td class="ruota-level ruota-level-3">(.*?)</td>', rows(rendered)[0])[1]
     assert '<a href="../guides/g/">Whole guide passed</a>' in whole
@@ -95,7 +95,7 @@ def test_key_blocks_table_and_guide_titles(rendered):
 
 
 @pytest.mark.parametrize("lang, words_", [
-    ("es", ["Autoprueba superada", "Aún no hay registros.", "El bloque de la línea 16 no se ejecutó: requiere ROCm"]),
+    ("es", ["Autoprueba superada", "Aún no hay registros.", "El bloque de la línea 16 se omitió: requiere ROCm"]),
     ("fr", ["Autotest réussi", "Aucun relevé pour l'instant",
             "Le bloc de la ligne 16 n'a pas été exécuté : nécessite ROCm"]),
 ])
@@ -120,7 +120,7 @@ def test_a_targets_list_shows_its_newest_machines(project):
                for n in range(matrix.LISTED_MACHINES + 3)]
     page = matrix.card_matrix(guides, [record_of(d) for d in ledgers], "en", url=lambda page: page)
     listed = next(r for r in rows(page) if 'data-for="target-gfx1102"' in r)
-    assert words(listed).startswith(f"The machines ({matrix.LISTED_MACHINES + 3}) AMD Radeon RX 7600")
+    assert words(listed).startswith(f"Machines ({matrix.LISTED_MACHINES + 3}) AMD Radeon RX 7600")
     assert listed.count("<li data-machine=") == matrix.LISTED_MACHINES
     assert words(listed).endswith("and 3 older machines: their records are in verification/")
     assert "· 23 Nov 2026 ·" in words(listed) and "· 3 Nov 2026 ·" not in words(listed)  # newest first

@@ -205,7 +205,7 @@ def test_output_tabs_labelled_with_the_machine(es):
     assert panel.count('<pre class="ruota-output" tabindex="0" role="region" '
                        'aria-label="Salida en NVIDIA H200 (CUDA) y CPU x86_64"><code>hola\n</code></pre>') == 1
     assert '<div class="tabbed-labels" aria-label="Salida en cada máquina">' in panel
-    assert f"21 nov 2026 · 1,5{NB}s" in panel  # the GPU's run
+    assert f"21 de noviembre de 2026 · 1,5{NB}s" in panel  # the GPU's run
 
 
 def test_verified_mark_with_date(es):
@@ -217,11 +217,11 @@ def test_verified_mark_with_date(es):
 def test_skipped_reason(es, en):
     panel = panels(es)[0]
     # the page names the unmet terms in its language, from the reason code
-    assert ('<li class="ruota-mark-skipped"><span>Sin ejecutar en CPU x86_64: requiere ROCm, una GPU gfx906 '
+    assert ('<li class="ruota-mark-skipped"><span>Omitido en CPU x86_64: requiere ROCm, una GPU gfx906 '
             f"y al menos 8{NB}GiB de VRAM</span></li>") in panel
-    assert "<span>Sin ejecutar en NVIDIA H200 (CUDA): requiere ROCm y una GPU gfx906</span>" in panel
+    assert "<span>Omitido en NVIDIA H200 (CUDA): requiere ROCm y una GPU gfx906</span>" in panel
     assert "ruota-output" not in panel
-    assert f"<span>Not run on CPU x86_64: needs ROCm, a gfx906 GPU and at least 8{NB}GiB of VRAM</span>" in panels(en)[0]
+    assert f"<span>Skipped on CPU x86_64: needs ROCm, a gfx906 GPU and at least 8{NB}GiB of VRAM</span>" in panels(en)[0]
 
 
 def test_author_reason_for_not_running(es):
@@ -259,11 +259,11 @@ def test_no_paragraph_wraps_a_block(es):
 def test_page_summary(es):
     summary = re.search(r'<p class="ruota-summary ruota-state-(\w+)"><span>(.*?)</span></p>', es)
     assert summary[1] == "failed"
-    assert summary[2] == ("En esta página se han verificado 3 de sus 7 bloques de código, en 2 máquinas en total. "
-                          "La última ejecución fue el 21 de noviembre de 2026. Del resto, 1 falló en su última "
-                          "ejecución, 1 aún no se ha verificado en su forma actual, 1 requiere un hardware o un acceso que "
-                          "ninguna máquina de pruebas tenía y 1 no se ejecuta nunca, a propósito. Cada bloque dice "
-                          "por qué.")
+    assert summary[2] == ("Se han verificado tres de los siete bloques de código de esta página, en al menos una de "
+                          "las dos máquinas; la última ejecución fue el 21 de noviembre de 2026. De los otros cuatro, "
+                          "uno falló en su última ejecución, uno aún no se ha verificado en su forma actual, uno "
+                          "necesita hardware o un acceso que ninguna máquina de pruebas tiene y uno no se ejecuta "
+                          "nunca, a propósito. El motivo figura debajo de cada uno.")
     # right under the title
     assert es.index("ruota-summary") > es.index("<h1") and es.index("ruota-summary") < es.index("Una página de prueba")
 
@@ -275,13 +275,13 @@ def test_chart(es, en):
     assert '<svg class="ruota-chart" role="img"' in figure and 'aria-label="Segundos por época"' in figure
     assert "<figcaption>Segundos por época</figcaption>" in figure
     rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td><td class=\"ruota-num\">(.*?)</td></tr>", figure)
-    assert rows == [("NVIDIA H200 (CUDA)", "medido", "3,5"), ("CPU x86_64", "medido", "12,41"),
-                    ("CPU (documento fuente)", "según otras fuentes", "28,6")]
+    assert rows == [("NVIDIA H200 (CUDA)", "medido", "3,50"), ("CPU x86_64", "medido", "12,41"),
+                    ("CPU (documento fuente)", "según otras fuentes", "28,60")]  # one precision per chart
     assert "<th>Máquina</th><th>Procedencia</th><th>Valor (s)</th>" in figure
     assert f">12,41{NB}s</text>" in figure and 'class="ruota-chart-bar ruota-chart-reported" fill="url(#ruota-hatch)"' in figure
     assert "<!-- chart:" not in es and "<!-- requires:" not in es
     en_rows = re.findall(r"<td class=\"ruota-num\">(.*?)</td>", en[en.index('<figure class="ruota-figure">'):])
-    assert en_rows[:3] == ["3.5", "12.41", "28.6"]
+    assert en_rows[:3] == ["3.50", "12.41", "28.60"]
 
 
 def test_verification_status_page(site):
@@ -294,14 +294,15 @@ def test_verification_status_page(site):
     assert row[1] == "../"
     cuda, cpu = re.findall(r"<td>(.*?)</td>", row[2])
     count = lambda cell, state: re.search(rf'ruota-mark-{state}" title="[^"]+"><span aria-hidden="true">(\d+)</span>', cell)  # noqa: E731
-    assert (count(cpu, "passed")[1], count(cpu, "failed")[1], count(cpu, "skipped")[1], count(cpu, "stale")[1]) == ("2", "1", "3", "1")
+    assert (count(cpu, "passed")[1], count(cpu, "failed")[1], count(cpu, "skipped")[1], count(cpu, "stale")[1]) == ("2", "1", "2", "1")
+    assert count(cpu, "notrun")[1] == "1"  # the block whose author never runs it: counted apart from the skipped
     assert (count(cuda, "passed")[1], count(cuda, "skipped")[1], count(cuda, "stale")[1]) == ("3", "1", "3")
     assert count(cuda, "failed") is None
     # pages without blocks are not listed
     assert "Solo en español" not in table and "Estado" not in table
     machines = page[page.index("ruota-machines"):]
     assert "<td>NVIDIA H200 (CUDA)</td><td>CUDA</td><td>NVIDIA H200 · sm_90</td>" in machines
-    assert "Linux x86_64 · Python 3.11.7 · CUDA 13.0" in machines and "torch 2.13.0+cu130" in machines and "21 nov 2026" in machines
+    assert "Linux x86_64 · Python 3.11.7 · CUDA 13.0" in machines and "torch 2.13.0+cu130" in machines and "21 nov. 2026" in machines
     assert "<!-- verification-status" not in page
 
 
@@ -311,10 +312,10 @@ def test_english_strings(en):
     assert "Verified on NVIDIA H200 (CUDA) and CPU x86_64, most recently on 21 November 2026" in panels(en)[1]
     assert "Failed on CPU x86_64 on 20 November 2026" in panels(en)[2]
     assert "Not yet verified: this code has changed since it last ran" in panels(en)[3]
-    assert "Not run: installs packages" in panels(en)[4]
-    assert f"21 Nov 2026 · 1.5{NB}s · same code as the Spanish version: one run for all languages" in panels(en)[1]
-    assert ("On this page, 3 of 7 code blocks have been verified on 2 machines. "
-            "The last run was on 21 November 2026.") in en
+    assert "Never run: installs packages" in panels(en)[4]
+    assert f"21 November 2026 · 1.5{NB}s · result of the Spanish page, whose code is identical: one run for all languages" in panels(en)[1]
+    assert ("On this page, three of seven code blocks have been verified, on at least one of the two machines; "
+            "the last run was on 21 November 2026.") in en
     assert "Requiere" not in en and "Verificado" not in en
 
 
@@ -323,10 +324,11 @@ def test_french_strings(fr):
     assert "Vérifié sur NVIDIA H200 (CUDA) et CPU x86_64, dernière vérification le 21 novembre 2026" in panels(fr)[1]
     assert "Échec sur CPU x86_64 le 20 novembre 2026" in panels(fr)[2]
     # French typography, applied to the built page: no-break space before the colon
-    assert f"Non exécuté{NB}: installe des paquets" in panels(fr)[4]
-    assert f"code identique à la version en espagnol{NB}: exécuté une seule fois pour toutes les langues" in panels(fr)[1]
-    assert ("Sur cette page, 3 blocs de code sur 7 ont été vérifiés, sur 2 machines au total. La dernière exécution "
-            "date du 21 novembre 2026. Parmi les autres, 1 a échoué lors de sa dernière exécution") in fr
+    assert f"Jamais exécuté{NB}: installe des paquets" in panels(fr)[4]
+    assert f"même code que la version espagnole{NB}: exécuté une seule fois pour toutes les langues" in panels(fr)[1]
+    assert ("Sur cette page, trois blocs de code sur sept ont été vérifiés, sur au moins une des deux machines\u202f; "
+            "la dernière exécution date du 21 novembre 2026. Parmi les quatre autres, un a échoué lors de sa dernière "
+            "exécution") in fr.replace("&#x27;", "'")
     assert '<td class="ruota-num">12,41</td>' in fr
 
 

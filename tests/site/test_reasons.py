@@ -36,7 +36,7 @@ def test_every_term_of_the_vocabulary_has_words(lang):
 def test_terms_read_natively():
     terms = parse("gpu cpu network arch=gfx906,gfx1102 os=linux,windows import=tensorflow,keras vram>=8GiB python>=3.10")
     assert [reasons.requirement_label(t, "fr") for t in terms] == [
-        "GPU", "CPU seul", "Accès au réseau", "gfx906 / gfx1102", "Linux / Windows", "tensorflow + keras",
+        "GPU", "CPU seul", "Accès au réseau", "gfx906 / gfx1102", "Linux / Windows", "TensorFlow et Keras",
         f"VRAM ≥{NB}8{NB}Gio", f"Python ≥{NB}3.10"]
     assert reasons.needs(terms, "es") == (
         "requiere una GPU, una máquina sin GPU, acceso a la red, una GPU gfx906 o gfx1102, Linux o Windows, "
@@ -65,7 +65,7 @@ def test_the_hip_compiler_term():
 
 
 def test_the_programs_term():
-    assert reasons.requirement_label(Requirement("tool", ("roc-obj-ls",)), "fr") == "roc-obj-ls"
+    assert reasons.requirement_label(Requirement("tool", ("roc-obj-ls",)), "fr") == "Programme roc-obj-ls"
     assert reasons.needs(parse("tool=roc-obj-ls,rocminfo"), "fr") == "nécessite les programmes roc-obj-ls et rocminfo"
 
 

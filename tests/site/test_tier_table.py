@@ -77,19 +77,19 @@ def rows(project, ledgers, lang="en"):
 def test_each_target_shows_its_highest_tier_and_the_machines_per_tier(project):
     ledgers = [record(project, CPU), record(project, H200), record(project, RX7600)]
     assert rows(project, ledgers) == {
-        "gfx1102": ({"compiled": 3, "ran": 1, "checked": 1}, "ran on gfx1102 and matched its reference"),
-        "CUDA sm_90": ({"compiled": 0, "ran": 0, "checked": 1}, "ran on CUDA sm_90 and matched its reference"),
-        "gfx906": ({"compiled": 3, "ran": 0, "checked": 0}, "compiles for gfx906 (CI, every commit)"),
+        "gfx1102": ({"compiled": 3, "ran": 1, "checked": 1}, "checked (ran on gfx1102 and matched its reference)"),
+        "CUDA sm_90": ({"compiled": 0, "ran": 0, "checked": 1}, "checked (ran on CUDA sm_90 and matched its reference)"),
+        "gfx906": ({"compiled": 3, "ran": 0, "checked": 0}, "compiled for gfx906 (CI, every commit)"),
     }
 
 
 def test_compiled_is_never_worded_as_run_in_any_language(project):
     ledgers = [record(project, CPU)]
     said = {lang: rows(project, ledgers, lang)["gfx1102"][1] for lang in ("en", "es", "fr")}
-    assert said == {"en": "compiles for gfx1102 (CI, every commit)", "es": "compila para gfx1102 (CI, cada commit)",
-                    "fr": "compile pour gfx1102 (CI, chaque commit)"}
+    assert said == {"en": "compiled for gfx1102 (CI, every commit)", "es": "compilado para gfx1102 (CI, en cada commit)",
+                    "fr": "compilé pour gfx1102 (CI, à chaque commit)"}
     # compiled on a GPU machine alone: the same tier, without the words about CI
-    assert rows(project, [record(project, H200)])["gfx1102"][1] == "compiles for gfx1102"
+    assert rows(project, [record(project, H200)])["gfx1102"][1] == "compiled for gfx1102"
 
 
 def test_failed_and_changed_results_reach_no_tier(project):
@@ -112,10 +112,20 @@ def test_the_card_matrix_carries_the_table(project):
     page = matrix.card_matrix(guides, [record_of(record(project, CPU))], "fr", url=lambda page: f"../{page[3:-3]}/")
     table = page[page.index('<table><caption>Niveaux'):]
     assert words(table[:table.index("</table>")]) == (
-        "Niveaux de preuve par architecture — compilé (produit et inspecté sans la carte), exécuté (sur la carte), "
+        "Niveaux de preuve par architecture — compilé (généré et inspecté sans la carte), exécuté (sur la carte), "
         "vérifié (exécuté et conforme à sa référence) Architecture Niveau maximal atteint Machines qui ont compilé "
-        "Machines qui ont exécuté Machines qui ont vérifié gfx906 compile pour gfx906 (CI, chaque commit) 1 0 0 "
-        "gfx1102 compile pour gfx1102 (CI, chaque commit) 1 0 0")
+        "Machines qui ont exécuté Machines qui ont vérifié gfx906 compilé pour gfx906 (CI, à chaque commit) 1 0 0 "
+        "gfx1102 compilé pour gfx1102 (CI, à chaque commit) 1 0 0")
+
+
+def test_a_card_compiled_for_but_never_run_on_says_so(project):
+    """The matrix's row of a card no machine ran on agrees with the tiers table under it."""
+    guides = evidence.load_guides(project, project / "docs", "en", TABLE)
+    cards = [("Radeon RX 7600", ("gfx1102",)), ("Radeon RX 6000", ("gfx1030",))]
+    page = words(matrix.card_matrix(guides, [record_of(record(project, CPU))], "en", url=lambda page: page,
+                                    cards=cards))
+    assert "No run on this card yet; compiled for gfx1102 (see the evidence tiers below)." in page
+    assert "Radeon RX 6000 gfx1030 No record yet." in page
 
 
 def test_the_status_page_has_a_row_for_compiled_blocks(project):
@@ -123,7 +133,7 @@ def test_the_status_page_has_a_row_for_compiled_blocks(project):
     indexed = verdicts.index_ledgers([record_of(record(project, CPU))])
     items = [(b, indexed.verdict(g.page, b.index, b.sha256)) for g in guides for b in g.blocks]
     row = fragments._compiled_row([("Guía", "g/", items)], "es")
-    assert (row["count"], row["where"]) == ("1", "compila para gfx906 (CI, cada commit); compila para gfx1102 (CI, cada commit)")
+    assert (row["count"], row["where"]) == ("1", "compilado para gfx906 y gfx1102 (CI, en cada commit)")
     assert fragments._compiled_row([("Guía", "g/", [(b, verdicts.index_ledgers([]).verdict(
         "es/guides/g.md", b.index, b.sha256)) for b, _ in items])], "es")["where"] == "ningún registro todavía"
 

@@ -20,6 +20,8 @@ RUN_OPTIONS = ("safe", "skip", "reason", "timeout", "id", "env", "isolate")
 #: Blocks that are shown but hold no code to run: outputs, prose, diagrams, indented code, and the
 #: blocks of a language whose site policy is ``show``.
 SHOWN_ONLY = ("text", "indented", "shown")
+#: The reason of a block a pytest-examples fence marks ``test="skip"`` (the site says it in each language).
+MARKED_SKIP = 'marked test="skip" on its fence'
 
 
 @dataclass
@@ -182,7 +184,7 @@ def _fence_attributes(block: Block, attrs: dict) -> None:
     in its page's process under ``isolation: block``, where the blocks of its group see each other's
     names, as pytest-examples shares a group's globals; ``lint`` asks nothing of the engine, which lints no code."""
     if str(attrs.get("test", "")).lower() == "skip" and not block.options.get("skip") and block.skip_reason is None:
-        block.options.update(skip=True, reason='marked test="skip" on its fence')
+        block.options.update(skip=True, reason=MARKED_SKIP)
     if attrs.get("requires"):
         block.requirements += terms.parse(f"python>={attrs['requires']}")
     if attrs.get("group"):

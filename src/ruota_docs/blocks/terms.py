@@ -3,7 +3,7 @@
 A directive is a space-separated list of terms; a block runs only where every term
 holds. Terms:
 
-| term | holds when |
+| Term | Holds when |
 | --- | --- |
 | `gpu` | PyTorch can use a GPU (ROCm or CUDA) |
 | `rocm` | PyTorch runs on ROCm (`torch.version.hip` set, a GPU visible) |
@@ -25,7 +25,7 @@ holds. Terms:
 ``arch=`` written right after ``hipcc`` qualifies the compiler (``hipcc arch=gfx906``:
 it can build for gfx906, even on a machine with no GPU); anywhere else it is the GPU's
 target (``rocm arch=gfx906``). ``rocm arch=gfx906 hipcc arch=gfx906`` asks for both. Whether a term holds on this
-machine is decided in `ruota_docs.run.conditions`; this module only reads them.
+machine is decided in `ruota_docs.run.conditions`; this module only parses the terms.
 
 An unknown term or a malformed value raises `RequirementError`; it is never
 ignored.

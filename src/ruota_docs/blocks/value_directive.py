@@ -30,13 +30,18 @@ class Value:
     digits: int | None = None
 
     @property
+    def metrics(self) -> tuple[str, ...]:
+        """The metrics it names: one, or several (``metric=a,b``) that a sentence gives together."""
+        return tuple(self.metric.split(","))
+
+    @property
     def key(self) -> str:
         """What must be the same in every language: ``value:block/metric``."""
         return f"value:{self.block}/{self.metric}"
 
 
 def parse(args: str) -> Value:
-    """``block=ID metric=NAME [unit=U] [digits=N]``; raises `ValueDirectiveError` naming what is wrong."""
+    """``block=ID metric=NAME[,NAME…] [unit=U] [digits=N]``; raises `ValueDirectiveError` naming what is wrong."""
     try:
         tokens = shlex.split(args)
     except ValueError as error:
@@ -51,6 +56,9 @@ def parse(args: str) -> Value:
     if missing:
         raise ValueDirectiveError(f"value: needs {' and '.join(m + '=' for m in missing)} "
                                   "(the id= of a run: directive, and the name of a metric line it prints)")
+    if any(not m for m in options["metric"].split(",")):
+        raise ValueDirectiveError(f"value: metric= names one metric, or several separated by commas "
+                                  f"(got {options['metric']!r})")
     digits = options.get("digits")
     if digits is not None and not digits.isdigit():
         raise ValueDirectiveError(f"value: digits= must be a whole number (got {digits!r})")

@@ -1,7 +1,7 @@
 """ROCm's own software on this machine, GPU or not: the HIP compiler and ROCm's programs.
 
 `ruota_docs.run.device.probe` says what PyTorch computes on and never starts a ROCm
-program. This module is asked only where a block needs ROCm's userland
+program. This module is used only where a block needs ROCm's userland
 (``requires: hipcc``, ``hipcc arch=gfx906``, ``tool=roc-obj-ls``) and by
 ``ruota-docs toolchain``:
 

@@ -25,6 +25,20 @@ def metric_text(output: str | None, name: str) -> str | None:
     return found[-1] if found and bounds.usable_number(found[-1]) else None
 
 
+#: The most decimals the site shows of a measurement (its charts and sentences alike).
+MAX_DECIMALS = 2
+
+
+def decimals(printed: str) -> int | None:
+    """How many decimals to show of a number as a block printed it (``0.60`` → 2, ``116.0`` → 1,
+    ``0.258`` → 2: at most `MAX_DECIMALS`), so that a chart and a sentence round it alike and
+    keep the zeros the block printed; ``None`` for a number in exponent notation."""
+    if "e" in printed.lower():
+        return None
+    _, _, fraction = printed.partition(".")
+    return min(len(fraction), MAX_DECIMALS)
+
+
 def metric(output: str | None, name: str) -> float | None:
     """The last value a block printed as ``name: value``."""
     printed = metric_text(output, name)

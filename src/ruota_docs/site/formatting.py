@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from functools import lru_cache
 
 from babel import Locale
@@ -40,7 +41,7 @@ def date(stamp: str | dt.datetime | None, lang: str, style: str = "long") -> str
     """A date as the reader's language writes it.
 
     ``long`` (in sentences): ``1 de diciembre de 2026``, ``1er décembre 2026``,
-    ``December 1, 2026``; ``medium`` (tables, compact lines): ``1 dic 2026``,
+    ``December 1, 2026``; ``medium`` (tables, compact lines): ``1 dic. 2026``,
     ``1 déc. 2026``, ``Dec 1, 2026``. ``—`` where there is no date.
     """
     when = stamp if isinstance(stamp, dt.datetime) else parse_time(stamp)
@@ -50,6 +51,8 @@ def date(stamp: str | dt.datetime | None, lang: str, style: str = "long") -> str
     written = _babel_date(day, format=style, locale=_dates_locale(lang))
     if lang == "fr" and day.day == 1 and written.startswith("1 "):
         written = "1er" + written[1:]  # French writes the first of the month as an ordinal
+    if lang == "es" and style == "medium":  # CLDR's "6 dic 2026": Spanish abbreviations end in a full stop
+        written = re.sub(r"^(\d+ )([^\W\d]+)( \d+)$", r"\1\2.\3", written)
     return written
 
 

@@ -17,7 +17,7 @@ from markupsafe import Markup
 from ruota_docs.site import charts, formatting, groups, reasons
 from ruota_docs.site.fragment_templates import add_globals, render, render_kept
 from ruota_docs.translations import staleness
-from ruota_docs.site.locales import LANGUAGE_NAMES, text
+from ruota_docs.site.locales import STRINGS, digits, text
 from ruota_docs.records import verdicts
 from ruota_docs.records.schema import BACKENDS, Machine, Record, Result
 from ruota_docs.records.verdicts import MachineResult, Verdict
@@ -39,6 +39,9 @@ _ICONS = {
              "M12 2A10 10 0 0 1 22 12A10 10 0 0 1 12 22C6.47 22 2 17.5 2 12A10 10 0 0 1 12 2"
              "M12.5 7V12.25L17 14.92L16.25 16.15L11 13V7H12.5Z",
 }
+_ICONS["compiled"] = (  # a check in an open circle: built for the target, not run on it
+    "M12 2C6.5 2 2 6.5 2 12S6.5 22 12 22 22 17.5 22 12 17.5 2 12 2M12 20C7.59 20 4 16.41 4 12S7.59 4 12 4 "
+    "20 7.59 20 12 16.41 20 12 20M16.59 7.58L10 14.17L7.41 11.59L6 13L10 17L18 9L16.59 7.58Z")
 _ICONS["never"] = _ICONS["stale"]
 _ICONS["notrun"] = _ICONS["skipped"]
 
@@ -136,6 +139,12 @@ def _by_reason(verdict: Verdict) -> dict[tuple[str, str], list[MachineResult]]:
     return made
 
 
+def compiled_only(block: Any) -> bool:
+    """Whether the block's evidence is code compiled for its targets, never run on the card."""
+    evidence = getattr(block, "evidence", None)
+    return evidence is not None and evidence.tier == "compiled"
+
+
 def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | None = None) -> str:
     """The small verification mark under a block: a line per kind of result, the machines
     counted by backend and target (the page's own card first)."""
@@ -146,10 +155,14 @@ def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | No
         why = reasons.generated(block.generated_by, block.generated_from, lang)
         lines.append(("notrun", text(lang, "not_run", reason=why)))
     elif block.not_run_reason is not None:
-        lines.append(("notrun", text(lang, "not_run", reason=block.not_run_reason)))
+        lines.append(("notrun", text(lang, "not_run", reason=reasons.author_reason(block.not_run_reason, lang))))
     lines += _failed_lines(found, lang)
     passed = verdict.by_state("passed")
-    if passed:
+    if passed and compiled_only(block):  # built for its targets without the card: never worded as verified
+        lines.append(("compiled", text(lang, "compiled_on", targets=formatting.join(list(block.evidence.targets), lang),
+                                       machines=_phrases(found, ("passed",), lang),
+                                       date=formatting.date(verdict.latest_run("passed"), lang), count=len(passed))))
+    elif passed:
         lines.append(("passed", text(lang, "verified_on", machines=_phrases(found, ("passed",), lang),
                                      date=formatting.date(verdict.latest_run("passed"), lang), count=len(passed))))
     skipped = verdict.by_state("skipped")
@@ -173,7 +186,31 @@ def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | No
     return render("mark", lines=lines, lang=lang)
 
 
-def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: list[Any] | None = None) -> str:
+#: From this many identical lines in a row, an output tab shows the line once and says how many there were.
+REPEATED_LINES = 3
+
+
+def collapse_repeats(output: str, lang: str) -> str:
+    """``output`` as a tab shows it: a line printed ``REPEATED_LINES`` times or more in a row (the
+    same warning at every step) once, then how many times it came; the record keeps them all."""
+    lines = output.split("\n")
+    shown: list[str] = []
+    start = 0
+    while start < len(lines):
+        end = start
+        while end + 1 < len(lines) and lines[end + 1] == lines[start]:
+            end += 1
+        count = end - start + 1
+        if count >= REPEATED_LINES and lines[start].strip():
+            shown += [lines[start], text(lang, "output_repeated", count=count)]
+        else:
+            shown += lines[start:end + 1]
+        start = end + 1
+    return "\n".join(shown)
+
+
+def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: list[Any] | None = None,
+                compiled: bool = False) -> str:
     """Tabs with what the block printed: the latest run on the page's card (else the GPU
     target of most machines) and on the CPU; the other machines are counted in the mark
     and listed on the card matrix."""
@@ -189,11 +226,11 @@ def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: li
                                 lang)
         if entry is None:
             continue
-        body = entry.output or ""
+        body = collapse_repeats(entry.output or "", lang)
         if result.state == "failed" and entry.error:
             error = reasons.error_text(entry, lang)
             body = (body + "\n" if body else "") + error
-        meta = [formatting.date(entry.ran_at, lang, "medium"), formatting.seconds(entry.duration or 0, lang)]
+        meta = [formatting.date(entry.ran_at, lang), formatting.seconds(entry.duration or 0, lang)]
         if ran > 1:  # which of the group's runs this is
             meta.append(text(lang, "latest_of", machine=result.label, count=ran))
         if entry.tier:  # how far this result goes: compiled is never worded as run
@@ -202,19 +239,22 @@ def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: li
             meta.append(text(lang, "ran_as_root"))
         # a stored result names, per copy, the language whose run it was credited with
         other = result.credited.get(lang) or (entry.reused_from or "").partition("/")[0]
-        if other:
-            names = LANGUAGE_NAMES.get(lang, LANGUAGE_NAMES["en"])
-            meta.append(text(lang, "credited", language=names.get(other, other)))
-        tabs.append({"state": result.state, "label": label, "body": body, "meta": meta})
+        if other and f"credited.{other}" in STRINGS[lang]:  # said per language: "la version espagnole"
+            meta.append(text(lang, f"credited.{other}"))
+        state = "compiled" if compiled and result.state == "passed" else result.state
+        tabs.append({"state": state, "label": label, "body": body, "meta": meta})
     return render("output_tabs", tabs=tabs, uid=uid, lang=lang)
 
 
 def block_panel(block: Any, verdict: Verdict, lang: str, uid: str) -> str:
     state = "notrun" if block.not_run_reason is not None else verdict.state
+    compiled = compiled_only(block)
+    if compiled and state == "passed":
+        state = "compiled"
     page = getattr(block, "page", "")
     found = groups.groups_of(verdict, page)
     return render("block_panel", state=state, uid=uid, mark=Markup(mark(block, verdict, lang, found)),
-                  tabs=Markup(output_tabs(verdict, lang, uid, page, found)),
+                  tabs=Markup(output_tabs(verdict, lang, uid, page, found, compiled)),
                   disagree=any(g.disagrees for g in found), lang=lang)
 
 
@@ -233,33 +273,52 @@ def translation_banner(docs_dir: Path, page_key: str, lang: str, source_lang: st
     return ""
 
 
+#: The kinds of blocks not verified, in the order the summary names them.
+_NOT_VERIFIED = ("failed", "pending", "skipped", "notrun")
+#: Above this, a summary writes its block counts in digits (``13 of 28``), below in words.
+_WORDS_UP_TO = 10
+
+
 def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> str:
-    """The one line at the top of a page."""
+    """The one line at the top of a page: how many blocks were verified, where and when, then in
+    one sentence what became of the others (small counts in words, as running text writes them)."""
     total = len(blocks_verdicts)
     if not total:
         return ""
     counts = Counter("notrun" if b.not_run_reason is not None else v.state for b, v in blocks_verdicts)
-    machines = {r.machine_id for _, v in blocks_verdicts for r in v.by_state("passed")}
-    stamps = [stamp for _, v in blocks_verdicts if (stamp := v.latest_run())]
+    counts["pending"] = counts["stale"] + counts["never"]
+    # one category of numbers, one way of writing them: "3 of 18" rather than "three of 18"
+    n = (lambda c: c) if total <= _WORDS_UP_TO else (lambda c: digits(c, lang))
     if counts["notrun"] == total:  # nothing here is meant to run (an API page's docstrings): say only why
-        return render("page_summary", state="notrun", parts=[text(lang, "summary_all_notrun", count=total)], lang=lang)
+        return render("page_summary", state="notrun", parts=[text(lang, "summary_all_notrun", count=n(total))],
+                      lang=lang)
+    passed_on = [{r.machine_id for r in v.by_state("passed")} for _, v in blocks_verdicts]
+    machines = set().union(*passed_on)
     if counts["passed"] == 0:
         parts = [text(lang, "summary_none")]
     else:
+        stamps = [stamp for _, v in blocks_verdicts if (stamp := v.latest_run())]
+        # "on two machines" only where every verified block passed on both
+        everywhere = all(found == machines for found in passed_on if found)
+        where = text(lang, "machines_count" if everywhere else "machines_some", count=len(machines))
         key = "summary_all" if counts["passed"] == total else "summary"  # every block verified, or some
-        parts = [text(lang, key, passed=counts["passed"], total=total,
-                      machines=text(lang, "machines_count", count=len(machines)),
+        parts = [text(lang, key, passed=n(counts["passed"]), total=n(total), machines=where,
                       date=formatting.date(max(stamps) if stamps else None, lang))]
-    pending = counts["stale"] + counts["never"]
-    rest = [text(lang, key, count=count) for key, count in (
-        ("summary_failed", counts["failed"]), ("summary_pending", pending),
-        ("summary_skipped", counts["skipped"]), ("summary_notrun", counts["notrun"])) if count]
+    rest = [(key, counts[key]) for key in _NOT_VERIFIED if counts[key]]
     if rest:  # one sentence for every block not verified, then where to read why
-        items = formatting.join(rest, lang)
-        parts.append(text(lang, "summary_rest", items=items) if counts["passed"]
-                     else text(lang, "summary_rest_none", total=total, items=items))
-        parts.append(text(lang, "summary_why"))
-    state = "failed" if counts["failed"] else ("passed" if counts["passed"] and not pending else "stale")
+        left = sum(count for _, count in rest)
+        # a sentence of its own: its numbers in words where they are all small ("Of the other eight, two…")
+        n = (lambda c: c) if left <= _WORDS_UP_TO else (lambda c: digits(c, lang))
+        opening = "summary_rest" if counts["passed"] else "summary_rest_none"
+        if len(rest) == 1:
+            what = text(lang, f"summary_{rest[0][0]}", count=left)
+            parts.append(text(lang, opening + "_alike", count=n(left), what=what))
+        else:
+            items = [text(lang, "summary_item", count=n(count), what=text(lang, f"summary_{key}", count=count))
+                     for key, count in rest]
+            parts.append(text(lang, opening, count=n(left), items=formatting.join(items, lang)))
+        parts.append(text(lang, "summary_why", count=left))
+    state = "failed" if counts["failed"] else ("passed" if counts["passed"] and not counts["pending"] else "stale")
     return render("page_summary", state=state, parts=parts, lang=lang)
 
 
@@ -271,6 +330,14 @@ def _series_labels(options: dict[str, Any], metrics: list[str]) -> list[str]:
     return given or metrics
 
 
+def _head(name: str, unit: str) -> str:
+    """A column's header with its unit: ``Valor (MiB)``; ``math (référence, Mio)`` rather than
+    two brackets in a row where the name ends in its own."""
+    if not unit:
+        return name
+    return f"{name[:-1]}, {unit})" if name.endswith(")") else f"{name} ({unit})"
+
+
 def chart(options: dict[str, Any], entries_by_machine: list[tuple[Machine, list[Result | None]]],
           lang: str) -> str:
     """A ``chart:`` directive: a table and an SVG bar chart of recorded metrics."""
@@ -280,11 +347,15 @@ def chart(options: dict[str, Any], entries_by_machine: list[tuple[Machine, list[
     title = str(options.get("title", ", ".join(metrics)))
     groups: list[tuple[str, list[tuple[str, float | None, str]]]] = []
     rows: list[tuple[str, str, list[float | None]]] = []
+    places: list[int | None] = []  # the decimals of each value as printed: the chart shows them all alike
     for machine, entries in entries_by_machine:
         values: list[tuple[str, float | None, str]] = []
         for metric, name in zip(metrics, names):
-            value = next((charts.metric(e.output, metric) for e in entries if e is not None and e.outcome == "passed"
-                          and charts.metric(e.output, metric) is not None), None)
+            printed = next((p for e in entries if e is not None and e.outcome == "passed"
+                            and (p := charts.metric_text(e.output, metric)) is not None), None)
+            value = float(printed) if printed is not None else None
+            if printed is not None:
+                places.append(charts.decimals(printed))
             values.append((name if len(metrics) > 1 else "", value, "measured"))
         if any(v is not None for _, v, _ in values):
             groups.append((machine.label, values))
@@ -297,16 +368,24 @@ def chart(options: dict[str, Any], entries_by_machine: list[tuple[Machine, list[
             except ValueError:
                 raise ValueError(f"reported value {written.strip()!r} for {label.strip()!r} is not a number") from None
             groups.append((label.strip(), [("", number, "reported")]))
+            places.append(charts.decimals(written.strip().replace(",", ".")))
             rows.append((label.strip(), text(lang, "chart_reported"), [number]))
     if not groups:
         return render("chart", rows=[], series=formatting.join(names, lang), lang=lang)
-    in_unit = f" ({unit})" if unit else ""
-    heads = [text(lang, "value") + in_unit] if len(metrics) == 1 else [name + in_unit for name in names]
+    heads = [_head(text(lang, "value"), unit)] if len(metrics) == 1 else [_head(name, unit) for name in names]
+    # one number of decimals for the whole chart (0,60 beside 0,95), that of its most precise value
+    decimals = [d for d in places if d is not None]
+    precision = max(decimals, default=0) if len(decimals) == len(places) else None
+
+    def shown_as(v: float) -> str:
+        return formatting.fixed(v, lang, precision) if precision is not None else formatting.number(v, lang)
+
     shown = [{"label": label, "source": source,
-              "cells": [formatting.number(v, lang) if v is not None else "—" for v in values]}
+              "cells": [shown_as(v) if v is not None else "—" for v in values]}
              for label, source, values in rows]
-    svg = Markup(charts.bar_chart(title, groups, unit, lambda v: formatting.number(v, lang)))
-    return render("chart", rows=shown, heads=heads, svg=svg, title=title, lang=lang)
+    svg = Markup(charts.bar_chart(title, groups, unit, shown_as))
+    sources = any(source == text(lang, "chart_reported") for _, source, _ in rows)  # all measured: no column for it
+    return render("chart", rows=shown, heads=heads, svg=svg, title=title, sources=sources, lang=lang)
 
 
 
@@ -376,8 +455,10 @@ def _compiled_row(pages: list[tuple[str, str, list[Any]]], lang: str) -> dict[st
             without_gpu = result.machine.backend == "cpu"
             for target in block.evidence.targets:
                 targets[target] = targets.get(target, False) or without_gpu
-    said = [text(lang, "tier_reached_compiled", target=t) + (" " + text(lang, "tier_ci_every_commit") if ci else "")
-            for t, ci in sorted(targets.items(), key=lambda item: (len(item[0]), item[0]))]
+    ordered = sorted(targets.items(), key=lambda item: (len(item[0]), item[0]))
+    said = [text(lang, "tier_reached_compiled", target=formatting.join([t for t, c in ordered if c == ci], lang))
+            + (" " + text(lang, "tier_ci_every_commit") if ci else "")
+            for ci in (True, False) if any(c == ci for _, c in ordered)]
     return {"what": text(lang, "rocm_compiled"), "count": formatting.number(len(items), lang, 0),
             "state": "passed" if said else "never", "where": "; ".join(said) or text(lang, "rocm_no_record")}
 
@@ -398,6 +479,15 @@ def _newest_per_target(ledgers: list[Record]) -> list[Record]:
     return [newest[key] for key in sorted(newest)]
 
 
+#: The states the status page counts: a block its author never runs (``run: skip``) is counted apart
+#: from one skipped for want of a requirement.
+_COUNTED = ("passed", "failed", "skipped", "notrun")
+
+
+def _state(block: Any, state: str) -> str:
+    return "notrun" if state == "skipped" and block.not_run_reason is not None else state
+
+
 def status_page(pages: list[tuple[str, str, list[Any]]], ledgers: list[Record], lang: str) -> str:
     """The generated verification status: every page, every target (a machine where it is its
     target's only one), the machines' descriptions.
@@ -414,11 +504,11 @@ def status_page(pages: list[tuple[str, str, list[Any]]], ledgers: list[Record], 
     key_of |= {("", r.machine_id): g.key for g in found for r in g.results}
     totals: dict[Hashable, Counter[str]] = {key: Counter() for key, _ in columns}
     for _, _, items in pages:
-        for _, v in items:
+        for b, v in items:
             for (group, state), count in v.tally().items():  # counted once for the copies sharing a verdict
-                totals[key_of[group]][state] += count
+                totals[key_of[group]][_state(b, state)] += count
     chart: list[tuple[str, list[tuple[str, float | None, str]]]] = [
-        (label, [(text(lang, s), float(totals[key][s]), s) for s in ("passed", "failed", "skipped")])
+        (label, [(text(lang, s), float(totals[key][s]), s) for s in _COUNTED])
         for key, label in columns]
     blocks = lambda v: text(lang, "blocks_count", count=int(v))  # noqa: E731
     svg = Markup(charts.bar_chart(text(lang, "outcomes_chart"), chart, "", blocks)) if chart else ""
@@ -427,17 +517,16 @@ def status_page(pages: list[tuple[str, str, list[Any]]], ledgers: list[Record], 
         cells = []
         # one pass over the page's results, not one per column
         by_column: dict[Hashable, Counter[str]] = {key: Counter() for key, _ in columns}
-        for _, v in items:
+        for b, v in items:
             for (group, state), count in v.tally().items():
-                by_column[key_of[group]][state] += count
+                by_column[key_of[group]][_state(b, state)] += count
         for key, _ in columns:
             c = by_column[key]
-            c["stale"] = len(items) * size[key] - c["passed"] - c["failed"] - c["skipped"]  # changed, or never recorded
-            cells.append([Markup(_count(s, c[s], lang)) for s in ("passed", "failed", "skipped", "stale") if c[s]])
+            c["stale"] = len(items) * size[key] - sum(c[s] for s in _COUNTED)  # changed, or never recorded
+            cells.append([Markup(_count(s, c[s], lang)) for s in (*_COUNTED, "stale") if c[s]])
         rows.append({"title": title, "url": url, "count": formatting.number(len(items), lang, 0), "cells": cells})
     # the chart's values as a table: its text alternative
-    states = ("passed", "failed", "skipped")
-    values = [{"label": label, "cells": [formatting.number(totals[key][s], lang, 0) for s in states]}
+    values = [{"label": label, "cells": [formatting.number(totals[key][s], lang, 0) for s in _COUNTED]}
               for key, label in columns] if chart else []
     return render("status_page", svg=svg, values=values, rocm=Markup(rocm_evidence(pages, lang)), pages=rows,
                   columns=[label for _, label in columns],

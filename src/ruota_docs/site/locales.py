@@ -9,6 +9,10 @@ CLDR plural forms (``one``, ``other``, and ``many`` where a language has it) cho
 by Babel's plural rule for the number named by ``by`` (default ``count``): French
 treats 0 and 1 as singular, Spanish and English only 1. Numbers passed to
 :func:`text` are written in the reader's locale; strings are inserted as given.
+In running text a template may ask for a small whole number in words: ``{count:w}``
+(``dos``, ``deux``, ``two``; ``uno``/``un``/``one`` standing alone), ``{count:wn}`` before a
+masculine noun (``un bloque``), ``{count:wf}`` before a feminine one (``una máquina``,
+``une machine``); ``W`` capitalises (a sentence's first word). Numbers above ten stay digits.
 
 A language without a file, a key that its file lacks and a malformed file are errors
 that name the file (and the line), never a silent fall back to English: a page in
@@ -143,10 +147,50 @@ STRINGS: Mapping[str, dict[str, Entry]] = _Tables(0)
 LANGUAGE_NAMES: Mapping[str, dict[str, str]] = _Tables(1)
 
 
+#: Small numbers as running text writes them, zero to ten (style guides of all three languages
+#: spell these out in prose; tables and panels keep digits).
+_WORDS = {
+    "es": "cero uno dos tres cuatro cinco seis siete ocho nueve diez".split(),
+    "fr": "zéro un deux trois quatre cinq six sept huit neuf dix".split(),
+    "en": "zero one two three four five six seven eight nine ten".split(),
+}
+#: The forms of one that differ: before a masculine noun (``n``) and before a feminine one (``f``).
+_ONE = {"es": {"n": "un", "f": "una"}, "fr": {"f": "une"}}
+
+
+class _Number(str):
+    """A number written in the locale (``1.500``, ``2,5``) that ``{x:w}`` can also write in words."""
+
+    value: float
+    lang: str
+
+    def __new__(cls, value: float, lang: str) -> _Number:
+        made = super().__new__(cls, formatting.number(value, lang, 0 if isinstance(value, int) else 2))
+        made.value, made.lang = value, lang
+        return made
+
+    def __format__(self, spec: str) -> str:
+        if not spec or spec[0] not in "wW":
+            return super().__format__(spec)
+        words = _WORDS.get(self.lang)
+        if words is None or self.value != int(self.value) or not 0 <= self.value < len(words):
+            return str(self)  # a large number (or a language without words) keeps its digits
+        word = _ONE.get(self.lang, {}).get(spec[1:], words[1]) if self.value == 1 else words[int(self.value)]
+        return word[:1].upper() + word[1:] if spec[0] == "W" else word
+
+
 def _shown(value, lang: str) -> str:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return str(value)
-    return formatting.number(value, lang, 0 if isinstance(value, int) else 2)
+    if isinstance(value, _Number) or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return value if isinstance(value, _Number) else str(value)
+    return _Number(value, lang)
+
+
+def digits(value: int, lang: str) -> _Number:
+    """``value`` for :func:`text`, written in digits even where its template asks for words: a
+    sentence that compares a small number with a large one keeps both in digits (``3 of 18``)."""
+    made = _Number(value, lang)
+    made.lang = ""  # no words in no language
+    return made
 
 
 def text(lang: str, key: str, **values) -> str:
@@ -164,7 +208,8 @@ def text(lang: str, key: str, **values) -> str:
         by = entry.get(_BY, "count")
         if by not in values:
             raise KeyError(f"string {key!r} counts {by!r}: pass {by}=<number>")
-        entry = entry.get(formatting.plural_form(values[by], lang)) or entry["other"]
+        count = values[by].value if isinstance(values[by], _Number) else values[by]
+        entry = entry.get(formatting.plural_form(count, lang)) or entry["other"]
     return entry.format(**{k: _shown(v, lang) for k, v in values.items()}) if values else entry
 
 

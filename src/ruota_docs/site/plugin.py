@@ -205,6 +205,8 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                 continue
             source = read_page(path)
             title = next((ln[2:].split("{")[0].strip() for ln in source.splitlines() if ln.startswith("# ")), key)
+            if path.parent == folder and path.name == "index.md":  # the home page: named as the menu names it
+                title = text(lang, "home")
             file = files.get_file_from_path(key) if files else None
             url = get_relative_url(file.url, page.url) if file is not None else key
             found = [(b, verdicts.verdict(b.page, b.index, b.sha256, self.indexed)) for b in blocks]
@@ -412,7 +414,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
                 raise PluginError(f"{rendered.page}:{line}: {unknown}")
             verdict = verdicts.verdict(block.page, block.index, block.sha256, self.indexed)
             needs_gpu = any(r.name in values.GPU_TERMS for r in block.requirements)
-            return values.render(value, verdict, lang, block.page, needs_gpu)
+            return values.render_all(value, verdict, lang, block.page, needs_gpu)
 
         return values.attributed_once(value_directive.DIRECTIVE.sub(fill, html))
 

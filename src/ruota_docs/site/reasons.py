@@ -9,6 +9,7 @@ without words in the reader's language is shown as recorded.
 
 from __future__ import annotations
 
+from ruota_docs.blocks.block import MARKED_SKIP
 from ruota_docs.blocks.terms import FLAG, TERMS, RequirementError, parse
 from ruota_docs.records.reason_codes import Reason, ReasonCodeError
 from ruota_docs.records.schema import Result
@@ -36,8 +37,19 @@ def _words(term, lang: str) -> tuple[str, dict]:
     return known.strings_key(values), shown
 
 
+#: How a badge names a Python module whose project writes its name otherwise (the import name
+#: stays in skip reasons, where it is what the reader types).
+MODULE_NAMES = {
+    "tensorflow": "TensorFlow", "tensorflow_datasets": "TensorFlow Datasets", "torch": "PyTorch",
+    "triton": "Triton", "keras": "Keras", "transformers": "Transformers", "accelerate": "Accelerate",
+    "numpy": "NumPy", "scipy": "SciPy",
+}
+
+
 def requirement_label(term, lang: str) -> str:
-    """The badge for one requirement term: ``ROCm``, ``gfx906``, ``VRAM ≥ 8 Gio``."""
+    """The badge for one requirement term: ``ROCm``, ``gfx906``, ``VRAM ≥ 8 Gio``, ``TensorFlow``."""
+    if term.name == "import":
+        term = type(term)(term.name, tuple(MODULE_NAMES.get(v, v) for v in term.values))
     key, values = _words(term, lang)
     return text(lang, f"term.{key}", **values)
 
@@ -95,6 +107,17 @@ def generated(by: str, source: str, lang: str) -> str:
     if by == "mkdocstrings":
         return text(lang, "engine.generated_docstring", extension=by, object=source)
     return text(lang, "engine.generated_by", extension=by) if by else text(lang, "engine.generated")
+
+
+#: Reasons the engine writes in a block's place (an imported convention's mark), by their English.
+_ENGINE_REASONS = {MARKED_SKIP: "engine.marked_skip"}
+
+
+def author_reason(reason: str, lang: str) -> str:
+    """A block's reason for never running: the author's words as written, or, where the engine
+    wrote it (``test="skip"`` on a pytest-examples fence), in the reader's language."""
+    key = _ENGINE_REASONS.get(reason)
+    return text(lang, key) if key else reason
 
 
 #: How each code is said in the reader's language; a code not here is shown as recorded.

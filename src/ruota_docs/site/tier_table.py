@@ -4,7 +4,7 @@ how many machines reached each (`ruota_docs.blocks.tiers`).
 A ``compiled`` result counts for the targets its block's directive names (``gfx1102``, built on a
 machine without that card); ``ran`` and ``checked`` count for the target of the machine that ran
 them. Only a passed result of the code published now counts. The words never raise a tier:
-``compiled`` reads "compiles for gfx1102", never as run or passed; "(CI, every commit)" is added
+``compiled`` reads "compiled for gfx1102", never as run or passed; "(CI, every commit)" is added
 where a machine without a GPU reached it, since such a block runs in every CI run (``make test``)
 and ``make check`` fails while its record is not current.
 """
@@ -71,17 +71,23 @@ def collect(guides, indexed: verdicts.Index) -> list[TargetTiers]:
 
 
 def words(row: TargetTiers, lang: str) -> str:
-    """The row's highest tier in words: "compiles for gfx1102 (CI, every commit)"."""
+    """The row's highest tier in words: "compiled for gfx1102 (CI, every commit)"."""
     said = text(lang, f"tier_reached_{row.highest}", target=row.label)
     if row.highest == "compiled" and row.without_gpu:
         said += " " + text(lang, "tier_ci_every_commit")
     return said
 
 
-def table(guides, indexed: verdicts.Index, lang: str) -> str:
-    """The tiers table (HTML), or '' where no result reached a tier."""
+def compiled_targets(found: list[TargetTiers]) -> set[str]:
+    """The AMD targets some block compiled for (whatever tier they reached besides)."""
+    return {row.target for row in found if row.backend == "rocm" and row.machines["compiled"]}
+
+
+def table(guides, indexed: verdicts.Index, lang: str, found: list[TargetTiers] | None = None) -> str:
+    """The tiers table (HTML), or '' where no result reached a tier; ``found`` is `collect`'s
+    answer where the caller has it."""
     rows = []
-    for row in collect(guides, indexed):
+    for row in collect(guides, indexed) if found is None else found:
         counts = "".join(f'<td class="ruota-num">{len(row.machines[tier])}</td>' for tier in tiers.TIERS)
         rows.append(f'<tr class="ruota-tier-{row.highest}"><th scope="row"><code>{html.escape(row.label)}</code></th>'
                     f"<td>{html.escape(words(row, lang))}</td>{counts}</tr>")

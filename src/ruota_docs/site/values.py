@@ -2,13 +2,14 @@
 
 Written inline in prose, the directive becomes the value that block printed as a metric
 line (``NAME: value``, the lines charts read) for its current code, formatted for the
-reader's language, and only one: measured on the card the guide is about where it has
+reader's language (``metric=a,b``: several, said once where they read the same), and only one
+machine's: measured on the card the guide is about where it has
 been, else on a GPU, else on the CPU. Where and when it was measured closes the sentence,
 never splitting it: "…fue de 67,2 MiB (NVIDIA H200, 1 de diciembre de 2026)." The other
 machines' values are in its tooltip, identical ones counted once, so the sentence reads the
 same with two records or a thousand. Options: ``unit=`` (shown after the number, in the
-reader's units: Mio in French), ``digits=`` (exact decimals; by default rounded as the
-charts round it, `formatting.number`, so prose and chart show the same digits). A value no
+reader's units: Mio in French), ``digits=`` (exact decimals; by default the decimals the block
+printed, at most two, as the charts show them, so prose and chart give the same digits). A value no
 record holds yet is shown as a visible "not measured yet" mark, and
 ``ruota-docs status --strict`` fails.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import replace
 
 from ruota_docs.site import charts, formatting, groups
 from ruota_docs.site.locales import text
@@ -62,9 +64,10 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "", nee
     def shown(result) -> str:
         key = numbers[id(result)]
         if key not in written:
-            number, _ = key
-            # the chart of the same metric rounds with formatting.number: the prose says what it shows
-            shown_number = (formatting.fixed(number, lang, value.digits) if value.digits is not None
+            number, printed = key
+            # as the chart of the same metric rounds it: the decimals the block printed, at most two
+            digits = value.digits if value.digits is not None else charts.decimals(printed)
+            shown_number = (formatting.fixed(number, lang, digits) if digits is not None
                             else formatting.number(number, lang))
             written[key] = formatting.quantity(shown_number, value.unit, lang)
         return written[key]
@@ -114,6 +117,22 @@ def _others(ordered, chosen: MachineResult, main: str, shown, lang: str) -> list
     if same:
         notes.append(text(lang, "value_same", count=same))
     return notes
+
+
+_SHOWN = re.compile(r'^<span class="ruota-value"[^>]*>([^<]*)<span class="ruota-value-at">')
+
+
+def render_all(value: Value, verdict: Verdict | None, lang: str, page: str = "", needs_gpu: bool = True) -> str:
+    """A value directive that names several metrics (``metric=a,b``): each as `render` writes it,
+    joined ("67.2 MiB and 80.1 MiB"), or, where they read the same, the value once and "in each of
+    the two cases", so that a sentence never repeats one number as if it were two."""
+    if len(value.metrics) == 1:
+        return render(value, verdict, lang, page, needs_gpu)
+    parts = [render(replace(value, metric=m), verdict, lang, page, needs_gpu) for m in value.metrics]
+    shown = [_SHOWN.match(part) for part in parts]
+    if all(shown) and len({m[1] for m in shown if m}) == 1:
+        return f'{parts[0]} {html.escape(text(lang, "value_each", count=len(parts)))}'
+    return formatting.join(parts, lang)
 
 
 _PARAGRAPH = re.compile(r"<(p|li|td)\b[^>]*>.*?</\1>", re.DOTALL)
@@ -206,6 +225,8 @@ def check_page(page_text: str, blocks: list, indexed) -> list[tuple[int, str]]:
         block = by_id.get(value.block)
         if block is None:  # collecting the page's blocks reports it (renderer.assemble)
             continue
-        if not measured(value, verdict(block.page, block.index, block.sha256, indexed)):
-            problems.append((line, f"value {value.block}/{value.metric}: not measured yet on any machine"))
+        found = verdict(block.page, block.index, block.sha256, indexed)
+        for metric in value.metrics:
+            if not measured(replace(value, metric=metric), found):
+                problems.append((line, f"value {value.block}/{metric}: not measured yet on any machine"))
     return problems
