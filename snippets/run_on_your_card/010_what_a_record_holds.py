@@ -5,8 +5,8 @@ import os
 from ruota_docs.records import private_data
 from ruota_docs.run.device import probe
 
-# The machine as the record describes it: no host name, no user name.
-machine = private_data.scrub_machine(probe().to_dict())
+# The machine as the record describes it: no field of it holds a host name or a user name.
+machine = probe().to_json()
 for name, value in machine.items():
     if name != "packages":
         print(f"{name}: {value}")
