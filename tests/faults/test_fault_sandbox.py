@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import pwd
 import shutil
 import signal
@@ -291,13 +292,13 @@ def test_a_killed_test_run_ends_its_worker_in_the_fallback_too(tree):
 def _workers_of(parent: int) -> list[int]:
     """Live page processes started by the test run ``parent`` (their argument names it)."""
     found = []
-    needle = f'"parent": {parent}}}'.encode()
+    needle = re.compile(rb'"parent": %d[,}]' % parent)
     for name in os.listdir("/proc"):
         try:
             cmdline = Path(f"/proc/{name}/cmdline").read_bytes() if name.isdigit() else b""
         except OSError:
             continue
-        if b"ruota_docs.run.process.worker" in cmdline and needle in cmdline and running(*cmdline.decode().split("\0")[:-1]):
+        if b"ruota_docs.run.process.worker" in cmdline and needle.search(cmdline) and running(*cmdline.decode().split("\0")[:-1]):
             found.append(int(name))
     return found
 
