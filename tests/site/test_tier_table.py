@@ -124,7 +124,7 @@ def test_a_card_compiled_for_but_never_run_on_says_so(project):
     cards = [("Radeon RX 7600", ("gfx1102",)), ("Radeon RX 6000", ("gfx1030",))]
     page = words(matrix.card_matrix(guides, [record_of(record(project, CPU))], "en", url=lambda page: page,
                                     cards=cards))
-    assert "No run on this card yet; compiled for gfx1102 (see the evidence tiers below)." in page
+    assert "No run on this card yet; its code has only been compiled for gfx1102 (see the evidence tiers below)." in page
     assert "Radeon RX 6000 gfx1030 No record yet." in page
 
 
