@@ -64,10 +64,9 @@ def test_without_a_list_no_ci_record_is_verified(repo):
     assert trust.current().senders([d for _, d in files]) == 1  # one author added both
 
 
-def test_the_build_counts_senders_not_fingerprints(tmp_path):
-    """Three records with made-up fingerprints, added by one author: the built page says
-    "3 machines (gfx1102, 1 sender)", never "confirmed"; a second author's record makes two senders."""
-    from _support import RX7600, article, mkdocs_yml, run_mkdocs, synthetic_record, write_tree
+def _checked_site(tmp_path):
+    """A three-language site whose build checks its records, in a new git repository: (root, git command)."""
+    from _support import mkdocs_yml, write_tree
 
     page = "# Página { #page }\n\n```python\nprint('uno')\n```\n"
     root = write_tree(tmp_path / "site", {f"docs/{lang}/{name}": page for lang in ("es", "en", "fr")
@@ -76,6 +75,15 @@ def test_the_build_counts_senders_not_fingerprints(tmp_path):
     (root / "verification").mkdir()
     git = ["git", "-C", str(root)]
     subprocess.run([*git, "init", "-q"], check=True)
+    return root, git
+
+
+def test_the_build_counts_senders_not_fingerprints(tmp_path):
+    """Three records with made-up fingerprints, added by one author: the built page says
+    "3 machines (gfx1102, 1 sender)", never "confirmed"; a second author's record makes two senders."""
+    from _support import RX7600, article, run_mkdocs, synthetic_record
+
+    root, git = _checked_site(tmp_path)
 
     def send(fingerprint: str, author: str) -> None:
         data = synthetic_record(root, RX7600)
@@ -102,15 +110,9 @@ def test_one_machine_sent_twice_by_two_authors_is_refused_not_confirmed(tmp_path
     """A pull request's shape: the same record (one fingerprint) added twice, under the old name and the new
     one, by commits of two made-up authors, to pass for two senders' machines. The check refuses the second
     record of one machine, so the build stops and never says "confirmed"."""
-    from _support import RX7600, mkdocs_yml, run_mkdocs, synthetic_record, write_tree
+    from _support import RX7600, run_mkdocs, synthetic_record
 
-    page = "# Página { #page }\n\n```python\nprint('uno')\n```\n"
-    root = write_tree(tmp_path / "site", {f"docs/{lang}/{name}": page for lang in ("es", "en", "fr")
-                                          for name in ("index.md", "p.md")}, site=True, conftest=False)
-    (root / "mkdocs.yml").write_text(mkdocs_yml(site=True, check_records=True), encoding="utf-8")
-    (root / "verification").mkdir()
-    git = ["git", "-C", str(root)]
-    subprocess.run([*git, "init", "-q"], check=True)
+    root, git = _checked_site(tmp_path)
     data = synthetic_record(root, RX7600)
     data["fingerprint"] = "c0ffee00" + "0" * 24
     for name, author in (("rocm-gfx1102.json", "alice"), ("rocm-gfx1102-c0ffee00.json", "bob")):
