@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -313,6 +314,18 @@ def running(*argv: str) -> list[int]:
         if cmdline == wanted and alive(int(name)):
             found.append(int(name))
     return found
+
+
+def survivors(daemons: list[tuple[str, ...]], wait: float = 0.0) -> list[int]:
+    """The processes of ``daemons`` (command lines) still running after up to ``wait`` seconds;
+    killed, so that a failing test leaves nothing behind."""
+    deadline = time.time() + wait
+    while any(running(*argv) for argv in daemons) and time.time() < deadline:
+        time.sleep(0.05)
+    left = [pid for argv in daemons for pid in running(*argv)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    return left
 
 
 def bwrap_runs() -> bool:

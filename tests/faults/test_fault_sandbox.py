@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from _support import REPO, reader_folder
-from faulttree import DocTree, bwrap_runs, compose, fence, running
+from faulttree import DocTree, bwrap_runs, compose, fence, running, survivors
 
 SANDBOX = pytest.mark.skipif(not shutil.which("bwrap") or not bwrap_runs(),
                              reason="bubblewrap cannot run on this machine: pages run as the unprivileged user")
@@ -164,10 +164,7 @@ def test_no_daemon_outlives_its_page(escapes):
     tree, _, _ = escapes
     assert entries(tree, "a_daemons")[0]["output"] == "started\n"
     daemons = [("sleep", "631"), ("sleep", "632"), ("sleep", "633")]
-    left = [pid for argv in daemons for pid in running(*argv)]
-    for pid in left:
-        os.kill(pid, signal.SIGKILL)
-    assert left == []
+    assert survivors(daemons) == []
 
 
 @SANDBOX
@@ -444,10 +441,4 @@ def test_the_fallbacks_daemons_end_with_their_page_whatever_their_environment(tr
     run = tree.pytest("docs/es/daemons.md", "--isolation", "user")
     assert run.returncode == 0, run
     daemons = [("sleep", str(n)) for n in (654, 655, 656)]
-    deadline = time.time() + 5
-    while any(running(*argv) for argv in daemons) and time.time() < deadline:
-        time.sleep(0.05)
-    left = [pid for argv in daemons for pid in running(*argv)]
-    for pid in left:
-        os.kill(pid, signal.SIGKILL)
-    assert left == []
+    assert survivors(daemons, wait=5) == []

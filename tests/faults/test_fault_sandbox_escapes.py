@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from _support import reader_folder
-from faulttree import DocTree, bwrap_runs, compose, fence, running
+from faulttree import DocTree, bwrap_runs, compose, fence, running, survivors
 
 SANDBOX = pytest.mark.skipif(not bwrap_runs(), reason="bubblewrap cannot run on this machine: pages run as the "
                              "unprivileged user (test_fault_blocks covers the fallback)")
@@ -594,13 +594,7 @@ def test_a_shell_blocks_daemon_ends_with_its_page_in_the_fallback(tree):
     assert [e["output"] for e in tree.entries("es/shell_daemon.md")] == ["started\n", "next\n"]
     assert [e["output"] for e in tree.entries("es/shell_planted.md")] == ["planted\n", "started\n"]
     daemons = [("sleep", "674"), ("sleep", "675"), ("sleep", "676")]
-    deadline = time.time() + 5
-    while any(running(*argv) for argv in daemons) and time.time() < deadline:
-        time.sleep(0.05)
-    left = [pid for argv in daemons for pid in running(*argv)]
-    for pid in left:
-        os.kill(pid, signal.SIGKILL)
-    assert left == []
+    assert survivors(daemons, wait=5) == []
 
 
 @SANDBOX
