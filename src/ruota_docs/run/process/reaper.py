@@ -19,6 +19,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 
 
 def descendants(pid: int) -> list[int]:
@@ -47,20 +48,27 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
-def kill_descendants(pid: int) -> list[int]:
-    """SIGKILL every descendant of ``pid``, again while new ones appear."""
+def kill_repeatedly(find: Callable[[], list[int]], rounds: int, pause: float = 0.0) -> list[int]:
+    """SIGKILL every process ``find`` gives, again while new ones appear (a process forking
+    meanwhile), at most ``rounds`` times, ``pause`` seconds apart; the processes killed."""
     killed: list[int] = []
-    for _ in range(5):
-        found = [p for p in descendants(pid) if p not in killed]
+    for _ in range(rounds):
+        found = [p for p in find() if p not in killed]
         if not found:
             break
-        for child in found:
+        for pid in found:
             try:
-                os.kill(child, signal.SIGKILL)
-                killed.append(child)
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
             except (ProcessLookupError, PermissionError):
                 pass
+        time.sleep(pause)
     return killed
+
+
+def kill_descendants(pid: int) -> list[int]:
+    """SIGKILL every descendant of ``pid``, again while new ones appear."""
+    return kill_repeatedly(lambda: descendants(pid), rounds=5)
 
 
 def reap(seconds: float = 2.0) -> None:

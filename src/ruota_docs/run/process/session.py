@@ -54,7 +54,7 @@ from ruota_docs.run import sandbox
 from ruota_docs.run.settings import Settings, from_environment
 from ruota_docs.run.unprivileged import RunnerError, page_user
 from ruota_docs.run.process import answer as answers
-from ruota_docs.run.process.reaper import kill_descendants
+from ruota_docs.run.process.reaper import kill_descendants, kill_repeatedly
 from ruota_docs.run.process.worker import MemoryLimitError, send
 
 if TYPE_CHECKING:
@@ -474,20 +474,9 @@ def session_processes(token: str) -> list[int]:
 
 def kill_session(token: str) -> list[int]:
     """SIGKILL every process left by a page session, including those that left its
-    process group; repeated while new ones appear (a process forking meanwhile)."""
-    killed: list[int] = []
-    for _ in range(10):
-        pids = session_processes(token)
-        if not pids:
-            break
-        for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-                killed.append(pid)
-            except (ProcessLookupError, PermissionError):
-                pass
-        time.sleep(0.01)  # let the kernel turn them into zombies (no environment left)
-    return killed
+    process group; repeated while new ones appear (a process forking meanwhile), 10 ms apart to
+    let the kernel turn them into zombies (no environment left)."""
+    return kill_repeatedly(lambda: session_processes(token), rounds=10, pause=0.01)
 
 
 def _read_planted(path: Path, limit: int = 4096) -> str:
