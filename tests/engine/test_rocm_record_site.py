@@ -124,7 +124,7 @@ def test_card_matrix_shows_the_rocm_row(site):
         ("3", "Guía completa verificada"),
         ("1", "Entorno comprobado Falló el bloque 030_tiny_pipeline.py"),  # named by the snippet it shows
         # the Radeon VII guide is written for gfx906 (its target in mkdocs.yml): a gfx1102 reaches no level there
-        ("off", "Fuera del ámbito de la guía La guía está escrita para ROCm, gfx906"),
+        ("off", "Fuera del ámbito de la guía La guía está escrita para ROCm en gfx906"),
         ("3", "Guía completa verificada"),
     ]
     assert words(row).startswith("gfx1102 AMD Radeon RX 7600 1 máquina Guía completa verificada")

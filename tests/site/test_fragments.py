@@ -70,12 +70,12 @@ def test_toolchain_verified_device_without_record():
         (block("tool=roc-obj-ls", skip=True), verdict()),  # never run by design: not counted
     ])]
     assert rows(fragments.rocm_evidence(pages, "en")) == [
-        ("ROCm tools: hipcc and ROCm's other programs, no GPU needed", "2", "CPU x86_64: 2 of 2, 1 Dec 2026"),
+        ("ROCm tools: hipcc and ROCm's other programs, no GPU needed", "2", "CPU x86_64: 2 of 2, 1 December 2026"),
         ("ROCm device: PyTorch on an AMD GPU", "2", "no record yet"),
     ]
     es = rows(fragments.rocm_evidence(pages, "es"))
     assert es[1] == ("Dispositivo ROCm: PyTorch en una GPU de AMD", "2", "ningún registro todavía")
-    assert rows(fragments.rocm_evidence(pages, "fr"))[0][2] == "CPU x86_64 : 2 sur 2, le 1er déc. 2026"
+    assert rows(fragments.rocm_evidence(pages, "fr"))[0][2] == "CPU x86_64 : 2 sur 2, le 1er décembre 2026"
 
 
 def test_partial_and_several_machines():
@@ -85,8 +85,8 @@ def test_partial_and_several_machines():
         (block("hipcc"), verdict((CPU, "passed", "2026-12-01T08:00:00Z"), ("AMD Radeon VII (ROCm, gfx906)", "passed", "2026-12-02T10:00:00Z"))),
     ])]
     toolchain, device = rows(fragments.rocm_evidence(pages, "en"))
-    assert toolchain[2] == "CPU x86_64: 1 of 1, 1 Dec 2026; AMD Radeon VII (ROCm, gfx906): 1 of 1, 2 Dec 2026"
-    assert device[1:] == ("2", "AMD Radeon VII (ROCm, gfx906): 1 of 2, 2 Dec 2026")
+    assert toolchain[2] == "CPU x86_64: 1 of 1, 1 December 2026; AMD Radeon VII (ROCm, gfx906): 1 of 1, 2 December 2026"
+    assert device[1:] == ("2", "AMD Radeon VII (ROCm, gfx906): 1 of 2, 2 December 2026")
 
 
 def test_no_rocm_blocks_no_table():
@@ -229,7 +229,7 @@ def test_status_counts_say_what_they_count():
     assert 'title="2 bloques superados"' in shown and '<span class="ruota-sr-only">2 bloques superados</span>' in shown
     assert '<span class="ruota-sr-only">1 bloque omitido</span>' in shown
     assert '<span class="ruota-sr-only">1 bloque sin verificar</span>' in shown
-    assert "<td>CPU</td>" in shown and "Linux x86_64" in shown and "1 dic. 2026" in shown
+    assert "<td>CPU</td>" in shown and "Linux x86_64" in shown and "1 de diciembre de 2026" in shown
     # the outcomes chart's text alternative: its values as a table, in its figure
     figure = shown[shown.index('<figure class="ruota-figure">'):shown.index("</figure>")]
     heads = "".join(f"<th>{text('es', state)}</th>" for state in ("passed", "failed", "skipped", "notrun"))
@@ -248,7 +248,7 @@ def test_status_counts_blocks_never_run_by_design_apart():
                     updated="2026-12-01T10:00:00Z")
     shown = fragments.status_page([("API", "api/", verdicts)], [ledger], "en")
     assert '<span class="ruota-sr-only">1 block skipped</span>' in shown
-    assert '<span class="ruota-sr-only">1 block never run, by design</span>' in shown
+    assert '<span class="ruota-sr-only">1 block never run (by design)</span>' in shown
     assert ('<tr><td>CPU x86_64</td><td class="ruota-num">0</td><td class="ruota-num">0</td><td class="ruota-num">1</td>'
             '<td class="ruota-num">1</td></tr>') in shown
 
@@ -279,7 +279,7 @@ def test_an_output_tab_shows_a_repeated_line_once():
     output = "\n".join(["start", *[warning] * 10, "x", "x", "", "", "", "end"])
     assert fragments.collapse_repeats(output, "en").split("\n") == [
         "start", warning, "[… the line above, 10 times in a row]", "x", "x", "", "", "", "end"]
-    assert "[… la ligne précédente, 3 fois de suite]" in fragments.collapse_repeats("a\na\na", "fr")
+    assert "[… la ligne précédente, répétée 3 fois]" in fragments.collapse_repeats("a\na\na", "fr")
     shown = fragments.output_tabs(Verdict([MachineResult("cpu", CPU, "passed", _entry("passed", output=output))]),
                                   "es", "0")
     assert shown.count("TensorInfo.dtype") == 1 and "la línea anterior, 10 veces seguidas" in shown

@@ -428,7 +428,7 @@ def rocm_evidence(pages: list[tuple[str, str, list[Any]]], lang: str) -> str:
                 text(lang, "rocm_passed_on", machine=results[0].label if len({r.machine_id for r in results}) == 1
                      else groups.target_label(*key), passed=formatting.number(len(blocks), lang, 0),
                      total=formatting.number(len(items), lang, 0),
-                     date=formatting.date(_latest(results), lang, "medium"))
+                     date=formatting.date(_latest(results), lang))
                 for key, (blocks, results) in passed.items())
         else:
             where = text(lang, "rocm_no_record")
@@ -544,5 +544,5 @@ def _described(data: Record, lang: str) -> dict[str, Any]:
         "backend": BACKENDS[m.backend].name if m.backend in BACKENDS else m.backend,
         "gpu": (m.gpu_name or "—") + (f" · {m.arch}" if m.arch else ""),
         "facts": " · ".join(x for x in (system, f"Python {m.python}", extra, versions) if x),
-        "updated": formatting.date(data.updated, lang, "medium"),
+        "updated": formatting.date(data.updated, lang),
     }
