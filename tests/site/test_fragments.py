@@ -163,6 +163,8 @@ def test_the_blocks_not_verified_share_one_sentence():
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
     assert line.endswith("Of the other three, two need hardware or access that no test machine had and one is never "
                          "run, by design. The reason is shown under each one.")
+    restantes = " ".join(_words(fragments.page_summary(blocks, "es")).split())
+    assert "De los tres bloques restantes, dos necesitan hardware" in restantes
     assert "In all" not in line
     none_passed = " ".join(_words(fragments.page_summary(blocks[1:], "es")).split())
     assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. De sus tres bloques, "
@@ -174,15 +176,15 @@ def test_the_blocks_not_verified_share_one_sentence():
 
 
 def test_summary_counts_above_ten_stay_digits_and_machines_are_not_overstated():
-    """13 of 28 in digits (never "three of 18"); "on two machines" only where each verified block
-    passed on both, else "at least one of the two"."""
+    """Each count by one rule: up to ten in words, above in digits ("two of 13"); "on two machines" only
+    where each verified block passed on both, else "at least one of the two"."""
     both = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed")),
                     MachineResult("h100", "NVIDIA H100 (CUDA)", "passed", _entry("passed"))])
     cpu_only = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={})
     blocks = [(_block(), both), (_block(), cpu_only)] + [(never_run, Verdict([]))] * 11
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
-    assert line.startswith("On this page, 2 of 13 code blocks have been verified, on at least one of the two machines;")
+    assert line.startswith("On this page, two of 13 code blocks have been verified, on at least one of the two machines;")
     assert "The other 11 are never run, by design." in line
     line = " ".join(_words(fragments.page_summary(blocks[:1] + blocks[2:4], "fr")).split())
     assert line.startswith("Sur cette page, un bloc de code sur trois a été vérifié, sur deux machines ;")
@@ -292,12 +294,19 @@ def test_a_column_header_never_stacks_two_brackets():
     assert "<th>référence (math, Mio)</th><th>découpé (Mio)</th>" in shown
 
 
-def test_the_sentence_about_the_other_blocks_counts_in_words_of_its_own():
-    """13 of 28 in digits, then "Of the other eight, two … and six …": each sentence keeps one way of writing numbers."""
+def test_the_sentence_about_the_other_blocks_counts_by_the_same_rule():
+    """Every count of the summary by one rule ("13 of 28", then "Of the other 15, seven … and eight …"), and in
+    Spanish and French a noun between two counts: "De los 15 bloques restantes, siete…", never "15, 7"."""
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={})
-    blocks = [(_block(), passed)] * 13 + [(_block("rocm"), skipped)] * 2 + [(never_run, Verdict([]))] * 6
+    blocks = [(_block(), passed)] * 13 + [(_block("rocm"), skipped)] * 7 + [(never_run, Verdict([]))] * 8
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
-    assert line.startswith("On this page, 13 of 21 code blocks have been verified, on one machine;")
-    assert "Of the other eight, two need hardware or access that no test machine had and six are never run" in line
+    assert line.startswith("On this page, 13 of 28 code blocks have been verified, on one machine;")
+    assert "Of the other 15, seven need hardware or access that no test machine had and eight are never run" in line
+    line = " ".join(_words(fragments.page_summary(blocks, "es")).split())
+    assert "De los 15 bloques restantes, siete necesitan hardware" in line and "15, 7" not in line
+    line = " ".join(_words(fragments.page_summary(blocks, "fr")).split())
+    assert "Parmi les 15 blocs restants, sept exigent un matériel" in line and "et huit ne sont jamais" in line
+    line = " ".join(_words(fragments.page_summary(blocks[3:15] + blocks[22:], "es")).split())
+    assert line.startswith("Se han verificado diez de los 18 bloques") and "De los ocho bloques restantes, dos" in line
