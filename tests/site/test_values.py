@@ -235,6 +235,28 @@ def test_values_of_one_sentence_name_their_machine_once_at_its_end():
         "Pire 0,26, et 64 (NVIDIA H200, 20 novembre 2026; CPU x86_64, 20 novembre 2026)\u202f?")
 
 
+def test_a_paragraph_names_a_machine_once_and_shares_the_authors_parenthesis():
+    """The sentence after one that named the machine and day does not name them again; a sentence that
+    ends with the author's parenthesis takes the attribution into it, never "(…) (NVIDIA H200, …)"."""
+    from ruota_docs.records.verdicts import Verdict
+    from ruota_docs.site import values
+
+    h200, cpu = MACHINES["cuda-nvidia-h200"][0], MACHINES["cpu-x86_64"][0]
+    found = Verdict([_result("h200", h200, "worst: 0.258\nops: 65")])
+    worst, ops = (values.render(value_directive.parse(f"block=bench metric={m}"), found, "es") for m in ("worst", "ops"))
+    page = f"<p>Se comprobaron {ops} filas (cada una, una forma y una precisión). El peor error fue de {worst}.</p>"
+    assert re.sub(r"<[^>]+>", "", values.attributed_once(page)) == (
+        "Se comprobaron 65 filas (cada una, una forma y una precisión; NVIDIA H200, 20 de noviembre de 2026). "
+        "El peor error fue de 0,26.")
+    # a machine named again after another one came in between: said again
+    ops = values.render(value_directive.parse("block=bench metric=ops"), found, "en")
+    on_cpu = values.render(value_directive.parse("block=bench metric=ops"), Verdict([_result("cpu", cpu, "ops: 64")]), "en")
+    page = f"<p>It checked {ops} rows. Then {ops} again. On the CPU, {on_cpu}. Again {ops}.</p>"
+    assert re.sub(r"<[^>]+>", "", values.attributed_once(page)) == (
+        "It checked 65 rows (NVIDIA H200, 20 November 2026). Then 65 again. On the CPU, 64 (CPU x86_64, "
+        "20 November 2026). Again 65 (NVIDIA H200, 20 November 2026).")
+
+
 def test_prose_rounds_a_value_as_its_chart_does():
     """``0.258``, ``0.60`` and ``1076.0`` printed: ``0,26``, ``0,60`` and ``1076,0`` in the sentence, as in a
     chart of those values (the decimals the block printed, at most two)."""

@@ -424,14 +424,13 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             return html
         today = dt.date.today()
 
-        def fill(match):
+        def parse(args: str):
             try:
-                fact = fact_directive.parse(match["args"])
+                return fact_directive.parse(args)
             except fact_directive.FactDirectiveError as error:  # assemble reports those of a page's file
                 raise PluginError(f"{rendered.page}: {error}") from None
-            return facts.render(fact, lang, today, self.config.fact_max_age)
 
-        return facts.join_parentheses(fact_directive.DIRECTIVE.sub(fill, html))
+        return facts.render_page(html, parse, lang, today, self.config.fact_max_age)
 
     def _chart_entries(self, rendered, options: dict, line: int):
         """Each machine's entries for the chart's block, for its current code only: what a
