@@ -89,14 +89,16 @@ class Problem:
     where: str
     severity: str  #: "error" or "warning"
     rule: str
-    message: str
+    message: str  #: what is wrong, one short clause
+    hint: str = ""  #: what to do about it, in sentences, where that takes more than the message says
 
     def __str__(self) -> str:
-        return f"{listing.shown(self.file)}: {self.where}: {self.severity}: {self.message}"
+        line = f"{listing.shown(self.file)}: {self.where}: {self.severity}: {self.message}"
+        return f"{line}\n  hint: {self.hint}" if self.hint else line
 
     def to_dict(self) -> dict[str, Any]:
         return {"file": self.file, "where": self.where, "severity": self.severity, "rule": self.rule,
-                "message": self.message}
+                "message": self.message, "hint": self.hint}
 
 
 @dataclass
@@ -110,8 +112,8 @@ class Report:
     as_root: int = 0
     identity: tuple[Any, ...] | None = None  #: (machine_id, fingerprint), once read
 
-    def add(self, where: str, severity: str, rule: str, message: str) -> None:
-        self.problems.append(Problem(self.file, where, severity, rule, message))
+    def add(self, where: str, severity: str, rule: str, message: str, hint: str = "") -> None:
+        self.problems.append(Problem(self.file, where, severity, rule, message, hint))
 
     def count(self, severity: str) -> int:
         return sum(1 for p in self.problems if p.severity == severity)
@@ -492,11 +494,11 @@ def _check_current(report: Report, block: BlockRef, result: Result, pages: _Page
     elif not any(b.sha256 == result.sha256 for b in blocks):
         at = next((b for b in blocks if b.index == block.index), None)
         stale = (f"stale: the page has {plural(len(blocks), 'block')} now, none at index {block.index}" if at is None
-                 else f"stale: the code of block {block.index} (line {at.line}) changed since it ran")
+                 else f"stale: the code of block {block.index} (line {at.line}) has changed since it ran")
     if stale:
         report.stale += 1
         report.add(block.key, "warning", "stale",
-                   f"{stale}; the site shows it as not verified until the page runs again")
+                   f"{stale}, so the site shows it as not verified until the page runs again")
     elif result.outcome == "passed" and isinstance(blocks, list):
         if result.tier in tiers.TIERS:
             _check_tier_reached(report, block.key, result, blocks)
@@ -591,6 +593,13 @@ def _named(where: str, names: dict[str, str]) -> str:
     return names.get(where) or where
 
 
+#: What a sender does about private data in a record. Text that the page or its code shows is the
+#: docs' own and never reported, so the allow-list is for what the docs print some other way.
+PRIVATE_HINT = ("Run the page again on that machine (the engine masks its own user and host names), or "
+                "remove the text and run `ruota-docs record migrate` on the record. If the docs print this text on "
+                "purpose, add it to allow_private in mkdocs.yml.")
+
+
 def _check_private(report: Report, data: dict[str, Any], pages: _Pages) -> None:
     names, shown_on = _block_names(data)
     words = private_data.private_words()  # this machine's names: found once for the record's thousands of strings
@@ -604,11 +613,7 @@ def _check_private(report: Report, data: dict[str, Any], pages: _Pages) -> None:
         for finding in found:
             place = f"line {finding.line}: " if "\n" in text.rstrip("\n") else ""
             report.add(where or "record", "error" if finding.error else "warning", "private",
-                       f"{place}{finding.describe()}: run the page again on that machine (the engine writes its "
-                       "own user and host names as <user> and <host>), or remove it from the text and run "
-                       "`ruota-docs record migrate` on the record, which keys its tables again; text the page or "
-                       "its code shows is the docs' own and never reported: where the docs print it otherwise, "
-                       "list it in the ruota_docs plugin's allow_private option (mkdocs.yml)")
+                       f"{place}contains {finding.describe()}", PRIVATE_HINT)
 
 
 # -- a file -----------------------------------------------------------------------------------------
