@@ -457,16 +457,19 @@ def test_card_matrix_options_that_name_no_level_fail_the_build(tmp_path):
 
 
 def test_the_api_reference_is_english_but_the_sites_own_words_are_not():
-    """mkdocstrings' docstrings are marked English; the panels and "Bases:" inside them are in the
+    """mkdocstrings' docstrings are marked English; the panels, "Bases:" and "Examples:" inside them are in the
     reader's language, so French spacing reaches them; the English pages are left as they are."""
     from ruota_docs.site import plugin as site_plugin
 
     page = ('<div class="doc doc-object doc-class"><p class="doc doc-class-bases">\n  Bases: <code>ValueError</code></p>'
+            '<p><span class="doc-section-title">Examples:</span></p>'
             '<div class="ruota-verify ruota-state-notrun" id="ruota-block-0">…</div></div>')
     fr = site_plugin._api_in_english(page, "fr")
     assert fr.startswith('<div lang="en" class="doc doc-object doc-class">'
                          '<p lang="fr" class="doc doc-class-bases">Classes de base : <code>ValueError</code>')
     assert '<div lang="fr" class="ruota-verify ruota-state-notrun"' in fr
+    assert '<p lang="fr"><span class="doc-section-title">Exemples :</span></p>' in fr
+    assert '<span class="doc-section-title">Ejemplos:</span>' in site_plugin._api_in_english(page, "es")
     assert site_plugin._api_in_english(fr, "fr") == fr  # once only
     assert "<p lang=\"es\" class=\"doc doc-class-bases\">Clases base: " in site_plugin._api_in_english(page, "es")
     assert site_plugin._api_in_english("<p>No API here.</p>", "fr") == "<p>No API here.</p>"

@@ -94,7 +94,8 @@ class Glossary:
 
     def message(self, finding: Finding) -> str:
         # the concept last, in a sentence of its own: it often holds parentheses of its own
-        return f"'{finding.found}' is ruled out by {self.source}; write '{finding.instead}'. Concept: {finding.concept}."
+        return (f"'{finding.found}' is ruled out by {self.source}; write '{finding.instead}'. "
+                f"Concept: {finding.concept}.")
 
 
 def prose(line: str) -> str:
