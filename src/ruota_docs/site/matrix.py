@@ -282,8 +282,9 @@ def _key_blocks(guides: list[evidence.Guide], url: Callable[[str], str], lang: s
     for guide in guides:
         cells = []
         for level in ("environment", "self_test"):
+            # a narrow column breaks a file name after an underscore, never inside a word
             links = ", ".join(f'<a href="{html.escape(url(guide.page))}#{anchor(b)}">'
-                              f'<code>{html.escape(snippet.rsplit("/", 1)[-1])}</code></a>'
+                              f'<code>{html.escape(snippet.rsplit("/", 1)[-1]).replace("_", "_<wbr>")}</code></a>'
                               for snippet, b in guide.key_blocks[level])
             cells.append(f"<td>{links}</td>")
         meant = sum(1 for b in guide.blocks if b.not_run_reason is None)
