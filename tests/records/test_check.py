@@ -638,7 +638,7 @@ def test_a_ci_record_with_its_run_is_accepted(project, good):
     (lambda p: p.pop("run_url"), "provenance.run_url", "a CI record links to its workflow run, https://github.com/OWNER/REPO/actions/runs/ID: missing"),
     (lambda p: p.update(run_url="https://github.com/mallory/fork/actions/runs/1"), "provenance.run_url",
      "is a run of mallory/fork, not of the record's repository ruota/ruota-docs"),
-    (lambda p: p.update(commit="main"), "provenance.commit", "must be the 40 lower-case hex digits of the commit that ran, not 'main'"),
+    (lambda p: p.update(commit="main"), "provenance.commit", "must be the 40 lower-case hex digits of the commit the suite ran on, not 'main'"),
     (lambda p: p.update(runner_labels=["ubuntu-latest"]), "provenance.runner_labels",
      "the records' workflow runs only on self-hosted runners: 'self-hosted' is not among ['ubuntu-latest']"),
     (lambda p: p.update(runner_labels=["self-hosted", "rocm", "gfx1030"]), "provenance.runner_labels",

@@ -779,8 +779,8 @@ def _check_origin(report: Report, data: dict[str, Any]) -> None:
 
 
 def _check_commit(report: Report, data: dict[str, Any], root: Path, updated: dt.datetime | None) -> None:
-    """A commit that ran which is not in the repository's history (where git can tell) is flagged; a
-    record written before the commit that ran it existed is refused."""
+    """A record whose commit is not in the repository's history (where git can tell) is flagged, and
+    a record written before the commit the suite ran on existed is refused."""
     commit = data["provenance"].get("commit") if isinstance(data["provenance"], dict) else None
     known = attestations.commit_known(root, commit)
     if known is False:
@@ -791,7 +791,7 @@ def _check_commit(report: Report, data: dict[str, Any], root: Path, updated: dt.
     committed = dt.datetime.fromtimestamp(seconds, dt.timezone.utc) if seconds is not None else None
     if committed is not None and updated is not None and updated + SKEW < committed:
         report.add("record.updated", "error", "time",
-                   f"{data['updated']} is before the commit that ran ({str(commit)[:12]}, committed "
+                   f"{data['updated']} is before the commit the suite ran on ({str(commit)[:12]}, committed "
                    f"{committed:%Y-%m-%dT%H:%M:%SZ}): no run precedes its code")
 
 _PAGE = re.compile(r"[^#\s/][^#\s]*\.md")

@@ -175,7 +175,7 @@ def pull_request_body(p: Plan, report: str) -> str:
     return "\n".join([
         f"A record of the whole suite on **{p.label}**, made {made}.", "",
         f"- machine: `{data.machine_id}`, fingerprint `{(data.fingerprint or '')[:8]}`",
-        f"- commit that ran: `{origin.get('commit') or 'unknown'}`"
+        f"- commit the suite ran on: `{origin.get('commit') or 'unknown'}`"
         + (" (not in this repository's history)" if known is False else "")
         + f"; provenance: {origin.get('kind', 'sent')}" + (f", {ci}" if ci else ""),
         f"- blocks: {counted}", "",
