@@ -69,5 +69,4 @@ def read(root: Path) -> dict[str, Policy]:
 
 @functools.lru_cache(maxsize=8)
 def _read(path: str, _stamp: int) -> dict[str, Policy]:
-    options = site_config.plugin_options(site_config.load_mkdocs_config(Path(path).parent), "ruota_docs") or {}
-    return parse(options.get("policies"), path)
+    return parse(site_config.read(Path(path)).options["policies"], path)

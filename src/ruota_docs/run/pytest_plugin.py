@@ -212,7 +212,7 @@ def pytest_configure(config: pytest.Config) -> None:
     except ValueError as error:  # site_config.ConfigError: the file, its line, what is wrong
         raise pytest.UsageError(f"ruota-docs: {error}") from None
     if run.sites and not hasattr(config, "workerinput"):
-        _warn_unknown_options(config)
+        _check_options(config)
     if not hasattr(config, "workerinput") and _runs_pages(config):
         from ruota_docs.run import unprivileged  # noqa: PLC0415 — a site's run only
 
@@ -316,17 +316,19 @@ def _sites_asked(config: pytest.Config) -> list[Path]:
     return discovery.sites_asked(here, config.args)
 
 
-def _warn_unknown_options(config: pytest.Config) -> None:
-    """An option the ``ruota_docs`` plugin does not have: as MkDocs warns of it (``mkdocs build
-    --strict`` stops), a warning here, a usage error under pytest's ``--strict``."""
+def _check_options(config: pytest.Config) -> None:
+    """The ``ruota_docs`` plugin's options, checked as MkDocs checks them (`ruota_docs.blocks.plugin_config`):
+    a wrong value stops the run; an unknown option or an old name is a warning (``mkdocs build --strict``
+    stops), a usage error under pytest's ``--strict``."""
     from ruota_docs.blocks import site_config  # noqa: PLC0415 — a site's run only
 
     strict = bool(config.getoption("strict", default=False)) or _ini_strict(config)
     for root in _run(config).sites:
-        path = site_config.config_path(root)
-        for name, line in site_config.unknown_options(path):
-            message = (f"{path}{f':{line}' if line else ''}: plugins: ruota_docs: unknown option {name!r} (the plugin "
-                       f"has: {', '.join(site_config.PLUGIN_OPTIONS)})")
+        try:
+            warnings = site_config.read(root).warnings
+        except site_config.ConfigError as error:
+            raise pytest.UsageError(f"ruota-docs: {error}") from None
+        for message in warnings:
             if strict:
                 raise pytest.UsageError(f"ruota-docs: {message}")
             config.issue_config_time_warning(pytest.PytestConfigWarning(f"ruota-docs: {message}"), stacklevel=2)
