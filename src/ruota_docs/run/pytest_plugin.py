@@ -353,15 +353,11 @@ def _site_root(config: pytest.Config) -> Path:
 
 
 def _conftest_collects(config: pytest.Config, file_path: Path) -> bool:
-    """Whether a conftest already collects this page with the engine's Sybil (``make_sybil``)."""
-    import inspect  # noqa: PLC0415 — only for Markdown files
-
+    """Whether a conftest already collects this page with the engine's Sybil (``make_sybil(…).pytest()``,
+    whose hook says which pages it collects: `ruota_docs.run.sybil.compat.PageSybil`)."""
     for plugin in config.pluginmanager.get_plugins():
-        hook = getattr(plugin, "pytest_collect_file", None)
-        if getattr(hook, "__module__", None) != "sybil.integration.pytest":
-            continue
-        sybils = inspect.getclosurevars(hook).nonlocals.get("sybils") or () if callable(hook) else ()
-        if any(sybil.name == "ruota" and sybil.should_parse(file_path) for sybil in sybils):
+        collects = getattr(getattr(plugin, "pytest_collect_file", None), "ruota_docs_collects", None)
+        if callable(collects) and collects(file_path):
             return True
     return False
 

@@ -28,7 +28,6 @@ import unittest
 from pathlib import Path
 
 import pytest
-from sybil.example import SybilFailure
 
 from ruota_docs.blocks.block import Block
 from ruota_docs.records.reason_codes import Reason, reason
@@ -71,17 +70,18 @@ class BlockEvaluator:
     def __init__(self, root: Path | None = None) -> None:
         self.root = root
 
-    def __call__(self, example) -> None:
+    def __call__(self, example) -> str | None:
+        """Sybil's evaluator contract: None where the block passed, the failure's text where it failed
+        (Sybil raises its failure with it); a skip raises `unittest.SkipTest`."""
         block: Block = example.parsed
         if isinstance(block, PageProblem):
-            raise SybilFailure(example, block.error)
+            return block.error
         run = run_of(example, self.root)
         outcome = self.outcome(example, block, run)
         run.decide(block.page, block.index, outcome)
         if outcome.status == "skipped":
             raise unittest.SkipTest(outcome.reason)
-        if outcome.status == "failed":
-            raise SybilFailure(example, _failure_text(block, outcome))
+        return _failure_text(block, outcome) if outcome.status == "failed" else None
 
     def outcome(self, example, block: Block, run: RunState) -> Outcome:
         if block.error:
@@ -206,8 +206,8 @@ def page_needs(document, network_allowed: bool) -> tuple[bool, tuple[str, ...]]:
     """What a page's blocks ask of its sandbox: the network (a block that ``requires: network``,
     in a run that allows it) and the variables of the invoking environment they name (``run: env=``)."""
     network, names = False, set()
-    for _, region in document.regions:
-        block = region.parsed
+    for example in document.examples():
+        block = example.parsed
         if not isinstance(block, Block):
             continue
         network = network or (network_allowed and any(r.name == "network" for r in block.requirements))
@@ -241,9 +241,9 @@ def reusable_page(recorded: dict[str, Result] | None, document, network: bool) -
     if not recorded:
         return False
     reusable = {}
-    for _, region in document.regions:
-        block = region.parsed
-        evaluator = region.evaluator
+    for example in document.examples():
+        block = example.parsed
+        evaluator = example.region.evaluator
         if not isinstance(block, Block) or not isinstance(evaluator, BlockEvaluator) \
                 or not evaluator.would_execute(block, network):
             continue
