@@ -436,8 +436,11 @@ def pytest_testnodedown(node: Any, error: object) -> None:
 
 def block_of(item: pytest.Item) -> Block | None:
     """The block a test item runs; None for any other item."""
-    example = getattr(item, "example", None)
-    block = getattr(example, "parsed", None)
+    if "sybil.integration.pytest" not in sys.modules:  # no Sybil item can exist
+        return None
+    from ruota_docs.run.sybil.compat import example_of  # noqa: PLC0415 — Sybil is loaded by then
+
+    block = getattr(example_of(item), "parsed", None)
     return block if block is not None and hasattr(block, "signature") else None
 
 

@@ -34,11 +34,12 @@ def test_a_release_outside_the_range_stops_the_sybil_being_built(tmp_path, monke
 
 
 def test_sybils_pytest_items_are_named_by_sybil_identify_and_its_hook_by_should_parse():
-    """The two undocumented methods the engine relies on, as the installed Sybil uses them."""
+    """The undocumented parts the engine relies on, as the installed Sybil uses them."""
     assert list(inspect.signature(Sybil.identify).parameters) == ["self", "example"]
     assert list(inspect.signature(Sybil.should_parse).parameters) == ["self", "path"]
     assert "sybil.identify(example)" in inspect.getsource(sybil_pytest.SybilItem.__init__)
     assert "sybil.should_parse(file_path)" in inspect.getsource(sybil_pytest.pytest_integration)
+    assert "self.example = example" in inspect.getsource(sybil_pytest.SybilItem.__init__)
 
 
 def test_each_test_is_named_by_its_blocks_index(tmp_path):
@@ -56,3 +57,12 @@ def test_a_conftest_that_collects_with_the_engines_sybil_is_left_to_collect(tmp_
     assert done.returncode == 0, done.stdout + done.stderr
     assert outcomes(done.stdout) == {("es/p.md", 3): "PASSED", ("es/p.md", 7): "PASSED"}
     assert "2 passed" in done.stdout  # once each: the engine's own collection stands aside
+
+
+def test_the_example_of_an_item_is_sybils_and_no_other_items(tmp_path):
+    from types import SimpleNamespace
+
+    root = write_tree(tmp_path, {"docs/es/p.md": PAGE}, conftest=False)
+    first = next(make_sybil(root).parse(root / "docs/es/p.md").examples())
+    assert compat.example_of(SimpleNamespace(example=first)) is first
+    assert compat.example_of(SimpleNamespace(example="not one")) is None and compat.example_of(object()) is None
