@@ -27,7 +27,7 @@ def test_every_option_has_the_same_default_for_mkdocs_and_for_the_engine(tmp_pat
     mkdocs_side = _as_mkdocs_loads_it(path)
     engine_side = site_config.read(tmp_path).options
     assert type(mkdocs_side) is PluginConfig
-    names = [name for name, _ in PluginConfig._schema]
+    names = list(plugin_config.options_of(PluginConfig))
     assert len(names) >= 17 and set(engine_side) == set(names) == set(mkdocs_side)
     assert [engine_side[name] for name in names] == [mkdocs_side[name] for name in names]
 

@@ -104,9 +104,14 @@ class PluginConfig(Config):
                                 "rebuild of the whole site after every change")
 
 
+def options_of(config: Config) -> dict[str, c.BaseConfigOption]:
+    """The options a `Config` class (or instance) declares, by name, in the order declared."""
+    return dict(config._schema)  # MkDocs' schema, as every plugin's options have
+
+
 def help_of(config: Config, name: str) -> str:
     """The help text of option ``name`` of ``config``."""
-    return str(getattr(dict(config._schema)[name], "help", ""))
+    return str(getattr(options_of(config)[name], "help", ""))
 
 
 def validate(options: dict[str, Any], config_file: str | None) -> tuple[PluginConfig, list[tuple[str, str]],
@@ -117,8 +122,9 @@ def validate(options: dict[str, Any], config_file: str | None) -> tuple[PluginCo
     config = PluginConfig(config_file_path=config_file)
     config.load_dict(dict(options))
     failed, warned = config.validate()
-    names = [name for name, option in config._schema if not isinstance(option, c.Deprecated)]
+    declared = options_of(config)
+    names = [name for name, option in declared.items() if not isinstance(option, c.Deprecated)]
     errors = [(name, f"{error} ({help_of(config, name)})") for name, error in failed]
-    warnings = [(name, str(message) if name in config._schema_keys else
+    warnings = [(name, str(message) if name in declared else
                  f"unknown option {name!r} (the plugin has: {', '.join(names)})") for name, message in warned]
     return config, errors, warnings

@@ -138,7 +138,7 @@ def read(root: Path) -> SiteConfig:
     root = path.parent
     options, warned = _options(path, plugin_options(mapping, "ruota_docs") or {})
     locales, _ = _i18n_locales(plugin_options(mapping, "i18n") or {})
-    docs = (root / str(mapping.get("docs_dir") or "docs")).resolve()
+    docs = docs_folder(root, mapping)
     if not locales and docs.is_dir():
         locales = sorted(p.name for p in docs.iterdir() if p.is_dir())
     return SiteConfig(
@@ -158,6 +158,11 @@ def read(root: Path) -> SiteConfig:
         options=options,
         warnings=warned,
     )
+
+
+def docs_folder(root: Path, mapping: dict) -> Path:
+    """The docs folder the mkdocs.yml at ``root`` (its parsed ``mapping``) names: ``docs_dir``, else ``docs``."""
+    return (Path(root) / str(mapping.get("docs_dir") or "docs")).resolve()
 
 
 def _options(path: Path, written: dict) -> tuple[dict, tuple[str, ...]]:
