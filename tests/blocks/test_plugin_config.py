@@ -75,3 +75,12 @@ def test_an_option_declared_once_is_known_to_mkdocs_and_to_the_engine(tmp_path, 
     _site(tmp_path, "\n      colour: green\n")
     with pytest.raises(site_config.ConfigError, match=r":4: plugins: ruota_docs: colour: .*\(the badges' colour\)"):
         site_config.read(tmp_path)
+
+
+def test_mkdocs_names_the_file_and_line_of_a_refused_value_too(tmp_path):
+    from ruota_docs.serve.plugin import LivePreviewPlugin
+
+    path = _site(tmp_path, "\n      check_records: true\n      isolation: blok\n")
+    errors, _ = LivePreviewPlugin().load_config({"check_records": True, "isolation": "blok"}, str(path))
+    assert errors == [("isolation", f"Expected one of: ('page', 'block', 'variants') but received: 'blok' "
+                                    f"({plugin_config.help_of(PluginConfig(), 'isolation')}) at {path}:5")]

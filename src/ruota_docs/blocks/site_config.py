@@ -178,9 +178,9 @@ def _options(path: Path, written: dict) -> tuple[dict, tuple[str, ...]]:
                       sort_keys=True, default=repr)
     errors, warnings, options = _validated(path, written, text)
     if errors:
-        raise ConfigError("\n".join(f"{_where(path, name)}: plugins: ruota_docs: {name}: {message}"
+        raise ConfigError("\n".join(f"{where(path, name)}: plugins: ruota_docs: {name}: {message}"
                                      for name, message in errors))
-    return dict(options), tuple(f"{_where(path, name)}: plugins: ruota_docs: {message}" for name, message in warnings)
+    return dict(options), tuple(f"{where(path, name)}: plugins: ruota_docs: {message}" for name, message in warnings)
 
 
 def _validated(path: Path, written: dict, text: str) -> tuple[tuple, tuple, dict]:
@@ -200,7 +200,7 @@ def _validated(path: Path, written: dict, text: str) -> tuple[tuple, tuple, dict
     return found
 
 
-def _where(path: Path, option: str) -> str:
+def where(path: Path, option: str) -> str:
     """``path:line`` of ``option`` under the ``ruota_docs`` plugin in the file (``path`` alone where the
     file does not say it on a line of its own, as when it comes from an INHERIT parent)."""
     try:

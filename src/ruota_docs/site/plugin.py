@@ -63,8 +63,12 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
     which the engine reads mkdocs.yml with too."""
 
     def load_config(self, options, config_file_path=None):
-        """The options validated by the one declaration of them, errors saying what the option is for."""
+        """The options validated by the one declaration of them, errors saying what the option is for
+        and where it is written (as the engine says it: `ruota_docs.blocks.site_config.read`)."""
         self.config, errors, warnings = plugin_config.validate(options, config_file_path)
+        if config_file_path:
+            errors = [(name, f"{message} at {site_config.where(Path(config_file_path), name)}")
+                      for name, message in errors]
         return errors, warnings
 
     @event_priority(-10)  # after mkdocstrings (0), which takes config.markdown_extensions for its docstrings
