@@ -84,3 +84,10 @@ def test_mkdocs_names_the_file_and_line_of_a_refused_value_too(tmp_path):
     errors, _ = LivePreviewPlugin().load_config({"check_records": True, "isolation": "blok"}, str(path))
     assert errors == [("isolation", f"Expected one of: ('page', 'block', 'variants') but received: 'blok' "
                                     f"({plugin_config.help_of(PluginConfig(), 'isolation')}) at {path}:5")]
+
+
+def test_a_policy_that_is_not_one_is_refused_where_the_options_are_read(tmp_path):
+    _site(tmp_path, "\n      policies:\n        html: maybe\n")
+    with pytest.raises(site_config.ConfigError, match=r":4: plugins: ruota_docs: policies: html: 'maybe' is not a "
+                                                      r"policy; write show, run or skip \"reason readers see\""):
+        site_config.read(tmp_path)

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config, ValidationError
 
+from ruota_docs.blocks import policies as run_policies
 from ruota_docs.blocks.site_config import DEFAULT_FACT_MAX_AGE, DEFAULT_RECORD_DIR
 
 _Option = TypeVar("_Option", bound=c.BaseConfigOption)
@@ -46,6 +47,18 @@ class _SetupFile(c.File):
             return str(super().run_validation(value))
         except ValidationError:
             raise ValidationError(f"{value} is not a file") from None
+
+
+class _Policies(c.Type):  # type: ignore[type-arg]
+    """Run policies per fence language (`ruota_docs.blocks.policies`), checked as the engine reads them."""
+
+    def run_validation(self, value: object) -> dict[str, Any]:
+        found: dict[str, Any] = super().run_validation(value)
+        try:
+            run_policies.policies_of(found)
+        except ValueError as error:
+            raise ValidationError(str(error)) from None
+        return found
 
 
 class PluginConfig(Config):
@@ -80,7 +93,7 @@ class PluginConfig(Config):
     guide_cards = described(c.DictOfItems(c.Type(str), default={}),
                             "the card each guide is about, named as in target_cards: {guide: card}; its panels "
                             "list the machines of that card's targets first")
-    policies = described(c.Type(dict, default={}),
+    policies = described(_Policies(dict, default={}),
                          "what every block of a fence language is, site-wide: show, run or skip \"reason\" "
                          "({console: show, html: show})")
     isolation = described(c.Choice(("page", "block", "variants"), default="page"),
