@@ -91,3 +91,12 @@ def test_a_policy_that_is_not_one_is_refused_where_the_options_are_read(tmp_path
     with pytest.raises(site_config.ConfigError, match=r":4: plugins: ruota_docs: policies: html: 'maybe' is not a "
                                                       r"policy; write show, run or skip \"reason readers see\""):
         site_config.read(tmp_path)
+
+
+@pytest.mark.parametrize("written", ["plugins:\n  ruota_docs: [1]\n", "plugins:\n  - ruota_docs_site\n  - ruota_docs: x\n"])
+def test_options_that_are_not_a_mapping_are_refused_naming_the_plugins_line(tmp_path, written):
+    (tmp_path / "mkdocs.yml").write_text(f"site_name: x\n{written}", encoding="utf-8")
+    line = written.count("\n") + 1  # below site_name
+    with pytest.raises(site_config.ConfigError, match=rf"mkdocs.yml:{line}: plugins: ruota_docs: its options must be "
+                                                      r"a mapping \(option: value\)"):
+        site_config.read(tmp_path)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import copy
 import functools
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -136,7 +137,7 @@ def read(root: Path) -> SiteConfig:
     path = location if location.is_file() else config_path(location)
     mapping = _load_file(path) if path.exists() else {}
     root = path.parent
-    options, warned = _options(path, plugin_options(mapping, "ruota_docs") or {})
+    options, warned = _options(path, _written(mapping, path))
     locales, _ = _i18n_locales(plugin_options(mapping, "i18n") or {})
     docs = docs_folder(root, mapping)
     if not locales and docs.is_dir():
@@ -158,6 +159,15 @@ def read(root: Path) -> SiteConfig:
         options=options,
         warnings=warned,
     )
+
+
+def _written(mapping: dict, path: Path) -> dict:
+    """The ``ruota_docs`` plugin's options as the file writes them ({} where it lists none)."""
+    try:
+        return plugin_options(mapping, "ruota_docs") or {}
+    except (TypeError, ValueError):  # a list or a word where MkDocs wants option: value
+        raise ConfigError(f"{where(path)}: plugins: ruota_docs: its options must be a mapping "
+                          "(option: value), as MkDocs reads a plugin's options") from None
 
 
 def docs_folder(root: Path, mapping: dict) -> Path:
@@ -200,17 +210,23 @@ def _validated(path: Path, written: dict, text: str) -> tuple[tuple, tuple, dict
     return found
 
 
-def where(path: Path, option: str) -> str:
-    """``path:line`` of ``option`` under the ``ruota_docs`` plugin in the file (``path`` alone where the
-    file does not say it on a line of its own, as when it comes from an INHERIT parent)."""
+#: The line that lists the ``ruota_docs`` plugin: ``- ruota_docs``, ``- ruota_docs:``, ``ruota_docs: {…}``.
+_PLUGIN_LINE = re.compile(r"^\s*(?:-\s*)?ruota_docs\s*(?::.*)?$")
+
+
+def where(path: Path, option: str | None = None) -> str:
+    """``path:line`` of ``option`` under the ``ruota_docs`` plugin in the file (None: of the plugin itself);
+    ``path`` alone where the file does not say it on a line of its own, as when it comes from an INHERIT
+    parent."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError:
         return str(path)
-    start = next((n for n, line in enumerate(lines) if line.strip().lstrip("- ").startswith("ruota_docs")), None)
+    start = next((n for n, line in enumerate(lines) if _PLUGIN_LINE.match(line)), None)
     if start is None:
         return str(path)
-    line = next((n for n, text in enumerate(lines[start + 1:], start + 2) if text.strip().startswith(f"{option}:")), 0)
+    line = start + 1 if option is None else next(
+        (n for n, text in enumerate(lines[start + 1:], start + 2) if text.strip().startswith(f"{option}:")), 0)
     return f"{path}:{line}" if line else str(path)
 
 
