@@ -44,16 +44,15 @@ _GUARD = "__ruota_guard__"
 _RECORDED = "__ruota_recorded__"
 #: The name of the pytest fixture (and so of the document's namespace entry) holding the run's state.
 RUN_FIXTURE = "ruota_run"
-#: Outcomes of executed blocks, keyed by (page signature, block index): a translation whose
-#: block sequence is identical to an already-run page is credited with that run.
-_EXECUTED: dict[tuple[str, int], tuple[str, Outcome]] = {}
 
 
 def run_of(example, root: Path | None = None) -> RunState:
     """The run's state, which the pytest plugin's fixture put in the document's namespace
     (the environment's where the page is evaluated without the plugin)."""
     found = example.namespace.get(RUN_FIXTURE)
-    return found if isinstance(found, RunState) else RunState(from_environment(root))
+    if not isinstance(found, RunState):  # one for the page, as the fixture gives one for the run
+        found = example.namespace[RUN_FIXTURE] = RunState(from_environment(root))
+    return found
 
 
 class BlockEvaluator:
@@ -146,8 +145,8 @@ class ExecutingEvaluator(BlockEvaluator):
             return recorded
         settings = run.settings
         key = (block.signature, block.index)
-        if settings.reuse_translations and key in _EXECUTED:
-            page, earlier = _EXECUTED[key]
+        if settings.reuse_translations and key in run.executed:
+            page, earlier = run.executed[key]
             if page != block.page:
                 return _credited(earlier, page)
         try:
@@ -173,7 +172,7 @@ class ExecutingEvaluator(BlockEvaluator):
                                           error="\n".join(x for x in (outcome.error, note) if x))
         elif outcome.status == "passed":
             outcome = self.checked(block, outcome, run)
-        _EXECUTED[key] = (block.page, outcome)
+        run.executed[key] = (block.page, outcome)
         return outcome
 
 
