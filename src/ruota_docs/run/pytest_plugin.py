@@ -288,11 +288,15 @@ def ruota_run(pytestconfig: pytest.Config) -> RunState:
     return _state(pytestconfig)
 
 
+#: The names MkDocs reads its configuration from: `ruota_docs.blocks.site_config.CONFIG_NAMES`, which a run
+#: that collects no page never imports (``tests/run/test_pytest_plugin.py`` keeps the two equal).
+_CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
+
+
 def _config_above(path: Path) -> bool:
-    """Whether a mkdocs.yml is at or above ``path`` (nothing read, nothing imported: the names are
-    `ruota_docs.blocks.site_config.CONFIG_NAMES`, which a run that collects no page never imports)."""
+    """Whether a mkdocs.yml is at or above ``path`` (nothing read, nothing imported)."""
     folder = path if path.is_dir() else path.parent
-    return any((f / name).exists() for f in (folder, *folder.parents) for name in ("mkdocs.yml", "mkdocs.yaml"))
+    return any((f / name).exists() for f in (folder, *folder.parents) for name in _CONFIG_NAMES)
 
 
 def _sites_asked(config: pytest.Config) -> list[Path]:
@@ -303,7 +307,7 @@ def _sites_asked(config: pytest.Config) -> list[Path]:
     named = config.getoption("mkdocs_config", default=None)
     if named:
         path = (here / named).resolve()
-        if not path.is_file() or path.name not in ("mkdocs.yml", "mkdocs.yaml"):
+        if not path.is_file() or path.name not in _CONFIG_NAMES:
             raise pytest.UsageError(f"ruota-docs: --mkdocs-config {named}: no mkdocs.yml (or mkdocs.yaml) file there")
         from ruota_docs.run import discovery  # noqa: PLC0415 — see the imports above
 
@@ -529,7 +533,7 @@ def _sites_below(config: pytest.Config, depth: int = 3) -> list[str]:
             level = [d for f in level for d in sorted(f.iterdir()) if d.is_dir()
                      and not d.name.startswith(".") and d.name not in skip]
             for folder in level:
-                for name in ("mkdocs.yml", "mkdocs.yaml"):
+                for name in _CONFIG_NAMES:
                     if (folder / name).is_file():
                         found.append(os.path.relpath(folder / name, here))
     return found

@@ -15,14 +15,14 @@ __all__ = ["make_sybil"]
 
 def make_sybil(root: str | Path, docs_dir: str | Path | None = None, patterns=("*.md",)):
     """The Sybil that collects every page under the docs folder, each block with the evaluator of its kind."""
-    from ruota_docs.run.sybil.compat import PageSybil, check  # noqa: PLC0415 — see the module docstring
+    from ruota_docs.run.sybil.compat import PageSybil, check_sybil  # noqa: PLC0415 — see the module docstring
     from ruota_docs.run.sybil.data import DataEvaluator  # noqa: PLC0415
     from ruota_docs.run.sybil.evaluators import RUN_FIXTURE, BlockEvaluator, teardown_page  # noqa: PLC0415
     from ruota_docs.run.sybil.parsers import BlockParser, PageDocument, PageLayout, identify  # noqa: PLC0415
     from ruota_docs.run.sybil.python import DoctestEvaluator, PythonEvaluator  # noqa: PLC0415
     from ruota_docs.run.sybil.shell import ShellEvaluator, WindowsEvaluator  # noqa: PLC0415
 
-    check()  # a Sybil release the engine's test names were not tried with stops here, naming the range
+    check_sybil()  # a Sybil release the engine's test names were not tried with stops here, naming the range
     layout = PageLayout(Path(root), Path(docs_dir) if docs_dir else None)
     evaluators = {
         "python": PythonEvaluator(layout.root),

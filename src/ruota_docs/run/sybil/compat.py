@@ -14,7 +14,7 @@ have no documented way, and live here:
 - the example a pytest item evaluates (:func:`example_of`: Sybil's items hold it as ``example``),
   from which the pytest plugin reads the block and the page's document.
 
-:func:`check` stops a run on a Sybil outside the range these were tried with (the one
+:func:`check_sybil` stops a run on a Sybil outside the range these were tried with (the one
 pyproject.toml declares; ``tests/run/sybil/test_compat.py`` keeps them equal and fails if a
 release changes any of them).
 """
@@ -39,7 +39,7 @@ class UnsupportedSybil(RuntimeError):
     """A Sybil release the engine's undocumented hooks were not tried with."""
 
 
-def check() -> None:
+def check_sybil() -> None:
     """Raise `UnsupportedSybil` where the installed Sybil is outside `SYBIL`."""
     found = compat.problems(SYBIL, user="ruota-docs' test collection")
     if found:
