@@ -100,3 +100,10 @@ def test_options_that_are_not_a_mapping_are_refused_naming_the_plugins_line(tmp_
     with pytest.raises(site_config.ConfigError, match=rf"mkdocs.yml:{line}: plugins: ruota_docs: its options must be "
                                                       r"a mapping \(option: value\)"):
         site_config.read(tmp_path)
+
+
+def test_keys_of_any_type_in_the_options_are_read_and_kept(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    _site(tmp_path, "\n      policies:\n        1: show\n        '': show\n")
+    assert site_config.read(tmp_path).options["policies"] == {1: "show", "": "show"}
+    assert site_config.read(tmp_path).options["policies"] == {1: "show", "": "show"}  # from what the first kept

@@ -178,14 +178,11 @@ def docs_folder(root: Path, mapping: dict) -> Path:
 def _options(path: Path, written: dict) -> tuple[dict, tuple[str, ...]]:
     """The plugin's options as written in the file at ``path``, validated by the plugin's own
     `ruota_docs.blocks.plugin_config.PluginConfig`: every option with its default, and the warnings."""
-    import json  # noqa: PLC0415 — a small module; most runs find the answer in the cache
-
     setup = written.get("setup")
-    # the answer depends on the section, the file's folder (in the key), whether the setup file is there,
-    # and the declaration itself
+    # the answer depends on the section as written (any YAML: keys of any type), the file's folder (in the
+    # key), whether the setup file is there, and the declaration itself
     declaration = Path(__file__).with_name("plugin_config.py").stat().st_mtime_ns
-    text = json.dumps([written, isinstance(setup, str) and (path.parent / setup).is_file(), declaration],
-                      sort_keys=True, default=repr)
+    text = repr([written, isinstance(setup, str) and (path.parent / setup).is_file(), declaration])
     errors, warnings, options = _validated(path, written, text)
     if errors:
         raise ConfigError("\n".join(f"{where(path, name)}: plugins: ruota_docs: {name}: {message}"
