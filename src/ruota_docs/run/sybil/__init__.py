@@ -29,6 +29,12 @@ def make_sybil(root: str | Path, docs_dir: str | Path | None = None, patterns=("
         def identify(self, example) -> str:
             return identify(self.name, example)
 
+        def pytest(self):
+            """Sybil's pytest collection, each block's test reported where the block is written."""
+            from ruota_docs.run.sybil.items import integration  # noqa: PLC0415
+
+            return integration(self, layout.root)
+
     layout = PageLayout(Path(root), Path(docs_dir) if docs_dir else None)
     evaluators = {
         "python": PythonEvaluator(layout.root),

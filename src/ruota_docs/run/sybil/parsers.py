@@ -106,13 +106,17 @@ class BlockParser:
 
 def identify(name: str, example) -> str:
     """A test's id within its page, unique by construction: the block's index on the page
-    (or the problem's), then its line for readers (``-k line:12`` still selects by line), and the
+    (or the problem's), then where it is written for readers (``-k line:12`` still selects by line;
+    a fence written in an included Markdown file: ``file:snippets/part.md,line:5``), and the
     ``id=`` of its ``run:`` directive where it has one."""
     item = example.parsed
     if isinstance(item, PageProblem):
         return f"sybil:{name},problem:{item.number},line:{item.line}"
     named = f",id:{item.block_id}" if getattr(item, "block_id", None) else ""  # ``-k id:NAME`` selects one block
-    return f"sybil:{name},block:{item.index},line:{item.line}{named}"
+    # a fence written in an included Markdown file: that file and its line (``-k part.md:12``)
+    file, _, line = (getattr(item, "source", "") or "").rpartition(":")
+    at = f"file:{file},line:{line}" if file else f"line:{item.line}"
+    return f"sybil:{name},block:{item.index},{at}{named}"
 
 
 def _line_starts(text: str) -> list[int]:
