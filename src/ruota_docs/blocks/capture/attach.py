@@ -46,10 +46,11 @@ class Directives(Preprocessor):
                 waiting.settle(None)
             return
         page_line, source = self._where(i)
+        source = _shorter(source, state.context.path) if source else ""
         directive = Directive(name, (args or "").strip(), page_line, source)
         out[i] = match["prefix"].rstrip(" \t")
         if kind == "typo":
-            written = f" (written at {_shorter(source, state.context.path)})" if source else ""
+            written = f" (written at {source})" if source else ""
             waiting.typos.append(Problem(page_line, directives.typo_message(name, args is not None) + written))
         elif name in directives.BLOCK_DIRECTIVES:
             waiting.pending.append(directive)
