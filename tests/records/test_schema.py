@@ -76,7 +76,7 @@ def test_the_field_lists_derive_from_the_model():
     names = [f.metadata.get("json") or f.name for f in dataclasses.fields(Result)]
     assert list(schema.ENTRY_FIELDS) == ["page", "lang", "index", "line", "file", *names]
     assert schema.ENTRY_FIELDS["id"] == (str, type(None)) and schema.ENTRY_FIELDS["duration"] == (int, float)
-    assert schema.OPTIONAL_FIELDS == ("signature", "as_root", "reason_code", "tier", "isolation")
+    assert schema.OPTIONAL_FIELDS == ("file", "signature", "as_root", "reason_code", "tier", "isolation")
     assert schema.OMITTED_IF_NULL == ("id", "error", "output", "as_root", "tier", "isolation")
     assert schema.PER_COPY == ("page", "lang", "index", "line", "file", "reused_from", "signature")
     assert schema.REASON_FIELDS == ("reason", "reason_code")

@@ -365,8 +365,8 @@ ENTRY_FIELDS: dict[str, tuple[type, ...]] = {
     "page": (str,), "lang": (str,), "index": (int,), "line": (int,), "file": (str,),
     **{key: _types(_HINTS[name]) for name, key in _JSON_NAMES},
 }
-#: Entry fields a record may lack (written before they existed).
-OPTIONAL_FIELDS = tuple(key for f, (_, key) in zip(_FIELDS, _JSON_NAMES) if f.metadata.get("optional"))
+#: Entry fields a record may lack: ``file``, where the block is written on its page, and fields newer than the record.
+OPTIONAL_FIELDS = ("file", *(key for f, (_, key) in zip(_FIELDS, _JSON_NAMES) if f.metadata.get("optional")))
 #: Fields left out of a stored result where they are null, and read back as null.
 OMITTED_IF_NULL = tuple(key for f, (_, key) in zip(_FIELDS, _JSON_NAMES)
                         if f.metadata.get("omit_null") and not f.metadata.get("per_copy")
