@@ -92,7 +92,8 @@ class _Waiting:
             if self.typos:
                 captured.error = f"{self.typos[0].line}: {self.typos[0].message}"
         else:
-            self.state.problems.extend(Problem(d.line, f"{d.name}: directive at line {d.line} {reason}")
+            self.state.problems.extend(Problem(d.line, f"{d.name}: directive at line {d.line} {reason}"
+                                               + (f" (written at {d.source})" if d.source else ""))
                                        for d in self.pending)
             self.state.problems.extend(self.typos)
         self.pending.clear()
