@@ -73,6 +73,13 @@ class Block:
         return self.source or f"{self.page}:{self.line}"
 
     @property
+    def written_in(self) -> tuple[str, int] | None:
+        """``(file, line)`` of a fence written in a Markdown file an include brought into the page (the file
+        relative to the project, where it is inside it); None for a fence written on the page."""
+        file, _, line = self.source.rpartition(":")
+        return (file, int(line)) if file and line.isdigit() else None
+
+    @property
     def shown_only(self) -> bool:
         """Output, prose or a diagram: never run, and not marked on the page."""
         return self.kind in SHOWN_ONLY

@@ -91,11 +91,6 @@ class BlockRef:
         """``es/guides/x.md#3``: how records and reports name the block."""
         return f"{self.page}#{self.index}"
 
-    @property
-    def where(self) -> str:
-        """Where its fence is written, for messages: ``line 12`` (of the page), ``snippets/part.md:5``."""
-        return f"{self.file}:{self.line}" if self.file else f"line {self.line}"
-
     @classmethod
     def from_entry(cls, entry: Mapping[str, Any]) -> BlockRef:
         """The block an entry (`Result.to_entry`'s form) is for."""

@@ -30,8 +30,8 @@ page's ``lines`` where each block of each copy starts (``null`` where a record h
 line). A block whose fence is written in a Markdown file that an include brings into the
 page starts at a line of that file, which the page's ``files`` names at the block's place
 (``"files": {"es": [null, "snippets/part.md"]}``, ``null`` for a fence on the page; absent
-where every fence is on the page); ``"folders": false`` marks a page of a site without language folders (its path is
-its own, not under the language's folder). A result whose copies ran with another page
+where every fence is on the page). ``"folders": false`` marks a page of a site without
+language folders (its path is its own, not under the language's folder). A result whose copies ran with another page
 signature than the page's (a run of some of its blocks) has its own ``signatures``, and one
 that ran at another time than the page's ``ran_at`` its own ``ran_at``. ``credited`` names,
 for a copy credited with another copy's run, the language that ran it

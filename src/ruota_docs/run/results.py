@@ -20,9 +20,9 @@ from ruota_docs.run.process.session import Outcome
 def block_ref(block: Block) -> BlockRef:
     """Which block of which page's copy ``block`` is, and where its fence is written: on the page, or at
     its own line in the Markdown file an include brought it from."""
-    file, _, line = block.source.rpartition(":")
-    if file and not PurePath(file).is_absolute():  # a file outside the project is not named in a record
-        return BlockRef(block.page, block.lang, block.index, int(line), file)
+    found = block.written_in
+    if found and not PurePath(found[0]).is_absolute():  # a file outside the project is not named in a record
+        return BlockRef(block.page, block.lang, block.index, found[1], found[0])
     return BlockRef(block.page, block.lang, block.index, block.line)
 
 

@@ -4,11 +4,13 @@ the page as Sybil does."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from types import SimpleNamespace
 
 from _support import clean_env, run_pytest, write_tree
+from ruota_docs.blocks.block import Block
 from ruota_docs.run.sybil.items import written_at
+from ruota_docs.run.sybil.parsers import PageProblem
 
 PART = """\
 Included prose.
@@ -43,8 +45,11 @@ def pytest_runtest_logreport(report):
 
 
 def test_only_a_block_written_in_an_included_file_has_a_place_of_its_own():
-    assert written_at(SimpleNamespace(source="snippets/part.md:12")) == ("snippets/part.md", 12)
-    assert written_at(SimpleNamespace(source="")) is None and written_at(None) is None
+    included = Block(page="es/p.md", lang="es", line=5, fence_language="python", kind="python", code="pass\n",
+                     source="snippets/part.md:12")
+    assert written_at(included) == ("snippets/part.md", 12)
+    assert written_at(dataclasses.replace(included, source="")) is None
+    assert written_at(PageProblem("es/p.md", 3, "a problem")) is None
 
 
 def test_pytest_reports_an_included_block_at_its_file_and_line(tmp_path):

@@ -17,12 +17,10 @@ from sybil.example import SybilFailure
 from sybil.integration.pytest import SybilFailureRepr, SybilFile, SybilItem
 
 
-def written_at(block: Any) -> tuple[str, int] | None:
-    """``(file, line)`` of a block's fence written in an included Markdown file (the file relative to
-    the project, where it is inside it); None for a fence written on the page, or for no block."""
-    source = getattr(block, "source", "") or ""
-    file, _, line = source.rpartition(":")
-    return (file, int(line)) if file and line.isdigit() else None
+def written_at(parsed: Any) -> tuple[str, int] | None:
+    """``(file, line)`` of a block's fence written in an included Markdown file (`Block.written_in`);
+    None for a fence written on the page, and for a page's problem (no block)."""
+    return getattr(parsed, "written_in", None)
 
 
 class _IncludedFailure(SybilFailureRepr):

@@ -114,8 +114,8 @@ def identify(name: str, example) -> str:
         return f"sybil:{name},problem:{item.number},line:{item.line}"
     named = f",id:{item.block_id}" if getattr(item, "block_id", None) else ""  # ``-k id:NAME`` selects one block
     # a fence written in an included Markdown file: that file and its line (``-k "part.md and line:12"``)
-    file, _, line = (getattr(item, "source", "") or "").rpartition(":")
-    at = f"file:{file},line:{line}" if file else f"line:{item.line}"
+    written = getattr(item, "written_in", None)
+    at = f"file:{written[0]},line:{written[1]}" if written else f"line:{item.line}"
     return f"sybil:{name},block:{item.index},{at}{named}"
 
 
