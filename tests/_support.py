@@ -343,16 +343,17 @@ class Evaluated:
         return getattr(self.block, name)
 
 
-def evaluate_page(root: Path, page: str) -> list[tuple[Evaluated, str | None]]:
+def evaluate_page(root: Path, page: str, state=None) -> list[tuple[Evaluated, str | None]]:
     """``(block with its outcome, what was raised or None)`` for each block of ``docs/<page>``,
-    evaluated in order in one page process, which is ended afterwards."""
+    evaluated in order in one page process, which is ended afterwards (``state``: the run's state,
+    `ruota_docs.run.run_state.RunState`, shared by the pages of one run; default: a run of this page alone)."""
     from ruota_docs.run.run_state import RunState
     from ruota_docs.run.settings import from_environment
     from ruota_docs.run.sybil import make_sybil
     from ruota_docs.run.sybil.evaluators import RUN_FIXTURE, teardown_page
 
     document = make_sybil(root).parse(root / "docs" / page)
-    state = document.namespace[RUN_FIXTURE] = RunState(from_environment(root))
+    state = document.namespace[RUN_FIXTURE] = state or RunState(from_environment(root))
     results = []
     try:
         for example in document.examples():

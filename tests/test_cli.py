@@ -301,7 +301,7 @@ def test_facts_max_age_comes_from_the_plugin_option(tmp_path, capsys):
     assert "0 older than 200 days" in capsys.readouterr().out
     bad = _fact_site(tmp_path / "bad", "  - ruota_docs:\n      fact_max_age: soon\n")
     assert main(["--root", str(bad), "facts"]) == 2
-    assert "fact_max_age must be a whole number of days" in capsys.readouterr().err
+    assert "fact_max_age: must be a whole number of days" in capsys.readouterr().err
 
 
 def test_facts_json_and_unreadable_directives(tmp_path, capsys):

@@ -48,3 +48,14 @@ def test_a_page_that_is_not_utf8_is_one_failing_region(tmp_path):
     assert isinstance(example.parsed, PageProblem)
     assert "not UTF-8" in example.parsed.error and example.parsed.line == 3
     assert identify("p.md", example).startswith("sybil:p.md,problem:")
+
+
+def test_sybil_reads_a_page_as_the_renderer_does_byte_order_mark_and_line_endings_alike(tmp_path):
+    from ruota_docs.blocks.pages import read_page
+
+    root = write_tree(tmp_path, {"docs/es/p.md": "# P\n"}, conftest=False)
+    path = root / "docs/es/p.md"
+    path.write_bytes(b"\xef\xbb\xbf# P\r\n\r\n```python\r\npass\r\n```\r\n\rText.\r\r```python\npass\n```\n")
+    document = make_sybil(root).parse(path)
+    assert document.text == read_page(path) and not document.text.startswith("\ufeff")
+    assert [(e.line, e.parsed.index) for e in document.examples()] == [(3, 0), (9, 1)]
