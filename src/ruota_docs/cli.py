@@ -104,9 +104,15 @@ def _print_page_status(page) -> None:
     for line, problem in page.unmeasured:
         print(f"  {page.page}:{line}: {problem}")
     if page.stale:
-        print(f"  stale (no record of the current code): lines {', '.join(map(str, page.stale))}")
+        print(f"  stale (no record of the current code): {_places(page.stale)}")
     if page.weak:
-        print(f"  not verified anywhere or failing: lines {', '.join(map(str, page.weak))}")
+        print(f"  not verified anywhere or failing: {_places(page.weak)}")
+
+
+def _places(found: list[int | str]) -> str:
+    """``lines 3, 7`` of the page, then the ``file:line`` of blocks written in included Markdown files."""
+    lines = [str(n) for n in found if isinstance(n, int)]
+    return "; ".join(([f"lines {', '.join(lines)}"] if lines else []) + [str(n) for n in found if isinstance(n, str)])
 
 
 def _strict_failures(report) -> list[str]:

@@ -480,8 +480,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     from ruota_docs.run.results import block_ref, result_of  # noqa: PLC0415 — a block's report only
 
     if report.skipped and isinstance(report.longrepr, tuple):
-        # point the skip at the page and line, not at pytest's unittest shim
-        report.longrepr = (str(item.path), block.line, report.longrepr[2])
+        # point the skip at the page and line (or the included file and line), not at pytest's unittest shim
+        path, line = item.written() if hasattr(item, "written") else (item.path, block.line)
+        report.longrepr = (str(path), line, report.longrepr[2])
     decided = _state(item.config).take(block.page, block.index)
     if decided is not None and decided.update is not None:  # travels with the report, from an xdist worker too
         report.user_properties.append((_UPDATED, decided.update.to_json()))
@@ -629,7 +630,7 @@ def _write_record(session: pytest.Session, entries: list[tuple[dict[str, Any], i
     totals: dict[str, int] = {}
     results: dict[BlockRef, Result] = {}
     for entry, page_blocks in entries:
-        block = BlockRef(entry["page"], entry["lang"], entry["index"], entry.get("line"))
+        block = BlockRef.from_entry(entry)
         results[block] = Result.from_entry(entry)
         recorded[block.page].add(block.index)
         totals[block.page] = page_blocks or 0

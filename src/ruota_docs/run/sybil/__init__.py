@@ -42,4 +42,5 @@ def make_sybil(root: str | Path, docs_dir: str | Path | None = None, patterns=("
         fixtures=[RUN_FIXTURE],  # the run's settings and state, from the pytest plugin
         name="ruota",
         identify=identify,
+        root=layout.root,
     )

@@ -123,14 +123,18 @@ class BlockParser:
 def identify(name: str, example) -> str:
     """A test's id within its page, unique by construction.
 
-    The id starts with the index of the block (or of the problem) on the page. Then come its line,
-    for readers (``-k line:12`` still selects by line), and the ``id=`` of its ``run:`` directive
-    where it has one."""
+    The id starts with the index of the block (or of the problem) on the page. Then comes where it
+    is written, for readers: ``-k line:12`` still selects by line, and a fence written in an
+    included Markdown file reads ``file:snippets/part.md,line:5``. Last comes the ``id=`` of its
+    ``run:`` directive, where it has one."""
     item = example.parsed
     if isinstance(item, PageProblem):
         return f"sybil:{name},problem:{item.number},line:{item.line}"
     named = f",id:{item.block_id}" if getattr(item, "block_id", None) else ""  # ``-k id:NAME`` selects one block
-    return f"sybil:{name},block:{item.index},line:{item.line}{named}"
+    # a fence written in an included Markdown file: that file and its line (``-k "part.md and line:12"``)
+    written = getattr(item, "written_in", None)
+    at = f"file:{written[0]},line:{written[1]}" if written else f"line:{item.line}"
+    return f"sybil:{name},block:{item.index},{at}{named}"
 
 
 def _line_starts(text: str) -> list[int]:
