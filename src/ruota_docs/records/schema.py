@@ -99,7 +99,7 @@ class BlockRef:
 
     @classmethod
     def from_entry(cls, entry: Mapping[str, Any]) -> BlockRef:
-        """The block an entry (`Result.to_entry`'s form) is for."""
+        """The block that an entry of `Result.to_entry`'s form is for."""
         return cls(entry["page"], entry["lang"], entry["index"], entry.get("line"), entry.get("file"))
 
 
