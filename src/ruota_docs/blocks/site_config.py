@@ -99,7 +99,7 @@ def plugin_options(config: dict, name: str) -> dict | None:
 #: read mkdocs.yml without MkDocs (the pytest side warns of any other, as MkDocs does).
 PLUGIN_OPTIONS = ("record_dir", "ledger_dir", "enabled", "source_language", "untranslated", "key_blocks",
                   "target_cards", "guide_cards", "policies", "report_only", "allow_private", "fact_max_age",
-                  "isolation", "check_records", "verified_records", "setup")
+                  "isolation", "check_records", "verified_records", "setup", "collect_hooks")
 
 
 def unknown_options(path: Path) -> list[tuple[str, int]]:

@@ -97,6 +97,11 @@ class RuotaDocsConfig(Config):
     #: A Python file (relative to mkdocs.yml) that each page's process runs before its first block, in
     #: a namespace of its own: the site's test set-up (environment variables, a frozen clock, mocks).
     setup = c.Optional(c.Type(str))
+    #: Collect each page as the site's ``hooks:`` rewrite it: pytest passes the page's Markdown through
+    #: each hook's ``on_page_markdown`` before it renders it, as ``mkdocs build`` does, so that the
+    #: blocks a hook writes into a page (tabs, outputs) are run and recorded like the page's own.
+    #: The hooks' packages must be installed where pytest runs; plugins' rewriting is not applied.
+    collect_hooks = c.Type(bool, default=False)
     #: Days after which a ``<!-- fact: checked=… -->`` claim is marked "may be out of date" on the
     #: site, and ``ruota-docs facts --as-of`` fails naming it.
     fact_max_age = c.Type(int, default=fact_directive.DEFAULT_MAX_AGE_DAYS)
@@ -234,6 +239,13 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         rendered = renderer.render(self.root, Path(page.file.abs_src_path), docs_dir=self.docs_dir, fast=True)
         return None if rendered.problems else rendered.blocks
 
+    def _made_reason(self, config) -> str:
+        """The locale key of why a block the site's rewriting made is not run: a plugin made it (the hooks'
+        blocks are collected), or its hooks or plugins did (and ``collect_hooks`` would collect the hooks')."""
+        if self.config.collect_hooks:
+            return "engine.made_by_plugin"
+        return "engine.made_by_hooks" if config.hooks else "engine.made_by_site"
+
     def _guide_blocks(self, path: Path) -> list:
         """A guide's blocks for the card matrix (evidence.load_guides), as `page_blocks` gives them."""
         key = Path(path).resolve().relative_to(self.docs_dir).as_posix()
@@ -321,7 +333,7 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
         if getattr(self, "_rewritten", False):
             self._rewritten = False
             own = self._file_blocks(page)
-            _align_with_file(rendered, own, lang)
+            _align_with_file(rendered, own, lang, self._made_reason(config))
         if rendered.problems:
             problem = rendered.problems[0]
             self._stop(f"{page_key}:{problem.line}: {problem.message}", *rendered.problems[1:], page=page_key)
@@ -566,11 +578,12 @@ def _stamp(folder: Path) -> tuple:
 _CHECKED: set[tuple] = set()
 
 
-def _align_with_file(rendered, own: list | None, lang: str) -> None:
-    """A page a hook or plugin rewrote: each block the file itself holds gets its index, line and
-    source as pytest collects them (so its record is found, and messages point into the file);
-    a block the rewriting made is marked not run, with why, and never stops the build (pytest
-    can never collect it, so no mark of a run could ever come true)."""
+def _align_with_file(rendered, own: list | None, lang: str, reason: str = "engine.made_by_site") -> None:
+    """A page a hook or plugin rewrote: each block pytest collects of it (the file's own, and with
+    ``collect_hooks`` those the site's hooks write) gets its index, line and source as pytest collects
+    them (so its record is found, and messages point into the file); a block the rewriting made
+    otherwise is marked not run, with why (``reason``, a locale key), and never stops the build
+    (pytest can never collect it, so no mark of a run could ever come true)."""
     if own is None:
         return
     twins: dict[str, list] = {}
@@ -584,13 +597,14 @@ def _align_with_file(rendered, own: list | None, lang: str) -> None:
             moved[block.index] = written.index
             block.index, block.line, block.end_line, block.source = (written.index, written.line, written.end_line,
                                                                      written.source)
+            block.made_by = written.made_by
             block.error = written.error
             continue
         moved[block.index] = extra
         block.index, extra = extra, extra + 1
         block.error = None
         if block.generated_by is None and not block.shown_only:
-            block.options = {**block.options, "skip": True, "reason": text(lang, "engine.made_by_site")}
+            block.options = {**block.options, "skip": True, "reason": text(lang, reason)}
     rendered.placed = [(start, end, moved.get(index, index)) for start, end, index in rendered.placed]
 
 
