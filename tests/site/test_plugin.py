@@ -512,6 +512,7 @@ def test_blocks_a_hook_makes_are_marked_not_run_and_the_files_own_keep_their_rec
     for made in (found[0], found[2]):
         assert "no se ejecuta" in made.lower() or "not run" in made.lower(), made
         assert "hooks o plugins del sitio" in made and "todavía" not in made.lower()
+        assert "collect_hooks: true" in made  # how to have it run, where a hook made it
 
 
 def test_with_collect_hooks_the_blocks_a_hook_makes_run_and_their_marks_come_true(tmp_path):
