@@ -45,6 +45,7 @@ expectations: the test suite never depends on them.
 from __future__ import annotations
 
 import argparse
+import html
 import json
 import os
 import re
@@ -307,17 +308,17 @@ def _marks(site: Path, made_at: dict) -> Counter:
     marks: Counter = Counter()
     for page, made in made_at.items():
         name = page[:-3]
-        html = site / (f"{name[:-5]}index.html" if name.endswith("index") else f"{name}/index.html")
-        if not html.exists():
+        built = site / (f"{name[:-5]}index.html" if name.endswith("index") else f"{name}/index.html")
+        if not built.exists():
             continue
-        text = html.read_text(encoding="utf-8")
+        text = built.read_text(encoding="utf-8")
         for match in _PANEL.finditer(text):
             index = int(match["index"])
             if (index in made) if isinstance(made, set) else index >= made:
                 state = match["state"]
-                if state == "notrun":
-                    words = re.sub(r"<[^>]+>", " ", text[match.end():match.end() + 2000])
-                    state += ": " + " ".join(words.split())[:90]
+                if state == "notrun":  # with the first words of its reason
+                    words = html.unescape(re.sub(r"<[^>]+>", " ", text[match.end():match.end() + 2000]))
+                    state += ": " + " ".join(words.split())[:70] + "…"
                 marks[state] += 1
     return marks
 
