@@ -538,6 +538,25 @@ def test_with_collect_hooks_the_blocks_a_hook_makes_run_and_their_marks_come_tru
     assert all("ruota-state-passed" in p for p in panels(article(root / "site" / "index.html")))
 
 
+@pytest.mark.parametrize("collect, hooks, key", [
+    (False, {"hooks.py": object()}, "engine.made_by_hooks"),
+    (False, {}, "engine.made_by_site"),
+    (True, {"hooks.py": object()}, "engine.made_by_plugin"),
+])
+def test_the_reason_a_made_block_is_not_run_says_what_would_run_it(collect, hooks, key):
+    """Where hooks may have made it and collect_hooks is off, the reason names the option; with it on,
+    what is left was made by a plugin, which no option has pytest collect."""
+    from types import SimpleNamespace
+
+    from ruota_docs.site.locales import text
+    from ruota_docs.site.plugin import RuotaDocsPlugin
+
+    plugin = SimpleNamespace(config=SimpleNamespace(collect_hooks=collect))
+    assert RuotaDocsPlugin._made_reason(plugin, SimpleNamespace(hooks=hooks)) == key
+    for lang in ("es", "fr", "en"):
+        assert ("collect_hooks: true" in text(lang, key)) == (key == "engine.made_by_hooks")
+
+
 def test_a_hook_that_shifts_the_page_leaves_messages_pointing_into_the_file(tmp_path):
     page = "# Inicio { #inicio }\n\nTexto.\n\n```also-made-up\nx\n```\n"
     root = write_tree(tmp_path / "site", {"docs/es/index.md": page, "hooks.py": HOOKS}, site=True)
