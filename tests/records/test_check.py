@@ -210,6 +210,44 @@ def test_stale_entries_are_warnings(project, good):
     assert record_check.summary([report]) == ("accepted: 1 record, 11 entries (2 stale); 0 errors, 2 warnings", 0)
 
 
+PART = """\
+    Texto incluido.
+
+    ```python
+    print("incluido")
+    ```
+    """
+
+
+def test_a_block_written_in_an_included_markdown_file_is_checked_and_reported_at_that_file(tmp_path):
+    """Its result names the file and its line there; once its code changes, the stale warning says
+    where to look: that file and line, not the include's line on the page."""
+    page = PAGE + '\n    --8<-- "part.md"\n'
+    project = write_tree(tmp_path / "project", {**{f"docs/{lang}/p.md": page for lang in ("es", "en", "fr")},
+                                                "snippets/part.md": PART}, conftest=False)
+    data = synthetic_record(project, RX7600)
+    assert (entry(data, "es/p.md#3")["line"], entry(data, "es/p.md#3")["file"]) == (3, "snippets/part.md")
+    assert json.loads(stored_text(data))["pages"]["p.md"]["files"]["es"] == [None, None, None, "snippets/part.md"]
+    assert problems(check(project, data)) == []
+    write_tree(project, {"snippets/part.md": PART.replace("incluido", "cambiado")}, conftest=False)
+    assert only(check(project, data), "es/p.md#3", "warning").startswith(
+        "stale: the code of block 3 (snippets/part.md:3) changed since it ran")
+
+
+@pytest.mark.parametrize("files, message", [
+    ({"es": ["/etc/part.md"]}, "must map a language folder to the included Markdown file each block is written in"),
+    ({"es": ["../../part.md"]}, "must map a language folder to the included Markdown file"),
+    ({"es": [None, None, None, None, "part.md"]}, "each block with a line in \"lines\""),
+    ({"es": "part.md"}, "must map a language folder to the included Markdown file"),
+    ([], "must be an object, not []"),
+])
+def test_a_pages_files_are_paths_inside_the_project_of_blocks_it_holds(project, good, files, message):
+    data = stored_form(good)
+    data["pages"]["p.md"]["files"] = files
+    report = check(project, data)
+    assert any(message in p.message for p in report.problems if p.where.startswith("pages.p.md")), problems(report)
+
+
 def test_entry_beyond_the_pages_blocks(project, good):
     good["blocks"]["es/p.md#7"] = copy.deepcopy(entry(good)) | {"index": 7, "sha256": "1" * 64}
     assert only(check(project, good), "es/p.md#7", "warning").startswith("stale: the page has 3 blocks now, none at index 7")

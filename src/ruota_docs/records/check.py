@@ -492,7 +492,7 @@ def _check_current(report: Report, block: BlockRef, result: Result, pages: _Page
     elif not any(b.sha256 == result.sha256 for b in blocks):
         at = next((b for b in blocks if b.index == block.index), None)
         stale = (f"stale: the page has {plural(len(blocks), 'block')} now, none at index {block.index}" if at is None
-                 else f"stale: the code of block {block.index} (line {at.line}) changed since it ran")
+                 else f"stale: the code of block {block.index} ({_written_at(at)}) changed since it ran")
     if stale:
         report.stale += 1
         report.add(block.key, "warning", "stale",
@@ -501,6 +501,12 @@ def _check_current(report: Report, block: BlockRef, result: Result, pages: _Page
         if result.tier in tiers.TIERS:
             _check_tier_reached(report, block.key, result, blocks)
         _check_printed(report, block.key, result, blocks)
+
+
+def _written_at(block: Block) -> str:
+    """Where a block of the page as it is now is written: ``line 12`` of the page, or ``snippets/part.md:5``
+    for a fence written in an included Markdown file."""
+    return block.source or f"line {block.line}"
 
 
 #: The engine's note where it cut the middle of a long output (`ruota_docs.run.process.session`).
@@ -530,7 +536,7 @@ def _check_tier_reached(report: Report, key: str, result: Result, blocks: list[B
     found = next(b for b in blocks if b.sha256 == result.sha256)
     expected = tiers.derive(found.evidence, found.requirements, result.outcome)
     if result.tier != expected:
-        report.add(f"{key}.tier", "error", "schema", f"the block (line {found.line}) reaches "
+        report.add(f"{key}.tier", "error", "schema", f"the block ({_written_at(found)}) reaches "
                    f"{expected or 'no tier'} when it {result.outcome}, not {result.tier!r}")
 
 
@@ -784,7 +790,10 @@ def _result_fields() -> tuple[dict[str, tuple[type, ...]], tuple[str, ...]]:
                     "signatures")
 
 
-_PAGE_FIELDS = {"signatures": (dict,), "lines": (dict,), "ran_at": (str,), "results": (list,), "folders": (bool,)}
+_PAGE_FIELDS = {"signatures": (dict,), "lines": (dict,), "files": (dict,), "ran_at": (str,), "results": (list,),
+                "folders": (bool,)}
+#: An included Markdown file, as the page's ``files`` names it: a path relative to the project, inside it.
+_FILE = re.compile(r"(?![/ ]|[A-Za-z]:)(?!.*(?:^|/)\.\.(?:/|$))[^\x00-\x1f\x7f\\]+")
 _REASON_FIELDS = {"reason_code": (dict, type(None)), "reason": (str, type(None))}
 
 
@@ -829,14 +838,32 @@ def _check_lines(report: Report, where: str, lines: dict[str, Any]) -> bool:
     return ok
 
 
+def _check_files(report: Report, where: str, files: dict[str, Any], lines: dict[str, Any]) -> bool:
+    """A page's ``files``: each language's list of the included Markdown file each block is written in
+    (null for a block written on the page), each at a block with a line."""
+    ok = True
+    for lang, found in files.items():
+        known = lines.get(lang) if isinstance(lines.get(lang), list) else []
+        if not _LANG.fullmatch(lang) or not isinstance(found, list) or not all(
+                name is None or isinstance(name, str) and _FILE.fullmatch(name) and n < len(known)
+                and known[n] is not None for n, name in enumerate(found)):
+            report.add(f"{where}.files.{lang}", "error", "schema",
+                       "must map a language folder to the included Markdown file each block is written in, a path "
+                       "inside the project (null for a block on the page), each block with a line in \"lines\"; "
+                       f"not {bounds.printable(json.dumps(found), 80)}")
+            ok = False
+    return ok
+
+
 def _check_stored(report: Report, pages: dict[str, Any], reasons: dict[str, Any], outputs: dict[str, Any]) -> bool:
     """The shape of ``pages``, ``reasons`` and ``outputs``; False where the entries cannot be read from them."""
     ok, named = True, {"reason": set[str](), "output": set[str]()}
     seen: dict[str, dict[tuple[str, int], str]] = {}
     for name, page in pages.items():
         where = f"pages.{name}"
-        if not _fields(report, where, page, _PAGE_FIELDS, ("signatures", "lines", "ran_at", "folders")) \
-                or not _check_lines(report, where, page.get("lines") or {}):
+        if not _fields(report, where, page, _PAGE_FIELDS, ("signatures", "lines", "files", "ran_at", "folders")) \
+                or not _check_lines(report, where, page.get("lines") or {}) \
+                or not _check_files(report, where, page.get("files") or {}, page.get("lines") or {}):
             ok = False
             continue
         _check_page_names(report, where, name, page)

@@ -74,17 +74,27 @@ def now() -> str:
 @dataclass(frozen=True, slots=True)
 class BlockRef:
     """Which block: the copy in language ``lang`` of a page (``es/guides/x.md``), its ``index``
-    among the page's blocks, and the page ``line`` it starts at (not part of its identity)."""
+    among the page's blocks, and where it is written (not part of its identity): the ``line`` its
+    fence starts at, on the page, or, for a fence written in a Markdown file that an include brings
+    into the page, in that ``file``."""
 
     page: str  #: path under the docs folder, language folder included: ``es/guides/keras-rx7600.md``
     lang: str  #: the page's language (the language folder), ``es``
     index: int  #: position among the page's blocks
     line: int | None = field(default=None, compare=False)  #: None where the record does not say
+    #: the included Markdown file the fence is written in, relative to the project (``snippets/part.md``);
+    #: None for a fence written on the page
+    file: str | None = field(default=None, compare=False)
 
     @property
     def key(self) -> str:
         """``es/guides/x.md#3``: how records and reports name the block."""
         return f"{self.page}#{self.index}"
+
+    @classmethod
+    def from_entry(cls, entry: Mapping[str, Any]) -> BlockRef:
+        """The block an entry (`Result.to_entry`'s form) is for."""
+        return cls(entry["page"], entry["lang"], entry["index"], entry.get("line"), entry.get("file"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -115,11 +125,13 @@ class Result:
     isolation: str | None = _field(optional=True, absent=True)
 
     def to_entry(self, block: BlockRef) -> JSON:
-        """The block and its result as one JSON object, in `ENTRY_FIELDS` order (``line`` and
+        """The block and its result as one JSON object, in `ENTRY_FIELDS` order (``line``, ``file`` and
         ``signature`` left out where unknown)."""
         entry: JSON = {"page": block.page, "lang": block.lang, "index": block.index}
         if block.line is not None:
             entry["line"] = block.line
+        if block.file is not None:
+            entry["file"] = block.file
         for name, key in _JSON_NAMES:
             value = getattr(self, name)
             if value is None and name in _ABSENT_IF_NULL:
@@ -291,8 +303,7 @@ class Record:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Record:
         """The record of `to_dict`'s form (what it lacks takes its default)."""
-        results = {BlockRef(e["page"], e["lang"], e["index"], e.get("line")): Result.from_entry(e)
-                   for e in (data.get("blocks") or {}).values()}
+        results = {BlockRef.from_entry(e): Result.from_entry(e) for e in (data.get("blocks") or {}).values()}
         return cls(machine_id=data.get("machine_id"), machine=Machine.from_json(data.get("machine")),
                    fingerprint=data.get("fingerprint"), provenance=data.get("provenance"), updated=data.get("updated"),
                    results=results)
@@ -346,18 +357,18 @@ _REQUIRED = frozenset(f.name for f in _FIELDS if f.default is dataclasses.MISSIN
 _JSON_NAMES = tuple((f.name, f.metadata.get("json") or f.name) for f in _FIELDS)
 #: Every field of a block's entry (`Result.to_entry`) and the JSON types it may hold.
 ENTRY_FIELDS: dict[str, tuple[type, ...]] = {
-    "page": (str,), "lang": (str,), "index": (int,), "line": (int,),
+    "page": (str,), "lang": (str,), "index": (int,), "line": (int,), "file": (str,),
     **{key: _types(_HINTS[name]) for name, key in _JSON_NAMES},
 }
-#: Entry fields a record may lack (written before they existed).
-OPTIONAL_FIELDS = tuple(key for f, (_, key) in zip(_FIELDS, _JSON_NAMES) if f.metadata.get("optional"))
+#: Entry fields a record may lack: ``file``, where the block is written on its page, and fields newer than the record.
+OPTIONAL_FIELDS = ("file", *(key for f, (_, key) in zip(_FIELDS, _JSON_NAMES) if f.metadata.get("optional")))
 #: Fields left out of a stored result where they are null, and read back as null.
 OMITTED_IF_NULL = tuple(key for f, (_, key) in zip(_FIELDS, _JSON_NAMES)
                         if f.metadata.get("omit_null") and not f.metadata.get("per_copy")
                         and not f.metadata.get("table"))
-#: Entry fields that differ between the copies of a block (stored as ``at``, the page's ``lines``
-#: and ``signatures``, and ``credited``).
-PER_COPY = ("page", "lang", "index", "line",
+#: Entry fields that differ between the copies of a block (stored as ``at``, the page's ``lines``,
+#: ``files`` and ``signatures``, and ``credited``).
+PER_COPY = ("page", "lang", "index", "line", "file",
             *(key for f, (_, key) in zip(_FIELDS, _JSON_NAMES) if f.metadata.get("per_copy")))
 #: Fields that may differ between copies that share one result (the latest is kept).
 MERGED = tuple(key for f, (_, key) in zip(_FIELDS, _JSON_NAMES) if f.metadata.get("merged"))

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ruota_docs.records import verdicts
-from ruota_docs.records.schema import Machine, Record, backend_order
+from ruota_docs.records.schema import BACKENDS, Machine, Record, backend_order
 from ruota_docs.site import evidence, formatting, reasons, tier_table, trust
 from ruota_docs.site.locales import text
 from ruota_docs.site.fragments import icon
@@ -89,7 +89,7 @@ def _level_name(cell: evidence.Cell, lang: str) -> str:
 
 
 #: How a guide's ``target`` reads in a cell: its values, with the backends as they are written.
-_BACKEND_WORDS = {"rocm": "ROCm", "cuda": "CUDA", "gpu": "GPU", "cpu": "CPU"}
+_BACKEND_WORDS = {key: backend.name for key, backend in BACKENDS.items()} | {"gpu": "GPU"}
 
 
 def _off_target(guide: evidence.Guide, lang: str) -> str:

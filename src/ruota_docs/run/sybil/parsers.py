@@ -43,19 +43,30 @@ class PageLayout:
 
 
 class PageDocument(Document):
-    """A Sybil document that survives a page that is not UTF-8: instead of an error that
-    stops collection, the page gets one failing region naming the file and line."""
+    """A Sybil document (Sybil's ``document_types``) that survives a page that is not UTF-8: instead of
+    an error that stops collection, the page gets one failing region naming the file and line.
 
+    Sybil reads a valid page as `ruota_docs.blocks.pages.decode_page` does (UTF-8 with or without a
+    byte-order mark, `ENCODING`; every line ending read as ``\\n``); only a page it cannot
+    decode is read here, with its bytes replaced, and parsed as Sybil parses any document."""
+
+    #: How Sybil is to read a page: UTF-8, a byte-order mark left out.
+    ENCODING = "utf-8-sig"
     decode_error: PageError | None = None
 
     @classmethod
-    def parse(cls, path: str, *parsers, encoding: str = "utf-8") -> Document:
-        raw = Path(path).read_bytes()
+    def parse(cls, path: str, *parsers, encoding: str = ENCODING) -> Document:
         try:
-            text, error = decode_page(raw), None
-        except PageError as problem:
-            text, error = raw.decode("utf-8", "replace"), problem
-        document = cls(text, path)
+            return super().parse(path, *parsers, encoding=encoding)
+        except UnicodeDecodeError:
+            raw = Path(path).read_bytes()
+            try:
+                decode_page(raw)
+            except PageError as problem:
+                error = problem
+            else:  # the page is UTF-8: what could not be decoded is something a parser read
+                raise
+        document = cls(raw.decode("utf-8", "replace"), path)
         document.decode_error = error
         for parser in parsers:
             for region in parser(document):
@@ -106,13 +117,17 @@ class BlockParser:
 
 def identify(name: str, example) -> str:
     """A test's id within its page, unique by construction: the block's index on the page
-    (or the problem's), then its line for readers (``-k line:12`` still selects by line), and the
+    (or the problem's), then where it is written for readers (``-k line:12`` still selects by line;
+    a fence written in an included Markdown file: ``file:snippets/part.md,line:5``), and the
     ``id=`` of its ``run:`` directive where it has one."""
     item = example.parsed
     if isinstance(item, PageProblem):
         return f"sybil:{name},problem:{item.number},line:{item.line}"
     named = f",id:{item.block_id}" if getattr(item, "block_id", None) else ""  # ``-k id:NAME`` selects one block
-    return f"sybil:{name},block:{item.index},line:{item.line}{named}"
+    # a fence written in an included Markdown file: that file and its line (``-k "part.md and line:12"``)
+    written = getattr(item, "written_in", None)
+    at = f"file:{written[0]},line:{written[1]}" if written else f"line:{item.line}"
+    return f"sybil:{name},block:{item.index},{at}{named}"
 
 
 def _line_starts(text: str) -> list[int]:
