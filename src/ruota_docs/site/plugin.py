@@ -181,7 +181,7 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
             problem = rendered.problems[0]
             raise PluginError(f"{key}:{problem.line}: {problem.message}")
         included = {self.root / str(source).split(":", 1)[0] for b in rendered.blocks for source in b.includes}
-        page_cache.remember(path, rendered.blocks, included)
+        page_cache.remember(path, rendered.blocks, included | self._hook_files())
         return rendered.blocks
 
     def _file_blocks(self, page) -> list | None:
@@ -189,6 +189,12 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
         and plugins); None where the engine cannot read it (the build then goes on as rendered)."""
         rendered = renderer.render(self.root, Path(page.file.abs_src_path), docs_dir=self.docs_dir, fast=True)
         return None if rendered.problems else rendered.blocks
+
+    def _hook_files(self) -> set:
+        """With ``collect_hooks``, the site's hooks: what a page's blocks depend on besides its files."""
+        if not self.config.collect_hooks:
+            return set()
+        return {self.root / str(name) for name in site_config.load_mkdocs_config(self.root).get("hooks") or ()}
 
     def _made_reason(self, config) -> str:
         """The locale key of why a block the site's rewriting made is not run: a plugin made it (the hooks'
@@ -293,7 +299,8 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
         banner = "" if self.languages.single else fragments.translation_banner(
             self.docs_dir, page_key, lang, self.site.source_language)
         if page.file.abs_src_path and self._own_page(page_key, lang):  # not a page shown in another language
-            page_cache.remember(page.file.abs_src_path, own or rendered.blocks, {o[0] for o in state.origins if o},
+            page_cache.remember(page.file.abs_src_path, own or rendered.blocks,
+                                {o[0] for o in state.origins if o} | self._hook_files(),
                                 lists_pages=any(directives.KINDS[d.name].lists_pages for d in rendered.directives),
                                 banner=banner)
         html = _mark_generated(html, rendered, page_verdicts, lang)
