@@ -43,9 +43,10 @@ log = get_plugin_logger(__name__)
 #: mkdocstrings renders the package's docstrings: English on every page, and said so.
 _API_OBJECT = '<div class="doc doc-object '
 #: Inside those English docstrings, what the site itself writes is in the reader's language:
-#: a block's panel, and mkdocstrings' "Bases:" (which it does not translate).
+#: a block's panel, and mkdocstrings' "Bases:" and "Examples:" (which it does not translate).
 _PANEL = '<div class="ruota-verify '
 _BASES = re.compile(r'<p class="doc doc-class-bases">\s*Bases:')
+_EXAMPLES = '<p><span class="doc-section-title">Examples:</span></p>'
 #: A fragment whose outer element Material's search leaves out of its index.
 _SEARCH_EXCLUDED = re.compile(r"\s*<div\b[^>]*\sdata-search-exclude[\s>]")
 #: Material's page body, and the banner over a page shown in its source language.
@@ -394,14 +395,13 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
             return html
         today = dt.date.today()
 
-        def fill(match):
+        def parse(args: str):
             try:
-                fact = fact_directive.parse(match["args"])
+                return fact_directive.parse(args)
             except fact_directive.FactDirectiveError as error:  # assemble reports those of a page's file
                 raise PluginError(f"{rendered.page}: {error}") from None
-            return facts.render(fact, lang, today, self.config.fact_max_age)
 
-        return facts.join_parentheses(fact_directive.DIRECTIVE.sub(fill, html))
+        return facts.render_page(html, parse, lang, today, self.config.fact_max_age)
 
     def _chart_entries(self, rendered, options: dict, line: int):
         """Each machine's entries for the chart's block, for its current code only: what a
@@ -593,10 +593,12 @@ def _after_title(html: str, header: str) -> str:
 
 def _api_in_english(content: str, lang: str) -> str:
     """The API reference's docstrings marked as English (``lang="en"``), and, inside them, the
-    site's own words in the reader's language ``lang``: the panels and "Bases:"."""
+    site's own words in the reader's language ``lang``: the panels, "Bases:" and "Examples:"."""
     if _API_OBJECT not in content:
         return content
     content = content.replace(_API_OBJECT, '<div lang="en" class="doc doc-object ')
     content = content.replace(_PANEL, f'<div lang="{lang}" class="ruota-verify ')
     bases = _escape(text(lang, "api_bases"))
+    examples = f'<p lang="{lang}"><span class="doc-section-title">{_escape(text(lang, "api_examples"))}</span></p>'
+    content = content.replace(_EXAMPLES, examples)
     return _BASES.sub(lambda _: f'<p lang="{lang}" class="doc doc-class-bases">{bases}', content)
