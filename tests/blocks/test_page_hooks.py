@@ -85,3 +85,18 @@ def test_line_map_counts_the_rewritten_lines_in_the_file():
     assert lines.line(7) == (5, True)
     assert lines.line(13) == (6, False)  # the second tab's code: after the file's closing fence
     assert lines.line(15) == (7, True)  # b
+
+
+def test_a_block_whose_last_lines_a_hook_moves_out_keeps_its_lines_and_the_new_block_is_made(tmp_path):
+    """pydantic's JSON outputs: the hook moves a trailing string out of the block into a block of its own."""
+    moves = ("def on_page_markdown(markdown, page, config, files):\n"
+             "    return markdown.replace('print(x)\\n\"\"\"3\"\"\"\\n```', 'print(x)\\n```\\n\\n```json\\n3\\n```')\n")
+    page = "# Tiny\n\n```python\nx = 3\nprint(x)\n\"\"\"3\"\"\"\n```\n"
+    root = _site(tmp_path, collect=True, hook=moves)
+    (root / "docs" / "index.md").write_text(page, encoding="utf-8")
+    found = renderer.render(root, root / "docs" / "index.md", fast=True)
+    python, data = found.blocks
+    assert (python.code, python.line, python.made_by) == ("x = 3\nprint(x)", 3, "")
+    assert python.end_line is None  # its closing fence is not under its last line in the file any more
+    assert (data.code, data.made_by, data.code_origins) == ("3", "hooks/tabs.py", (None,))
+    assert 3 <= data.line <= 7
