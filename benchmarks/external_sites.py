@@ -47,6 +47,7 @@ expectations: the test suite never depends on them.
 from __future__ import annotations
 
 import argparse
+import atexit
 import html
 import json
 import os
@@ -547,6 +548,7 @@ for folder in sys.path:
 def _serve(served: dict[str, str]) -> None:
     """``--serve``: in this process and in every process it starts (PYTHONPATH and the environment)."""
     folder = Path(tempfile.mkdtemp(prefix="external-sites-offline-"))
+    atexit.register(shutil.rmtree, folder, True)
     (folder / "sitecustomize.py").write_text(_SITECUSTOMIZE, encoding="utf-8")
     os.environ["RUOTA_BENCHMARK_SERVE"] = json.dumps({url: str(Path(f).resolve()) for url, f in served.items()})
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH")]))
