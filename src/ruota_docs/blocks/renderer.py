@@ -24,8 +24,8 @@ from types import SimpleNamespace
 import markdown
 
 from ruota_docs.blocks import block as blocks_mod
-from ruota_docs.blocks import (fact_directive, generated, markers, mkdocs_page, pages, policies, site_config,
-                               value_directive)
+from ruota_docs.blocks import (fact_directive, generated, markers, mkdocs_page, pages, policies, render_cache,
+                               site_config, value_directive)
 from ruota_docs.blocks.block import Block
 from ruota_docs.blocks.capture import BlockCapture, CaptureState, Context, Problem
 from ruota_docs.blocks.directives import KINDS, Directive, DirectiveError
@@ -65,6 +65,10 @@ def render(root: Path, path: Path, text: str | None = None, docs_dir: Path | Non
         text = pages.read_page(path) if text is None else text
     except pages.PageError as error:
         return PageRender(page, lang, problems=[Problem(error.line, str(error))])
+    kept = render_cache.key(root, path, docs, text, setup) if fast else None
+    found = render_cache.load(kept)
+    if found is not None:
+        return found
     body, first_line = pages.split_meta(text)
     try:
         md, html = _convert(setup, body, path, docs, first_line, fast)
@@ -72,12 +76,16 @@ def render(root: Path, path: Path, text: str | None = None, docs_dir: Path | Non
             # a ``:::`` line left as text: render again with the extension mkdocstrings adds
             # (loading the plugin is slow, and most pages have none)
             md, html = _convert(site_config.markdown_setup(root, plugins=True), body, path, docs, first_line, fast)
+            kept = None  # its blocks come from Python sources: not kept
     except site_config.ConfigError as error:
         return PageRender(page, lang, problems=[Problem(1, f"cannot render with {error}")])
     except Exception as error:  # noqa: BLE001 — an extension failed on this page: say so, page by page
         return PageRender(page, lang, problems=[Problem(first_line, f"the renderer failed on this page: "
                                                                     f"{type(error).__name__}: {error}")])
-    return assemble(md.ruota, html, page, lang, root, text)
+    state = md.ruota
+    result = assemble(state, html, page, lang, root, text)
+    render_cache.store(kept, result, state)
+    return result
 
 
 #: What a ``::: identifier`` line becomes when no extension reads it: a paragraph or a heading.
