@@ -15,9 +15,11 @@ and hooks left out (they need packages this machine lacks):
 
 - **seen**: the code blocks ``mkdocs build`` shows (every ``<pre><code>`` of the built pages);
 - **collected**: the engine's blocks, and how many of them are exactly the ones seen;
-- **lines right**: blocks whose recorded line is their opening fence, in the page or in the
-  included file the block names (indented code and blocks other extensions inject have no
-  fence of their own and are left out of this count);
+- **lines right**: blocks whose line, as the record holds it, is their opening fence: in the page,
+  or, for a fence written in an included Markdown file, in the file the record names (``file``);
+  with ``--collect-only``, the line and file the record would hold (`block_ref`). Indented code
+  and blocks other extensions inject have no fence of their own and are left out of this count;
+  how many of the blocks counted are written in included files is given beside it;
 - **outcomes** (without ``--collect-only``): the engine turned on as a maintainer starts with it
   (the plugin with ``report_only: true``, the policies of ``ruota-docs init --write``, ``'': show``;
   ``--setup`` gives the plugin a set-up file, the site's doc-test set-up, and ``--isolation`` its
@@ -52,6 +54,7 @@ import yaml
 
 from ruota_docs.blocks import renderer, shown, site_config
 from ruota_docs.records import ledger
+from ruota_docs.run.results import block_ref
 
 _IGNORE = shutil.ignore_patterns(".git", "site", "node_modules", ".venv", "__pycache__", ".tox", ".nox")
 _FENCE = re.compile(r"^[ \t>]*(?:[-*+]\s+|\d+[.)]\s+)?(`{3,}|~{3,})")
@@ -89,11 +92,12 @@ def _own(options) -> dict:
 
 
 def _drop_missing_extensions(config: Path) -> None:
-    """Extensions this machine cannot import are left out of both the build and the engine
-    (named on stderr): the two still render the same pages with the same extensions. A file
+    """Extensions this machine cannot load (no module, or a package that is no Markdown extension,
+    such as ``zensical.extensions`` where Zensical is installed) are left out of both the build and
+    the engine (named on stderr): the two still render the same pages with the same extensions. A file
     that pymdownx.snippets includes and the sdist does not ship is left out too
     (``check_paths: false``), where the site would stop its build on it."""
-    import importlib.util
+    import importlib
 
     text = config.read_text(encoding="utf-8")
     from mkdocs.utils.yaml import get_yaml_loader
@@ -107,13 +111,13 @@ def _drop_missing_extensions(config: Path) -> None:
         found = False
         for module in (name, f"markdown.extensions.{name}"):  # Python-Markdown's own go by their short names
             try:
-                found = found or importlib.util.find_spec(module) is not None
-            except ModuleNotFoundError:
+                found = found or hasattr(importlib.import_module(module), "makeExtension")
+            except ImportError:
                 pass
         if found:
             kept.append(item)
         else:
-            print(f"{config.parent.name}: left out extension {name} (not installed here)", file=sys.stderr)
+            print(f"{config.parent.name}: left out extension {name} (cannot be loaded here)", file=sys.stderr)
     for n, item in enumerate(kept):  # a file the sdist leaves out (SECURITY.md) is no reason to stop the build
         if item == "pymdownx.snippets" or (isinstance(item, dict) and "pymdownx.snippets" in item):
             options = dict(item["pymdownx.snippets"] or {}) if isinstance(item, dict) else {}
@@ -123,20 +127,19 @@ def _drop_missing_extensions(config: Path) -> None:
     config.write_text(yaml.dump(data, sort_keys=False), encoding="utf-8")
 
 
-def _line_right(root: Path, docs: Path, block) -> bool | None:
-    """Whether the block's line is its opening fence (None: it has none to point at)."""
-    if block.kind == "indented" or block.injected:
-        return None
-    if block.source:
-        name, _, line = block.source.rpartition(":")
-        path, number = root / name, int(line)
-    else:
-        path, number = docs / block.page, block.line
+def _has_fence(block) -> bool:
+    """Whether the block has an opening fence of its own to point at."""
+    return block.kind != "indented" and not block.injected
+
+
+def _at_fence(root: Path, docs: Path, page: str, line: int | None, file: str | None) -> bool:
+    """Whether ``line`` of ``file`` (relative to the project), or of the page where no file is named, opens a fence."""
+    path = root / file if file else docs / page
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError:
         return False
-    return 1 <= number <= len(lines) and bool(_FENCE.match(lines[number - 1]))
+    return line is not None and 1 <= line <= len(lines) and bool(_FENCE.match(lines[line - 1]))
 
 
 def _source(spec: str, into: Path) -> tuple[Path, str]:
@@ -185,7 +188,8 @@ def measure(spec: str, collect_only: bool = False, repeat: int = 1, setup: str |
         pages = shown.build(config, Path(tmp) / "built", plugins=[], hooks=[], theme={"name": "mkdocs"})
         here = os.getcwd()
         os.chdir(copy)  # as `mkdocs build` and pytest run: extensions such as mdx_include read paths from here
-        seen = collected = agree = right = pointed = injected = beyond = 0
+        seen = collected = agree = right = pointed = injected = beyond = included = 0
+        fenced = {}  # page#index → the block, for the blocks with a fence of their own
         docs = Path(site_config.markdown_setup(copy).docs_dir)
         for path in sorted(pages):
             if not path.is_relative_to(copy):
@@ -198,15 +202,19 @@ def measure(spec: str, collect_only: bool = False, repeat: int = 1, setup: str |
             length = len(path.read_text(encoding="utf-8").splitlines())
             beyond += sum(1 for block in blocks if not block.source and block.line > length)
             for block in blocks:
-                verdict = _line_right(copy, docs, block)
                 injected += block.injected
-                if verdict is not None:
+                if _has_fence(block):
+                    ref = block_ref(block)  # the line and file the record holds for it
+                    file = getattr(ref, "file", None)  # (an engine older than the field: always the page)
+                    fenced[ref.key] = block
                     pointed += 1
-                    right += verdict
+                    included += file is not None
+                    right += _at_fence(copy, docs, ref.page, ref.line, file)
         os.chdir(here)
         if collect_only:
             row.update(pages=sum(1 for p in pages if p.is_relative_to(copy)), seen=seen, collected=collected,
-                       agree=agree, right=right, pointed=pointed, injected=injected, beyond=beyond)
+                       agree=agree, right=right, pointed=pointed, included=included, injected=injected,
+                       beyond=beyond)
             row["time_s"], row["tail"] = _collect_time(copy, docs, repeat)
             return row
         adopted = _adopt(copy, config, setup, isolation)
@@ -219,13 +227,19 @@ def measure(spec: str, collect_only: bool = False, repeat: int = 1, setup: str |
         records = sorted((copy / "verification").glob("*.json"))
         entries = ledger.load(records[0]).to_dict()["blocks"] if records else {}  # read as the engine does
         outcomes = Counter(entry["outcome"] for entry in entries.values())
+        # lines right as the record holds them, for the blocks with a fence of their own
+        recorded = [entries[key] for key in fenced if key in entries]
+        right = sum(_at_fence(copy, docs, e["page"], e.get("line"), e.get("file")) for e in recorded)
         row.update(pages=sum(1 for p in pages if p.is_relative_to(copy)), seen=seen, collected=collected,
-                   agree=agree, right=right, pointed=pointed, injected=injected, recorded=len(entries),
+                   agree=agree, right=right, pointed=len(recorded), included=sum(bool(e.get("file")) for e in recorded),
+                   injected=injected, recorded=len(entries),
                    passed=outcomes["passed"], failed=outcomes["failed"], skipped=outcomes["skipped"],
                    adopted=adopted, exit=run.returncode, tail=run.stdout.strip().splitlines()[-1:] or [""])
         row["causes"] = _classify(copy, docs, entries, copy / _SETUP_NAME if setup else None, isolation)
+        # the site's own modules its config names (pymdown's !!python/name:tools.…), as `python -m` finds them
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(copy), os.environ.get("PYTHONPATH"))))}
         check = subprocess.run([str(Path(sys.executable).with_name("ruota-docs")), "record", "check",
-                                *map(str, records)], cwd=copy, capture_output=True, text=True)
+                                *map(str, records)], cwd=copy, capture_output=True, text=True, env=env)
         row["check"] = (check.returncode, (check.stdout + check.stderr).strip().splitlines()[-1:] or [""])
         started = time.perf_counter()
         built = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(Path(tmp) / "with-record")],
@@ -388,13 +402,19 @@ def main(argv: list[str] | None = None) -> int:
         print("| --- | ---: | ---: | ---: | ---: | ---: |")
         for r in rows:
             print(f"| {r['site']} | {r['pages']} | {r['seen']} | {r['collected']} ({r['agree']}) "
-                  f"| {r['right']} of {r['pointed']} | {r['time_s']:.1f} s |")
+                  f"| {_lines(r)} | {r['time_s']:.1f} s |")
         for r in rows:
             print(f"\n{r['site']}: {r['tail']}; {r['injected']} block(s) injected by extensions, "
                   f"{r['beyond']} pointing past the end of their page")
         return 0
     _full_table(rows)
     return 0
+
+
+def _lines(row: dict) -> str:
+    """The *lines right* cell: ``30 of 30 (4 in included files)``."""
+    included = f" ({row['included']} in included files)" if row["included"] else ""
+    return f"{row['right']} of {row['pointed']}{included}"
 
 
 def _name(spec: str) -> str:
@@ -419,7 +439,7 @@ def _full_table(rows: list[dict]) -> None:
     print("| --- " + "| ---: " * (9 + len(CAUSES)) + "|")
     for r in rows:
         print(f"| {r['site']} | {r['pages']} | {r['seen']} | {r['collected']} ({r['agree']}) "
-              f"| {r['right']} of {r['pointed']} | {r['recorded']} | {r['passed']} | {r['skipped']} | {r['failed']} | "
+              f"| {_lines(r)} | {r['recorded']} | {r['passed']} | {r['skipped']} | {r['failed']} | "
               + " | ".join(str(r["causes"][c]) for c in CAUSES) + f" | {r['time_s']:.1f} s |")
     for r in rows:
         code, tail = r["check"]

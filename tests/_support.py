@@ -187,7 +187,7 @@ def results_of(entries) -> dict:
     """Entries (`Result.to_entry`'s form) as a record's results: block → result."""
     from ruota_docs.records.schema import BlockRef, Result
 
-    return {BlockRef(e["page"], e["lang"], e["index"], e.get("line")): Result.from_entry(e) for e in entries}
+    return {BlockRef.from_entry(e): Result.from_entry(e) for e in entries}
 
 
 def record_of(data: dict):
@@ -223,6 +223,7 @@ def synthetic_record(root: Path, machine: dict, outcome=None, when: str = "2026-
     """
     from ruota_docs.records.reason_codes import reason as reason_code
     from ruota_docs.blocks.collect import page_blocks
+    from ruota_docs.run.results import block_ref
 
     docs = root / "docs"
     blocks = {}
@@ -237,8 +238,10 @@ def synthetic_record(root: Path, machine: dict, outcome=None, when: str = "2026-
                 state, output, reason = "skipped", "", reason_code("not_run", why=block.not_run_reason)
             else:
                 state, output, reason = "passed", f"ran on {machine.get('gpu_name') or 'the CPU'}\n", None
+            ref = block_ref(block)  # a fence written in an included Markdown file: its line there, and the file
             blocks[f"{block.page}#{block.index}"] = {
-                "page": block.page, "lang": block.lang, "index": block.index, "line": block.line,
+                "page": block.page, "lang": block.lang, "index": block.index, "line": ref.line,
+                **({"file": ref.file} if ref.file else {}),
                 "language": block.fence_language, "sha256": block.sha256, "id": block.block_id, "outcome": state,
                 "reason": getattr(reason, "english", lambda: reason)(), "error": None, "duration": 0.25,
                 "output": output, "ran_at": when, "reused_from": None, "signature": block.signature,
@@ -340,16 +343,17 @@ class Evaluated:
         return getattr(self.block, name)
 
 
-def evaluate_page(root: Path, page: str) -> list[tuple[Evaluated, str | None]]:
+def evaluate_page(root: Path, page: str, state=None) -> list[tuple[Evaluated, str | None]]:
     """``(block with its outcome, what was raised or None)`` for each block of ``docs/<page>``,
-    evaluated in order in one page process, which is ended afterwards."""
+    evaluated in order in one page process, which is ended afterwards (``state``: the run's state,
+    `ruota_docs.run.run_state.RunState`, shared by the pages of one run; default: a run of this page alone)."""
     from ruota_docs.run.run_state import RunState
     from ruota_docs.run.settings import from_environment
     from ruota_docs.run.sybil import make_sybil
     from ruota_docs.run.sybil.evaluators import RUN_FIXTURE, teardown_page
 
     document = make_sybil(root).parse(root / "docs" / page)
-    state = document.namespace[RUN_FIXTURE] = RunState(from_environment(root))
+    state = document.namespace[RUN_FIXTURE] = state or RunState(from_environment(root))
     results = []
     try:
         for example in document.examples():

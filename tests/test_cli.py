@@ -129,6 +129,13 @@ def test_status_without_ledgers(tree, capsys):
     assert "9 blocks have no passing record on any machine or failed last time" in err
 
 
+def test_status_names_a_block_written_in_an_included_markdown_file_at_that_file(tmp_path, capsys):
+    root = write_tree(tmp_path, {"docs/es/p.md": '# P\n\n```python\nx = 1\n```\n\n--8<-- "part.md"\n',
+                                 "snippets/part.md": "Text.\n\n```python\ny = 2\n```\n"}, conftest=False)
+    code, out, _ = cli(capsys, "--root", str(root), "status")
+    assert code == 0 and "  not verified anywhere or failing: lines 3; snippets/part.md:3\n" in out
+
+
 def test_status_with_ledgers(tree, capsys):
     ledger_file(tree / "verification" / "cpu-x86_64.json", "cpu-x86_64",
                 [(0, "passed", CODES[0]), (1, "failed", CODES[1]), (2, "skipped", CODES[2]), (3, "skipped", CODES[3])], ALL)
@@ -294,7 +301,7 @@ def test_facts_max_age_comes_from_the_plugin_option(tmp_path, capsys):
     assert "0 older than 200 days" in capsys.readouterr().out
     bad = _fact_site(tmp_path / "bad", "  - ruota_docs:\n      fact_max_age: soon\n")
     assert main(["--root", str(bad), "facts"]) == 2
-    assert "fact_max_age must be a whole number of days" in capsys.readouterr().err
+    assert "fact_max_age: must be a whole number of days" in capsys.readouterr().err
 
 
 def test_facts_json_and_unreadable_directives(tmp_path, capsys):

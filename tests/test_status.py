@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from _support import write_tree
 from test_cli import ALL, CODES, ledger_file, tree  # noqa: F401 — the fixture is used by name
 
 from ruota_docs import status
@@ -26,3 +27,10 @@ def test_an_unreadable_page_is_reported_not_raised(tree):  # noqa: F811
     report = status.compute(tree, tree / "docs", ["es"], "verification")
     bad = next(p for p in report.pages if p.page == "es/bad.md")
     assert bad.error is not None and report.unreadable == 1
+
+
+def test_a_block_written_in_an_included_markdown_file_is_named_at_that_file(tmp_path):
+    root = write_tree(tmp_path, {"docs/es/p.md": '# P\n\n```python\nx = 1\n```\n\n--8<-- "part.md"\n',
+                                 "snippets/part.md": "Text.\n\n```python\ny = 2\n```\n"}, conftest=False)
+    page, = status.compute(root, root / "docs", ["es"], "verification").pages
+    assert page.weak == [3, "snippets/part.md:3"]

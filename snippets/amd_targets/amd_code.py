@@ -64,7 +64,7 @@ def describe(code, size, pattern):
 # --8<-- [start:triton]
 import os
 
-os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")  # Triton 3.9's default, said out loud (it warns otherwise)
+os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")  # Triton 3.9's default, set explicitly to silence its warning
 import triton
 import triton.language as tl
 from triton.backends.compiler import GPUTarget

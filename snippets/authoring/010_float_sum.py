@@ -8,7 +8,7 @@ values = [0.1] * 10
 
 # --8<-- [start:check]
 naive = 0.0
-for value in values:  # each addition rounds (sum() compensates since Python 3.12)
+for value in values:  # each addition rounds (since Python 3.12, sum() compensates)
     naive += value
 exact = math.fsum(values)  # correctly rounded sum
 print("sum:", naive, "fsum:", exact)

@@ -42,13 +42,14 @@ with contextlib.redirect_stdout(report):
 print(report.getvalue(), end="")
 print("exit status", status)
 #> verification/rocm-gfx1102.json: machine.hip: error: a ROCm machine records its HIP version (torch.version.hip)
-#> verification/rocm-gfx1102.json: es/demo.md#1: warning: stale: the code of block 1 (line 7) changed since it ran; the site shows it as not verified until the page runs again
-#> verification/rocm-gfx1102.json: es/demo.md#0.output: error: a home folder (/home/<a…>): run the page again on that machine (the engine writes its own user and host names as <user> and <host>), or remove it from the text and run `ruota-docs record migrate` on the record, which keys its tables again; text the page or its code shows is the docs' own and never reported: where the docs print it otherwise, list it in the ruota_docs plugin's allow_private option (mkdocs.yml)
+#> verification/rocm-gfx1102.json: es/demo.md#1: warning: stale: the code of block 1 (line 7) has changed since it ran, so the site shows it as not verified until the page runs again
+#> verification/rocm-gfx1102.json: es/demo.md#0.output: error: contains a home folder (/home/<a…>)
+#>   hint: Run the page again on that machine (the engine masks its own user and host names), or remove the text and run `ruota-docs record migrate` on the record. If the docs print this text on purpose, add it to allow_private in mkdocs.yml.
 #> verification/rocm-gfx1102.json: 2 entries, 1 stale, 2 errors, 1 warning
 #> REFUSED: 1 record, 2 entries (1 stale); 2 errors, 1 warning
 #> exit status 1
 lines = report.getvalue().splitlines()
 assert status == 1 and lines[-1].startswith("REFUSED: 1 record, 2 entries (1 stale); 2 errors")
 assert any("machine.hip: error" in line for line in lines)
-assert any("es/demo.md#0.output: error: a home folder" in line for line in lines)
+assert any("es/demo.md#0.output: error: contains a home folder" in line for line in lines)
 assert any("es/demo.md#1: warning: stale" in line for line in lines)

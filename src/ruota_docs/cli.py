@@ -104,9 +104,15 @@ def _print_page_status(page) -> None:
     for line, problem in page.unmeasured:
         print(f"  {page.page}:{line}: {problem}")
     if page.stale:
-        print(f"  stale (no record of the current code): lines {', '.join(map(str, page.stale))}")
+        print(f"  stale (no record of the current code): {_places(page.stale)}")
     if page.weak:
-        print(f"  not verified anywhere or failing: lines {', '.join(map(str, page.weak))}")
+        print(f"  not verified anywhere or failing: {_places(page.weak)}")
+
+
+def _places(found: list[int | str]) -> str:
+    """``lines 3, 7`` of the page, then the ``file:line`` of blocks written in included Markdown files."""
+    lines = [str(n) for n in found if isinstance(n, int)]
+    return "; ".join(([f"lines {', '.join(lines)}"] if lines else []) + [str(n) for n in found if isinstance(n, str)])
 
 
 def _strict_failures(report) -> list[str]:
@@ -600,8 +606,9 @@ def main(argv: list[str] | None = None) -> int:
                            description="Lists every fact directive of every page, oldest first: its age in days, "
                                        "the day it was checked, where it is written, the claim and its source. With "
                                        "--as-of DATE, exits 1 and names each fact older than the ruota_docs plugin's "
-                                       "fact_max_age (default 120 days) on that date. A directive that cannot be "
-                                       "read, or is dated in the future, is an error (exit 2).")
+                                       f"fact_max_age (default {site_config.DEFAULT_FACT_MAX_AGE} days) on that date. "
+                                       "A directive that cannot be read, or is dated in the future, is an error "
+                                       "(exit 2).")
     facts.add_argument("--as-of", type=_date, metavar="YYYY-MM-DD",
                        help="judge the ages on this date and exit 1 if any fact has expired (CI passes today)")
     facts.add_argument("--max-age", type=int, metavar="DAYS", help="instead of the plugin's fact_max_age")

@@ -25,10 +25,11 @@ class PageStatus:
     per_machine: dict[str, Counter] = field(default_factory=dict)
     #: ``(line, problem)`` of value directives that are wrong or not measured anywhere.
     unmeasured: list[tuple[int, str]] = field(default_factory=list)
-    #: Lines of blocks no record holds for their current code.
-    stale: list[int] = field(default_factory=list)
-    #: Lines of blocks that must run and have no passing record, or failed last time.
-    weak: list[int] = field(default_factory=list)
+    #: Where blocks no record holds for their current code are written: their page line, or ``file:line``
+    #: for a fence written in an included Markdown file.
+    stale: list[int | str] = field(default_factory=list)
+    #: Where blocks that must run and have no passing record, or failed last time, are written (as ``stale``).
+    weak: list[int | str] = field(default_factory=list)
     #: ``(line, message)`` when the page cannot be read at all.
     error: tuple[int, str] | None = None
 
@@ -70,11 +71,11 @@ def _page(root: Path, docs: Path, path: Path, machines: list[str], indexed) -> P
         for result in verdict.results:
             status.per_machine[result.machine_id][result.state] += 1
         if not any(r.state in ("passed", "failed", "skipped") for r in verdict.results):
-            status.stale.append(block.line)
+            status.stale.append(block.source or block.line)
         passed, failed = verdict.by_state("passed"), verdict.by_state("failed")
         if block.not_run_reason is None and (not passed or failed):
             if any(r.state != "skipped" for r in verdict.results) or verdict.absent or not verdict.results:
-                status.weak.append(block.line)
+                status.weak.append(block.source or block.line)
     return status
 
 

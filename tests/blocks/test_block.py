@@ -100,3 +100,10 @@ def test_a_declared_tier_changes_the_signature_and_no_declaration_leaves_it_as_i
                                           Directive("evidence", "compiled arch=gfx1102", 2)]))
     assert plain.identity() == ("python", "python", "print(1)\n", ("import=triton",), (), False)
     assert compiled.identity() == (*plain.identity(), "compiled", ("gfx1102",))
+
+
+def test_a_block_knows_the_included_file_and_line_its_fence_is_written_at():
+    assert build(captured()).written_in is None
+    written = blocks.build(captured(), "es/p.md", "es", line=3, end_line=None, source="snippets/part.md:12",
+                           code_origins=(), includes=(), extended=None)
+    assert (written.written_in, written.where) == (("snippets/part.md", 12), "snippets/part.md:12")

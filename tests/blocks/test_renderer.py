@@ -107,6 +107,19 @@ def test_a_directive_in_an_included_file_attaches_to_its_fence(project):
     assert ([str(r) for r in block.requirements], block.line, block.source) == (["cpu"], 3, "snippets/part.md:2")
 
 
+def test_a_directive_in_an_included_file_that_cannot_be_read_is_reported_at_that_file(project):
+    part = 'Text.\n\n<!-- requires: gpu=nonsense -->\n```python\nx = 1\n```\n\n<!-- run: colour=red -->\n```python\ny = 2\n```\n'
+    rendered = project('# T\n\n--8<-- "part.md"\n', **{"snippets/part.md": part})
+    assert [b.error.split(": ", 1)[0] for b in rendered.blocks] == ["snippets/part.md:3", "snippets/part.md:8"]
+    assert [b.where for b in rendered.blocks] == ["snippets/part.md:4", "snippets/part.md:9"]
+
+
+def test_a_directive_in_an_included_file_with_no_block_after_it_names_that_file(project):
+    rendered = project('# T\n\n--8<-- "part.md"\n', **{"snippets/part.md": "Text.\n\nMore.\n\n<!-- run: safe -->\nMore text.\n"})
+    assert [(p.line, p.message) for p in rendered.problems] == [
+        (3, "run: directive at line 3 is not directly followed by a code block (written at snippets/part.md:5)")]
+
+
 def test_a_typo_of_a_directive_fails_its_block_only(project):
     rendered = project('=== "A"\n\n    <!-- requirs: rocm -->\n    ```python\n    x = 1\n    ```\n\n```python\ny = 2\n```\n')
     assert [b.error for b in rendered.blocks] == [

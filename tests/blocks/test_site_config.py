@@ -173,15 +173,30 @@ def test_a_malformed_mkdocs_yml_is_named_with_its_line(tmp_path):
 
 def test_unknown_plugin_options_are_named_with_their_line(tmp_path):
     path = tmp_path / "mkdocs.yml"
-    path.write_text("site_name: x\nplugins:\n  - ruota_docs:\n      polices: {}\n      report_only: true\n",
-                    encoding="utf-8")
-    assert site_config.unknown_options(path) == [("polices", 4)]
+    path.write_text("site_name: x\nplugins:\n  - search:\n      polices: {}\n  - ruota_docs:\n      polices: {}\n"
+                    "      report_only: true\n", encoding="utf-8")
+    (warning,) = site_config.read(tmp_path).warnings
+    assert warning.startswith(f"{path}:6: plugins: ruota_docs: unknown option 'polices' (the plugin has: record_dir, ")
+    assert "ledger_dir" not in warning  # an old name is read, not offered
 
 
-def test_the_option_names_are_the_plugins():
-    from ruota_docs.site.plugin import RuotaDocsConfig
+def test_an_old_option_name_is_read_with_a_warning(tmp_path):
+    site = site_config.read(_project(tmp_path, "plugins:\n  ruota_docs:\n    ledger_dir: runs\n"))
+    assert site.record_dir == tmp_path / "runs"
+    assert site.warnings == (f"{tmp_path / 'mkdocs.yml'}:3: plugins: ruota_docs: 'ledger_dir' is the old name of "
+                             "record_dir: rename it",)
 
-    assert set(site_config.PLUGIN_OPTIONS) == set(dict(RuotaDocsConfig._schema))
+
+@pytest.mark.parametrize(("written", "expected"), [
+    ("isolation: blok", r":4: plugins: ruota_docs: isolation: Expected one of: \('page', 'block', 'variants'\) but "
+                        r"received: 'blok' \(how pages' blocks share processes"),
+    ("enabled: maybe", r":4: plugins: ruota_docs: enabled: Expected type: <class 'bool'> but received: <class 'str'> "
+                       r"\(false builds the site without"),
+    ("untranslated: a.md", r":4: plugins: ruota_docs: untranslated: Expected type: <class 'list'>"),
+])
+def test_a_wrong_option_value_is_refused_with_its_file_line_and_what_the_option_is_for(tmp_path, written, expected):
+    with pytest.raises(site_config.ConfigError, match=r"^" + str(tmp_path / "mkdocs.yml") + expected):
+        site_config.read(_project(tmp_path, f"site_name: x\nplugins:\n  - ruota_docs:\n      {written}\n"))
 
 
 @pytest.mark.parametrize("written, expected", [("", 120), ("\n      fact_max_age: 30", 30)])
@@ -192,7 +207,7 @@ def test_fact_max_age_is_the_plugin_option_or_120_days(tmp_path, written, expect
 
 @pytest.mark.parametrize("value", ["0", "-5", "soon", "true", "1.5"])
 def test_a_fact_max_age_that_is_not_a_positive_number_of_days_is_refused(tmp_path, value):
-    with pytest.raises(site_config.ConfigError, match="fact_max_age must be a whole number of days, at least 1"):
+    with pytest.raises(site_config.ConfigError, match="fact_max_age: must be a whole number of days, at least 1"):
         site_config.read(_project(tmp_path, f"site_name: x\nplugins:\n  - ruota_docs:\n      fact_max_age: {value}\n"))
 
 

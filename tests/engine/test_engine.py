@@ -660,12 +660,20 @@ def test_a_block_written_in_an_included_markdown_file_is_reported_at_that_file_a
     for lang in ("en", "fr"):
         (root / "docs" / lang).mkdir()
         (root / "docs" / lang / "index.md").write_text("# T { #t }\n\nIntro.\n", encoding="utf-8")
-    ran = run_pytest(root, "docs/es", "--no-record")
+    ran = run_pytest(root, "docs/es", "--ledger", "my.json")
     assert "snippets/part.md:3: ValueError: boom" in ran.stdout
     assert 'File "snippets/part.md:3", line 2' in ran.stdout
     assert "snippets/part.md:8: code block with language 'made-up' has no run policy" in ran.stdout
+    assert "FAILED docs/es/index.md::sybil:ruota,block:0,file:snippets/part.md,line:3" in ran.stdout
+    # the record: the block is the page's, written at its line in the included file
+    found = read_ledger(root / "my.json")["blocks"]["es/index.md#0"]
+    assert (found["line"], found["file"], found["outcome"]) == (3, "snippets/part.md", "failed")
     built = run_mkdocs(root)
     assert built.returncode != 0 and "snippets/part.md:8: code block with language 'made-up'" in built.stderr
+    (root / "snippets/part.md").write_text("Part.\n\n<!-- requires: gpu=any -->\n```python\nprint(1)\n```\n",
+                                           encoding="utf-8")
+    built = run_mkdocs(root)
+    assert built.returncode != 0 and "snippets/part.md:3: requirement 'gpu' takes no value" in built.stderr
 
 
 ISOLATED = """

@@ -97,7 +97,7 @@ def test_status_page_describes_the_rocm_machine(site):
     assert "<th>AMD Radeon RX 7600 (ROCm, gfx1102)</th>" in page
     machines = page[page.index("ruota-machines"):]
     assert "<td>AMD Radeon RX 7600 (ROCm, gfx1102)</td><td>ROCm</td><td>AMD Radeon RX 7600 · gfx1102</td>" in machines
-    assert "HIP 6.4.43482-0f2d60242" in machines and "torch 2.9.1+rocm6.4" in machines and "28 nov. 2026" in machines
+    assert "HIP 6.4.43482-0f2d60242" in machines and "torch 2.9.1+rocm6.4" in machines and "28 de noviembre de 2026" in machines
 
 
 def test_output_tabs_name_the_rocm_machine(site):
@@ -124,13 +124,13 @@ def test_card_matrix_shows_the_rocm_row(site):
         ("3", "Guía completa verificada"),
         ("1", "Entorno comprobado Falló el bloque 030_tiny_pipeline.py"),  # named by the snippet it shows
         # the Radeon VII guide is written for gfx906 (its target in mkdocs.yml): a gfx1102 reaches no level there
-        ("off", "Fuera del ámbito de la guía La guía está escrita para ROCm, gfx906"),
+        ("off", "Fuera del ámbito de la guía La guía está escrita para ROCm en gfx906"),
         ("3", "Guía completa verificada"),
     ]
     assert words(row).startswith("gfx1102 AMD Radeon RX 7600 1 máquina Guía completa verificada")
     listed = re.search(r'<tr class="ruota-matrix-machines" data-for="target-gfx1102">.*?</tr>', page)[0]
     assert words(listed).startswith("Máquinas (1) AMD Radeon RX 7600 · gfx1102 · Linux x86_64 · PyTorch 2.9.1+rocm6.4 · "
-                                    "HIP 6.4.43482-0f2d60242 · 28 nov. 2026")
+                                    "HIP 6.4.43482-0f2d60242 · 28 de noviembre de 2026")
     missing = re.findall(r'<tr class="ruota-matrix-missing" data-targets="([^"]+)"', page)
     assert missing == ["gfx906", "gfx1030 gfx1031 gfx1032"]  # the RX 7600 has its record now
     assert '<a href="../run-on-your-card/">Ejecuta la suite de pruebas en esta tarjeta y envía tu registro.</a>' in page

@@ -33,3 +33,9 @@ def test_only_a_passed_or_failed_result_is_refused():
     assert agreement.problems({"outcome": "skipped"}, block, GFX1102) is None
     assert agreement.problems({"outcome": "failed"}, block, GFX1102).startswith(
         "failed for the block at line 7, which requires arch=gfx906, on a machine that does not meet it")
+
+
+def test_a_block_written_in_an_included_markdown_file_is_named_at_that_file():
+    block = SimpleNamespace(requirements=parse("rocm"), line=7, source="snippets/part.md:3")
+    assert agreement.problems({"outcome": "passed"}, block, CPU_DEVICE).startswith(
+        "passed for the block at snippets/part.md:3, which requires rocm,")

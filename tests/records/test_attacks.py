@@ -173,7 +173,7 @@ def test_a_result_for_code_no_block_has_is_never_shown_verified(site, capsys):
     try:
         assert main(["--root", str(site), "record", "check", str(site / "verification")]) == 0
         out = capsys.readouterr().out
-        assert f"{path}: en/p.md#0: warning: stale: the code of block 0 (line 3) changed since it ran" in out
+        assert f"{path}: en/p.md#0: warning: stale: the code of block 0 (line 3) has changed since it ran" in out
         built = run_mkdocs(site)
         assert built.returncode == 0, built.stderr[-2000:]
         shown = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", article(site / "site" / "en" / "p" / "index.html"))).split())

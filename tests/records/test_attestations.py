@@ -138,5 +138,5 @@ def test_record_check_refuses_a_record_written_before_the_commit_that_ran_it(tmp
         report = check.check_file(path, root, root / "docs")
         assert [(p.where, p.severity) for p in report.problems] == problems, [str(p) for p in report.problems]
         if problems:
-            assert report.problems[0].message == (f"2026-11-28T09:30:00Z is before the commit that ran ({head[:12]}, "
+            assert report.problems[0].message == (f"2026-11-28T09:30:00Z is before the commit the suite ran on ({head[:12]}, "
                                                   "committed 2026-12-01T12:00:00Z): no run precedes its code")

@@ -16,8 +16,10 @@ from ruota_docs.records import check as record_check
 from ruota_docs.records import ledger, stored
 from ruota_docs.records.schema import OUTPUT_LIMIT
 
-#: What a private-data finding tells the sender to do.
-FIX = "run the page again on that machine (the engine writes its own user and host names as <user> and <host>), or remove it from the text and run `ruota-docs record migrate` on the record, which keys its tables again; text the page or its code shows is the docs' own and never reported: where the docs print it otherwise, list it in the ruota_docs plugin's allow_private option (mkdocs.yml)"
+#: What a private-data finding tells the sender to do: its hint, below the problem's line.
+FIX = ("Run the page again on that machine (the engine masks its own user and host names), or remove the text and "
+       "run `ruota-docs record migrate` on the record. If the docs print this text on purpose, add it to allow_private "
+       "in mkdocs.yml.")
 
 PAGE = """\
     # Página { #page }
@@ -201,13 +203,51 @@ def test_stale_entries_are_warnings(project, good):
     good["blocks"]["es/gone.md#0"] = gone
     report = check(project, good)
     assert sorted(problems(report), reverse=True) == [
-        "es/p.md#1: warning: stale: the code of block 1 (line 7) changed since it ran; "
-        "the site shows it as not verified until the page runs again",
-        "es/gone.md#0: warning: stale: es/gone.md no longer exists; the site shows it as not verified until the page runs again",
+        "es/p.md#1: warning: stale: the code of block 1 (line 7) has changed since it ran, "
+        "so the site shows it as not verified until the page runs again",
+        "es/gone.md#0: warning: stale: es/gone.md no longer exists, so the site shows it as not verified until the page runs again",
     ]
     # the same code at another index is the code the site credits, so it is current
     assert report.stale == 2
     assert record_check.summary([report]) == ("accepted: 1 record, 11 entries (2 stale); 0 errors, 2 warnings", 0)
+
+
+PART = """\
+    Texto incluido.
+
+    ```python
+    print("incluido")
+    ```
+    """
+
+
+def test_a_block_written_in_an_included_markdown_file_is_checked_and_reported_at_that_file(tmp_path):
+    """Its result names the file and its line there; once its code changes, the stale warning says
+    where to look: that file and line, not the include's line on the page."""
+    page = PAGE + '\n    --8<-- "part.md"\n'
+    project = write_tree(tmp_path / "project", {**{f"docs/{lang}/p.md": page for lang in ("es", "en", "fr")},
+                                                "snippets/part.md": PART}, conftest=False)
+    data = synthetic_record(project, RX7600)
+    assert (entry(data, "es/p.md#3")["line"], entry(data, "es/p.md#3")["file"]) == (3, "snippets/part.md")
+    assert json.loads(stored_text(data))["pages"]["p.md"]["files"]["es"] == [None, None, None, "snippets/part.md"]
+    assert problems(check(project, data)) == []
+    write_tree(project, {"snippets/part.md": PART.replace("incluido", "cambiado")}, conftest=False)
+    assert only(check(project, data), "es/p.md#3", "warning").startswith(
+        "stale: the code of block 3 (snippets/part.md:3) has changed since it ran")
+
+
+@pytest.mark.parametrize("files, message", [
+    ({"es": ["/etc/part.md"]}, "must map a language folder to the included Markdown file each block is written in"),
+    ({"es": ["../../part.md"]}, "must map a language folder to the included Markdown file"),
+    ({"es": [None, None, None, None, "part.md"]}, "each block with a line in \"lines\""),
+    ({"es": "part.md"}, "must map a language folder to the included Markdown file"),
+    ([], "must be an object, not []"),
+])
+def test_a_pages_files_are_paths_inside_the_project_of_blocks_it_holds(project, good, files, message):
+    data = stored_form(good)
+    data["pages"]["p.md"]["files"] = files
+    report = check(project, data)
+    assert any(message in p.message for p in report.problems if p.where.startswith("pages.p.md")), problems(report)
 
 
 def test_entry_beyond_the_pages_blocks(project, good):
@@ -219,7 +259,10 @@ def test_entry_beyond_the_pages_blocks(project, good):
 def test_home_path_in_an_output(project, good):
     entry(good)["output"] = "uno\nsaved to /home/alice/models/pets.keras\n"
     report = check(project, good)
-    assert only(report, "es/p.md#0.output") == "line 2: a home folder (/home/<a…>): " + FIX
+    assert only(report, "es/p.md#0.output") == "line 2: contains a home folder (/home/<a…>)"
+    assert [p.hint for p in report.problems if p.rule == "private"] == [FIX]
+    assert str(report.problems[-1]).endswith("es/p.md#0.output: error: line 2: contains a home folder (/home/<a…>)\n"
+                                             "  hint: " + FIX)
     assert "alice" not in "\n".join(map(str, report.problems))
 
 
@@ -253,7 +296,7 @@ def test_secrets_and_names_are_errors_never_repeated(project, good, text, kind, 
     entry(good)["output"] = text + "\n"
     report = check(project, good)
     message = only(report, "es/p.md#0.output")
-    assert message.startswith(kind + " (")
+    assert message.startswith(f"contains {kind} (")
     assert secret not in message
 
 
@@ -290,14 +333,14 @@ def test_the_docs_own_example_data_is_no_leak(example_site):
     entry(data)["output"] += "User(username='alice', email='alice@mail.com')\nsaved to /home/jdoe/x\n"
     report = check(example_site, data)
     assert [p.message.split(" (")[0] for p in report.problems] == [
-        "line 4: a home folder", "line 3: an e-mail address", "line 3: a user or host name"]
+        "line 4: contains a home folder", "line 3: contains an e-mail address", "line 3: contains a user or host name"]
 
 
 def test_the_page_is_no_cover_for_this_machines_names(example_site, monkeypatch):
     monkeypatch.setenv("HOME", "/srv/people/jdoe")
     data = synthetic_record(example_site, RX7600)
     entry(data)["error"] = 'File "/srv/people/jdoe/venv/x.py", line 3'
-    assert only(check(example_site, data), "es/p.md#0.error").startswith("this machine's home folder (/s…)")
+    assert only(check(example_site, data), "es/p.md#0.error").startswith("contains this machine's home folder (/s…)")
 
 
 def test_the_sites_allow_list_covers_the_rest(example_site):
@@ -327,7 +370,7 @@ def test_ip_addresses_and_gpu_ids_are_warnings(project, good):
     report = check(project, good)
     assert problems(report, "error") == []
     assert [p.message.split(" (")[0] for p in report.problems] == [
-        "line 1: a private IP address", "line 1: an IP address", "line 2: a GPU's unique id"]
+        "line 1: contains a private IP address", "line 1: contains an IP address", "line 2: contains a GPU's unique id"]
 
 
 def test_host_and_user_fields_are_refused(project, good):
@@ -340,14 +383,14 @@ def test_this_machines_home_folder(project, good, monkeypatch):
     """A contributor checking their own record: their home folder is found whatever its shape."""
     monkeypatch.setenv("HOME", "/srv/people/tester")
     entry(good)["error"] = 'File "/srv/people/tester/venv/x.py", line 3'
-    assert only(check(project, good), "es/p.md#0.error").startswith("this machine's home folder (/s…)")
+    assert only(check(project, good), "es/p.md#0.error").startswith("contains this machine's home folder (/s…)")
 
 
 def test_secrets_in_any_field(project, good):
     entry(good)["id"] = "hf_" + "Q" * 34
     good["machine"]["packages"]["ghp_" + "z" * 36] = "1.0"
     report = check(project, good)
-    assert only(report, "es/p.md#0.id").startswith("a Hugging Face token")
+    assert only(report, "es/p.md#0.id").startswith("contains a Hugging Face token")
     assert any(p.where.startswith("machine.packages") and "GitHub token" in p.message for p in report.problems)
 
 
@@ -563,8 +606,8 @@ def test_command_lines_and_exit_status(project, good, capsys):
     assert code == 1
     assert out == [
         f"{path}: machine.hip: error: a ROCm machine records its HIP version (torch.version.hip)",
-        f"{path}: es/p.md#1: warning: stale: the code of block 1 (line 7) changed since it ran; "
-        "the site shows it as not verified until the page runs again",
+        f"{path}: es/p.md#1: warning: stale: the code of block 1 (line 7) has changed since it ran, "
+        "so the site shows it as not verified until the page runs again",
         f"{path}: 9 entries, 1 stale, 1 error, 1 warning",
         "REFUSED: 1 record, 9 entries (1 stale); 1 error, 1 warning",
     ]
@@ -594,7 +637,8 @@ def test_command_json_and_strict(project, good, capsys):
     assert report["records"][0]["stale"] == 1
     assert report["records"][0]["problems"][0] | {"file": None} == {
         "file": None, "where": "es/p.md#1", "severity": "warning", "rule": "stale",
-        "message": "stale: the code of block 1 (line 7) changed since it ran; the site shows it as not verified until the page runs again"}
+        "message": "stale: the code of block 1 (line 7) has changed since it ran, so the site shows it as not verified until "
+                   "the page runs again", "hint": ""}
 
 
 def test_command_needs_files_and_reports_missing_ones(project, capsys):
@@ -632,7 +676,7 @@ def test_a_ci_record_with_its_run_is_accepted(project, good):
     (lambda p: p.pop("run_url"), "provenance.run_url", "a CI record links to its workflow run, https://github.com/OWNER/REPO/actions/runs/ID: missing"),
     (lambda p: p.update(run_url="https://github.com/mallory/fork/actions/runs/1"), "provenance.run_url",
      "is a run of mallory/fork, not of the record's repository ruota/ruota-docs"),
-    (lambda p: p.update(commit="main"), "provenance.commit", "must be the 40 lower-case hex digits of the commit that ran, not 'main'"),
+    (lambda p: p.update(commit="main"), "provenance.commit", "must be the 40 lower-case hex digits of the commit the suite ran on, not 'main'"),
     (lambda p: p.update(runner_labels=["ubuntu-latest"]), "provenance.runner_labels",
      "the records' workflow runs only on self-hosted runners: 'self-hosted' is not among ['ubuntu-latest']"),
     (lambda p: p.update(runner_labels=["self-hosted", "rocm", "gfx1030"]), "provenance.runner_labels",
@@ -708,10 +752,10 @@ def test_user_at_host_and_host_names_of_any_machine_in_any_field(project, good, 
     for lang in ("es", "en", "fr"):
         entry(good, f"{lang}/p.md#1")["output"] = f"saved\n{text}\n"
     report = check(project, good)
-    found = {p.where: p.message for p in report.problems if p.rule == "private"}
-    assert found["machine.packages.note"] == f"{kind}: " + FIX
-    assert found["es/p.md#0.reason"] == f"{kind}: " + FIX
-    assert found["en/p.md#1.output"] == f"line 2: {kind}: " + FIX
+    found = {p.where: (p.message, p.hint) for p in report.problems if p.rule == "private"}
+    assert found["machine.packages.note"] == (f"contains {kind}", FIX)
+    assert found["es/p.md#0.reason"] == (f"contains {kind}", FIX)
+    assert found["en/p.md#1.output"] == (f"line 2: contains {kind}", FIX)
 
 
 def test_a_result_and_its_page_without_a_time_are_refused(project, good):
@@ -729,7 +773,8 @@ def test_what_a_finding_says_to_do_makes_the_record_pass(project, good, tmp_path
     path = project / "verification" / "rocm-gfx1102.json"
     path.parent.mkdir(exist_ok=True)
     ledger.write_atomic(path, record_of(good))
-    assert only(record_check.check_file(path, project, project / "docs", now=NOW), "en/p.md#1.output").endswith(FIX)
+    found = record_check.check_file(path, project, project / "docs", now=NOW).problems
+    assert [p.hint for p in found if p.where == "en/p.md#1.output"] == [FIX]
     path.write_text(path.read_text(encoding="utf-8").replace("scp model.pt alice@workstation-42", "scp model.pt"),
                     encoding="utf-8")
     assert any(p.where.startswith("outputs.") for p in record_check.check_file(path, project, project / "docs",

@@ -74,11 +74,11 @@ def test_merge_sorts_by_page_then_index():
 
 def test_the_field_lists_derive_from_the_model():
     names = [f.metadata.get("json") or f.name for f in dataclasses.fields(Result)]
-    assert list(schema.ENTRY_FIELDS) == ["page", "lang", "index", "line", *names]
+    assert list(schema.ENTRY_FIELDS) == ["page", "lang", "index", "line", "file", *names]
     assert schema.ENTRY_FIELDS["id"] == (str, type(None)) and schema.ENTRY_FIELDS["duration"] == (int, float)
-    assert schema.OPTIONAL_FIELDS == ("signature", "as_root", "reason_code", "tier", "isolation")
+    assert schema.OPTIONAL_FIELDS == ("file", "signature", "as_root", "reason_code", "tier", "isolation")
     assert schema.OMITTED_IF_NULL == ("id", "error", "output", "as_root", "tier", "isolation")
-    assert schema.PER_COPY == ("page", "lang", "index", "line", "reused_from", "signature")
+    assert schema.PER_COPY == ("page", "lang", "index", "line", "file", "reused_from", "signature")
     assert schema.REASON_FIELDS == ("reason", "reason_code")
     # what the site shows, which publishing holds to the private-data rules
     assert schema.SHOWN_FIELDS == {"tab": ("output", "error"), "mark": ("reason",)}
@@ -137,10 +137,32 @@ def test_an_entry_round_trips_through_the_model():
     found = result("skipped", reason="requires ROCm", reason_code=None, signature="sig")
     entry = found.to_entry(block)
     assert entry["reason_code"] is None and "signature" in entry
-    assert list(entry) == [k for k in schema.ENTRY_FIELDS if k not in ("tier", "isolation")]  # none: absent
+    assert list(entry) == [k for k in schema.ENTRY_FIELDS if k not in ("file", "tier", "isolation")]  # none: absent
     assert Result.from_entry(entry) == found and entry["line"] == 11 and entry["signature"] == "sig"
     with pytest.raises(RecordError, match="^entry es/a.md#2: missing field 'language'$"):
         Result.from_entry({"page": "es/a.md", "index": 2, "sha256": "x", "outcome": "passed"})
+
+
+def test_a_block_written_in_an_included_markdown_file_is_kept_at_that_file_and_line():
+    """The block still belongs to its page (page and index are its identity), but its line is its fence's
+    line in the Markdown file an include brought it from, which the record names; a record without such
+    blocks holds no ``files`` at all."""
+    on_page, included = BlockRef("es/a.md", "es", 0, 3), BlockRef("es/a.md", "es", 1, 12, "snippets/part.md")
+    record = Record(machine_id="cpu-x86_64", machine=MACHINE,
+                    results={on_page: result(), included: result("failed"),
+                             BlockRef("en/a.md", "en", 1, 12, "snippets/part.md"): result("failed")})
+    page = json.loads(record.to_json())["pages"]["a.md"]
+    assert page["lines"] == {"en": [None, 12], "es": [3, 12]}
+    assert page["files"] == {"en": [None, "snippets/part.md"], "es": [None, "snippets/part.md"]}
+    again = Record.from_json(record.to_json())
+    assert [(b.key, b.line, b.file) for b in again.results] == [
+        ("en/a.md#1", 12, "snippets/part.md"), ("es/a.md#0", 3, None), ("es/a.md#1", 12, "snippets/part.md")]
+    assert again.to_json() == record.to_json()
+    assert included == BlockRef("es/a.md", "es", 1)  # where it is written is not its identity
+    entry = again.to_dict()["blocks"]["es/a.md#1"]
+    assert (entry["line"], entry["file"]) == (12, "snippets/part.md") and BlockRef.from_entry(entry).file == entry["file"]
+    assert "files" not in json.loads(Record(machine_id="m", machine=MACHINE, results={on_page: result()}).to_json())[
+        "pages"]["a.md"]
 
 
 # -- the machine --------------------------------------------------------------------------------------------------

@@ -338,10 +338,10 @@ def test_the_record_the_job_writes_passes_the_check_and_opens_this_pull_request(
     assert main(["--root", str(root), "record", "describe", str(record)]) == 0
     body = capsys.readouterr().out
     # described before the attest job has run: nothing verified it yet, and the body says so
-    assert body.startswith("A record of the whole suite on **AMD Radeon RX 7600 (ROCm, gfx1102)**, made (CI claimed, not "
-                           "verified) by the records workflow, run https://github.com/ruota/ruota-docs/actions/runs/4242 (runner labels: "
+    assert body.startswith("A record of the whole suite on **AMD Radeon RX 7600 (ROCm, gfx1102)**, made (claimed CI, unverified) "
+                           "by the records workflow, run https://github.com/ruota/ruota-docs/actions/runs/4242 (runner labels: "
                            "self-hosted, linux, rocm, gfx1102).")
-    assert f"- commit that ran: `{'c' * 40}`; provenance: ci, claimed" in body and "- blocks: 3 passed" in body
+    assert f"- commit the suite ran on: `{'c' * 40}`; provenance: ci, claimed" in body and "- blocks: 3 passed" in body
 
 
 @pytest.mark.parametrize(("verify_exits", "step_exits"), [(0, 0), (1, 0), (2, 2), (130, 130)])

@@ -83,11 +83,11 @@ def test_the_branch_holds_only_the_record_and_nothing_is_pushed(clone):
     assert git(clone, "rev-parse", f"{branch}^") == before[0]
     assert (git(clone, "rev-parse", "HEAD"), git(clone, "branch", "--show-current")) == before[:2]
     assert git(clone, "status", "--porcelain") == before[2] + "\n?? verification/"
-    assert git(clone, "log", "-1", "--format=%s", branch) == "Record of AMD Radeon RX 7600 (ROCm, gfx1102)"
+    assert git(clone, "log", "-1", "--format=%s", branch) == "Add record for AMD Radeon RX 7600 (ROCm, gfx1102)"
     body = (clone / ".git" / "ruota-docs-pull-request.md").read_text(encoding="utf-8")
     assert "accepted: 1 record, 3 entries (0 stale); 0 errors, 0 warnings" in body and "`rocm-gfx1102`" in body
     assert f"  git -C {clone} push origin {branch}:{branch}" in said
-    assert (f"  gh pr create --head owner:{branch} --title 'Record of AMD Radeon RX 7600 (ROCm, gfx1102)' "
+    assert (f"  gh pr create --head owner:{branch} --title 'Add record for AMD Radeon RX 7600 (ROCm, gfx1102)' "
             f"--body-file {clone / '.git' / 'ruota-docs-pull-request.md'}") in said
     assert said[-1] == "Nothing was pushed." and len(ask.asked) == 1  # no gh: the push is not even offered
 
@@ -176,7 +176,7 @@ def test_the_pull_request_is_opened_from_the_forks_branch(clone, url, head):
 
 
 def test_record_describe_says_an_unverified_ci_claim_is_one(clone, monkeypatch, tmp_path):
-    """`record describe` (the pull request's body) says "CI claimed, not verified" unless the record is in
+    """`record describe` (the pull request's body) says "claimed CI, unverified" unless the record is in
     the list of verified records, and flags a commit that is not in the repository's history."""
     data = synthetic_record(clone, RX7600)
     data["provenance"] = {"kind": "ci", "run_url": "https://github.com/o/r/actions/runs/13371337",
@@ -186,7 +186,7 @@ def test_record_describe_says_an_unverified_ci_claim_is_one(clone, monkeypatch, 
     record.write_text(record_of(data).to_json(), encoding="utf-8")
     monkeypatch.delenv("RUOTA_DOCS_VERIFIED_RECORDS", raising=False)
     body, _ = contribute.describe_record(clone, record, clone / "docs")
-    assert "made (CI claimed, not verified) by the records workflow, run https://github.com/o/r/actions/runs/13371337" in body
+    assert "made (claimed CI, unverified) by the records workflow, run https://github.com/o/r/actions/runs/13371337" in body
     assert f"`{'673aa75a5a' + '0' * 30}` (not in this repository's history); provenance: ci, claimed" in body
     listed = tmp_path / "verified.txt"
     listed.write_text("rocm-gfx1102.json\tcard-owner\n")

@@ -99,3 +99,10 @@ def test_a_site_below_the_folder_named_is_pointed_at_and_runs_when_named(tmp_pat
     assert named.returncode == 0 and "1 passed" in named.stdout, named.stdout
     wrong = run_pytest(root, "docs", "--mkdocs-config", "docs/en")
     assert wrong.returncode == 4 and "--mkdocs-config docs/en: no mkdocs.yml" in wrong.stderr
+
+
+def test_the_plugin_looks_for_the_names_mkdocs_reads():
+    from ruota_docs.blocks import site_config
+    from ruota_docs.run import pytest_plugin
+
+    assert pytest_plugin._CONFIG_NAMES == site_config.CONFIG_NAMES

@@ -18,6 +18,15 @@ def test_the_block_is_named_by_page_language_index_and_line():
     assert block_ref(block()) == BlockRef("fr/p.md", "fr", 2) and block_ref(block()).line == 12
 
 
+def test_a_block_written_in_an_included_markdown_file_is_named_at_that_file_and_line():
+    """Its identity stays its page and index; where it is written is the file an include brought it from."""
+    found = block_ref(block(source="snippets/part.md:7"))
+    assert found == BlockRef("fr/p.md", "fr", 2) and (found.line, found.file) == (7, "snippets/part.md")
+    # a file outside the project is not named in a record (its path would show the sender's folders)
+    outside = block_ref(block(source="/home/someone/part.md:7"))
+    assert (outside.line, outside.file) == (12, None)
+
+
 def test_an_outcome_becomes_a_result_with_the_block_s_code_and_the_credit_it_has():
     found = result_of(block(), Outcome("passed", "1\n", 0.123456, as_root=False, reused_from="es/p.md",
                                        ran_at="2026-12-01T10:00:00Z"), None, 9.0)

@@ -36,8 +36,8 @@ def test_an_expired_fact_says_it_may_be_out_of_date(lang, warning):
 
 
 @pytest.mark.parametrize("as_of, shown", [
-    (dt.date(2026, 12, 20), "on Windows (ROCm/TheRock#1719, checked 6 December 2026). And (a claim) in prose"),
-    (dt.date(2027, 4, 6), "on Windows (ROCm/TheRock#1719, checked 6 December 2026; may be out of date). And (a claim) in prose"),
+    (dt.date(2026, 12, 20), "on Windows (ROCm/TheRock#1719; checked 6 December 2026). And (a claim) in prose"),
+    (dt.date(2027, 4, 6), "on Windows (ROCm/TheRock#1719; checked 6 December 2026; may be out of date). And (a claim) in prose"),
 ])
 def test_a_mark_after_a_citation_in_parentheses_shares_its_parenthesis(as_of, shown):
     mark = facts.render(FACT, "en", as_of, 120)
@@ -47,3 +47,57 @@ def test_a_mark_after_a_citation_in_parentheses_shares_its_parenthesis(as_of, sh
     assert 'href="https://github.com/ROCm/TheRock/pull/7644?a=1&amp;b=2"' in joined  # the date still links its source
     alone = f"a claim {mark}."  # no parenthesis before it: the mark keeps its own
     assert facts.join_parentheses(alone) == alone
+
+
+def test_a_mark_at_the_end_of_an_authors_parenthesis_is_not_nested_in_it():
+    mark = facts.render(FACT, "en", dt.date(2026, 12, 20), 120)
+    page = f"<p>the nightlies (which went on until 22 August 2026 {mark}) stopped.</p>"
+    assert " ".join(re.sub(r"<[^>]+>", "", facts.join_parentheses(page)).split()) == (
+        "the nightlies (which went on until 22 August 2026; checked 6 December 2026) stopped.")
+
+
+def _page(source: str, lang: str = "en") -> str:
+    """``source`` with its ``fact:`` directives as the site renders them, as plain text."""
+    from ruota_docs.blocks import fact_directive
+
+    shown = facts.render_page(source, fact_directive.parse, lang, dt.date(2026, 12, 20), 120)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", shown)).split()), shown
+
+
+def fact(day: int, url: str) -> str:
+    return f"<!-- fact: checked=2026-12-{day:02d} source={url} -->"
+
+
+def test_claims_of_one_sentence_checked_the_same_day_share_one_mark():
+    """Three citations of one sentence, one date: one mark after the last, its tooltip naming every source."""
+    said, shown = _page(f"<p>It is documented in <a>#1300</a> (August 2025) {fact(5, 'https://x.org/a')}, <a>#1904</a> "
+                        f"{fact(5, 'https://x.org/b')} and <a>#6421</a> {fact(5, 'https://x.org/c')}, where it still failed.</p>")
+    assert said == "It is documented in #1300 (August 2025), #1904 and #6421 (checked 5 December 2026), where it still failed."
+    assert shown.count('class="ruota-fact"') == 1 and 'href="https://x.org/c"' in shown
+    assert "Source: https://x.org/c · https://x.org/b · https://x.org/a" in shown
+    said, _ = _page(f"<p>Débil {fact(5, 'https://x.org/a')}, y luego fuerte {fact(5, 'https://x.org/b')}.</p>", "es")
+    assert said == "Débil, y luego fuerte (fecha de consulta: 5 de diciembre de 2026)."
+
+
+def test_marks_in_different_sentences_or_with_different_dates_stay_apart():
+    said, _ = _page(f"<p>One claim {fact(5, 'https://x.org/a')}. Another claim {fact(5, 'https://x.org/b')}.</p>")
+    assert said == "One claim (checked 5 December 2026). Another claim (checked 5 December 2026)."
+    said, _ = _page(f"<p>One claim {fact(5, 'https://x.org/a')}; another claim {fact(5, 'https://x.org/b')}.</p>")
+    assert said.count("checked") == 2  # a semicolon ends the clause the first date belongs to
+    said, _ = _page(f"<p>One claim {fact(5, 'https://x.org/a')}, another claim {fact(6, 'https://x.org/b')}.</p>")
+    assert said == "One claim (checked 5 December 2026), another claim (checked 6 December 2026)."
+    said, _ = _page(f"<ul><li>One claim {fact(5, 'https://x.org/a')}</li><li>another {fact(5, 'https://x.org/b')}</li></ul>")
+    assert said.count("checked") == 2
+    # e.g. ends no sentence
+    said, _ = _page(f"<p>One claim {fact(5, 'https://x.org/a')}, e.g. another {fact(5, 'https://x.org/b')}.</p>")
+    assert said == "One claim, e.g. another (checked 5 December 2026)."
+
+
+def test_a_mark_inside_an_aside_is_kept_but_one_before_the_aside_joins_it():
+    # the second claim sits in a parenthesis that closes before the first: each keeps its date
+    said, _ = _page(f"<p>(a claim {fact(5, 'https://x.org/a')}) and another {fact(5, 'https://x.org/b')}.</p>")
+    assert said == "(a claim; checked 5 December 2026) and another (checked 5 December 2026)."
+    # an aside that opens right after the first mark and holds the second: one date, inside the aside
+    said, _ = _page(f"<p>It stopped in June 2026 {fact(6, 'https://x.org/a')} (the nightlies went on until "
+                    f"22 August 2026 {fact(6, 'https://x.org/b')}).</p>")
+    assert said == "It stopped in June 2026 (the nightlies went on until 22 August 2026; checked 6 December 2026)."

@@ -70,12 +70,12 @@ def test_toolchain_verified_device_without_record():
         (block("tool=roc-obj-ls", skip=True), verdict()),  # never run by design: not counted
     ])]
     assert rows(fragments.rocm_evidence(pages, "en")) == [
-        ("ROCm tools: hipcc and ROCm's other programs, no GPU needed", "2", "CPU x86_64: 2 of 2, 1 Dec 2026"),
+        ("ROCm tools: hipcc and ROCm's other programs, no GPU needed", "2", "CPU x86_64: 2 of 2, 1 December 2026"),
         ("ROCm device: PyTorch on an AMD GPU", "2", "no record yet"),
     ]
     es = rows(fragments.rocm_evidence(pages, "es"))
     assert es[1] == ("Dispositivo ROCm: PyTorch en una GPU de AMD", "2", "ningún registro todavía")
-    assert rows(fragments.rocm_evidence(pages, "fr"))[0][2] == "CPU x86_64 : 2 sur 2, le 1er déc. 2026"
+    assert rows(fragments.rocm_evidence(pages, "fr"))[0][2] == "CPU x86_64 : 2 sur 2, le 1er décembre 2026"
 
 
 def test_partial_and_several_machines():
@@ -85,8 +85,8 @@ def test_partial_and_several_machines():
         (block("hipcc"), verdict((CPU, "passed", "2026-12-01T08:00:00Z"), ("AMD Radeon VII (ROCm, gfx906)", "passed", "2026-12-02T10:00:00Z"))),
     ])]
     toolchain, device = rows(fragments.rocm_evidence(pages, "en"))
-    assert toolchain[2] == "CPU x86_64: 1 of 1, 1 Dec 2026; AMD Radeon VII (ROCm, gfx906): 1 of 1, 2 Dec 2026"
-    assert device[1:] == ("2", "AMD Radeon VII (ROCm, gfx906): 1 of 2, 2 Dec 2026")
+    assert toolchain[2] == "CPU x86_64: 1 of 1, 1 December 2026; AMD Radeon VII (ROCm, gfx906): 1 of 1, 2 December 2026"
+    assert device[1:] == ("2", "AMD Radeon VII (ROCm, gfx906): 1 of 2, 2 December 2026")
 
 
 def test_no_rocm_blocks_no_table():
@@ -163,6 +163,8 @@ def test_the_blocks_not_verified_share_one_sentence():
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
     assert line.endswith("Of the other three, two need hardware or access that no test machine had and one is never "
                          "run, by design. The reason is shown under each one.")
+    restantes = " ".join(_words(fragments.page_summary(blocks, "es")).split())
+    assert "De los tres bloques restantes, dos necesitan hardware" in restantes
     assert "In all" not in line
     none_passed = " ".join(_words(fragments.page_summary(blocks[1:], "es")).split())
     assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. De sus tres bloques, "
@@ -174,15 +176,15 @@ def test_the_blocks_not_verified_share_one_sentence():
 
 
 def test_summary_counts_above_ten_stay_digits_and_machines_are_not_overstated():
-    """13 of 28 in digits (never "three of 18"); "on two machines" only where each verified block
-    passed on both, else "at least one of the two"."""
+    """Each count by one rule: up to ten in words, above in digits ("two of 13"); "on two machines" only
+    where each verified block passed on both, else "at least one of the two"."""
     both = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed")),
                     MachineResult("h100", "NVIDIA H100 (CUDA)", "passed", _entry("passed"))])
     cpu_only = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={})
     blocks = [(_block(), both), (_block(), cpu_only)] + [(never_run, Verdict([]))] * 11
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
-    assert line.startswith("On this page, 2 of 13 code blocks have been verified, on at least one of the two machines;")
+    assert line.startswith("On this page, two of 13 code blocks have been verified, on at least one of the two machines;")
     assert "The other 11 are never run, by design." in line
     line = " ".join(_words(fragments.page_summary(blocks[:1] + blocks[2:4], "fr")).split())
     assert line.startswith("Sur cette page, un bloc de code sur trois a été vérifié, sur deux machines ;")
@@ -229,7 +231,7 @@ def test_status_counts_say_what_they_count():
     assert 'title="2 bloques superados"' in shown and '<span class="ruota-sr-only">2 bloques superados</span>' in shown
     assert '<span class="ruota-sr-only">1 bloque omitido</span>' in shown
     assert '<span class="ruota-sr-only">1 bloque sin verificar</span>' in shown
-    assert "<td>CPU</td>" in shown and "Linux x86_64" in shown and "1 dic. 2026" in shown
+    assert "<td>CPU</td>" in shown and "Linux x86_64" in shown and "1 de diciembre de 2026" in shown
     # the outcomes chart's text alternative: its values as a table, in its figure
     figure = shown[shown.index('<figure class="ruota-figure">'):shown.index("</figure>")]
     heads = "".join(f"<th>{text('es', state)}</th>" for state in ("passed", "failed", "skipped", "notrun"))
@@ -248,7 +250,7 @@ def test_status_counts_blocks_never_run_by_design_apart():
                     updated="2026-12-01T10:00:00Z")
     shown = fragments.status_page([("API", "api/", verdicts)], [ledger], "en")
     assert '<span class="ruota-sr-only">1 block skipped</span>' in shown
-    assert '<span class="ruota-sr-only">1 block never run, by design</span>' in shown
+    assert '<span class="ruota-sr-only">1 block never run (by design)</span>' in shown
     assert ('<tr><td>CPU x86_64</td><td class="ruota-num">0</td><td class="ruota-num">0</td><td class="ruota-num">1</td>'
             '<td class="ruota-num">1</td></tr>') in shown
 
@@ -279,7 +281,7 @@ def test_an_output_tab_shows_a_repeated_line_once():
     output = "\n".join(["start", *[warning] * 10, "x", "x", "", "", "", "end"])
     assert fragments.collapse_repeats(output, "en").split("\n") == [
         "start", warning, "[… the line above, 10 times in a row]", "x", "x", "", "", "", "end"]
-    assert "[… la ligne précédente, 3 fois de suite]" in fragments.collapse_repeats("a\na\na", "fr")
+    assert "[… la ligne précédente, répétée 3 fois]" in fragments.collapse_repeats("a\na\na", "fr")
     shown = fragments.output_tabs(Verdict([MachineResult("cpu", CPU, "passed", _entry("passed", output=output))]),
                                   "es", "0")
     assert shown.count("TensorInfo.dtype") == 1 and "la línea anterior, 10 veces seguidas" in shown
@@ -292,12 +294,19 @@ def test_a_column_header_never_stacks_two_brackets():
     assert "<th>référence (math, Mio)</th><th>découpé (Mio)</th>" in shown
 
 
-def test_the_sentence_about_the_other_blocks_counts_in_words_of_its_own():
-    """13 of 28 in digits, then "Of the other eight, two … and six …": each sentence keeps one way of writing numbers."""
+def test_the_sentence_about_the_other_blocks_counts_by_the_same_rule():
+    """Every count of the summary by one rule ("13 of 28", then "Of the other 15, seven … and eight …"), and in
+    Spanish and French a noun between two counts: "De los 15 bloques restantes, siete…", never "15, 7"."""
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={})
-    blocks = [(_block(), passed)] * 13 + [(_block("rocm"), skipped)] * 2 + [(never_run, Verdict([]))] * 6
+    blocks = [(_block(), passed)] * 13 + [(_block("rocm"), skipped)] * 7 + [(never_run, Verdict([]))] * 8
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
-    assert line.startswith("On this page, 13 of 21 code blocks have been verified, on one machine;")
-    assert "Of the other eight, two need hardware or access that no test machine had and six are never run" in line
+    assert line.startswith("On this page, 13 of 28 code blocks have been verified, on one machine;")
+    assert "Of the other 15, seven need hardware or access that no test machine had and eight are never run" in line
+    line = " ".join(_words(fragments.page_summary(blocks, "es")).split())
+    assert "De los 15 bloques restantes, siete necesitan hardware" in line and "15, 7" not in line
+    line = " ".join(_words(fragments.page_summary(blocks, "fr")).split())
+    assert "Parmi les 15 blocs restants, sept exigent un matériel" in line and "et huit ne sont jamais" in line
+    line = " ".join(_words(fragments.page_summary(blocks[3:15] + blocks[22:], "es")).split())
+    assert line.startswith("Se han verificado diez de los 18 bloques") and "De los ocho bloques restantes, dos" in line

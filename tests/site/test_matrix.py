@@ -14,7 +14,8 @@ from ruota_docs.site import evidence, matrix
 
 # -- the HTML --------------------------------------------------------------------------------------------------------
 def words(fragment: str) -> str:
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
+    """What a reader reads: each tag a space, but a line-break opportunity (``<wbr>``) nothing."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment.replace("<wbr>", ""))).split())
 
 
 def rows(page: str) -> list[str]:
@@ -42,7 +43,7 @@ def test_rows_per_target_amd_first_then_cards_without_records(rendered):
     assert "Whole guide passed" in amd
     machines = words(found[1])  # under each target: its machines, expandable
     assert machines.startswith("Machines (1) AMD Radeon RX 7600 · gfx1102 · Linux x86_64 · PyTorch 2.9.1+rocm6.4 · "
-                               "HIP 6.4.43482-0f2d60242 · 28 Nov 2026")
+                               "HIP 6.4.43482-0f2d60242 · 28 November 2026")
     assert machines.endswith("Una guía: Whole guide passed")
     assert "<details><summary>" in found[1]
     assert words(found[3]).startswith("Machines (1) NVIDIA H200 · sm_90 · Linux x86_64 · PyTorch 2.11.0+cu130 · CUDA 13.0")
@@ -57,7 +58,7 @@ def test_cells_link_to_the_blocks(rendered):
     cpu = next(r for r in rows(rendered) if 'id="target-cpu-x86_64"' in r)
     cell = re.search(r'<td class="ruota-level ruota-level-2">(.*?)</td>', cpu)[1]
     assert '<a href="../guides/g/#ruota-block-1">Self-test passed</a>' in cell
-    assert words(cell).endswith("The block at line 16 was skipped: needs ROCm")
+    assert words(cell).endswith("The block at line 16 was skipped (needs ROCm)")
     assert 'href="../guides/g/#ruota-block-3"' in cell
     whole = re.search(r'<td class="ruota-level ruota-level-3">(.*?)</td>', rows(rendered)[0])[1]
     assert '<a href="../guides/g/">Whole guide passed</a>' in whole
@@ -89,15 +90,15 @@ def test_key_blocks_table_and_guide_titles(rendered):
     keys = rendered[rendered.index("ruota-matrix-keys"):]
     assert "<caption>Which blocks mark each level</caption>" in keys
     assert words(keys).split("Blocks meant to run ", 1)[1].startswith("Una guía 010_env.py 020_self.py 6")
-    assert '<a href="../guides/g/#ruota-block-0"><code>010_env.py</code></a>' in keys
+    assert '<a href="../guides/g/#ruota-block-0"><code>010_<wbr>env.py</code></a>' in keys
     # the column is the title up to its colon
     assert '<th scope="col"><a href="../guides/g/">Una guía</a></th>' in rendered
 
 
 @pytest.mark.parametrize("lang, words_", [
-    ("es", ["Autoprueba superada", "Aún no hay registros.", "El bloque de la línea 16 se omitió: requiere ROCm"]),
+    ("es", ["Autoprueba superada", "Aún no hay registros.", "El bloque de la línea 16 se omitió (requiere ROCm)"]),
     ("fr", ["Autotest réussi", "Aucun relevé pour l'instant",
-            "Le bloc de la ligne 16 n'a pas été exécuté : nécessite ROCm"]),
+            "Le bloc de la ligne 16 n'a pas été exécuté (nécessite ROCm)"]),
 ])
 def test_every_string_is_localised(project, lang, words_):
     guides = evidence.load_guides(project, project / "docs", lang, TABLE)
@@ -123,7 +124,7 @@ def test_a_targets_list_shows_its_newest_machines(project):
     assert words(listed).startswith(f"Machines ({matrix.LISTED_MACHINES + 3}) AMD Radeon RX 7600")
     assert listed.count("<li data-machine=") == matrix.LISTED_MACHINES
     assert words(listed).endswith("and 3 older machines: their records are in verification/")
-    assert "· 23 Nov 2026 ·" in words(listed) and "· 3 Nov 2026 ·" not in words(listed)  # newest first
+    assert "· 23 November 2026 ·" in words(listed) and "· 3 November 2026 ·" not in words(listed)  # newest first
 
 
 def test_a_block_that_shows_a_snippet_is_named_by_it(project):

@@ -260,7 +260,7 @@ def test_page_summary(es):
     summary = re.search(r'<p class="ruota-summary ruota-state-(\w+)"><span>(.*?)</span></p>', es)
     assert summary[1] == "failed"
     assert summary[2] == ("Se han verificado tres de los siete bloques de código de esta página, en al menos una de "
-                          "las dos máquinas; la última ejecución fue el 21 de noviembre de 2026. De los otros cuatro, "
+                          "las dos máquinas; la última ejecución fue el 21 de noviembre de 2026. De los cuatro bloques restantes, "
                           "uno falló en su última ejecución, uno aún no se ha verificado en su forma actual, uno "
                           "necesita hardware o un acceso que ninguna máquina de pruebas tiene y uno no se ejecuta "
                           "nunca, a propósito. El motivo figura debajo de cada uno.")
@@ -302,7 +302,7 @@ def test_verification_status_page(site):
     assert "Solo en español" not in table and "Estado" not in table
     machines = page[page.index("ruota-machines"):]
     assert "<td>NVIDIA H200 (CUDA)</td><td>CUDA</td><td>NVIDIA H200 · sm_90</td>" in machines
-    assert "Linux x86_64 · Python 3.11.7 · CUDA 13.0" in machines and "torch 2.13.0+cu130" in machines and "21 nov. 2026" in machines
+    assert "Linux x86_64 · Python 3.11.7 · CUDA 13.0" in machines and "torch 2.13.0+cu130" in machines and "21 de noviembre de 2026" in machines
     assert "<!-- verification-status" not in page
 
 
@@ -313,7 +313,7 @@ def test_english_strings(en):
     assert "Failed on CPU x86_64 on 20 November 2026" in panels(en)[2]
     assert "Not yet verified: this code has changed since it last ran" in panels(en)[3]
     assert "Never run: installs packages" in panels(en)[4]
-    assert f"21 November 2026 · 1.5{NB}s · result of the Spanish page, whose code is identical: one run for all languages" in panels(en)[1]
+    assert f"21 November 2026 · 1.5{NB}s · result from the Spanish page (identical code, so one run covers all languages)" in panels(en)[1]
     assert ("On this page, three of seven code blocks have been verified, on at least one of the two machines; "
             "the last run was on 21 November 2026.") in en
     assert "Requiere" not in en and "Verificado" not in en
@@ -327,7 +327,7 @@ def test_french_strings(fr):
     assert f"Jamais exécuté{NB}: installe des paquets" in panels(fr)[4]
     assert f"même code que la version espagnole{NB}: exécuté une seule fois pour toutes les langues" in panels(fr)[1]
     assert ("Sur cette page, trois blocs de code sur sept ont été vérifiés, sur au moins une des deux machines\u202f; "
-            "la dernière exécution date du 21 novembre 2026. Parmi les quatre autres, un a échoué lors de sa dernière "
+            "la dernière exécution date du 21 novembre 2026. Parmi les quatre blocs restants, un a échoué lors de sa dernière "
             "exécution") in fr.replace("&#x27;", "'")
     assert '<td class="ruota-num">12,41</td>' in fr
 
@@ -457,16 +457,19 @@ def test_card_matrix_options_that_name_no_level_fail_the_build(tmp_path):
 
 
 def test_the_api_reference_is_english_but_the_sites_own_words_are_not():
-    """mkdocstrings' docstrings are marked English; the panels and "Bases:" inside them are in the
+    """mkdocstrings' docstrings are marked English; the panels, "Bases:" and "Examples:" inside them are in the
     reader's language, so French spacing reaches them; the English pages are left as they are."""
     from ruota_docs.site import plugin as site_plugin
 
     page = ('<div class="doc doc-object doc-class"><p class="doc doc-class-bases">\n  Bases: <code>ValueError</code></p>'
+            '<p><span class="doc-section-title">Examples:</span></p>'
             '<div class="ruota-verify ruota-state-notrun" id="ruota-block-0">…</div></div>')
     fr = site_plugin._api_in_english(page, "fr")
     assert fr.startswith('<div lang="en" class="doc doc-object doc-class">'
                          '<p lang="fr" class="doc doc-class-bases">Classes de base : <code>ValueError</code>')
     assert '<div lang="fr" class="ruota-verify ruota-state-notrun"' in fr
+    assert '<p lang="fr"><span class="doc-section-title">Exemples :</span></p>' in fr
+    assert '<span class="doc-section-title">Ejemplos:</span>' in site_plugin._api_in_english(page, "es")
     assert site_plugin._api_in_english(fr, "fr") == fr  # once only
     assert "<p lang=\"es\" class=\"doc doc-class-bases\">Clases base: " in site_plugin._api_in_english(page, "es")
     assert site_plugin._api_in_english("<p>No API here.</p>", "fr") == "<p>No API here.</p>"
@@ -508,7 +511,10 @@ def test_blocks_a_hook_makes_are_marked_not_run_and_the_files_own_keep_their_rec
     assert done.returncode == 0, done.stderr
     found = [words(p) for p in panels(article(root / "site" / "index.html"))]
     assert len(found) == 3
-    assert "made by the site's hooks or plugins" not in found[1] and "AMD Radeon RX 7600" in found[1]
+    from ruota_docs.site.locales import text
+
+    hooks_reason = text("es", "engine.made_by_site")  # the site is Spanish: its panels say why in Spanish
+    assert hooks_reason in found[0] and hooks_reason not in found[1] and "AMD Radeon RX 7600" in found[1]
     for made in (found[0], found[2]):
         assert "no se ejecuta" in made.lower() or "not run" in made.lower(), made
         assert "hooks o plugins del sitio" in made and "todavía" not in made.lower()

@@ -41,7 +41,8 @@ def test_personal_data_the_page_would_show_names_the_record_and_the_field(tmp_pa
         gate.verdict(verdict, "es/p.md", 0)
     message = str(refused.value)
     key = stored.parts(data)[0]["p.md"]["results"][0]["output"]
-    assert message.startswith(f"{path}: outputs.{key} (shown under block 0 of es/p.md): a user and host name")
+    assert message.startswith(f"{path}: outputs.{key} (shown under block 0 of es/p.md): contains a user and host name")
+    assert "which readers would see on the site. Remove the record, or run the suite again" in message
     assert "alice@workstation-42" not in message and f"ruota-docs record check {path}" in message
 
 

@@ -7,12 +7,12 @@ from types import SimpleNamespace
 from ruota_docs.site.site_languages import SiteLanguage, build_language, site_languages
 
 
-def config(languages=None, theme_language=""):
+def config(languages=None, theme_language="", theme_locale=""):
     plugins = {}
     if languages is not None:
         plugins["i18n"] = SimpleNamespace(config=SimpleNamespace(languages=[
             SimpleNamespace(locale=locale, default=default, build=build) for locale, default, build in languages]))
-    return SimpleNamespace(plugins=plugins, theme={"language": theme_language})
+    return SimpleNamespace(plugins=plugins, theme={"language": theme_language, "locale": theme_locale})
 
 
 def test_the_default_language_is_at_the_root_and_comes_first():
@@ -24,6 +24,7 @@ def test_the_default_language_is_at_the_root_and_comes_first():
 def test_a_site_without_i18n_has_its_themes_language_at_the_root():
     assert site_languages(config(theme_language="de")) == [SiteLanguage("de", "")]
     assert site_languages(config()) == [SiteLanguage("en", "")]
+    assert site_languages(config(theme_locale="it")) == [SiteLanguage("it", "")]  # the mkdocs theme's locale
 
 
 def test_the_build_language_is_the_themes_current_one():

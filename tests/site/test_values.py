@@ -84,9 +84,9 @@ def sentence(page: str, start: str) -> str:
 
 
 @pytest.mark.parametrize(("lang", "path", "expected", "tip"), [
-    ("es", "index.html", "Pico: 66,0 MiB (CPU x86_64, 20 de noviembre de 2026).", "Esta cifra en otras máquinas: 67,2 MiB en NVIDIA H200 (CUDA)"),
-    ("en", "en/index.html", "Peak: 66.0 MiB (CPU x86_64, 20 November 2026).", "This figure on other machines: 67.2 MiB on NVIDIA H200 (CUDA)"),
-    ("fr", "fr/index.html", "Pic : 66,0 Mio (CPU x86_64, 20 novembre 2026).", "Cette valeur sur d'autres machines : 67,2 Mio sur NVIDIA H200 (CUDA)"),
+    ("es", "index.html", "Pico: 66,0 MiB (CPU x86_64, 20 de noviembre de 2026).", "Otras mediciones: 67,2 MiB en NVIDIA H200 (CUDA)"),
+    ("en", "en/index.html", "Peak: 66.0 MiB (CPU x86_64, 20 November 2026).", "Other measurements: 67.2 MiB on NVIDIA H200 (CUDA)"),
+    ("fr", "fr/index.html", "Pic : 66,0 Mio (CPU x86_64, 20 novembre 2026).", "Autres mesures : 67,2 Mio sur NVIDIA H200 (CUDA)"),
 ])
 def test_one_value_in_the_sentence_the_gpus_with_its_machine_and_date(site, lang, path, expected, tip):
     """The block requires no GPU: the CPU machine's value is shown, the GPU machine's in the tooltip."""
@@ -99,7 +99,7 @@ def test_one_value_in_the_sentence_the_gpus_with_its_machine_and_date(site, lang
 def test_identical_values_collapse(site):
     page = (site / "en/index.html").read_text(encoding="utf-8")
     assert sentence(page, "Calls:") == "Calls: 4 (CPU x86_64, 20 November 2026)."
-    assert re.search(r'data-metric="unet_calls" data-at="[^"]*" title="This figure on other machines: the same on one other machine"', page)
+    assert re.search(r'data-metric="unet_calls" data-at="[^"]*" title="Other measurements: the same figure on one other machine"', page)
 
 
 def test_a_value_only_one_machine_printed(site):
@@ -141,8 +141,8 @@ def test_the_guides_own_card_first_else_a_gpu_else_the_cpu():
     no_cpu = re.sub(r"<[^>]+>", "", values.render(value, Verdict(found[1:2]), "en", "en/index.md", needs_gpu=False))
     assert no_cpu.replace("\u00a0", " ") == "67.2 MiB (NVIDIA H200, 20 November 2026)"  # no CPU record: the one there is
     tip = html.unescape(re.search(r'title="([^"]*)"', values.render(value, Verdict(found), "en", "en/guides/keras-rx7600.md"))[1])
-    assert tip.replace("\u00a0", " ") == ("This figure on other machines: 70.0 MiB on AMD Instinct MI300X (ROCm, gfx942); "
-                                         "67.2 MiB on NVIDIA H200 (CUDA); 66.0 MiB on CPU x86_64; the same on one other machine")
+    assert tip.replace("\u00a0", " ") == ("Other measurements: 70.0 MiB on AMD Instinct MI300X (ROCm, gfx942); "
+                                         "67.2 MiB on NVIDIA H200 (CUDA); 66.0 MiB on CPU x86_64; the same figure on one other machine")
 
 
 def test_a_value_no_record_holds_is_marked(site):
@@ -235,6 +235,28 @@ def test_values_of_one_sentence_name_their_machine_once_at_its_end():
         "Pire 0,26, et 64 (NVIDIA H200, 20 novembre 2026; CPU x86_64, 20 novembre 2026)\u202f?")
 
 
+def test_a_paragraph_names_a_machine_once_and_shares_the_authors_parenthesis():
+    """The sentence after one that named the machine and day does not name them again; a sentence that
+    ends with the author's parenthesis takes the attribution into it, never "(…) (NVIDIA H200, …)"."""
+    from ruota_docs.records.verdicts import Verdict
+    from ruota_docs.site import values
+
+    h200, cpu = MACHINES["cuda-nvidia-h200"][0], MACHINES["cpu-x86_64"][0]
+    found = Verdict([_result("h200", h200, "worst: 0.258\nops: 65")])
+    worst, ops = (values.render(value_directive.parse(f"block=bench metric={m}"), found, "es") for m in ("worst", "ops"))
+    page = f"<p>Se comprobaron {ops} filas (cada una, una forma y una precisión). El peor error fue de {worst}.</p>"
+    assert re.sub(r"<[^>]+>", "", values.attributed_once(page)) == (
+        "Se comprobaron 65 filas (cada una, una forma y una precisión; NVIDIA H200, 20 de noviembre de 2026). "
+        "El peor error fue de 0,26.")
+    # a machine named again after another one came in between: said again
+    ops = values.render(value_directive.parse("block=bench metric=ops"), found, "en")
+    on_cpu = values.render(value_directive.parse("block=bench metric=ops"), Verdict([_result("cpu", cpu, "ops: 64")]), "en")
+    page = f"<p>It checked {ops} rows. Then {ops} again. On the CPU, {on_cpu}. Again {ops}.</p>"
+    assert re.sub(r"<[^>]+>", "", values.attributed_once(page)) == (
+        "It checked 65 rows (NVIDIA H200, 20 November 2026). Then 65 again. On the CPU, 64 (CPU x86_64, "
+        "20 November 2026). Again 65 (NVIDIA H200, 20 November 2026).")
+
+
 def test_prose_rounds_a_value_as_its_chart_does():
     """``0.258``, ``0.60`` and ``1076.0`` printed: ``0,26``, ``0,60`` and ``1076,0`` in the sentence, as in a
     chart of those values (the decimals the block printed, at most two)."""
@@ -254,23 +276,24 @@ def test_prose_rounds_a_value_as_its_chart_does():
 
 
 def test_several_metrics_that_read_the_same_are_said_once():
-    """``metric=a,b``: one number "in each of the two cases" where both read the same, else both joined;
+    """``metric=a,b``: one number "in both cases" where both read the same, else both joined;
     a metric no record holds is reported by status like any other."""
     from ruota_docs.records.verdicts import Verdict
     from ruota_docs.site import values
 
     h200 = MACHINES["cuda-nvidia-h200"][0]
-    same = Verdict([_result("h200", h200, "peak_a: 67.2\npeak_b: 67.2\npeak_c: 80")])
+    same = Verdict([_result("h200", h200, "peak_a: 67.2\npeak_b: 67.2\npeak_c: 80\npeak_d: 67.2")])
     words = lambda metrics, lang: re.sub(r"<[^>]+>", "", html.unescape(values.render_all(  # noqa: E731
         value_directive.parse(f"block=bench metric={metrics} unit=MiB"), same, lang, f"{lang}/index.md"))).replace("\u00a0", " ")
-    assert words("peak_a,peak_b", "en") == "67.2 MiB (NVIDIA H200, 20 November 2026) in each of the two cases"
-    assert words("peak_a,peak_b", "es") == "67,2 MiB (NVIDIA H200, 20 de noviembre de 2026) en los dos casos"
+    assert words("peak_a,peak_b", "en") == "67.2 MiB (NVIDIA H200, 20 November 2026) in both cases"
+    assert words("peak_a,peak_b", "es") == "67,2 MiB (NVIDIA H200, 20 de noviembre de 2026) en ambos casos"
+    assert words("peak_a,peak_b,peak_d", "en") == "67.2 MiB (NVIDIA H200, 20 November 2026) in each of the three cases"
     assert words("peak_a,peak_c", "fr") == ("67,2 Mio (NVIDIA H200, 20 novembre 2026) et "
                                             "80 Mio (NVIDIA H200, 20 novembre 2026)")
     # in a sentence, where and when closes it once
     sentence_html = values.attributed_once("<p>The peak was " + values.render_all(
         value_directive.parse("block=bench metric=peak_a,peak_b unit=MiB"), same, "en", "en/index.md") + ".</p>")
     assert re.sub(r"<[^>]+>", "", sentence_html).replace("\u00a0", " ") == (
-        "The peak was 67.2 MiB in each of the two cases (NVIDIA H200, 20 November 2026).")
+        "The peak was 67.2 MiB in both cases (NVIDIA H200, 20 November 2026).")
     with pytest.raises(value_directive.ValueDirectiveError, match="several separated by commas"):
         value_directive.parse("block=bench metric=peak_a,")

@@ -148,7 +148,7 @@ def test_i18n_check_reports_page_line_and_term(tmp_path):
     docs, languages, source, untranslated, _ = _site(root)
     problems = parity.check(docs, languages, source, untranslated, glossaries=glossary.for_site(root, languages))
     assert [str(p) for p in problems] == [
-        "es/p.md:7: 'kernel' is ruled out by glossary/es.yml (GPU kernel): write 'núcleo'"]
+        "es/p.md:7: 'kernel' is ruled out by glossary/es.yml; write 'núcleo'. Concept: GPU kernel."]
     assert parity.check(docs, languages, source, untranslated) == []  # no glossary given: parity only
 
 
@@ -156,7 +156,7 @@ def test_cli_prints_the_finding_and_fails(tmp_path, capsys):
     root = site(tmp_path)
     assert main(["--root", str(root), "i18n", "check"]) == 1
     out = capsys.readouterr().out
-    assert "docs/es/p.md:7: 'kernel' is ruled out by glossary/es.yml (GPU kernel): write 'núcleo'\n" in out
+    assert "docs/es/p.md:7: 'kernel' is ruled out by glossary/es.yml; write 'núcleo'. Concept: GPU kernel.\n" in out
     (root / "docs/es/p.md").write_text("# P { #p }\n\n```python\nkernel = 1\n```\n\nUn núcleo.\n", encoding="utf-8")
     assert main(["--root", str(root), "i18n", "check"]) == 0
 

@@ -73,6 +73,13 @@ class Block:
         return self.source or f"{self.page}:{self.line}"
 
     @property
+    def written_in(self) -> tuple[str, int] | None:
+        """``(file, line)`` of a fence written in a Markdown file an include brought into the page (the file
+        relative to the project, where it is inside it); None for a fence written on the page."""
+        file, _, line = self.source.rpartition(":")
+        return (file, int(line)) if file and line.isdigit() else None
+
+    @property
     def shown_only(self) -> bool:
         """Output, prose or a diagram: never run, and not marked on the page."""
         return self.kind in SHOWN_ONLY
@@ -138,15 +145,16 @@ def _kind_of(captured: Captured, extended: dict | None) -> tuple[str, str | None
 
 def _read_directives(block: Block, captured: Captured) -> str | None:
     """Reads the block's requirements, run options and declared tier from its directives; returns
-    the error (``page:line: …``) of one it cannot read, else None."""
-    where = block.line
+    the error (``page:line: …``, or ``file:line: …`` for a directive written in an included Markdown
+    file) of one it cannot read, else None."""
+    where = block.where
     try:
         if captured.error:
-            where = int(captured.error.split(":", 1)[0])
-            raise DirectiveError(captured.error.split(": ", 1)[1], where)
+            where = f"{block.page}:{captured.error.split(':', 1)[0]}"
+            raise DirectiveError(captured.error.split(": ", 1)[1])
         evidence = None
         for directive in captured.directives:
-            where = directive.line
+            where = directive.source or f"{block.page}:{directive.line}"
             if directive.name == "requires":
                 block.requirements += terms.parse(directive.args)
             elif directive.name == "evidence":
@@ -154,10 +162,10 @@ def _read_directives(block: Block, captured: Captured) -> str | None:
             else:
                 block.options.update(run_options(directive))
         if evidence is not None:
-            where = evidence.line
+            where = evidence.source or f"{block.page}:{evidence.line}"
             block.evidence = tiers.parse(evidence, block.requirements)
     except (terms.RequirementError, DirectiveError) as error:
-        return f"{block.page}:{where}: {error}"
+        return f"{where}: {error}"
     return None
 
 

@@ -31,8 +31,9 @@ class UnsupportedDependency(RuntimeError):
     """An installed package the capture cannot work with (its message says which and what to install)."""
 
 
-def problems(supported: dict[str, str] | None = None) -> list[str]:
-    """One sentence per package of ``supported`` (default `SUPPORTED`) that is missing or out of range."""
+def problems(supported: dict[str, str] | None = None, user: str = "ruota-docs' block capture") -> list[str]:
+    """One sentence per package of ``supported`` (default `SUPPORTED`) that is missing or out of range
+    (``user``: what supports the range)."""
     found = []
     for name, spec in (SUPPORTED if supported is None else supported).items():
         try:
@@ -41,7 +42,7 @@ def problems(supported: dict[str, str] | None = None) -> list[str]:
             found.append(f"{name} is not installed; ruota-docs needs {name}{spec}")
             continue
         if not fits(installed, spec):
-            found.append(f"{name} {installed} is installed; ruota-docs' block capture supports {name}{spec} "
+            found.append(f"{name} {installed} is installed; {user} supports {name}{spec} "
                          f"(pip install '{name}{spec}')")
     return found
 

@@ -85,7 +85,8 @@ class Directive:
     name: str
     args: str
     line: int  #: line in the page (for a directive from an included file: the include's line)
-    source: str = ""  #: ``file:line`` where it is written, when that is not the page
+    #: ``file:line`` where it is written, when that is not the page (relative to the project where it is inside it)
+    source: str = ""
 
     def options(self) -> dict[str, str | bool]:
         """``safe timeout=60 reason="a b"`` → ``{"safe": True, "timeout": "60", "reason": "a b"}``."""

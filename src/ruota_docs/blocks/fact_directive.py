@@ -20,16 +20,12 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-from ruota_docs.blocks.site_config import DEFAULT_FACT_MAX_AGE
 
 #: The directive anywhere in prose; code blocks are left out by the callers.
 DIRECTIVE = re.compile(r"<!--[ \t]*fact[ \t]*:(?P<args>.*?)-->", re.S)
 #: ``<!-- fact checked=… -->`` (no colon) or ``<!-- facts: … -->``: a fact that would otherwise go unnoticed.
 _NEAR_MISS = re.compile(r"<!--[ \t]*(?:fact\b(?![ \t]*:)(?!-)|facts\b|fact-checked\b)", re.I)
 _OPTIONS = ("checked", "source")
-#: How old a fact may be before the site marks it and ``ruota-docs facts --as-of`` fails, unless
-#: the plugin's ``fact_max_age`` says otherwise.
-DEFAULT_MAX_AGE_DAYS = DEFAULT_FACT_MAX_AGE
 
 
 class FactDirectiveError(ValueError):

@@ -38,11 +38,19 @@ _SKIP = re.compile(r"""^skip\s+(?P<q>["'])(?P<reason>.+)(?P=q)\s*$""")
 
 def parse(mapping, where: str) -> dict[str, Policy]:
     """The policies of a ``policies:`` mapping; ``ConfigError`` naming ``where`` for a bad one."""
+    try:
+        return policies_of(mapping)
+    except ValueError as error:
+        raise site_config.ConfigError(f"{where}: ruota_docs: policies: {error}") from None
+
+
+def policies_of(mapping) -> dict[str, Policy]:
+    """The policies of a ``policies:`` mapping; ``ValueError`` saying what is wrong with a bad one (the
+    plugin's option checks it so: `ruota_docs.blocks.plugin_config`)."""
     if mapping in (None, {}):
         return {}
     if not isinstance(mapping, dict):
-        raise site_config.ConfigError(f"{where}: ruota_docs: policies must map fence languages to show, run "
-                                      f"or skip \"reason\", not {mapping!r}")
+        raise ValueError(f"must map fence languages to show, run or skip \"reason\", not {mapping!r}")
     found = {}
     for language, value in mapping.items():
         text = str(value).strip()
@@ -52,8 +60,7 @@ def parse(mapping, where: str) -> dict[str, Policy]:
         elif skip:
             found[str(language).lower()] = Policy("skip", skip["reason"].strip())
         else:
-            raise site_config.ConfigError(f"{where}: ruota_docs: policies: {language}: {value!r} is not a policy; "
-                                          f"write show, run or skip \"reason readers see\"")
+            raise ValueError(f"{language}: {value!r} is not a policy; write show, run or skip \"reason readers see\"")
     return found
 
 
@@ -69,5 +76,4 @@ def read(root: Path) -> dict[str, Policy]:
 
 @functools.lru_cache(maxsize=8)
 def _read(path: str, _stamp: int) -> dict[str, Policy]:
-    options = site_config.plugin_options(site_config.load_mkdocs_config(Path(path).parent), "ruota_docs") or {}
-    return parse(options.get("policies"), path)
+    return parse(site_config.read(Path(path)).options["policies"], path)

@@ -2,11 +2,13 @@
 
 [`render`][ruota_docs.blocks.renderer.render] renders a page with Python-Markdown and the
 site's own ``markdown_extensions`` (`ruota_docs.blocks.site_config`), plus `BlockCapture`
-(`ruota_docs.blocks.capture`), and [`assemble`][ruota_docs.blocks.renderer.assemble] turns
-what was captured into the page's list of `ruota_docs.blocks.Block`: the code blocks
-readers see, in page order, each with its page line (and ``file:line`` when it was
-written in an included file). The MkDocs plugin calls [`assemble`][ruota_docs.blocks.renderer.assemble] on the capture
-of the build's own rendering, so the site and the engine cannot disagree.
+(`ruota_docs.blocks.capture`). [`assemble`][ruota_docs.blocks.renderer.assemble] then turns
+what was captured into the page's list of `ruota_docs.blocks.Block`. These are the code blocks
+that readers see, in page order, each with its page line, and with ``file:line`` when it was
+written in an included file.
+
+The MkDocs plugin calls [`assemble`][ruota_docs.blocks.renderer.assemble] on the capture of the
+build's own rendering, so the site and the engine cannot disagree.
 """
 
 from __future__ import annotations
@@ -47,9 +49,9 @@ class PageRender:
 
 def render(root: Path, path: Path, text: str | None = None, docs_dir: Path | None = None,
            fast: bool = False) -> PageRender:
-    """Render the page at ``path`` (its ``text`` if already read) as the site does.
+    """Render the page at ``path`` as the site does. Pass its ``text`` if it has already been read.
 
-    ``fast`` skips syntax highlighting and inline formatting, which decide nothing about which blocks exist.
+    ``fast`` skips syntax highlighting and inline formatting, which play no part in deciding which blocks exist.
     """
     root = Path(root)
     path = Path(path).resolve()
@@ -167,9 +169,11 @@ def _fact_problems(text: str, code: set[int]) -> list[Problem]:
 
 
 def assemble(state: CaptureState, html: str, page: str, lang: str, root: Path, text: str = "") -> PageRender:
-    """The page's blocks from one rendering's capture and HTML, with its problems: those of
-    the capture, and ``chart:``/``value:`` directives that name no block (``value:`` ones
-    are found in ``text``, the page's Markdown, since they stand in its prose)."""
+    """The page's blocks, from one rendering's capture and HTML, and the page's problems.
+
+    The problems are those of the capture, and the ``chart:`` and ``value:`` directives that name
+    no block of the page. ``value:`` directives stand in the prose, so they are looked for in
+    ``text``, the page's Markdown."""
     visible = {number: position for position, number in enumerate(markers.visible_blocks(html, state.nonce))}
     captured = [c for c in state.captured if c.number in visible]
     _locate_indented(state, sorted(captured, key=lambda c: visible[c.number]))

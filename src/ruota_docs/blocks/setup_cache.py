@@ -13,7 +13,9 @@ under a key of everything it depends on:
 
 The file's mapping as the engine reads it without MkDocs (tags as ``None``:
 `ruota_docs.blocks.site_config.load_mkdocs_config`) is kept beside it, under a key of the same
-things: every run reads mkdocs.yml, and YAML is slow to import and to parse in pure Python.
+things: every run reads mkdocs.yml, and YAML is slow to import and to parse in pure Python. So are
+the ``ruota_docs`` plugin's options as MkDocs' option classes validate them
+(`ruota_docs.blocks.plugin_config`), under a key of the section as written.
 
 Not kept (the set-up): a file that uses ``INHERIT`` (its parent's bytes would belong to the key) or
 ``!relative`` (its placeholders point into the live MkDocs config), and anything that does
@@ -36,8 +38,9 @@ from ruota_docs.blocks import speedups, user_cache
 
 #: Bumped when what is kept changes shape.
 FORMAT = 1
-#: How many files to keep (two per site and environment in use: the set-up, and the file as read).
-KEEP = 32
+#: How many files to keep (three per site and environment in use: the set-up, the file as read, and the
+#: plugin's options as validated).
+KEEP = 48
 #: The MkDocs settings the page machinery reads besides the extensions.
 SETTINGS = ("site_dir", "use_directory_urls", "validation")
 

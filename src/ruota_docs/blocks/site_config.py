@@ -27,8 +27,8 @@ from __future__ import annotations
 import copy
 import functools
 import os
-import warnings
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -112,25 +112,6 @@ def plugin_options(config: dict, name: str) -> dict | None:
     return plugin_extensions.options_of(config.get("plugins"), name)
 
 
-#: The ``ruota_docs`` plugin's options (`ruota_docs.site.plugin.RuotaDocsConfig`), for the parts that
-#: read mkdocs.yml without MkDocs (the pytest side warns of any other, as MkDocs does).
-PLUGIN_OPTIONS = ("record_dir", "ledger_dir", "enabled", "source_language", "untranslated", "key_blocks",
-                  "target_cards", "guide_cards", "policies", "report_only", "allow_private", "fact_max_age",
-                  "isolation", "check_records", "verified_records", "setup")
-
-
-def unknown_options(path: Path) -> list[tuple[str, int]]:
-    """``(option, line)`` of each ``ruota_docs`` option in the mkdocs.yml at ``path`` that the plugin
-    does not have (line 0 where the file does not say it on a line of its own)."""
-    options = plugin_options(load_mkdocs_config(Path(path).parent), "ruota_docs") or {}
-    unknown = [name for name in options if name not in PLUGIN_OPTIONS]
-    if not unknown:
-        return []
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
-    return [(name, next((n for n, line in enumerate(lines, 1) if line.strip().startswith(f"{name}:")), 0))
-            for name in unknown]
-
-
 #: Where the records live unless the ``ruota_docs`` plugin's ``record_dir`` says otherwise.
 DEFAULT_RECORD_DIR = "verification"
 #: Days a checked external claim stays current unless the plugin's ``fact_max_age`` says otherwise.
@@ -159,64 +140,108 @@ class SiteConfig:
     variant_isolation: bool = False
     #: ``setup``: a Python file each page's process runs before its first block (absolute), or None
     setup: Path | None = None
-
-
-def _record_dir(options: dict, path: Path) -> str | None:
-    """The plugin's ``record_dir``; ``ledger_dir``, its name before, is read with a warning."""
-    if options.get("record_dir") is None and options.get("ledger_dir") is not None:
-        warnings.warn(f"{path}: the ruota_docs option ledger_dir is deprecated: name it record_dir",
-                      DeprecationWarning, stacklevel=3)
-        return str(options["ledger_dir"])
-    return options.get("record_dir")
+    #: every option of the ``ruota_docs`` plugin, validated and with its default, as the plugin sees them
+    #: (`ruota_docs.blocks.plugin_config.PluginConfig`)
+    options: dict = field(default_factory=dict)
+    #: what MkDocs would warn of in those options (an unknown one, an old name), each with file and line
+    warnings: tuple[str, ...] = ()
 
 
 def read(root: Path) -> SiteConfig:
-    """The site configuration of the project at ``root`` (a folder, or its mkdocs.yml)."""
+    """The site configuration of the project at ``root`` (a folder, or its mkdocs.yml); raises
+    `ConfigError` for a plugin option MkDocs would refuse, naming the file, line and option."""
     location = Path(root).resolve()
     path = location if location.is_file() else config_path(location)
     mapping = _load_file(path) if path.exists() else {}
     root = path.parent
-    options = plugin_options(mapping, "ruota_docs") or {}
+    options, warned = _options(path, _written(mapping, path))
     locales, _ = _i18n_locales(plugin_options(mapping, "i18n") or {})
-    docs = (root / str(mapping.get("docs_dir") or "docs")).resolve()
+    docs = docs_folder(root, mapping)
     if not locales and docs.is_dir():
         locales = sorted(p.name for p in docs.iterdir() if p.is_dir())
     return SiteConfig(
         root=root,
         docs_dir=docs,
         site_dir=(root / str(mapping.get("site_dir") or "site")).resolve(),
-        record_dir=(root / str(_record_dir(options, path) or DEFAULT_RECORD_DIR)).resolve(),
+        record_dir=(root / options["record_dir"]).resolve(),
         source_language=languages_from(mapping).default if path.exists() else DEFAULT_SOURCE_LANGUAGE,
         languages=tuple(locales),
-        untranslated=tuple(options.get("untranslated") or ()),
-        block_isolation=options.get("isolation") == "block",
+        untranslated=tuple(options["untranslated"]),
+        block_isolation=options["isolation"] == "block",
         mapping=mapping,
-        fact_max_age=_max_age(options.get("fact_max_age"), path),
-        allow_private=options.get("allow_private") or (),
-        variant_isolation=options.get("isolation") == "variants",
-        setup=_setup(options.get("setup"), root, path),
+        fact_max_age=options["fact_max_age"],
+        allow_private=options["allow_private"],
+        variant_isolation=options["isolation"] == "variants",
+        setup=Path(options["setup"]) if options["setup"] else None,
+        options=options,
+        warnings=warned,
     )
 
 
-def _setup(value, root: Path, path: Path) -> Path | None:
-    """The plugin's ``setup`` file, relative to mkdocs.yml; it must exist."""
-    if value is None:
-        return None
-    found = (root / str(value)).resolve()
-    if not found.is_file():
-        raise ConfigError(f"{path}: plugins: ruota_docs: setup: {value} is not a file (a Python file, relative "
-                          "to mkdocs.yml, that each page's process runs before its blocks)")
+def _written(mapping: dict, path: Path) -> dict:
+    """The ``ruota_docs`` plugin's options as the file writes them ({} where it lists none)."""
+    try:
+        return plugin_options(mapping, "ruota_docs") or {}
+    except (TypeError, ValueError):  # a list or a word where MkDocs wants option: value
+        raise ConfigError(f"{where(path)}: plugins: ruota_docs: its options must be a mapping "
+                          "(option: value), as MkDocs reads a plugin's options") from None
+
+
+def docs_folder(root: Path, mapping: dict) -> Path:
+    """The docs folder the mkdocs.yml at ``root`` (its parsed ``mapping``) names: ``docs_dir``, else ``docs``."""
+    return (Path(root) / str(mapping.get("docs_dir") or "docs")).resolve()
+
+
+def _options(path: Path, written: dict) -> tuple[dict, tuple[str, ...]]:
+    """The plugin's options as written in the file at ``path``, validated by the plugin's own
+    `ruota_docs.blocks.plugin_config.PluginConfig`: every option with its default, and the warnings."""
+    setup = written.get("setup")
+    # the answer depends on the section as written (any YAML: keys of any type), the file's folder (in the
+    # key), whether the setup file is there, and the declaration itself
+    declaration = Path(__file__).with_name("plugin_config.py").stat().st_mtime_ns
+    text = repr([written, isinstance(setup, str) and (path.parent / setup).is_file(), declaration])
+    errors, warnings, options = _validated(path, written, text)
+    if errors:
+        raise ConfigError("\n".join(f"{where(path, name)}: plugins: ruota_docs: {name}: {message}"
+                                     for name, message in errors))
+    return dict(options), tuple(f"{where(path, name)}: plugins: ruota_docs: {message}" for name, message in warnings)
+
+
+def _validated(path: Path, written: dict, text: str) -> tuple[tuple, tuple, dict]:
+    """``(errors, warnings, options)`` of the section ``written`` (kept between runs under ``text``, what
+    the answer depends on, as the file's mapping is)."""
+    from ruota_docs.blocks import setup_cache  # noqa: PLC0415
+
+    digest = setup_cache.key(path, text.encode(), what="options")
+    saved = setup_cache.load(digest)
+    if saved is not None:
+        return saved["errors"], saved["warnings"], saved["options"]
+    from ruota_docs.blocks import plugin_config  # noqa: PLC0415 — MkDocs' config machinery: only when it changed
+
+    config, errors, warnings = plugin_config.validate(written, str(path))
+    found = (tuple(errors), tuple(warnings), dict(config))
+    setup_cache.store(digest, {"errors": found[0], "warnings": found[1], "options": found[2]})
     return found
 
 
-def _max_age(value, path: Path) -> int:
-    """The plugin's ``fact_max_age``, a whole number of days (`DEFAULT_FACT_MAX_AGE` where it is not given)."""
-    if value is None:
-        return DEFAULT_FACT_MAX_AGE
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigError(f"{path}: plugins: ruota_docs: fact_max_age must be a whole number of days, "
-                          f"at least 1 (got {value!r})")
-    return value
+#: The line that lists the ``ruota_docs`` plugin: ``- ruota_docs``, ``- ruota_docs:``, ``ruota_docs: {…}``.
+_PLUGIN_LINE = re.compile(r"^\s*(?:-\s*)?ruota_docs\s*(?::.*)?$")
+
+
+def where(path: Path, option: str | None = None) -> str:
+    """``path:line`` of ``option`` under the ``ruota_docs`` plugin in the file (None: of the plugin itself);
+    ``path`` alone where the file does not say it on a line of its own, as when it comes from an INHERIT
+    parent."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return str(path)
+    start = next((n for n, line in enumerate(lines) if _PLUGIN_LINE.match(line)), None)
+    if start is None:
+        return str(path)
+    line = start + 1 if option is None else next(
+        (n for n, text in enumerate(lines[start + 1:], start + 2) if text.strip().startswith(f"{option}:")), 0)
+    return f"{path}:{line}" if line else str(path)
 
 
 def _load_file(path: Path) -> dict:

@@ -1,7 +1,7 @@
 """The requirement vocabulary of ``<!-- requires: … -->`` directives.
 
-A directive is a space-separated list of terms; a block runs only where every term
-holds. Terms:
+A directive is a space-separated list of terms, and a block runs only where every term
+holds. The terms are:
 
 | Term | Holds when |
 | --- | --- |
@@ -22,13 +22,13 @@ holds. Terms:
 | `torch>=X.Y` | torch is installed, at least version X.Y |
 | `triton>=X.Y` | Triton is installed (``triton``, or the ``pytorch-triton-rocm`` a ROCm torch brings), at least X.Y |
 
-``arch=`` written right after ``hipcc`` qualifies the compiler (``hipcc arch=gfx906``:
-it can build for gfx906, even on a machine with no GPU); anywhere else it is the GPU's
-target (``rocm arch=gfx906``). ``rocm arch=gfx906 hipcc arch=gfx906`` asks for both. Whether a term holds on this
-machine is decided in `ruota_docs.run.conditions`; this module only parses the terms.
+Written right after ``hipcc``, ``arch=`` qualifies the compiler: ``hipcc arch=gfx906`` means
+that hipcc can build for gfx906, even on a machine with no GPU. Anywhere else, ``arch=`` is the
+GPU's target (``rocm arch=gfx906``), and ``rocm arch=gfx906 hipcc arch=gfx906`` asks for both.
+This module only parses the terms. Whether a term holds on this machine is decided in
+`ruota_docs.run.conditions`.
 
-An unknown term or a malformed value raises `RequirementError`; it is never
-ignored.
+An unknown term or a malformed value raises `RequirementError`. It is never ignored.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ class Term:
     """One requirement term: how it is written and what it means.
 
     Whether it holds on a machine is decided by the check registered under the same name in
-    `ruota_docs.run.conditions`; what readers see is in the site's strings, under
+    `ruota_docs.run.conditions`. What readers see is in the site's strings, under
     ``term.<key>`` (the badge) and ``needs.<key>`` (the skip reason).
     """
 
@@ -91,7 +91,7 @@ class Term:
 
 
 def parse_size(text: str) -> int:
-    """``8GiB`` → bytes. Raises RequirementError for anything else.
+    """The number of bytes in a size written like ``8GiB``. Any other form raises `RequirementError`.
 
     Examples:
         >>> parse_size("8GiB")
@@ -106,7 +106,9 @@ def parse_size(text: str) -> int:
 
 
 def version_of(text: str) -> tuple[int, ...]:
-    """``2.9`` → ``(2, 9)``, as requirement terms compare versions; raises `RequirementError` for another form."""
+    """A version such as ``2.9`` as the tuple ``(2, 9)`` that requirement terms compare.
+
+    Any other form raises `RequirementError`."""
     if not re.fullmatch(r"\d+(\.\d+)*", text):
         raise RequirementError(f"malformed version {text!r}: write digits and dots, e.g. 2.9")
     return tuple(int(p) for p in text.split("."))
@@ -197,16 +199,16 @@ class Requirement:
         return f"{self.name}{op}{','.join(self.values)}"
 
     def describe(self) -> str:
-        """English words for skip reasons: ``ROCm``, ``arch gfx906``, ``≥ 8 GiB of VRAM``."""
+        """The term in the English words of skip reasons, such as ``ROCm``, ``arch gfx906`` or ``≥ 8 GiB of VRAM``."""
         return TERMS[self.name].words(self.values)
 
 
 def parse(text: str) -> tuple[Requirement, ...]:
     """Parse the arguments of a ``requires:`` directive.
 
-    ``parse("gpu rocm arch=gfx906")`` gives three terms; ``parse("hipcc arch=gfx906")``
-    one (the compiler's target); ``parse("rocm colour=red")`` raises `RequirementError`
-    (unknown requirement ``colour``).
+    ``parse("gpu rocm arch=gfx906")`` gives three terms, and ``parse("hipcc arch=gfx906")``
+    gives one (the compiler and its target). ``parse("rocm colour=red")`` raises
+    `RequirementError`, because ``colour`` is not a requirement.
 
     Examples:
         >>> [str(term) for term in parse("gpu rocm arch=gfx906")]

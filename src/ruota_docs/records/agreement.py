@@ -54,5 +54,7 @@ def problems(entry: dict[str, Any], block: Any, device: Machine) -> str | None:
         return None
     terms = ", ".join(str(req) for req in missing)
     machine = device.describe() + (f", {device.arch}" if device.arch else "") + f", {device.os}"
-    return (f"{entry['outcome']} for the block at line {block.line}, which requires {terms}, on a machine that "
+    # a fence written in an included Markdown file is found at its line there (``snippets/part.md:5``)
+    where = getattr(block, "source", "") or f"line {block.line}"
+    return (f"{entry['outcome']} for the block at {where}, which requires {terms}, on a machine that "
             f"does not meet it (this record's: {machine}): the engine skips such a block, so it cannot have run here")

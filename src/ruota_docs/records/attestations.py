@@ -1,6 +1,6 @@
 """Which ``ci`` records were verified: a record that says it was made by the records workflow is
 shown as such only when its build-provenance attestation was verified (``gh attestation verify``
-with the records workflow as signer, in the deploy job); any other is "CI claimed, not verified".
+with the records workflow as signer, in the deploy job); any other is "claimed CI, unverified".
 
 The deploy job writes the list it verified, one record per line: its file name, then a tab and the
 account the run belongs to (``rocm-gfx1102-0a1b2c3d.json<TAB>owner``). The site's build reads it
@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     verified, unverified = verify(files, args.repo, args.gh)
     write(Path(args.out), verified)
     for line in unverified:
-        print(f"{line}: shown as CI claimed, not verified")
+        print(f"{line}: shown as claimed CI, unverified")
     print(f"verified {len(verified)} of {len(verified) + len(unverified)} ci records; list: {args.out}")
     return 1 if refused else 0
 

@@ -1,50 +1,70 @@
 """``ruota-docs record check FILE…``: what a record must be before the site shows it.
 
-A record someone sends (``verification/<machine-id>-<fingerprint>.json``) is checked against the rules
-below; each problem is one line ``FILE: WHERE: error|warning: reason``, where WHERE is
-the block's key (``es/guides/keras-rx7600.md#8``, its first copy's where copies share a
-result), a field (``machine.hip``, ``pages.guides/x.md.results[2].at``) or ``record``. Any
-error makes the command exit 1; warnings do not, unless ``--strict``. The rules, each with its
-severity:
+A record that someone sends (``verification/<machine-id>-<fingerprint>.json``) is checked
+against the rules below. Each problem is reported on one line, ``FILE: WHERE: error|warning:
+reason``, sometimes followed by an indented ``hint:`` line that says what to do. WHERE is one
+of these:
 
-- **schema** (error): valid UTF-8 JSON, no duplicate keys, ``kind`` known and ``schema`` the
-  current one; every field of `ruota_docs.records.schema.MACHINE_FIELDS` and of a stored
-  result (`ruota_docs.records.stored`: the fields of `ruota_docs.records.schema.Result` shared
-  by a block's copies, ``at``, ``credited``) present with its type, nothing else; one result
-  per block, and a line for it; each output and reason keyed by its hash and named by a
-  result; outcomes, hashes, languages well formed; a ``reason_code`` one of
-  `ruota_docs.records.reason_codes.CODES` with its arguments, whose English is the entry's ``reason``;
-  ``isolation`` one of `ruota_docs.records.schema.ISOLATIONS`, and only where code ran; a copy
-  credited with another's run names a page of this site in one of its languages.
-- **stale** (warning): the entry's page is gone, it has no block at that index, or no block of
-  the page has the entry's code (its SHA-256) any more. The site never shows such an entry as
-  verified (`ruota_docs.records.verdicts`), so it is only a warning: run the page again.
-- **machine** (error): ROCm ⇒ a HIP version, a ``gfx…`` target and a GPU name; CUDA ⇒ a CUDA
-  version, an ``sm_…`` target and a GPU name; CPU ⇒ no GPU; a torch build of the backend's kind;
-  ``machine_id`` as the engine names this machine, in the record and in the file name; skip
-  reasons that describe this machine.
-- **agreement** (error): a passed or failed result only for a block whose requirements about the
-  machine (backend, ``arch=``, ``os=``, ``vram>=``, ``python>=``, ``torch>=``) the record's machine
-  meets (`ruota_docs.records.agreement`); a passed Python block's output holds the lines its ``#>``
-  comments state, in order (`ruota_docs.blocks.expected_output`).
-- **GPU name** (error / warning): the target fits the name (`ruota_docs.records.gpus`); a name
-  the table does not know is a warning; machine names and versions are printable ASCII (a Cyrillic
-  "А" in "AMD" is an error: it reads as a Latin one).
-- **private** (error; IP addresses, hardware ids: warning): nothing in any field names a person
+- the block's key, such as ``es/guides/keras-rx7600.md#8`` (where the copies of a block share
+  one result, the key of its first copy);
+- a field, such as ``machine.hip`` or ``pages.guides/x.md.results[2].at``;
+- ``record``, for the file as a whole.
+
+Any error makes the command exit with status 1. Warnings do not, unless ``--strict`` is given.
+These are the rules, each with its severity:
+
+- **schema** (error). The record is well formed:
+    - it is valid UTF-8 JSON with no duplicate keys, its ``kind`` is known and its ``schema`` is
+      the current one;
+    - every field of `ruota_docs.records.schema.MACHINE_FIELDS` and of a stored result is present
+      with its type, and there is nothing else (a stored result, described in
+      `ruota_docs.records.stored`, holds the fields of `ruota_docs.records.schema.Result` that a
+      block's copies share, plus ``at`` and ``credited``);
+    - there is one result per block, and a line for it;
+    - each output and reason is keyed by its hash and named by a result;
+    - outcomes, hashes and languages are well formed;
+    - a ``reason_code`` is one of `ruota_docs.records.reason_codes.CODES`, with its arguments, and
+      its English is the entry's ``reason``;
+    - ``isolation`` is one of `ruota_docs.records.schema.ISOLATIONS`, and is given only where
+      code ran;
+    - a copy credited with another copy's run names a page of this site in one of its languages.
+- **stale** (warning). The entry's page is gone, the page has no block at that index, or no block
+  of the page has the entry's code (its SHA-256) any more. The site never shows such an entry as
+  verified (`ruota_docs.records.verdicts`), so this is only a warning. Run the page again.
+- **machine** (error). The machine description is coherent:
+    - ROCm needs a HIP version, a ``gfx…`` target and a GPU name;
+    - CUDA needs a CUDA version, an ``sm_…`` target and a GPU name;
+    - a CPU machine has no GPU;
+    - the torch build is of the backend's kind;
+    - ``machine_id`` is the name the engine gives this machine, in the record and in the file name;
+    - the skip reasons describe this machine.
+- **agreement** (error). A passed or failed result is recorded only for a block whose requirements
+  about the machine (backend, ``arch=``, ``os=``, ``vram>=``, ``python>=``, ``torch>=``) the
+  record's machine meets (`ruota_docs.records.agreement`). The output of a passed Python block
+  holds the lines that its ``#>`` comments state, in order (`ruota_docs.blocks.expected_output`).
+- **GPU name** (error or warning). The target must fit the GPU's name (`ruota_docs.records.gpus`),
+  and a name that the table does not know is a warning. Machine names and versions must be
+  printable ASCII, so a Cyrillic "А" in "AMD", which reads as a Latin one, is an error.
+- **private** (error, but a warning for IP addresses and hardware IDs). No field names a person
   or holds a secret (`ruota_docs.records.private_data`).
-- **size** (error): each output within the engine's limit
+- **size** (error). Each output is within the engine's limit
   (`ruota_docs.records.schema.OUTPUT_LIMIT`, plus the note that says what was cut).
-- **listing** (error): a regular file, never a hidden one or a link; in the records folder, named as
-  the engine names records (`ruota_docs.records.listing`).
-- **bounds** (error): read only within its size, nested no deeper than a record, numbers finite and
-  of a usable size (metric lines a chart reads included), no control, bidirectional or zero-width
-  characters, names of a usable length (`ruota_docs.records.bounds`).
-- **time** (error): ``updated`` and every ``ran_at`` are UTC times, none in the future (5
-  minutes of clock skew allowed), none before the engine existed (`EARLIEST`), none after ``updated``;
-  ``updated`` not before the commit that ran (where the repository has it).
+- **listing** (error). The record is a regular file, never a hidden one or a link. In the records
+  folder, it is named as the engine names records (`ruota_docs.records.listing`).
+- **bounds** (error). The file is read only up to its size limit (`ruota_docs.records.bounds`):
+    - it is nested no deeper than a record is;
+    - its numbers are finite and of a usable size, including the metric lines that charts read;
+    - it holds no control, bidirectional or zero-width characters;
+    - its names are of a usable length.
+- **time** (error). ``updated`` and every ``ran_at`` are UTC times:
+    - none is in the future (5 minutes of clock skew are allowed);
+    - none is earlier than the engine itself (`EARLIEST`);
+    - none is later than ``updated``;
+    - ``updated`` is not earlier than the commit the suite ran on, where the repository has it.
 
-The record is first decoded strictly (the shape rules of **schema**, field by field), then
-read as the model (`ruota_docs.records.schema.Record`), whose results the other rules judge.
+The record is first decoded strictly, field by field, against the shape rules of **schema**.
+It is then read as the model (`ruota_docs.records.schema.Record`), whose results the other rules
+judge.
 """
 
 from __future__ import annotations
@@ -89,14 +109,16 @@ class Problem:
     where: str
     severity: str  #: "error" or "warning"
     rule: str
-    message: str
+    message: str  #: what is wrong, one short clause
+    hint: str = ""  #: what to do about it, in sentences, where that takes more than the message says
 
     def __str__(self) -> str:
-        return f"{listing.shown(self.file)}: {self.where}: {self.severity}: {self.message}"
+        line = f"{listing.shown(self.file)}: {self.where}: {self.severity}: {self.message}"
+        return f"{line}\n  hint: {self.hint}" if self.hint else line
 
     def to_dict(self) -> dict[str, Any]:
         return {"file": self.file, "where": self.where, "severity": self.severity, "rule": self.rule,
-                "message": self.message}
+                "message": self.message, "hint": self.hint}
 
 
 @dataclass
@@ -110,8 +132,8 @@ class Report:
     as_root: int = 0
     identity: tuple[Any, ...] | None = None  #: (machine_id, fingerprint), once read
 
-    def add(self, where: str, severity: str, rule: str, message: str) -> None:
-        self.problems.append(Problem(self.file, where, severity, rule, message))
+    def add(self, where: str, severity: str, rule: str, message: str, hint: str = "") -> None:
+        self.problems.append(Problem(self.file, where, severity, rule, message, hint))
 
     def count(self, severity: str) -> int:
         return sum(1 for p in self.problems if p.severity == severity)
@@ -492,15 +514,21 @@ def _check_current(report: Report, block: BlockRef, result: Result, pages: _Page
     elif not any(b.sha256 == result.sha256 for b in blocks):
         at = next((b for b in blocks if b.index == block.index), None)
         stale = (f"stale: the page has {plural(len(blocks), 'block')} now, none at index {block.index}" if at is None
-                 else f"stale: the code of block {block.index} (line {at.line}) changed since it ran")
+                 else f"stale: the code of block {block.index} ({_written_at(at)}) has changed since it ran")
     if stale:
         report.stale += 1
         report.add(block.key, "warning", "stale",
-                   f"{stale}; the site shows it as not verified until the page runs again")
+                   f"{stale}, so the site shows it as not verified until the page runs again")
     elif result.outcome == "passed" and isinstance(blocks, list):
         if result.tier in tiers.TIERS:
             _check_tier_reached(report, block.key, result, blocks)
         _check_printed(report, block.key, result, blocks)
+
+
+def _written_at(block: Block) -> str:
+    """Where a block of the page as it is now is written: ``line 12`` of the page, or ``snippets/part.md:5``
+    for a fence written in an included Markdown file."""
+    return block.source or f"line {block.line}"
 
 
 #: The engine's note where it cut the middle of a long output (`ruota_docs.run.process.session`).
@@ -529,7 +557,7 @@ def _check_tier_reached(report: Report, key: str, result: Result, blocks: list[B
     found = next(b for b in blocks if b.sha256 == result.sha256)
     expected = tiers.derive(found.evidence, found.requirements, result.outcome)
     if result.tier != expected:
-        report.add(f"{key}.tier", "error", "schema", f"the block (line {found.line}) reaches "
+        report.add(f"{key}.tier", "error", "schema", f"the block ({_written_at(found)}) reaches "
                    f"{expected or 'no tier'} when it {result.outcome}, not {result.tier!r}")
 
 
@@ -591,6 +619,13 @@ def _named(where: str, names: dict[str, str]) -> str:
     return names.get(where) or where
 
 
+#: What a sender does about private data in a record. Text that the page or its code shows is the
+#: docs' own and never reported, so the allow-list is for what the docs print some other way.
+PRIVATE_HINT = ("Run the page again on that machine (the engine masks its own user and host names), or "
+                "remove the text and run `ruota-docs record migrate` on the record. If the docs print this text on "
+                "purpose, add it to allow_private in mkdocs.yml.")
+
+
 def _check_private(report: Report, data: dict[str, Any], pages: _Pages) -> None:
     names, shown_on = _block_names(data)
     words = private_data.private_words()  # this machine's names: found once for the record's thousands of strings
@@ -604,11 +639,7 @@ def _check_private(report: Report, data: dict[str, Any], pages: _Pages) -> None:
         for finding in found:
             place = f"line {finding.line}: " if "\n" in text.rstrip("\n") else ""
             report.add(where or "record", "error" if finding.error else "warning", "private",
-                       f"{place}{finding.describe()}: run the page again on that machine (the engine writes its "
-                       "own user and host names as <user> and <host>), or remove it from the text and run "
-                       "`ruota-docs record migrate` on the record, which keys its tables again; text the page or "
-                       "its code shows is the docs' own and never reported: where the docs print it otherwise, "
-                       "list it in the ruota_docs plugin's allow_private option (mkdocs.yml)")
+                       f"{place}contains {finding.describe()}", PRIVATE_HINT)
 
 
 # -- a file -----------------------------------------------------------------------------------------
@@ -645,10 +676,13 @@ def _within_bounds(report: Report, data: dict[str, Any]) -> bool:
 
 def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None = None,
                pages: _Pages | None = None, records_folder: Path | None = None) -> Report:
-    """Every problem of the record at ``path`` against the pages under ``docs_dir`` (``pages``: their
-    blocks as read for the records checked before, `check_files`): decoded strictly (`_decoded`), then
-    the rules about what it means. A record in ``records_folder`` (default: ``verification/``) is
-    named as the engine names it; one elsewhere (``--record my.json``) may have any name but a hidden one."""
+    """Check the record at ``path`` against the pages under ``docs_dir`` and report every problem.
+
+    The record is first decoded strictly, field by field, and then held to the rules about what
+    it means. ``pages`` holds the pages' blocks as they were read for the records checked before,
+    so that `check_files` reads each page only once. A record in ``records_folder``
+    (``verification/`` by default) must be named as the engine names records. A record elsewhere
+    (``--record my.json``) may have any name except a hidden one."""
     path = Path(path)
     now = now or dt.datetime.now(dt.timezone.utc)
     report = Report(str(path))
@@ -751,8 +785,8 @@ def _check_origin(report: Report, data: dict[str, Any]) -> None:
 
 
 def _check_commit(report: Report, data: dict[str, Any], root: Path, updated: dt.datetime | None) -> None:
-    """A commit that ran which is not in the repository's history (where git can tell) is flagged; a
-    record written before the commit that ran it existed is refused."""
+    """A record whose commit is not in the repository's history (where git can tell) is flagged, and
+    a record written before the commit the suite ran on existed is refused."""
     commit = data["provenance"].get("commit") if isinstance(data["provenance"], dict) else None
     known = attestations.commit_known(root, commit)
     if known is False:
@@ -763,7 +797,7 @@ def _check_commit(report: Report, data: dict[str, Any], root: Path, updated: dt.
     committed = dt.datetime.fromtimestamp(seconds, dt.timezone.utc) if seconds is not None else None
     if committed is not None and updated is not None and updated + SKEW < committed:
         report.add("record.updated", "error", "time",
-                   f"{data['updated']} is before the commit that ran ({str(commit)[:12]}, committed "
+                   f"{data['updated']} is before the commit the suite ran on ({str(commit)[:12]}, committed "
                    f"{committed:%Y-%m-%dT%H:%M:%SZ}): no run precedes its code")
 
 _PAGE = re.compile(r"[^#\s/][^#\s]*\.md")
@@ -783,7 +817,10 @@ def _result_fields() -> tuple[dict[str, tuple[type, ...]], tuple[str, ...]]:
                     "signatures")
 
 
-_PAGE_FIELDS = {"signatures": (dict,), "lines": (dict,), "ran_at": (str,), "results": (list,), "folders": (bool,)}
+_PAGE_FIELDS = {"signatures": (dict,), "lines": (dict,), "files": (dict,), "ran_at": (str,), "results": (list,),
+                "folders": (bool,)}
+#: An included Markdown file, as the page's ``files`` names it: a path relative to the project, inside it.
+_FILE = re.compile(r"(?![/ ]|[A-Za-z]:)(?!.*(?:^|/)\.\.(?:/|$))[^\x00-\x1f\x7f\\]+")
 _REASON_FIELDS = {"reason_code": (dict, type(None)), "reason": (str, type(None))}
 
 
@@ -828,14 +865,32 @@ def _check_lines(report: Report, where: str, lines: dict[str, Any]) -> bool:
     return ok
 
 
+def _check_files(report: Report, where: str, files: dict[str, Any], lines: dict[str, Any]) -> bool:
+    """A page's ``files``: each language's list of the included Markdown file each block is written in
+    (null for a block written on the page), each at a block with a line."""
+    ok = True
+    for lang, found in files.items():
+        known = lines.get(lang) if isinstance(lines.get(lang), list) else []
+        if not _LANG.fullmatch(lang) or not isinstance(found, list) or not all(
+                name is None or isinstance(name, str) and _FILE.fullmatch(name) and n < len(known)
+                and known[n] is not None for n, name in enumerate(found)):
+            report.add(f"{where}.files.{lang}", "error", "schema",
+                       "must map a language folder to the included Markdown file each block is written in, a path "
+                       "inside the project (null for a block on the page), each block with a line in \"lines\"; "
+                       f"not {bounds.printable(json.dumps(found), 80)}")
+            ok = False
+    return ok
+
+
 def _check_stored(report: Report, pages: dict[str, Any], reasons: dict[str, Any], outputs: dict[str, Any]) -> bool:
     """The shape of ``pages``, ``reasons`` and ``outputs``; False where the entries cannot be read from them."""
     ok, named = True, {"reason": set[str](), "output": set[str]()}
     seen: dict[str, dict[tuple[str, int], str]] = {}
     for name, page in pages.items():
         where = f"pages.{name}"
-        if not _fields(report, where, page, _PAGE_FIELDS, ("signatures", "lines", "ran_at", "folders")) \
-                or not _check_lines(report, where, page.get("lines") or {}):
+        if not _fields(report, where, page, _PAGE_FIELDS, ("signatures", "lines", "files", "ran_at", "folders")) \
+                or not _check_lines(report, where, page.get("lines") or {}) \
+                or not _check_files(report, where, page.get("files") or {}, page.get("lines") or {}):
             ok = False
             continue
         _check_page_names(report, where, name, page)
@@ -931,9 +986,11 @@ def _heaviest(data: dict[str, Any]) -> str:
 
 def check_files(paths: Iterable[str | Path], root: Path, docs_dir: Path, now: dt.datetime | None = None,
                 records_folder: Path | None = None) -> list[Report]:
-    """`check_file` for each record, and one more rule across them: two records of one machine
-    (the same machine id and fingerprint) are an error on the second. Each page is read once for
-    all of them: CI checks every record of the site, and a site may hold a thousand."""
+    """Run `check_file` on each record, and apply one more rule across them.
+
+    Two records of one machine (the same machine id and fingerprint) are an error on the second.
+    Each page is read once for all the records, because CI checks every record of the site, and a
+    site may hold a thousand."""
     reports: list[Report] = []
     seen: dict[tuple[Any, Any], str] = {}
     pages = _Pages(Path(root), Path(docs_dir))
@@ -956,7 +1013,7 @@ def plural(count: int, word: str, many: str | None = None) -> str:
 
 
 def summary(reports: list[Report], strict: bool = False) -> tuple[str, int]:
-    """The last line of the report and the exit status (1 on any error, or warning with ``strict``)."""
+    """The last line of the report, and the exit status: 1 on any error (or warning, with ``strict``), else 0."""
     errors = sum(r.count("error") for r in reports)
     warnings = sum(r.count("warning") for r in reports)
     entries = sum(r.entries for r in reports)

@@ -93,7 +93,7 @@ def check(provenance: object, machine: Machine | None) -> list[tuple[str, str]]:
     commit = provenance.get("commit")
     if not (commit is None and kind == "sent") and not (isinstance(commit, str) and _HEX40.fullmatch(commit)):
         problems.append(("provenance.commit",
-                         f"must be the 40 lower-case hex digits of the commit that ran, not {commit!r}"))
+                         f"must be the 40 lower-case hex digits of the commit the suite ran on, not {commit!r}"))
     if kind == "sent":
         return problems
     return problems + _check_ci(provenance, machine)

@@ -3,15 +3,19 @@
 This is the contract between the run, the records and the site. The run makes a `Result`
 for each block it decides (`BlockRef` says which block), the record (`Record`) holds this
 machine's results, and the site reads them back, attribute by attribute. The record reads
-and writes its own JSON (`Record.from_json`, `Record.to_json`; the stored form, where the
-copies of a block in each language share one result, is `ruota_docs.records.stored`).
+and writes its own JSON with `Record.from_json` and `Record.to_json`. In the stored form,
+described in `ruota_docs.records.stored`, the copies of a block in each language share one
+result.
 
-Everything else about a record's fields derives from the dataclass fields below: the
-field list and types `record check` holds a record to (`ENTRY_FIELDS`), the fields left
-out of the JSON where they are null (`OMITTED_IF_NULL`), the fields that may be absent in
-older records (`OPTIONAL_FIELDS`), and the fields of the docs' excerpt. A new field is one
-line in `Result` (with ``optional=True`` it is absent from the JSON while unset, so records
-that do not use it keep their bytes) plus its display on the site.
+Everything else about a record's fields derives from the dataclass fields below:
+
+- the field list and types that `record check` holds a record to (`ENTRY_FIELDS`);
+- the fields left out of the JSON when they are null (`OMITTED_IF_NULL`);
+- the fields that may be absent in older records (`OPTIONAL_FIELDS`);
+- the fields of the docs' excerpt.
+
+A new field takes one line in `Result`, plus its display on the site. With ``optional=True``,
+it is absent from the JSON while unset, so records that do not use it keep their bytes.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ JSON = dict[str, Any]
 
 
 class RecordError(ValueError):
-    """A record that cannot be read or written as it is; the message names the file and the field."""
+    """A record that cannot be read or written as it is. The message names the file and the field."""
 
 
 def _field(default: Any = None, *, json: str | None = None, omit_null: bool = False, optional: bool = False,
@@ -67,24 +71,36 @@ def _field(default: Any = None, *, json: str | None = None, omit_null: bool = Fa
 
 
 def now() -> str:
-    """The current UTC time as records write it: ``2026-12-06T01:02:03Z``."""
+    """The current UTC time as records write it, such as ``2026-12-06T01:02:03Z``."""
     return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 @dataclass(frozen=True, slots=True)
 class BlockRef:
-    """Which block: the copy in language ``lang`` of a page (``es/guides/x.md``), its ``index``
-    among the page's blocks, and the page ``line`` it starts at (not part of its identity)."""
+    """Which block a result belongs to.
+
+    A block is identified by its page (``es/guides/x.md``), the language ``lang`` of that copy
+    of the page, and its ``index`` among the page's blocks. Where it is written is kept too, but
+    it is not part of its identity: the ``line`` its fence starts at, on the page or, for a fence
+    written in a Markdown file that an include brings into the page, in that ``file``."""
 
     page: str  #: path under the docs folder, language folder included: ``es/guides/keras-rx7600.md``
     lang: str  #: the page's language (the language folder), ``es``
     index: int  #: position among the page's blocks
     line: int | None = field(default=None, compare=False)  #: None where the record does not say
+    #: the included Markdown file the fence is written in, relative to the project (``snippets/part.md``);
+    #: None for a fence written on the page
+    file: str | None = field(default=None, compare=False)
 
     @property
     def key(self) -> str:
-        """``es/guides/x.md#3``: how records and reports name the block."""
+        """How records and reports name the block, such as ``es/guides/x.md#3``."""
         return f"{self.page}#{self.index}"
+
+    @classmethod
+    def from_entry(cls, entry: Mapping[str, Any]) -> BlockRef:
+        """The block that an entry of `Result.to_entry`'s form is for."""
+        return cls(entry["page"], entry["lang"], entry["index"], entry.get("line"), entry.get("file"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -115,11 +131,14 @@ class Result:
     isolation: str | None = _field(optional=True, absent=True)
 
     def to_entry(self, block: BlockRef) -> JSON:
-        """The block and its result as one JSON object, in `ENTRY_FIELDS` order (``line`` and
-        ``signature`` left out where unknown)."""
+        """The block and its result as one JSON object, in `ENTRY_FIELDS` order.
+
+        ``line``, ``file`` and ``signature`` are left out when they are unknown."""
         entry: JSON = {"page": block.page, "lang": block.lang, "index": block.index}
         if block.line is not None:
             entry["line"] = block.line
+        if block.file is not None:
+            entry["file"] = block.file
         for name, key in _JSON_NAMES:
             value = getattr(self, name)
             if value is None and name in _ABSENT_IF_NULL:
@@ -129,7 +148,7 @@ class Result:
 
     @classmethod
     def from_entry(cls, entry: Mapping[str, Any]) -> Result:
-        """The result of an entry (`to_entry`'s form); fields it lacks take their defaults."""
+        """The result stored in an entry of `to_entry`'s form. Missing fields take their defaults."""
         missing = [key for name, key in _JSON_NAMES if key not in entry and name in _REQUIRED]
         if missing:
             raise RecordError(f"entry {entry.get('page')}#{entry.get('index')}: missing field {missing[0]!r}")
@@ -154,20 +173,21 @@ BACKENDS: dict[str, Backend] = {
 
 
 def backend_order(backend: str) -> int:
-    """Where a backend's machines come in the site's lists (`Backend.order`); any other comes last."""
+    """Where a backend's machines come in the site's lists (`Backend.order`). An unknown backend comes last."""
     return BACKENDS[backend].order if backend in BACKENDS else len(BACKENDS)
 
 
 def slug(text: str) -> str:
-    """Lower-case ASCII words joined by ``-``: ``NVIDIA H200`` → ``nvidia-h200``."""
+    """``text`` as lower-case ASCII words joined by ``-``, so ``NVIDIA H200`` becomes ``nvidia-h200``."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "unknown"
 
 
 @dataclass(frozen=True, slots=True)
 class Machine:
-    """The machine a record's results ran on, as the run's probe describes it
-    (`ruota_docs.run.device.probe`); no host or user name. The fields are the record's
-    ``machine``, in its order."""
+    """The machine a record's results ran on, as the run's probe describes it (`ruota_docs.run.device.probe`).
+
+    It holds no host or user name. Its fields are those of the record's ``machine`` object, in
+    the same order."""
 
     backend: str = ""  #: ``rocm``, ``cuda`` or ``cpu``: what PyTorch computes on
     gpu_name: str | None = None  #: marketing name of the first GPU
@@ -191,7 +211,7 @@ class Machine:
 
     @property
     def named_id(self) -> str:
-        """The id the engine gives this machine: ``cpu-x86_64``, ``cuda-nvidia-h200``, ``rocm-gfx1102``."""
+        """The id the engine gives this machine, such as ``cpu-x86_64``, ``cuda-nvidia-h200`` or ``rocm-gfx1102``."""
         if self.backend == "rocm" and self.arch:
             return f"rocm-{self.arch}"
         if self.backend == "cuda" and self.gpu_name:
@@ -199,14 +219,14 @@ class Machine:
         return f"cpu-{re.sub(r'[^a-z0-9_]+', '-', self.machine.lower()) or 'unknown'}"
 
     def describe(self) -> str:
-        """One phrase naming the machine, as skip reasons quote it: ``CUDA, NVIDIA H200``."""
+        """One phrase that names the machine, as skip reasons quote it, such as ``CUDA, NVIDIA H200``."""
         words = BACKENDS[self.backend].described if self.backend in BACKENDS else self.backend
         return f"{words}, {self.gpu_name or self.machine}"
 
     @property
     def label(self) -> str:
-        """The machine as the site labels it: ``NVIDIA H200 (CUDA)``, ``AMD Radeon VII (ROCm, gfx906)``,
-        ``CPU x86_64``."""
+        """The machine as the site labels it, such as ``NVIDIA H200 (CUDA)``,
+        ``AMD Radeon VII (ROCm, gfx906)`` or ``CPU x86_64``."""
         if self.backend == "cuda" and self.gpu_name:
             return f"{self.gpu_name} ({BACKENDS['cuda'].name})"
         if self.backend == "rocm":
@@ -216,16 +236,16 @@ class Machine:
 
     @property
     def target(self) -> str:
-        """What results group by: the GPU target (``gfx1102``, ``sm_90``), else the CPU architecture."""
+        """What results are grouped by: the GPU target (``gfx1102``, ``sm_90``), or else the CPU architecture."""
         return self.arch or self.machine or "?"
 
     @property
     def group(self) -> tuple[str, str]:
-        """``(backend, target)``: ``("rocm", "gfx1102")``, ``("cpu", "x86_64")``."""
+        """The pair ``(backend, target)``, such as ``("rocm", "gfx1102")`` or ``("cpu", "x86_64")``."""
         return self.backend, self.target
 
     def to_json(self) -> JSON:
-        """The record's ``machine``: every field, in order."""
+        """The record's ``machine`` object, with every field in order."""
         return {f.name: dict(self.packages) if f.name == "packages" else getattr(self, f.name)
                 for f in _MACHINE_FIELDS}
 
@@ -233,10 +253,11 @@ class Machine:
 
     @classmethod
     def from_json(cls, data: Any, where: object = "machine") -> Machine:
-        """The machine of a record's ``machine``; fields it lacks take their defaults. Its shape is
-        checked here (an object of known fields: a `RecordError` names what is not); the types
-        and meaning of its values are `record check`'s (`ruota_docs.records.check`), which names
-        each field a record gets wrong."""
+        """Build the machine from a record's ``machine`` object. Missing fields take their defaults.
+
+        Only its shape is checked here: it must be an object of known fields, and a `RecordError`
+        names anything else. The types and meaning of its values are checked by `record check`
+        (`ruota_docs.records.check`), which names each field that a record gets wrong."""
         if data is None:
             return cls()
         if not isinstance(data, Mapping):
@@ -261,7 +282,7 @@ class Record:
 
     @classmethod
     def from_json(cls, raw: bytes | str, path: object = "record") -> Record:
-        """Decode a record's JSON (the stored form); `RecordError` names ``path`` and what is wrong."""
+        """Decode a record's JSON, in its stored form. A `RecordError` names ``path`` and what is wrong."""
         from ruota_docs.records import stored  # noqa: PLC0415 — the codec imports this module
 
         return stored.decode(stored.parse(raw, path), path)
@@ -283,16 +304,17 @@ class Record:
         return found | {"updated": self.updated}
 
     def to_dict(self) -> JSON:
-        """The record as one JSON object: its head, and ``blocks``: every result as an entry
-        (`Result.to_entry`) keyed ``page#index``. Not what is written (`to_json` is): a view for
-        tools and tests."""
+        """The record as one JSON object, for tools and tests.
+
+        The object holds the record's head and ``blocks``, with every result as an entry
+        (`Result.to_entry`) keyed ``page#index``. This is not what is written to disk; `to_json`
+        is."""
         return self.head() | {"blocks": self.entries()}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Record:
-        """The record of `to_dict`'s form (what it lacks takes its default)."""
-        results = {BlockRef(e["page"], e["lang"], e["index"], e.get("line")): Result.from_entry(e)
-                   for e in (data.get("blocks") or {}).values()}
+        """The record from an object of `to_dict`'s form. Missing fields take their defaults."""
+        results = {BlockRef.from_entry(e): Result.from_entry(e) for e in (data.get("blocks") or {}).values()}
         return cls(machine_id=data.get("machine_id"), machine=Machine.from_json(data.get("machine")),
                    fingerprint=data.get("fingerprint"), provenance=data.get("provenance"), updated=data.get("updated"),
                    results=results)
@@ -302,7 +324,7 @@ class Record:
         return {block.key: result.to_entry(block) for block, result in self.results.items()}
 
     def by_key(self) -> dict[str, tuple[BlockRef, Result]]:
-        """``page#index`` → the block and its result."""
+        """Each block and its result, keyed ``page#index``."""
         return {block.key: (block, result) for block, result in self.results.items()}
 
     def replace(self, **changes: Any) -> Record:
@@ -313,9 +335,10 @@ def merge(old: Record, results: Mapping[BlockRef, Result], complete_pages: set[s
           forget: AbstractSet[str] = frozenset()) -> Record:
     """``old`` updated with this run's ``results``.
 
-    Pages in ``complete_pages`` were run in full: their old results are dropped first, so
-    blocks that no longer exist leave the record. Keys (``page#index``) in ``forget`` are blocks
-    this run collected and did not run: an old result of theirs would pass for this run's."""
+    Pages in ``complete_pages`` were run in full, so their old results are dropped first and
+    blocks that no longer exist leave the record. The keys (``page#index``) in ``forget`` are
+    blocks that this run collected but did not run. Their old results are dropped too, since
+    they would otherwise pass for this run's."""
     kept = {b: r for b, r in old.results.items() if b.page not in complete_pages and b.key not in forget}
     for block, result in results.items():
         kept.pop(block, None)  # the new line, not the old one
@@ -346,18 +369,18 @@ _REQUIRED = frozenset(f.name for f in _FIELDS if f.default is dataclasses.MISSIN
 _JSON_NAMES = tuple((f.name, f.metadata.get("json") or f.name) for f in _FIELDS)
 #: Every field of a block's entry (`Result.to_entry`) and the JSON types it may hold.
 ENTRY_FIELDS: dict[str, tuple[type, ...]] = {
-    "page": (str,), "lang": (str,), "index": (int,), "line": (int,),
+    "page": (str,), "lang": (str,), "index": (int,), "line": (int,), "file": (str,),
     **{key: _types(_HINTS[name]) for name, key in _JSON_NAMES},
 }
-#: Entry fields a record may lack (written before they existed).
-OPTIONAL_FIELDS = tuple(key for f, (_, key) in zip(_FIELDS, _JSON_NAMES) if f.metadata.get("optional"))
+#: Entry fields a record may lack: ``file``, where the block is written on its page, and fields newer than the record.
+OPTIONAL_FIELDS = ("file", *(key for f, (_, key) in zip(_FIELDS, _JSON_NAMES) if f.metadata.get("optional")))
 #: Fields left out of a stored result where they are null, and read back as null.
 OMITTED_IF_NULL = tuple(key for f, (_, key) in zip(_FIELDS, _JSON_NAMES)
                         if f.metadata.get("omit_null") and not f.metadata.get("per_copy")
                         and not f.metadata.get("table"))
-#: Entry fields that differ between the copies of a block (stored as ``at``, the page's ``lines``
-#: and ``signatures``, and ``credited``).
-PER_COPY = ("page", "lang", "index", "line",
+#: Entry fields that differ between the copies of a block (stored as ``at``, the page's ``lines``,
+#: ``files`` and ``signatures``, and ``credited``).
+PER_COPY = ("page", "lang", "index", "line", "file",
             *(key for f, (_, key) in zip(_FIELDS, _JSON_NAMES) if f.metadata.get("per_copy")))
 #: Fields that may differ between copies that share one result (the latest is kept).
 MERGED = tuple(key for f, (_, key) in zip(_FIELDS, _JSON_NAMES) if f.metadata.get("merged"))

@@ -27,8 +27,11 @@ the same result, so on disk (``schema`` 3) they share one:
 
 ``at`` says which block (its index) of which language's copy the result is for, and the
 page's ``lines`` where each block of each copy starts (``null`` where a record holds no
-line); ``"folders": false`` marks a page of a site without language folders (its path is
-its own, not under the language's folder). A result whose copies ran with another page
+line). A block whose fence is written in a Markdown file that an include brings into the
+page starts at a line of that file, which the page's ``files`` names at the block's place
+(``"files": {"es": [null, "snippets/part.md"]}``, ``null`` for a fence on the page; absent
+where every fence is on the page). ``"folders": false`` marks a page of a site without
+language folders (its path is its own, not under the language's folder). A result whose copies ran with another page
 signature than the page's (a run of some of its blocks) has its own ``signatures``, and one
 that ran at another time than the page's ``ran_at`` its own ``ran_at``. ``credited`` names,
 for a copy credited with another copy's run, the language that ran it
@@ -254,6 +257,14 @@ def line_of(page: JSON, lang: str, index: int) -> int | None:
     return found
 
 
+def file_of(page: JSON, lang: str, index: int) -> str | None:
+    """The included Markdown file block ``index`` of the ``lang`` copy of a stored page is written in (None:
+    on the page)."""
+    files = (page.get("files") or {}).get(lang) or ()
+    found: str | None = files[index] if 0 <= index < len(files) else None
+    return found
+
+
 def expand(pages: Mapping[str, JSON], outputs: Mapping[str, str],
            reasons: Mapping[str, JSON]) -> dict[BlockRef, Result]:
     """Every copy's `Result` of a stored record's ``pages``, in page and block order.
@@ -276,7 +287,8 @@ def expand(pages: Mapping[str, JSON], outputs: Mapping[str, str],
                 same = made.get(copy)
                 if same is None:
                     same = made[copy] = Result(**fields, reused_from=copy[0], signature=copy[1])
-                found.append((BlockRef(path, lang, index, line_of(page, lang, index)), same))
+                found.append((BlockRef(path, lang, index, line_of(page, lang, index), file_of(page, lang, index)),
+                              same))
     found.sort(key=lambda item: (item[0].page, item[0].index))
     return dict(found)
 
@@ -304,7 +316,7 @@ def compact(blocks: Mapping[str, JSON]) -> tuple[JSON, JSON, dict[str, str]]:
     copies: dict[int, tuple[JSON, dict[str, Any]]] = {}  # id(result) → (result, language → its copy's signature)
     for entry in sorted(blocks.values(), key=lambda e: (e["page"], e["index"])):
         lang, rest = _copy_of(entry)
-        page = pages.setdefault(rest, {"signatures": {}, "lines": {}, "results": []})
+        page = pages.setdefault(rest, {"signatures": {}, "lines": {}, "files": {}, "results": []})
         if not entry["page"].startswith(f"{lang}/"):
             page["folders"] = False  # a site without language folders: the page's path is its own
         shared = _shared(entry, reasons, outputs)
@@ -317,6 +329,8 @@ def compact(blocks: Mapping[str, JSON]) -> tuple[JSON, JSON, dict[str, str]]:
         result["at"][lang] = entry["index"]
         if entry.get("line") is not None:
             page["lines"].setdefault(lang, {})[entry["index"]] = entry["line"]
+        if entry.get("file") is not None:
+            page["files"].setdefault(lang, {})[entry["index"]] = entry["file"]
         copies.setdefault(id(result), (result, {}))[1][lang] = entry.get("signature")
         source = split_page(entry["reused_from"])[0] if entry.get("reused_from") else None
         if source and source != lang:  # a copy's own earlier run is no credit
@@ -348,17 +362,17 @@ def _shared(entry: JSON, reasons: dict[str, JSON], outputs: dict[str, str]) -> J
 
 
 def _finish(page: JSON) -> None:
-    """A page's time, its lines as lists, and what its results leave out (nulls, no credits)."""
+    """A page's time, its lines and files as lists, and what its results leave out (nulls, no credits)."""
     _page_time(page)
-    page["lines"] = {lang: [found.get(n) for n in range(max(found) + 1)]
-                     for lang, found in sorted(page["lines"].items())}
+    for name in ("lines", "files"):
+        page[name] = {lang: [found.get(n) for n in range(max(found) + 1)] for lang, found in sorted(page[name].items())}
     for result in page["results"]:
         if not result["credited"]:
             del result["credited"]
         for name in (*OMITTED_IF_NULL, "reason"):
             if name in result and result[name] is None:
                 del result[name]
-    for name in ("signatures", "lines"):
+    for name in ("signatures", "lines", "files"):
         if not page[name]:
             del page[name]
 

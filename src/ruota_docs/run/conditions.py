@@ -1,6 +1,8 @@
-"""Whether the terms of a ``requires:`` directive hold on this machine, and the skip reason
-that names what this machine is where they do not (``requires ROCm; this machine: CUDA,
-NVIDIA H200``). The syntax of the terms is `ruota_docs.blocks.terms`.
+"""Whether the terms of a ``requires:`` directive hold on this machine.
+
+Where they do not, the skip reason names what this machine is, for example
+``requires ROCm; this machine: CUDA, NVIDIA H200``. The syntax of the terms is defined in
+`ruota_docs.blocks.terms`.
 """
 
 from __future__ import annotations
@@ -37,7 +39,9 @@ TRITON_DISTRIBUTIONS = ("triton", "pytorch-triton-rocm", "pytorch-triton")
 
 
 def triton_version() -> str | None:
-    """The installed Triton's version (``3.9.0``), read from its metadata without importing it; None without one."""
+    """The installed Triton's version (``3.9.0``), read from its metadata without importing it.
+
+    Returns ``None`` when Triton is not installed."""
     for name in TRITON_DISTRIBUTIONS:
         try:
             return importlib.metadata.version(name)
@@ -99,8 +103,10 @@ def _check(req: Requirement) -> Check:
 
 
 def is_met(req: Requirement, device: Machine, network: bool = False) -> bool:
-    """Whether ``device`` satisfies one requirement (``network``: whether the run allows the internet,
-    the ``network`` field of the run's settings, `ruota_docs.run.settings.Settings`)."""
+    """Whether ``device`` satisfies one requirement.
+
+    ``network`` says whether the run allows internet access. It is the ``network`` field of the
+    run's settings (`ruota_docs.run.settings.Settings`)."""
     if req.name == "network":
         return network
     return _check(req).holds(req, device)
@@ -111,15 +117,17 @@ def _this_machine(req: Requirement, device: Machine) -> str:
 
 
 def unmet_reason(reqs: tuple[Requirement, ...], device: Machine, network: bool = False) -> str | None:
-    """``None`` where every requirement holds, else the skip reason:
-    ``requires ROCm; this machine: CUDA, NVIDIA H200``."""
+    """``None`` where every requirement holds, otherwise the skip reason.
+
+    For example: ``requires ROCm; this machine: CUDA, NVIDIA H200``."""
     found = unmet(reqs, device, network)
     return found.english() if found else None
 
 
 def unmet(reqs: tuple[Requirement, ...], device: Machine, network: bool = False) -> Reason | None:
-    """``None`` where every requirement holds, else the skip's reason code (``requires``):
-    the unmet terms as written and what this machine is."""
+    """``None`` where every requirement holds, otherwise the skip's reason code (``requires``).
+
+    The code holds the unmet terms as they are written and what this machine is."""
     missing = [r for r in reqs if not is_met(r, device, network)]
     if not missing:
         return None

@@ -152,7 +152,7 @@ def prepare_branch(p: Plan, body: str) -> str:
         tree = _git(p.root, "write-tree", env=env)
     if tree == _git(p.root, "rev-parse", "HEAD^{tree}"):
         raise ContributeError(f"{relative} is already committed as it is: there is nothing to send")
-    message = f"Record of {p.label}\n\n{body}"
+    message = f"Add record for {p.label}\n\n{body}"
     commit = _git(p.root, "commit-tree", tree, "-p", "HEAD", "-F", "-", input_text=message)
     _git(p.root, "branch", "--force", p.branch, commit)
     return commit
@@ -170,12 +170,12 @@ def pull_request_body(p: Plan, report: str) -> str:
             if origin.get("kind") == "ci" else "with `ruota-docs contribute`")
     ci = attestations.state(data, p.record.name, attestations.read())
     if ci == "claimed":  # the attestation was not verified: the record says so of itself, nothing proves it
-        made = f"(CI claimed, not verified) {made}"
+        made = f"(claimed CI, unverified) {made}"
     known = attestations.commit_known(p.root, origin.get("commit"))
     return "\n".join([
         f"A record of the whole suite on **{p.label}**, made {made}.", "",
         f"- machine: `{data.machine_id}`, fingerprint `{(data.fingerprint or '')[:8]}`",
-        f"- commit that ran: `{origin.get('commit') or 'unknown'}`"
+        f"- commit the suite ran on: `{origin.get('commit') or 'unknown'}`"
         + (" (not in this repository's history)" if known is False else "")
         + f"; provenance: {origin.get('kind', 'sent')}" + (f", {ci}" if ci else ""),
         f"- blocks: {counted}", "",
@@ -195,7 +195,7 @@ def describe_record(root: Path, record: Path, docs_dir: Path) -> tuple[str, int]
 def commands(p: Plan, body_file: Path, remote: str = "origin") -> list[list[str]]:
     """The commands that send the branch: push to the owner's fork, open the pull request (from the
     fork's branch, ``OWNER:branch``, as GitHub names a branch of another repository)."""
-    title = f"Record of {p.label}"
+    title = f"Add record for {p.label}"
     owner = _github_owner(p.root, remote)
     head = f"{owner}:{p.branch}" if owner else p.branch
     return [["git", "-C", str(p.root), "push", remote, f"{p.branch}:{p.branch}"],

@@ -1,13 +1,20 @@
-"""What this machine is: the facts requirement directives are checked against.
+"""This machine as the engine sees it, the facts that requirement directives are checked against.
 
 ``probe()`` is lazy and cached. Nothing calls it until a block has a requirement or a
-record is written. Its GPU facts come from importing torch (seconds: benchmarks/RESULTS.md), so they are
-also kept on disk, in ``$XDG_CACHE_HOME/ruota-docs/probe.json`` (``~/.cache`` by
-default), under a key made of everything that can change them without touching the
-cache: the interpreter, the installed torch build (its files), the GPU device nodes and
-driver versions, the boot, and the variables that hide or rename GPUs. A key that does
-not match probes again. ``probe()`` never imports a package that is not installed
-(``importlib.util.find_spec`` first), so a machine without torch is simply a CPU machine.
+record is written. Its GPU facts come from importing torch, which takes seconds (see
+benchmarks/RESULTS.md), so they are also kept on disk, in
+``$XDG_CACHE_HOME/ruota-docs/probe.json`` (``~/.cache`` by default). They are stored under a
+key made of everything that can change them without touching the cache:
+
+- the interpreter;
+- the installed torch build (its files);
+- the GPU device nodes and the driver versions;
+- the boot ID;
+- the environment variables that hide or rename GPUs.
+
+When the key no longer matches, the machine is probed again. ``probe()`` never imports a
+package that is not installed (it asks ``importlib.util.find_spec`` first), so a machine
+without torch is simply a CPU machine.
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ REPORTED_PACKAGES = ("torch", "keras", "tensorflow", "tensorflow-cpu", "diffuser
 
 
 def os_name() -> str:
-    """``linux``, ``windows`` or ``macos``: this machine's system, without probing anything else."""
+    """This machine's system (``linux``, ``windows`` or ``macos``), found without probing anything else."""
     return _os_name()
 
 
@@ -179,18 +186,18 @@ def gpu_facts() -> dict:
 
 
 def share(device: Machine) -> None:
-    """Hand ``device`` to child processes started from now on (xdist workers)."""
+    """Pass ``device`` on to the child processes started from now on (xdist workers)."""
     data = asdict(device)
     os.environ[PROBED_ENV] = json.dumps(data, sort_keys=True)
 
 
 @functools.lru_cache(maxsize=1)
 def probe() -> Machine:
-    """Describe this machine. Cached: call it as often as you like.
+    """Describe this machine. The result is cached, so call it as often as you like.
 
-    A process started by a test run that already probed this machine reads the
-    result from its environment; otherwise the GPU facts come from the disk cache when
-    nothing they depend on changed (see the module's docstring), and from torch when it did.
+    A process started by a test run that has already probed this machine reads the result
+    from its environment. Otherwise the GPU facts come from the disk cache when nothing they
+    depend on has changed (see the module's docstring), and from torch when something has.
     """
     shared = os.environ.get(PROBED_ENV)
     if shared and not os.environ.get(FAKE_DEVICE_VARIABLE):

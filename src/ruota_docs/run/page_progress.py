@@ -43,6 +43,7 @@ class PageProgress:
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         from ruota_docs.run import pytest_plugin  # noqa: PLC0415 — the engine's plugin, loaded by then
+        from ruota_docs.run.sybil.compat import example_of  # noqa: PLC0415 — Sybil, loaded by then
 
         documents = {}
         for item in session.items:
@@ -51,7 +52,7 @@ class PageProgress:
                 continue
             if block.page not in documents:
                 self.order.append(block.page)
-                documents[block.page] = item.example.document  # type: ignore[attr-defined]  # a Sybil item
+                documents[block.page] = example_of(item).document
             self.page_of[item.nodeid] = block.page
         state = pytest_plugin.run_state(session.config)
         if state.settings.reuse_record and state.recorded is not None and self.order:

@@ -212,7 +212,7 @@ def pytest_configure(config: pytest.Config) -> None:
     except ValueError as error:  # site_config.ConfigError: the file, its line, what is wrong
         raise pytest.UsageError(f"ruota-docs: {error}") from None
     if run.sites and not hasattr(config, "workerinput"):
-        _warn_unknown_options(config)
+        _check_options(config)
     if not hasattr(config, "workerinput") and _runs_pages(config):
         from ruota_docs.run import unprivileged  # noqa: PLC0415 — a site's run only
 
@@ -288,11 +288,15 @@ def ruota_run(pytestconfig: pytest.Config) -> RunState:
     return _state(pytestconfig)
 
 
+#: The names MkDocs reads its configuration from: `ruota_docs.blocks.site_config.CONFIG_NAMES`, which a run
+#: that collects no page never imports (``tests/run/test_pytest_plugin.py`` keeps the two equal).
+_CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
+
+
 def _config_above(path: Path) -> bool:
-    """Whether a mkdocs.yml is at or above ``path`` (nothing read, nothing imported: the names are
-    `ruota_docs.blocks.site_config.CONFIG_NAMES`, which a run that collects no page never imports)."""
+    """Whether a mkdocs.yml is at or above ``path`` (nothing read, nothing imported)."""
     folder = path if path.is_dir() else path.parent
-    return any((f / name).exists() for f in (folder, *folder.parents) for name in ("mkdocs.yml", "mkdocs.yaml"))
+    return any((f / name).exists() for f in (folder, *folder.parents) for name in _CONFIG_NAMES)
 
 
 def _sites_asked(config: pytest.Config) -> list[Path]:
@@ -303,7 +307,7 @@ def _sites_asked(config: pytest.Config) -> list[Path]:
     named = config.getoption("mkdocs_config", default=None)
     if named:
         path = (here / named).resolve()
-        if not path.is_file() or path.name not in ("mkdocs.yml", "mkdocs.yaml"):
+        if not path.is_file() or path.name not in _CONFIG_NAMES:
             raise pytest.UsageError(f"ruota-docs: --mkdocs-config {named}: no mkdocs.yml (or mkdocs.yaml) file there")
         from ruota_docs.run import discovery  # noqa: PLC0415 — see the imports above
 
@@ -316,17 +320,19 @@ def _sites_asked(config: pytest.Config) -> list[Path]:
     return discovery.sites_asked(here, config.args)
 
 
-def _warn_unknown_options(config: pytest.Config) -> None:
-    """An option the ``ruota_docs`` plugin does not have: as MkDocs warns of it (``mkdocs build
-    --strict`` stops), a warning here, a usage error under pytest's ``--strict``."""
+def _check_options(config: pytest.Config) -> None:
+    """The ``ruota_docs`` plugin's options, checked as MkDocs checks them (`ruota_docs.blocks.plugin_config`):
+    a wrong value stops the run; an unknown option or an old name is a warning (``mkdocs build --strict``
+    stops), a usage error under pytest's ``--strict``."""
     from ruota_docs.blocks import site_config  # noqa: PLC0415 — a site's run only
 
     strict = bool(config.getoption("strict", default=False)) or _ini_strict(config)
     for root in _run(config).sites:
-        path = site_config.config_path(root)
-        for name, line in site_config.unknown_options(path):
-            message = (f"{path}{f':{line}' if line else ''}: plugins: ruota_docs: unknown option {name!r} (the plugin "
-                       f"has: {', '.join(site_config.PLUGIN_OPTIONS)})")
+        try:
+            warnings = site_config.read(root).warnings
+        except site_config.ConfigError as error:
+            raise pytest.UsageError(f"ruota-docs: {error}") from None
+        for message in warnings:
             if strict:
                 raise pytest.UsageError(f"ruota-docs: {message}")
             config.issue_config_time_warning(pytest.PytestConfigWarning(f"ruota-docs: {message}"), stacklevel=2)
@@ -351,15 +357,11 @@ def _site_root(config: pytest.Config) -> Path:
 
 
 def _conftest_collects(config: pytest.Config, file_path: Path) -> bool:
-    """Whether a conftest already collects this page with the engine's Sybil (``make_sybil``)."""
-    import inspect  # noqa: PLC0415 — only for Markdown files
-
+    """Whether a conftest already collects this page with the engine's Sybil (``make_sybil(…).pytest()``,
+    whose hook says which pages it collects: `ruota_docs.run.sybil.compat.PageSybil`)."""
     for plugin in config.pluginmanager.get_plugins():
-        hook = getattr(plugin, "pytest_collect_file", None)
-        if getattr(hook, "__module__", None) != "sybil.integration.pytest":
-            continue
-        sybils = inspect.getclosurevars(hook).nonlocals.get("sybils") or () if callable(hook) else ()
-        if any(sybil.name == "ruota" and sybil.should_parse(file_path) for sybil in sybils):
+        collects = getattr(getattr(plugin, "pytest_collect_file", None), "ruota_docs_collects", None)
+        if callable(collects) and collects(file_path):
             return True
     return False
 
@@ -442,8 +444,11 @@ def pytest_testnodedown(node: Any, error: object) -> None:
 
 def block_of(item: pytest.Item) -> Block | None:
     """The block a test item runs; None for any other item."""
-    example = getattr(item, "example", None)
-    block = getattr(example, "parsed", None)
+    if "sybil.integration.pytest" not in sys.modules:  # no Sybil item can exist
+        return None
+    from ruota_docs.run.sybil.compat import example_of  # noqa: PLC0415 — Sybil is loaded by then
+
+    block = getattr(example_of(item), "parsed", None)
     return block if block is not None and hasattr(block, "signature") else None
 
 
@@ -479,8 +484,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     from ruota_docs.run.results import block_ref, result_of  # noqa: PLC0415 — a block's report only
 
     if report.skipped and isinstance(report.longrepr, tuple):
-        # point the skip at the page and line, not at pytest's unittest shim
-        report.longrepr = (str(item.path), block.line, report.longrepr[2])
+        # point the skip at the page and line (or the included file and line), not at pytest's unittest shim
+        path, line = item.written() if hasattr(item, "written") else (item.path, block.line)
+        report.longrepr = (str(path), line, report.longrepr[2])
     decided = _state(item.config).take(block.page, block.index)
     if decided is not None and decided.update is not None:  # travels with the report, from an xdist worker too
         report.user_properties.append((_UPDATED, decided.update.to_json()))
@@ -532,7 +538,7 @@ def _sites_below(config: pytest.Config, depth: int = 3) -> list[str]:
             level = [d for f in level for d in sorted(f.iterdir()) if d.is_dir()
                      and not d.name.startswith(".") and d.name not in skip]
             for folder in level:
-                for name in ("mkdocs.yml", "mkdocs.yaml"):
+                for name in _CONFIG_NAMES:
                     if (folder / name).is_file():
                         found.append(os.path.relpath(folder / name, here))
     return found
@@ -626,7 +632,7 @@ def _write_record(session: pytest.Session, entries: list[tuple[dict[str, Any], i
     totals: dict[str, int] = {}
     results: dict[BlockRef, Result] = {}
     for entry, page_blocks in entries:
-        block = BlockRef(entry["page"], entry["lang"], entry["index"], entry.get("line"))
+        block = BlockRef.from_entry(entry)
         results[block] = Result.from_entry(entry)
         recorded[block.page].add(block.index)
         totals[block.page] = page_blocks or 0

@@ -8,6 +8,8 @@ tier it reached (`ruota_docs.blocks.tiers`).
 
 from __future__ import annotations
 
+from pathlib import PurePath
+
 from ruota_docs.blocks import tiers
 from ruota_docs.blocks.block import Block
 from ruota_docs.records import reason_codes
@@ -16,7 +18,11 @@ from ruota_docs.run.process.session import Outcome
 
 
 def block_ref(block: Block) -> BlockRef:
-    """Which block of which page's copy ``block`` is."""
+    """Which block of which page's copy ``block`` is, and where its fence is written: on the page, or at
+    its own line in the Markdown file an include brought it from."""
+    found = block.written_in
+    if found and not PurePath(found[0]).is_absolute():  # a file outside the project is not named in a record
+        return BlockRef(block.page, block.lang, block.index, found[1], found[0])
     return BlockRef(block.page, block.lang, block.index, block.line)
 
 

@@ -56,6 +56,9 @@ class RunState:
     recorded: dict[str, Result] | None = None
     #: What the evaluators decided for each block (``page#index``), until the plugin records it.
     decided: dict[str, Outcome] = field(default_factory=dict)
+    #: The outcome of each block executed in this run, by (page signature, block index), with its page:
+    #: a translation whose blocks are identical to a page already run is credited with that run.
+    executed: dict[tuple[str, int], tuple[str, Outcome]] = field(default_factory=dict)
     #: Shows the live line of a block that runs long: ``progress(where, elapsed, done)``; None: nothing shown.
     progress: Callable[[str, float, bool], None] | None = None
     #: The fault of the machine that stopped the run (no space left, …), as the run reports it.

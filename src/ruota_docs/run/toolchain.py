@@ -1,30 +1,29 @@
-"""ROCm's own software on this machine, GPU or not: the HIP compiler and ROCm's programs.
+"""ROCm's own software on this machine, with or without a GPU: the HIP compiler and ROCm's programs.
 
-`ruota_docs.run.device.probe` says what PyTorch computes on and never starts a ROCm
-program. This module is used only where a block needs ROCm's userland
-(``requires: hipcc``, ``hipcc arch=gfx906``, ``tool=roc-obj-ls``) and by
-``ruota-docs toolchain``:
+`ruota_docs.run.device.probe` says what PyTorch computes on, and it never starts a ROCm
+program. This module is used only by ``ruota-docs toolchain`` and where a block needs ROCm's
+userland (``requires: hipcc``, ``hipcc arch=gfx906``, ``tool=roc-obj-ls``). It provides:
 
-- `find_program`: a program on ``PATH``, else in ``$ROCM_PATH/bin`` or ``/opt/rocm/bin``,
-  where ROCm installs its programs without adding them to ``PATH``.
-- `compiler`: hipcc and the HIP version ``hipcc --version`` reports.
-- `builds`: which gfx targets hipcc can build for, found by compiling a tiny kernel for
-  each (in parallel): clang knowing a processor's name says nothing about whether the
-  device libraries for it are installed (Debian's clang 15 knows gfx1100; its ROCm 5.2
-  device libraries do not).
-- `describe`: what this machine has, in the words skip reasons use.
-- `rocminfo`: what ``rocminfo`` answers.
+- `find_program`, which finds a program on ``PATH``, or else in ``$ROCM_PATH/bin`` or
+  ``/opt/rocm/bin``, where ROCm installs its programs without adding them to ``PATH``.
+- `compiler`, which finds hipcc and the HIP version that ``hipcc --version`` reports.
+- `builds`, which finds the gfx targets hipcc can build for by compiling a tiny kernel for
+  each of them, in parallel. That clang knows a processor's name does not mean the device
+  libraries for it are installed: Debian's clang 15 knows gfx1100, but its ROCm 5.2 device
+  libraries do not.
+- `describe`, which says what this machine has, in the words that skip reasons use.
+- `rocminfo`, which reports what ``rocminfo`` says.
 
-hipcc always runs with ``HIP_PLATFORM=amd``: on a machine that also has ``nvcc`` it
-would otherwise pick NVIDIA's platform.
+hipcc always runs with ``HIP_PLATFORM=amd``. Otherwise, on a machine that also has ``nvcc``,
+it would pick NVIDIA's platform.
 
-Results are cached in ``$XDG_CACHE_HOME/ruota-docs/toolchain.json`` (else
-``~/.cache/ruota-docs/``), keyed on what can change them: hipcc's resolved path, size
-and modification time, the environment variables it reads and the probe kernel; the
-HIP version and the clang binary hipcc drives are stored with the key, the clang binary
-checked again on every use, and each target is tried once per key. A
-timeout is never cached (the machine may just have been busy). ``ruota-docs
-toolchain --refresh`` probes again.
+Results are cached in ``$XDG_CACHE_HOME/ruota-docs/toolchain.json`` (or
+``~/.cache/ruota-docs/``). Their key is made of what can change them: hipcc's resolved path,
+size and modification time, the environment variables it reads, and the probe kernel. The
+HIP version and the clang binary that hipcc drives are stored with the key, and that clang
+binary is checked again on every use. Each target is tried once per key. A timeout is never
+cached, because the machine may just have been busy. ``ruota-docs toolchain --refresh``
+probes again.
 """
 
 from __future__ import annotations
@@ -74,7 +73,7 @@ def searched() -> str:
 
 
 def find_program(name: str) -> str | None:
-    """The path of program ``name``: on ``PATH``, else in a ROCm folder; ``None`` where absent."""
+    """The path of program ``name``, on ``PATH`` or else in a ROCm folder, or ``None`` if it is not installed."""
     found = shutil.which(name)
     if found:
         return found
@@ -90,9 +89,11 @@ ROCM_LIBRARIES = "libtorch_hip.so of torch, librocblas.so, or Debian's librocran
 
 
 def rocm_library() -> Path | None:
-    """A ROCm library of this machine: torch's libtorch_hip.so (a ROCm build), ROCm's librocblas.so,
-    else one Debian ships (librocblas, librocrand1); None where there is none. The tools that read
-    libraries (roc-obj-ls) come with hipcc, without any library: a block needs both."""
+    """A ROCm library on this machine, or ``None`` if there is none.
+
+    The candidates, in order, are torch's libtorch_hip.so (a ROCm build), ROCm's librocblas.so,
+    and the libraries Debian ships (librocblas, librocrand1). The tools that read libraries
+    (roc-obj-ls) come with hipcc but without any library, so a block that reads one needs both."""
     import importlib.util  # noqa: PLC0415
 
     torch = importlib.util.find_spec("torch")
@@ -131,7 +132,7 @@ class Build:
 
 
 def hipcc_env() -> dict[str, str]:
-    """The environment hipcc runs in: AMD's platform, whatever else is installed."""
+    """The environment hipcc runs in, which selects AMD's platform whatever else is installed."""
     return {**os.environ, "HIP_PLATFORM": "amd"}
 
 
@@ -264,7 +265,7 @@ def _entry(cache: dict, hipcc: str) -> dict:
 
 
 def compiler(refresh: bool = False) -> Compiler:
-    """hipcc on this machine: found where `find_program` looks, asked for its version."""
+    """hipcc on this machine, found where `find_program` looks and asked for its version."""
     path = find_program("hipcc")
     if path is None:
         return Compiler(None, error=f"no hipcc on {searched()}")
@@ -290,7 +291,7 @@ def _try_build(hipcc: str, target: str, folder: Path) -> Build:
 
 
 def builds(targets, refresh: bool = False) -> dict[str, Build]:
-    """Whether hipcc can build for each of ``targets``; every target fails where hipcc does not work."""
+    """Whether hipcc can build for each of ``targets``. Where hipcc does not work, every target fails."""
     targets = list(dict.fromkeys(targets))
     path = find_program("hipcc")
     if path is None:
@@ -322,8 +323,10 @@ def works(refresh: bool = False) -> bool:
 
 
 def describe(needed=(), refresh: bool = False) -> str:
-    """What this machine's toolchain is, for a skip reason: ``hipcc (HIP 5.2.21153) builds
-    gfx906, gfx1030; not gfx1102: cannot find ROCm device library for gfx1102``."""
+    """What this machine's toolchain is, in the words of a skip reason.
+
+    For example: ``hipcc (HIP 5.2.21153) builds gfx906, gfx1030; not gfx1102: cannot find ROCm
+    device library for gfx1102``."""
     found = compiler(refresh)
     if found.path is None:
         return found.error or "no hipcc"
@@ -361,7 +364,7 @@ _COLOURS = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def rocminfo() -> Answer:
-    """rocminfo's answer: its agents where a GPU and its driver are there, or why not."""
+    """What rocminfo reports: its agents if a GPU and its driver are present, otherwise why not."""
     path = find_program("rocminfo")
     if path is None:
         return Answer(None, None, f"no rocminfo on {searched()}")

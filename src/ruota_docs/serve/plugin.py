@@ -12,29 +12,17 @@ imports nothing of the preview beyond this module.
 
 from __future__ import annotations
 
-from mkdocs.config import config_options as c
 from mkdocs.config import load_config
 
-from ruota_docs.site.plugin import RuotaDocsConfig, RuotaDocsPlugin
+from ruota_docs.site.plugin import RuotaDocsPlugin
 
 #: The options a ``mkdocs serve`` command line can set; a rebuild loads the configuration with them again.
 _COMMAND_LINE_OPTIONS = ("dev_addr", "strict", "use_directory_urls", "watch")
 
 
-class LivePreviewConfig(RuotaDocsConfig):
-    """Options of the ``ruota_docs`` plugin in mkdocs.yml: the site's, and the preview's."""
-
-    #: Under ``mkdocs serve``, rebuild only the pages a change shows on (an edited page in the languages that
-    #: show it, the pages including an edited snippet, the status page and card matrix when blocks changed);
-    #: set to false for MkDocs' own rebuild of the whole site after every change.
-    partial_rebuild = c.Type(bool, default=True)
-
-
 class LivePreviewPlugin(RuotaDocsPlugin):
     """The ``ruota_docs`` MkDocs plugin: each block's verification under it, the site's
     generated pages, and under ``mkdocs serve`` the partial rebuild of what a change shows on."""
-
-    config_class = LivePreviewConfig
 
     def on_startup(self, command, dirty):
         """Whether this process serves the site: its first build records what a partial

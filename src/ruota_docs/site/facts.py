@@ -12,10 +12,13 @@ from __future__ import annotations
 import datetime as dt
 import html
 import re
+from collections.abc import Callable
+from dataclasses import replace
 
-from ruota_docs.blocks.fact_directive import Fact
+from ruota_docs.blocks.fact_directive import DIRECTIVE, Fact
 from ruota_docs.site import formatting
 from ruota_docs.site.locales import text
+from ruota_docs.site.values import ABBREVIATIONS
 
 
 def render(fact: Fact, lang: str, as_of: dt.date, max_age: int) -> str:
@@ -32,10 +35,66 @@ def render(fact: Fact, lang: str, as_of: dt.date, max_age: int) -> str:
             f'({link}; {warning})</span>')
 
 
-# A mark right after a closing parenthesis, "(ROCm/MIOpen#940) (checked …)", joins it: "(ROCm/MIOpen#940, checked …)"
-_AFTER_PARENTHESIS = re.compile(r'\)[ \t]*(<span class="ruota-fact[^"]*" data-checked="[^"]*">)\(')
+def render_page(page_html: str, parse: Callable[[str], Fact], lang: str, as_of: dt.date, max_age: int) -> str:
+    """Every ``fact:`` directive of a page's HTML as its mark, as a writer would set the dates.
+
+    Claims of one sentence checked the same day get one mark, after the last of them, whose
+    tooltip names every source ("#1300 (August 2025), #1904 and #6421 (checked 5 December 2026)"),
+    never three identical dates in a row; a mark beside an author's parenthesis shares it
+    (`join_parentheses`). ``parse`` reads a directive's arguments (raising on bad ones)."""
+    found = [(match, parse(match["args"])) for match in DIRECTIVE.finditer(page_html)]
+    out, cursor, carried = [], 0, ()
+    for i, (match, fact) in enumerate(found):
+        sources = fact.sources + tuple(s for s in carried if s not in fact.sources)
+        before = page_html[cursor:match.start()]
+        following = found[i + 1] if i + 1 < len(found) else None
+        if following and _said_by_next(page_html[match.end():following[0].start()], fact, following[1],
+                                        as_of, max_age):
+            out.append(before.rstrip(" \t"))  # the next mark says it: this one goes, with the space before it
+            carried = sources
+        else:
+            out += [before, render(replace(fact, sources=sources), lang, as_of, max_age)]
+            carried = ()
+        cursor = match.end()
+    out.append(page_html[cursor:])
+    return join_parentheses("".join(out))
+
+
+#: Tags that end a paragraph, an item or a cell: two marks with one of these between them are in different sentences.
+_BLOCK_TAG = re.compile(r"</?(?:p|li|td|th|tr|div|h[1-6]|br|ul|ol|dl|dt|dd|table|blockquote|pre|figure)\b", re.I)
+_TAG = re.compile(r"<[^>]*>")
+#: The end of a sentence or of a clause: a full stop (not an abbreviation's), ``!``, ``?`` or ``;`` before a space.
+_CLAUSE_END = re.compile(r"([\w.]*)([.!?;])(?=[\s\u00a0\u202f]|$)")
+
+
+def _said_by_next(between: str, fact: Fact, following: Fact, as_of: dt.date, max_age: int) -> bool:
+    """Whether ``following``'s mark can say ``fact``'s too: the same day and the same state, in the same
+    sentence and clause, and not inside a parenthesis that closes before it (one that opens right after
+    the first mark may hold the second: "June 2026 (the nightlies went on until August 2026)")."""
+    if fact.checked != following.checked or fact.expired(as_of, max_age) != following.expired(as_of, max_age):
+        return False
+    if _BLOCK_TAG.search(between):
+        return False
+    text = html.unescape(_TAG.sub("", between))
+    for end in _CLAUSE_END.finditer(text):
+        if end[2] != "." or end[1].rstrip(".").lower() not in ABBREVIATIONS:
+            return False
+    depth, lowest = 0, 0
+    for char in text:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        lowest = min(lowest, depth)
+    return lowest == 0 and (depth == 0 or text.lstrip().startswith("("))
+
+
+_MARK = r'(<span class="ruota-fact[^"]*" data-checked="[^"]*">)'
+# A mark right after a closing parenthesis, "(ROCm/MIOpen#940) (checked …)", joins it: "(ROCm/MIOpen#940; checked …)"
+_AFTER_PARENTHESIS = re.compile(r"\)[ \t]*" + _MARK + r"\(")
+# A mark at the end of an author's parenthesis, "(until 22 August 2026 (checked …))", joins it the same way
+_BEFORE_PARENTHESIS = re.compile(r"[ \t]*" + _MARK + r"\(((?:(?!</span>).)*)\)</span>\)", re.S)
 
 
 def join_parentheses(html_text: str) -> str:
-    """One parenthesis for a citation and the date it was checked, not two side by side."""
-    return _AFTER_PARENTHESIS.sub(lambda m: f"{m[1]}, ", html_text)
+    """One parenthesis for a claim's aside or citation and the date it was checked, never two side by
+    side or one inside the other: the date follows the author's words after a semicolon."""
+    joined = _AFTER_PARENTHESIS.sub(lambda m: f"{m[1]}; ", html_text)
+    return _BEFORE_PARENTHESIS.sub(lambda m: f"{m[1]}; {m[2]}</span>)", joined)

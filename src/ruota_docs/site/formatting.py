@@ -20,8 +20,6 @@ from babel.numbers import format_decimal
 NBSP = "\u00a0"
 #: CLDR's minimumGroupingDigits, which Babel does not apply: Spanish groups thousands
 #: only from five digits on (``1081``, but ``10.814``), as the RAE's Ortografía asks. The
-#: full stop between groups is CLDR's and the site's convention; the RAE prefers a thin space. The
-#: full stop between groups is CLDR's and the site's convention; the RAE prefers a thin space. The
 #: full stop between groups is CLDR's and the site's convention; the RAE prefers a thin space.
 _MIN_GROUPING = {"es": 2}
 #: Binary units in French: gibioctet, mébioctet, kibioctet, octet.

@@ -17,7 +17,7 @@ from markupsafe import Markup
 from ruota_docs.site import charts, formatting, groups, reasons
 from ruota_docs.site.fragment_templates import add_globals, render, render_kept
 from ruota_docs.translations import staleness
-from ruota_docs.site.locales import STRINGS, digits, text
+from ruota_docs.site.locales import STRINGS, text
 from ruota_docs.records import verdicts
 from ruota_docs.records.schema import BACKENDS, Machine, Record, Result
 from ruota_docs.records.verdicts import MachineResult, Verdict
@@ -275,22 +275,18 @@ def translation_banner(docs_dir: Path, page_key: str, lang: str, source_lang: st
 
 #: The kinds of blocks not verified, in the order the summary names them.
 _NOT_VERIFIED = ("failed", "pending", "skipped", "notrun")
-#: Above this, a summary writes its block counts in digits (``13 of 28``), below in words.
-_WORDS_UP_TO = 10
-
-
 def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> str:
     """The one line at the top of a page: how many blocks were verified, where and when, then in
-    one sentence what became of the others (small counts in words, as running text writes them)."""
+    one sentence what became of the others. One rule for every count, as running text writes them:
+    up to ten in words, above in digits ("13 of 28", "Of the other 15, seven need…"); the Spanish and
+    French templates put a noun between two counts, so that no "15, 7" reads as a decimal."""
     total = len(blocks_verdicts)
     if not total:
         return ""
     counts = Counter("notrun" if b.not_run_reason is not None else v.state for b, v in blocks_verdicts)
     counts["pending"] = counts["stale"] + counts["never"]
-    # one category of numbers, one way of writing them: "3 of 18" rather than "three of 18"
-    n = (lambda c: c) if total <= _WORDS_UP_TO else (lambda c: digits(c, lang))
     if counts["notrun"] == total:  # nothing here is meant to run (an API page's docstrings): say only why
-        return render("page_summary", state="notrun", parts=[text(lang, "summary_all_notrun", count=n(total))],
+        return render("page_summary", state="notrun", parts=[text(lang, "summary_all_notrun", count=total)],
                       lang=lang)
     passed_on = [{r.machine_id for r in v.by_state("passed")} for _, v in blocks_verdicts]
     machines = set().union(*passed_on)
@@ -302,21 +298,19 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
         everywhere = all(found == machines for found in passed_on if found)
         where = text(lang, "machines_count" if everywhere else "machines_some", count=len(machines))
         key = "summary_all" if counts["passed"] == total else "summary"  # every block verified, or some
-        parts = [text(lang, key, passed=n(counts["passed"]), total=n(total), machines=where,
+        parts = [text(lang, key, passed=counts["passed"], total=total, machines=where,
                       date=formatting.date(max(stamps) if stamps else None, lang))]
     rest = [(key, counts[key]) for key in _NOT_VERIFIED if counts[key]]
     if rest:  # one sentence for every block not verified, then where to read why
         left = sum(count for _, count in rest)
-        # a sentence of its own: its numbers in words where they are all small ("Of the other eight, two…")
-        n = (lambda c: c) if left <= _WORDS_UP_TO else (lambda c: digits(c, lang))
         opening = "summary_rest" if counts["passed"] else "summary_rest_none"
         if len(rest) == 1:
             what = text(lang, f"summary_{rest[0][0]}", count=left)
-            parts.append(text(lang, opening + "_alike", count=n(left), what=what))
+            parts.append(text(lang, opening + "_alike", count=left, what=what))
         else:
-            items = [text(lang, "summary_item", count=n(count), what=text(lang, f"summary_{key}", count=count))
+            items = [text(lang, "summary_item", count=count, what=text(lang, f"summary_{key}", count=count))
                      for key, count in rest]
-            parts.append(text(lang, opening, count=n(left), items=formatting.join(items, lang)))
+            parts.append(text(lang, opening, count=left, items=formatting.join(items, lang)))
         parts.append(text(lang, "summary_why", count=left))
     state = "failed" if counts["failed"] else ("passed" if counts["passed"] and not counts["pending"] else "stale")
     return render("page_summary", state=state, parts=parts, lang=lang)
@@ -428,7 +422,7 @@ def rocm_evidence(pages: list[tuple[str, str, list[Any]]], lang: str) -> str:
                 text(lang, "rocm_passed_on", machine=results[0].label if len({r.machine_id for r in results}) == 1
                      else groups.target_label(*key), passed=formatting.number(len(blocks), lang, 0),
                      total=formatting.number(len(items), lang, 0),
-                     date=formatting.date(_latest(results), lang, "medium"))
+                     date=formatting.date(_latest(results), lang))
                 for key, (blocks, results) in passed.items())
         else:
             where = text(lang, "rocm_no_record")
@@ -544,5 +538,5 @@ def _described(data: Record, lang: str) -> dict[str, Any]:
         "backend": BACKENDS[m.backend].name if m.backend in BACKENDS else m.backend,
         "gpu": (m.gpu_name or "—") + (f" · {m.arch}" if m.arch else ""),
         "facts": " · ".join(x for x in (system, f"Python {m.python}", extra, versions) if x),
-        "updated": formatting.date(data.updated, lang, "medium"),
+        "updated": formatting.date(data.updated, lang),
     }

@@ -185,14 +185,6 @@ def _shown(value, lang: str) -> str:
     return _Number(value, lang)
 
 
-def digits(value: int, lang: str) -> _Number:
-    """``value`` for :func:`text`, written in digits even where its template asks for words: a
-    sentence that compares a small number with a large one keeps both in digits (``3 of 18``)."""
-    made = _Number(value, lang)
-    made.lang = ""  # no words in no language
-    return made
-
-
 def text(lang: str, key: str, **values) -> str:
     """The string ``key`` in ``lang``, filled in with ``values``.
 

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ruota_docs.records import verdicts
-from ruota_docs.records.schema import Machine, Record, backend_order
+from ruota_docs.records.schema import BACKENDS, Machine, Record, backend_order
 from ruota_docs.site import evidence, formatting, reasons, tier_table, trust
 from ruota_docs.site.locales import text
 from ruota_docs.site.fragments import icon
@@ -58,7 +58,7 @@ def _machine_facts(data: Record, lang: str) -> list[str]:
     system = f"{(m.os or '?').capitalize().replace('Macos', 'macOS')} {m.machine}".strip()
     target = f"<code>{html.escape(m.arch)}</code> · " if m.arch else ""
     facts = [f"<strong>{html.escape(gpu)}</strong>", f"{target}{html.escape(system)}",
-             f"PyTorch {html.escape(_torch(m))}", html.escape(formatting.date(data.updated, lang, "medium"))]
+             f"PyTorch {html.escape(_torch(m))}", html.escape(formatting.date(data.updated, lang))]
     provenance = data.provenance or {}
     known = trust.current()
     if provenance.get("kind") == "ci" and known.ci_state(data) != "verified":
@@ -89,12 +89,20 @@ def _level_name(cell: evidence.Cell, lang: str) -> str:
 
 
 #: How a guide's ``target`` reads in a cell: its values, with the backends as they are written.
-_BACKEND_WORDS = {"rocm": "ROCm", "cuda": "CUDA", "gpu": "GPU", "cpu": "CPU"}
+_BACKEND_WORDS = {key: backend.name for key, backend in BACKENDS.items()} | {"gpu": "GPU"}
+
+
+def _target_words(guide: evidence.Guide, lang: str) -> str:
+    """A guide's target as a sentence names it: "ROCm on gfx906", "ROCm", "gfx906 / gfx1030"."""
+    backends = ", ".join(_BACKEND_WORDS.get(req.name, req.name) for req in guide.target if not req.values)
+    archs = ", ".join(" / ".join(req.values) for req in guide.target if req.values)
+    if backends and archs:
+        return text(lang, "matrix_target_on", backend=backends, arch=archs)
+    return backends or archs
 
 
 def _off_target(guide: evidence.Guide, lang: str) -> str:
-    words = ", ".join(_BACKEND_WORDS.get(req.name, req.name) if not req.values else " / ".join(req.values)
-                      for req in guide.target)
+    words = _target_words(guide, lang)
     return (f'<td class="ruota-level ruota-level-off"><span class="ruota-level-name">'
             f'{html.escape(text(lang, "matrix_off_target"))}</span><span class="ruota-level-next">'
             f'{html.escape(text(lang, "matrix_off_target_for", target=words))}</span></td>')
@@ -274,8 +282,9 @@ def _key_blocks(guides: list[evidence.Guide], url: Callable[[str], str], lang: s
     for guide in guides:
         cells = []
         for level in ("environment", "self_test"):
+            # a narrow column breaks a file name after an underscore, never inside a word
             links = ", ".join(f'<a href="{html.escape(url(guide.page))}#{anchor(b)}">'
-                              f'<code>{html.escape(snippet.rsplit("/", 1)[-1])}</code></a>'
+                              f'<code>{html.escape(snippet.rsplit("/", 1)[-1]).replace("_", "_<wbr>")}</code></a>'
                               for snippet, b in guide.key_blocks[level])
             cells.append(f"<td>{links}</td>")
         meant = sum(1 for b in guide.blocks if b.not_run_reason is None)

@@ -22,14 +22,13 @@ import re
 from html import escape as _escape
 from pathlib import Path
 
-from mkdocs.config import config_options as c
-from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
-from ruota_docs.blocks import compat, directives, markers, page_cache, renderer, site_config
+from ruota_docs.blocks import compat, directives, markers, page_cache, plugin_config, renderer, site_config
+from ruota_docs.blocks.plugin_config import PluginConfig
 from ruota_docs.records import attestations, ledger, listing, verdicts
 from ruota_docs.records.schema import Record, RecordError
 from ruota_docs.blocks import fact_directive, value_directive
@@ -44,9 +43,10 @@ log = get_plugin_logger(__name__)
 #: mkdocstrings renders the package's docstrings: English on every page, and said so.
 _API_OBJECT = '<div class="doc doc-object '
 #: Inside those English docstrings, what the site itself writes is in the reader's language:
-#: a block's panel, and mkdocstrings' "Bases:" (which it does not translate).
+#: a block's panel, and mkdocstrings' "Bases:" and "Examples:" (which it does not translate).
 _PANEL = '<div class="ruota-verify '
 _BASES = re.compile(r'<p class="doc doc-class-bases">\s*Bases:')
+_EXAMPLES = '<p><span class="doc-section-title">Examples:</span></p>'
 #: A fragment whose outer element Material's search leaves out of its index.
 _SEARCH_EXCLUDED = re.compile(r"\s*<div\b[^>]*\sdata-search-exclude[\s>]")
 #: Material's page body, and the banner over a page shown in its source language.
@@ -54,67 +54,24 @@ _ARTICLE = '<article class="md-content__inner md-typeset">'
 _BANNER = '<div class="admonition note ruota-banner">'
 
 
-class RuotaDocsConfig(Config):
-    """Options of the ``ruota_docs`` plugin in mkdocs.yml."""
-
-    #: Folder of verification records (``<machine-id>-<fingerprint>.json``), relative to mkdocs.yml.
-    record_dir = c.Type(str, default=site_config.DEFAULT_RECORD_DIR)
-    #: ``record_dir``'s name before: read, with a warning.
-    ledger_dir = c.Deprecated(moved_to="record_dir")
-    #: Set to false to build without badges, marks and charts (for measuring the plugin's cost).
-    enabled = c.Type(bool, default=True)
-    #: The build refuses whatever ``ruota-docs record check`` refuses in the records it publishes.
-    #: Only tests of the rendering, whose hand-made records are partial, turn it off; a site never does.
-    check_records = c.Type(bool, default=True)
-    #: The list of ``ci`` records whose attestation was verified (the deploy job writes it: a file name,
-    #: a tab and the run's account per line), relative to mkdocs.yml; default: the file named by
-    #: ``RUOTA_DOCS_VERIFIED_RECORDS``, else none (every ``ci`` record shows as claimed, not verified).
-    verified_records = c.Optional(c.Type(str))
-    #: Source language: translations are compared against its pages (default: the i18n
-    #: plugin's default language; on a site in one language, the theme's language or locale).
-    source_language = c.Optional(c.Type(str))
-    #: Pages deliberately left untranslated (path under the language folder); they get a banner.
-    untranslated = c.Type(list, default=[])
-    #: The card matrix's guides: each guide (path under the language folder) names the snippets
-    #: whose blocks mark its levels, ``environment`` (the installed stack sees the device) and
-    #: ``self_test`` (the guide's small computation on it): ``{guide: {level: [snippet, …]}}``.
-    key_blocks = c.DictOfItems(c.DictOfItems(c.Type((list, str))), default={})  # checked by evidence.key_blocks
-    #: The cards the guides are about, each with its GPU targets: ``{card: [target, …]}``; the
-    #: card matrix gives a card a row saying "no record yet" while no record has its targets.
-    target_cards = c.DictOfItems(c.ListOfItems(c.Type(str)), default={})
-    #: The card each guide is about, named as in ``target_cards``: ``{guide: card}``; a guide's
-    #: panels and values list the machines of its card's targets first.
-    guide_cards = c.DictOfItems(c.Type(str), default={})
-    #: What every block of a fence language is, site-wide: ``show``, ``run`` or ``skip "reason"``
-    #: (``{console: show, html: show}``; see ruota_docs.blocks.policies).
-    policies = c.Type(dict, default={})
-    #: How pages' blocks share processes when the suite runs them: ``page`` (one process per page,
-    #: its blocks sharing one namespace, as a reader runs the page top to bottom) or ``block``
-    #: (each block in a fresh process of its own, as ``<!-- run: isolate -->`` asks for one block).
-    #: ``variants``: as ``page``, but each of several blocks one directive brings in (the tabs of
-    #: variants of one example, FastAPI's ``{* … *}``) runs in a fresh process of its own.
-    isolation = c.Choice(("page", "block", "variants"), default="page")
-    #: A Python file (relative to mkdocs.yml) that each page's process runs before its first block, in
-    #: a namespace of its own: the site's test set-up (environment variables, a frozen clock, mocks).
-    setup = c.Optional(c.Type(str))
-    #: Days after which a ``<!-- fact: checked=… -->`` claim is marked "may be out of date" on the
-    #: site, and ``ruota-docs facts --as-of`` fails naming it.
-    fact_max_age = c.Type(int, default=fact_directive.DEFAULT_MAX_AGE_DAYS)
-    #: Adopting the engine: list every block that has no run policy (and every page problem)
-    #: and build anyway, instead of stopping at the first.
-    report_only = c.Type(bool, default=False)
-    #: The docs' own example data a record may show where the page does not hold it word for word
-    #: (text the page or its blocks' code holds never needs it): regular expressions, each matched
-    #: in full against what the privacy scan found (``'[a-z]+@mail\\.com'``, ``scolvin``).
-    allow_private = c.Type(list, default=[])
-
-
 #: The stylesheet the plugin ships (badges, marks, the output tabs on any theme), and where the site gets it.
 STYLESHEET = "assets/stylesheets/ruota.css"
 _ASSETS = Path(__file__).resolve().parent / "assets"
 
 
-class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
+class RuotaDocsPlugin(BasePlugin[PluginConfig]):
+    """The site's side of the ``ruota_docs`` plugin; its options are `ruota_docs.blocks.plugin_config.PluginConfig`,
+    which the engine reads mkdocs.yml with too."""
+
+    def load_config(self, options, config_file_path=None):
+        """The options validated by the one declaration of them, errors saying what the option is for
+        and where it is written (as the engine says it: `ruota_docs.blocks.site_config.read`)."""
+        self.config, errors, warnings = plugin_config.validate(options, config_file_path)
+        if config_file_path:
+            errors = [(name, f"{message} at {site_config.where(Path(config_file_path), name)}")
+                      for name, message in errors]
+        return errors, warnings
+
     @event_priority(-10)  # after mkdocstrings (0), which takes config.markdown_extensions for its docstrings
     def on_config(self, config):
         try:  # before any page renders: a stack the capture cannot work with, named as such
@@ -424,14 +381,13 @@ class RuotaDocsPlugin(BasePlugin[RuotaDocsConfig]):
             return html
         today = dt.date.today()
 
-        def fill(match):
+        def parse(args: str):
             try:
-                fact = fact_directive.parse(match["args"])
+                return fact_directive.parse(args)
             except fact_directive.FactDirectiveError as error:  # assemble reports those of a page's file
                 raise PluginError(f"{rendered.page}: {error}") from None
-            return facts.render(fact, lang, today, self.config.fact_max_age)
 
-        return facts.join_parentheses(fact_directive.DIRECTIVE.sub(fill, html))
+        return facts.render_page(html, parse, lang, today, self.config.fact_max_age)
 
     def _chart_entries(self, rendered, options: dict, line: int):
         """Each machine's entries for the chart's block, for its current code only: what a
@@ -621,10 +577,12 @@ def _after_title(html: str, header: str) -> str:
 
 def _api_in_english(content: str, lang: str) -> str:
     """The API reference's docstrings marked as English (``lang="en"``), and, inside them, the
-    site's own words in the reader's language ``lang``: the panels and "Bases:"."""
+    site's own words in the reader's language ``lang``: the panels, "Bases:" and "Examples:"."""
     if _API_OBJECT not in content:
         return content
     content = content.replace(_API_OBJECT, '<div lang="en" class="doc doc-object ')
     content = content.replace(_PANEL, f'<div lang="{lang}" class="ruota-verify ')
     bases = _escape(text(lang, "api_bases"))
+    examples = f'<p lang="{lang}"><span class="doc-section-title">{_escape(text(lang, "api_examples"))}</span></p>'
+    content = content.replace(_EXAMPLES, examples)
     return _BASES.sub(lambda _: f'<p lang="{lang}" class="doc doc-class-bases">{bases}', content)

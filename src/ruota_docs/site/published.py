@@ -101,10 +101,10 @@ class Published:
         found = [f for f in found if not known.covers(f)]
         if found:
             path = self._files.get(id(record), "a record")
-            raise RecordRefused(f"{path}: {where}: {found[0].describe()}: a reader would see it on the site; remove "
-                                f"the record, or run the suite again on that machine; if it is the docs' own example "
-                                f"data, list it in the ruota_docs plugin's allow_private option "
-                                f"({_CHECK.format(path=path)})")
+            raise RecordRefused(f"{path}: {where}: contains {found[0].describe()}, which readers would see on the "
+                                f"site. Remove the record, or run the suite again on that machine. If the docs print "
+                                f"this text on purpose, add it to allow_private in mkdocs.yml. "
+                                f"{_CHECK.format(path=path)}.")
 
 
 def _field(result, name: str) -> str:

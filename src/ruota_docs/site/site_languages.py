@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ruota_docs.blocks import site_config
+
 
 @dataclass(frozen=True)
 class SiteLanguage:
@@ -22,10 +24,10 @@ class SiteLanguage:
 
 def site_languages(config) -> list[SiteLanguage]:
     """The built languages of an MkDocs config, the default (root) one first; a site without
-    the i18n plugin has one language, its theme's, at the root."""
+    the i18n plugin has one language, its theme's (`ruota_docs.blocks.site_config.theme_language`), at the root."""
     i18n = config.plugins.get("i18n")
     if i18n is None:
-        return [SiteLanguage(str(config.theme.get("language") or "en"), "")]
+        return [SiteLanguage(_theme_language(config) or site_config.FALLBACK_LANGUAGE, "")]
     built = [lang for lang in i18n.config.languages if lang.build]
     built.sort(key=lambda lang: not lang.default)
     return [SiteLanguage(lang.locale, "" if lang.default else lang.locale) for lang in built]
@@ -34,8 +36,13 @@ def site_languages(config) -> list[SiteLanguage]:
 def build_language(config, languages: list[SiteLanguage]) -> SiteLanguage:
     """The language the current build renders: mkdocs-static-i18n sets the theme's language
     to it before each language's build."""
-    current = str(config.theme.get("language") or "")
+    current = _theme_language(config) or ""
     for lang in languages:
         if lang.locale == current:
             return lang
     return languages[0]
+
+
+def _theme_language(config) -> str | None:
+    """Material's ``language``, the mkdocs theme's ``locale`` (`ruota_docs.blocks.site_config.theme_language`)."""
+    return site_config.theme_language({"theme": config.theme})

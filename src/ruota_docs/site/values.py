@@ -124,14 +124,15 @@ _SHOWN = re.compile(r'^<span class="ruota-value"[^>]*>([^<]*)<span class="ruota-
 
 def render_all(value: Value, verdict: Verdict | None, lang: str, page: str = "", needs_gpu: bool = True) -> str:
     """A value directive that names several metrics (``metric=a,b``): each as `render` writes it,
-    joined ("67.2 MiB and 80.1 MiB"), or, where they read the same, the value once and "in each of
-    the two cases", so that a sentence never repeats one number as if it were two."""
+    joined ("67.2 MiB and 80.1 MiB"), or, where they read the same, the value once and "in both
+    cases" ("in each of the three cases"), so that a sentence never repeats one number as if it were two."""
     if len(value.metrics) == 1:
         return render(value, verdict, lang, page, needs_gpu)
     parts = [render(replace(value, metric=m), verdict, lang, page, needs_gpu) for m in value.metrics]
     shown = [_SHOWN.match(part) for part in parts]
     if all(shown) and len({m[1] for m in shown if m}) == 1:
-        return f'{parts[0]} {html.escape(text(lang, "value_each", count=len(parts)))}'
+        both = text(lang, "value_both") if len(parts) == 2 else text(lang, "value_each", count=len(parts))
+        return f'{parts[0]} {html.escape(both)}'
     return formatting.join(parts, lang)
 
 
@@ -140,7 +141,7 @@ _AT = re.compile(r'(<span class="ruota-value" [^>]*data-at="(?P<at>[^"]*)"[^>]*>
                  r'<span class="ruota-value-at">(?P<words>[^<]*)</span>(?P<close></span>)')
 _TAG = re.compile(r"<[^>]*>")
 #: Words whose full stop ends no sentence: "e.g.", "p. ej.", "cf.", "etc." mid-sentence.
-_ABBREVIATIONS = {"e.g", "i.e", "cf", "vs", "etc", "ej", "p", "approx", "núm", "env", "fig"}
+ABBREVIATIONS = {"e.g", "i.e", "cf", "vs", "etc", "ej", "p", "approx", "núm", "env", "fig"}
 _SPACES = " \t\n\u00a0\u202f"
 
 
@@ -148,7 +149,9 @@ def attributed_once(page_html: str) -> str:
     """Within a paragraph (or list item, or cell), where and when a value was measured closes
     its sentence instead of splitting it, named once for the values of one sentence measured on
     the same machine the same day: "the worst row used 0.26 of its tolerance, with 65 operations
-    checked (NVIDIA H200, 1 December 2026)." rather than "0.26 (NVIDIA H200, …) of its tolerance"."""
+    checked (NVIDIA H200, 1 December 2026)." rather than "0.26 (NVIDIA H200, …) of its tolerance".
+    A sentence that says what the one before it said names no machine again, and a sentence that
+    ends with the author's parenthesis takes the attribution into it after a semicolon."""
     def paragraph(match: re.Match) -> str:
         block = match.group(0)
         pieces, ends, cursor = [], [], 0
@@ -164,8 +167,16 @@ def attributed_once(page_html: str) -> str:
             at = _sentence_end(bare, end)
             if words not in inserts.setdefault(at, []):
                 inserts[at].append(words)
+        said = None
+        for at in sorted(inserts):  # a paragraph names a machine and a day once, not in each sentence
+            if inserts[at] == said:
+                del inserts[at]
+            else:
+                said = inserts[at]
         for at in sorted(inserts, reverse=True):
             words = inserts[at][0] if len(inserts[at]) == 1 else _joined(inserts[at])
+            if bare[:at].endswith(")"):  # the sentence ends with the author's parenthesis: one parenthesis, not two
+                at, words = at - 1, "; " + words.strip()[1:-1]
             bare = f'{bare[:at]}<span class="ruota-value-at">{words}</span>{bare[at:]}'
         return bare
     return _PARAGRAPH.sub(paragraph, page_html) if "ruota-value-at" in page_html else page_html
@@ -194,7 +205,7 @@ def _sentence_end(block: str, start: int) -> int:
         after = block[position + 1:position + 2]
         if char in ".!?" and (after in ("", "<") or after in _SPACES):
             word = re.search(r"([\w.]+)$", _TAG.sub("", block[start:position]))
-            if char != "." or not word or word.group(1).lower() not in _ABBREVIATIONS:
+            if char != "." or not word or word.group(1).lower() not in ABBREVIATIONS:
                 while position > start and block[position - 1] in "\u00a0\u202f":
                     position -= 1
                 return position

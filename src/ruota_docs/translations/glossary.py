@@ -93,7 +93,9 @@ class Glossary:
         return sorted(found, key=lambda f: (f.line, f.column))
 
     def message(self, finding: Finding) -> str:
-        return f"'{finding.found}' is ruled out by {self.source} ({finding.concept}): write '{finding.instead}'"
+        # the concept last, in a sentence of its own: it often holds parentheses of its own
+        return (f"'{finding.found}' is ruled out by {self.source}; write '{finding.instead}'. "
+                f"Concept: {finding.concept}.")
 
 
 def prose(line: str) -> str:

@@ -1,20 +1,25 @@
 """Translations that cannot drift: parity checks between a page and its translations.
 
 Spanish (``docs/es``) is the source. For every page, each translation must have:
-the same code blocks in the same order, as the site renders them (same code, languages,
-requirements and run options), the same pinned heading ids, the same link targets, the
-same admonition and tab structure, and the same numbers in its prose once each
-language's separators are normalised (``28,6`` = ``28.6``; ``15.000`` in Spanish =
-``15,000`` in English). A measured value (``<!-- value: block=ID metric=NAME -->``)
-counts as a number: the same block and metric in every language. A number that is
-genuinely language-specific is written inside ``<span class="l10n">…</span>`` and ignored.
 
-Each language's prose is also held to its glossary (`ruota_docs.translations.glossary`): one
-term per concept, and no variant the glossary rules out.
+- the same code blocks in the same order, as the site renders them (the same code, languages,
+  requirements and run options);
+- the same pinned heading ids;
+- the same link targets;
+- the same admonition and tab structure;
+- the same numbers in its prose, once each language's separators are normalised (``28,6`` is
+  ``28.6``, and ``15.000`` in Spanish is ``15,000`` in English).
 
-Each translation records in its front matter the hash of the Spanish page it was
-translated from (``translation_of: 1a2b3c4d5e6f``); when the Spanish page changes,
-the translation is *stale* until ``ruota-docs i18n mark-synced`` records the new hash.
+A measured value (``<!-- value: block=ID metric=NAME -->``) counts as a number, so every
+language names the same block and metric. A number that genuinely differs between languages is
+written inside ``<span class="l10n">…</span>`` and ignored.
+
+Each language's prose is also held to its glossary (`ruota_docs.translations.glossary`), which
+gives one term per concept and rules out its variants.
+
+Each translation records in its front matter the hash of the Spanish page it was translated
+from (``translation_of: 1a2b3c4d5e6f``). When the Spanish page changes, the translation is
+*stale* until ``ruota-docs i18n mark-synced`` records the new hash.
 """
 
 from __future__ import annotations
@@ -62,14 +67,15 @@ class Problem:
 
 # -- reading a page --------------------------------------------------------------
 def split_front_matter(text: str) -> tuple[dict, str, int]:
-    """``(fields, body, lines_of_front_matter)``: the page's YAML front matter as
-    `ruota_docs.blocks.pages.front_matter` reads it (scalars as strings), and the rest."""
+    """The page's YAML front matter and the rest, as ``(fields, body, lines_of_front_matter)``.
+
+    The fields are read as `ruota_docs.blocks.pages.front_matter` reads them, with scalars as strings."""
     fields, end = front_matter(text)
     return fields, text[end:], text.count("\n", 0, end)
 
 
 def source_hash(text: str) -> str:
-    """The hash a translation records: 12 hex digits of the source page's SHA-256."""
+    """The hash a translation records, which is the first 12 hex digits of the source page's SHA-256."""
     return hashlib.sha256(text.replace("\r\n", "\n").encode()).hexdigest()[:12]
 
 
@@ -126,7 +132,7 @@ def normalise_number(token: str, lang: str) -> str:
 
 
 def numbers(text: str, lang: str, code_lines=frozenset()) -> list[tuple[str, int]]:
-    """``(normalised number, line)`` for every number in the prose."""
+    """Every number in the prose, as pairs of ``(normalised number, line)``."""
     found = []
     for n, line in _prose_lines(text, code_lines):
         # a measured value stands for its number: the same block and metric in every language
@@ -151,7 +157,7 @@ def numbers(text: str, lang: str, code_lines=frozenset()) -> list[tuple[str, int
 
 
 def headings(text: str, code_lines=frozenset()) -> list[tuple[int, int, str | None]]:
-    """``(line, level, pinned id)`` for every heading in the prose."""
+    """Every heading in the prose, as ``(line, level, pinned id)``."""
     result = []
     for n, line in _prose_lines(text, code_lines):
         match = _HEADING.match(line)
@@ -171,7 +177,7 @@ def links(text: str, code_lines=frozenset()) -> list[tuple[str, int]]:
 
 
 def structure(text: str, code_lines=frozenset()) -> list[tuple[str, int, int]]:
-    """Admonitions and tabs, in order: ``(kind, depth, line)``."""
+    """The page's admonitions and tabs, in order, as ``(kind, depth, line)``."""
     result = []
     for n, line in _prose_lines(text, code_lines):
         match = _ADMONITION.match(line)
@@ -183,8 +189,10 @@ def structure(text: str, code_lines=frozenset()) -> list[tuple[str, int, int]]:
 
 
 def blocks(page: PageText) -> list[tuple[tuple, int]]:
-    """What must be equal about each block, with its line: the language, the code (of
-    a block that runs; outputs may be translated), the requirements and run options."""
+    """What must be equal about each block, with the block's line.
+
+    That is the language, the code, the requirements and the run options. Only the code of a
+    block that runs is compared, since a block that only shows output may be translated."""
     result = []
     for block in page.blocks:
         content = "" if block.shown_only else block.sha256[:10]
@@ -269,8 +277,9 @@ def pages_by_language(docs_dir: Path, languages: list[str]) -> dict[str, set[str
 
 def check(docs_dir: Path, languages: list[str], source_lang: str = "es", untranslated: list[str] = (),
           root: Path | None = None, glossaries: dict[str, Glossary] | None = None) -> list[Problem]:
-    """Every parity problem in the docs folder, and every variant a language's glossary rules
-    out (``root``: the project, by default the docs folder's parent)."""
+    """Every parity problem in the docs folder, and every variant that a language's glossary rules out.
+
+    ``root`` is the project folder, by default the docs folder's parent."""
     docs_dir = Path(docs_dir)
     root = Path(root) if root else docs_dir.parent
     present = pages_by_language(docs_dir, languages)

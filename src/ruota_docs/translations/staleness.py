@@ -1,6 +1,8 @@
-"""Staleness of translations: each translation records the hash of the source page it was
-translated from (``translation_of: 1a2b3c4d5e6f``); when the source changes, the
-translation is stale until ``ruota-docs i18n mark-synced`` records the new hash.
+"""Whether a translation is out of date.
+
+Each translation records the hash of the source page it was translated from
+(``translation_of: 1a2b3c4d5e6f``). When the source changes, the translation is stale until
+``ruota-docs i18n mark-synced`` records the new hash.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ def _git(docs_dir: Path, *args: str) -> str | None:
 
 
 def last_change(path: Path) -> dt.datetime:
-    """When a file last changed: its last commit, or its modification time if uncommitted."""
+    """When a file last changed: the time of its last commit, or its modification time if it has uncommitted changes."""
     stamp = None
     if not _git(path.parent, "status", "--porcelain", "--", path.name):
         stamp = (_git(path.parent, "log", "-1", "--format=%cI", "--", path.name) or "").strip()
@@ -48,7 +50,7 @@ def last_change(path: Path) -> dt.datetime:
 
 
 def translation_state(docs_dir: Path, page: str, source_lang: str = "es") -> TranslationState | None:
-    """The staleness of a translated page (``fr/guides/x.md``); ``None`` for a source page."""
+    """The staleness of a translated page (``fr/guides/x.md``), or ``None`` for a source page."""
     lang, _, rel = page.partition("/")
     if lang == source_lang:
         return None
@@ -84,7 +86,7 @@ def source_diff(docs_dir: Path, state: TranslationState) -> str:
 
 
 def mark_synced(docs_dir: Path, page: str, source_lang: str = "es") -> str:
-    """Record the current source hash in a translation's front matter; returns the hash."""
+    """Record the current source hash in a translation's front matter, and return the hash."""
     lang, _, rel = page.partition("/")
     source = Path(docs_dir) / source_lang / rel
     target = Path(docs_dir) / page

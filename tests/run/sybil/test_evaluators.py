@@ -4,6 +4,8 @@ and credit for a translation's identical block."""
 from __future__ import annotations
 
 from _support import evaluate_page, write_tree
+from ruota_docs.run.run_state import RunState
+from ruota_docs.run.settings import from_environment
 
 PAGE = """\
 # P
@@ -47,6 +49,10 @@ def test_a_page_problem_is_a_failing_example(reader_tmp):
 def test_an_identical_translation_is_credited_not_run_again(reader_tmp):
     page = "# P\n\n```python\nimport os\nprint(os.getpid())\n```\n"
     root = write_tree(reader_tmp, {"docs/es/p.md": page, "docs/en/p.md": page}, conftest=False)
-    ((es, _),) = evaluate_page(root, "es/p.md")
-    ((en, _),) = evaluate_page(root, "en/p.md")
+    run = RunState(from_environment(root))
+    ((es, _),) = evaluate_page(root, "es/p.md", run)
+    ((en, _),) = evaluate_page(root, "en/p.md", run)
     assert en.outcome.status == "passed" and en.outcome.output == es.outcome.output
+    assert en.outcome.reused_from == "es/p.md"
+    ((alone, _),) = evaluate_page(root, "en/p.md")  # another run: nothing of the first is credited
+    assert alone.outcome.reused_from is None

@@ -46,10 +46,11 @@ class Directives(Preprocessor):
                 waiting.settle(None)
             return
         page_line, source = self._where(i)
+        source = _shorter(source, state.context.path) if source else ""
         directive = Directive(name, (args or "").strip(), page_line, source)
         out[i] = match["prefix"].rstrip(" \t")
         if kind == "typo":
-            written = f" (written at {_shorter(source, state.context.path)})" if source else ""
+            written = f" (written at {source})" if source else ""
             waiting.typos.append(Problem(page_line, directives.typo_message(name, args is not None) + written))
         elif name in directives.BLOCK_DIRECTIVES:
             waiting.pending.append(directive)
@@ -91,7 +92,8 @@ class _Waiting:
             if self.typos:
                 captured.error = f"{self.typos[0].line}: {self.typos[0].message}"
         else:
-            self.state.problems.extend(Problem(d.line, f"{d.name}: directive at line {d.line} {reason}")
+            self.state.problems.extend(Problem(d.line, f"{d.name}: directive at line {d.line} {reason}"
+                                               + (f" (written at {d.source})" if d.source else ""))
                                        for d in self.pending)
             self.state.problems.extend(self.typos)
         self.pending.clear()

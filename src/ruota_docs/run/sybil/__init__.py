@@ -1,6 +1,7 @@
 """The snippet engine: Sybil parsers and evaluators over the blocks the site renders.
 
-``conftest.py`` at the repository root builds the Sybil with :func:`make_sybil`. This
+The pytest plugin builds the Sybil of each site a run names with :func:`make_sybil` (a project's
+``conftest.py`` may too: ``pytest_collect_file = make_sybil(".").pytest()``). This
 package's own import stays empty: every page's process starts as
 ``python -m ruota_docs.run.process.worker`` and should load nothing it does not need.
 """
@@ -14,21 +15,14 @@ __all__ = ["make_sybil"]
 
 def make_sybil(root: str | Path, docs_dir: str | Path | None = None, patterns=("*.md",)):
     """The Sybil that collects every page under the docs folder, each block with the evaluator of its kind."""
-    from sybil import Sybil  # noqa: PLC0415 — see the module docstring
-
+    from ruota_docs.run.sybil.compat import PageSybil, check_sybil  # noqa: PLC0415 — see the module docstring
     from ruota_docs.run.sybil.data import DataEvaluator  # noqa: PLC0415
     from ruota_docs.run.sybil.evaluators import RUN_FIXTURE, BlockEvaluator, teardown_page  # noqa: PLC0415
     from ruota_docs.run.sybil.parsers import BlockParser, PageDocument, PageLayout, identify  # noqa: PLC0415
     from ruota_docs.run.sybil.python import DoctestEvaluator, PythonEvaluator  # noqa: PLC0415
     from ruota_docs.run.sybil.shell import ShellEvaluator, WindowsEvaluator  # noqa: PLC0415
 
-    class PageSybil(Sybil):
-        """Sybil, naming each test by its block's index on the page, not by line and column
-        (two blocks one include brings in share a line and a column)."""
-
-        def identify(self, example) -> str:
-            return identify(self.name, example)
-
+    check_sybil()  # a Sybil release the engine's test names were not tried with stops here, naming the range
     layout = PageLayout(Path(root), Path(docs_dir) if docs_dir else None)
     evaluators = {
         "python": PythonEvaluator(layout.root),
@@ -43,7 +37,10 @@ def make_sybil(root: str | Path, docs_dir: str | Path | None = None, patterns=("
         path=str(layout.docs_dir.absolute()),  # absolute: Sybil resolves a relative one from its caller's file
         patterns=list(patterns),
         document_types={".md": PageDocument},
+        encoding=PageDocument.ENCODING,
         teardown=teardown_page,
         fixtures=[RUN_FIXTURE],  # the run's settings and state, from the pytest plugin
         name="ruota",
+        identify=identify,
+        root=layout.root,
     )

@@ -28,7 +28,6 @@ import unittest
 from pathlib import Path
 
 import pytest
-from sybil.example import SybilFailure
 
 from ruota_docs.blocks.block import Block
 from ruota_docs.records.reason_codes import Reason, reason
@@ -45,16 +44,15 @@ _GUARD = "__ruota_guard__"
 _RECORDED = "__ruota_recorded__"
 #: The name of the pytest fixture (and so of the document's namespace entry) holding the run's state.
 RUN_FIXTURE = "ruota_run"
-#: Outcomes of executed blocks, keyed by (page signature, block index): a translation whose
-#: block sequence is identical to an already-run page is credited with that run.
-_EXECUTED: dict[tuple[str, int], tuple[str, Outcome]] = {}
 
 
 def run_of(example, root: Path | None = None) -> RunState:
     """The run's state, which the pytest plugin's fixture put in the document's namespace
     (the environment's where the page is evaluated without the plugin)."""
     found = example.namespace.get(RUN_FIXTURE)
-    return found if isinstance(found, RunState) else RunState(from_environment(root))
+    if not isinstance(found, RunState):  # one for the page, as the fixture gives one for the run
+        found = example.namespace[RUN_FIXTURE] = RunState(from_environment(root))
+    return found
 
 
 class BlockEvaluator:
@@ -71,17 +69,18 @@ class BlockEvaluator:
     def __init__(self, root: Path | None = None) -> None:
         self.root = root
 
-    def __call__(self, example) -> None:
+    def __call__(self, example) -> str | None:
+        """Sybil's evaluator contract: None where the block passed, the failure's text where it failed
+        (Sybil raises its failure with it); a skip raises `unittest.SkipTest`."""
         block: Block = example.parsed
         if isinstance(block, PageProblem):
-            raise SybilFailure(example, block.error)
+            return block.error
         run = run_of(example, self.root)
         outcome = self.outcome(example, block, run)
         run.decide(block.page, block.index, outcome)
         if outcome.status == "skipped":
             raise unittest.SkipTest(outcome.reason)
-        if outcome.status == "failed":
-            raise SybilFailure(example, _failure_text(block, outcome))
+        return _failure_text(block, outcome) if outcome.status == "failed" else None
 
     def outcome(self, example, block: Block, run: RunState) -> Outcome:
         if block.error:
@@ -146,8 +145,8 @@ class ExecutingEvaluator(BlockEvaluator):
             return recorded
         settings = run.settings
         key = (block.signature, block.index)
-        if settings.reuse_translations and key in _EXECUTED:
-            page, earlier = _EXECUTED[key]
+        if settings.reuse_translations and key in run.executed:
+            page, earlier = run.executed[key]
             if page != block.page:
                 return _credited(earlier, page)
         try:
@@ -172,7 +171,7 @@ class ExecutingEvaluator(BlockEvaluator):
                                           error="\n".join(x for x in (outcome.error, note) if x))
         elif outcome.status == "passed":
             outcome = self.checked(block, outcome, run)
-        _EXECUTED[key] = (block.page, outcome)
+        run.executed[key] = (block.page, outcome)
         return outcome
 
 
@@ -212,8 +211,8 @@ def page_needs(document, network_allowed: bool) -> tuple[bool, tuple[str, ...]]:
     """What a page's blocks ask of its sandbox: the network (a block that ``requires: network``,
     in a run that allows it) and the variables of the invoking environment they name (``run: env=``)."""
     network, names = False, set()
-    for _, region in document.regions:
-        block = region.parsed
+    for example in document.examples():
+        block = example.parsed
         if not isinstance(block, Block):
             continue
         network = network or (network_allowed and any(r.name == "network" for r in block.requirements))
@@ -247,9 +246,9 @@ def reusable_page(recorded: dict[str, Result] | None, document, network: bool) -
     if not recorded:
         return False
     reusable = {}
-    for _, region in document.regions:
-        block = region.parsed
-        evaluator = region.evaluator
+    for example in document.examples():
+        block = example.parsed
+        evaluator = example.region.evaluator
         if not isinstance(block, Block) or not isinstance(evaluator, BlockEvaluator) \
                 or not evaluator.would_execute(block, network):
             continue

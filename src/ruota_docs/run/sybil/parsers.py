@@ -1,10 +1,10 @@
 """Sybil's side of the engine: a page's regions are the blocks the site renders.
 
 [`BlockParser`][ruota_docs.run.sybil.parsers.BlockParser] asks `ruota_docs.blocks.renderer` for the page's blocks
-(the code blocks readers see, after includes) and turns each into a Sybil region at its page
-line; a problem that belongs to no block (a directive that precedes no code block, an
-include outside any block that cannot be found, a page that is not UTF-8) becomes a
-failing region of its own. Nothing here reads Markdown.
+(the code blocks readers see, after includes) and turns each of them into a Sybil region at its
+page line. A problem that belongs to no block becomes a failing region of its own. Examples are
+a directive that precedes no code block, an include outside any block that cannot be found, and
+a page that is not UTF-8. Nothing here reads Markdown.
 """
 
 from __future__ import annotations
@@ -38,24 +38,38 @@ class PageLayout:
         self.docs_dir = Path(docs_dir).resolve() if docs_dir else self.site.docs_dir
 
     def page_of(self, path: str | Path) -> tuple[str, str]:
-        """``(page, lang)`` for a file: ``("es/guides/x.md", "es")``."""
+        """The page and language of a file, such as ``("es/guides/x.md", "es")``."""
         return page_key(self.docs_dir, Path(path), site_config.languages(self.root))
 
 
 class PageDocument(Document):
-    """A Sybil document that survives a page that is not UTF-8: instead of an error that
-    stops collection, the page gets one failing region naming the file and line."""
+    """A Sybil document (Sybil's ``document_types``) that survives a page that is not UTF-8.
 
+    Instead of an error that stops collection, such a page gets one failing region that names the
+    file and line.
+
+    Sybil reads a valid page as `ruota_docs.blocks.pages.decode_page` does: as UTF-8, with or without
+    a byte-order mark (`ENCODING`), and with every line ending read as ``\\n``. Only a page that Sybil
+    cannot decode is read here. Its undecodable bytes are replaced, and it is parsed as Sybil parses
+    any document."""
+
+    #: How Sybil is to read a page: UTF-8, a byte-order mark left out.
+    ENCODING = "utf-8-sig"
     decode_error: PageError | None = None
 
     @classmethod
-    def parse(cls, path: str, *parsers, encoding: str = "utf-8") -> Document:
-        raw = Path(path).read_bytes()
+    def parse(cls, path: str, *parsers, encoding: str = ENCODING) -> Document:
         try:
-            text, error = decode_page(raw), None
-        except PageError as problem:
-            text, error = raw.decode("utf-8", "replace"), problem
-        document = cls(text, path)
+            return super().parse(path, *parsers, encoding=encoding)
+        except UnicodeDecodeError:
+            raw = Path(path).read_bytes()
+            try:
+                decode_page(raw)
+            except PageError as problem:
+                error = problem
+            else:  # the page is UTF-8: what could not be decoded is something a parser read
+                raise
+        document = cls(raw.decode("utf-8", "replace"), path)
         document.decode_error = error
         for parser in parsers:
             for region in parser(document):
@@ -64,8 +78,10 @@ class PageDocument(Document):
 
 
 class BlockParser:
-    """A Sybil parser: one region per block the page renders, in page order, each with the
-    evaluator of its kind (``evaluators``; ``default`` for other kinds and page problems)."""
+    """A Sybil parser that makes one region per block the page renders, in page order.
+
+    Each region gets the evaluator of its block's kind from ``evaluators``. Other kinds and page
+    problems get ``default``."""
 
     def __init__(self, layout: PageLayout, evaluators: dict, default) -> None:
         self.layout = layout
@@ -105,14 +121,20 @@ class BlockParser:
 
 
 def identify(name: str, example) -> str:
-    """A test's id within its page, unique by construction: the block's index on the page
-    (or the problem's), then its line for readers (``-k line:12`` still selects by line), and the
-    ``id=`` of its ``run:`` directive where it has one."""
+    """A test's id within its page, unique by construction.
+
+    The id starts with the index of the block (or of the problem) on the page. Then comes where it
+    is written, for readers: ``-k line:12`` still selects by line, and a fence written in an
+    included Markdown file reads ``file:snippets/part.md,line:5``. Last comes the ``id=`` of its
+    ``run:`` directive, where it has one."""
     item = example.parsed
     if isinstance(item, PageProblem):
         return f"sybil:{name},problem:{item.number},line:{item.line}"
     named = f",id:{item.block_id}" if getattr(item, "block_id", None) else ""  # ``-k id:NAME`` selects one block
-    return f"sybil:{name},block:{item.index},line:{item.line}{named}"
+    # a fence written in an included Markdown file: that file and its line (``-k "part.md and line:12"``)
+    written = getattr(item, "written_in", None)
+    at = f"file:{written[0]},line:{written[1]}" if written else f"line:{item.line}"
+    return f"sybil:{name},block:{item.index},{at}{named}"
 
 
 def _line_starts(text: str) -> list[int]:
