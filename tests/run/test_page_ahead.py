@@ -17,7 +17,7 @@ def _item(page: str, index: int, runs: bool = True, signature: str = "", **optio
     block = SimpleNamespace(page=page, index=index, signature=signature or f"sig-{page}", options=options,
                             variant=False)
     evaluator = SimpleNamespace(would_execute=lambda b, network: runs)
-    document = SimpleNamespace(regions=[])
+    document = SimpleNamespace(examples=lambda: [])
     return SimpleNamespace(example=SimpleNamespace(parsed=block, region=SimpleNamespace(evaluator=evaluator),
                                                    document=document))
 
