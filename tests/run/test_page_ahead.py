@@ -104,3 +104,11 @@ def test_each_page_runs_in_a_fresh_process_of_its_own_with_it_on_or_off(tmp_path
     assert done.returncode == 0, done.stdout[-3000:]
     assert outcomes(done.stdout) == {("es/a.md", 3): "PASSED", ("es/a.md", 10): "PASSED",
                                      ("es/c.md", 3): "PASSED", ("es/c.md", 10): "PASSED"}
+
+
+def test_a_fault_of_the_machine_is_left_to_the_next_page_to_meet(monkeypatch):
+    def full(*args, **kwargs):
+        raise sessions.MachineFault("no space left")
+    monkeypatch.setattr(sessions, "start_ahead", full)
+    monkeypatch.delenv("RUOTA_DOCS_NO_SPEEDUPS", raising=False)
+    page_ahead.start_next(_run([_item("es/a.md", 0), _item("es/b.md", 0)]), "es/a.md")  # raises nothing

@@ -49,7 +49,7 @@ def start_next(run, page: str) -> None:
     blocks as a page before it, with ``reuse_translations``)."""
     if not speedups.on("page_ahead") or not run.pages:
         return
-    from ruota_docs.run.process.session import start_ahead  # noqa: PLC0415
+    from ruota_docs.run.process.session import MachineFault, start_ahead  # noqa: PLC0415
     from ruota_docs.run.sybil.evaluators import page_needs, runs_alone  # noqa: PLC0415
 
     settings = run.settings
@@ -64,7 +64,10 @@ def start_next(run, page: str) -> None:
         seen.add(first.parsed.signature)
         if any(_starts_code(item.example, settings, runs_alone) for item in items):
             network, names = page_needs(first.document, settings.network)
-            start_ahead(name, settings, network, names)
+            try:
+                start_ahead(name, settings, network, names)
+            except MachineFault:
+                pass  # the page's first block meets it again, and stops the run there, as without the trick
             return
 
 
