@@ -92,8 +92,7 @@ def load_mkdocs_config(root: Path) -> dict:
 def setting(root: Path, name: str):
     """One top-level setting of the mkdocs.yml at ``root`` (None where it is absent), read from the
     file's mapping as parsed, without copying it: a run asks for ``docs_dir`` and ``plugins`` once per
-    page, and copying the whole mapping each time was a tenth of collecting a site. The value is
-    shared: read it, never change it."""
+    page, and needs no copy of the whole mapping for that. The value is shared: read it, never change it."""
     path = config_path(Path(root))
     try:
         path = path.resolve()
