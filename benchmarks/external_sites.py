@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The engine on documentation this project did not write: a table per site.
 
-    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/external_sites.py [--setup NAME=FILE] [--isolation NAME=MODE] SITE …
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/external_sites.py [--setup NAME=FILE] [--isolation NAME=MODE] \
+        [--hooks NAME] [--collect-hooks NAME] [--plugins NAME=PLUGIN,…] [--serve URL=FILE] SITE …
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/external_sites.py --collect-only --repeat 3 \
         GIT_DIR@2151025aa GIT_DIR@6f9dcdf61:docs/en
 
@@ -28,6 +29,14 @@ and hooks left out (they need packages this machine lacks):
   where a traceback runs through the engine, or where the block runs cleanly in a fresh interpreter,
   alone or after the page's blocks before it, and prints what the engine recorded; see `_classify`);
   then ``ruota-docs record check`` on the record, and ``mkdocs build`` of the copy with it;
+- **hooks** (``--hooks NAME``): the site's ``hooks:`` are kept in every build (its plugins still
+  are not); *made by hooks* counts the blocks seen that the page's file does not hold as shown,
+  and *marks* how the build with the record marks them; ``--collect-hooks NAME`` also turns the
+  plugin's ``collect_hooks`` on, so that pytest collects pages as the hooks rewrite them. A hook
+  that fetches a URL gets, with ``--serve URL=FILE``, the file's text, in this process and in
+  every build and pytest run (a ``sitecustomize`` on their path); any other URL fails as offline;
+  ``--plugins NAME=PLUGIN,…`` keeps those of the site's plugins (mkdocstrings, whose docstring
+  examples the engine lists as not run);
 - **time**: the pytest run's wall time; with ``--collect-only``, only ``pytest --collect-only``
   is timed (best of ``--repeat`` runs), the engine's collection alone.
 
@@ -38,6 +47,8 @@ expectations: the test suite never depends on them.
 from __future__ import annotations
 
 import argparse
+import atexit
+import html
 import json
 import os
 import re
@@ -60,11 +71,11 @@ _IGNORE = shutil.ignore_patterns(".git", "site", "node_modules", ".venv", "__pyc
 _FENCE = re.compile(r"^[ \t>]*(?:[-*+]\s+|\d+[.)]\s+)?(`{3,}|~{3,})")
 
 
-def _config(copy: Path) -> Path:
+def _config(copy: Path, keep_hooks: bool = False, plugins: tuple[str, ...] = ()) -> Path:
     """mkdocs.yml of the copy, made from a Zensical configuration where there is none."""
     target = copy / "mkdocs.yml"
     if target.exists():
-        _drop_missing_extensions(target)
+        _drop_missing_extensions(target, keep_hooks, plugins)
         return target
     if (copy / "zensical.yml").exists():
         shutil.copy(copy / "zensical.yml", target)
@@ -91,7 +102,7 @@ def _own(options) -> dict:
     return {k: v for k, v in (options or {}).items() if not (isinstance(v, str) and v.startswith("zensical."))}
 
 
-def _drop_missing_extensions(config: Path) -> None:
+def _drop_missing_extensions(config: Path, keep_hooks: bool = False, plugins: tuple[str, ...] = ()) -> None:
     """Extensions this machine cannot load (no module, or a package that is no Markdown extension,
     such as ``zensical.extensions`` where Zensical is installed) are left out of both the build and
     the engine (named on stderr): the two still render the same pages with the same extensions. A file
@@ -103,7 +114,8 @@ def _drop_missing_extensions(config: Path) -> None:
     from mkdocs.utils.yaml import get_yaml_loader
 
     data = yaml.load(text, Loader=get_yaml_loader()) or {}  # noqa: S506 — the site's own config (python tags)
-    data.pop("hooks", None)  # the site's hooks need its packages, as its plugins do
+    if not keep_hooks:
+        data.pop("hooks", None)  # the site's hooks need its packages, as its plugins do
     data["strict"] = False  # what the hooks and plugins left out would have made (links, nav) is missing
     kept = []
     for item in data.get("markdown_extensions") or []:
@@ -123,7 +135,7 @@ def _drop_missing_extensions(config: Path) -> None:
             options = dict(item["pymdownx.snippets"] or {}) if isinstance(item, dict) else {}
             kept[n] = {"pymdownx.snippets": {**options, "check_paths": False}}
     data["markdown_extensions"] = kept
-    data.pop("plugins", None)
+    data["plugins"] = [p for p in data.get("plugins") or [] if (p if isinstance(p, str) else next(iter(p))) in plugins]
     config.write_text(yaml.dump(data, sort_keys=False), encoding="utf-8")
 
 
@@ -164,12 +176,12 @@ def _source(spec: str, into: Path) -> tuple[Path, str]:
 _NEUTRAL_INI = ("-o", "addopts=", "-o", "filterwarnings=")
 
 
-def _collect_time(copy: Path, docs: Path, repeat: int) -> tuple[float, str]:
+def _collect_time(copy: Path, docs: Path, repeat: int, python: list[str]) -> tuple[float, str]:
     """Best wall time of ``pytest --collect-only`` on the site's docs, and its last line."""
     best, tail = float("inf"), ""
     for _ in range(repeat):
         started = time.perf_counter()
-        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "--collect-only", "-p", "no:cacheprovider",
+        run = subprocess.run([*python, "-m", "pytest", "-q", "--collect-only", "-p", "no:cacheprovider",
                               "-p", "no:xdist", *_NEUTRAL_INI, docs.relative_to(copy).as_posix()],
                              cwd=copy, capture_output=True, text=True, timeout=3600)
         best = min(best, time.perf_counter() - started)
@@ -178,26 +190,38 @@ def _collect_time(copy: Path, docs: Path, repeat: int) -> tuple[float, str]:
 
 
 def measure(spec: str, collect_only: bool = False, repeat: int = 1, setup: str | None = None,
-            isolation: str | None = None, keep: str | None = None) -> dict:
+            isolation: str | None = None, keep: str | None = None, hooks: bool = False,
+            collect_hooks: bool = False, plugins: tuple[str, ...] = ()) -> dict:
     with tempfile.TemporaryDirectory(prefix="external-site-") as tmp:
         project, folder = _source(spec, Path(tmp))
         copy = project / folder if folder else project
         row = {"site": project.name + (f" ({folder})" if folder else "")}
-        sys.path.insert(0, str(copy))  # the site's own modules, named in its config (!!python/name:)
-        config = _config(copy)
-        pages = shown.build(config, Path(tmp) / "built", plugins=[], hooks=[], theme={"name": "mkdocs"})
+        python = [sys.executable]
+        if hooks:  # the hooks import the package the site documents: the one installed, not its sources here
+            python.append("-P")  # no current folder first on the path of a `python -m`
+            sys.path.append(str(copy))  # after the installed packages
+        else:
+            sys.path.insert(0, str(copy))  # the site's own modules, named in its config (!!python/name:)
+        config = _config(copy, keep_hooks=hooks, plugins=plugins)
+        kept = {} if hooks else {"hooks": []}
+        if not plugins:
+            kept["plugins"] = []
+        pages = shown.build(config, Path(tmp) / "built", theme={"name": "mkdocs"}, **kept)
         here = os.getcwd()
         os.chdir(copy)  # as `mkdocs build` and pytest run: extensions such as mdx_include read paths from here
-        seen = collected = agree = right = pointed = injected = beyond = included = 0
+        seen = collected = agree = right = pointed = injected = beyond = included = made = 0
         fenced = {}  # page#index → the block, for the blocks with a fence of their own
         docs = Path(site_config.markdown_setup(copy).docs_dir)
+        owned: dict[str, int] = {}  # blocks of each page's file, as collected without the hooks
         for path in sorted(pages):
             if not path.is_relative_to(copy):
                 continue
             codes = shown.code_blocks(pages[path])
             blocks = renderer.render(copy, path, fast=True).blocks
+            owned[path.relative_to(docs).as_posix()] = len(blocks)
             seen += len(codes)
             collected += len(blocks)
+            made += (Counter(codes) - Counter(b.code.rstrip("\n") for b in blocks)).total()
             agree += sum(a == b.code.rstrip("\n") for a, b in zip(codes, blocks, strict=False))
             length = len(path.read_text(encoding="utf-8").splitlines())
             beyond += sum(1 for block in blocks if not block.source and block.line > length)
@@ -211,15 +235,19 @@ def measure(spec: str, collect_only: bool = False, repeat: int = 1, setup: str |
                     included += file is not None
                     right += _at_fence(copy, docs, ref.page, ref.line, file)
         os.chdir(here)
+        row.update(pages=sum(1 for p in pages if p.is_relative_to(copy)), seen=seen, collected=collected,
+                   agree=agree, right=right, pointed=pointed, injected=injected, beyond=beyond, made=made)
         if collect_only:
-            row.update(pages=sum(1 for p in pages if p.is_relative_to(copy)), seen=seen, collected=collected,
-                       agree=agree, right=right, pointed=pointed, included=included, injected=injected,
-                       beyond=beyond)
-            row["time_s"], row["tail"] = _collect_time(copy, docs, repeat)
+            row.update(included=included)
+            row["time_s"], row["tail"] = _collect_time(copy, docs, repeat, python)
             return row
-        adopted = _adopt(copy, config, setup, isolation)
+        adopted = _adopt(copy, config, setup, isolation, collect_hooks)
+        made_at = _made_blocks(copy, docs, pages, owned, collect_hooks)
+        if collect_hooks:  # collected as the hooks rewrite the pages; lines right of the blocks the files hold
+            found, fenced = _collected_with_hooks(copy, docs, pages)
+            row.update(found)
         started = time.perf_counter()
-        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+        run = subprocess.run([*python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
                               *_NEUTRAL_INI, "--run-as-root", "--block-timeout", "20",
                               docs.relative_to(copy).as_posix()],
                              cwd=copy, capture_output=True, text=True, timeout=3600)
@@ -230,51 +258,117 @@ def measure(spec: str, collect_only: bool = False, repeat: int = 1, setup: str |
         # lines right as the record holds them, for the blocks with a fence of their own
         recorded = [entries[key] for key in fenced if key in entries]
         right = sum(_at_fence(copy, docs, e["page"], e.get("line"), e.get("file")) for e in recorded)
-        row.update(pages=sum(1 for p in pages if p.is_relative_to(copy)), seen=seen, collected=collected,
-                   agree=agree, right=right, pointed=len(recorded), included=sum(bool(e.get("file")) for e in recorded),
-                   injected=injected, recorded=len(entries),
-                   passed=outcomes["passed"], failed=outcomes["failed"], skipped=outcomes["skipped"],
-                   adopted=adopted, exit=run.returncode, tail=run.stdout.strip().splitlines()[-1:] or [""])
+        row.update(right=right, pointed=len(recorded), included=sum(bool(e.get("file")) for e in recorded),
+                   recorded=len(entries), passed=outcomes["passed"], failed=outcomes["failed"],
+                   skipped=outcomes["skipped"], adopted=adopted, exit=run.returncode,
+                   tail=run.stdout.strip().splitlines()[-1:] or [""])
         row["causes"] = _classify(copy, docs, entries, copy / _SETUP_NAME if setup else None, isolation)
         # the site's own modules its config names (pymdown's !!python/name:tools.…), as `python -m` finds them
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(copy), os.environ.get("PYTHONPATH"))))}
+        # (not with the hooks kept: they import the installed package the copy's sources would hide)
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (None if hooks else str(copy),
+                                                                          os.environ.get("PYTHONPATH"))))}
         check = subprocess.run([str(Path(sys.executable).with_name("ruota-docs")), "record", "check",
                                 *map(str, records)], cwd=copy, capture_output=True, text=True, env=env)
         row["check"] = (check.returncode, (check.stdout + check.stderr).strip().splitlines()[-1:] or [""])
         started = time.perf_counter()
-        built = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(Path(tmp) / "with-record")],
+        built = subprocess.run([*python, "-m", "mkdocs", "build", "-q", "-d", str(Path(tmp) / "with-record")],
                                cwd=copy, capture_output=True, text=True, timeout=3600)
         row["build"] = (built.returncode, time.perf_counter() - started,
                         sum(1 for line in built.stderr.splitlines() if "ruota_docs" in line),
                         (built.stderr.strip().splitlines() or [""])[-1])
+        if hooks:
+            row["marks"] = _marks(Path(tmp) / "with-record", made_at)
         if keep:
             shutil.copytree(project, Path(keep) / project.name, symlinks=True, dirs_exist_ok=True)
     return row
+
+
+def _made_blocks(copy: Path, docs: Path, pages: dict, owned: dict, collect_hooks: bool) -> dict[str, set | int]:
+    """For each page, which blocks of the build the hooks made: with ``collect_hooks``, the indices of the
+    blocks the engine collects as made by a hook; without, every index from the file's own count on
+    (the build gives the blocks the rewriting made the indices after the file's own)."""
+    if not collect_hooks:
+        return dict(owned)
+    here = os.getcwd()
+    os.chdir(copy)
+    try:
+        return {p.relative_to(docs).as_posix(): {b.index for b in renderer.render(copy, p, fast=True).blocks
+                                                 if b.made_by}
+                for p in sorted(pages) if p.is_relative_to(docs)}
+    finally:
+        os.chdir(here)
+
+
+def _collected_with_hooks(copy: Path, docs: Path, pages: dict) -> tuple[dict, dict]:
+    """``collected`` and ``agree`` (the same code as seen, as multisets per page) as the engine collects
+    the pages with the site's hooks applied, and those of its blocks the files hold with a fence of their
+    own (page#index → block: their lines are checked as the record holds them)."""
+    collected = agree = 0
+    fenced = {}
+    here = os.getcwd()
+    os.chdir(copy)
+    try:
+        for path in sorted(pages):
+            if path.is_relative_to(docs):
+                blocks = renderer.render(copy, path, fast=True).blocks
+                collected += len(blocks)
+                codes = Counter(b.code.rstrip("\n") for b in blocks)
+                agree += (Counter(shown.code_blocks(pages[path])) & codes).total()
+                fenced.update((block_ref(b).key, b) for b in blocks if _has_fence(b) and not b.made_by)
+    finally:
+        os.chdir(here)
+    return {"collected": collected, "agree": agree}, fenced
+
+
+_PANEL = re.compile(r'<div class="ruota-verify ruota-state-(?P<state>\w+)[^"]*" id="ruota-block-(?P<index>\d+)"')
+
+
+def _marks(site: Path, made_at: dict) -> Counter:
+    """How the build with the record marks the blocks the hooks made: ``{state: count}``, the state of
+    each one's panel (``notrun`` with its reason's first words)."""
+    marks: Counter = Counter()
+    for page, made in made_at.items():
+        name = page[:-3]
+        built = site / (f"{name[:-5]}index.html" if name.endswith("index") else f"{name}/index.html")
+        if not built.exists():
+            continue
+        text = built.read_text(encoding="utf-8")
+        for match in _PANEL.finditer(text):
+            index = int(match["index"])
+            if (index in made) if isinstance(made, set) else index >= made:
+                state = match["state"]
+                if state == "notrun":  # with the first words of its reason
+                    words = html.unescape(re.sub(r"<[^>]+>", " ", text[match.end():match.end() + 2000]))
+                    state += ": " + " ".join(words.split())[:70] + "…"
+                marks[state] += 1
+    return marks
 
 
 #: The name the site's set-up file (``--setup``) gets in the copy, beside its mkdocs.yml.
 _SETUP_NAME = "ruota_docs_setup.py"
 
 
-def _adopt(copy: Path, config: Path, setup: str | None, isolation: str | None) -> str:
+def _adopt(copy: Path, config: Path, setup: str | None, isolation: str | None, collect_hooks: bool = False) -> str:
     """The engine turned on as a maintainer starts with it (own-site.md): the plugin with
     ``report_only``, the policies ``ruota-docs init --write`` proposes, ``'': show`` for blocks
     written with no language; the site's set-up file and isolation where given. What was done, in words."""
     from mkdocs.utils.yaml import get_yaml_loader
 
     options: dict = {"report_only": True}
+    if collect_hooks:
+        options["collect_hooks"] = True
     if isolation:
         options["isolation"] = isolation
     if setup:
         shutil.copy(setup, copy / _SETUP_NAME)
         options["setup"] = _SETUP_NAME
     data = yaml.load(config.read_text(encoding="utf-8"), Loader=get_yaml_loader())  # noqa: S506 — as above
-    data["plugins"] = [{"ruota_docs": options}]
+    data["plugins"] = [*(data.get("plugins") or []), {"ruota_docs": options}]  # after those --plugins keeps
     config.write_text(yaml.dump(data, sort_keys=False), encoding="utf-8")
     init = subprocess.run([str(Path(sys.executable).with_name("ruota-docs")), "init", "--write"], cwd=copy,
                           capture_output=True, text=True, timeout=600)
     data = yaml.load(config.read_text(encoding="utf-8"), Loader=get_yaml_loader())  # noqa: S506 — as above
-    policies = data["plugins"][0]["ruota_docs"].setdefault("policies", {})
+    policies = data["plugins"][-1]["ruota_docs"].setdefault("policies", {})
     policies.setdefault("", "show")
     config.write_text(yaml.dump(data, sort_keys=False), encoding="utf-8")
     done = [f"init --write: {len(policies) - 1} policies (exit {init.returncode})", "'': show"]
@@ -390,12 +484,25 @@ def main(argv: list[str] | None = None) -> int:
                         help="the plugin's isolation for the site whose name starts with NAME "
                              "(page, block, variants)")
     parser.add_argument("--keep", metavar="DIR", help="keep each site's copy, with its record, in DIR")
+    parser.add_argument("--hooks", action="append", default=[], metavar="NAME",
+                        help="keep the hooks of the site whose name starts with NAME (their packages installed)")
+    parser.add_argument("--collect-hooks", action="append", default=[], metavar="NAME",
+                        help="with --hooks: turn the plugin's collect_hooks on for that site")
+    parser.add_argument("--plugins", action="append", default=[], metavar="NAME=PLUGIN[,PLUGIN]",
+                        help="keep these plugins of the site whose name starts with NAME (mkdocstrings)")
+    parser.add_argument("--serve", action="append", default=[], metavar="URL=FILE",
+                        help="what a hook that fetches URL gets: FILE's text (every other URL fails as offline)")
     args = parser.parse_args(argv)
+    if args.serve:
+        _serve(dict(pair.split("=", 1) for pair in args.serve))
     rows = []
     for site in args.sites:
         name = _name(site)
+        collect = any(name.startswith(key) for key in args.collect_hooks)
         rows.append(measure(site, args.collect_only, args.repeat, _given(args.setup, name),
-                            _given(args.isolation, name), args.keep))
+                            _given(args.isolation, name), args.keep,
+                            hooks=collect or any(name.startswith(key) for key in args.hooks), collect_hooks=collect,
+                            plugins=tuple(filter(None, (_given(args.plugins, name) or "").split(",")))))
     if args.collect_only:
         print("| site | pages | blocks seen | collected (same code) | lines right | collection (best of "
               f"{args.repeat}) |")
@@ -409,6 +516,43 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     _full_table(rows)
     return 0
+
+
+#: Serves ``--serve``'s files to ``requests`` in every Python process started with it on its path (the
+#: builds and pytest's collection), and fails any other URL as offline; then the system's own sitecustomize.
+_SITECUSTOMIZE = """
+import json, os, sys
+served = json.loads(os.environ.get("RUOTA_BENCHMARK_SERVE") or "{}")
+if served:
+    import requests.adapters, requests.exceptions, requests.models
+
+    def send(self, request, **kwargs):
+        if request.url not in served:
+            raise requests.exceptions.ConnectionError(f"offline (benchmark): {request.url}")
+        response = requests.models.Response()
+        response.status_code, response.url, response.request, response.encoding = 200, request.url, request, "utf-8"
+        with open(served[request.url], "rb") as handle:
+            response._content = handle.read()
+        return response
+
+    requests.adapters.HTTPAdapter.send = send
+here = os.path.dirname(os.path.abspath(__file__))
+for folder in sys.path:
+    found = os.path.join(folder or ".", "sitecustomize.py")
+    if os.path.abspath(folder or ".") != here and os.path.isfile(found):
+        exec(compile(open(found).read(), found, "exec"), {"__name__": "sitecustomize", "__file__": found})
+        break
+"""
+
+
+def _serve(served: dict[str, str]) -> None:
+    """``--serve``: in this process and in every process it starts (PYTHONPATH and the environment)."""
+    folder = Path(tempfile.mkdtemp(prefix="external-sites-offline-"))
+    atexit.register(shutil.rmtree, folder, True)
+    (folder / "sitecustomize.py").write_text(_SITECUSTOMIZE, encoding="utf-8")
+    os.environ["RUOTA_BENCHMARK_SERVE"] = json.dumps({url: str(Path(f).resolve()) for url, f in served.items()})
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH")]))
+    exec(compile(_SITECUSTOMIZE.split("here = ", 1)[0], "sitecustomize", "exec"), {})  # noqa: S102 — ours
 
 
 def _lines(row: dict) -> str:
@@ -445,10 +589,14 @@ def _full_table(rows: list[dict]) -> None:
         code, tail = r["check"]
         built, seconds, listed, last = r["build"]
         print(f"\n{r['site']}: {r['adopted']}; pytest exit {r['exit']}: {r['tail'][0]}; "
-              f"{r['injected']} block(s) injected by extensions\n"
+              f"{r['injected']} block(s) injected by extensions; {r['made']} block(s) seen that the files do "
+              "not hold as shown (made by hooks, where kept)\n"
               f"- record check: exit {code}: {tail[0]}\n"
               f"- mkdocs build with the record: exit {built} in {seconds:.1f} s, {listed} line(s) from ruota_docs"
               f"{'' if built == 0 else ': ' + last}")
+        if "marks" in r:
+            print("- the hooks' blocks in the build with the record: " +
+                  "; ".join(f"{n} {state}" for state, n in r["marks"].most_common()))
 
 
 if __name__ == "__main__":

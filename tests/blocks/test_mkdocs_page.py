@@ -23,7 +23,7 @@ def test_hidden_files_are_not_the_sites(tmp_path):
     (tmp_path / ".git").mkdir()
     (tmp_path / ".git" / "x.md").write_text("x", encoding="utf-8")
     (tmp_path / "a.md").write_text("a", encoding="utf-8")
-    files = mkdocs_page._files(str(tmp_path), str(tmp_path / "site"), True)
+    files = mkdocs_page.files_of(str(tmp_path), str(tmp_path / "site"), True)
     assert [f.src_uri for f in files] == ["a.md"]
 
 

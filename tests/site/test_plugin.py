@@ -518,6 +518,49 @@ def test_blocks_a_hook_makes_are_marked_not_run_and_the_files_own_keep_their_rec
     for made in (found[0], found[2]):
         assert "no se ejecuta" in made.lower() or "not run" in made.lower(), made
         assert "hooks o plugins del sitio" in made and "todavía" not in made.lower()
+        assert "collect_hooks: true" in made  # how to have it run, where a hook made it
+
+
+def test_with_collect_hooks_the_blocks_a_hook_makes_run_and_their_marks_come_true(tmp_path):
+    """``collect_hooks: true``: pytest collects the page as the hook rewrites it, so the block the hook
+    makes runs, is recorded, and the build shows it passed, as it shows the file's own block."""
+    page = "# Inicio { #inicio }\n\n```python\nprint('own')\n```\n"
+    root = write_tree(tmp_path / "site", {"docs/es/index.md": page, "hooks.py": HOOKS}, site=True)
+    config = (root / "mkdocs.yml").read_text().replace("  - ruota_docs:\n", "  - ruota_docs:\n      collect_hooks: true\n")
+    (root / "mkdocs.yml").write_text(config + "hooks:\n  - hooks.py\n", encoding="utf-8")
+    (root / "docs" / "es" / "index.md").write_text(page + "\n```text\nshown\n```\n", encoding="utf-8")
+    ran = run_pytest(root, "--run-as-root", "docs/es/index.md")
+    assert "2 passed" in ran.stdout, ran.stdout + ran.stderr
+    assert "made there by the hook hooks.py" not in ran.stdout  # nothing failed
+    done = run_mkdocs(root)
+    assert done.returncode != 0  # the hook's made-up language has no run policy: a block pytest collects
+    assert "es/index.md:9: code block with language 'made-up' has no run policy" in done.stderr, done.stderr
+    policies = config.replace("      collect_hooks: true\n", "      collect_hooks: true\n      policies: {made-up: show}\n")
+    (root / "mkdocs.yml").write_text(policies + "hooks:\n  - hooks.py\n", encoding="utf-8")
+    done = run_mkdocs(root)
+    assert done.returncode == 0, done.stderr
+    found = [words(p) for p in panels(article(root / "site" / "index.html"))]
+    assert len(found) == 2 and all("hooks o plugins" not in f and "no se ejecuta" not in f.lower() for f in found)
+    assert all("ruota-state-passed" in p for p in panels(article(root / "site" / "index.html")))
+
+
+@pytest.mark.parametrize("collect, hooks, key", [
+    (False, {"hooks.py": object()}, "engine.made_by_hooks"),
+    (False, {}, "engine.made_by_site"),
+    (True, {"hooks.py": object()}, "engine.made_by_plugin"),
+])
+def test_the_reason_a_made_block_is_not_run_says_what_would_run_it(collect, hooks, key):
+    """Where hooks may have made it and collect_hooks is off, the reason names the option; with it on,
+    what is left was made by a plugin, which no option has pytest collect."""
+    from types import SimpleNamespace
+
+    from ruota_docs.site.locales import text
+    from ruota_docs.site.plugin import RuotaDocsPlugin
+
+    plugin = SimpleNamespace(config=SimpleNamespace(collect_hooks=collect))
+    assert RuotaDocsPlugin._made_reason(plugin, SimpleNamespace(hooks=hooks)) == key
+    for lang in ("es", "fr", "en"):
+        assert ("collect_hooks: true" in text(lang, key)) == (key == "engine.made_by_hooks")
 
 
 def test_a_hook_that_shifts_the_page_leaves_messages_pointing_into_the_file(tmp_path):

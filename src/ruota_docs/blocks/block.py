@@ -56,6 +56,9 @@ class Block:
     #: for a block the page's HTML shows from no fence of it: the extension that made it ('' where unknown)
     generated_by: str | None = None
     generated_from: str = ""  #: what it was made from (mkdocstrings: the object's identifier)
+    #: the site's hook that wrote this block into the page (``collect_hooks``): the page's file does not
+    #: hold it as shown, and ``line`` is the file's line where the hook's part of the page stands
+    made_by: str = ""
 
     @property
     def sha256(self) -> str:
@@ -70,6 +73,8 @@ class Block:
     def where(self) -> str:
         """``file:line`` of the fence as a reader finds it: in the Markdown file an include brought
         it from (``snippets/part.md:5``), else on the page (``guide.md:12``)."""
+        if self.made_by and not self.source:
+            return f"{self.page}:{self.line} (made there by the hook {self.made_by})"
         return self.source or f"{self.page}:{self.line}"
 
     @property

@@ -123,13 +123,19 @@ def missing_from(lines: list[Expected], output: str) -> Expected | None:
     """The first stated line that ``output`` does not hold, in order, among its lines; None where it
     holds them all. ``output`` is what the record keeps: stdout and stderr together, so other lines
     may stand between the stated ones; loose (triple-quoted) lines, and lines under no ``print(…)``
-    (which the run may leave out), are not compared."""
+    (which the run may leave out), are not compared. A line stated inside an indented body (a
+    function's, a method's) may stand anywhere in the output: a function prints when it is called,
+    which may be after lines stated below it (as the run allows, `ruota_docs.run.outputs`)."""
     got = [line.rstrip() for line in output.split("\n")]
     position = 0
     stated = [e for e in lines if not e.loose and not e.repl]
     while stated and not stated[-1].text:
         stated.pop()
     for line in stated:
+        if line.indent:
+            if not any(line_matches(line.text, text) for text in got):
+                return line
+            continue
         while position < len(got) and not line_matches(line.text, got[position]):
             position += 1
         if position == len(got):

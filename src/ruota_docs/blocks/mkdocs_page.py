@@ -58,7 +58,7 @@ def register(md, config, docs_dir: Path, path: Path) -> None:
     except ValueError:
         src = Path(path).name
     file = File(src, str(docs_dir), site_dir, use_directory_urls)
-    files = _files(str(docs_dir), site_dir, use_directory_urls)
+    files = files_of(str(docs_dir), site_dir, use_directory_urls)
     mkdocs_pages._RawHTMLPreprocessor()._register(md)
     mkdocs_pages._ExtractAnchorsTreeprocessor(file, files, config)._register(md)
     _links_processor()(file, files, config)._register(md)
@@ -78,7 +78,7 @@ def _links_processor() -> type:
 
 
 @functools.lru_cache(maxsize=4)
-def _files(docs_dir: str, site_dir: str, use_directory_urls: bool):
+def files_of(docs_dir: str, site_dir: str, use_directory_urls: bool):
     """Every file of the docs folder, as MkDocs lists them (hidden files and folders left out)."""
     from mkdocs.structure.files import File, Files  # noqa: PLC0415
 

@@ -103,6 +103,11 @@ class PluginConfig(Config):
     setup = described(c.Optional(_SetupFile(exists=True)),
                       "a Python file, relative to mkdocs.yml, that each page's process runs before its first "
                       "block (environment variables, a frozen clock, mocks)")
+    collect_hooks = described(c.Type(bool, default=False),
+                              "collect each page as the site's hooks rewrite it: pytest passes the page's Markdown "
+                              "through each hook's on_page_markdown before it renders it, as mkdocs build does, so "
+                              "that the blocks a hook writes (tabs, outputs) run and are recorded; the hooks' "
+                              "packages must be installed where pytest runs")
     fact_max_age = described(_Days(int, default=DEFAULT_FACT_MAX_AGE),
                              "days after which a checked claim (<!-- fact: checked=... -->) is marked as possibly "
                              "out of date, and 'ruota-docs facts --as-of' fails naming it")

@@ -26,8 +26,8 @@ from types import SimpleNamespace
 import markdown
 
 from ruota_docs.blocks import block as blocks_mod
-from ruota_docs.blocks import (fact_directive, generated, markers, mkdocs_page, pages, policies, render_cache,
-                               site_config, value_directive)
+from ruota_docs.blocks import (fact_directive, generated, markers, mkdocs_page, page_hooks, pages, policies,
+                               render_cache, site_config, value_directive)
 from ruota_docs.blocks.block import Block
 from ruota_docs.blocks.capture import BlockCapture, CaptureState, Context, Problem
 from ruota_docs.blocks.directives import KINDS, Directive, DirectiveError
@@ -67,11 +67,20 @@ def render(root: Path, path: Path, text: str | None = None, docs_dir: Path | Non
         text = pages.read_page(path) if text is None else text
     except pages.PageError as error:
         return PageRender(page, lang, problems=[Problem(error.line, str(error))])
-    kept = render_cache.key(root, path, docs, text, setup) if fast else None
+    # the site's hooks, where pages are collected through them, as `mkdocs build` passes them the page
+    hooked = page_hooks.enabled({name: site_config.setting(root, name) for name in ("plugins", "hooks")})
+    # (a page the hooks rewrite depends on their code and on what they read: never kept)
+    kept = render_cache.key(root, path, docs, text, setup) if fast and not hooked else None
     found = render_cache.load(kept)
     if found is not None:
         return found
     body, first_line = pages.split_meta(text)
+    written = body
+    try:
+        if hooked:
+            body, made_by = page_hooks.apply(setup, docs, path, body)
+    except page_hooks.HookError as error:
+        return PageRender(page, lang, problems=[Problem(first_line, str(error))])
     try:
         md, html = _convert(setup, body, path, docs, first_line, fast)
         if _AUTODOC_LEFT.search(html) and site_config.lists_plugin(root, "mkdocstrings"):
@@ -85,9 +94,37 @@ def render(root: Path, path: Path, text: str | None = None, docs_dir: Path | Non
         return PageRender(page, lang, problems=[Problem(first_line, f"the renderer failed on this page: "
                                                                     f"{type(error).__name__}: {error}")])
     state = md.ruota
-    result = assemble(state, html, page, lang, root, text)
-    render_cache.store(kept, result, state)
+    if body is written:
+        result = assemble(state, html, page, lang, root, text)
+        render_cache.store(kept, result, state)
+        return result
+    result = assemble(state, html, page, lang, root, text[:len(text) - len(written)] + body)
+    _into_file(result, written, body, first_line, ", ".join(made_by), str(path))
     return result
+
+
+def _into_file(result: PageRender, written: str, body: str, first_line: int, made_by: str, path: str) -> None:
+    """The lines of a page the site's hooks rewrote, counted in its file again: a block whose code
+    the file holds (under a fence) keeps its lines there; one the hooks wrote is ``made_by`` them, at
+    the file's line where their part of the page stands (its code has no line in the file to rewrite)."""
+    lines = page_hooks.LineMap(written, body, first_line)
+    held = page_hooks.FileBlocks(written, first_line)
+    for block in result.blocks:
+        found, was = None, f"{result.page}:{block.line}:"
+        if not block.source and block.generated_by is None:
+            found = held.find(block.code, fenced=block.kind != "indented")
+            if found is None:
+                block.made_by = made_by
+        if found is not None:
+            block.line, block.end_line, at = found
+            block.code_origins = tuple((path, n) for n in at)
+        else:
+            block.code_origins = tuple(None if o and o[0] == path else o for o in block.code_origins)
+            block.line, block.end_line = lines.line(block.line)[0], None
+        if block.error and block.error.startswith(was):  # its message points into the file too
+            block.error = f"{result.page}:{block.line}:{block.error[len(was):]}"
+    for problem in result.problems:
+        problem.line = lines.line(problem.line)[0]
 
 
 #: What a ``::: identifier`` line becomes when no extension reads it: a paragraph or a heading.

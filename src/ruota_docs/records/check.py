@@ -537,7 +537,8 @@ _CUT = re.compile(r"\n… \[[\d,]+ bytes of output omitted\] …\n")
 
 def _check_printed(report: Report, key: str, result: Result, blocks: list[Block]) -> None:
     """A passed Python block printed what its ``#>`` lines state (the engine fails it otherwise): each
-    stated line is in the recorded output, in order (`ruota_docs.blocks.expected_output.missing_from`).
+    stated line is in the recorded output, in order where it stands outside an indented body
+    (`ruota_docs.blocks.expected_output.missing_from`).
     Not held where the engine changed the output after the run (its middle cut, names masked as <user>)."""
     found = next(b for b in blocks if b.sha256 == result.sha256)
     output = result.output or ""

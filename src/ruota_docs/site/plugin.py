@@ -182,7 +182,7 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
             problem = rendered.problems[0]
             raise PluginError(f"{key}:{problem.line}: {problem.message}")
         included = {self.root / str(source).split(":", 1)[0] for b in rendered.blocks for source in b.includes}
-        page_cache.remember(path, rendered.blocks, included)
+        page_cache.remember(path, rendered.blocks, included | self._hook_files())
         return rendered.blocks
 
     def _file_blocks(self, page) -> list | None:
@@ -190,6 +190,19 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
         and plugins); None where the engine cannot read it (the build then goes on as rendered)."""
         rendered = renderer.render(self.root, Path(page.file.abs_src_path), docs_dir=self.docs_dir, fast=True)
         return None if rendered.problems else rendered.blocks
+
+    def _hook_files(self) -> set:
+        """With ``collect_hooks``, the site's hooks: what a page's blocks depend on besides its files."""
+        if not self.config.collect_hooks:
+            return set()
+        return {self.root / str(name) for name in site_config.load_mkdocs_config(self.root).get("hooks") or ()}
+
+    def _made_reason(self, config) -> str:
+        """The locale key of why a block the site's rewriting made is not run: a plugin made it (the hooks'
+        blocks are collected), or its hooks or plugins did (and ``collect_hooks`` would collect the hooks')."""
+        if self.config.collect_hooks:
+            return "engine.made_by_plugin"
+        return "engine.made_by_hooks" if config.hooks else "engine.made_by_site"
 
     def _guide_blocks(self, path: Path) -> list:
         """A guide's blocks for the card matrix (evidence.load_guides), as `page_blocks` gives them."""
@@ -278,7 +291,7 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
         if getattr(self, "_rewritten", False):
             self._rewritten = False
             own = self._file_blocks(page)
-            _align_with_file(rendered, own, lang)
+            _align_with_file(rendered, own, lang, self._made_reason(config))
         if rendered.problems:
             problem = rendered.problems[0]
             self._stop(f"{page_key}:{problem.line}: {problem.message}", *rendered.problems[1:], page=page_key)
@@ -287,7 +300,8 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
         banner = "" if self.languages.single else fragments.translation_banner(
             self.docs_dir, page_key, lang, self.site.source_language)
         if page.file.abs_src_path and self._own_page(page_key, lang):  # not a page shown in another language
-            page_cache.remember(page.file.abs_src_path, own or rendered.blocks, {o[0] for o in state.origins if o},
+            page_cache.remember(page.file.abs_src_path, own or rendered.blocks,
+                                {o[0] for o in state.origins if o} | self._hook_files(),
                                 lists_pages=any(directives.KINDS[d.name].lists_pages for d in rendered.directives),
                                 banner=banner)
         html = _mark_generated(html, rendered, page_verdicts, lang)
@@ -522,11 +536,12 @@ def _stamp(folder: Path) -> tuple:
 _CHECKED: set[tuple] = set()
 
 
-def _align_with_file(rendered, own: list | None, lang: str) -> None:
-    """A page a hook or plugin rewrote: each block the file itself holds gets its index, line and
-    source as pytest collects them (so its record is found, and messages point into the file);
-    a block the rewriting made is marked not run, with why, and never stops the build (pytest
-    can never collect it, so no mark of a run could ever come true)."""
+def _align_with_file(rendered, own: list | None, lang: str, reason: str = "engine.made_by_site") -> None:
+    """A page a hook or plugin rewrote: each block pytest collects of it (the file's own, and with
+    ``collect_hooks`` those the site's hooks write) gets its index, line and source as pytest collects
+    them (so its record is found, and messages point into the file); a block the rewriting made
+    otherwise is marked not run, with why (``reason``, a locale key), and never stops the build
+    (pytest can never collect it, so no mark of a run could ever come true)."""
     if own is None:
         return
     twins: dict[str, list] = {}
@@ -540,13 +555,14 @@ def _align_with_file(rendered, own: list | None, lang: str) -> None:
             moved[block.index] = written.index
             block.index, block.line, block.end_line, block.source = (written.index, written.line, written.end_line,
                                                                      written.source)
+            block.made_by = written.made_by
             block.error = written.error
             continue
         moved[block.index] = extra
         block.index, extra = extra, extra + 1
         block.error = None
         if block.generated_by is None and not block.shown_only:
-            block.options = {**block.options, "skip": True, "reason": text(lang, "engine.made_by_site")}
+            block.options = {**block.options, "skip": True, "reason": text(lang, reason)}
     rendered.placed = [(start, end, moved.get(index, index)) for start, end, index in rendered.placed]
 
 
