@@ -91,3 +91,22 @@ def test_a_page_rendered_with_highlighting_is_not_kept(site):
     assert not (site / "cache" / "ruota-docs" / "rendered").exists()
     assert render_cache.key(site, site / "docs" / "index.md", site / "docs", PAGE,
                             renderer.site_config.markdown_setup(site)) is not None
+
+
+def test_a_page_the_sites_hooks_rewrite_is_never_kept(tmp_path, monkeypatch):
+    """With ``collect_hooks``, a page goes through the site's hooks, whose code and reads no key holds:
+    an edit of the hook shows in the next rendering."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("RUOTA_DOCS_NO_SPEEDUPS", raising=False)
+    hook = 'def on_page_markdown(markdown, page, config, files):\n    return markdown.replace("x = 1", "x = 2")\n'
+    (tmp_path / "hooks").mkdir()
+    (tmp_path / "hooks" / "edit.py").write_text(hook, encoding="utf-8")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# T\n\n```python\nx = 1\n```\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\nhooks:\n  - hooks/edit.py\nmarkdown_extensions:\n"
+                                         "  - pymdownx.superfences\nplugins:\n  - ruota_docs:\n"
+                                         "      collect_hooks: true\n", encoding="utf-8")
+    assert [b.code for b in renderer.render(tmp_path, tmp_path / "docs" / "index.md", fast=True).blocks] == ["x = 2"]
+    assert not (tmp_path / "cache" / "ruota-docs" / "rendered").exists()
+    (tmp_path / "hooks" / "edit.py").write_text(hook.replace("x = 2", "x = 3"), encoding="utf-8")
+    assert [b.code for b in renderer.render(tmp_path, tmp_path / "docs" / "index.md", fast=True).blocks] == ["x = 3"]
