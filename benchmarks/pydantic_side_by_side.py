@@ -21,7 +21,8 @@ B in turn):
   of ``ruota-docs init --write``, ``'': show``, page isolation, ``sites/pydantic_setup.py`` as
   ``setup``), then ``pytest docs`` (``--run-as-root --block-timeout 20``).
 - **the build**: ``mkdocs build`` of ``DIR/site`` with the plugin (``mkdocs.yml``, after one run of
-  the engine wrote its record) and without it (``mkdocs-plain.yml``: the same file, no plugin).
+  the engine wrote its record) and without it (``mkdocs-plain.yml``: the same file, ``plugins: []``;
+  without a ``plugins`` key MkDocs would add its ``search``, which the engine's side does not have).
 
 ``time`` runs each pair ``--pairs`` times in turn (A B A B …) and prints the median of each side and
 the median of the ratios pair by pair: a shared machine's load falls on both sides of a pair alike.
@@ -31,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -68,12 +68,23 @@ def _doc_test(original: str, docs: Path) -> str:
     return text[:cut]
 
 
+def _without_plugins(config: Path, target: Path) -> None:
+    """The site's config with ``plugins: []`` said outright: a file without ``plugins`` gets MkDocs'
+    default ``search``, which the engine's side (``plugins: [ruota_docs]``) does not have."""
+    import yaml
+    from mkdocs.utils.yaml import get_yaml_loader
+
+    data = yaml.load(config.read_text(encoding="utf-8"), Loader=get_yaml_loader())  # noqa: S506 — as external_sites
+    data["plugins"] = []
+    target.write_text(yaml.dump(data, sort_keys=False), encoding="utf-8")
+
+
 def prepare(folder: Path, source: str) -> None:
     folder.mkdir(parents=True, exist_ok=False)
     exported, _ = external_sites._source(source, folder)
     site = exported.rename(folder / "site")
     config = external_sites._config(site)
-    shutil.copy(config, site / "mkdocs-plain.yml")
+    _without_plugins(config, site / "mkdocs-plain.yml")
     external_sites._adopt(site, config, str(ROOT / "benchmarks/sites/pydantic_setup.py"), None)
     side = folder / "pytest-examples"
     side.mkdir()
