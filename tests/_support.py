@@ -155,17 +155,19 @@ def run_pytest(root: Path, *args: str, env: dict | None = None, timeout: float =
 
 
 _RESULT = re.compile(r"^(PASSED|FAILED|SKIPPED|ERROR)\s+(?:\[\d+\]\s+)?(?P<path>docs/\S+?\.md)"
-                     r"(?:::sybil:ruota,(?:block|problem):\d+,line:(?P<line>\d+)|:(?P<line2>\d+))")
+                     r"(?:::sybil:ruota,(?:block|problem):\d+,(?:file:(?P<file>[^,]+),)?line:(?P<line>\d+)"
+                     r"|:(?P<line2>\d+))")
 
 
 def outcomes(stdout: str) -> dict[tuple[str, int], str]:
-    """``{("es/a.md", 3): "PASSED", …}`` from the ``-rA`` short summary of a sub-run."""
+    """``{("es/a.md", 3): "PASSED", …}`` from the ``-rA`` short summary of a sub-run (a block written
+    in an included Markdown file under that file's path and line)."""
     found = {}
     summary = stdout.split("short test summary info", 1)[-1]
     for line in summary.splitlines():
         match = _RESULT.match(line)
         if match:
-            page = match["path"].removeprefix("docs/")
+            page = match["file"] or match["path"].removeprefix("docs/")
             found[(page, int(match["line"] or match["line2"]))] = match[1]
     return found
 

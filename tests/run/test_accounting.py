@@ -9,7 +9,7 @@ import pytest
 
 from _support import read_ledger, run_pytest, write_tree
 
-#: One include that brings in two blocks: both start at the include's page line and column.
+#: One include that brings in two blocks: both at the page's include line, each at its own line of two.md.
 TWO_FROM_ONE = {
     "snippets/two.md": "```python\nprint('one')\n```\n\n```python\nprint('two')\n```\n",
     "docs/es/p.md": """
@@ -32,7 +32,8 @@ def test_node_ids_are_unique_by_block_index(tmp_path):
     tree = write_tree(tmp_path, TWO_FROM_ONE)
     result = run_pytest(tree, "--collect-only", "-q", "docs")
     ids = _node_ids(result.stdout)
-    assert ids == ["docs/es/p.md::sybil:ruota,block:0,line:3", "docs/es/p.md::sybil:ruota,block:1,line:3",
+    assert ids == ["docs/es/p.md::sybil:ruota,block:0,file:snippets/two.md,line:1",
+                   "docs/es/p.md::sybil:ruota,block:1,file:snippets/two.md,line:5",
                    "docs/es/p.md::sybil:ruota,block:2,line:5"], result.stdout
 
 
@@ -51,7 +52,7 @@ def test_loadscope_runs_each_block_once(tmp_path):
 #: A plugin that swallows one test without running it, as a scheduler that loses work would.
 LOSES_ONE = """
 def pytest_runtest_protocol(item, nextitem):
-    if item.nodeid.endswith("block:1,line:3"):
+    if item.nodeid.endswith("block:1,file:snippets/two.md,line:5"):
         return True
 """
 
@@ -67,7 +68,7 @@ def test_a_block_that_never_runs_fails_the_run_and_leaves_the_record(tmp_path):
     result = run_pytest(tree, "-p", "loses_one", "docs", env=None)
     assert result.returncode == 1, result.stdout[-3000:]
     assert "blocks not accounted for" in result.stdout
-    assert "1 collected test(s) never ran: docs/es/p.md::sybil:ruota,block:1,line:3" in result.stdout
+    assert "1 collected test(s) never ran: docs/es/p.md::sybil:ruota,block:1,file:snippets/two.md,line:5" in result.stdout
     blocks = read_ledger(record)["blocks"]
     assert sorted(blocks) == ["es/p.md#0", "es/p.md#2"]  # no old result passes for this run's
 
