@@ -229,3 +229,22 @@ def test_the_engine_reads_pages_without_its_own_panels_extension(tmp_path):
     assert site_config.PANELS_EXTENSION not in setup.extensions
     assert site_config.PANELS_EXTENSION not in setup.extension_configs
     assert "pymdownx.superfences" in setup.extensions
+
+
+def test_one_setting_is_read_without_copying_the_file_and_follows_its_changes(tmp_path):
+    root = _project(tmp_path, "site_name: x\ndocs_dir: pages\nplugins:\n  - search\n")
+    assert site_config.setting(root, "docs_dir") == "pages"
+    assert site_config.setting(root, "plugins") is site_config.setting(root, "plugins")  # shared, not copied
+    assert site_config.lists_plugin(root, "search") and not site_config.lists_plugin(root, "mkdocstrings")
+    (root / "mkdocs.yml").write_text("site_name: x\ndocs_dir: other_pages\n", encoding="utf-8")
+    assert site_config.setting(root, "docs_dir") == "other_pages"
+    assert site_config.setting(root, "plugins") is None
+    assert site_config.setting(tmp_path / "nowhere", "docs_dir") is None
+
+
+def test_one_setting_of_a_file_that_inherits_comes_merged_with_its_parent(tmp_path):
+    (tmp_path / "base.yml").write_text("docs_dir: shared\nplugins:\n  - mkdocstrings\n", encoding="utf-8")
+    (tmp_path / "en").mkdir()
+    (tmp_path / "en" / "mkdocs.yml").write_text("INHERIT: ../base.yml\nsite_name: english\n", encoding="utf-8")
+    assert site_config.setting(tmp_path / "en", "docs_dir") == "shared"
+    assert site_config.lists_plugin(tmp_path / "en", "mkdocstrings")

@@ -27,7 +27,7 @@ import markdown
 
 from ruota_docs.blocks import block as blocks_mod
 from ruota_docs.blocks import (fact_directive, generated, markers, mkdocs_page, page_hooks, pages, policies,
-                               site_config, value_directive)
+                               render_cache, site_config, value_directive)
 from ruota_docs.blocks.block import Block
 from ruota_docs.blocks.capture import BlockCapture, CaptureState, Context, Problem
 from ruota_docs.blocks.directives import KINDS, Directive, DirectiveError
@@ -67,10 +67,17 @@ def render(root: Path, path: Path, text: str | None = None, docs_dir: Path | Non
         text = pages.read_page(path) if text is None else text
     except pages.PageError as error:
         return PageRender(page, lang, problems=[Problem(error.line, str(error))])
+    # the site's hooks, where pages are collected through them, as `mkdocs build` passes them the page
+    hooked = page_hooks.enabled({name: site_config.setting(root, name) for name in ("plugins", "hooks")})
+    # (a page the hooks rewrite depends on their code and on what they read: never kept)
+    kept = render_cache.key(root, path, docs, text, setup) if fast and not hooked else None
+    found = render_cache.load(kept)
+    if found is not None:
+        return found
     body, first_line = pages.split_meta(text)
     written = body
     try:
-        if page_hooks.enabled(site_config.load_mkdocs_config(root)):  # as `mkdocs build` passes it to its hooks
+        if hooked:
             body, made_by = page_hooks.apply(setup, docs, path, body)
     except page_hooks.HookError as error:
         return PageRender(page, lang, problems=[Problem(first_line, str(error))])
@@ -80,14 +87,18 @@ def render(root: Path, path: Path, text: str | None = None, docs_dir: Path | Non
             # a ``:::`` line left as text: render again with the extension mkdocstrings adds
             # (loading the plugin is slow, and most pages have none)
             md, html = _convert(site_config.markdown_setup(root, plugins=True), body, path, docs, first_line, fast)
+            kept = None  # its blocks come from Python sources: not kept
     except site_config.ConfigError as error:
         return PageRender(page, lang, problems=[Problem(1, f"cannot render with {error}")])
     except Exception as error:  # noqa: BLE001 — an extension failed on this page: say so, page by page
         return PageRender(page, lang, problems=[Problem(first_line, f"the renderer failed on this page: "
                                                                     f"{type(error).__name__}: {error}")])
+    state = md.ruota
     if body is written:
-        return assemble(md.ruota, html, page, lang, root, text)
-    result = assemble(md.ruota, html, page, lang, root, text[:len(text) - len(written)] + body)
+        result = assemble(state, html, page, lang, root, text)
+        render_cache.store(kept, result, state)
+        return result
+    result = assemble(state, html, page, lang, root, text[:len(text) - len(written)] + body)
     _into_file(result, written, body, first_line, ", ".join(made_by), str(path))
     return result
 

@@ -89,6 +89,22 @@ def load_mkdocs_config(root: Path) -> dict:
     return _load_file(path)
 
 
+def setting(root: Path, name: str):
+    """One top-level setting of the mkdocs.yml at ``root`` (None where it is absent), read from the
+    file's mapping as parsed, without copying it: a run asks for ``docs_dir`` and ``plugins`` once per
+    page, and needs no copy of the whole mapping for that. The value is shared: read it, never change it."""
+    path = config_path(Path(root))
+    try:
+        path = path.resolve()
+        stat = path.stat()
+    except OSError:
+        return None
+    mapping = _parsed(str(path), stat.st_mtime_ns, stat.st_size)
+    if mapping.get("INHERIT"):  # merged with its parent, which may change on its own
+        return _load_file(path).get(name)
+    return mapping.get(name)
+
+
 def plugin_options(config: dict, name: str) -> dict | None:
     """The options of plugin ``name`` in a parsed mkdocs.yml, ``plugins:`` written as a list or as
     a mapping (``ruota_docs: {…}``, ``ruota_docs: null``); ``None`` where it is not listed."""
@@ -389,7 +405,7 @@ DEFAULT_EXTENSIONS = ["toc", "tables", "fenced_code", "pymdownx.superfences"]
 
 def lists_plugin(root: Path, name: str) -> bool:
     """Whether the site's mkdocs.yml lists the plugin ``name``."""
-    return plugin_options(load_mkdocs_config(Path(root)), name) is not None
+    return plugin_extensions.options_of(setting(root, "plugins"), name) is not None
 
 
 def markdown_setup(root: Path, plugins: bool = False) -> MarkdownSetup:

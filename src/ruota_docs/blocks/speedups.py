@@ -28,6 +28,9 @@ TRICKS: dict[str, str] = {
     "template_cache": "serve (serve/caches.py): the theme's templates compiled once per process",
     "serve_caches": "serve (serve/caches.py): highlighted code and the theme's file listing kept between "
                     "rebuilds of the live preview",
+    "render_cache": "blocks (blocks/render_cache.py): what the fast rendering of a page found, kept on disk "
+                    "between runs",
+    "page_ahead": "run (run/page_ahead.py): the next page's process started while the page before it runs",
 }
 
 

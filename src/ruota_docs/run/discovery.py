@@ -23,7 +23,7 @@ def _site_above(folder: Path) -> Path | None:
 
 def docs_dir(root: Path) -> Path:
     """The docs folder of the site at ``root``, as its mkdocs.yml sets it."""
-    return site_config.docs_folder(root, site_config.load_mkdocs_config(root))
+    return site_config.docs_folder(root, {"docs_dir": site_config.setting(root, "docs_dir")})
 
 
 def site_of_page(path: Path) -> Path | None:

@@ -424,6 +424,10 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """What this run collected, after deselection: each of it must report once."""
     found = _collected(session.items)
     workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is None and found and not session.config.getoption("collectonly", default=False):
+        from ruota_docs.run import page_ahead  # noqa: PLC0415 — a run of pages only
+
+        _state(session.config).pages = page_ahead.pages_in_order(session.items, block_of)
     if workeroutput is not None:  # an xdist worker: the controller does the accounting
         workeroutput[_WORKER_KEY] = found
     elif found:
@@ -585,10 +589,8 @@ def _write_updates(session: pytest.Session) -> None:
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int | pytest.ExitCode) -> None:
     config = session.config
-    if _run(config).ahead is False:  # a page was started ahead: end it if none of its blocks ran
-        from ruota_docs.run.process.session import close_ahead  # noqa: PLC0415
-
-        close_ahead()
+    if "ruota_docs.run.process.session" in sys.modules:  # a page started ahead: end it if none of its blocks ran
+        sys.modules["ruota_docs.run.process.session"].close_ahead()
     if "ruota_docs.run.render_ahead" in sys.modules:  # a rendering no collector took (the page was not collected)
         sys.modules["ruota_docs.run.render_ahead"].discard()
     if hasattr(config, "workerinput"):  # xdist worker: the controller writes the record

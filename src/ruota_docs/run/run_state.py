@@ -63,6 +63,8 @@ class RunState:
     progress: Callable[[str, float, bool], None] | None = None
     #: The fault of the machine that stopped the run (no space left, …), as the run reports it.
     fault: str | None = None
+    #: ``(page, its test items)`` in the order the run runs them (`ruota_docs.run.page_ahead`); empty where unknown.
+    pages: list = field(default_factory=list)
 
     def read_record(self, machine_id: str) -> None:
         """Read this machine's record once (``--reuse-record``); a record that cannot be read reuses nothing."""

@@ -198,6 +198,8 @@ class TrackedSnippets:
 
     def get_snippet_path(self, path):
         self._ruota_found = found = super().get_snippet_path(path)
+        if found is None:
+            self._ruota_md.ruota.unfound.append(path)
         if found is None and self._ruota_record:
             self._ruota_problem(f"Snippet at path '{path}' could not be found")
         return found

@@ -65,6 +65,7 @@ class CaptureState:
         self.skips: list[tuple[int, Directive]] = []  #: (line index, directive)
         self.problems: list[Problem] = []
         self.include_errors: list[Problem] = []  #: at the page line of the include
+        self.unfound: list[str] = []  #: includes no file was found for (reported or not, as ``check_paths`` says)
         self.pending: Captured | None = None
         #: what an extension made from elsewhere, by ``made`` marker: (extension, object, page line)
         self.made: list[tuple[str, str, int]] = []

@@ -423,13 +423,14 @@ class PageSession:
 _AHEAD: dict[str, PageSession] = {}
 
 
-def start_ahead(page: str, settings: Settings) -> None:
-    """Start the process of ``page`` while pytest is still collecting (and rendering) it: the
-    run that names one page (``pytest docs/es/guide.md``, an author's loop) then finds it ready.
-    The process is the page's own, as any page's: fresh, its own folder, used for that page only."""
+def start_ahead(page: str, settings: Settings, network: bool = False, names: tuple[str, ...] = ()) -> None:
+    """Start the process of ``page`` before its first block: while pytest is still collecting (and
+    rendering) it, in a run that names one page (``pytest docs/es/guide.md``, an author's loop), or
+    while the page before it runs (`ruota_docs.run.page_ahead`). The process is the page's own, as any
+    page's: fresh, its own folder and sandbox (``network``, ``names``), used for that page only."""
     if _AHEAD:
         return
-    session = _AHEAD[page] = PageSession(page, settings=settings)
+    session = _AHEAD[page] = PageSession(page, settings=settings, network=network, names=names)
     session.start_early()
 
 

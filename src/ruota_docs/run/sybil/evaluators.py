@@ -32,7 +32,7 @@ import pytest
 from ruota_docs.blocks.block import Block
 from ruota_docs.records.reason_codes import Reason, reason
 from ruota_docs.records.schema import Result
-from ruota_docs.run import sandbox
+from ruota_docs.run import page_ahead, sandbox
 from ruota_docs.run.guard import RepositoryGuard, records_note
 from ruota_docs.run.process.session import MachineFault, Outcome, PageSession, session_for
 from ruota_docs.run.run_state import RunState
@@ -151,8 +151,7 @@ class ExecutingEvaluator(BlockEvaluator):
                 return _credited(earlier, page)
         try:
             timeout = float(block.options.get("timeout", settings.timeout))
-            if block.options.get("isolate") or (settings.block_isolation and not block.options.get("group")) or \
-                    (settings.variant_isolation and block.variant):
+            if runs_alone(block, settings):
                 outcome = self._isolated(example, block, run, timeout)
             else:
                 outcome = self.execute(self._session(example, block, run), block, timeout, run, example.path)
@@ -195,10 +194,17 @@ class ExecutingEvaluator(BlockEvaluator):
         if session is None:
             network, names = page_needs(example.document, run.settings.network)
             session = example.namespace[_SESSION] = session_for(block.page, run.settings, network, names)
+            page_ahead.start_next(run, block.page)  # the next page's process starts while this one runs
             session.progress = run.progress
             if self.root is not None and session.isolation != sandbox.SANDBOX:
                 example.namespace[_GUARD] = RepositoryGuard(self.root, skip_paths=(session.workdir, session.log_path))
         return session
+
+
+def runs_alone(block: Block, settings) -> bool:
+    """Whether the block runs in a fresh process of its own rather than in its page's."""
+    return bool(block.options.get("isolate") or (settings.block_isolation and not block.options.get("group"))
+                or (settings.variant_isolation and block.variant))
 
 
 def page_needs(document, network_allowed: bool) -> tuple[bool, tuple[str, ...]]:
