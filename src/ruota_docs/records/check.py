@@ -871,7 +871,8 @@ def _check_files(report: Report, where: str, files: dict[str, Any], lines: dict[
     (null for a block written on the page), each at a block with a line."""
     ok = True
     for lang, found in files.items():
-        known = lines.get(lang) if isinstance(lines.get(lang), list) else []
+        written = lines.get(lang)
+        known: list[Any] = written if isinstance(written, list) else []
         if not _LANG.fullmatch(lang) or not isinstance(found, list) or not all(
                 name is None or isinstance(name, str) and _FILE.fullmatch(name) and n < len(known)
                 and known[n] is not None for n, name in enumerate(found)):
