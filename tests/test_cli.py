@@ -204,7 +204,7 @@ def test_i18n_check_exit_codes(tree, capsys):
     code, out, _ = cli(capsys, "--root", str(tree), "i18n", "check")
     assert code == 1
     assert out == ("docs/fr/p.md:7: code block 2 differs from es/p.md:7 (language, code, requirements or run options)\n"
-                   "1 problem in 3 languages\n")
+                   "1 problem (3 languages checked: es, en, fr)\n")
 
 
 def test_i18n_mark_synced_and_status(tree, capsys):

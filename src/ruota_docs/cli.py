@@ -155,8 +155,8 @@ def _i18n_check(root, docs, languages, source, untranslated) -> int:
     for problem in problems:
         print(f"docs/{problem}")
     if problems:
-        print(f"{_count(len(problems), 'problem', 'problems')} in "
-              f"{_count(len(languages), 'language', 'languages')}")
+        print(f"{_count(len(problems), 'problem', 'problems')} "
+              f"({_count(len(languages), 'language', 'languages')} checked: {', '.join(languages)})")
     else:
         print(f"translations match ({', '.join(languages)})")
     return 1 if problems else 0

@@ -193,7 +193,7 @@ def test_page_in_one_language_only(tree):
         "in the ruota_docs plugin options)",
         "docs/fr/only-fr.md:1: page has no es source (es/only-fr.md is missing)",
     ]
-    assert check.stdout.splitlines()[-1] == "3 problems in 3 languages"
+    assert check.stdout.splitlines()[-1] == "3 problems (3 languages checked: es, en, fr)"
 
 
 MEASURE = ("import resource, subprocess, sys; code = subprocess.call(sys.argv[1:]); "

@@ -208,7 +208,7 @@ def test_i18n_check_treats_a_value_as_a_number(tree):
         problems = [(p.page, p.line, p.message) for p in parity.check(tree / "docs", ["es", "en", "fr"])]
     finally:
         fr.write_text(text, encoding="utf-8")
-    assert problems == [("fr/index.md", 1, "number 'value:bench/unet_calls' of es/index.md:12 is missing here"),
+    assert problems == [("fr/index.md", 1, "number 'value:bench/unet_calls' from es/index.md:12 is missing here"),
                         ("fr/index.md", 12, "number 'value:bench/unet_steps' is not in es/index.md")]
 
 

@@ -217,7 +217,7 @@ def test_different_run_option_but_not_reason(tmp_path):
 def test_different_heading_id(tmp_path):
     en = EN.replace("## Install { #install }", "## Install { #installation }")
     assert check_variant(tmp_path, en, FR) == [
-        ("en/guide.md", 1, f"heading id 'install' of es/guide.md:{line_of(ES, '#install')} is missing here"),
+        ("en/guide.md", 1, f"heading id 'install' from es/guide.md:{line_of(ES, '#install')} is missing here"),
         ("en/guide.md", line_of(EN, "#install"), "heading id 'installation' is not in es/guide.md"),
     ]
 
@@ -226,7 +226,7 @@ def test_heading_without_id(tmp_path):
     fr = FR.replace("### Vérifier { #check }", "### Vérifier")
     problems = check_variant(tmp_path, EN, fr)
     assert problems[0] == ("fr/guide.md", line_of(FR, "Vérifier"), "heading has no pinned id ({ #id })")
-    assert ("fr/guide.md", 1, f"heading id 'check' of es/guide.md:{line_of(ES, '#check')} is missing here") in problems
+    assert ("fr/guide.md", 1, f"heading id 'check' from es/guide.md:{line_of(ES, '#check')} is missing here") in problems
 
 
 def test_headings_in_another_order(tmp_path):
@@ -239,7 +239,7 @@ def test_different_link_target(tmp_path):
     fr = FR.replace("(other.md#setup)", "(other.md#install)")
     n = line_of(FR, "other.md")
     assert check_variant(tmp_path, EN, fr) == [
-        ("fr/guide.md", 1, f"link target 'other.md#setup' of es/guide.md:{line_of(ES, 'other.md')} is missing here"),
+        ("fr/guide.md", 1, f"link target 'other.md#setup' from es/guide.md:{line_of(ES, 'other.md')} is missing here"),
         ("fr/guide.md", n, "link target 'other.md#install' is not in es/guide.md"),
     ]
 
@@ -254,7 +254,7 @@ def test_different_external_link(tmp_path):
 def test_different_number(tmp_path):
     en = EN.replace("28.6 s", "28.7 s")
     assert check_variant(tmp_path, en, FR) == [
-        ("en/guide.md", 1, f"number '28.6' of es/guide.md:{line_of(ES, '28,6')} is missing here"),
+        ("en/guide.md", 1, f"number '28.6' from es/guide.md:{line_of(ES, '28,6')} is missing here"),
         ("en/guide.md", line_of(en, "28.7"), "number '28.7' is not in es/guide.md"),
     ]
 
@@ -262,7 +262,7 @@ def test_different_number(tmp_path):
 def test_different_thousands(tmp_path):
     fr = FR.replace("3\u202f680", "3\u202f690")
     problems = check_variant(tmp_path, EN, fr)
-    assert problems == [("fr/guide.md", 1, f"number '3680' of es/guide.md:{line_of(ES, '3.680')} is missing here"),
+    assert problems == [("fr/guide.md", 1, f"number '3680' from es/guide.md:{line_of(ES, '3.680')} is missing here"),
                         ("fr/guide.md", line_of(fr, "690"), "number '3690' is not in es/guide.md")]
 
 

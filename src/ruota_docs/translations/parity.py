@@ -210,7 +210,7 @@ def _multiset_diff(source, target, what: str, page: str, src_page: str) -> list[
     dst = Counter(v for v, _ in target)
     for value in sorted((src - dst).keys()):
         line = next(n for v, n in source if v == value)
-        problems.append(Problem(page, 1, f"{what} {value!r} of {src_page}:{line} is missing here"))
+        problems.append(Problem(page, 1, f"{what} {value!r} from {src_page}:{line} is missing here"))
     for value in sorted((dst - src).keys()):
         line = next(n for v, n in target if v == value)
         problems.append(Problem(page, line, f"{what} {value!r} is not in {src_page}"))
