@@ -148,55 +148,56 @@ def test_summary_line_with_singulars():
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     line = _words(fragments.page_summary([(_block(), passed), (_block("rocm"), skipped)], "fr"))
-    assert ("Sur cette page, un bloc de code sur deux a été vérifié, sur une machine ; la dernière exécution date "
-            "du 1er décembre 2026. Le bloc restant exige un matériel ou un accès qu'aucune machine de test "
+    assert ("Sur cette page, 1 bloc de code sur 2 a été vérifié, sur une machine de test (dernière exécution : "
+            "1er décembre 2026). Le bloc restant exige un matériel ou un accès qu'aucune machine de test "
             "n'avait. La raison figure sous le bloc.") in line
 
 
 def test_the_blocks_not_verified_share_one_sentence():
     """Failed, changed, skipped and never-run blocks: one sentence listing them, never one "In all" per kind;
-    small counts in words, and no sentence opens with a numeral."""
+    block counts in digits, and no sentence opens with a numeral."""
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={})
     blocks = [(_block(), passed), (_block("rocm"), skipped), (_block("rocm"), skipped), (never_run, Verdict([]))]
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
-    assert line.endswith("Of the other three, two need hardware or access that no test machine had and one is never "
+    assert line.endswith("Of the other 3, 2 need hardware or access that no test machine had and 1 is never "
                          "run, by design. The reason is shown under each one.")
     restantes = " ".join(_words(fragments.page_summary(blocks, "es")).split())
-    assert "De los tres bloques restantes, dos necesitan hardware" in restantes
+    assert "De los 3 bloques restantes, 2 necesitan hardware" in restantes
     assert "In all" not in line
     none_passed = " ".join(_words(fragments.page_summary(blocks[1:], "es")).split())
-    assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. De sus tres bloques, "
-                           "dos necesitan hardware o un acceso que ninguna máquina de pruebas tiene y uno no se "
+    assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. De sus 3 bloques, "
+                           "2 necesitan hardware o un acceso que ninguna máquina de pruebas tiene y 1 no se "
                            "ejecuta nunca, a propósito. El motivo figura debajo de cada uno.")
     alike = " ".join(_words(fragments.page_summary(blocks[:3], "es")).split())
-    assert alike.endswith("Los otros dos necesitan hardware o un acceso que ninguna máquina de pruebas tiene. "
+    assert alike.endswith("Los otros 2 necesitan hardware o un acceso que ninguna máquina de pruebas tiene. "
                           "El motivo figura debajo de cada uno.")
 
 
 def test_summary_counts_above_ten_stay_digits_and_machines_are_not_overstated():
-    """Each count by one rule: up to ten in words, above in digits ("two of 13"); "on two machines" only
-    where each verified block passed on both, else "at least one of the two"."""
+    """Each block count in digits, whatever its size ("2 of 13"); "on two test machines" only where each
+    verified block passed on both, else "at least one of the two"."""
     both = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed")),
                     MachineResult("h100", "NVIDIA H100 (CUDA)", "passed", _entry("passed"))])
     cpu_only = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={})
     blocks = [(_block(), both), (_block(), cpu_only)] + [(never_run, Verdict([]))] * 11
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
-    assert line.startswith("On this page, two of 13 code blocks have been verified, on at least one of the two machines;")
+    assert line.startswith("On this page, 2 of 13 code blocks have been verified on at least one of the two test "
+                           "machines (last run: 1 December 2026).")
     assert "The other 11 are never run, by design." in line
     line = " ".join(_words(fragments.page_summary(blocks[:1] + blocks[2:4], "fr")).split())
-    assert line.startswith("Sur cette page, un bloc de code sur trois a été vérifié, sur deux machines ;")
-    assert "Les deux autres ne sont jamais exécutés, à dessein." in line
+    assert line.startswith("Sur cette page, 1 bloc de code sur 3 a été vérifié, sur deux machines de test (")
+    assert "Les 2 autres ne sont jamais exécutés, à dessein." in line
 
 
 def test_a_page_whose_blocks_are_all_not_run_says_only_why():
     """An API page's docstring blocks are never meant to run: the line says so, not "not verified yet"."""
     generated = SimpleNamespace(not_run_reason="generated by mkdocstrings", requires=(), options={})
-    for lang, expected in (("es", "El único bloque de código de esta página no se ejecuta nunca; debajo de él "
+    for lang, expected in (("es", "El único bloque de código de esta página no se ejecuta nunca. Debajo de él "
                                   "se explica por qué."),
-                           ("en", "This page's only code block is never run; the reason is given below it.")):
+                           ("en", "This page's only code block is never run. The reason is shown under it.")):
         line = " ".join(_words(fragments.page_summary([(generated, Verdict([]))], lang)).split())
         assert line == expected
     assert 'ruota-state-notrun' in fragments.page_summary([(generated, Verdict([]))], "fr")
@@ -295,18 +296,18 @@ def test_a_column_header_never_stacks_two_brackets():
 
 
 def test_the_sentence_about_the_other_blocks_counts_by_the_same_rule():
-    """Every count of the summary by one rule ("13 of 28", then "Of the other 15, seven … and eight …"), and in
-    Spanish and French a noun between two counts: "De los 15 bloques restantes, siete…", never "15, 7"."""
+    """Every count of the summary by one rule, digits ("13 of 28", then "Of the other 15, 7 … and 8 …"), and in
+    Spanish and French a noun between two counts: "De los 15 bloques restantes, 7…", never "15, 7"."""
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={})
     blocks = [(_block(), passed)] * 13 + [(_block("rocm"), skipped)] * 7 + [(never_run, Verdict([]))] * 8
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
-    assert line.startswith("On this page, 13 of 28 code blocks have been verified, on one machine;")
-    assert "Of the other 15, seven need hardware or access that no test machine had and eight are never run" in line
+    assert line.startswith("On this page, 13 of 28 code blocks have been verified on one test machine (last run: ")
+    assert "Of the other 15, 7 need hardware or access that no test machine had and 8 are never run" in line
     line = " ".join(_words(fragments.page_summary(blocks, "es")).split())
-    assert "De los 15 bloques restantes, siete necesitan hardware" in line and "15, 7" not in line
+    assert "De los 15 bloques restantes, 7 necesitan hardware" in line and "15, 7" not in line
     line = " ".join(_words(fragments.page_summary(blocks, "fr")).split())
-    assert "Parmi les 15 blocs restants, sept exigent un matériel" in line and "et huit ne sont jamais" in line
+    assert "Parmi les 15 blocs restants, 7 exigent un matériel" in line and "et 8 ne sont jamais" in line
     line = " ".join(_words(fragments.page_summary(blocks[3:15] + blocks[22:], "es")).split())
-    assert line.startswith("Se han verificado diez de los 18 bloques") and "De los ocho bloques restantes, dos" in line
+    assert line.startswith("Se han verificado 10 de los 18 bloques") and "De los 8 bloques restantes, 2" in line

@@ -259,10 +259,10 @@ def test_no_paragraph_wraps_a_block(es):
 def test_page_summary(es):
     summary = re.search(r'<p class="ruota-summary ruota-state-(\w+)"><span>(.*?)</span></p>', es)
     assert summary[1] == "failed"
-    assert summary[2] == ("Se han verificado tres de los siete bloques de código de esta página, en al menos una de "
-                          "las dos máquinas; la última ejecución fue el 21 de noviembre de 2026. De los cuatro bloques restantes, "
-                          "uno falló en su última ejecución, uno aún no se ha verificado en su forma actual, uno "
-                          "necesita hardware o un acceso que ninguna máquina de pruebas tiene y uno no se ejecuta "
+    assert summary[2] == ("Se han verificado 3 de los 7 bloques de código de esta página, en al menos una de "
+                          "las dos máquinas de pruebas (última ejecución: 21 de noviembre de 2026). De los 4 bloques "
+                          "restantes, 1 falló en su última ejecución, 1 aún no se ha verificado en su forma actual, 1 "
+                          "necesita hardware o un acceso que ninguna máquina de pruebas tiene y 1 no se ejecuta "
                           "nunca, a propósito. El motivo figura debajo de cada uno.")
     # right under the title
     assert es.index("ruota-summary") > es.index("<h1") and es.index("ruota-summary") < es.index("Una página de prueba")
@@ -314,8 +314,8 @@ def test_english_strings(en):
     assert "Not yet verified: this code has changed since it last ran" in panels(en)[3]
     assert "Never run: installs packages" in panels(en)[4]
     assert f"21 November 2026 · 1.5{NB}s · result from the Spanish page (identical code, so one run covers all languages)" in panels(en)[1]
-    assert ("On this page, three of seven code blocks have been verified, on at least one of the two machines; "
-            "the last run was on 21 November 2026.") in en
+    assert ("On this page, 3 of 7 code blocks have been verified on at least one of the two test machines "
+            "(last run: 21 November 2026).") in en
     assert "Requiere" not in en and "Verificado" not in en
 
 
@@ -326,8 +326,8 @@ def test_french_strings(fr):
     # French typography, applied to the built page: no-break space before the colon
     assert f"Jamais exécuté{NB}: installe des paquets" in panels(fr)[4]
     assert f"même code que la version espagnole{NB}: exécuté une seule fois pour toutes les langues" in panels(fr)[1]
-    assert ("Sur cette page, trois blocs de code sur sept ont été vérifiés, sur au moins une des deux machines\u202f; "
-            "la dernière exécution date du 21 novembre 2026. Parmi les quatre blocs restants, un a échoué lors de sa dernière "
+    assert ("Sur cette page, 3 blocs de code sur 7 ont été vérifiés, sur au moins une des deux machines de test "
+            f"(dernière exécution{NB}: 21 novembre 2026). Parmi les 4 blocs restants, 1 a échoué lors de sa dernière "
             "exécution") in fr.replace("&#x27;", "'")
     assert '<td class="ruota-num">12,41</td>' in fr
 

@@ -277,9 +277,9 @@ def translation_banner(docs_dir: Path, page_key: str, lang: str, source_lang: st
 _NOT_VERIFIED = ("failed", "pending", "skipped", "notrun")
 def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> str:
     """The one line at the top of a page: how many blocks were verified, where and when, then in
-    one sentence what became of the others. One rule for every count, as running text writes them:
-    up to ten in words, above in digits ("13 of 28", "Of the other 15, seven need…"); the Spanish and
-    French templates put a noun between two counts, so that no "15, 7" reads as a decimal."""
+    one sentence what became of the others. Block counts in digits, so that two counts of one sentence
+    never read "ten of 18"; the Spanish and French templates put a noun between two counts, so that
+    no "15, 7" reads as a decimal."""
     total = len(blocks_verdicts)
     if not total:
         return ""
