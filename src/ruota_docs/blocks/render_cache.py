@@ -29,7 +29,6 @@ import datetime as dt
 import functools
 import hashlib
 import os
-import pickle
 from pathlib import Path
 
 from ruota_docs.blocks import setup_cache, speedups, user_cache
@@ -40,8 +39,8 @@ FORMAT = 1
 KEEP = 4000
 
 
-def _folder() -> Path:
-    return user_cache.path("rendered")
+#: The cache folder it keeps renderings in (`ruota_docs.blocks.user_cache`).
+_FOLDER = "rendered"
 
 
 @functools.lru_cache(maxsize=1)
@@ -113,11 +112,7 @@ def load(digest: str | None):
     included is as it was; None otherwise."""
     if digest is None:
         return None
-    try:
-        with open(_folder() / f"{digest}.pickle", "rb") as handle:
-            found = pickle.load(handle)  # written by this user's own runs, in its own cache
-    except Exception:  # noqa: BLE001 — a missing, partial or outdated file: render again
-        return None
+    found = user_cache.load_pickle(_FOLDER, digest)
     if not isinstance(found, dict) or found.get("format") != FORMAT:
         return None
     if any(_file_stamp(name) != tuple(stamp) for name, stamp in found["included"]):
@@ -136,28 +131,8 @@ def store(digest: str | None, render, state) -> None:
         if stamp is None:
             return
         included.append((name, stamp))
-    try:
-        data = pickle.dumps({"format": FORMAT, "render": render, "included": included})
-    except Exception:  # noqa: BLE001 — a block holding something that does not pickle: not kept
-        return
-    folder = _folder()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        tmp = folder / f".{digest}.{os.getpid()}.tmp"
-        tmp.write_bytes(data)
-        os.replace(tmp, folder / f"{digest}.pickle")
-    except OSError:
-        return
-    _trim(folder)
+    where = user_cache.keep_pickle(_FOLDER, digest, {"format": FORMAT, "render": render, "included": included})
+    if where is not None and int.from_bytes(os.urandom(1), "big") < 8:  # trimmed about one page in 32
+        user_cache.trim(where, KEEP)
 
 
-def _trim(folder: Path) -> None:
-    """The oldest files removed once there are more than `KEEP` (checked now and then, not on every page)."""
-    if int.from_bytes(os.urandom(1), "big") >= 8:  # about one page in 32
-        return
-    try:
-        kept = sorted(folder.glob("*.pickle"), key=lambda p: p.stat().st_mtime_ns)
-        for old in kept[:-KEEP]:
-            old.unlink(missing_ok=True)
-    except OSError:
-        pass

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import pickle
 import re
 import sys
 from pathlib import Path
@@ -85,8 +84,8 @@ def _stamp(path: Path) -> str:
         return "-"
 
 
-def _folder() -> Path:
-    return user_cache.path("markdown-setup")
+#: The cache folder it keeps set-ups in (`ruota_docs.blocks.user_cache`).
+_FOLDER = "markdown-setup"
 
 
 def load(digest: str) -> dict | None:
@@ -94,11 +93,7 @@ def load(digest: str) -> dict | None:
     ``settings``; None where there is none or it cannot be read (or the trick is off)."""
     if not speedups.on("setup_cache"):
         return None
-    try:
-        with open(_folder() / f"{digest}.pickle", "rb") as handle:
-            found = pickle.load(handle)  # written by this user's own runs, in its own cache
-    except Exception:  # noqa: BLE001 — a missing, partial or outdated file: resolve again
-        return None
+    found = user_cache.load_pickle(_FOLDER, digest)
     return found if isinstance(found, dict) and found.get("format") == FORMAT else None
 
 
@@ -107,18 +102,6 @@ def store(digest: str, saved: dict) -> None:
     or the trick is off)."""
     if not speedups.on("setup_cache"):
         return
-    try:
-        data = pickle.dumps({**saved, "format": FORMAT})
-    except Exception:  # noqa: BLE001 — a config holding an object that does not pickle: not kept
-        return
-    folder = _folder()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        tmp = folder / f".{digest}.{os.getpid()}.tmp"
-        tmp.write_bytes(data)
-        os.replace(tmp, folder / f"{digest}.pickle")
-        kept = sorted(folder.glob("*.pickle"), key=lambda p: p.stat().st_mtime_ns)
-        for old in kept[:-KEEP]:
-            old.unlink(missing_ok=True)
-    except OSError:
-        pass
+    where = user_cache.keep_pickle(_FOLDER, digest, {**saved, "format": FORMAT})
+    if where is not None:
+        user_cache.trim(where, KEEP)
