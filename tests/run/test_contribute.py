@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from _support import RX7600, record_of, synthetic_record, write_tree
 from ruota_docs.records import ledger, provenance
 from ruota_docs.records.schema import Machine
-from ruota_docs.run import contribute
+from ruota_docs.run import contribute, preflight
 
 PAGE = "# Página { #p }\n\n```python\nprint('uno')\n```\n"
 DEVICE = Machine(**{k: v for k, v in RX7600.items() if k != "machine_id"})
@@ -20,7 +21,11 @@ def git(root, *args) -> str:
 
 
 @pytest.fixture
-def clone(tmp_path):
+def clone(tmp_path, monkeypatch):
+    # an owner with room for the models: the disk check itself is tested in test_preflight.py,
+    # and these tests must not depend on how full the machine running them is
+    roomy = shutil.disk_usage(tmp_path)._replace(free=preflight.MIN_FREE * 2)
+    monkeypatch.setattr(preflight.shutil, "disk_usage", lambda path: roomy)
     root = write_tree(tmp_path / "clone", {f"docs/{lang}/p.md": PAGE for lang in ("es", "en", "fr")}, conftest=False)
     (root / "notes.txt").write_text("the owner's own work\n")
     git(root, "init", "-q", "-b", "main")
@@ -219,6 +224,17 @@ def test_what_the_path_needs_is_checked_before_anything_runs(clone, no_identity)
     assert 'git config --global user.name "Your Name"' in text
     assert "[MISSING] fork to push to: no remote on GitHub" in text and "gh repo fork --remote" in text
     assert "[note] gh: not installed or not logged in" in text
+    assert "nothing ran" in said[-1]
+
+
+def test_a_full_disk_stops_contribute_before_the_suite(clone, monkeypatch):
+    full = shutil.disk_usage(clone)._replace(free=preflight.MIN_FREE // 2)
+    monkeypatch.setattr(preflight.shutil, "disk_usage", lambda path: full)
+    said, ran = [], []
+    code = contribute.contribute(clone, clone / "docs", DEVICE, ask=answers("y"), suite=lambda p, e: ran.append(p),
+                                 gh=lambda: False, out=said.append)
+    assert code == 2 and ran == []
+    assert "[MISSING] free disk: 2.0 GiB free; the guides' models and caches need 4 GiB" in "\n".join(said)
     assert "nothing ran" in said[-1]
 
 
