@@ -226,7 +226,7 @@ def test_skipped_reason(es, en):
 
 def test_author_reason_for_not_running(es):
     panel = panels(es)[4]
-    assert '<li class="ruota-mark-notrun"><span>No se ejecuta: instala paquetes</span></li>' in panel
+    assert '<li class="ruota-mark-notrun"><span>Excluido de las pruebas, a propósito: este bloque instala paquetes</span></li>' in panel
     assert "ruota-mark-skipped" not in panel
 
 
@@ -262,8 +262,8 @@ def test_page_summary(es):
     assert summary[2] == ("Se han verificado 3 de los 7 bloques de código de esta página, en al menos una de "
                           "las dos máquinas de pruebas (última ejecución: 21 de noviembre de 2026). De los 4 bloques "
                           "restantes, 1 falló en su última ejecución, 1 aún no se ha verificado en su forma actual, 1 "
-                          "necesita hardware o un acceso que ninguna máquina de pruebas tiene y 1 no se ejecuta "
-                          "nunca, a propósito. El motivo figura debajo de cada uno.")
+                          "necesita hardware o un acceso que ninguna máquina de pruebas tiene y 1 se excluye de "
+                          "las pruebas a propósito. El motivo figura debajo de cada uno.")
     # right under the title
     assert es.index("ruota-summary") > es.index("<h1") and es.index("ruota-summary") < es.index("Una página de prueba")
 
@@ -312,8 +312,8 @@ def test_english_strings(en):
     assert "Verified on NVIDIA H200 (CUDA) and CPU x86_64, most recently on 21 November 2026" in panels(en)[1]
     assert "Failed on CPU x86_64 on 20 November 2026" in panels(en)[2]
     assert "Not yet verified: this code has changed since it last ran" in panels(en)[3]
-    assert "Never run: installs packages" in panels(en)[4]
-    assert f"21 November 2026 · 1.5{NB}s · result from the Spanish page (identical code, so one run covers all languages)" in panels(en)[1]
+    assert "Not tested, by design: this block installs packages" in panels(en)[4]
+    assert f"21 November 2026 · 1.5{NB}s · result shared with the Spanish page (same code in every language)" in panels(en)[1]
     assert ("On this page, 3 of 7 code blocks have been verified on at least one of the two test machines "
             "(last run: 21 November 2026).") in en
     assert "Requiere" not in en and "Verificado" not in en
@@ -321,11 +321,11 @@ def test_english_strings(en):
 
 def test_french_strings(fr):
     assert '<span class="ruota-requires-label">Nécessite</span>' in fr
-    assert "Vérifié sur NVIDIA H200 (CUDA) et CPU x86_64, dernière vérification le 21 novembre 2026" in panels(fr)[1]
+    assert f"Vérifié sur NVIDIA H200 (CUDA) et CPU x86_64 (dernière exécution{NB}: 21 novembre 2026)" in panels(fr)[1]
     assert "Échec sur CPU x86_64 le 20 novembre 2026" in panels(fr)[2]
     # French typography, applied to the built page: no-break space before the colon
-    assert f"Jamais exécuté{NB}: installe des paquets" in panels(fr)[4]
-    assert f"même code que la version espagnole{NB}: exécuté une seule fois pour toutes les langues" in panels(fr)[1]
+    assert f"Exclu des tests, à dessein{NB}: ce bloc installe des paquets" in panels(fr)[4]
+    assert "résultat partagé avec la version espagnole (même code dans toutes les langues)" in panels(fr)[1]
     assert ("Sur cette page, 3 blocs de code sur 7 ont été vérifiés, sur au moins une des deux machines de test "
             f"(dernière exécution{NB}: 21 novembre 2026). Parmi les 4 blocs restants, 1 a échoué lors de sa dernière "
             "exécution") in fr.replace("&#x27;", "'")
@@ -516,7 +516,7 @@ def test_blocks_a_hook_makes_are_marked_not_run_and_the_files_own_keep_their_rec
     hooks_reason = text("es", "engine.made_by_site")  # the site is Spanish: its panels say why in Spanish
     assert hooks_reason in found[0] and hooks_reason not in found[1] and "AMD Radeon RX 7600" in found[1]
     for made in (found[0], found[2]):
-        assert "no se ejecuta" in made.lower() or "not run" in made.lower(), made
+        assert "No se prueba aquí: " in made and "este bloque" not in made, made  # the engine's reason, not an author's
         assert "hooks o plugins del sitio" in made and "todavía" not in made.lower()
         assert "collect_hooks: true" in made  # how to have it run, where a hook made it
 
@@ -540,7 +540,7 @@ def test_with_collect_hooks_the_blocks_a_hook_makes_run_and_their_marks_come_tru
     done = run_mkdocs(root)
     assert done.returncode == 0, done.stderr
     found = [words(p) for p in panels(article(root / "site" / "index.html"))]
-    assert len(found) == 2 and all("hooks o plugins" not in f and "no se ejecuta" not in f.lower() for f in found)
+    assert len(found) == 2 and all("hooks o plugins" not in f and "no se prueba" not in f.lower() for f in found)
     assert all("ruota-state-passed" in p for p in panels(article(root / "site" / "index.html")))
 
 

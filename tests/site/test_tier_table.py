@@ -110,11 +110,10 @@ def test_a_recorded_tier_on_a_machine_without_a_gpu_counts_for_nothing(project):
 def test_the_card_matrix_carries_the_table(project):
     guides = evidence.load_guides(project, project / "docs", "fr", TABLE)
     page = matrix.card_matrix(guides, [record_of(record(project, CPU))], "fr", url=lambda page: f"../{page[3:-3]}/")
-    table = page[page.index('<table><caption>Niveaux'):]
+    table = page[page.index('<table><caption>Niveau'):]
     assert words(table[:table.index("</table>")]) == (
-        "Niveaux de preuve par architecture — compilé (généré et inspecté sans la carte), exécuté (sur la carte), "
-        "vérifié (exécuté et conforme à sa référence) Architecture Niveau maximal atteint Machines qui ont compilé "
-        "Machines qui ont exécuté Machines qui ont vérifié gfx906 compilé pour gfx906 (intégration continue, à chaque commit) 1 0 0 "
+        "Niveau de preuve le plus élevé par architecture Architecture Niveau maximal atteint Machines qui ont compilé "
+        "Machines qui ont exécuté Machines qui ont validé gfx906 compilé pour gfx906 (intégration continue, à chaque commit) 1 0 0 "
         "gfx1102 compilé pour gfx1102 (intégration continue, à chaque commit) 1 0 0")
 
 
@@ -124,7 +123,7 @@ def test_a_card_compiled_for_but_never_run_on_says_so(project):
     cards = [("Radeon RX 7600", ("gfx1102",)), ("Radeon RX 6000", ("gfx1030",))]
     page = words(matrix.card_matrix(guides, [record_of(record(project, CPU))], "en", url=lambda page: page,
                                     cards=cards))
-    assert "No run on this card yet; its code has only been compiled for gfx1102 (see the evidence tiers below)." in page
+    assert "No record from this card yet. The guides' code has been compiled for gfx1102 only, and has not run on the card (see the evidence per target below)." in page
     assert "Radeon RX 6000 gfx1030 No record yet." in page
 
 
@@ -146,6 +145,6 @@ def test_a_blocks_panel_says_which_tier_its_result_reached(project):
     block = guides[0].blocks[COMPILED]
     verdict = verdicts.index_ledgers([record_of(data)]).verdict("fr/guides/g.md", COMPILED, block.sha256)
     tabs = words(fragments.output_tabs(verdict, "fr", "u1", "fr/guides/g.md"))
-    assert "compilé et inspecté pour ses architectures, non exécuté sur une carte" in tabs
+    assert "compilé et inspecté, sans exécution sur une carte" in tabs
     other = verdicts.index_ledgers([record_of(data)]).verdict("fr/guides/g.md", 0, guides[0].blocks[0].sha256)
     assert "compilé" not in words(fragments.output_tabs(other, "fr", "u2", "fr/guides/g.md"))

@@ -153,13 +153,20 @@ def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | No
     found = groups.groups_of(verdict, page) if found is None else found
     if getattr(block, "generated_by", None) is not None:  # the engine's reason, in the reader's language
         why = reasons.generated(block.generated_by, block.generated_from, lang)
-        lines.append(("notrun", text(lang, "not_run", reason=why)))
+        lines.append(("notrun", text(lang, "not_run_engine", reason=why)))
     elif block.not_run_reason is not None:
-        lines.append(("notrun", text(lang, "not_run", reason=reasons.author_reason(block.not_run_reason, lang))))
+        # the author's reason is a verb phrase ("installs packages"), said of the block; the
+        # engine's (an imported convention's mark) is a phrase of its own
+        why = reasons.author_reason(block.not_run_reason, lang)
+        authored = (bool(block.options.get("skip")) and not block.options.get("engine_reason")
+                    and reasons.authored(block.not_run_reason))
+        lines.append(("notrun", text(lang, "not_run" if authored else "not_run_engine", reason=why)))
     lines += _failed_lines(found, lang)
     passed = verdict.by_state("passed")
     if passed and compiled_only(block):  # built for its targets without the card: never worded as verified
-        lines.append(("compiled", text(lang, "compiled_on", targets=formatting.join(list(block.evidence.targets), lang),
+        targets = list(block.evidence.targets)
+        lines.append(("compiled", text(lang, "compiled_on", targets=formatting.join(targets, lang),
+                                       targets_or=formatting.join(targets, lang, "or"),
                                        machines=_phrases(found, ("passed",), lang),
                                        date=formatting.date(verdict.latest_run("passed"), lang), count=len(passed))))
     elif passed:
@@ -209,8 +216,13 @@ def collapse_repeats(output: str, lang: str) -> str:
     return "\n".join(shown)
 
 
+#: What an empty output tab says, by the block's kind: a parsed block (YAML, JSON, TOML) prints
+#: nothing by nature, and a doctest's outputs are those shown in the block, matched.
+_EMPTY = {"data": "no_output_parsed", "doctest": "no_output_doctest"}
+
+
 def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: list[Any] | None = None,
-                compiled: bool = False) -> str:
+                compiled: bool = False, kind: str = "python") -> str:
     """Tabs with what the block printed: the latest run on the page's card (else the GPU
     target of most machines) and on the CPU; the other machines are counted in the mark
     and listed on the card matrix."""
@@ -243,7 +255,7 @@ def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: li
             meta.append(text(lang, f"credited.{other}"))
         state = "compiled" if compiled and result.state == "passed" else result.state
         tabs.append({"state": state, "label": label, "body": body, "meta": meta})
-    return render("output_tabs", tabs=tabs, uid=uid, lang=lang)
+    return render("output_tabs", tabs=tabs, uid=uid, lang=lang, empty=_EMPTY.get(kind, "no_output"))
 
 
 def block_panel(block: Any, verdict: Verdict, lang: str, uid: str) -> str:
@@ -254,7 +266,7 @@ def block_panel(block: Any, verdict: Verdict, lang: str, uid: str) -> str:
     page = getattr(block, "page", "")
     found = groups.groups_of(verdict, page)
     return render("block_panel", state=state, uid=uid, mark=Markup(mark(block, verdict, lang, found)),
-                  tabs=Markup(output_tabs(verdict, lang, uid, page, found, compiled)),
+                  tabs=Markup(output_tabs(verdict, lang, uid, page, found, compiled, block.kind)),
                   disagree=any(g.disagrees for g in found), lang=lang)
 
 

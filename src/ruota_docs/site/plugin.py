@@ -562,7 +562,8 @@ def _align_with_file(rendered, own: list | None, lang: str, reason: str = "engin
         block.index, extra = extra, extra + 1
         block.error = None
         if block.generated_by is None and not block.shown_only:
-            block.options = {**block.options, "skip": True, "reason": text(lang, reason)}
+            # the engine's reason, not an author's: the mark words it as such
+            block.options = {**block.options, "skip": True, "reason": text(lang, reason), "engine_reason": True}
     rendered.placed = [(start, end, moved.get(index, index)) for start, end, index in rendered.placed]
 
 
