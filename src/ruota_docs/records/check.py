@@ -273,19 +273,20 @@ def _check_gpu_machine(report: Report, machine: Machine) -> None:
 
     label, version, version_is, target, target_is, other, other_tag, other_label = _GPU_BACKENDS[machine.backend]
     if not getattr(machine, version):
-        add(f"machine.{version}", f"a {label} machine records its {version_is}")
+        add(f"machine.{version}", f"no {version_is}: a {label} machine must record it")
     if not (arch and re.fullmatch(target, arch)):
-        add("machine.arch", f"a {label} machine records its {target_is}, not {arch!r}")
+        add("machine.arch", f"{arch!r} is not a {target_is}: a {label} machine must record one" if arch
+            else f"no {target_is}: a {label} machine must record it")
     if getattr(machine, other):
         add(f"machine.{other}", f"a {label} build of torch has no {other_label} version")
     if other_tag in torch:
         add("machine.torch", f"{torch} is a {other_label} build of torch, not a {label} one")
     if not name:
-        add("machine.gpu_name", f"a {label} machine names its GPU")
+        add("machine.gpu_name", f"no GPU name: a {label} machine must record it")
     elif arch:
         _check_gpu_name(report, name, arch)
     if machine.gpu_count < 1:
-        add("machine.gpu_count", f"a machine with a GPU sees at least one (got {machine.gpu_count})")
+        add("machine.gpu_count", f"{machine.gpu_count} GPUs: a {label} machine sees at least one")
 
 
 def _check_gpu_name(report: Report, name: str, arch: str) -> None:
@@ -622,7 +623,7 @@ def _named(where: str, names: dict[str, str]) -> str:
 
 #: What a sender does about private data in a record. Text that the page or its code shows is the
 #: docs' own and never reported, so the allow-list is for what the docs print some other way.
-PRIVATE_HINT = ("Run the page again on that machine (the engine masks its own user and host names), or "
+PRIVATE_HINT = ("Run the page again on that machine (the engine masks that machine's user and host names), or "
                 "remove the text and run `ruota-docs record migrate` on the record. If the docs print this text on "
                 "purpose, add it to allow_private in mkdocs.yml.")
 
