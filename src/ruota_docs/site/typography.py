@@ -11,7 +11,9 @@ another language (``lang="en"``), outside table-of-contents links to headings th
 are code, and the attributes people read (``title``, ``aria-label``, ``alt``,
 ``placeholder``, a page's description). Punctuation inside a word or a URL is not
 prose either: ``12:30``, ``localhost:8000``, ``a?b=1``, ``!important``, ``C:\\Users``,
-``https://…``, emoticons such as ``:)``.
+``https://…``, emoticons such as ``:)``. Inside guillemets, a colon written with no space before
+it is left so: the quotation is a title in another language or a name (« requires: »), whose
+spacing is its own; one written with a space gets the no-break one.
 
 Text is handled per block (a paragraph, a list item, a cell…), so a colon right after
 inline code (``<code>x</code>:``) gets its space too, added to the text beside it.
@@ -126,7 +128,15 @@ def _punctuation_edits(text: str, editable) -> Iterator[_Edit | None]:
             continue
         if not _AFTER.match(text, b):
             continue  # inside a word: ``12:30``, ``a?b``, ``!important``
+        if k == a and text[a] == ":" and _quoted(text, a):
+            continue  # « ROCm para Stable Diffusion: límites », « requires: »: a quotation keeps its own spacing
         yield _respaced(text, editable, k, a, a, _wanted(text[a]))
+
+
+def _quoted(text: str, at: int) -> bool:
+    """Whether ``text[at]`` is inside guillemets (more « than » before it)."""
+    before = text[:at]
+    return before.count("«") > before.count("»")
 
 
 def _guillemet_edits(text: str, editable) -> Iterator[_Edit | None]:
