@@ -24,10 +24,10 @@ These are the rules, each with its severity:
     - each output and reason is keyed by its hash and named by a result;
     - outcomes, hashes and languages are well formed;
     - a ``reason_code`` is one of `ruota_docs.records.reason_codes.CODES`, with its arguments, and
-      its English is the entry's ``reason``;
+      its English text matches the entry's ``reason``;
     - ``isolation`` is one of `ruota_docs.records.schema.ISOLATIONS`, and is given only where
       code ran;
-    - a copy credited with another copy's run names a page of this site in one of its languages.
+    - a copy whose result comes from another language's run names an existing page of this site.
 - **stale** (warning). The entry's page is gone, the page has no block at that index, or no block
   of the page has the entry's code (its SHA-256) any more. The site never shows such an entry as
   verified (`ruota_docs.records.verdicts`), so this is only a warning. Run the page again.
@@ -38,10 +38,10 @@ These are the rules, each with its severity:
     - the torch build is of the backend's kind;
     - ``machine_id`` is the name the engine gives this machine, in the record and in the file name;
     - the skip reasons describe this machine.
-- **agreement** (error). A passed or failed result is recorded only for a block whose requirements
-  about the machine (backend, ``arch=``, ``os=``, ``vram>=``, ``python>=``, ``torch>=``) the
-  record's machine meets (`ruota_docs.records.agreement`). The output of a passed Python block
-  holds the lines that its ``#>`` comments state, in order (`ruota_docs.blocks.expected_output`).
+- **agreement** (error). A block may have a passed or failed result only if the record's machine
+  meets the block's machine requirements (backend, ``arch=``, ``os=``, ``vram>=``, ``python>=``,
+  ``torch>=``; see `ruota_docs.records.agreement`). The output of a passed Python block holds the
+  lines that its ``#>`` comments state, in order (`ruota_docs.blocks.expected_output`).
 - **GPU name** (error or warning). The target must fit the GPU's name (`ruota_docs.records.gpus`),
   and a name that the table does not know is a warning. Machine names and versions must be
   printable ASCII, so a Cyrillic "А" in "AMD", which reads as a Latin one, is an error.

@@ -12,7 +12,7 @@ userland (``requires: hipcc``, ``hipcc arch=gfx906``, ``tool=roc-obj-ls``). It p
   libraries for it are installed: Debian's clang 15 knows gfx1100, but its ROCm 5.2 device
   libraries do not.
 - `describe`, which says what this machine has, in the words that skip reasons use.
-- `rocminfo`, which reports what ``rocminfo`` says.
+- `rocminfo`, which runs ``rocminfo`` and returns its agents, or why there are none.
 
 hipcc always runs with ``HIP_PLATFORM=amd``. Otherwise, on a machine that also has ``nvcc``,
 it would pick NVIDIA's platform.
@@ -318,7 +318,7 @@ def builds(targets, refresh: bool = False) -> dict[str, Build]:
 
 
 def works(refresh: bool = False) -> bool:
-    """A HIP compiler is installed, answers, and builds for at least one known target."""
+    """Whether a HIP compiler is installed, responds, and builds for at least one known target."""
     return compiler(refresh).works and any(b.ok for b in builds(KNOWN_TARGETS, refresh).values())
 
 
