@@ -288,6 +288,21 @@ def test_an_output_tab_shows_a_repeated_line_once():
     assert shown.count("TensorInfo.dtype") == 1 and "la línea anterior, 10 veces seguidas" in shown
 
 
+def test_the_summary_never_counts_compiled_code_as_verified():
+    """A compiled block that passed is counted apart from the verified ones, in its own words."""
+    from ruota_docs.blocks.tiers import Evidence
+    compiled = SimpleNamespace(kind="python", requirements=parse("hipcc arch=gfx1102"), not_run_reason=None,
+                               evidence=Evidence("compiled", ("gfx1102",)), page="es/guides/g.md")
+    ran = verdict((CPU, "passed", "2026-12-01T08:00:00Z"))
+    blocks = [(_block(), ran), (_block(), ran), (compiled, ran)]
+    line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
+    assert line == ("On this page, 2 of 3 code blocks have been verified on one test machine (last run: 1 December "
+                    "2026). The remaining block was compiled for its GPU targets but has not run on them. "
+                    "The reason is shown under the block.")
+    line = " ".join(_words(fragments.page_summary(blocks, "es")).split())
+    assert "Se han verificado 2 de los 3" in line and "se compiló para sus GPU de destino" in line
+
+
 @pytest.mark.parametrize(("kind", "lang", "said"), [
     ("python", "en", "(no output)"),
     ("data", "en", "(parsed without error; nothing to print)"),

@@ -33,15 +33,17 @@ PAGE = """\
 
     {none} <!-- value: block=bench metric=never_printed -->.
 
+    {first} <!-- value: block=bench metric=peak_mib unit=MiB machine=gpu -->.
+
     ```text
     <!-- value: block=bench metric=peak_mib --> shown in an output, never filled
     ```
     """
 
 WORDS = {
-    "es": dict(title="Inicio", peak="Pico:", calls="Llamadas:", gpu="Solo GPU:", none="Nada:"),
-    "en": dict(title="Home", peak="Peak:", calls="Calls:", gpu="GPU only:", none="Nothing:"),
-    "fr": dict(title="Accueil", peak="Pic :", calls="Appels :", gpu="GPU seul :", none="Rien :"),
+    "es": dict(title="Inicio", peak="Pico:", calls="Llamadas:", gpu="Solo GPU:", none="Nada:", first="En la GPU:"),
+    "en": dict(title="Home", peak="Peak:", calls="Calls:", gpu="GPU only:", none="Nothing:", first="On the GPU:"),
+    "fr": dict(title="Accueil", peak="Pic :", calls="Appels :", gpu="GPU seul :", none="Rien :", first="Sur le GPU :"),
 }
 
 MACHINES = {
@@ -100,6 +102,12 @@ def test_identical_values_collapse(site):
     page = (site / "en/index.html").read_text(encoding="utf-8")
     assert sentence(page, "Calls:") == "Calls: 4 (CPU x86_64, 20 November 2026)."
     assert re.search(r'data-metric="unet_calls" data-at="[^"]*" title="Same value on ([^"]*)\."', page)
+
+
+def test_machine_gpu_gives_the_gpus_value_of_a_block_that_needs_no_gpu(site):
+    """``machine=gpu``: a figure about the GPU (a numerical check's worst error) is the GPU's, not the CPU's."""
+    page = (site / "en/index.html").read_text(encoding="utf-8")
+    assert sentence(page, "On the GPU:") == "On the GPU: 67.2 MiB (NVIDIA H200, 20 November 2026)."
 
 
 def test_a_value_only_one_machine_printed(site):

@@ -286,7 +286,16 @@ def translation_banner(docs_dir: Path, page_key: str, lang: str, source_lang: st
 
 
 #: The kinds of blocks not verified, in the order the summary names them.
-_NOT_VERIFIED = ("failed", "pending", "skipped", "notrun")
+_NOT_VERIFIED = ("failed", "compiled", "pending", "skipped", "notrun")
+
+
+def _summary_state(block: Any, verdict: Verdict) -> str:
+    """What the summary line counts a block as: compiled code that passed is compiled, never verified."""
+    if block.not_run_reason is not None:
+        return "notrun"
+    if verdict.state == "passed" and compiled_only(block):
+        return "compiled"
+    return verdict.state
 def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> str:
     """The one line at the top of a page: how many blocks were verified, where and when, then in
     one sentence what became of the others. Block counts in digits, so that two counts of one sentence
@@ -295,12 +304,13 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
     total = len(blocks_verdicts)
     if not total:
         return ""
-    counts = Counter("notrun" if b.not_run_reason is not None else v.state for b, v in blocks_verdicts)
+    counts = Counter(_summary_state(b, v) for b, v in blocks_verdicts)
     counts["pending"] = counts["stale"] + counts["never"]
     if counts["notrun"] == total:  # nothing here is meant to run (an API page's docstrings): say only why
         return render("page_summary", state="notrun", parts=[text(lang, "summary_all_notrun", count=total)],
                       lang=lang)
-    passed_on = [{r.machine_id for r in v.by_state("passed")} for _, v in blocks_verdicts]
+    passed_on = [{r.machine_id for r in v.by_state("passed")} for b, v in blocks_verdicts
+                 if _summary_state(b, v) == "passed"]
     machines = set().union(*passed_on)
     if counts["passed"] == 0:
         parts = [text(lang, "summary_none")]

@@ -384,7 +384,9 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
                 unknown = renderer.unknown_block("value", value.block, rendered.blocks)
                 raise PluginError(f"{rendered.page}:{line}: {unknown}")
             verdict = verdicts.verdict(block.page, block.index, block.sha256, self.indexed)
-            needs_gpu = any(r.name in values.GPU_TERMS for r in block.requirements)
+            # the GPU's value first where the block needs one, or where the author asks for it
+            needs_gpu = value.machine == "gpu" or (value.machine != "cpu" and
+                                                   any(r.name in values.GPU_TERMS for r in block.requirements))
             return values.render_all(value, verdict, lang, block.page, needs_gpu)
 
         return values.attributed_once(value_directive.DIRECTIVE.sub(fill, html))
