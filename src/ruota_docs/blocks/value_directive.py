@@ -45,7 +45,10 @@ class Value:
 
 
 def parse(args: str) -> Value:
-    """``block=ID metric=NAME[,NAME…] [unit=U] [digits=N] [machine=gpu|cpu]``; raises `ValueDirectiveError` naming what is wrong."""
+    """Read ``block=ID metric=NAME[,NAME…] [unit=U] [digits=N] [machine=gpu|cpu]``.
+
+    Raises `ValueDirectiveError`, naming what is wrong, for anything else.
+    """
     try:
         tokens = shlex.split(args)
     except ValueError as error:
