@@ -130,7 +130,7 @@ def test_a_failure_the_engine_explains_is_said_under_the_block(engine_messages):
                     reason_code=engine_messages["code:timeout"])
     verdict = Verdict([MachineResult("cpu", "CPU x86_64", "failed", failed), MachineResult("h200", "NVIDIA H200 (CUDA)", "failed", failed)])
     shown = fragments.block_panel(_block(), verdict, "fr", "0")
-    assert (f"Échec sur CPU x86_64 et NVIDIA H200 (CUDA) (dernier échec{NB}: 1er décembre 2026) : délai de 0,5{NB}s dépassé"
+    assert (f"Échec sur CPU x86_64 et sur NVIDIA H200 (CUDA), dernier échec le 1er décembre 2026 : délai de 0,5{NB}s dépassé"
             in _words(shown))
     assert "timed out" not in shown
 

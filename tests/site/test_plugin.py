@@ -210,8 +210,8 @@ def test_output_tabs_labelled_with_the_machine(es):
 
 def test_verified_mark_with_date(es):
     panel = panels(es)[1]
-    assert ('<li class="ruota-mark-passed"><span>Verificado en NVIDIA H200 (CUDA) y CPU x86_64 '
-            "(última ejecución: 21 de noviembre de 2026)</span></li>") in panel
+    assert ('<li class="ruota-mark-passed"><span>Verificado en NVIDIA H200 (CUDA) y CPU x86_64, '
+            "la última vez el 21 de noviembre de 2026</span></li>") in panel
 
 
 def test_skipped_reason(es, en):
@@ -321,7 +321,7 @@ def test_english_strings(en):
 
 def test_french_strings(fr):
     assert '<span class="ruota-requires-label">Nécessite</span>' in fr
-    assert f"Vérifié sur NVIDIA H200 (CUDA) et CPU x86_64 (dernière exécution{NB}: 21 novembre 2026)" in panels(fr)[1]
+    assert "Vérifié sur NVIDIA H200 (CUDA) et sur CPU x86_64, dernière exécution le 21 novembre 2026" in panels(fr)[1]
     assert "Échec sur CPU x86_64 le 20 novembre 2026" in panels(fr)[2]
     # French typography, applied to the built page: no-break space before the colon
     assert f"Exclu des tests, à dessein{NB}: ce bloc installe des paquets" in panels(fr)[4]

@@ -98,7 +98,8 @@ def _phrases(found: list[Any], states: tuple[str, ...], lang: str) -> str:
     words = [_phrase(g, states, lang) for g in found[:NAMED_GROUPS]]
     if len(found) > NAMED_GROUPS:
         words.append(text(lang, "other_targets", count=len(found) - NAMED_GROUPS))
-    return formatting.join(words, lang)
+    again = text(lang, "machines_again")  # French repeats its preposition: « sur A et sur B »
+    return formatting.join(words[:1] + [again + w for w in words[1:]], lang)
 
 
 def _failed_lines(found: list[Any], lang: str) -> list[tuple[str, str]]:
