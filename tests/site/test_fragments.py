@@ -149,8 +149,8 @@ def test_summary_line_with_singulars():
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     line = _words(fragments.page_summary([(_block(), passed), (_block("rocm"), skipped)], "fr"))
     assert ("Sur cette page, 1 bloc de code sur 2 a été vérifié, sur une machine de test (dernière exécution : "
-            "1er décembre 2026). Le bloc restant exige un matériel ou un accès qu'aucune machine de test "
-            "n'avait. La raison figure sous le bloc.") in line
+            "1er décembre 2026). Le bloc restant exige ROCm (indisponible sur les machines de test). "
+            "La raison figure sous le bloc.") in line
 
 
 def test_the_blocks_not_verified_share_one_sentence():
@@ -159,7 +159,8 @@ def test_the_blocks_not_verified_share_one_sentence():
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={})
-    blocks = [(_block(), passed), (_block("rocm"), skipped), (_block("rocm"), skipped), (never_run, Verdict([]))]
+    # skipped for two different needs: said in general words
+    blocks = [(_block(), passed), (_block("rocm"), skipped), (_block("network"), skipped), (never_run, Verdict([]))]
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
     assert line.endswith("Of the other 3, 2 need hardware or access that no test machine had and 1 is not "
                          "tested, by design. The reason is shown under each one.")
@@ -342,10 +343,10 @@ def test_the_sentence_about_the_other_blocks_counts_by_the_same_rule():
     blocks = [(_block(), passed)] * 13 + [(_block("rocm"), skipped)] * 7 + [(never_run, Verdict([]))] * 8
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
     assert line.startswith("On this page, 13 of 28 code blocks have been verified on one test machine (last run: ")
-    assert "Of the other 15, 7 need hardware or access that no test machine had and 8 are not tested" in line
+    assert "Of the other 15, 7 need ROCm (not available on any test machine) and 8 are not tested" in line
     line = " ".join(_words(fragments.page_summary(blocks, "es")).split())
-    assert "De los 15 bloques restantes, 7 necesitan hardware" in line and "15, 7" not in line
+    assert "De los 15 bloques restantes, 7 necesitan ROCm" in line and "15, 7" not in line
     line = " ".join(_words(fragments.page_summary(blocks, "fr")).split())
-    assert "Parmi les 15 blocs restants, 7 exigent un matériel" in line and "et 8 sont exclus des tests" in line
+    assert "Parmi les 15 blocs restants, 7 exigent ROCm" in line and "et 8 sont exclus des tests" in line
     line = " ".join(_words(fragments.page_summary(blocks[3:15] + blocks[22:], "es")).split())
     assert line.startswith("Se han verificado 10 de los 18 bloques") and "De los 8 bloques restantes, 2" in line

@@ -262,8 +262,8 @@ def test_page_summary(es):
     assert summary[2] == ("Se han verificado 3 de los 7 bloques de código de esta página, en al menos una de "
                           "las dos máquinas de pruebas (última ejecución: 21 de noviembre de 2026). De los 4 bloques "
                           "restantes, 1 falló en su última ejecución, 1 aún no se ha verificado en su forma actual, 1 "
-                          "necesita hardware o un acceso que ninguna máquina de pruebas tiene y 1 se excluye de "
-                          "las pruebas a propósito. El motivo figura debajo de cada uno.")
+                          "necesita ROCm, una GPU gfx906 y al menos 8\u00a0GiB de VRAM (no disponible en ninguna máquina "
+                          "de pruebas) y 1 se excluye de las pruebas a propósito. El motivo figura debajo de cada uno.")
     # right under the title
     assert es.index("ruota-summary") > es.index("<h1") and es.index("ruota-summary") < es.index("Una página de prueba")
 

@@ -290,6 +290,13 @@ def translation_banner(docs_dir: Path, page_key: str, lang: str, source_lang: st
 _NOT_VERIFIED = ("failed", "compiled", "pending", "skipped", "notrun")
 
 
+def _needed_by_skipped(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> str:
+    """What the skipped blocks need (``ROCm``, ``network access``) where they all need the same; else ``""``."""
+    phrases = {formatting.join([reasons.requirement_phrase(t, lang) for t in b.requirements], lang)
+               if b.requirements else "" for b, v in blocks_verdicts if _summary_state(b, v) == "skipped"}
+    return phrases.pop() if len(phrases) == 1 else ""
+
+
 def _summary_state(block: Any, verdict: Verdict) -> str:
     """What the summary line counts a block as: compiled code that passed is compiled, never verified."""
     if block.not_run_reason is not None:
@@ -327,12 +334,17 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
     if rest:  # one sentence for every block not verified, then where to read why
         left = sum(count for _, count in rest)
         opening = "summary_rest" if counts["passed"] else "summary_rest_none"
+        needed = _needed_by_skipped(blocks_verdicts, lang)
+
+        def said(key: str, count: int) -> str:
+            if key == "skipped" and needed:  # what they need, where they all need the same
+                return text(lang, "summary_skipped_named", count=count, what=needed)
+            return text(lang, f"summary_{key}", count=count)
+
         if len(rest) == 1:
-            what = text(lang, f"summary_{rest[0][0]}", count=left)
-            parts.append(text(lang, opening + "_alike", count=left, what=what))
+            parts.append(text(lang, opening + "_alike", count=left, what=said(*rest[0])))
         else:
-            items = [text(lang, "summary_item", count=count, what=text(lang, f"summary_{key}", count=count))
-                     for key, count in rest]
+            items = [text(lang, "summary_item", count=count, what=said(key, count)) for key, count in rest]
             parts.append(text(lang, opening, count=left, items=formatting.join(items, lang)))
         parts.append(text(lang, "summary_why", count=left))
     state = "failed" if counts["failed"] else ("passed" if counts["passed"] and not counts["pending"] else "stale")
