@@ -86,7 +86,7 @@ def test_each_target_shows_its_highest_tier_and_the_machines_per_tier(project):
 def test_compiled_is_never_worded_as_run_in_any_language(project):
     ledgers = [record(project, CPU)]
     said = {lang: rows(project, ledgers, lang)["gfx1102"][1] for lang in ("en", "es", "fr")}
-    assert said == {"en": "compiled for gfx1102 (CI, every commit)", "es": "compilado para gfx1102 (integración continua, en cada commit)",
+    assert said == {"en": "compiled for gfx1102 (CI, every commit)", "es": "compilado para gfx1102 (CI, en cada commit)",
                     "fr": "compilé pour gfx1102 (intégration continue, à chaque commit)"}
     # compiled on a GPU machine alone: the same tier, without the words about CI
     assert rows(project, [record(project, H200)])["gfx1102"][1] == "compiled for gfx1102"
@@ -132,7 +132,7 @@ def test_the_status_page_has_a_row_for_compiled_blocks(project):
     indexed = verdicts.index_ledgers([record_of(record(project, CPU))])
     items = [(b, indexed.verdict(g.page, b.index, b.sha256)) for g in guides for b in g.blocks]
     row = fragments._compiled_row([("Guía", "g/", items)], "es")
-    assert (row["count"], row["where"]) == ("1", "compilado para gfx906 y gfx1102 (integración continua, en cada commit)")
+    assert (row["count"], row["where"]) == ("1", "compilado para gfx906 y gfx1102 (CI, en cada commit)")
     assert fragments._compiled_row([("Guía", "g/", [(b, verdicts.index_ledgers([]).verdict(
         "es/guides/g.md", b.index, b.sha256)) for b, _ in items])], "es")["where"] == "ningún registro todavía"
 
