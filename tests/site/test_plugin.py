@@ -589,3 +589,12 @@ def test_a_checked_claim_shows_its_date_and_an_aged_one_is_marked(site, lang, ch
     assert 'href="https://example.org/recent"' in marks[0] and 'href="https://example.org/old"' in marks[1]
     assert old in aged and expired in aged and "ruota-fact-expired" in marks[1]
 
+
+
+def test_the_status_page_lists_pages_in_the_menus_order():
+    """The menu's order (sections flattened, titles or not); a page it leaves out comes after all it names."""
+    from ruota_docs.site.plugin import nav_order
+
+    nav = [{"Inicio": "index.md"}, {"Guías": ["guides/index.md", {"Keras": "guides/keras.md"}]}, "about.md"]
+    assert nav_order(nav) == {"index.md": 0, "guides/index.md": 1, "guides/keras.md": 2, "about.md": 3}
+    assert nav_order(None) == {}

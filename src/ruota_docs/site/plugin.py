@@ -74,6 +74,7 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
 
     @event_priority(-10)  # after mkdocstrings (0), which takes config.markdown_extensions for its docstrings
     def on_config(self, config):
+        self.nav_order = nav_order(config.get("nav"))
         try:  # before any page renders: a stack the capture cannot work with, named as such
             compat.check()
         except compat.UnsupportedDependency as error:
@@ -155,7 +156,10 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
         """``(title, url, [(block, verdict)…])`` for every page of one language."""
         result = []
         folder = self.docs_dir / lang if self.languages.folders else self.docs_dir
-        for path in sorted(folder.rglob("*.md")):
+        # in the menu's order, as readers meet the pages; pages the menu leaves out come last
+        order = getattr(self, "nav_order", {})
+        paths = sorted(folder.rglob("*.md"), key=lambda p: (order.get(p.relative_to(folder).as_posix(), len(order)), p))
+        for path in paths:
             key = path.relative_to(self.docs_dir).as_posix()
             blocks = [b for b in self._blocks(path, key) if not b.shown_only]
             if not blocks:
@@ -536,6 +540,24 @@ def _stamp(folder: Path) -> tuple:
 
 #: The sets of records (by `_stamp`) this process found `record check` accepts.
 _CHECKED: set[tuple] = set()
+
+
+def nav_order(nav) -> dict[str, int]:
+    """Each page the ``nav`` names (a path relative to its language folder) and its place in the menu."""
+    found: dict[str, int] = {}
+
+    def walk(item) -> None:
+        if isinstance(item, str):
+            found.setdefault(item, len(found))
+        elif isinstance(item, dict):
+            for value in item.values():
+                walk(value)
+        elif isinstance(item, list):
+            for value in item:
+                walk(value)
+
+    walk(nav or [])
+    return found
 
 
 def _align_with_file(rendered, own: list | None, lang: str, reason: str = "engine.made_by_site") -> None:
