@@ -286,7 +286,7 @@ def test_an_output_tab_shows_a_repeated_line_once():
     assert "[… la ligne précédente, répétée 3 fois]" in fragments.collapse_repeats("a\na\na", "fr")
     shown = fragments.output_tabs(Verdict([MachineResult("cpu", CPU, "passed", _entry("passed", output=output))]),
                                   "es", "0")
-    assert shown.count("TensorInfo.dtype") == 1 and "la línea anterior, 10 veces seguidas" in shown
+    assert shown.count("TensorInfo.dtype") == 1 and "la línea anterior aparece 10 veces seguidas" in shown
 
 
 def test_the_summary_never_counts_compiled_code_as_verified():
