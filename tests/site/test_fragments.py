@@ -306,15 +306,22 @@ def test_the_summary_never_counts_compiled_code_as_verified():
 
 @pytest.mark.parametrize(("kind", "lang", "said"), [
     ("python", "en", "(no output)"),
-    ("data", "en", "(parsed without error; nothing to print)"),
+    ("data", "en", "(nothing to print: the block is parsed, not run)"),
     ("doctest", "es", "(cada salida coincidió con la que muestra el bloque)"),
-    ("data", "fr", "(analysé sans erreur ; rien à afficher)"),
+    ("data", "fr", "(rien à afficher : le bloc est analysé, pas exécuté)"),
 ])
 def test_an_empty_output_says_what_it_means_for_the_kind_of_block(kind, lang, said):
     """A YAML block is parsed, not run, and a doctest's outputs are those in the block: neither is "no output"."""
     shown = fragments.output_tabs(Verdict([MachineResult("cpu", CPU, "passed", _entry("passed", output=""))]),
                                   lang, "0", kind=kind)
     assert f'<p class="ruota-output-empty">{html.escape(said)}</p>' in shown
+
+
+def test_a_data_block_that_passed_is_said_to_have_parsed():
+    """A YAML block is parsed, never run: its mark does not call it verified."""
+    data = SimpleNamespace(kind="data", requirements=(), not_run_reason=None, evidence=None, page="es/p.md")
+    said = _words(fragments.mark(data, verdict((CPU, "passed", "2026-12-01T08:00:00Z")), "es")).strip()
+    assert said == "Analizado sin errores en CPU x86_64 el 1 de diciembre de 2026"
 
 
 def test_a_block_the_author_keeps_out_says_so_of_the_block_and_an_engine_reason_stands_alone():

@@ -170,8 +170,9 @@ def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | No
                                        targets_or=formatting.join(targets, lang, "or"),
                                        machines=_phrases(found, ("passed",), lang),
                                        date=formatting.date(verdict.latest_run("passed"), lang), count=len(passed))))
-    elif passed:
-        lines.append(("passed", text(lang, "verified_on", machines=_phrases(found, ("passed",), lang),
+    elif passed:  # a data block (YAML, JSON, TOML) is parsed, not run: its mark says so
+        verb = "parsed_on" if getattr(block, "kind", "") == "data" else "verified_on"
+        lines.append(("passed", text(lang, verb, machines=_phrases(found, ("passed",), lang),
                                      date=formatting.date(verdict.latest_run("passed"), lang), count=len(passed))))
     skipped = verdict.by_state("skipped")
     if skipped and block.not_run_reason is None:
