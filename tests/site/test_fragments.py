@@ -148,7 +148,7 @@ def test_summary_line_with_singulars():
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     line = _words(fragments.page_summary([(_block(), passed), (_block("rocm"), skipped)], "fr"))
-    assert ("Sur cette page, 1 bloc de code sur 2 a été vérifié, sur une machine de test (dernière exécution : "
+    assert ("Sur cette page, 1 bloc de code sur 2 a été vérifié sur une machine de test (dernière exécution : "
             "1er décembre 2026). Le bloc restant exige ROCm (indisponible sur les machines de test). "
             "La raison figure sous le bloc.") in line
 
@@ -189,7 +189,7 @@ def test_summary_counts_above_ten_stay_digits_and_machines_are_not_overstated():
                            "machines (last run: 1 December 2026).")
     assert "The other 11 are not tested, by design." in line
     line = " ".join(_words(fragments.page_summary(blocks[:1] + blocks[2:4], "fr")).split())
-    assert line.startswith("Sur cette page, 1 bloc de code sur 3 a été vérifié, sur deux machines de test (")
+    assert line.startswith("Sur cette page, 1 bloc de code sur 3 a été vérifié sur deux machines de test (")
     assert "Les 2 autres sont exclus des tests, à dessein." in line
 
 
@@ -301,7 +301,7 @@ def test_the_summary_never_counts_compiled_code_as_verified():
                     "2026). The remaining block was compiled for its GPU targets but has not run on them. "
                     "The reason is shown under the block.")
     line = " ".join(_words(fragments.page_summary(blocks, "es")).split())
-    assert "Se han verificado 2 de los 3" in line and "se compiló para sus GPU de destino" in line
+    assert "En esta página se han verificado 2 de los 3" in line and "se compiló para sus GPU de destino" in line
 
 
 @pytest.mark.parametrize(("kind", "lang", "said"), [
@@ -356,4 +356,4 @@ def test_the_sentence_about_the_other_blocks_counts_by_the_same_rule():
     line = " ".join(_words(fragments.page_summary(blocks, "fr")).split())
     assert "Parmi les 15 blocs restants, 7 exigent ROCm" in line and "et 8 sont exclus des tests" in line
     line = " ".join(_words(fragments.page_summary(blocks[3:15] + blocks[22:], "es")).split())
-    assert line.startswith("Se han verificado 10 de los 18 bloques") and "De los 8 bloques restantes, 2" in line
+    assert line.startswith("En esta página se han verificado 10 de los 18 bloques") and "De los 8 bloques restantes, 2" in line

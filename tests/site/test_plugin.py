@@ -259,7 +259,7 @@ def test_no_paragraph_wraps_a_block(es):
 def test_page_summary(es):
     summary = re.search(r'<p class="ruota-summary ruota-state-(\w+)"><span>(.*?)</span></p>', es)
     assert summary[1] == "failed"
-    assert summary[2] == ("Se han verificado 3 de los 7 bloques de código de esta página, en al menos una de "
+    assert summary[2] == ("En esta página se han verificado 3 de los 7 bloques de código en al menos una de "
                           "las dos máquinas de pruebas (última ejecución: 21 de noviembre de 2026). De los 4 bloques "
                           "restantes, 1 falló en su última ejecución, 1 aún no se ha verificado en su forma actual, 1 "
                           "necesita ROCm, una GPU gfx906 y al menos 8\u00a0GiB de VRAM (no disponible en ninguna máquina "
@@ -326,7 +326,7 @@ def test_french_strings(fr):
     # French typography, applied to the built page: no-break space before the colon
     assert f"Exclu des tests, à dessein{NB}: ce bloc installe des paquets" in panels(fr)[4]
     assert "résultat partagé avec la version espagnole (même code dans toutes les langues)" in panels(fr)[1]
-    assert ("Sur cette page, 3 blocs de code sur 7 ont été vérifiés, sur au moins une des deux machines de test "
+    assert ("Sur cette page, 3 blocs de code sur 7 ont été vérifiés sur au moins une des deux machines de test "
             f"(dernière exécution{NB}: 21 novembre 2026). Parmi les 4 blocs restants, 1 a échoué lors de sa dernière "
             "exécution") in fr.replace("&#x27;", "'")
     assert '<td class="ruota-num">12,41</td>' in fr
