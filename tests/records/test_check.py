@@ -203,9 +203,8 @@ def test_stale_entries_are_warnings(project, good):
     good["blocks"]["es/gone.md#0"] = gone
     report = check(project, good)
     assert sorted(problems(report), reverse=True) == [
-        "es/p.md#1: warning: stale: the code of block 1 (line 7) has changed since it ran, "
-        "so the site shows it as not verified until the page runs again",
-        "es/gone.md#0: warning: stale: es/gone.md no longer exists, so the site shows it as not verified until the page runs again",
+        "es/p.md#1: warning: stale: the code of block 1 (line 7) has changed since it ran",
+        "es/gone.md#0: warning: stale: es/gone.md no longer exists",
     ]
     # the same code at another index is the code the site credits, so it is current
     assert report.stale == 2
@@ -606,8 +605,8 @@ def test_command_lines_and_exit_status(project, good, capsys):
     assert code == 1
     assert out == [
         f"{path}: machine.hip: error: no HIP version (torch.version.hip): a ROCm machine must record it",
-        f"{path}: es/p.md#1: warning: stale: the code of block 1 (line 7) has changed since it ran, "
-        "so the site shows it as not verified until the page runs again",
+        f"{path}: es/p.md#1: warning: stale: the code of block 1 (line 7) has changed since it ran",
+        "  hint: The site shows this block as not verified until the page runs again on this machine.",
         f"{path}: 9 entries, 1 stale, 1 error, 1 warning",
         "REFUSED: 1 record, 9 entries (1 stale); 1 error, 1 warning",
     ]
@@ -637,8 +636,8 @@ def test_command_json_and_strict(project, good, capsys):
     assert report["records"][0]["stale"] == 1
     assert report["records"][0]["problems"][0] | {"file": None} == {
         "file": None, "where": "es/p.md#1", "severity": "warning", "rule": "stale",
-        "message": "stale: the code of block 1 (line 7) has changed since it ran, so the site shows it as not verified until "
-                   "the page runs again", "hint": ""}
+        "message": "stale: the code of block 1 (line 7) has changed since it ran",
+        "hint": "The site shows this block as not verified until the page runs again on this machine."}
 
 
 def test_command_needs_files_and_reports_missing_ones(project, capsys):

@@ -505,6 +505,10 @@ def _check_reason_code(report: Report, key: str, result: Result) -> None:
                    "the engine writes the reason as its code's English")
 
 
+#: What a stale entry means for readers, and what to do about it.
+STALE_HINT = "The site shows this block as not verified until the page runs again on this machine."
+
+
 def _check_current(report: Report, block: BlockRef, result: Result, pages: _Pages) -> None:
     blocks = pages.blocks(block.page)
     stale = None
@@ -518,8 +522,7 @@ def _check_current(report: Report, block: BlockRef, result: Result, pages: _Page
                  else f"stale: the code of block {block.index} ({_written_at(at)}) has changed since it ran")
     if stale:
         report.stale += 1
-        report.add(block.key, "warning", "stale",
-                   f"{stale}, so the site shows it as not verified until the page runs again")
+        report.add(block.key, "warning", "stale", stale, STALE_HINT)
     elif result.outcome == "passed" and isinstance(blocks, list):
         if result.tier in tiers.TIERS:
             _check_tier_reached(report, block.key, result, blocks)
