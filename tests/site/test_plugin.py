@@ -321,13 +321,14 @@ def test_english_strings(en):
 
 def test_french_strings(fr):
     assert '<span class="ruota-requires-label">Nécessite</span>' in fr
-    assert "Vérifié sur NVIDIA H200 (CUDA) et sur CPU x86_64, dernière exécution le 21 novembre 2026" in panels(fr)[1]
-    assert "Échec sur CPU x86_64 le 20 novembre 2026" in panels(fr)[2]
+    # a day keeps its month on one line (no-break space)
+    assert f"Vérifié sur NVIDIA H200 (CUDA) et sur CPU x86_64, dernière exécution le 21{NB}novembre 2026" in panels(fr)[1]
+    assert f"Échec sur CPU x86_64 le 20{NB}novembre 2026" in panels(fr)[2]
     # French typography, applied to the built page: no-break space before the colon
     assert f"Exclu des tests, à dessein{NB}: ce bloc installe des paquets" in panels(fr)[4]
     assert "résultat partagé avec la version espagnole (même code dans toutes les langues)" in panels(fr)[1]
     assert ("Sur cette page, 3 blocs de code sur 7 ont été vérifiés sur au moins une des deux machines de test "
-            f"(dernière exécution{NB}: 21 novembre 2026). Parmi les 4 blocs restants, 1 a échoué lors de sa dernière "
+            f"(dernière exécution{NB}: 21{NB}novembre 2026). Parmi les 4 blocs restants, 1 a échoué lors de sa dernière "
             "exécution") in fr.replace("&#x27;", "'")
     assert '<td class="ruota-num">12,41</td>' in fr
 

@@ -19,7 +19,7 @@ Text is handled per block (a paragraph, a list item, a cell…), so a colon righ
 inline code (``<code>x</code>:``) gets its space too, added to the text beside it.
 
 A number keeps its unit or its percent sign on the same line: ``8 Go``, ``28,6 s`` (no-break
-space), ``80 %`` (narrow no-break space).
+space), ``80 %`` (narrow no-break space); a day keeps its month: ``6 décembre`` (no-break space).
 
 The page is read in one pass with regular expressions, as HTML parsers read it; code blocks
 (``pre``, scripts, styles, text areas) are copied unread, and only the attributes that
@@ -167,11 +167,24 @@ def _unit_edits(text: str, editable) -> Iterator[_Edit | None]:
             yield _respaced(text, editable, space, space + 1, space, NNBSP if match["unit"] == "%" else NBSP)
 
 
+#: A day and its month, parted by one ordinary space: ``6 décembre``, ``1er mars``.
+_DAY = re.compile(r"(?<![\w.,])(?:1er|\d{1,2}) (?:janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre"
+                  r"|novembre|décembre)(?![\w'’])")
+
+
+def _date_edits(text: str, editable) -> Iterator[_Edit | None]:
+    """The no-break space that keeps a day with its month (``6 décembre 2026`` never breaks after the 6)."""
+    for match in _DAY.finditer(text):
+        space = text.index(" ", match.start())
+        if editable[space]:
+            yield _respaced(text, editable, space, space + 1, space, NBSP)
+
+
 def _edits(text: str, editable: list[bool]) -> list[_Edit]:
     """``(start, end, replacement)`` over ``text`` (whose characters may or may not be
     changed, per ``editable``) that give it French spacing."""
     edits = itertools.chain(_punctuation_edits(text, editable), _guillemet_edits(text, editable),
-                            _unit_edits(text, editable))
+                            _unit_edits(text, editable), _date_edits(text, editable))
     return sorted({edit for edit in edits if edit is not None})  # « » asks twice for the space between them
 
 
@@ -201,7 +214,7 @@ _CODE_BLOCKS = {tag: re.compile(rf"<(/?){tag}(?=[\s/>])", re.I) for tag in ("pre
 #: A heading, its attributes and its content.
 _HEADINGS = re.compile(r"<(h[1-6])(\s[^>]*)?>(.*?)</\1\s*>", re.S | re.I)
 #: A sign French spacing is about: a block without one in its prose is left alone.
-_SIGNS = re.compile(r"[;:!?«»]|\d [%A-Za-z]")
+_SIGNS = re.compile(r"[;:!?«»]|\d [%A-Za-z]|1er ")
 
 
 def _attributes(inside: str) -> dict[str, str | None]:
