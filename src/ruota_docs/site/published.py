@@ -25,8 +25,10 @@ site shows a stale result as stale). It is run once per set of record files a pr
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from ruota_docs.blocks.block import Block
 from ruota_docs.records import check, private_data, provenance
 from ruota_docs.records.schema import RECORD_LIMIT, SHOWN_FIELDS, Record
 from ruota_docs.site import groups
@@ -142,12 +144,14 @@ _QUOTED = 20
 
 
 def checked(paths: list[Path], root: Path, docs_dir: Path, records_folder: Path,
-            keep_going: bool = False) -> dict[str, list[str]]:
+            keep_going: bool = False, built: Mapping[str, Sequence[Block]] | None = None) -> dict[str, list[str]]:
     """Raise `RecordRefused` with the check's errors where ``record check`` refuses any of ``paths``:
     the build publishes no record the check would turn away (a date in 2099, a pass a machine
     cannot have had, a number no chart can show). ``keep_going`` (``report_only``): return the
-    errors by file instead, for the build to leave those records out."""
-    reports = check.check_files(paths, root, docs_dir, records_folder=records_folder)
+    errors by file instead, for the build to leave those records out. ``built``: the blocks of the
+    pages the build rendered, by page (`ruota_docs.records.check.check_files`). A set of records
+    accepted before against the same pages is not checked again (`ruota_docs.records.check_cache`)."""
+    reports = check.check_files(paths, root, docs_dir, records_folder=records_folder, built=built, cached=True)
     refused = {r.file: [str(p) for p in r.problems if p.severity == "error"] for r in reports}
     refused = {file: errors for file, errors in refused.items() if errors}
     errors = [error for found in refused.values() for error in found]
