@@ -19,7 +19,9 @@ a refused output leaves its block unmarked, and each is listed with the other pr
 
 Beyond those, the build refuses whatever ``record check`` refuses (`checked`): every error of
 the check stops it, naming the file and the field (warnings, such as stale results, do not: the
-site shows a stale result as stale). It is run once per set of record files a process reads.
+site shows a stale result as stale). It runs once every page is rendered and before any is written,
+on each page's blocks as the build rendered them, once per set of record files a process reads, and
+not again in a later build where nothing it read has changed (`ruota_docs.records.check_cache`).
 """
 
 from __future__ import annotations
