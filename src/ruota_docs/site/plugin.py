@@ -616,11 +616,21 @@ def _mark_generated(html: str, rendered, page_verdicts: list, lang: str) -> str:
     if not rendered.placed:
         return html
     found = {block.index: (block, verdict) for block, verdict in page_verdicts}
-    for _start, end, index in sorted(rendered.placed, reverse=True):  # from the end: offsets before stay put
-        block, verdict = found[index]
-        panel = fragments.block_panel(block, verdict, lang, str(block.index))
-        html = html[:end] + panel + html[end:]
-    return html
+    placed = sorted(rendered.placed)
+    panels = [fragments.block_panel(found[index][0], found[index][1], lang, str(found[index][0].index))
+              for _start, _end, index in reversed(placed)][::-1]
+    ends = [end for _start, end, _index in placed]
+    if ends != sorted(ends):  # blocks inside one another (never from `generated.add_blocks`): one at a time
+        for (_start, end, _index), panel in reversed(list(zip(placed, panels, strict=True))):
+            html = html[:end] + panel + html[end:]
+        return html
+    # one pass: a page of mkdocstrings' API reference holds hundreds of such blocks, and copying
+    # its whole HTML once for each panel cost more than the panels
+    parts, last = [], 0
+    for end, panel in zip(ends, panels, strict=True):
+        parts += [html[last:end], panel]
+        last = end
+    return "".join(parts) + html[last:]
 
 
 def _line_of(source: str, fragment: str) -> int:
