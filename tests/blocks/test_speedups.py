@@ -30,5 +30,5 @@ def test_a_name_no_trick_has_is_an_error_naming_the_tricks(monkeypatch):
 def test_each_trick_names_its_stage_and_module():
     for name, said in speedups.TRICKS.items():
         stage, module = said.split(":", 1)[0].split(" ", 1)
-        assert stage in ("blocks", "run", "records", "site", "serve"), name
+        assert stage in ("blocks", "run", "site", "serve"), name
         assert module.startswith(f"({stage}/") and module.endswith(".py)"), name

@@ -31,8 +31,6 @@ TRICKS: dict[str, str] = {
     "render_cache": "blocks (blocks/render_cache.py): what the fast rendering of a page found, kept on disk "
                     "between runs",
     "page_ahead": "run (run/page_ahead.py): the next page's process started while the page before it runs",
-    "check_cache": "records (records/check_cache.py): a set of records the build's record check accepted, "
-                   "remembered with the pages it read, so that the next build does not check it again",
 }
 
 

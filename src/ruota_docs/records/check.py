@@ -80,8 +80,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ruota_docs.records import (agreement, attestations, bounds, check_cache, gpus, listing, private_data,
-                                provenance, reason_codes, schema, stored)
+from ruota_docs.records import (agreement, attestations, bounds, gpus, listing, private_data, provenance,
+                                reason_codes, schema, stored)
 from ruota_docs.blocks.block import Block
 from ruota_docs.blocks.collect import PageError, page_blocks
 from ruota_docs.blocks import expected_output, site_config, tiers
@@ -131,9 +131,6 @@ class Report:
     stale: int = 0
     as_root: int = 0
     identity: tuple[Any, ...] | None = None  #: (machine_id, fingerprint), once read
-    #: accepted by an earlier build's check against the same pages (`ruota_docs.records.check_cache`):
-    #: not checked again, so its warnings are not listed
-    remembered: bool = False
 
     def add(self, where: str, severity: str, rule: str, message: str, hint: str = "") -> None:
         self.problems.append(Problem(self.file, where, severity, rule, message, hint))
@@ -337,7 +334,6 @@ class _Pages:
         self.root, self.docs_dir = root, docs_dir
         self.cache: dict[str, list[Block] | PageError | None] = {page: list(found) for page, found in
                                                                   (built or {}).items()}
-        self.asked: set[str] = set()  #: the pages whose blocks the check read
         self.languages = site_config.languages(root)
         self.allowed, self.allow_error = [], None
         try:
@@ -362,7 +358,6 @@ class _Pages:
         return private_data.Known(texts, self.allowed)
 
     def blocks(self, page: str) -> list[Block] | PageError | None:
-        self.asked.add(page)
         if page not in self.cache:
             path = self.docs_dir / page
             if not path.is_file():
@@ -993,26 +988,18 @@ def _heaviest(data: dict[str, Any]) -> str:
 
 
 def check_files(paths: Iterable[str | Path], root: Path, docs_dir: Path, now: dt.datetime | None = None,
-                records_folder: Path | None = None, built: Mapping[str, Sequence[Block]] | None = None,
-                cached: bool = False) -> list[Report]:
+                records_folder: Path | None = None, built: Mapping[str, Sequence[Block]] | None = None) -> list[Report]:
     """Run `check_file` on each record, and apply one more rule across them.
 
     Two records of one machine (the same machine id and fingerprint) are an error on the second.
     Each page is read once for all the records, because CI checks every record of the site, and a
     site may hold a thousand. ``built``: the blocks of the pages a build has rendered, by page
     (``es/guides/x.md``), each as `page_blocks` gives them (``shown_only`` included), so that a
-    build does not render its pages a second time to check its records; the others are rendered here.
-    ``cached`` (a build's check): a set of records accepted before against the same pages is not
-    checked again (`ruota_docs.records.check_cache`); its reports are then ``remembered``, with no problem."""
+    build does not render its pages a second time to check its records; the others are rendered here."""
     reports: list[Report] = []
     seen: dict[tuple[Any, Any], str] = {}
     pages = _Pages(Path(root), Path(docs_dir), built)
-    files = [Path(path) for path in paths]
-    folder = Path(records_folder or Path(root) / "verification")
-    remembered = check_cache.key(files, Path(root), Path(docs_dir), folder) if cached else None
-    if check_cache.accepted(remembered, Path(docs_dir), pages.blocks):
-        return [Report(str(path), remembered=True) for path in files]
-    for path in files:
+    for path in paths:
         report = check_file(Path(path), root, docs_dir, now, pages, records_folder)
         identity = getattr(report, "identity", None)
         if identity and identity[0] is not None:
@@ -1023,8 +1010,6 @@ def check_files(paths: Iterable[str | Path], root: Path, docs_dir: Path, now: dt
             else:
                 seen[identity] = report.file
         reports.append(report)
-    if not any(report.count("error") for report in reports):
-        check_cache.remember(remembered, pages.asked, Path(docs_dir), pages.blocks)
     return reports
 
 
