@@ -350,9 +350,9 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
         check`` renders (`ruota_docs.blocks.collect.page_blocks`): of a page a hook or plugin rewrote,
         those pytest collects of it; of another, those of this rendering. None where the engine cannot
         read the page: the check renders it and says so, as ``record check`` does."""
-        if blocks is not None:
-            key = Path(page.file.abs_src_path).resolve().relative_to(self.docs_dir).as_posix()
-            self._built[key] = blocks
+        path = Path(page.file.abs_src_path).resolve()
+        if blocks is not None and path.is_relative_to(self.docs_dir):  # not a page another plugin made elsewhere
+            self._built[path.relative_to(self.docs_dir).as_posix()] = blocks
 
     def _block_marks(self, rendered, page_key: str, source: str, lang: str) -> tuple[dict, dict, list]:
         """``(badges, panels, verdicts)`` of a page's blocks: the marks before and the panel after each
