@@ -76,6 +76,20 @@ def test_the_hook_gets_the_page_as_mkdocs_hands_it(tmp_path):
     assert found.blocks[-1].code == "index.md tiny True True" and found.blocks[-1].made_by == "hooks/tabs.py"
 
 
+def test_the_hook_sees_the_page_title_and_front_matter_as_after_read_source(tmp_path):
+    """FastAPI's hook starts with ``page.title.split(…)`` and writes into ``page.meta``."""
+    seen = ("def on_page_markdown(markdown, page, config, files):\n"
+            "    page.meta.setdefault('social', {})\n"
+            "    return markdown + f'\\n```text\\n{page.title.split(\" {\")[0]} {sorted(page.meta)}\\n```\\n'\n")
+    root = _site(tmp_path, collect=True, hook=seen)
+    found = renderer.render(root, root / "docs" / "index.md", fast=True)
+    assert found.problems == []
+    assert found.blocks[-1].code == "Tiny ['social', 'title']"
+    (root / "docs" / "index.md").write_text("# Heading { #h }\n\nText.\n", encoding="utf-8")
+    found = renderer.render(root, root / "docs" / "index.md", fast=True)
+    assert found.blocks[-1].code == "Heading ['social']"
+
+
 def test_line_map_counts_the_rewritten_lines_in_the_file():
     written = "a\n```python\nx\n```\nb"
     rewritten = "a\n=== \"1\"\n\n    ```python\n    x\n    ```\n\n=== \"2\"\n\n    ```python\n    y\n    ```\nb"

@@ -521,6 +521,44 @@ def test_blocks_a_hook_makes_are_marked_not_run_and_the_files_own_keep_their_rec
         assert "collect_hooks: true" in made  # how to have it run, where a hook made it
 
 
+BORROWING_HOOK = '''
+from pathlib import Path
+
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File
+
+
+@event_priority(-100)  # after the site's plugins (mkdocs-static-i18n sorts the files by language)
+def on_files(files, config):
+    other = Path(config.docs_dir).parent / "elsewhere"
+    files.append(File("es/borrowed.md", str(other), config.site_dir, config.use_directory_urls))
+    return files
+'''
+
+
+def test_a_page_a_hook_brings_in_from_outside_the_docs_folder_is_marked_not_run_with_where_it_is(tmp_path):
+    """FastAPI's hook serves the English page where a translation is missing, from another folder: pytest
+    never collects it, so its blocks say why they are not run, and no record of a docs page is theirs."""
+    borrowed = "# Prestada { #prestada }\n\n```python\nprint('own')\n```\n"
+    root = write_tree(tmp_path / "site", {"docs/es/index.md": borrowed, "elsewhere/es/borrowed.md": borrowed,
+                                          "hooks.py": BORROWING_HOOK}, site=True)
+    (root / "mkdocs.yml").write_text((root / "mkdocs.yml").read_text() + "hooks:\n  - hooks.py\n", encoding="utf-8")
+    (root / "verification").mkdir()
+    record = record_of(synthetic_record(root, RX7600))  # index.md's block passed, with the same code
+    (root / "verification" / "rocm-gfx1102.json").write_text(record.to_json(), encoding="utf-8")
+    done = run_mkdocs(root)
+    assert done.returncode == 0, done.stderr
+    [own] = panels(article(root / "site" / "index.html"))
+    assert "AMD Radeon RX 7600" in words(own)
+    [other] = [words(p) for p in panels(article(root / "site" / "es" / "borrowed" / "index.html"))]
+    from ruota_docs.site.locales import text
+
+    # (each language's build adds the page at the same address: the last one built, French, stays)
+    said = {lang: text(lang, "engine.outside_docs", path="../elsewhere/es/borrowed.md") for lang in ("es", "en", "fr")}
+    assert any(" ".join(reason.split()) in other for reason in said.values()), other
+    assert "AMD Radeon RX 7600" not in other
+
+
 def test_with_collect_hooks_the_blocks_a_hook_makes_run_and_their_marks_come_true(tmp_path):
     """``collect_hooks: true``: pytest collects the page as the hook rewrites it, so the block the hook
     makes runs, is recorded, and the build shows it passed, as it shows the file's own block."""

@@ -93,13 +93,14 @@ def _loaded(config_file: str, _stamp: int | None, stamps: tuple) -> tuple[list[H
     return found, config
 
 
-def apply(setup, docs_dir: Path, path: Path, markdown: str) -> tuple[str, tuple[str, ...]]:
-    """``(markdown, names)``: the page's Markdown (without its front matter, as MkDocs passes it)
-    after each hook's ``on_page_markdown``, and the names of the hooks that changed it."""
+def apply(setup, docs_dir: Path, path: Path, text: str, markdown: str) -> tuple[str, tuple[str, ...]]:
+    """``(markdown, names)``: the page's Markdown (``markdown``: the file's ``text`` without its
+    front matter, as MkDocs passes it) after each hook's ``on_page_markdown``, and the names of the
+    hooks that changed it."""
     found, config = hooks(setup.config_file)
     if not found:
         return markdown, ()
-    page, files = _page(config, Path(docs_dir), Path(path))
+    page, files = _page(config, Path(docs_dir), Path(path), text, markdown)
     changed = []
     for hook in found:
         try:
@@ -113,11 +114,13 @@ def apply(setup, docs_dir: Path, path: Path, markdown: str) -> tuple[str, tuple[
     return markdown, tuple(changed)
 
 
-def _page(config, docs_dir: Path, path: Path):
+def _page(config, docs_dir: Path, path: Path, text: str, markdown: str):
     """``(page, files)`` as MkDocs hands them to ``on_page_markdown``: a ``Page`` holding the page's
-    ``File``, and the docs folder's files."""
+    ``File``, its Markdown and front matter as ``Page.read_source`` leaves them (hooks read
+    ``page.title`` and ``page.meta``), and the docs folder's files."""
     from mkdocs.structure.files import File  # noqa: PLC0415
     from mkdocs.structure.pages import Page  # noqa: PLC0415
+    from mkdocs.utils.meta import get_data  # noqa: PLC0415
 
     from ruota_docs.blocks import mkdocs_page  # noqa: PLC0415
 
@@ -130,7 +133,9 @@ def _page(config, docs_dir: Path, path: Path):
         src = path.name
     file = File(src, str(docs_dir.resolve()), site_dir, urls)
     files = mkdocs_page.files_of(str(docs_dir.resolve()), site_dir, urls)
-    return Page(None, file, config), files
+    page = Page(None, file, config)
+    page.markdown, page.meta = markdown, get_data(text)[1]
+    return page, files
 
 
 class LineMap:

@@ -78,7 +78,7 @@ def render(root: Path, path: Path, text: str | None = None, docs_dir: Path | Non
     written = body
     try:
         if hooked:
-            body, made_by = page_hooks.apply(setup, docs, path, body)
+            body, made_by = page_hooks.apply(setup, docs, path, text, body)
     except page_hooks.HookError as error:
         return PageRender(page, lang, problems=[Problem(first_line, str(error))])
     try:

@@ -18,6 +18,7 @@ overrides one by putting a file of the same name under its theme's ``custom_dir`
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 from html import escape as _escape
 from pathlib import Path
@@ -312,7 +313,10 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
         state = self.capture.page_state if self.config.enabled else None
         if state is None:
             return html
-        page_key = page.file.src_uri
+        outside = _outside(page.file.abs_src_path, self.docs_dir)
+        # a page a hook brings in from another folder (FastAPI's: the English page where a translation
+        # is missing) is no page of this site's docs: keyed by where it is, so no page's record is its
+        page_key = outside or page.file.src_uri
         lang = self._reader_lang(page, config)
         # the Markdown as the page holds it (the lines its value: directives are found on)
         source = page.file.content_string if page.file.abs_src_path else ""
@@ -324,6 +328,8 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
             self._rewritten = False
             own = self._file_blocks(page)
             _align_with_file(rendered, own, lang, self._made_reason(config))
+        if outside:
+            _not_collected(rendered.blocks, text(lang, "engine.outside_docs", path=outside))
         if rendered.problems:
             problem = rendered.problems[0]
             self._stop(f"{page_key}:{problem.line}: {problem.message}", *rendered.problems[1:], page=page_key)
@@ -331,7 +337,7 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
         filled = self._page_directives(page, rendered, lang, files)
         banner = "" if self.languages.single else fragments.translation_banner(
             self.docs_dir, page_key, lang, self.site.source_language)
-        if page.file.abs_src_path and self._own_page(page_key, lang):  # not a page shown in another language
+        if page.file.abs_src_path and not outside and self._own_page(page_key, lang):  # a page of these docs
             page_cache.remember(page.file.abs_src_path, own or rendered.blocks,
                                 {o[0] for o in state.origins if o} | self._hook_files(),
                                 lists_pages=any(directives.KINDS[d.name].lists_pages for d in rendered.directives),
@@ -604,10 +610,24 @@ def _align_with_file(rendered, own: list | None, lang: str, reason: str = "engin
             continue
         moved[block.index] = extra
         block.index, extra = extra, extra + 1
+        _not_collected([block], text(lang, reason))
+    rendered.placed = [(start, end, moved.get(index, index)) for start, end, index in rendered.placed]
+
+
+def _outside(path: str | None, docs_dir: Path) -> str:
+    """Where a page's file is, relative to the docs folder, if it is outside it ("" if inside)."""
+    if not path:
+        return ""
+    found = Path(path).resolve()
+    return "" if found.is_relative_to(docs_dir) else Path(os.path.relpath(found, docs_dir)).as_posix()
+
+
+def _not_collected(blocks, reason: str) -> None:
+    """Blocks pytest does not collect are marked not run, with why (no run could ever mark them)."""
+    for block in blocks:
         block.error = None
         if block.generated_by is None and not block.shown_only:
-            block.options = {**block.options, "skip": True, "reason": text(lang, reason)}
-    rendered.placed = [(start, end, moved.get(index, index)) for start, end, index in rendered.placed]
+            block.options = {**block.options, "skip": True, "reason": reason}
 
 
 def _mark_generated(html: str, rendered, page_verdicts: list, lang: str) -> str:
