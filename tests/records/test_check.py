@@ -834,3 +834,22 @@ def test_a_tier_needs_a_pass_a_known_name_and_for_ran_a_card(tiered):
     data = with_tiers(tiered, CPU, block1="checked")
     assert only(check(tiered, data), "es/p.md#1.tier") == (
         "tier 'checked' needs a GPU, and this record's machine has none (CPU only, x86_64)")
+
+
+def test_a_build_gives_the_check_the_blocks_it_rendered(project, good):
+    """A build checks its records on each page's blocks as it rendered them (``built``), and renders only
+    the pages it did not; `record check` on the command line renders every page."""
+    import textwrap
+
+    from ruota_docs.blocks.collect import page_blocks
+
+    docs = project / "docs"
+    path = project / "verification" / "rocm-gfx1102.json"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(stored_text(good), encoding="utf-8")
+    built = {"es/p.md": page_blocks(project, docs, docs / "es" / "p.md", shown_only=True)}
+    (docs / "es" / "p.md").write_text(textwrap.dedent(PAGE).replace('print("dos")', 'print("otro")'), encoding="utf-8")
+    rendered = record_check.check_files([path], project, docs, now=NOW)[0]
+    assert [p.where for p in rendered.problems] == ["es/p.md#1"] and rendered.stale == 1  # the file, as it is now
+    given = record_check.check_files([path], project, docs, now=NOW, built=built)[0]
+    assert problems(given) == [] and given.stale == 0  # the blocks the build rendered, not the file's

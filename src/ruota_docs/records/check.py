@@ -75,7 +75,7 @@ import json
 import math
 import re
 import unicodedata
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -329,11 +329,12 @@ def _check_machine_names(report: Report, machine: Machine, machine_id: Any, stem
 
 # -- the entries -----------------------------------------------------------------------------
 class _Pages:
-    """The current blocks of each page (read once)."""
+    """The current blocks of each page (read once): those a build rendered (``built``), else rendered here."""
 
-    def __init__(self, root: Path, docs_dir: Path) -> None:
+    def __init__(self, root: Path, docs_dir: Path, built: Mapping[str, Sequence[Block]] | None = None) -> None:
         self.root, self.docs_dir = root, docs_dir
-        self.cache: dict[str, list[Block] | PageError | None] = {}
+        self.cache: dict[str, list[Block] | PageError | None] = {page: list(found) for page, found in
+                                                                  (built or {}).items()}
         self.languages = site_config.languages(root)
         self.allowed, self.allow_error = [], None
         try:
@@ -991,15 +992,17 @@ def _heaviest(data: dict[str, Any]) -> str:
 
 
 def check_files(paths: Iterable[str | Path], root: Path, docs_dir: Path, now: dt.datetime | None = None,
-                records_folder: Path | None = None) -> list[Report]:
+                records_folder: Path | None = None, built: Mapping[str, Sequence[Block]] | None = None) -> list[Report]:
     """Run `check_file` on each record, and apply one more rule across them.
 
     Two records of one machine (the same machine id and fingerprint) are an error on the second.
     Each page is read once for all the records, because CI checks every record of the site, and a
-    site may hold a thousand."""
+    site may hold a thousand. ``built``: the blocks of the pages a build has rendered, by page
+    (``es/guides/x.md``), each as `page_blocks` gives them (``shown_only`` included), so that a
+    build does not render its pages a second time to check its records; the others are rendered here."""
     reports: list[Report] = []
     seen: dict[tuple[Any, Any], str] = {}
-    pages = _Pages(Path(root), Path(docs_dir))
+    pages = _Pages(Path(root), Path(docs_dir), built)
     for path in paths:
         report = check_file(Path(path), root, docs_dir, now, pages, records_folder)
         identity = getattr(report, "identity", None)
