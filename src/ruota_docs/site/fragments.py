@@ -182,9 +182,9 @@ def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | No
         for key, machines in _by_reason(verdict).items():
             said.setdefault(reasons.reason_text(machines[0].entry, lang), []).append(key)
         for reason, keys in said.items():
-            targets = groups.page_targets(page)  # the same for every copy's language
-            found_groups = verdict.kept(("skipped_groups", tuple(keys), targets), lambda: groups.group(
-                [r for key in keys for r in _by_reason(verdict)[key]], targets))
+            on_page = groups.page_targets(page)  # the same for every copy's language
+            found_groups = verdict.kept(("skipped_groups", tuple(keys), on_page), lambda: groups.group(
+                [r for key in keys for r in _by_reason(verdict)[key]], on_page))
             where = _phrases(found_groups, ("skipped",), lang)
             lines.append(("skipped", text(lang, "skipped_on", machines=where, reason=reason)))
     if not passed and not verdict.by_state("failed") and block.not_run_reason is None:
