@@ -78,13 +78,15 @@ test: $(VENV)/.tests-installed
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # What CI adds after the tests: every block has a current record, every record passes
-# `record check`, translations match.
+# `record check`, translations match their source's structure and none is older than its source
+# (`i18n status` fails on a stale or missing translation: its banner must not reach the published site).
 # The folder, not a shell glob: the check lists it as the build and status do (hidden files, links
 # and anything that is not a regular file refused, named).
 check: $(VENV)/.tests-installed
 	$(BIN)/ruota-docs status --strict
 	$(BIN)/ruota-docs record check verification/
 	$(BIN)/ruota-docs i18n check
+	$(BIN)/ruota-docs i18n status --no-diff
 
 # The records named in the file RECORDS_FROM, one per NUL byte (`git diff -z --name-only`): a name
 # never passes through make or a shell, whatever characters it holds.

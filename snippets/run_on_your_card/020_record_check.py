@@ -41,10 +41,11 @@ with contextlib.redirect_stdout(report):
     status = main(["--root", ".", "record", "check", "verification/rocm-gfx1102.json"])
 print(report.getvalue(), end="")
 print("exit status", status)
-#> verification/rocm-gfx1102.json: machine.hip: error: a ROCm machine records its HIP version (torch.version.hip)
-#> verification/rocm-gfx1102.json: es/demo.md#1: warning: stale: the code of block 1 (line 7) has changed since it ran, so the site shows it as not verified until the page runs again
+#> verification/rocm-gfx1102.json: machine.hip: error: no HIP version (torch.version.hip): a ROCm machine must record it
+#> verification/rocm-gfx1102.json: es/demo.md#1: warning: stale: the code of block 1 (line 7) has changed since it ran
+#>   hint: The site shows this block as not verified until the page runs again on this machine.
 #> verification/rocm-gfx1102.json: es/demo.md#0.output: error: contains a home folder (/home/<a…>)
-#>   hint: Run the page again on that machine (the engine masks its own user and host names), or remove the text and run `ruota-docs record migrate` on the record. If the docs print this text on purpose, add it to allow_private in mkdocs.yml.
+#>   hint: Run the page again on that machine (the engine masks that machine's user and host names), or remove the text and run `ruota-docs record migrate` on the record. If the docs print this text on purpose, add it to allow_private in mkdocs.yml.
 #> verification/rocm-gfx1102.json: 2 entries, 1 stale, 2 errors, 1 warning
 #> REFUSED: 1 record, 2 entries (1 stale); 2 errors, 1 warning
 #> exit status 1

@@ -287,6 +287,9 @@ def _french_problems(text: str, where: str) -> tuple[list[str], int]:
         token = re.findall(r"\S*$", text[: m.start("sign")].rstrip())[0] if not space else ""
         if not before or before in "\0([{«" or "://" in token or re.fullmatch(r"[A-Z]", token):
             continue
+        quoted = text[: m.start()].count("«") > text[: m.start()].count("»")
+        if not space and sign == ":" and quoted:
+            continue  # a title in another language, or a name (« requires: »), quoted as written
         checked += 1
         wanted = _NB if sign == ":" else _NN
         if space != wanted:

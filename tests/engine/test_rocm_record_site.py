@@ -133,7 +133,7 @@ def test_card_matrix_shows_the_rocm_row(site):
                                     "HIP 6.4.43482-0f2d60242 · 28 de noviembre de 2026")
     missing = re.findall(r'<tr class="ruota-matrix-missing" data-targets="([^"]+)"', page)
     assert missing == ["gfx906", "gfx1030 gfx1031 gfx1032"]  # the RX 7600 has its record now
-    assert '<a href="../run-on-your-card/">Ejecuta la suite de pruebas en esta tarjeta y envía tu registro.</a>' in page
+    assert '<a href="../run-on-your-card/">Ejecuta la suite de pruebas en tu tarjeta y envía el registro.</a>' in page
 
 
 def test_every_matrix_link_reaches_its_block(site):

@@ -17,7 +17,7 @@ from ruota_docs.records import ledger, stored
 from ruota_docs.records.schema import OUTPUT_LIMIT
 
 #: What a private-data finding tells the sender to do: its hint, below the problem's line.
-FIX = ("Run the page again on that machine (the engine masks its own user and host names), or remove the text and "
+FIX = ("Run the page again on that machine (the engine masks that machine's user and host names), or remove the text and "
        "run `ruota-docs record migrate` on the record. If the docs print this text on purpose, add it to allow_private "
        "in mkdocs.yml.")
 
@@ -129,17 +129,17 @@ def test_a_result_for_a_block_this_machine_cannot_run_is_refused(project, machin
 def test_rocm_record_without_a_hip_version(project, good):
     good["machine"]["hip"] = None
     report = check(project, good)
-    assert only(report, "machine.hip") == "a ROCm machine records its HIP version (torch.version.hip)"
+    assert only(report, "machine.hip") == "no HIP version (torch.version.hip): a ROCm machine must record it"
     assert record_check.summary([report])[1] == 1
 
 
 @pytest.mark.parametrize("field, value, where, message", [
-    ("arch", None, "machine.arch", "a ROCm machine records its gfx target (gcnArchName, e.g. gfx1102), not None"),
+    ("arch", None, "machine.arch", "no gfx target (gcnArchName, e.g. gfx1102): a ROCm machine must record it"),
     ("arch", "gfx1100", "machine.arch", "'AMD Radeon RX 7600' is a gfx1102 card, not gfx1100"),
-    ("gpu_name", None, "machine.gpu_name", "a ROCm machine names its GPU"),
+    ("gpu_name", None, "machine.gpu_name", "no GPU name: a ROCm machine must record it"),
     ("cuda", "12.4", "machine.cuda", "a ROCm build of torch has no CUDA version"),
     ("torch", "2.9.1+cu126", "machine.torch", "2.9.1+cu126 is a CUDA build of torch, not a ROCm one"),
-    ("gpu_count", 0, "machine.gpu_count", "a machine with a GPU sees at least one (got 0)"),
+    ("gpu_count", 0, "machine.gpu_count", "0 GPUs: a ROCm machine sees at least one"),
     ("os", "haiku", "machine.os", "must be one of linux, windows, macos, not 'haiku'"),
 ])
 def test_incoherent_rocm_machine(project, good, field, value, where, message):
@@ -150,7 +150,7 @@ def test_incoherent_rocm_machine(project, good, field, value, where, message):
 def test_cuda_record_without_a_cuda_version(project):
     data = synthetic_record(project, H200)
     data["machine"]["cuda"] = None
-    assert only(check(project, data), "machine.cuda") == "a CUDA machine records its CUDA version (torch.version.cuda)"
+    assert only(check(project, data), "machine.cuda") == "no CUDA version (torch.version.cuda): a CUDA machine must record it"
 
 
 def test_cpu_record_with_a_gpu(project):
@@ -203,9 +203,8 @@ def test_stale_entries_are_warnings(project, good):
     good["blocks"]["es/gone.md#0"] = gone
     report = check(project, good)
     assert sorted(problems(report), reverse=True) == [
-        "es/p.md#1: warning: stale: the code of block 1 (line 7) has changed since it ran, "
-        "so the site shows it as not verified until the page runs again",
-        "es/gone.md#0: warning: stale: es/gone.md no longer exists, so the site shows it as not verified until the page runs again",
+        "es/p.md#1: warning: stale: the code of block 1 (line 7) has changed since it ran",
+        "es/gone.md#0: warning: stale: es/gone.md no longer exists",
     ]
     # the same code at another index is the code the site credits, so it is current
     assert report.stale == 2
@@ -605,9 +604,9 @@ def test_command_lines_and_exit_status(project, good, capsys):
     out = capsys.readouterr().out.splitlines()
     assert code == 1
     assert out == [
-        f"{path}: machine.hip: error: a ROCm machine records its HIP version (torch.version.hip)",
-        f"{path}: es/p.md#1: warning: stale: the code of block 1 (line 7) has changed since it ran, "
-        "so the site shows it as not verified until the page runs again",
+        f"{path}: machine.hip: error: no HIP version (torch.version.hip): a ROCm machine must record it",
+        f"{path}: es/p.md#1: warning: stale: the code of block 1 (line 7) has changed since it ran",
+        "  hint: The site shows this block as not verified until the page runs again on this machine.",
         f"{path}: 9 entries, 1 stale, 1 error, 1 warning",
         "REFUSED: 1 record, 9 entries (1 stale); 1 error, 1 warning",
     ]
@@ -637,8 +636,8 @@ def test_command_json_and_strict(project, good, capsys):
     assert report["records"][0]["stale"] == 1
     assert report["records"][0]["problems"][0] | {"file": None} == {
         "file": None, "where": "es/p.md#1", "severity": "warning", "rule": "stale",
-        "message": "stale: the code of block 1 (line 7) has changed since it ran, so the site shows it as not verified until "
-                   "the page runs again", "hint": ""}
+        "message": "stale: the code of block 1 (line 7) has changed since it ran",
+        "hint": "The site shows this block as not verified until the page runs again on this machine."}
 
 
 def test_command_needs_files_and_reports_missing_ones(project, capsys):
@@ -835,3 +834,22 @@ def test_a_tier_needs_a_pass_a_known_name_and_for_ran_a_card(tiered):
     data = with_tiers(tiered, CPU, block1="checked")
     assert only(check(tiered, data), "es/p.md#1.tier") == (
         "tier 'checked' needs a GPU, and this record's machine has none (CPU only, x86_64)")
+
+
+def test_a_build_gives_the_check_the_blocks_it_rendered(project, good):
+    """A build checks its records on each page's blocks as it rendered them (``built``), and renders only
+    the pages it did not; `record check` on the command line renders every page."""
+    import textwrap
+
+    from ruota_docs.blocks.collect import page_blocks
+
+    docs = project / "docs"
+    path = project / "verification" / "rocm-gfx1102.json"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(stored_text(good), encoding="utf-8")
+    built = {"es/p.md": page_blocks(project, docs, docs / "es" / "p.md", shown_only=True)}
+    (docs / "es" / "p.md").write_text(textwrap.dedent(PAGE).replace('print("dos")', 'print("otro")'), encoding="utf-8")
+    rendered = record_check.check_files([path], project, docs, now=NOW)[0]
+    assert [p.where for p in rendered.problems] == ["es/p.md#1"] and rendered.stale == 1  # the file, as it is now
+    given = record_check.check_files([path], project, docs, now=NOW, built=built)[0]
+    assert problems(given) == [] and given.stale == 0  # the blocks the build rendered, not the file's

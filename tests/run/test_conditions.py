@@ -65,8 +65,8 @@ def debian_hipcc(monkeypatch):
     monkeypatch.setattr(toolchain, "builds", lambda targets, refresh=False: {
         t: toolchain.Build(t, t in ok, None if t in ok else f"cannot find ROCm device library for {t}") for t in targets})
     monkeypatch.setattr(toolchain, "works", lambda refresh=False: True)
-    monkeypatch.setattr(toolchain, "describe", lambda needed=(), refresh=False: "hipcc (HIP 5.2.21153) builds gfx906, gfx1030"
-                        + "".join(f"; not {t}: cannot find ROCm device library for {t}" for t in needed if t not in ok))
+    monkeypatch.setattr(toolchain, "describe", lambda needed=(), refresh=False: "hipcc (HIP 5.2.21153) builds gfx906 and gfx1030"
+                        + "".join(f", but not {t} (cannot find ROCm device library for {t})" for t in needed if t not in ok))
     monkeypatch.setattr(toolchain, "find_program", lambda name: f"/usr/bin/{name}" if name in ("hipcc", "roc-obj-ls") else None)
     monkeypatch.setattr(toolchain, "searched", lambda: "PATH or in /opt/rocm/bin")
 
@@ -76,17 +76,17 @@ def debian_hipcc(monkeypatch):
     ("hipcc arch=gfx906,gfx1030", H200, None),
     ("hipcc", CPU, None),
     ("tool=roc-obj-ls", CPU, None),
-    ("hipcc arch=gfx1102", CPU, "requires hipcc able to build for gfx1102; this machine: hipcc (HIP 5.2.21153) builds gfx906, "
-                                "gfx1030; not gfx1102: cannot find ROCm device library for gfx1102"),
+    ("hipcc arch=gfx1102", CPU, "requires hipcc able to build for gfx1102; this machine: hipcc (HIP 5.2.21153) builds gfx906 and "
+                                "gfx1030, but not gfx1102 (cannot find ROCm device library for gfx1102)"),
     ("hipcc arch=gfx906,gfx1100", CPU, "requires hipcc able to build for gfx906 and gfx1100; this machine: hipcc (HIP 5.2.21153) "
-                                       "builds gfx906, gfx1030; not gfx1100: cannot find ROCm device library for gfx1100"),
+                                       "builds gfx906 and gfx1030, but not gfx1100 (cannot find ROCm device library for gfx1100)"),
     ("tool=roc-obj-ls,rocminfo", CPU, "requires roc-obj-ls and rocminfo; this machine: no rocminfo on PATH or in /opt/rocm/bin"),
     # the GPU and the compiler are judged apart: a CPU machine with hipcc lacks only the GPU
     ("rocm arch=gfx906 hipcc arch=gfx906", CPU, "requires ROCm, arch gfx906; this machine: CPU only, x86_64"),
     ("rocm arch=gfx906 hipcc arch=gfx906", RADEON_VII, None),
     ("rocm arch=gfx1102 hipcc arch=gfx1102", RADEON_VII,
      "requires arch gfx1102, hipcc able to build for gfx1102; this machine: ROCm, AMD Radeon VII (gfx906, 16 GiB); "
-     "hipcc (HIP 5.2.21153) builds gfx906, gfx1030; not gfx1102: cannot find ROCm device library for gfx1102"),
+     "hipcc (HIP 5.2.21153) builds gfx906 and gfx1030, but not gfx1102 (cannot find ROCm device library for gfx1102)"),
 ])
 def test_toolchain_reasons(debian_hipcc, text, device, reason):
     assert unmet_reason(parse(text), device) == reason

@@ -141,7 +141,7 @@ def test_version_and_targets(machine, fake_hipcc):
     assert results["gfx1102"] == toolchain.Build("gfx1102", False, "cannot find ROCm device library for gfx1102")
     assert toolchain.works()
     assert toolchain.describe(["gfx1102"]) == (
-        "hipcc (HIP 9.9.12345) builds gfx906, gfx1030; not gfx1102: cannot find ROCm device library for gfx1102")
+        "hipcc (HIP 9.9.12345) builds gfx906 and gfx1030, but not gfx1102 (cannot find ROCm device library for gfx1102)")
 
 
 def test_reasons_name_what_the_compiler_builds(machine, fake_hipcc):
@@ -150,7 +150,7 @@ def test_reasons_name_what_the_compiler_builds(machine, fake_hipcc):
     assert unmet_reason(parse("hipcc"), CPU) is None
     assert unmet_reason(parse("hipcc arch=gfx906,gfx1102"), CPU) == (
         "requires hipcc able to build for gfx906 and gfx1102; this machine: hipcc (HIP 9.9.12345) builds "
-        "gfx906, gfx1030; not gfx1102: cannot find ROCm device library for gfx1102")
+        "gfx906 and gfx1030, but not gfx1102 (cannot find ROCm device library for gfx1102)")
     # the GPU's target and the compiler's are separate terms
     assert unmet_reason(parse("rocm arch=gfx906 hipcc arch=gfx906"), CPU) == (
         "requires ROCm, arch gfx906; this machine: CPU only, x86_64")
@@ -161,7 +161,7 @@ def test_a_compiler_that_builds_nothing(machine, fake_hipcc, monkeypatch):
     assert not toolchain.works()
     described = toolchain.describe()
     assert described.startswith(f"hipcc (HIP 9.9.12345) at {fake_hipcc} builds none of gfx803, gfx900, gfx906")
-    assert described.endswith(": cannot find ROCm device library for gfx803")
+    assert described.endswith(" (cannot find ROCm device library for gfx803)")
 
 
 def test_hipcc_always_runs_for_amd(machine, fake_hipcc, monkeypatch):
@@ -386,7 +386,7 @@ def test_page_with_a_compiler_runs_what_it_can_build(tmp_path):
     outcomes = [(b["outcome"], b["output"], b["reason"]) for b in blocks.values()]
     assert outcomes[0] == ("passed", "built for gfx906\n", None)
     assert outcomes[1] == ("skipped", "", "requires hipcc able to build for gfx1102; this machine: hipcc (HIP 9.9.12345) "
-                           "builds gfx906, gfx1030; not gfx1102: cannot find ROCm device library for gfx1102")
+                           "builds gfx906 and gfx1030, but not gfx1102 (cannot find ROCm device library for gfx1102)")
     assert outcomes[2] == ("passed", "hipcc is installed\n", None)
 
 

@@ -79,11 +79,19 @@ def test_claims_of_one_sentence_checked_the_same_day_share_one_mark():
     assert said == "Débil, y luego fuerte (fecha de consulta: 5 de diciembre de 2026)."
 
 
-def test_marks_in_different_sentences_or_with_different_dates_stay_apart():
-    said, _ = _page(f"<p>One claim {fact(5, 'https://x.org/a')}. Another claim {fact(5, 'https://x.org/b')}.</p>")
-    assert said == "One claim (checked 5 December 2026). Another claim (checked 5 December 2026)."
+def test_sentences_of_one_paragraph_checked_the_same_day_share_one_mark_that_says_so():
+    """Four sentences each citing a source read the same day: one date, at the paragraph's last claim, naming
+    every source in its tooltip and saying that it dates the sources, not only the last claim."""
+    said, shown = _page(f"<p>One claim {fact(5, 'https://x.org/a')}. Another claim {fact(5, 'https://x.org/b')}.</p>")
+    assert said == "One claim. Another claim (sources checked 5 December 2026)."
+    assert "Source: https://x.org/b · https://x.org/a" in shown
+    said, _ = _page(f"<p>Una {fact(5, 'https://x.org/a')}. Otra {fact(5, 'https://x.org/b')}.</p>", "es")
+    assert said == "Una. Otra (fecha de consulta de las fuentes: 5 de diciembre de 2026)."
     said, _ = _page(f"<p>One claim {fact(5, 'https://x.org/a')}; another claim {fact(5, 'https://x.org/b')}.</p>")
-    assert said.count("checked") == 2  # a semicolon ends the clause the first date belongs to
+    assert said == "One claim; another claim (sources checked 5 December 2026)."
+
+
+def test_marks_in_different_paragraphs_or_with_different_dates_stay_apart():
     said, _ = _page(f"<p>One claim {fact(5, 'https://x.org/a')}, another claim {fact(6, 'https://x.org/b')}.</p>")
     assert said == "One claim (checked 5 December 2026), another claim (checked 6 December 2026)."
     said, _ = _page(f"<ul><li>One claim {fact(5, 'https://x.org/a')}</li><li>another {fact(5, 'https://x.org/b')}</li></ul>")

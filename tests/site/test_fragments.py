@@ -130,7 +130,7 @@ def test_a_failure_the_engine_explains_is_said_under_the_block(engine_messages):
                     reason_code=engine_messages["code:timeout"])
     verdict = Verdict([MachineResult("cpu", "CPU x86_64", "failed", failed), MachineResult("h200", "NVIDIA H200 (CUDA)", "failed", failed)])
     shown = fragments.block_panel(_block(), verdict, "fr", "0")
-    assert (f"Échec sur CPU x86_64 et NVIDIA H200 (CUDA), la dernière fois le 1er décembre 2026 : délai de 0,5{NB}s dépassé"
+    assert (f"Échec sur CPU x86_64 et sur NVIDIA H200 (CUDA), dernier échec le 1er décembre 2026 : délai de 0,5{NB}s dépassé"
             in _words(shown))
     assert "timed out" not in shown
 
@@ -148,9 +148,9 @@ def test_summary_line_with_singulars():
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     line = _words(fragments.page_summary([(_block(), passed), (_block("rocm"), skipped)], "fr"))
-    assert ("Sur cette page, 1 bloc de code sur 2 a été vérifié, sur une machine de test (dernière exécution : "
-            "1er décembre 2026). Le bloc restant exige un matériel ou un accès qu'aucune machine de test "
-            "n'avait. La raison figure sous le bloc.") in line
+    assert ("Sur cette page, 1 bloc de code sur 2 a été vérifié sur une machine de test (dernière exécution : "
+            "1er décembre 2026). Le bloc restant exige ROCm (indisponible sur les machines de test). "
+            "La raison figure sous le bloc.") in line
 
 
 def test_the_blocks_not_verified_share_one_sentence():
@@ -159,17 +159,18 @@ def test_the_blocks_not_verified_share_one_sentence():
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={})
-    blocks = [(_block(), passed), (_block("rocm"), skipped), (_block("rocm"), skipped), (never_run, Verdict([]))]
+    # skipped for two different needs: said in general words
+    blocks = [(_block(), passed), (_block("rocm"), skipped), (_block("network"), skipped), (never_run, Verdict([]))]
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
-    assert line.endswith("Of the other 3, 2 need hardware or access that no test machine had and 1 is never "
-                         "run, by design. The reason is shown under each one.")
+    assert line.endswith("Of the other 3, 2 need hardware or access that no test machine had and 1 is not "
+                         "tested, by design. The reason is shown under each one.")
     restantes = " ".join(_words(fragments.page_summary(blocks, "es")).split())
     assert "De los 3 bloques restantes, 2 necesitan hardware" in restantes
     assert "In all" not in line
     none_passed = " ".join(_words(fragments.page_summary(blocks[1:], "es")).split())
     assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. De sus 3 bloques, "
-                           "2 necesitan hardware o un acceso que ninguna máquina de pruebas tiene y 1 no se "
-                           "ejecuta nunca, a propósito. El motivo figura debajo de cada uno.")
+                           "2 necesitan hardware o un acceso que ninguna máquina de pruebas tiene y 1 se "
+                           "excluye de las pruebas a propósito. El motivo figura debajo de cada uno.")
     alike = " ".join(_words(fragments.page_summary(blocks[:3], "es")).split())
     assert alike.endswith("Los otros 2 necesitan hardware o un acceso que ninguna máquina de pruebas tiene. "
                           "El motivo figura debajo de cada uno.")
@@ -186,18 +187,18 @@ def test_summary_counts_above_ten_stay_digits_and_machines_are_not_overstated():
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
     assert line.startswith("On this page, 2 of 13 code blocks have been verified on at least one of the two test "
                            "machines (last run: 1 December 2026).")
-    assert "The other 11 are never run, by design." in line
+    assert "The other 11 are not tested, by design." in line
     line = " ".join(_words(fragments.page_summary(blocks[:1] + blocks[2:4], "fr")).split())
-    assert line.startswith("Sur cette page, 1 bloc de code sur 3 a été vérifié, sur deux machines de test (")
-    assert "Les 2 autres ne sont jamais exécutés, à dessein." in line
+    assert line.startswith("Sur cette page, 1 bloc de code sur 3 a été vérifié sur deux machines de test (")
+    assert "Les 2 autres sont exclus des tests, à dessein." in line
 
 
 def test_a_page_whose_blocks_are_all_not_run_says_only_why():
     """An API page's docstring blocks are never meant to run: the line says so, not "not verified yet"."""
     generated = SimpleNamespace(not_run_reason="generated by mkdocstrings", requires=(), options={})
-    for lang, expected in (("es", "El único bloque de código de esta página no se ejecuta nunca. Debajo de él "
-                                  "se explica por qué."),
-                           ("en", "This page's only code block is never run. The reason is shown under it.")):
+    for lang, expected in (("es", "El único bloque de código de esta página se excluye de las pruebas a propósito. "
+                                  "Debajo de él se explica por qué."),
+                           ("en", "This page's only code block is not tested, by design. The reason is shown under it.")):
         line = " ".join(_words(fragments.page_summary([(generated, Verdict([]))], lang)).split())
         assert line == expected
     assert 'ruota-state-notrun' in fragments.page_summary([(generated, Verdict([]))], "fr")
@@ -239,7 +240,7 @@ def test_status_counts_say_what_they_count():
     assert 'role="img"' in figure and heads in figure
     assert ('<tr><td>CPU x86_64</td><td class="ruota-num">2</td><td class="ruota-num">0</td><td class="ruota-num">1</td>'
             '<td class="ruota-num">0</td></tr>') in figure
-    assert "<th>Superados</th><th>Fallidos</th><th>Omitidos (falta un requisito)</th>" in figure
+    assert "<th>Superados</th><th>Fallidos</th><th>Omitidos (requisito no cumplido)</th>" in figure
 
 
 def test_status_counts_blocks_never_run_by_design_apart():
@@ -251,7 +252,7 @@ def test_status_counts_blocks_never_run_by_design_apart():
                     updated="2026-12-01T10:00:00Z")
     shown = fragments.status_page([("API", "api/", verdicts)], [ledger], "en")
     assert '<span class="ruota-sr-only">1 block skipped</span>' in shown
-    assert '<span class="ruota-sr-only">1 block never run (by design)</span>' in shown
+    assert '<span class="ruota-sr-only">1 block not tested (by design)</span>' in shown
     assert ('<tr><td>CPU x86_64</td><td class="ruota-num">0</td><td class="ruota-num">0</td><td class="ruota-num">1</td>'
             '<td class="ruota-num">1</td></tr>') in shown
 
@@ -265,9 +266,9 @@ def test_a_compiled_block_is_never_worded_as_verified():
     ran = verdict((CPU, "passed", "2026-12-01T08:00:00Z"))
     said = {lang: " ".join(_words(fragments.mark(compiled, ran, lang)).split()) for lang in ("es", "en", "fr")}
     assert said == {
-        "es": "Compilado para gfx1102 en CPU x86_64 el 1 de diciembre de 2026: no se ha ejecutado en la tarjeta",
-        "en": "Compiled for gfx1102 on CPU x86_64 on 1 December 2026: not run on the card",
-        "fr": "Compilé pour gfx1102 sur CPU x86_64 le 1er décembre 2026 : non exécuté sur la carte"}
+        "es": "Compilado para gfx1102 en CPU x86_64 el 1 de diciembre de 2026. No se ha ejecutado en una GPU gfx1102.",
+        "en": "Compiled for gfx1102 on CPU x86_64, 1 December 2026. Not run on a gfx1102 GPU.",
+        "fr": "Compilé pour gfx1102 sur CPU x86_64 le 1er décembre 2026. Non exécuté sur une carte gfx1102."}
     panel = fragments.block_panel(compiled, ran, "en", "7")
     assert 'class="ruota-verify ruota-state-compiled"' in panel and "ruota-mark-compiled" in panel
     assert "ruota-mark-passed" not in panel and "Verified" not in panel
@@ -285,7 +286,52 @@ def test_an_output_tab_shows_a_repeated_line_once():
     assert "[… la ligne précédente, répétée 3 fois]" in fragments.collapse_repeats("a\na\na", "fr")
     shown = fragments.output_tabs(Verdict([MachineResult("cpu", CPU, "passed", _entry("passed", output=output))]),
                                   "es", "0")
-    assert shown.count("TensorInfo.dtype") == 1 and "la línea anterior, 10 veces seguidas" in shown
+    assert shown.count("TensorInfo.dtype") == 1 and "la línea anterior aparece 10 veces seguidas" in shown
+
+
+def test_the_summary_never_counts_compiled_code_as_verified():
+    """A compiled block that passed is counted apart from the verified ones, in its own words."""
+    from ruota_docs.blocks.tiers import Evidence
+    compiled = SimpleNamespace(kind="python", requirements=parse("hipcc arch=gfx1102"), not_run_reason=None,
+                               evidence=Evidence("compiled", ("gfx1102",)), page="es/guides/g.md")
+    ran = verdict((CPU, "passed", "2026-12-01T08:00:00Z"))
+    blocks = [(_block(), ran), (_block(), ran), (compiled, ran)]
+    line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
+    assert line == ("On this page, 2 of 3 code blocks have been verified on one test machine (last run: 1 December "
+                    "2026). The remaining block was compiled for its GPU targets but has not run on them. "
+                    "The reason is shown under the block.")
+    line = " ".join(_words(fragments.page_summary(blocks, "es")).split())
+    assert "En esta página se han verificado 2 de los 3" in line and "se compiló para sus GPU de destino" in line
+
+
+@pytest.mark.parametrize(("kind", "lang", "said"), [
+    ("python", "en", "(no output)"),
+    ("data", "en", "(nothing to print: the block is parsed, not run)"),
+    ("doctest", "es", "(cada salida coincidió con la que muestra el bloque)"),
+    ("data", "fr", "(rien à afficher : le bloc est analysé, pas exécuté)"),
+])
+def test_an_empty_output_says_what_it_means_for_the_kind_of_block(kind, lang, said):
+    """A YAML block is parsed, not run, and a doctest's outputs are those in the block: neither is "no output"."""
+    shown = fragments.output_tabs(Verdict([MachineResult("cpu", CPU, "passed", _entry("passed", output=""))]),
+                                  lang, "0", kind=kind)
+    assert f'<p class="ruota-output-empty">{html.escape(said)}</p>' in shown
+
+
+def test_a_data_block_that_passed_is_said_to_have_parsed():
+    """A YAML block is parsed, never run: its mark does not call it verified."""
+    data = SimpleNamespace(kind="data", requirements=(), not_run_reason=None, evidence=None, page="es/p.md")
+    said = _words(fragments.mark(data, verdict((CPU, "passed", "2026-12-01T08:00:00Z")), "es")).strip()
+    assert said == "Analizado sin errores en CPU x86_64 el 1 de diciembre de 2026"
+
+
+def test_a_block_the_author_keeps_out_says_so_of_the_block_and_an_engine_reason_stands_alone():
+    """The author's reason is a verb phrase said of the block; the engine's is a phrase of its own."""
+    authored = SimpleNamespace(kind="python", requirements=(), not_run_reason="installs packages", evidence=None,
+                               options={"skip": True, "reason": "installs packages"})
+    assert _words(fragments.mark(authored, Verdict([]), "en")).strip() == "Not tested, by design: this block installs packages"
+    engine = SimpleNamespace(kind="python", requirements=(), not_run_reason="output or prose, not code", evidence=None,
+                             options={"skip": True, "reason": "output or prose, not code", "engine_reason": True})
+    assert _words(fragments.mark(engine, Verdict([]), "fr")).strip() == "Non testé ici\u00a0: output or prose, not code"
 
 
 def test_a_column_header_never_stacks_two_brackets():
@@ -304,10 +350,10 @@ def test_the_sentence_about_the_other_blocks_counts_by_the_same_rule():
     blocks = [(_block(), passed)] * 13 + [(_block("rocm"), skipped)] * 7 + [(never_run, Verdict([]))] * 8
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
     assert line.startswith("On this page, 13 of 28 code blocks have been verified on one test machine (last run: ")
-    assert "Of the other 15, 7 need hardware or access that no test machine had and 8 are never run" in line
+    assert "Of the other 15, 7 need ROCm (not available on any test machine) and 8 are not tested" in line
     line = " ".join(_words(fragments.page_summary(blocks, "es")).split())
-    assert "De los 15 bloques restantes, 7 necesitan hardware" in line and "15, 7" not in line
+    assert "De los 15 bloques restantes, 7 necesitan ROCm" in line and "15, 7" not in line
     line = " ".join(_words(fragments.page_summary(blocks, "fr")).split())
-    assert "Parmi les 15 blocs restants, 7 exigent un matériel" in line and "et 8 ne sont jamais" in line
+    assert "Parmi les 15 blocs restants, 7 exigent ROCm" in line and "et 8 sont exclus des tests" in line
     line = " ".join(_words(fragments.page_summary(blocks[3:15] + blocks[22:], "es")).split())
-    assert line.startswith("Se han verificado 10 de los 18 bloques") and "De los 8 bloques restantes, 2" in line
+    assert line.startswith("En esta página se han verificado 10 de los 18 bloques") and "De los 8 bloques restantes, 2" in line

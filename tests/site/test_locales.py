@@ -124,13 +124,13 @@ def test_the_summary_agrees_with_its_counts():
         "El único bloque de código de esta página está verificado en una máquina de pruebas (última ejecución: "
         "3 de diciembre de 2026).")
     assert text("fr", "summary", passed=1, total=7, machines="deux machines", date="hier").startswith(
-        "Sur cette page, 1 bloc de code sur 7 a été vérifié, sur deux machines (")
+        "Sur cette page, 1 bloc de code sur 7 a été vérifié sur deux machines (")
     assert text("fr", "summary", passed=5, total=7, machines="2 machines", date="hier").startswith(
         "Sur cette page, 5 blocs de code sur 7 ont été vérifiés")
     assert text("fr", "summary_all", passed=23, total=23, machines="2 machines", date="hier").startswith(
         "Les 23 blocs de code de cette page ont été vérifiés")
     assert text("es", "summary", passed=1, total=7, machines="dos máquinas", date="ayer").startswith(
-        "Se ha verificado 1 de los 7 bloques de código de esta página")
+        "En esta página se ha verificado 1 de los 7 bloques de código")
     assert text("en", "summary", passed=1, total=7, machines="one machine", date="today").startswith(
         "On this page, 1 of 7 code blocks has been verified")
     assert text("en", "summary_all", passed=1, total=1, machines="one machine", date="today").startswith(

@@ -49,8 +49,8 @@ def test_rows_per_target_amd_first_then_cards_without_records(rendered):
     assert words(found[3]).startswith("Machines (1) NVIDIA H200 · sm_90 · Linux x86_64 · PyTorch 2.11.0+cu130 · CUDA 13.0")
     assert words(found[5]).startswith("Machines (1) CPU only · Linux x86_64 · PyTorch 2.13.0+cpu")
     missing = [words(r) for r in found if "ruota-matrix-missing" in r]
-    assert missing == ["Radeon VII gfx906 No record yet. Run the test suite on this card and send in your record.",
-                       "Radeon RX 6000 gfx1030–gfx1032 No record yet. Run the test suite on this card and send in your record."]
+    assert missing == ["Radeon VII gfx906 No record yet. Run the test suite on your card and send in the record.",
+                       "Radeon RX 6000 gfx1030–gfx1032 No record yet. Run the test suite on your card and send in the record."]
     assert 'href="../run-on-your-card/"' in found[-1]
 
 
@@ -58,7 +58,7 @@ def test_cells_link_to_the_blocks(rendered):
     cpu = next(r for r in rows(rendered) if 'id="target-cpu-x86_64"' in r)
     cell = re.search(r'<td class="ruota-level ruota-level-2">(.*?)</td>', cpu)[1]
     assert '<a href="../guides/g/#ruota-block-1">Self-test passed</a>' in cell
-    assert words(cell).endswith("The block at line 16 was skipped (needs ROCm)")
+    assert words(cell).endswith("The block at line 16 could not run here (needs ROCm)")
     assert 'href="../guides/g/#ruota-block-3"' in cell
     whole = re.search(r'<td class="ruota-level ruota-level-3">(.*?)</td>', rows(rendered)[0])[1]
     assert '<a href="../guides/g/">Whole guide passed</a>' in whole
@@ -88,7 +88,7 @@ def test_the_filter_ships_with_the_site_and_needs_no_cdn(rendered):
 
 def test_key_blocks_table_and_guide_titles(rendered):
     keys = rendered[rendered.index("ruota-matrix-keys"):]
-    assert "<caption>Which blocks mark each level</caption>" in keys
+    assert "<caption>Blocks that define each level</caption>" in keys
     assert words(keys).split("Blocks meant to run ", 1)[1].startswith("Una guía 010_env.py 020_self.py 6")
     assert '<a href="../guides/g/#ruota-block-0"><code>010_<wbr>env.py</code></a>' in keys
     # the column is the title up to its colon
@@ -96,9 +96,9 @@ def test_key_blocks_table_and_guide_titles(rendered):
 
 
 @pytest.mark.parametrize("lang, words_", [
-    ("es", ["Autoprueba superada", "Aún no hay registros.", "El bloque de la línea 16 se omitió (requiere ROCm)"]),
+    ("es", ["Autoprueba superada", "Aún no hay registros.", "El bloque de la línea 16 no pudo ejecutarse aquí (requiere ROCm)"]),
     ("fr", ["Autotest réussi", "Aucun relevé pour l'instant",
-            "Le bloc de la ligne 16 n'a pas été exécuté (nécessite ROCm)"]),
+            "Le bloc de la ligne 16 n'a pas pu être exécuté ici (nécessite ROCm)"]),
 ])
 def test_every_string_is_localised(project, lang, words_):
     guides = evidence.load_guides(project, project / "docs", lang, TABLE)

@@ -210,8 +210,8 @@ def test_output_tabs_labelled_with_the_machine(es):
 
 def test_verified_mark_with_date(es):
     panel = panels(es)[1]
-    assert ('<li class="ruota-mark-passed"><span>Verificado en NVIDIA H200 (CUDA) y CPU x86_64 '
-            "(última ejecución: 21 de noviembre de 2026)</span></li>") in panel
+    assert ('<li class="ruota-mark-passed"><span>Verificado en NVIDIA H200 (CUDA) y CPU x86_64, '
+            "la última vez el 21 de noviembre de 2026</span></li>") in panel
 
 
 def test_skipped_reason(es, en):
@@ -226,7 +226,7 @@ def test_skipped_reason(es, en):
 
 def test_author_reason_for_not_running(es):
     panel = panels(es)[4]
-    assert '<li class="ruota-mark-notrun"><span>No se ejecuta: instala paquetes</span></li>' in panel
+    assert '<li class="ruota-mark-notrun"><span>Excluido de las pruebas, a propósito: este bloque instala paquetes</span></li>' in panel
     assert "ruota-mark-skipped" not in panel
 
 
@@ -259,11 +259,11 @@ def test_no_paragraph_wraps_a_block(es):
 def test_page_summary(es):
     summary = re.search(r'<p class="ruota-summary ruota-state-(\w+)"><span>(.*?)</span></p>', es)
     assert summary[1] == "failed"
-    assert summary[2] == ("Se han verificado 3 de los 7 bloques de código de esta página, en al menos una de "
+    assert summary[2] == ("En esta página se han verificado 3 de los 7 bloques de código en al menos una de "
                           "las dos máquinas de pruebas (última ejecución: 21 de noviembre de 2026). De los 4 bloques "
                           "restantes, 1 falló en su última ejecución, 1 aún no se ha verificado en su forma actual, 1 "
-                          "necesita hardware o un acceso que ninguna máquina de pruebas tiene y 1 no se ejecuta "
-                          "nunca, a propósito. El motivo figura debajo de cada uno.")
+                          "necesita ROCm, una GPU gfx906 y al menos 8\u00a0GiB de VRAM (no disponible en ninguna máquina "
+                          "de pruebas) y 1 se excluye de las pruebas a propósito. El motivo figura debajo de cada uno.")
     # right under the title
     assert es.index("ruota-summary") > es.index("<h1") and es.index("ruota-summary") < es.index("Una página de prueba")
 
@@ -312,8 +312,8 @@ def test_english_strings(en):
     assert "Verified on NVIDIA H200 (CUDA) and CPU x86_64, most recently on 21 November 2026" in panels(en)[1]
     assert "Failed on CPU x86_64 on 20 November 2026" in panels(en)[2]
     assert "Not yet verified: this code has changed since it last ran" in panels(en)[3]
-    assert "Never run: installs packages" in panels(en)[4]
-    assert f"21 November 2026 · 1.5{NB}s · result from the Spanish page (identical code, so one run covers all languages)" in panels(en)[1]
+    assert "Not tested, by design: this block installs packages" in panels(en)[4]
+    assert f"21 November 2026 · 1.5{NB}s · result shared with the Spanish page (same code in every language)" in panels(en)[1]
     assert ("On this page, 3 of 7 code blocks have been verified on at least one of the two test machines "
             "(last run: 21 November 2026).") in en
     assert "Requiere" not in en and "Verificado" not in en
@@ -321,13 +321,14 @@ def test_english_strings(en):
 
 def test_french_strings(fr):
     assert '<span class="ruota-requires-label">Nécessite</span>' in fr
-    assert "Vérifié sur NVIDIA H200 (CUDA) et CPU x86_64, dernière vérification le 21 novembre 2026" in panels(fr)[1]
-    assert "Échec sur CPU x86_64 le 20 novembre 2026" in panels(fr)[2]
+    # a day keeps its month on one line (no-break space)
+    assert f"Vérifié sur NVIDIA H200 (CUDA) et sur CPU x86_64, dernière exécution le 21{NB}novembre 2026" in panels(fr)[1]
+    assert f"Échec sur CPU x86_64 le 20{NB}novembre 2026" in panels(fr)[2]
     # French typography, applied to the built page: no-break space before the colon
-    assert f"Jamais exécuté{NB}: installe des paquets" in panels(fr)[4]
-    assert f"même code que la version espagnole{NB}: exécuté une seule fois pour toutes les langues" in panels(fr)[1]
-    assert ("Sur cette page, 3 blocs de code sur 7 ont été vérifiés, sur au moins une des deux machines de test "
-            f"(dernière exécution{NB}: 21 novembre 2026). Parmi les 4 blocs restants, 1 a échoué lors de sa dernière "
+    assert f"Exclu des tests, à dessein{NB}: ce bloc installe des paquets" in panels(fr)[4]
+    assert "résultat partagé avec la version espagnole (même code dans toutes les langues)" in panels(fr)[1]
+    assert ("Sur cette page, 3 blocs de code sur 7 ont été vérifiés sur au moins une des deux machines de test "
+            f"(dernière exécution{NB}: 21{NB}novembre 2026). Parmi les 4 blocs restants, 1 a échoué lors de sa dernière "
             "exécution") in fr.replace("&#x27;", "'")
     assert '<td class="ruota-num">12,41</td>' in fr
 
@@ -516,7 +517,7 @@ def test_blocks_a_hook_makes_are_marked_not_run_and_the_files_own_keep_their_rec
     hooks_reason = text("es", "engine.made_by_site")  # the site is Spanish: its panels say why in Spanish
     assert hooks_reason in found[0] and hooks_reason not in found[1] and "AMD Radeon RX 7600" in found[1]
     for made in (found[0], found[2]):
-        assert "no se ejecuta" in made.lower() or "not run" in made.lower(), made
+        assert "No se prueba aquí: " in made and "este bloque" not in made, made  # the engine's reason, not an author's
         assert "hooks o plugins del sitio" in made and "todavía" not in made.lower()
         assert "collect_hooks: true" in made  # how to have it run, where a hook made it
 
@@ -569,7 +570,7 @@ def test_with_collect_hooks_the_blocks_a_hook_makes_run_and_their_marks_come_tru
     (root / "docs" / "es" / "index.md").write_text(page + "\n```text\nshown\n```\n", encoding="utf-8")
     ran = run_pytest(root, "--run-as-root", "docs/es/index.md")
     assert "2 passed" in ran.stdout, ran.stdout + ran.stderr
-    assert "made there by the hook hooks.py" not in ran.stdout  # nothing failed
+    assert "generated by the hook hooks.py" not in ran.stdout  # nothing failed
     done = run_mkdocs(root)
     assert done.returncode != 0  # the hook's made-up language has no run policy: a block pytest collects
     assert "es/index.md:9: code block with language 'made-up' has no run policy" in done.stderr, done.stderr
@@ -578,7 +579,7 @@ def test_with_collect_hooks_the_blocks_a_hook_makes_run_and_their_marks_come_tru
     done = run_mkdocs(root)
     assert done.returncode == 0, done.stderr
     found = [words(p) for p in panels(article(root / "site" / "index.html"))]
-    assert len(found) == 2 and all("hooks o plugins" not in f and "no se ejecuta" not in f.lower() for f in found)
+    assert len(found) == 2 and all("hooks o plugins" not in f and "no se prueba" not in f.lower() for f in found)
     assert all("ruota-state-passed" in p for p in panels(article(root / "site" / "index.html")))
 
 
@@ -627,3 +628,12 @@ def test_a_checked_claim_shows_its_date_and_an_aged_one_is_marked(site, lang, ch
     assert 'href="https://example.org/recent"' in marks[0] and 'href="https://example.org/old"' in marks[1]
     assert old in aged and expired in aged and "ruota-fact-expired" in marks[1]
 
+
+
+def test_the_status_page_lists_pages_in_the_menus_order():
+    """The menu's order (sections flattened, titles or not); a page it leaves out comes after all it names."""
+    from ruota_docs.site.plugin import nav_order
+
+    nav = [{"Inicio": "index.md"}, {"Guías": ["guides/index.md", {"Keras": "guides/keras.md"}]}, "about.md"]
+    assert nav_order(nav) == {"index.md": 0, "guides/index.md": 1, "guides/keras.md": 2, "about.md": 3}
+    assert nav_order(None) == {}

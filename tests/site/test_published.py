@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from _support import RX7600, record_of, run_mkdocs, synthetic_record, write_tree
+from _support import RX7600, article, mkdocs_yml, record_of, run_mkdocs, synthetic_record, words, write_tree
 from ruota_docs.records import stored, ledger, verdicts
 from ruota_docs.site import published
 
@@ -121,3 +121,58 @@ def test_a_refused_record_is_left_out_with_report_only(tmp_path):
     path, data = record(tmp_path, origin={**CI, "run_url": None})
     gate = published.Published([(path, data)], "https://github.com/ruota/ruota-docs", keep_going=True)
     assert gate.kept == [] and gate.refused[0].startswith(f"{path}: provenance.run_url: ")
+
+
+# -- the build's record check: on the pages as the build rendered them ------------------------------------------------
+CHECKED_PAGE = "# Inicio { #inicio }\n\n```python\nprint(2 + 2)\n#> 4\n```\n\n```python\nprint('dos')\n```\n"
+
+
+def _checked_site(tmp_path, printed: str, options: str = ""):
+    """A one-language site whose build checks its record; the block with a ``#>`` line printed ``printed``."""
+    root = write_tree(tmp_path / "site", {"docs/es/index.md": CHECKED_PAGE}, site=True)
+    (root / "mkdocs.yml").write_text(mkdocs_yml(site=True, languages=("es",), check_records=True).replace(
+        "      check_records: true\n", f"      check_records: true\n{options}"), encoding="utf-8")
+    data = synthetic_record(root, RX7600, lambda block: ("passed", printed if "#>" in block.code else "dos\n", None))
+    (root / "verification").mkdir()
+    (root / "verification" / "rocm-gfx1102.json").write_text(record_of(data).to_json(), encoding="utf-8")
+    return root
+
+
+def test_the_builds_check_reads_each_pages_blocks_from_the_builds_own_rendering(tmp_path, monkeypatch):
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    from ruota_docs.records import check
+
+    root = _checked_site(tmp_path, "4\n")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # nothing remembered from another build
+    monkeypatch.chdir(root)
+    given, rendered_again = [], []
+    checked = published.checked
+    monkeypatch.setattr(published, "checked", lambda *a, **k: given.append(k["built"]) or checked(*a, **k))
+    monkeypatch.setattr(check, "page_blocks", lambda *a, **k: rendered_again.append(a[2]))
+    build(load_config(config_file=str(root / "mkdocs.yml")))
+    assert [sorted(built) for built in given] == [["es/index.md"]]
+    assert [b.code for b in given[0]["es/index.md"]] == ["print(2 + 2)\n#> 4", "print('dos')"]
+    assert rendered_again == []  # no page rendered a second time to learn its blocks
+    assert "RX 7600" in words(article(root / "site" / "index.html"))  # the record, accepted, is shown
+
+
+@pytest.mark.parametrize("report_only", [False, True], ids=["stops", "report_only"])
+def test_a_record_the_check_refuses_on_the_builds_blocks_is_never_published(tmp_path, report_only):
+    """Its output lacks what the block's ``#>`` line states: only the page's blocks tell, and the build learns
+    them by rendering the page; the check runs once every page is rendered, before any is written."""
+    root = _checked_site(tmp_path, "5\n", "      report_only: true\n" if report_only else "")
+    done = run_mkdocs(root)
+    said = "passed, but its output lacks what the #> line at line 2 of its code states (\"4\")"
+    assert said in done.stderr and "verification/rocm-gfx1102.json" in done.stderr, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+    if not report_only:
+        assert done.returncode != 0 and "errors of `ruota-docs record check` in the records" in done.stderr
+        assert not (root / "site" / "index.html").exists()
+        return
+    assert done.returncode == 0 and "refused by `ruota-docs record check` (left out of this build)" in done.stderr
+    shown = words(article(root / "site" / "index.html"))
+    # nothing of the refused record: neither block shows a run, nor the machine it ran on
+    assert shown.count("Sin verificar: ninguna ejecución ha registrado este bloque") == 2
+    assert "RX 7600" not in shown

@@ -86,7 +86,7 @@ def test_each_target_shows_its_highest_tier_and_the_machines_per_tier(project):
 def test_compiled_is_never_worded_as_run_in_any_language(project):
     ledgers = [record(project, CPU)]
     said = {lang: rows(project, ledgers, lang)["gfx1102"][1] for lang in ("en", "es", "fr")}
-    assert said == {"en": "compiled for gfx1102 (CI, every commit)", "es": "compilado para gfx1102 (integración continua, en cada commit)",
+    assert said == {"en": "compiled for gfx1102 (CI, every commit)", "es": "compilado para gfx1102 (CI, en cada commit)",
                     "fr": "compilé pour gfx1102 (intégration continue, à chaque commit)"}
     # compiled on a GPU machine alone: the same tier, without the words about CI
     assert rows(project, [record(project, H200)])["gfx1102"][1] == "compiled for gfx1102"
@@ -110,11 +110,10 @@ def test_a_recorded_tier_on_a_machine_without_a_gpu_counts_for_nothing(project):
 def test_the_card_matrix_carries_the_table(project):
     guides = evidence.load_guides(project, project / "docs", "fr", TABLE)
     page = matrix.card_matrix(guides, [record_of(record(project, CPU))], "fr", url=lambda page: f"../{page[3:-3]}/")
-    table = page[page.index('<table><caption>Niveaux'):]
+    table = page[page.index('<table><caption>Niveau'):]
     assert words(table[:table.index("</table>")]) == (
-        "Niveaux de preuve par architecture — compilé (généré et inspecté sans la carte), exécuté (sur la carte), "
-        "vérifié (exécuté et conforme à sa référence) Architecture Niveau maximal atteint Machines qui ont compilé "
-        "Machines qui ont exécuté Machines qui ont vérifié gfx906 compilé pour gfx906 (intégration continue, à chaque commit) 1 0 0 "
+        "Niveau de preuve le plus élevé par architecture Architecture Niveau maximal atteint Machines qui ont compilé "
+        "Machines qui ont exécuté Machines qui ont validé gfx906 compilé pour gfx906 (intégration continue, à chaque commit) 1 0 0 "
         "gfx1102 compilé pour gfx1102 (intégration continue, à chaque commit) 1 0 0")
 
 
@@ -124,7 +123,7 @@ def test_a_card_compiled_for_but_never_run_on_says_so(project):
     cards = [("Radeon RX 7600", ("gfx1102",)), ("Radeon RX 6000", ("gfx1030",))]
     page = words(matrix.card_matrix(guides, [record_of(record(project, CPU))], "en", url=lambda page: page,
                                     cards=cards))
-    assert "No run on this card yet; its code has only been compiled for gfx1102 (see the evidence tiers below)." in page
+    assert "No record from this card yet. The guides' code has been compiled for gfx1102 only, and has not run on the card (see the evidence per target below)." in page
     assert "Radeon RX 6000 gfx1030 No record yet." in page
 
 
@@ -133,7 +132,7 @@ def test_the_status_page_has_a_row_for_compiled_blocks(project):
     indexed = verdicts.index_ledgers([record_of(record(project, CPU))])
     items = [(b, indexed.verdict(g.page, b.index, b.sha256)) for g in guides for b in g.blocks]
     row = fragments._compiled_row([("Guía", "g/", items)], "es")
-    assert (row["count"], row["where"]) == ("1", "compilado para gfx906 y gfx1102 (integración continua, en cada commit)")
+    assert (row["count"], row["where"]) == ("1", "compilado para gfx906 y gfx1102 (CI, en cada commit)")
     assert fragments._compiled_row([("Guía", "g/", [(b, verdicts.index_ledgers([]).verdict(
         "es/guides/g.md", b.index, b.sha256)) for b, _ in items])], "es")["where"] == "ningún registro todavía"
 
@@ -146,6 +145,6 @@ def test_a_blocks_panel_says_which_tier_its_result_reached(project):
     block = guides[0].blocks[COMPILED]
     verdict = verdicts.index_ledgers([record_of(data)]).verdict("fr/guides/g.md", COMPILED, block.sha256)
     tabs = words(fragments.output_tabs(verdict, "fr", "u1", "fr/guides/g.md"))
-    assert "compilé et inspecté pour ses architectures, non exécuté sur une carte" in tabs
+    assert "compilé et inspecté, sans exécution sur une carte" in tabs
     other = verdicts.index_ledgers([record_of(data)]).verdict("fr/guides/g.md", 0, guides[0].blocks[0].sha256)
     assert "compilé" not in words(fragments.output_tabs(other, "fr", "u2", "fr/guides/g.md"))

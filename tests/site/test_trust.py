@@ -1,5 +1,5 @@
 """What the site says of who sent the records and of CI provenance (`ruota_docs.site.trust`): "CI run"
-only for a verified attestation, "claimed CI, unverified" otherwise, an unknown commit flagged."""
+only for a verified attestation, "says it came from CI (not verified)" otherwise, an unknown commit flagged."""
 
 from __future__ import annotations
 
@@ -51,16 +51,16 @@ def test_only_a_verified_ci_record_links_to_its_run(repo):
     shown = matrix._machine_facts(verified, "en")
     assert f'<a href="{RUN}">CI run</a>' in shown
     forged = [words(f) for f in matrix._machine_facts(claimed, "en")]
-    assert "claimed CI, unverified" in forged and not any("CI run" in f for f in forged)
+    assert "says it came from CI (not verified)" in forged and not any("CI run" in f for f in forged)
     assert "its commit is not in the repository’s history" in forged  # f…f: no such commit
-    assert "integración continua declarada, sin verificar" in [words(f) for f in matrix._machine_facts(claimed, "es")]
-    assert "intégration continue annoncée, non vérifiée" in [words(f) for f in matrix._machine_facts(claimed, "fr")]
+    assert "dice venir de la integración continua (sin verificar)" in [words(f) for f in matrix._machine_facts(claimed, "es")]
+    assert "se dit issu de l'intégration continue (non vérifié)" in [words(f) for f in matrix._machine_facts(claimed, "fr")]
 
 
 def test_without_a_list_no_ci_record_is_verified(repo):
     root, files = repo
     trust.use(root, files, {})
-    assert all("claimed CI, unverified" in [words(f) for f in matrix._machine_facts(d, "en")] for _, d in files)
+    assert all("says it came from CI (not verified)" in [words(f) for f in matrix._machine_facts(d, "en")] for _, d in files)
     assert trust.current().senders([d for _, d in files]) == 1  # one author added both
 
 

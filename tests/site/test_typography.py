@@ -29,6 +29,15 @@ NB, NN = "\u00a0", "\u202f"  # no-break space (before ':' and inside « »), nar
     ("Vraiment?", f"Vraiment{NN}?"),
     ("(vraiment?)", f"(vraiment{NN}?)"),
     ("« Vraiment? »", f"«{NB}Vraiment{NN}?{NB}»"),
+    # a day keeps its month
+    ("le 6 décembre 2026", f"le 6{NB}décembre 2026"),
+    ("le 1er mars", f"le 1er{NB}mars"),
+    ("les 12 mai", f"les 12{NB}mai"),
+    ("3 mais pas 4", "3 mais pas 4"),
+    # a colon typed with no space inside guillemets: a title in another language, or a name
+    ("« ROCm para Stable Diffusion: límites y VRAM »", f"«{NB}ROCm para Stable Diffusion: límites y VRAM{NB}»"),
+    ("la section « requires: » du guide", f"la section «{NB}requires:{NB}» du guide"),
+    ("« Attention : fragile »", f"«{NB}Attention{NB}: fragile{NB}»"),
     ("ensuite;.", f"ensuite{NN};."),
     # guillemets: no-break space inside, added or replaced
     ("«texte»", f"«{NB}texte{NB}»"),

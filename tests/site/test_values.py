@@ -33,15 +33,17 @@ PAGE = """\
 
     {none} <!-- value: block=bench metric=never_printed -->.
 
+    {first} <!-- value: block=bench metric=peak_mib unit=MiB machine=gpu -->.
+
     ```text
     <!-- value: block=bench metric=peak_mib --> shown in an output, never filled
     ```
     """
 
 WORDS = {
-    "es": dict(title="Inicio", peak="Pico:", calls="Llamadas:", gpu="Solo GPU:", none="Nada:"),
-    "en": dict(title="Home", peak="Peak:", calls="Calls:", gpu="GPU only:", none="Nothing:"),
-    "fr": dict(title="Accueil", peak="Pic :", calls="Appels :", gpu="GPU seul :", none="Rien :"),
+    "es": dict(title="Inicio", peak="Pico:", calls="Llamadas:", gpu="Solo GPU:", none="Nada:", first="En la GPU:"),
+    "en": dict(title="Home", peak="Peak:", calls="Calls:", gpu="GPU only:", none="Nothing:", first="On the GPU:"),
+    "fr": dict(title="Accueil", peak="Pic :", calls="Appels :", gpu="GPU seul :", none="Rien :", first="Sur le GPU :"),
 }
 
 MACHINES = {
@@ -84,9 +86,9 @@ def sentence(page: str, start: str) -> str:
 
 
 @pytest.mark.parametrize(("lang", "path", "expected", "tip"), [
-    ("es", "index.html", "Pico: 66,0 MiB (CPU x86_64, 20 de noviembre de 2026).", "Otras mediciones: 67,2 MiB en NVIDIA H200 (CUDA)"),
-    ("en", "en/index.html", "Peak: 66.0 MiB (CPU x86_64, 20 November 2026).", "Other measurements: 67.2 MiB on NVIDIA H200 (CUDA)"),
-    ("fr", "fr/index.html", "Pic : 66,0 Mio (CPU x86_64, 20 novembre 2026).", "Autres mesures : 67,2 Mio sur NVIDIA H200 (CUDA)"),
+    ("es", "index.html", "Pico: 66,0 MiB (CPU x86_64, 20 de noviembre de 2026).", "Otras mediciones: 67,2 MiB en NVIDIA H200 (CUDA)."),
+    ("en", "en/index.html", "Peak: 66.0 MiB (CPU x86_64, 20 November 2026).", "Other measurements: 67.2 MiB on NVIDIA H200 (CUDA)."),
+    ("fr", "fr/index.html", "Pic : 66,0 Mio (CPU x86_64, 20 novembre 2026).", "Autres mesures : 67,2 Mio sur NVIDIA H200 (CUDA)."),
 ])
 def test_one_value_in_the_sentence_the_gpus_with_its_machine_and_date(site, lang, path, expected, tip):
     """The block requires no GPU: the CPU machine's value is shown, the GPU machine's in the tooltip."""
@@ -99,7 +101,13 @@ def test_one_value_in_the_sentence_the_gpus_with_its_machine_and_date(site, lang
 def test_identical_values_collapse(site):
     page = (site / "en/index.html").read_text(encoding="utf-8")
     assert sentence(page, "Calls:") == "Calls: 4 (CPU x86_64, 20 November 2026)."
-    assert re.search(r'data-metric="unet_calls" data-at="[^"]*" title="Other measurements: the same figure on one other machine"', page)
+    assert re.search(r'data-metric="unet_calls" data-at="[^"]*" title="Same value on ([^"]*)\."', page)
+
+
+def test_machine_gpu_gives_the_gpus_value_of_a_block_that_needs_no_gpu(site):
+    """``machine=gpu``: a figure about the GPU (a numerical check's worst error) is the GPU's, not the CPU's."""
+    page = (site / "en/index.html").read_text(encoding="utf-8")
+    assert sentence(page, "On the GPU:") == "On the GPU: 67.2 MiB (NVIDIA H200, 20 November 2026)."
 
 
 def test_a_value_only_one_machine_printed(site):
@@ -142,7 +150,8 @@ def test_the_guides_own_card_first_else_a_gpu_else_the_cpu():
     assert no_cpu.replace("\u00a0", " ") == "67.2 MiB (NVIDIA H200, 20 November 2026)"  # no CPU record: the one there is
     tip = html.unescape(re.search(r'title="([^"]*)"', values.render(value, Verdict(found), "en", "en/guides/keras-rx7600.md"))[1])
     assert tip.replace("\u00a0", " ") == ("Other measurements: 70.0 MiB on AMD Instinct MI300X (ROCm, gfx942); "
-                                         "67.2 MiB on NVIDIA H200 (CUDA); 66.0 MiB on CPU x86_64; the same figure on one other machine")
+                                         "67.2 MiB on NVIDIA H200 (CUDA); 66.0 MiB on CPU x86_64. "
+                                         "Same value on AMD Radeon RX 7600 (ROCm, gfx1102).")
 
 
 def test_a_value_no_record_holds_is_marked(site):

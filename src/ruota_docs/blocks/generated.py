@@ -51,7 +51,7 @@ def add_blocks(result, html: str, state) -> None:
         return
     made = markers.made_regions(html, state.nonce) if state.made else []
     found = []
-    for start, end, code in shown.code_block_spans(html):
+    for start, end, code in shown.code_block_spans(_only(html, outside)):
         if not code.strip() or not any(a <= start and end <= b for a, b in outside):
             continue
         region = next((n for a, b, n in made if a <= start and end <= b), None)
@@ -67,3 +67,14 @@ def add_blocks(result, html: str, state) -> None:
         block.index = len(result.blocks)
         result.blocks.append(block)
         result.placed.append((start, end, block.index))
+
+
+def _only(html: str, ranges: list[tuple[int, int]]) -> str:
+    """``html`` with everything outside ``ranges`` blanked (spaces: every offset stays put). The page's own
+    blocks, between the ranges, are most of a page's HTML, and parsing them again found nothing to add."""
+    parts, last = [], 0
+    for start, end in ranges:
+        parts += [" " * (start - last), html[start:end]]
+        last = end
+    parts.append(" " * (len(html) - last))
+    return "".join(parts)

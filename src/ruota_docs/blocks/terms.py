@@ -60,7 +60,7 @@ class RequirementError(ValueError):
 
 @dataclass(frozen=True)
 class Written:
-    """One term as the directive writes it, for a term's own check of its values."""
+    """One term exactly as written in the directive, kept so that the term's check can validate its values."""
 
     token: str  #: the term as written (``arch=gfx906``)
     value: str  #: what follows ``=`` or ``>=``

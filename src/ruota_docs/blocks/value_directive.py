@@ -13,7 +13,10 @@ from dataclasses import dataclass
 
 #: The directive anywhere in text; code blocks are left out by the callers.
 DIRECTIVE = re.compile(r"<!--[ \t]*value[ \t]*:(?P<args>.*?)-->", re.S)
-_OPTIONS = ("block", "metric", "unit", "digits")
+_OPTIONS = ("block", "metric", "unit", "digits", "machine")
+#: Which machine's value a sentence gives first: ``gpu`` where the figure is about the GPU even
+#: though the block also runs on a CPU (a numerical check), ``cpu`` the other way round.
+MACHINES = ("gpu", "cpu")
 
 
 class ValueDirectiveError(ValueError):
@@ -28,6 +31,7 @@ class Value:
     metric: str
     unit: str = ""
     digits: int | None = None
+    machine: str = ""  #: ``gpu``, ``cpu``, or empty: the GPU's unless the block needs none
 
     @property
     def metrics(self) -> tuple[str, ...]:
@@ -41,7 +45,10 @@ class Value:
 
 
 def parse(args: str) -> Value:
-    """``block=ID metric=NAME[,NAME…] [unit=U] [digits=N]``; raises `ValueDirectiveError` naming what is wrong."""
+    """Read ``block=ID metric=NAME[,NAME…] [unit=U] [digits=N] [machine=gpu|cpu]``.
+
+    Raises `ValueDirectiveError`, naming what is wrong, for anything else.
+    """
     try:
         tokens = shlex.split(args)
     except ValueError as error:
@@ -62,7 +69,11 @@ def parse(args: str) -> Value:
     digits = options.get("digits")
     if digits is not None and not digits.isdigit():
         raise ValueDirectiveError(f"value: digits= must be a whole number (got {digits!r})")
-    return Value(options["block"], options["metric"], options.get("unit", ""), int(digits) if digits else None)
+    machine = options.get("machine", "")
+    if machine and machine not in MACHINES:
+        raise ValueDirectiveError(f"value: machine= is gpu or cpu (got {machine!r})")
+    return Value(options["block"], options["metric"], options.get("unit", ""), int(digits) if digits else None,
+                 machine)
 
 
 def in_text(text: str, skip_lines=frozenset()) -> list[tuple[int, str]]:

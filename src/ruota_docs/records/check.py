@@ -24,10 +24,10 @@ These are the rules, each with its severity:
     - each output and reason is keyed by its hash and named by a result;
     - outcomes, hashes and languages are well formed;
     - a ``reason_code`` is one of `ruota_docs.records.reason_codes.CODES`, with its arguments, and
-      its English is the entry's ``reason``;
+      its English text matches the entry's ``reason``;
     - ``isolation`` is one of `ruota_docs.records.schema.ISOLATIONS`, and is given only where
       code ran;
-    - a copy credited with another copy's run names a page of this site in one of its languages.
+    - a copy whose result comes from another language's run names an existing page of this site.
 - **stale** (warning). The entry's page is gone, the page has no block at that index, or no block
   of the page has the entry's code (its SHA-256) any more. The site never shows such an entry as
   verified (`ruota_docs.records.verdicts`), so this is only a warning. Run the page again.
@@ -38,10 +38,10 @@ These are the rules, each with its severity:
     - the torch build is of the backend's kind;
     - ``machine_id`` is the name the engine gives this machine, in the record and in the file name;
     - the skip reasons describe this machine.
-- **agreement** (error). A passed or failed result is recorded only for a block whose requirements
-  about the machine (backend, ``arch=``, ``os=``, ``vram>=``, ``python>=``, ``torch>=``) the
-  record's machine meets (`ruota_docs.records.agreement`). The output of a passed Python block
-  holds the lines that its ``#>`` comments state, in order (`ruota_docs.blocks.expected_output`).
+- **agreement** (error). A block may have a passed or failed result only if the record's machine
+  meets the block's machine requirements (backend, ``arch=``, ``os=``, ``vram>=``, ``python>=``,
+  ``torch>=``; see `ruota_docs.records.agreement`). The output of a passed Python block holds the
+  lines that its ``#>`` comments state, in order (`ruota_docs.blocks.expected_output`).
 - **GPU name** (error or warning). The target must fit the GPU's name (`ruota_docs.records.gpus`),
   and a name that the table does not know is a warning. Machine names and versions must be
   printable ASCII, so a Cyrillic "А" in "AMD", which reads as a Latin one, is an error.
@@ -75,7 +75,7 @@ import json
 import math
 import re
 import unicodedata
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -273,19 +273,20 @@ def _check_gpu_machine(report: Report, machine: Machine) -> None:
 
     label, version, version_is, target, target_is, other, other_tag, other_label = _GPU_BACKENDS[machine.backend]
     if not getattr(machine, version):
-        add(f"machine.{version}", f"a {label} machine records its {version_is}")
+        add(f"machine.{version}", f"no {version_is}: a {label} machine must record it")
     if not (arch and re.fullmatch(target, arch)):
-        add("machine.arch", f"a {label} machine records its {target_is}, not {arch!r}")
+        add("machine.arch", f"{arch!r} is not a {target_is}: a {label} machine must record one" if arch
+            else f"no {target_is}: a {label} machine must record it")
     if getattr(machine, other):
         add(f"machine.{other}", f"a {label} build of torch has no {other_label} version")
     if other_tag in torch:
         add("machine.torch", f"{torch} is a {other_label} build of torch, not a {label} one")
     if not name:
-        add("machine.gpu_name", f"a {label} machine names its GPU")
+        add("machine.gpu_name", f"no GPU name: a {label} machine must record it")
     elif arch:
         _check_gpu_name(report, name, arch)
     if machine.gpu_count < 1:
-        add("machine.gpu_count", f"a machine with a GPU sees at least one (got {machine.gpu_count})")
+        add("machine.gpu_count", f"{machine.gpu_count} GPUs: a {label} machine sees at least one")
 
 
 def _check_gpu_name(report: Report, name: str, arch: str) -> None:
@@ -328,11 +329,12 @@ def _check_machine_names(report: Report, machine: Machine, machine_id: Any, stem
 
 # -- the entries -----------------------------------------------------------------------------
 class _Pages:
-    """The current blocks of each page (read once)."""
+    """The current blocks of each page (read once): those a build rendered (``built``), else rendered here."""
 
-    def __init__(self, root: Path, docs_dir: Path) -> None:
+    def __init__(self, root: Path, docs_dir: Path, built: Mapping[str, Sequence[Block]] | None = None) -> None:
         self.root, self.docs_dir = root, docs_dir
-        self.cache: dict[str, list[Block] | PageError | None] = {}
+        self.cache: dict[str, list[Block] | PageError | None] = {page: list(found) for page, found in
+                                                                  (built or {}).items()}
         self.languages = site_config.languages(root)
         self.allowed, self.allow_error = [], None
         try:
@@ -504,6 +506,10 @@ def _check_reason_code(report: Report, key: str, result: Result) -> None:
                    "the engine writes the reason as its code's English")
 
 
+#: What a stale entry means for readers, and what to do about it.
+STALE_HINT = "The site shows this block as not verified until the page runs again on this machine."
+
+
 def _check_current(report: Report, block: BlockRef, result: Result, pages: _Pages) -> None:
     blocks = pages.blocks(block.page)
     stale = None
@@ -517,8 +523,7 @@ def _check_current(report: Report, block: BlockRef, result: Result, pages: _Page
                  else f"stale: the code of block {block.index} ({_written_at(at)}) has changed since it ran")
     if stale:
         report.stale += 1
-        report.add(block.key, "warning", "stale",
-                   f"{stale}, so the site shows it as not verified until the page runs again")
+        report.add(block.key, "warning", "stale", stale, STALE_HINT)
     elif result.outcome == "passed" and isinstance(blocks, list):
         if result.tier in tiers.TIERS:
             _check_tier_reached(report, block.key, result, blocks)
@@ -622,7 +627,7 @@ def _named(where: str, names: dict[str, str]) -> str:
 
 #: What a sender does about private data in a record. Text that the page or its code shows is the
 #: docs' own and never reported, so the allow-list is for what the docs print some other way.
-PRIVATE_HINT = ("Run the page again on that machine (the engine masks its own user and host names), or "
+PRIVATE_HINT = ("Run the page again on that machine (the engine masks that machine's user and host names), or "
                 "remove the text and run `ruota-docs record migrate` on the record. If the docs print this text on "
                 "purpose, add it to allow_private in mkdocs.yml.")
 
@@ -987,15 +992,17 @@ def _heaviest(data: dict[str, Any]) -> str:
 
 
 def check_files(paths: Iterable[str | Path], root: Path, docs_dir: Path, now: dt.datetime | None = None,
-                records_folder: Path | None = None) -> list[Report]:
+                records_folder: Path | None = None, built: Mapping[str, Sequence[Block]] | None = None) -> list[Report]:
     """Run `check_file` on each record, and apply one more rule across them.
 
     Two records of one machine (the same machine id and fingerprint) are an error on the second.
     Each page is read once for all the records, because CI checks every record of the site, and a
-    site may hold a thousand."""
+    site may hold a thousand. ``built``: the blocks of the pages a build has rendered, by page
+    (``es/guides/x.md``), each as `page_blocks` gives them (``shown_only`` included), so that a
+    build does not render its pages a second time to check its records; the others are rendered here."""
     reports: list[Report] = []
     seen: dict[tuple[Any, Any], str] = {}
-    pages = _Pages(Path(root), Path(docs_dir))
+    pages = _Pages(Path(root), Path(docs_dir), built)
     for path in paths:
         report = check_file(Path(path), root, docs_dir, now, pages, records_folder)
         identity = getattr(report, "identity", None)

@@ -1,7 +1,7 @@
 """The record: what happened to block *i* of page *p* on machine *m*, as one typed model.
 
-This is the contract between the run, the records and the site. The run makes a `Result`
-for each block it decides (`BlockRef` says which block), the record (`Record`) holds this
+This is the contract between the run, the records and the site. The run produces a `Result`
+for each block it runs or skips (`BlockRef` identifies the block), the record (`Record`) holds this
 machine's results, and the site reads them back, attribute by attribute. The record reads
 and writes its own JSON with `Record.from_json` and `Record.to_json`. In the stored form,
 described in `ruota_docs.records.stored`, the copies of a block in each language share one
@@ -15,7 +15,7 @@ Everything else about a record's fields derives from the dataclass fields below:
 - the fields of the docs' excerpt.
 
 A new field takes one line in `Result`, plus its display on the site. With ``optional=True``,
-it is absent from the JSON while unset, so records that do not use it keep their bytes.
+it is absent from the JSON while unset, so records that don't use it stay byte-for-byte unchanged.
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ class BlockRef:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Result:
-    """What one run of a block on one machine came to."""
+    """The outcome of one run of a block on one machine."""
 
     #: the block's own language, as written after its fence (``python``, ``py3``), '' for none; the page's is
     #: `BlockRef.lang`
@@ -333,7 +333,7 @@ class Record:
 
 def merge(old: Record, results: Mapping[BlockRef, Result], complete_pages: set[str], machine: Machine,
           forget: AbstractSet[str] = frozenset()) -> Record:
-    """``old`` updated with this run's ``results``.
+    """The record ``old``, updated with this run's ``results``.
 
     Pages in ``complete_pages`` were run in full, so their old results are dropped first and
     blocks that no longer exist leave the record. The keys (``page#index``) in ``forget`` are

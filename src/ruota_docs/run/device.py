@@ -3,8 +3,8 @@
 ``probe()`` is lazy and cached. Nothing calls it until a block has a requirement or a
 record is written. Its GPU facts come from importing torch, which takes seconds (see
 benchmarks/RESULTS.md), so they are also kept on disk, in
-``$XDG_CACHE_HOME/ruota-docs/probe.json`` (``~/.cache`` by default). They are stored under a
-key made of everything that can change them without touching the cache:
+``$XDG_CACHE_HOME/ruota-docs/probe.json`` (``~/.cache`` by default). The cache key combines
+everything that could change those facts:
 
 - the interpreter;
 - the installed torch build (its files);

@@ -12,7 +12,7 @@ userland (``requires: hipcc``, ``hipcc arch=gfx906``, ``tool=roc-obj-ls``). It p
   libraries for it are installed: Debian's clang 15 knows gfx1100, but its ROCm 5.2 device
   libraries do not.
 - `describe`, which says what this machine has, in the words that skip reasons use.
-- `rocminfo`, which reports what ``rocminfo`` says.
+- `rocminfo`, which runs ``rocminfo`` and returns its agents, or why there are none.
 
 hipcc always runs with ``HIP_PLATFORM=amd``. Otherwise, on a machine that also has ``nvcc``,
 it would pick NVIDIA's platform.
@@ -318,15 +318,15 @@ def builds(targets, refresh: bool = False) -> dict[str, Build]:
 
 
 def works(refresh: bool = False) -> bool:
-    """A HIP compiler is installed, answers, and builds for at least one known target."""
+    """Whether a HIP compiler is installed, responds, and builds for at least one known target."""
     return compiler(refresh).works and any(b.ok for b in builds(KNOWN_TARGETS, refresh).values())
 
 
 def describe(needed=(), refresh: bool = False) -> str:
     """What this machine's toolchain is, in the words of a skip reason.
 
-    For example: ``hipcc (HIP 5.2.21153) builds gfx906, gfx1030; not gfx1102: cannot find ROCm
-    device library for gfx1102``."""
+    For example: ``hipcc (HIP 5.2.21153) builds gfx906 and gfx1030, but not gfx1102 (cannot find
+    ROCm device library for gfx1102)``."""
     found = compiler(refresh)
     if found.path is None:
         return found.error or "no hipcc"
@@ -335,15 +335,20 @@ def describe(needed=(), refresh: bool = False) -> str:
     results = builds(list(KNOWN_TARGETS) + [t for t in needed if t not in KNOWN_TARGETS], refresh)
     ok = [t for t, b in results.items() if b.ok]
     if ok:
-        text = f"{found.name()} builds {', '.join(ok)}"
+        text = f"{found.name()} builds {_listed(ok, 'and')}"
     else:
         text = f"{found.name()} at {found.path} builds none of {', '.join(results)}"
     failed = [results[t] for t in needed if not results[t].ok]
     if failed:
-        text += "; not " + "; not ".join(f"{b.target}: {b.error}" for b in failed)
+        text += ", but not " + _listed([f"{b.target} ({b.error})" for b in failed], "or")
     elif not ok:
-        text += f": {next(iter(results.values())).error}"
+        text += f" ({next(iter(results.values())).error})"
     return text
+
+
+def _listed(items: list[str], word: str) -> str:
+    """``a``, ``a and b``, ``a, b and c`` (``or`` for alternatives), as skip reasons write lists."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {word} {items[-1]}"
 
 
 # -- rocminfo ------------------------------------------------------------------------------------

@@ -21,12 +21,13 @@ from ruota_docs.site.locales import text
 from ruota_docs.site.values import ABBREVIATIONS
 
 
-def render(fact: Fact, lang: str, as_of: dt.date, max_age: int) -> str:
-    """The mark that stands beside the claim."""
+def render(fact: Fact, lang: str, as_of: dt.date, max_age: int, paragraph: bool = False) -> str:
+    """The mark that stands beside the claim; with ``paragraph``, the one mark of several sentences'
+    claims, which says it dates their sources ("sources checked 5 December 2026")."""
     when = formatting.date(dt.datetime.combine(fact.checked, dt.time()), lang)
     tip = text(lang, "fact_source_tip", source=" · ".join(fact.sources))
-    link = (f'<a href="{html.escape(fact.source)}" title="{html.escape(tip)}">'
-            f'{html.escape(text(lang, "fact_checked", date=when))}</a>')
+    words = text(lang, "fact_checked_all" if paragraph else "fact_checked", date=when)
+    link = f'<a href="{html.escape(fact.source)}" title="{html.escape(tip)}">{html.escape(words)}</a>'
     if not fact.expired(as_of, max_age):
         return f'<span class="ruota-fact" data-checked="{fact.checked.isoformat()}">({link})</span>'
     tip = html.escape(text(lang, "fact_expired_tip", days=max_age))
@@ -38,23 +39,25 @@ def render(fact: Fact, lang: str, as_of: dt.date, max_age: int) -> str:
 def render_page(page_html: str, parse: Callable[[str], Fact], lang: str, as_of: dt.date, max_age: int) -> str:
     """Every ``fact:`` directive of a page's HTML as its mark, as a writer would set the dates.
 
-    Claims of one sentence checked the same day get one mark, after the last of them, whose
+    Claims of one paragraph checked the same day get one mark, after the last of them, whose
     tooltip names every source ("#1300 (August 2025), #1904 and #6421 (checked 5 December 2026)"),
-    never three identical dates in a row; a mark beside an author's parenthesis shares it
-    (`join_parentheses`). ``parse`` reads a directive's arguments (raising on bad ones)."""
+    never three identical dates in a row; where those claims span several sentences, the mark
+    says it dates their sources ("sources checked 5 December 2026"). A mark beside an author's
+    parenthesis shares it (`join_parentheses`). ``parse`` reads a directive's arguments (raising on bad ones)."""
     found = [(match, parse(match["args"])) for match in DIRECTIVE.finditer(page_html)]
-    out, cursor, carried = [], 0, ()
+    out, cursor, carried, across = [], 0, (), False
     for i, (match, fact) in enumerate(found):
         sources = fact.sources + tuple(s for s in carried if s not in fact.sources)
         before = page_html[cursor:match.start()]
         following = found[i + 1] if i + 1 < len(found) else None
-        if following and _said_by_next(page_html[match.end():following[0].start()], fact, following[1],
-                                        as_of, max_age):
+        said = following and _said_by_next(page_html[match.end():following[0].start()], fact, following[1],
+                                           as_of, max_age)
+        if said:
             out.append(before.rstrip(" \t"))  # the next mark says it: this one goes, with the space before it
-            carried = sources
+            carried, across = sources, across or said == "sentences"
         else:
-            out += [before, render(replace(fact, sources=sources), lang, as_of, max_age)]
-            carried = ()
+            out += [before, render(replace(fact, sources=sources), lang, as_of, max_age, paragraph=across)]
+            carried, across = (), False
         cursor = match.end()
     out.append(page_html[cursor:])
     return join_parentheses("".join(out))
@@ -67,23 +70,24 @@ _TAG = re.compile(r"<[^>]*>")
 _CLAUSE_END = re.compile(r"([\w.]*)([.!?;])(?=[\s\u00a0\u202f]|$)")
 
 
-def _said_by_next(between: str, fact: Fact, following: Fact, as_of: dt.date, max_age: int) -> bool:
+def _said_by_next(between: str, fact: Fact, following: Fact, as_of: dt.date, max_age: int) -> str:
     """Whether ``following``'s mark can say ``fact``'s too: the same day and the same state, in the same
-    sentence and clause, and not inside a parenthesis that closes before it (one that opens right after
-    the first mark may hold the second: "June 2026 (the nightlies went on until August 2026)")."""
+    paragraph, and not inside a parenthesis that closes before it (one that opens right after the first
+    mark may hold the second: "June 2026 (the nightlies went on until August 2026)"). ``"clause"`` where
+    the two are in one clause, ``"sentences"`` where a sentence or clause ends between them, else ``""``."""
     if fact.checked != following.checked or fact.expired(as_of, max_age) != following.expired(as_of, max_age):
-        return False
+        return ""
     if _BLOCK_TAG.search(between):
-        return False
+        return ""
     text = html.unescape(_TAG.sub("", between))
-    for end in _CLAUSE_END.finditer(text):
-        if end[2] != "." or end[1].rstrip(".").lower() not in ABBREVIATIONS:
-            return False
+    ended = any(end[2] != "." or end[1].rstrip(".").lower() not in ABBREVIATIONS for end in _CLAUSE_END.finditer(text))
     depth, lowest = 0, 0
     for char in text:
         depth += {"(": 1, ")": -1}.get(char, 0)
         lowest = min(lowest, depth)
-    return lowest == 0 and (depth == 0 or text.lstrip().startswith("("))
+    if not (lowest == 0 and (depth == 0 or text.lstrip().startswith("("))):
+        return ""
+    return "sentences" if ended else "clause"
 
 
 _MARK = r'(<span class="ruota-fact[^"]*" data-checked="[^"]*">)'

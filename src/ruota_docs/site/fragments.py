@@ -98,7 +98,8 @@ def _phrases(found: list[Any], states: tuple[str, ...], lang: str) -> str:
     words = [_phrase(g, states, lang) for g in found[:NAMED_GROUPS]]
     if len(found) > NAMED_GROUPS:
         words.append(text(lang, "other_targets", count=len(found) - NAMED_GROUPS))
-    return formatting.join(words, lang)
+    again = text(lang, "machines_again")  # French repeats its preposition: « sur A et sur B »
+    return formatting.join(words[:1] + [again + w for w in words[1:]], lang)
 
 
 def _failed_lines(found: list[Any], lang: str) -> list[tuple[str, str]]:
@@ -153,17 +154,25 @@ def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | No
     found = groups.groups_of(verdict, page) if found is None else found
     if getattr(block, "generated_by", None) is not None:  # the engine's reason, in the reader's language
         why = reasons.generated(block.generated_by, block.generated_from, lang)
-        lines.append(("notrun", text(lang, "not_run", reason=why)))
+        lines.append(("notrun", text(lang, "not_run_engine", reason=why)))
     elif block.not_run_reason is not None:
-        lines.append(("notrun", text(lang, "not_run", reason=reasons.author_reason(block.not_run_reason, lang))))
+        # the author's reason is a verb phrase ("installs packages"), said of the block; the
+        # engine's (an imported convention's mark) is a phrase of its own
+        why = reasons.author_reason(block.not_run_reason, lang)
+        authored = (bool(block.options.get("skip")) and not block.options.get("engine_reason")
+                    and reasons.authored(block.not_run_reason))
+        lines.append(("notrun", text(lang, "not_run" if authored else "not_run_engine", reason=why)))
     lines += _failed_lines(found, lang)
     passed = verdict.by_state("passed")
     if passed and compiled_only(block):  # built for its targets without the card: never worded as verified
-        lines.append(("compiled", text(lang, "compiled_on", targets=formatting.join(list(block.evidence.targets), lang),
+        targets = list(block.evidence.targets)
+        lines.append(("compiled", text(lang, "compiled_on", targets=formatting.join(targets, lang),
+                                       targets_or=formatting.join(targets, lang, "or"),
                                        machines=_phrases(found, ("passed",), lang),
                                        date=formatting.date(verdict.latest_run("passed"), lang), count=len(passed))))
-    elif passed:
-        lines.append(("passed", text(lang, "verified_on", machines=_phrases(found, ("passed",), lang),
+    elif passed:  # a data block (YAML, JSON, TOML) is parsed, not run: its mark says so
+        verb = "parsed_on" if getattr(block, "kind", "") == "data" else "verified_on"
+        lines.append(("passed", text(lang, verb, machines=_phrases(found, ("passed",), lang),
                                      date=formatting.date(verdict.latest_run("passed"), lang), count=len(passed))))
     skipped = verdict.by_state("skipped")
     if skipped and block.not_run_reason is None:
@@ -173,9 +182,9 @@ def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | No
         for key, machines in _by_reason(verdict).items():
             said.setdefault(reasons.reason_text(machines[0].entry, lang), []).append(key)
         for reason, keys in said.items():
-            targets = groups.page_targets(page)  # the same for every copy's language
-            found_groups = verdict.kept(("skipped_groups", tuple(keys), targets), lambda: groups.group(
-                [r for key in keys for r in _by_reason(verdict)[key]], targets))
+            on_page = groups.page_targets(page)  # the same for every copy's language
+            found_groups = verdict.kept(("skipped_groups", tuple(keys), on_page), lambda: groups.group(
+                [r for key in keys for r in _by_reason(verdict)[key]], on_page))
             where = _phrases(found_groups, ("skipped",), lang)
             lines.append(("skipped", text(lang, "skipped_on", machines=where, reason=reason)))
     if not passed and not verdict.by_state("failed") and block.not_run_reason is None:
@@ -209,8 +218,13 @@ def collapse_repeats(output: str, lang: str) -> str:
     return "\n".join(shown)
 
 
+#: What an empty output tab says, by the block's kind: a parsed block (YAML, JSON, TOML) prints
+#: nothing by nature, and a doctest's outputs are those shown in the block, matched.
+_EMPTY = {"data": "no_output_parsed", "doctest": "no_output_doctest"}
+
+
 def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: list[Any] | None = None,
-                compiled: bool = False) -> str:
+                compiled: bool = False, kind: str = "python") -> str:
     """Tabs with what the block printed: the latest run on the page's card (else the GPU
     target of most machines) and on the CPU; the other machines are counted in the mark
     and listed on the card matrix."""
@@ -243,7 +257,7 @@ def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: li
             meta.append(text(lang, f"credited.{other}"))
         state = "compiled" if compiled and result.state == "passed" else result.state
         tabs.append({"state": state, "label": label, "body": body, "meta": meta})
-    return render("output_tabs", tabs=tabs, uid=uid, lang=lang)
+    return render("output_tabs", tabs=tabs, uid=uid, lang=lang, empty=_EMPTY.get(kind, "no_output"))
 
 
 def block_panel(block: Any, verdict: Verdict, lang: str, uid: str) -> str:
@@ -254,7 +268,7 @@ def block_panel(block: Any, verdict: Verdict, lang: str, uid: str) -> str:
     page = getattr(block, "page", "")
     found = groups.groups_of(verdict, page)
     return render("block_panel", state=state, uid=uid, mark=Markup(mark(block, verdict, lang, found)),
-                  tabs=Markup(output_tabs(verdict, lang, uid, page, found, compiled)),
+                  tabs=Markup(output_tabs(verdict, lang, uid, page, found, compiled, block.kind)),
                   disagree=any(g.disagrees for g in found), lang=lang)
 
 
@@ -274,7 +288,23 @@ def translation_banner(docs_dir: Path, page_key: str, lang: str, source_lang: st
 
 
 #: The kinds of blocks not verified, in the order the summary names them.
-_NOT_VERIFIED = ("failed", "pending", "skipped", "notrun")
+_NOT_VERIFIED = ("failed", "compiled", "pending", "skipped", "notrun")
+
+
+def _needed_by_skipped(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> str:
+    """What the skipped blocks need (``ROCm``, ``network access``) where they all need the same; else ``""``."""
+    phrases = {formatting.join([reasons.requirement_phrase(t, lang) for t in b.requirements], lang)
+               if b.requirements else "" for b, v in blocks_verdicts if _summary_state(b, v) == "skipped"}
+    return phrases.pop() if len(phrases) == 1 else ""
+
+
+def _summary_state(block: Any, verdict: Verdict) -> str:
+    """What the summary line counts a block as: compiled code that passed is compiled, never verified."""
+    if block.not_run_reason is not None:
+        return "notrun"
+    if verdict.state == "passed" and compiled_only(block):
+        return "compiled"
+    return verdict.state
 def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> str:
     """The one line at the top of a page: how many blocks were verified, where and when, then in
     one sentence what became of the others. Block counts in digits, so that two counts of one sentence
@@ -283,12 +313,13 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
     total = len(blocks_verdicts)
     if not total:
         return ""
-    counts = Counter("notrun" if b.not_run_reason is not None else v.state for b, v in blocks_verdicts)
+    counts = Counter(_summary_state(b, v) for b, v in blocks_verdicts)
     counts["pending"] = counts["stale"] + counts["never"]
     if counts["notrun"] == total:  # nothing here is meant to run (an API page's docstrings): say only why
         return render("page_summary", state="notrun", parts=[text(lang, "summary_all_notrun", count=total)],
                       lang=lang)
-    passed_on = [{r.machine_id for r in v.by_state("passed")} for _, v in blocks_verdicts]
+    passed_on = [{r.machine_id for r in v.by_state("passed")} for b, v in blocks_verdicts
+                 if _summary_state(b, v) == "passed"]
     machines = set().union(*passed_on)
     if counts["passed"] == 0:
         parts = [text(lang, "summary_none")]
@@ -304,12 +335,17 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
     if rest:  # one sentence for every block not verified, then where to read why
         left = sum(count for _, count in rest)
         opening = "summary_rest" if counts["passed"] else "summary_rest_none"
+        needed = _needed_by_skipped(blocks_verdicts, lang)
+
+        def said(key: str, count: int) -> str:
+            if key == "skipped" and needed:  # what they need, where they all need the same
+                return text(lang, "summary_skipped_named", count=count, what=needed)
+            return text(lang, f"summary_{key}", count=count)
+
         if len(rest) == 1:
-            what = text(lang, f"summary_{rest[0][0]}", count=left)
-            parts.append(text(lang, opening + "_alike", count=left, what=what))
+            parts.append(text(lang, opening + "_alike", count=left, what=said(*rest[0])))
         else:
-            items = [text(lang, "summary_item", count=count, what=text(lang, f"summary_{key}", count=count))
-                     for key, count in rest]
+            items = [text(lang, "summary_item", count=count, what=said(key, count)) for key, count in rest]
             parts.append(text(lang, opening, count=left, items=formatting.join(items, lang)))
         parts.append(text(lang, "summary_why", count=left))
     state = "failed" if counts["failed"] else ("passed" if counts["passed"] and not counts["pending"] else "stale")

@@ -75,6 +75,7 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
 
     @event_priority(-10)  # after mkdocstrings (0), which takes config.markdown_extensions for its docstrings
     def on_config(self, config):
+        self.nav_order = nav_order(config.get("nav"))
         try:  # before any page renders: a stack the capture cannot work with, named as such
             compat.check()
         except compat.UnsupportedDependency as error:
@@ -95,6 +96,8 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
         except evidence.EvidenceError as error:
             raise PluginError(f"ruota_docs: {error}") from None
         self.languages = site_config.languages(self.root)
+        self._built: dict[str, list] = {}  #: each page's blocks as this build rendered them, for the record check
+        self._marked: list = []  #: the pages this build marked, in order
         self._generated = []  # (page, placeholder, directive, lang, rendered): filled in on_env
         self._after_search: dict[int, list[tuple[str, str]]] = {}  # id(page) → (placeholder, fragment): `_later`
         fragment_templates.use_theme(config.theme)  # overrides/ruota/*.html before the package's
@@ -112,16 +115,17 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
     def _read_records(self, config) -> None:
         """The site's records: read, checked (``check_records``), held to the publishing rules;
         with report_only, those refused are left out of the build."""
+        self._pending = None
         try:
             files, self.ledgers, self.indexed = _records(self.site.record_dir)
             if self.config.check_records:
-                kept = self._checked(files)
-                if len(kept) < len(files):  # report_only: the site is built without them
-                    files, self.ledgers = kept, [data for _, data in kept]
-                    self.indexed = verdicts.index_ledgers(self.ledgers)
+                stamp = _stamp(self.site.record_dir)
+                if self.config.report_only or stamp not in _CHECKED:  # checked once every page is rendered
+                    self._pending = (stamp, [path for path, _ in files])
             # who sent each record, and which ci records' attestations the deploy job verified
-            verified = attestations.read(self.config.verified_records and self.root / self.config.verified_records)
-            trust.use(self.root, files, verified)
+            self._verified = attestations.read(self.config.verified_records
+                                               and self.root / self.config.verified_records)
+            trust.use(self.root, files, self._verified)
             self.published = published.Published(files, config.repo_url, self.config.allow_private,
                                                  keep_going=self.config.report_only)
         except (RecordError, published.RecordRefused, attestations.ListError) as error:
@@ -156,7 +160,10 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
         """``(title, url, [(block, verdict)…])`` for every page of one language."""
         result = []
         folder = self.docs_dir / lang if self.languages.folders else self.docs_dir
-        for path in sorted(folder.rglob("*.md")):
+        # in the menu's order, as readers meet the pages; pages the menu leaves out come last
+        order = getattr(self, "nav_order", {})
+        paths = sorted(folder.rglob("*.md"), key=lambda p: (order.get(p.relative_to(folder).as_posix(), len(order)), p))
+        for path in paths:
             key = path.relative_to(self.docs_dir).as_posix()
             blocks = [b for b in self._blocks(path, key) if not b.shown_only]
             if not blocks:
@@ -210,27 +217,55 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
         key = Path(path).resolve().relative_to(self.docs_dir).as_posix()
         return [b for b in self._blocks(Path(path), key) if not b.shown_only]
 
-    def _checked(self, files: list[tuple[Path, dict]]) -> list[tuple[Path, dict]]:
+    def _check_records(self, config, files) -> None:
         """The build refuses whatever ``record check`` refuses (`ruota_docs.site.published.checked`),
-        checked once per set of records a process reads; with ``report_only``, it leaves those
-        records out and lists them with the other problems."""
-        stamp = _stamp(self.site.record_dir)
-        if stamp in _CHECKED and not self.config.report_only:
-            return files
-        refused = published.checked([path for path, _ in files], self.root, self.docs_dir, self.site.record_dir,
-                                    keep_going=self.config.report_only)
+        checked once per set of records a process reads. It runs once every page is rendered and
+        before any is written (on_env), on each page's blocks as this build rendered them: a page
+        is not rendered a second time to learn them. With ``report_only``, it leaves the records it
+        refuses out, lists them with the other problems, and renders the pages again without them,
+        so that none of them shows."""
+        if self._pending is None:
+            return
+        (stamp, paths), self._pending = self._pending, None
+        try:
+            refused = published.checked(paths, self.root, self.docs_dir, self.site.record_dir,
+                                        keep_going=self.config.report_only, built=self._built)
+        except published.RecordRefused as error:
+            raise PluginError(f"ruota_docs: {error}") from None
         _CHECKED.add(stamp)
         for file, errors in refused.items():
             self._stop(f"ruota_docs: {listing.shown(file)}: refused by `ruota-docs record check` "
                        "(left out of this build): "
                        + "; ".join(errors[:3]) + (f"; … and {len(errors) - 3} more" if len(errors) > 3 else ""))
-        return [(path, data) for path, data in files if str(path) not in refused]
+        if refused:
+            self._leave_out(set(refused), config, files)
+
+    def _leave_out(self, refused: set[str], config, files) -> None:
+        """``report_only``: the records ``refused`` by the check left out, and each page this build
+        marked rendered again without them (as MkDocs renders a page, every plugin's events included)."""
+        from mkdocs.commands.build import _populate_page  # noqa: PLC0415 — only where a record is refused
+
+        kept = [(path, data) for path, data in self.published.kept if str(path) not in refused]
+        self.published.kept = kept
+        self.ledgers = [data for _, data in kept]
+        self.indexed = verdicts.index_ledgers(self.ledgers)
+        trust.use(self.root, kept, self._verified)
+        pages, self._marked, self._generated = self._marked, [], []
+        self._again = True  # their problems are listed already
+        try:
+            for page in pages:
+                self._after_search.pop(id(page), None)
+                _populate_page(page, config, files)
+        finally:
+            self._again = False
 
     def _stop(self, message: str, *more, page: str = "") -> None:
         """Stop the build on ``message``; with ``report_only``, note it (and ``more`` page
         problems) and go on: the summary after the build lists them all."""
         if not self.config.report_only:
             raise PluginError(message)
+        if getattr(self, "_again", False):  # a page rendered again without a refused record (`_leave_out`)
+            return
         for line in [message, *(f"{page}:{p.line}: {p.message}" for p in more)]:
             self.reported.append(line)
             log.info(f"report_only: {line}")
@@ -292,7 +327,8 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
         rendered = renderer.assemble(state, html, page_key, lang, self.root, source)
         self.capture.page_state = None
         own = None  # the file's own blocks, where a hook or plugin rewrote the page
-        if getattr(self, "_rewritten", False):
+        rewritten = getattr(self, "_rewritten", False)
+        if rewritten:
             self._rewritten = False
             own = self._file_blocks(page)
             _align_with_file(rendered, own, lang, self._made_reason(config))
@@ -310,12 +346,23 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
                                 {o[0] for o in state.origins if o} | self._hook_files(),
                                 lists_pages=any(directives.KINDS[d.name].lists_pages for d in rendered.directives),
                                 banner=banner)
+            self._for_check(page, own if rewritten else None if rendered.problems else rendered.blocks)
+        self._marked.append(page)
         html = _mark_generated(html, rendered, page_verdicts, lang)
         html = markers.fill(html, rendered.nonce, before, after, filled)
         html = self._values(html, rendered, page, lang)
         html = self._facts(html, rendered, lang)
         header = fragments.page_summary(page_verdicts, lang) + banner
         return _after_title(html, header) if header else html
+
+    def _for_check(self, page, blocks: list | None) -> None:
+        """The page's ``blocks`` for the record check (`_check_records`), where they are those ``record
+        check`` renders (`ruota_docs.blocks.collect.page_blocks`): of a page a hook or plugin rewrote,
+        those pytest collects of it; of another, those of this rendering. None where the engine cannot
+        read the page: the check renders it and says so, as ``record check`` does."""
+        path = Path(page.file.abs_src_path).resolve()
+        if blocks is not None and path.is_relative_to(self.docs_dir):  # not a page another plugin made elsewhere
+            self._built[path.relative_to(self.docs_dir).as_posix()] = blocks
 
     def _block_marks(self, rendered, page_key: str, source: str, lang: str) -> tuple[dict, dict, list]:
         """``(badges, panels, verdicts)`` of a page's blocks: the marks before and the panel after each
@@ -390,7 +437,9 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
                 unknown = renderer.unknown_block("value", value.block, rendered.blocks)
                 raise PluginError(f"{rendered.page}:{line}: {unknown}")
             verdict = verdicts.verdict(block.page, block.index, block.sha256, self.indexed)
-            needs_gpu = any(r.name in values.GPU_TERMS for r in block.requirements)
+            # the GPU's value first where the block needs one, or where the author asks for it
+            needs_gpu = value.machine == "gpu" or (value.machine != "cpu" and
+                                                   any(r.name in values.GPU_TERMS for r in block.requirements))
             return values.render_all(value, verdict, lang, block.page, needs_gpu)
 
         return values.attributed_once(value_directive.DIRECTIVE.sub(fill, html))
@@ -432,6 +481,7 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
         status page and the card matrix, from their blocks. Also ``ruota_text(lang, key)``
         and ``ruota_theme_text`` for templates (overrides/): strings from the locale files
         (site/locales/*.yml)."""
+        self._check_records(config, files)  # before the pages listing others are filled, and any page is written
         for page, placeholder, directive, lang, rendered in self._generated:
             expanded = PAGE_DIRECTIVE_EXPANDERS[directive.name](self, page, directive, lang, files, rendered)
             page.content = page.content.replace(placeholder, self._later(page, expanded), 1)
@@ -542,6 +592,24 @@ def _stamp(folder: Path) -> tuple:
 _CHECKED: set[tuple] = set()
 
 
+def nav_order(nav) -> dict[str, int]:
+    """Each page the ``nav`` names (a path relative to its language folder) and its place in the menu."""
+    found: dict[str, int] = {}
+
+    def walk(item) -> None:
+        if isinstance(item, str):
+            found.setdefault(item, len(found))
+        elif isinstance(item, dict):
+            for value in item.values():
+                walk(value)
+        elif isinstance(item, list):
+            for value in item:
+                walk(value)
+
+    walk(nav or [])
+    return found
+
+
 def _align_with_file(rendered, own: list | None, lang: str, reason: str = "engine.made_by_site") -> None:
     """A page a hook or plugin rewrote: each block pytest collects of it (the file's own, and with
     ``collect_hooks`` those the site's hooks write) gets its index, line and source as pytest collects
@@ -583,7 +651,8 @@ def _not_collected(blocks, reason: str) -> None:
     for block in blocks:
         block.error = None
         if block.generated_by is None and not block.shown_only:
-            block.options = {**block.options, "skip": True, "reason": reason}
+            # the engine's reason, not an author's: the mark words it as such
+            block.options = {**block.options, "skip": True, "reason": reason, "engine_reason": True}
 
 
 def _mark_generated(html: str, rendered, page_verdicts: list, lang: str) -> str:
@@ -592,11 +661,21 @@ def _mark_generated(html: str, rendered, page_verdicts: list, lang: str) -> str:
     if not rendered.placed:
         return html
     found = {block.index: (block, verdict) for block, verdict in page_verdicts}
-    for _start, end, index in sorted(rendered.placed, reverse=True):  # from the end: offsets before stay put
-        block, verdict = found[index]
-        panel = fragments.block_panel(block, verdict, lang, str(block.index))
-        html = html[:end] + panel + html[end:]
-    return html
+    placed = sorted(rendered.placed)
+    panels = [fragments.block_panel(found[index][0], found[index][1], lang, str(found[index][0].index))
+              for _start, _end, index in reversed(placed)][::-1]
+    ends = [end for _start, end, _index in placed]
+    if ends != sorted(ends):  # blocks inside one another (never from `generated.add_blocks`): one at a time
+        for (_start, end, _index), panel in reversed(list(zip(placed, panels, strict=True))):
+            html = html[:end] + panel + html[end:]
+        return html
+    # one pass: a page of mkdocstrings' API reference holds hundreds of such blocks, and copying
+    # its whole HTML once for each panel cost more than the panels
+    parts, last = [], 0
+    for end, panel in zip(ends, panels, strict=True):
+        parts += [html[last:end], panel]
+        last = end
+    return "".join(parts) + html[last:]
 
 
 def _line_of(source: str, fragment: str) -> int:

@@ -19,14 +19,17 @@ a refused output leaves its block unmarked, and each is listed with the other pr
 
 Beyond those, the build refuses whatever ``record check`` refuses (`checked`): every error of
 the check stops it, naming the file and the field (warnings, such as stale results, do not: the
-site shows a stale result as stale). It is run once per set of record files a process reads.
+site shows a stale result as stale). It runs once every page is rendered and before any is written,
+on each page's blocks as the build rendered them, once per set of record files a process reads.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from ruota_docs.blocks.block import Block
 from ruota_docs.records import check, private_data, provenance
 from ruota_docs.records.schema import RECORD_LIMIT, SHOWN_FIELDS, Record
 from ruota_docs.site import groups
@@ -142,12 +145,13 @@ _QUOTED = 20
 
 
 def checked(paths: list[Path], root: Path, docs_dir: Path, records_folder: Path,
-            keep_going: bool = False) -> dict[str, list[str]]:
+            keep_going: bool = False, built: Mapping[str, Sequence[Block]] | None = None) -> dict[str, list[str]]:
     """Raise `RecordRefused` with the check's errors where ``record check`` refuses any of ``paths``:
     the build publishes no record the check would turn away (a date in 2099, a pass a machine
     cannot have had, a number no chart can show). ``keep_going`` (``report_only``): return the
-    errors by file instead, for the build to leave those records out."""
-    reports = check.check_files(paths, root, docs_dir, records_folder=records_folder)
+    errors by file instead, for the build to leave those records out. ``built``: the blocks of the
+    pages the build rendered, by page (`ruota_docs.records.check.check_files`)."""
+    reports = check.check_files(paths, root, docs_dir, records_folder=records_folder, built=built)
     refused = {r.file: [str(p) for p in r.problems if p.severity == "error"] for r in reports}
     refused = {file: errors for file, errors in refused.items() if errors}
     errors = [error for found in refused.values() for error in found]

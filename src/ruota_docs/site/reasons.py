@@ -120,6 +120,11 @@ def author_reason(reason: str, lang: str) -> str:
     return text(lang, key) if key else reason
 
 
+def authored(reason: str) -> bool:
+    """Whether a block's reason for never running is its author's own words (not the engine's)."""
+    return reason not in _ENGINE_REASONS
+
+
 #: How each code is said in the reader's language; a code not here is shown as recorded.
 _RENDER = {
     "requires": _requires,

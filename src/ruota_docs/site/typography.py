@@ -11,13 +11,15 @@ another language (``lang="en"``), outside table-of-contents links to headings th
 are code, and the attributes people read (``title``, ``aria-label``, ``alt``,
 ``placeholder``, a page's description). Punctuation inside a word or a URL is not
 prose either: ``12:30``, ``localhost:8000``, ``a?b=1``, ``!important``, ``C:\\Users``,
-``https://…``, emoticons such as ``:)``.
+``https://…``, emoticons such as ``:)``. Inside guillemets, a colon written with no space before
+it is left so: the quotation is a title in another language or a name (« requires: »), whose
+spacing is its own; one written with a space gets the no-break one.
 
 Text is handled per block (a paragraph, a list item, a cell…), so a colon right after
 inline code (``<code>x</code>:``) gets its space too, added to the text beside it.
 
 A number keeps its unit or its percent sign on the same line: ``8 Go``, ``28,6 s`` (no-break
-space), ``80 %`` (narrow no-break space).
+space), ``80 %`` (narrow no-break space); a day keeps its month: ``6 décembre`` (no-break space).
 
 The page is read in one pass with regular expressions, as HTML parsers read it; code blocks
 (``pre``, scripts, styles, text areas) are copied unread, and only the attributes that
@@ -126,7 +128,15 @@ def _punctuation_edits(text: str, editable) -> Iterator[_Edit | None]:
             continue
         if not _AFTER.match(text, b):
             continue  # inside a word: ``12:30``, ``a?b``, ``!important``
+        if k == a and text[a] == ":" and _quoted(text, a):
+            continue  # « ROCm para Stable Diffusion: límites », « requires: »: a quotation keeps its own spacing
         yield _respaced(text, editable, k, a, a, _wanted(text[a]))
+
+
+def _quoted(text: str, at: int) -> bool:
+    """Whether ``text[at]`` is inside guillemets (more « than » before it)."""
+    before = text[:at]
+    return before.count("«") > before.count("»")
 
 
 def _guillemet_edits(text: str, editable) -> Iterator[_Edit | None]:
@@ -157,11 +167,24 @@ def _unit_edits(text: str, editable) -> Iterator[_Edit | None]:
             yield _respaced(text, editable, space, space + 1, space, NNBSP if match["unit"] == "%" else NBSP)
 
 
+#: A day and its month, parted by one ordinary space: ``6 décembre``, ``1er mars``.
+_DAY = re.compile(r"(?<![\w.,])(?:1er|\d{1,2}) (?:janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre"
+                  r"|novembre|décembre)(?![\w'’])")
+
+
+def _date_edits(text: str, editable) -> Iterator[_Edit | None]:
+    """The no-break space that keeps a day with its month (``6 décembre 2026`` never breaks after the 6)."""
+    for match in _DAY.finditer(text):
+        space = text.index(" ", match.start())
+        if editable[space]:
+            yield _respaced(text, editable, space, space + 1, space, NBSP)
+
+
 def _edits(text: str, editable: list[bool]) -> list[_Edit]:
     """``(start, end, replacement)`` over ``text`` (whose characters may or may not be
     changed, per ``editable``) that give it French spacing."""
     edits = itertools.chain(_punctuation_edits(text, editable), _guillemet_edits(text, editable),
-                            _unit_edits(text, editable))
+                            _unit_edits(text, editable), _date_edits(text, editable))
     return sorted({edit for edit in edits if edit is not None})  # « » asks twice for the space between them
 
 
@@ -191,7 +214,7 @@ _CODE_BLOCKS = {tag: re.compile(rf"<(/?){tag}(?=[\s/>])", re.I) for tag in ("pre
 #: A heading, its attributes and its content.
 _HEADINGS = re.compile(r"<(h[1-6])(\s[^>]*)?>(.*?)</\1\s*>", re.S | re.I)
 #: A sign French spacing is about: a block without one in its prose is left alone.
-_SIGNS = re.compile(r"[;:!?«»]|\d [%A-Za-z]")
+_SIGNS = re.compile(r"[;:!?«»]|\d [%A-Za-z]|1er ")
 
 
 def _attributes(inside: str) -> dict[str, str | None]:

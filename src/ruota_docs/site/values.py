@@ -85,8 +85,8 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "", nee
                             date=formatting.date(ran_at, lang, "long")).partition("\0")
     words = f'{html.escape(before + main)}<span class="ruota-value-at">{html.escape(after)}</span>'
     attribution = after
-    notes = _others(ordered, chosen, main, shown, lang)
-    tip = f' title="{html.escape(text(lang, "value_also", values="; ".join(notes)))}"' if notes else ""
+    tip = _others(ordered, chosen, main, shown, lang)
+    tip = f' title="{html.escape(tip)}"' if tip else ""
     return (f'<span class="ruota-value" data-block="{html.escape(value.block)}"'
             f' data-metric="{html.escape(value.metric)}"'
             f' data-at="{html.escape(attribution)}"{tip}>{words}</span>')
@@ -99,24 +99,33 @@ def _missing(value: Value, lang: str) -> str:
     return f'<span class="ruota-value ruota-value-missing" title="{html.escape(tip)}">{html.escape(words)}</span>'
 
 
-def _others(ordered, chosen: MachineResult, main: str, shown, lang: str) -> list[str]:
-    """The tooltip's notes: the other machines' values (five at most), then how many agree with ``main``."""
-    same, others = 0, {}
+#: Up to this many machines that measured the same value are named in the tooltip; more are counted.
+SAME_NAMED = 3
+
+
+def _others(ordered, chosen: MachineResult, main: str, shown, lang: str) -> str:
+    """The tooltip: the other machines' values (five at most), then the machines that agree with
+    ``main``, named where they are few ("Same value on NVIDIA H100 (CUDA)."); empty where there are none."""
+    same: list[MachineResult] = []
+    others: dict[str, list[MachineResult]] = {}
     for g in ordered:
         for result in g.results:
             if result is chosen:
                 continue
             if shown(result) == main:
-                same += 1
+                same.append(result)
             else:
                 others.setdefault(shown(result), []).append(result)
     notes = []
     for number, results in list(others.items())[:5]:
         where = results[0].label if len(results) == 1 else text(lang, "machines_count", count=len(results))
         notes.append(text(lang, "value_on", value=number, machine=where))
-    if same:
-        notes.append(text(lang, "value_same", count=same))
-    return notes
+    sentences = [text(lang, "value_also", values="; ".join(notes))] if notes else []
+    if len(same) > SAME_NAMED:
+        sentences.append(text(lang, "value_same", count=len(same)))
+    elif same:
+        sentences.append(text(lang, "value_same_on", machines=formatting.join([r.label for r in same], lang)))
+    return " ".join(sentences)
 
 
 _SHOWN = re.compile(r'^<span class="ruota-value"[^>]*>([^<]*)<span class="ruota-value-at">')
