@@ -75,11 +75,11 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
 
     @event_priority(-10)  # after mkdocstrings (0), which takes config.markdown_extensions for its docstrings
     def on_config(self, config):
-        self.nav_order = nav_order(config.get("nav"))
-        try:  # before any page renders: a stack the capture cannot work with, named as such
+        try:  # before anything else: a stack the capture cannot work with, named as such
             compat.check()
         except compat.UnsupportedDependency as error:
             raise PluginError(f"ruota_docs: {error}") from None
+        self.nav_order = nav_order(config.get("nav"))
         self.root = Path(config.config_file_path).resolve().parent
         self.docs_dir = Path(config.docs_dir).resolve()
         # the options as the pytest plugin, the guard and the command line read them
