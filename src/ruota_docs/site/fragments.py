@@ -555,8 +555,11 @@ def status_page(pages: list[tuple[str, str, list[Any]]], ledgers: list[Record], 
             c["stale"] = len(items) * size[key] - sum(c[s] for s in _COUNTED)  # changed, or never recorded
             cells.append([Markup(_count(s, c[s], lang)) for s in (*_COUNTED, "stale") if c[s]])
         rows.append({"title": title, "url": url, "count": formatting.number(len(items), lang, 0), "cells": cells})
-    # the chart's values as a table: its text alternative
-    values = [{"label": label, "cells": [formatting.number(totals[key][s], lang, 0) for s in _COUNTED]}
+    # the chart's values as a table: its text alternative, with the blocks no state counts (changed since
+    # their run, or never recorded) in a column of their own, so that each row adds up to every block
+    every = sum(len(items) for _, _, items in pages)
+    values = [{"label": label, "cells": [formatting.number(totals[key][s], lang, 0) for s in _COUNTED]
+               + [formatting.number(every * size[key] - sum(totals[key][s] for s in _COUNTED), lang, 0)]}
               for key, label in columns] if chart else []
     return render("status_page", svg=svg, values=values, rocm=Markup(rocm_evidence(pages, lang)), pages=rows,
                   columns=[label for _, label in columns],
