@@ -16,9 +16,9 @@ FACT = Fact(dt.date(2026, 12, 6), ("https://github.com/ROCm/TheRock/pull/7644?a=
 
 
 @pytest.mark.parametrize("lang, shown, tip", [
-    ("es", "(fecha de consulta: 6 de diciembre de 2026)", "Fuente: https://github.com/ROCm/TheRock/pull/7644?a=1&amp;b=2 · https://pypi.org/project/torch/"),
-    ("en", "(checked 6 December 2026)", "Source: https://github.com/ROCm/TheRock/pull/7644?a=1&amp;b=2"),
-    ("fr", "(vérifié le 6 décembre 2026)", "Source : https://github.com/ROCm/TheRock/pull/7644?a=1&amp;b=2"),
+    ("es", "(fecha de consulta: 6 de diciembre de 2026)", "Fuentes: https://github.com/ROCm/TheRock/pull/7644?a=1&amp;b=2 · https://pypi.org/project/torch/"),
+    ("en", "(checked 6 December 2026)", "Sources: https://github.com/ROCm/TheRock/pull/7644?a=1&amp;b=2"),
+    ("fr", "(vérifié le 6 décembre 2026)", "Sources : https://github.com/ROCm/TheRock/pull/7644?a=1&amp;b=2"),
 ])
 def test_a_current_fact_shows_its_date_linked_to_its_source(lang, shown, tip):
     mark = facts.render(FACT, lang, dt.date(2026, 12, 20), 120)
@@ -74,7 +74,7 @@ def test_claims_of_one_sentence_checked_the_same_day_share_one_mark():
                         f"{fact(5, 'https://x.org/b')} and <a>#6421</a> {fact(5, 'https://x.org/c')}, where it still failed.</p>")
     assert said == "It is documented in #1300 (August 2025), #1904 and #6421 (checked 5 December 2026), where it still failed."
     assert shown.count('class="ruota-fact"') == 1 and 'href="https://x.org/c"' in shown
-    assert "Source: https://x.org/c · https://x.org/b · https://x.org/a" in shown
+    assert "Sources: https://x.org/c · https://x.org/b · https://x.org/a" in shown
     said, _ = _page(f"<p>Débil {fact(5, 'https://x.org/a')}, y luego fuerte {fact(5, 'https://x.org/b')}.</p>", "es")
     assert said == "Débil, y luego fuerte (fecha de consulta: 5 de diciembre de 2026)."
 
@@ -84,7 +84,7 @@ def test_sentences_of_one_paragraph_checked_the_same_day_share_one_mark_that_say
     every source in its tooltip and saying that it dates the sources, not only the last claim."""
     said, shown = _page(f"<p>One claim {fact(5, 'https://x.org/a')}. Another claim {fact(5, 'https://x.org/b')}.</p>")
     assert said == "One claim. Another claim (sources checked 5 December 2026)."
-    assert "Source: https://x.org/b · https://x.org/a" in shown
+    assert "Sources: https://x.org/b · https://x.org/a" in shown
     said, _ = _page(f"<p>Una {fact(5, 'https://x.org/a')}. Otra {fact(5, 'https://x.org/b')}.</p>", "es")
     assert said == "Una. Otra (fecha de consulta de las fuentes: 5 de diciembre de 2026)."
     said, _ = _page(f"<p>One claim {fact(5, 'https://x.org/a')}; another claim {fact(5, 'https://x.org/b')}.</p>")
@@ -109,3 +109,10 @@ def test_a_mark_inside_an_aside_is_kept_but_one_before_the_aside_joins_it():
     said, _ = _page(f"<p>It stopped in June 2026 {fact(6, 'https://x.org/a')} (the nightlies went on until "
                     f"22 August 2026 {fact(6, 'https://x.org/b')}).</p>")
     assert said == "It stopped in June 2026 (the nightlies went on until 22 August 2026; checked 6 December 2026)."
+
+
+def test_the_tooltip_says_source_for_one_and_sources_for_several():
+    one = facts.render(Fact(dt.date(2026, 12, 6), ("https://x.org/a",)), "en", dt.date(2026, 12, 20), 120)
+    assert 'title="Source: https://x.org/a"' in one
+    assert 'title="Sources : https://x.org/a · https://x.org/b"' in facts.render(
+        Fact(dt.date(2026, 12, 6), ("https://x.org/a", "https://x.org/b")), "fr", dt.date(2026, 12, 20), 120)

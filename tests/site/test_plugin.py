@@ -313,7 +313,7 @@ def test_english_strings(en):
     assert "Failed on CPU x86_64 on 20 November 2026" in panels(en)[2]
     assert "Not yet verified: this code has changed since it last ran" in panels(en)[3]
     assert "Not tested, by design: this block installs packages" in panels(en)[4]
-    assert f"21 November 2026 · 1.5{NB}s · result shared with the Spanish page (same code in every language)" in panels(en)[1]
+    assert f"21 November 2026 · 1.5{NB}s · one run for every language version (identical code)" in panels(en)[1]
     assert ("On this page, 3 of 7 code blocks have been verified on at least one of the two test machines "
             "(last run: 21 November 2026).") in en
     assert "Requiere" not in en and "Verificado" not in en
@@ -326,7 +326,7 @@ def test_french_strings(fr):
     assert f"Échec sur CPU x86_64 le 20{NB}novembre 2026" in panels(fr)[2]
     # French typography, applied to the built page: no-break space before the colon
     assert f"Exclu des tests, à dessein{NB}: ce bloc installe des paquets" in panels(fr)[4]
-    assert "résultat partagé avec la version espagnole (même code dans toutes les langues)" in panels(fr)[1]
+    assert "une seule exécution pour toutes les langues (code identique)" in panels(fr)[1]
     assert ("Sur cette page, 3 blocs de code sur 7 ont été vérifiés sur au moins une des deux machines de test "
             f"(dernière exécution{NB}: 21{NB}novembre 2026). Parmi les 4 blocs restants, 1 a échoué lors de sa dernière "
             "exécution") in fr.replace("&#x27;", "'")

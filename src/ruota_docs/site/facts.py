@@ -25,7 +25,7 @@ def render(fact: Fact, lang: str, as_of: dt.date, max_age: int, paragraph: bool 
     """The mark that stands beside the claim; with ``paragraph``, the one mark of several sentences'
     claims, which says it dates their sources ("sources checked 5 December 2026")."""
     when = formatting.date(dt.datetime.combine(fact.checked, dt.time()), lang)
-    tip = text(lang, "fact_source_tip", source=" · ".join(fact.sources))
+    tip = text(lang, "fact_source_tip", source=" · ".join(fact.sources), count=len(fact.sources))
     words = text(lang, "fact_checked_all" if paragraph else "fact_checked", date=when)
     link = f'<a href="{html.escape(fact.source)}" title="{html.escape(tip)}">{html.escape(words)}</a>'
     if not fact.expired(as_of, max_age):
