@@ -346,7 +346,11 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
                                 {o[0] for o in state.origins if o} | self._hook_files(),
                                 lists_pages=any(directives.KINDS[d.name].lists_pages for d in rendered.directives),
                                 banner=banner)
-            self._for_check(page, own if rewritten else None if rendered.problems else rendered.blocks)
+            # for the record check, the blocks `record check` would render: those pytest collects of a page a hook
+            # or plugin rewrote, else this rendering's; none where the engine cannot read it (the check says so)
+            checked = own if rewritten else None if rendered.problems else rendered.blocks
+            if checked is not None:  # keyed by its file (i18n may show it under another language's address)
+                self._built[Path(page.file.abs_src_path).resolve().relative_to(self.docs_dir).as_posix()] = checked
         self._marked.append(page)
         html = _mark_generated(html, rendered, page_verdicts, lang)
         html = markers.fill(html, rendered.nonce, before, after, filled)
@@ -354,15 +358,6 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
         html = self._facts(html, rendered, lang)
         header = fragments.page_summary(page_verdicts, lang) + banner
         return _after_title(html, header) if header else html
-
-    def _for_check(self, page, blocks: list | None) -> None:
-        """The page's ``blocks`` for the record check (`_check_records`), where they are those ``record
-        check`` renders (`ruota_docs.blocks.collect.page_blocks`): of a page a hook or plugin rewrote,
-        those pytest collects of it; of another, those of this rendering. None where the engine cannot
-        read the page: the check renders it and says so, as ``record check`` does."""
-        path = Path(page.file.abs_src_path).resolve()
-        if blocks is not None and path.is_relative_to(self.docs_dir):  # not a page another plugin made elsewhere
-            self._built[path.relative_to(self.docs_dir).as_posix()] = blocks
 
     def _block_marks(self, rendered, page_key: str, source: str, lang: str) -> tuple[dict, dict, list]:
         """``(badges, panels, verdicts)`` of a page's blocks: the marks before and the panel after each
