@@ -2,7 +2,8 @@
 #   make site    build the site into site/ (or: make serve, for authors)
 #   make test    ruff and mypy, then every code block of every page, and the package's own tests
 # Both create .venv and install what they need on first use. Run as root, the pages run as
-# the unprivileged user ruota-docs-runner: `make runner` lets it reach .venv and the repository.
+# the unprivileged user ruota-docs-runner: `make test` first lets it reach .venv and the repository
+# (`make runner` does only that).
 # Also:
 #   make preview         build site/ and serve it as GitHub Pages will (SITE_URL=… for its address)
 #   make record-check RECORDS_FROM=list   validate the records named in list, one per NUL byte (git diff -z)
@@ -73,6 +74,9 @@ preview: site
 	$(BIN)/python -m ruota_docs.serve.preview site $(if $(PORT),--port $(PORT))
 
 test: $(VENV)/.tests-installed
+	@# as root, the pages run as ruota-docs-runner: let it reach the interpreter, .venv and the repository
+	@# (where root's Python lives under /root, say); `runner --grant` says what it changed, if anything
+	@if [ "$$(id -u)" = 0 ]; then $(BIN)/ruota-docs runner --grant; fi
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
