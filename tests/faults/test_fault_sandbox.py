@@ -183,9 +183,10 @@ def test_no_secret_reaches_a_block_or_the_record(escapes):
     readable, listed = seen.removeprefix("root home: ").split(" ", 1)
     assert readable == "False", seen  # root's files
     # of the home folder of the user running the tests, only the folders that lead to what the sandbox
-    # binds read-only (the repository, its .venv, the project), where they are in it: no dotfile, no key
+    # binds read-only (the repository, its .venv, the interpreter it was made from, the project), where
+    # they are in it: no dotfile, no key
     home = Path(pwd.getpwuid(os.getuid()).pw_dir).resolve()
-    bound = {Path(p).resolve() for p in (REPO, sys.prefix, tree.root)}
+    bound = {Path(p).resolve() for p in (REPO, sys.prefix, sys.base_prefix, tree.root)}
     leading = {p.relative_to(home).parts[0] for p in bound if p.is_relative_to(home) and p != home}
     assert listed == "None" or set(eval(listed)) <= leading, (seen, leading)  # noqa: S307 — the list it printed
     assert "PYTEST_" not in shown["output"]
