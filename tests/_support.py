@@ -14,6 +14,7 @@ import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ruota_docs.blocks import shown
 from ruota_docs.blocks.terms import parse
 from ruota_docs.records.schema import Machine
 
@@ -371,3 +372,17 @@ def evaluate_page(root: Path, page: str, state=None) -> list[tuple[Evaluated, st
     finally:
         teardown_page(document.namespace)
     return results
+
+
+def parsed_blocks(page_html: str) -> list[tuple[int, int, str]]:
+    """``(start, end, code)`` of each code block of ``page_html`` as Python's HTML parser alone reads it
+    (`ruota_docs.blocks.shown._CodeBlocks`): the reference `shown.code_block_spans`'s faster reading is held to."""
+    parser = shown._CodeBlocks()
+    parser.feed(page_html)
+    parser.close()
+    found = []
+    for n, (start, end, index) in enumerate(parser.spans):
+        following = parser.spans[n + 1][2] if n + 1 < len(parser.spans) else len(parser.blocks)
+        if following > index:
+            found.append((start, end if end >= 0 else len(page_html), parser.blocks[index].rstrip("\n")))
+    return found

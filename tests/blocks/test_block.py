@@ -107,3 +107,11 @@ def test_a_block_knows_the_included_file_and_line_its_fence_is_written_at():
     written = blocks.build(captured(), "es/p.md", "es", line=3, end_line=None, source="snippets/part.md:12",
                            code_origins=(), includes=(), extended=None)
     assert (written.written_in, written.where) == (("snippets/part.md", 12), "snippets/part.md:12")
+
+
+def test_the_code_hash_follows_the_code():
+    block = blocks.Block(page="es/p.md", lang="es", line=1, fence_language="python", kind="python", code="a = 1")
+    first = block.sha256
+    assert first == hashlib.sha256(b"a = 1").hexdigest() and block.sha256 == first
+    block.code = "a = 2"
+    assert block.sha256 == hashlib.sha256(b"a = 2").hexdigest()

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from _support import REPO, clean_env, read_ledger, run_pytest
+from _support import REPO, clean_env, parsed_blocks, read_ledger, run_pytest
 from ruota_docs.blocks import renderer, shown
 from ruota_docs.run.device import PROBED_ENV, probe, share
 
@@ -59,6 +59,15 @@ def test_engine_blocks_are_the_rendered_code_blocks(built, case):
             engine = renderer.render(root, root / "docs" / page, fast=fast)
             assert not [p for p in engine.problems], f"{case}/{page}: {engine.problems}"
             assert [b.code.rstrip("\n") for b in engine.blocks] == seen, f"{case}/{page} (fast={fast})"
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_fast_reading_of_each_built_page_is_the_parsers(built, case):
+    """`shown.code_block_spans` reads simple blocks and plain pages without Python's HTML parser: the
+    same blocks, at the same offsets, as the parser's handlers find on every page MkDocs built."""
+    _, pages = built[case]
+    for page, html in pages.items():
+        assert shown.code_block_spans(html) == parsed_blocks(html), page
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -56,3 +56,27 @@ def test_the_allow_list_matches_in_full_and_names_a_bad_entry():
     assert len(private_data.findings("USER=scolvin2 a@mail.community.org", this_machine=False, known=known)) == 2
     with pytest.raises(private_data.AllowListError, match=r"allow_private\[1\]: '\[' is no regular expression"):
         private_data.compile_allowed(["ok", "["])
+
+
+_MANY = [
+    "", "plain text", "saved to /home/alice/models", "/Users/bob/x", r"C:\Users\carol\y", "mail me: dan@mail.com",
+    "erin@desk:~$ ls", "ssh frank@workstation-42", "ssh gail@10.0.0.5", "nas.local:8080", "HOSTNAME=hal",
+    "logname = ivy", "token ghp_" + "a" * 36, "hf_" + "b" * 34, "AKIA" + "C" * 16, "Bearer " + "d" * 20,
+    "-----BEGIN RSA PRIVATE KEY-----", "xoxb-1234567890", "sk-" + "e" * 40, "AIza" + "f" * 35,
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    "postgres://u:pw@db/x", "API_KEY=abc123def456ghi789", "DB_PASSWORD: s3cretvalue1234567", "at 8.8.8.8",
+    "GPU-12345678-1234-1234-1234-123456789abc", "mac 00:1a:2b:3c:4d:5e", "max_tokens=2048", "@property",
+    # a clue at either end of a text, and texts that would make one only if read together
+    "alice@", "desk:~$", "USER", "=jdoe", "/home", "/zed/", "192.168.", "1.1",
+]
+
+
+def test_many_texts_give_what_each_gives_alone(monkeypatch):
+    monkeypatch.setenv("HOME", "/srv/people/jdoe")
+    words = private_data.private_words()
+    texts = _MANY + ["at /srv/people/jdoe/x"] + ["nothing here"] * 50
+    alone = {n: found for n, text in enumerate(texts) if (found := private_data.findings(text, words=words))}
+    assert private_data.findings_many(texts, words=words) == alone
+    assert len(alone) > 25  # the texts above hold something to find
+    assert private_data.findings_many(texts, this_machine=False) == {
+        n: found for n, text in enumerate(texts) if (found := private_data.findings(text, this_machine=False))}

@@ -637,11 +637,12 @@ def _check_private(report: Report, data: dict[str, Any], pages: _Pages) -> None:
     words = private_data.private_words()  # this machine's names: found once for the record's thousands of strings
     if pages.allow_error:
         report.add("mkdocs.yml", "error", "private", f"{pages.allow_error}; fix the ruota_docs plugin's option")
-    for stored_at, text in _strings(data, ""):
+    strings = list(_strings(data, ""))
+    for index, found in private_data.findings_many([text for _, text in strings], words=words).items():
+        stored_at, text = strings[index]
         where = _named(stored_at, names)
-        found = private_data.findings(text, words=words)
-        if found:  # the docs' own example data (the page's text, its code) and the site's allow-list are no leak
-            found = [f for f in found if not pages.known(_shown_on(stored_at, shown_on)).covers(f)]
+        # the docs' own example data (the page's text, its code) and the site's allow-list are no leak
+        found = [f for f in found if not pages.known(_shown_on(stored_at, shown_on)).covers(f)]
         for finding in found:
             place = f"line {finding.line}: " if "\n" in text.rstrip("\n") else ""
             report.add(where or "record", "error" if finding.error else "warning", "private",

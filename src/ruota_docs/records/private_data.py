@@ -36,6 +36,7 @@ reported whatever the page says: it is never the docs' example.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import getpass
 import ipaddress
@@ -196,6 +197,49 @@ def findings(text: str, this_machine: bool = True, words: list[Any] | None = Non
     if known:
         found = [finding for finding in found if not known.covers(finding)]
     return found
+
+
+#: What each pattern above needs in a text, found far faster than the patterns (a literal, or a key
+#: before ``=``/``:``): a text none of these finds in has no finding but this machine's names.
+_CLUES = [
+    re.compile(r"/home/|/Users/|@|GPU-|\d\.\d+\.\d+\.\d|[0-9a-fA-F]:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}:"),
+    re.compile(r"gh[opusr]_|github_pat_|hf_|AKIA|ASIA|Bearer|-----BEGIN|xox|sk-|AIza|eyJ"),
+    re.compile(r"(?:USER(?:PROFILE)?|HOST|HOME)\s*[=:]"),
+    re.compile(r"(?i)users[\\/]|\.(?:local|lan|home\.arpa|internal|localdomain|intranet)"
+               r"|(?:username|logname|hostname|computername|aws_secret_access_key)\s*[=:]"
+               r"|(?:secret|token|passw(?:or)?d|api[_-]?key|access[_-]?key|auth[_-]?key|private[_-]?key|credential)s?"
+               r"\s*[=:]"),
+]
+#: Between texts searched as one: what no pattern reads across (no word character, no path, a line's end).
+_BETWEEN = "\n\x00\n"
+
+
+def findings_many(texts: list[str], this_machine: bool = True,
+                  words: list[Any] | None = None) -> dict[int, list[Finding]]:
+    """`findings` of each of many texts (a record's thousands of strings), by index, those with any only.
+
+    The texts are searched as one for what each pattern needs (`_CLUES`) and for this machine's names, and
+    only the texts something was found in are searched in full: a record of 25,000 strings took 0.4 s
+    string by string, and few strings hold anything. ``_BETWEEN`` keeps a clue from starting in one text
+    and ending in the next; the texts a clue is in are a superset of those with a finding."""
+    if this_machine and words is None:
+        words = private_words()
+    joined = _BETWEEN.join(texts)
+    starts, position = [], 0
+    for text in texts:
+        starts.append(position)
+        position += len(text) + len(_BETWEEN)
+    flagged: set[int] = set()
+    for clue in _CLUES + ([pattern for pattern, _ in words or ()] if this_machine else []):
+        at = 0
+        while (match := clue.search(joined, at)) is not None:
+            index = bisect.bisect_right(starts, match.start()) - 1
+            flagged.add(index)
+            if index + 1 >= len(starts):
+                break
+            at = starts[index + 1]  # the next text: this one is searched in full already
+    found = {index: findings(texts[index], this_machine, words) for index in sorted(flagged)}
+    return {index: items for index, items in found.items() if items}
 
 
 def _home_folders(text: str) -> list[Finding]:

@@ -43,3 +43,18 @@ def test_a_missing_include_is_a_problem_at_the_include_line(tmp_path):
     state, _ = render(tmp_path, '# T\n\n--8<-- "nowhere.md"\n')
     assert [p.line for p in state.include_errors] == [3]
     assert "nowhere.md" in state.include_errors[0].message
+
+
+def test_lines_python_markdown_only_normalised_keep_their_origins_without_a_diff(tmp_path, monkeypatch):
+    """Lines of spaces emptied and tabs expanded, each in place: every line keeps its own origin (a diff of
+    the page, `line_map.carry`, is for lines another preprocessor changed)."""
+    from ruota_docs.blocks import line_map
+
+    def no_diff(*args, **kwargs):
+        raise AssertionError("the lines were only normalised: no diff is needed")
+
+    monkeypatch.setattr(line_map, "carry", no_diff)
+    state, page = render(tmp_path, "# T\n    \ntext\twith a tab\n   \n```python\nprint(1)\n```\n")
+    (block,) = state.captured
+    assert block.code == "print(1)"
+    assert state.where(block.start) == (5, "")
