@@ -477,7 +477,7 @@ def rocm_evidence(pages: list[tuple[str, str, list[Any]]], lang: str) -> str:
                 found[1].append(result)
         if passed:
             where = "; ".join(
-                text(lang, "rocm_passed_on", machine=machine_names.name(results[0], lang)
+                text(lang, "rocm_passed_on", machine=machine_names.name(results[0], lang, "name")
                      if len({r.machine_id for r in results}) == 1
                      else groups.target_label(*key), passed=formatting.number(len(blocks), lang, 0),
                      total=formatting.number(len(items), lang, 0),
