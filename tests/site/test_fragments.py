@@ -74,7 +74,7 @@ def test_toolchain_verified_device_without_record():
         ("ROCm device: PyTorch on an AMD GPU", "2", "no record yet"),
     ]
     es = rows(fragments.rocm_evidence(pages, "es"))
-    assert es[1] == ("Dispositivo ROCm: PyTorch en una GPU de AMD", "2", "ningún registro todavía")
+    assert es[1] == ("Dispositivo ROCm: PyTorch en una GPU de AMD", "2", "aún sin registros")
     assert rows(fragments.rocm_evidence(pages, "fr"))[0][2] == "CPU x86_64\u00a0: 2 réussis sur 2 (1er décembre 2026)"
 
 
@@ -320,7 +320,7 @@ def test_the_summary_never_counts_compiled_code_as_verified():
 @pytest.mark.parametrize(("kind", "lang", "said"), [
     ("python", "en", "(no output)"),
     ("data", "en", "(nothing to print: only the block’s syntax is checked; it is not run)"),
-    ("doctest", "es", "(cada salida coincidió con la que muestra el bloque)"),
+    ("doctest", "es", "(la salida de cada línea >>> coincidió con la escrita en el bloque)"),
     ("data", "fr", "(rien à afficher\u00a0: seule la syntaxe du bloc est vérifiée, il n'est pas exécuté)"),
 ])
 def test_an_empty_output_says_what_it_means_for_the_kind_of_block(kind, lang, said):
