@@ -58,7 +58,7 @@ def test_cells_link_to_the_blocks(rendered):
     cpu = next(r for r in rows(rendered) if 'id="target-cpu-x86_64"' in r)
     cell = re.search(r'<td class="ruota-level ruota-level-2">(.*?)</td>', cpu)[1]
     assert '<a href="../guides/g/#ruota-block-1">Self-test passed</a>' in cell
-    assert words(cell).endswith("The block at line 16 could not run here (needs ROCm)")
+    assert words(cell).endswith("The block at line 16 was skipped on these machines (needs ROCm)")
     assert 'href="../guides/g/#ruota-block-3"' in cell
     whole = re.search(r'<td class="ruota-level ruota-level-3">(.*?)</td>', rows(rendered)[0])[1]
     assert '<a href="../guides/g/">Whole guide passed</a>' in whole
@@ -98,7 +98,7 @@ def test_key_blocks_table_and_guide_titles(rendered):
 @pytest.mark.parametrize("lang, words_", [
     ("es", ["Autoprueba superada", "Aún no hay registros.", "Falta el bloque de la línea 16: se omitió en estas máquinas (requiere ROCm)"]),
     ("fr", ["Autotest réussi", "Aucun relevé pour l'instant",
-            "Le bloc de la ligne 16 n'a pas pu être exécuté ici (nécessite ROCm)"]),
+            "Le bloc de la ligne 16 n'a pas été exécuté sur ces machines (nécessite ROCm)"]),
 ])
 def test_every_string_is_localised(project, lang, words_):
     guides = evidence.load_guides(project, project / "docs", lang, TABLE)
