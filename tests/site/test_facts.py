@@ -130,9 +130,14 @@ def test_the_items_of_a_list_checked_the_same_day_share_one_mark_in_its_lead_in(
     assert "Sources: https://x.org/1300 · https://x.org/1904 · https://x.org/6421" in shown
     said, _ = _page(f"<p>Trois tickets le documentent :</p>\n<ul>\n{items}</ul>", "fr")
     assert said.startswith("Trois tickets le documentent (sources vérifiées le 5 décembre 2026) : #1300")
-    # items checked on different days, an item with no date, or no lead-in to carry it: each item keeps its own
+    # an item checked another day keeps its date; the others share the lead-in's
     mixed = items.replace(fact(5, "https://x.org/6421"), fact(6, "https://x.org/6421"))
-    assert _page(f"<p>Three issues document it:</p>\n<ul>\n{mixed}</ul>")[0].count("checked") == 3
+    assert _page(f"<p>Three issues document it:</p>\n<ul>\n{mixed}</ul>")[0] == (
+        "Three issues document it (sources checked 5 December 2026): #1300 in August 2025; "
+        "#1904 in October 2025; #6421 in September 2026 (checked 6 December 2026);")
+    # no day shared by most items, an item with no date, or no lead-in to carry it: each item keeps its own
+    split = mixed.replace(fact(5, "https://x.org/1904"), fact(7, "https://x.org/1904"))
+    assert _page(f"<p>Three issues document it:</p>\n<ul>\n{split}</ul>")[0].count("checked") == 3
     bare = items.replace(f" {fact(5, 'https://x.org/1904')}", "")
     assert _page(f"<p>Three issues document it:</p>\n<ul>\n{bare}</ul>")[0].count("checked") == 2
     assert _page(f"<p>Three issues document it.</p>\n<ul>\n{items}</ul>")[0].count("checked") == 3

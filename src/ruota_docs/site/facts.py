@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import html
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -76,9 +77,13 @@ _ITEM_END = re.compile(r"[\s.;,\u00a0\u202f]*(?:</p>\s*)?$")
 
 
 def _one_per_list(page_html: str, parse: Callable[[str], Fact], lang: str, as_of: dt.date, max_age: int) -> str:
-    """A list whose every item ends with a claim checked the same day, introduced by a sentence that ends
-    in a colon: one mark, before that colon, for every item ("Three tickets document it (sources checked
-    5 December 2026):"), never the same date on each item; any other list is left as it is."""
+    """A list whose every item ends with a claim, most of them (two at least) checked the same day,
+    introduced by a sentence that ends in a colon: one mark, before that colon, for those items ("Three
+    tickets document it (sources checked 5 December 2026):"), never the same date on each item; an item
+    checked another day keeps its own date; any other list is left as it is."""
+    def day_of(fact: Fact) -> tuple[dt.date, bool]:
+        return fact.checked, fact.expired(as_of, max_age)
+
     def one(match: re.Match[str]) -> str:
         if not match["lead"]:
             return match[0]
@@ -88,12 +93,15 @@ def _one_per_list(page_html: str, parse: Callable[[str], Fact], lang: str, as_of
                                  for body, found in zip(items, stamps)):
             return match[0]
         said = [parse(found[0]["args"]) for found in stamps]
-        if len({(f.checked, f.expired(as_of, max_age)) for f in said}) != 1:
+        days = Counter(day_of(f) for f in said)
+        day, count = days.most_common(1)[0]
+        if count < 2 or count * 2 <= len(said):  # most items, at least two: the others keep their own date
             return match[0]
-        sources = tuple(dict.fromkeys(source for f in said for source in f.sources))
-        mark = render(replace(said[0], sources=sources), lang, as_of, max_age, paragraph=True)
-        listed = re.sub(r"[ \t]*" + DIRECTIVE.pattern, "", match[0][match.start("tag") - match.start() - 1:],
-                        flags=re.S)
+        shared = [f for f in said if day_of(f) == day]
+        sources = tuple(dict.fromkeys(source for f in shared for source in f.sources))
+        mark = render(replace(shared[0], sources=sources), lang, as_of, max_age, paragraph=True)
+        listed = re.sub(r"[ \t]*" + DIRECTIVE.pattern, lambda m: m[0] if day_of(parse(m["args"])) != day else "",
+                        match[0][match.start("tag") - match.start() - 1:], flags=re.S)
         return f" {mark}{match['lead']}{match['gap']}{listed}"  # the colon as its author spaced it ("documentent :")
     return _LIST.sub(one, page_html)
 
