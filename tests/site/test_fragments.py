@@ -181,19 +181,22 @@ def test_the_blocks_not_verified_share_one_sentence():
 
 def test_summary_counts_above_ten_stay_digits_and_machines_are_not_overstated():
     """Each block count in digits, whatever its size ("2 of 13"); "on two test machines" only where each
-    verified block passed on both, else "at least one of the two"."""
+    verified block passed on both, else "one or both of the two"."""
     both = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed")),
                     MachineResult("h100", "NVIDIA H100 (CUDA)", "passed", _entry("passed"))])
     cpu_only = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={"skip": True})
     blocks = [(_block(), both), (_block(), cpu_only)] + [(never_run, Verdict([]))] * 11
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
-    assert line.startswith("On this page, 2 of 13 code blocks have been verified on at least one of the two test "
+    assert line.startswith("On this page, 2 of 13 code blocks have been verified on one or both of the two test "
                            "machines (last run: 1 December 2026).")
     assert "The other 11 are not tested, by design." in line
     line = " ".join(_words(fragments.page_summary(blocks[:1] + blocks[2:4], "fr")).split())
     assert line.startswith("Sur cette page, 1 bloc de code sur 3 a été vérifié sur deux machines de test (")
     assert "Les deux autres sont exclus des tests, à dessein." in line
+    three = Verdict([*both.results, MachineResult("rx", "AMD Radeon RX 7600 (ROCm, gfx1102)", "passed", _entry("passed"))])
+    line = " ".join(_words(fragments.page_summary([(_block(), three), (_block(), cpu_only)], "es")).split())
+    assert "en al menos una de las tres máquinas de pruebas" in line
 
 
 def test_a_page_whose_blocks_are_all_not_run_says_only_why():

@@ -348,7 +348,10 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
         stamps = [stamp for _, v in blocks_verdicts if (stamp := v.latest_run())]
         # "on two machines" only where every verified block passed on both
         everywhere = all(found == machines for found in passed_on if found)
-        where = text(lang, "machines_count" if everywhere else "machines_some", count=len(machines))
+        if everywhere or len(machines) != 2:
+            where = text(lang, "machines_count" if everywhere else "machines_some", count=len(machines))
+        else:  # "en una o en las dos máquinas de pruebas"
+            where = text(lang, "machines_either")
         key = "summary_all" if counts["passed"] == total else "summary"  # every block verified, or some
         parts = [text(lang, key, passed=counts["passed"], total=total, machines=where,
                       date=formatting.date(max(stamps) if stamps else None, lang))]
