@@ -210,6 +210,18 @@ def test_a_page_whose_blocks_are_all_not_run_says_only_why():
     assert 'ruota-state-notrun' in fragments.page_summary([(generated, Verdict([]))], "fr")
 
 
+def test_a_page_of_docstring_examples_says_where_they_are_tested():
+    """mkdocstrings' examples are tested with the code, as doctests: the API page's line says so, as their marks do,
+    rather than that none of its blocks is tested."""
+    example = SimpleNamespace(not_run_reason="", requirements=(), options={}, evidence=None, kind="pycon",
+                              generated_by="mkdocstrings", generated_from="ruota_docs.x", page="en/api.md")
+    line = " ".join(_words(fragments.page_summary([(example, Verdict([]))] * 3, "en")).split())
+    assert line == "This page’s three code blocks are docstring examples: they are tested with the code, as doctests, not on this page."
+    line = " ".join(_words(fragments.page_summary([(example, Verdict([]))], "es")).split())
+    assert line.startswith("El único bloque de código de esta página es un ejemplo de un docstring: se prueba con el código")
+    assert "tested with the code (as doctests)" in fragments.mark(example, Verdict([]), "en")
+
+
 def test_chart_series_names_units_and_headers():
     entries = [(Machine(backend="cpu", machine="x86_64"),
                 [_entry("passed", output="peak_a: 1081.4\npeak_b: 67.2\n")])]

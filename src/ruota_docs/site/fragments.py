@@ -336,9 +336,10 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
         return ""
     counts = Counter(_summary_state(b, v) for b, v in blocks_verdicts)
     counts["pending"] = counts["stale"] + counts["never"]
-    if counts["notrun"] + counts["untested"] == total:  # nothing here is meant to run (an API page's docstrings)
-        return render("page_summary", state="notrun", parts=[text(lang, "summary_all_notrun", count=total)],
-                      lang=lang)
+    if counts["notrun"] + counts["untested"] == total:  # nothing here is meant to run: say only why
+        docstrings = all(getattr(b, "generated_by", None) == "mkdocstrings" for b, _ in blocks_verdicts)
+        key = "summary_all_docstrings" if docstrings else "summary_all_notrun"  # an API page's examples
+        return render("page_summary", state="notrun", parts=[text(lang, key, count=total)], lang=lang)
     passed_on = [{r.machine_id for r in v.by_state("passed")} for b, v in blocks_verdicts
                  if _summary_state(b, v) == "passed"]
     machines = set().union(*passed_on)
