@@ -116,3 +116,47 @@ def test_the_tooltip_says_source_for_one_and_sources_for_several():
     assert 'title="Source: https://x.org/a"' in one
     assert 'title="Sources : https://x.org/a · https://x.org/b"' in facts.render(
         Fact(dt.date(2026, 12, 6), ("https://x.org/a", "https://x.org/b")), "fr", dt.date(2026, 12, 20), 120)
+
+
+def test_the_items_of_a_list_checked_the_same_day_share_one_mark_in_its_lead_in():
+    """A list whose every item ends with a claim checked the same day: one mark, before the colon of the
+    sentence that introduces it, naming every item's source; never the same date on each item."""
+    items = "".join(f"<li>#{n} in {month} {fact(5, f'https://x.org/{n}')};</li>\n"
+                    for n, month in ((1300, "August 2025"), (1904, "October 2025"), (6421, "September 2026")))
+    said, shown = _page(f"<p>Three issues document it:</p>\n<ul>\n{items}</ul>")
+    assert said == ("Three issues document it (sources checked 5 December 2026): #1300 in August 2025; "
+                    "#1904 in October 2025; #6421 in September 2026;")
+    assert shown.count('class="ruota-fact"') == 1
+    assert "Sources: https://x.org/1300 · https://x.org/1904 · https://x.org/6421" in shown
+    said, _ = _page(f"<p>Trois tickets le documentent :</p>\n<ul>\n{items}</ul>", "fr")
+    assert said.startswith("Trois tickets le documentent (sources vérifiées le 5 décembre 2026) : #1300")
+    # an item checked another day keeps its date; the others share the lead-in's
+    mixed = items.replace(fact(5, "https://x.org/6421"), fact(6, "https://x.org/6421"))
+    assert _page(f"<p>Three issues document it:</p>\n<ul>\n{mixed}</ul>")[0] == (
+        "Three issues document it (sources checked 5 December 2026): #1300 in August 2025; "
+        "#1904 in October 2025; #6421 in September 2026 (checked 6 December 2026);")
+    # no day shared by most items, an item with no date, or no lead-in to carry it: each item keeps its own
+    split = mixed.replace(fact(5, "https://x.org/1904"), fact(7, "https://x.org/1904"))
+    assert _page(f"<p>Three issues document it:</p>\n<ul>\n{split}</ul>")[0].count("checked") == 3
+    bare = items.replace(f" {fact(5, 'https://x.org/1904')}", "")
+    assert _page(f"<p>Three issues document it:</p>\n<ul>\n{bare}</ul>")[0].count("checked") == 2
+    assert _page(f"<p>Three issues document it.</p>\n<ul>\n{items}</ul>")[0].count("checked") == 3
+
+
+def test_a_date_for_several_sentences_says_source_for_one_source_and_sources_for_several():
+    said, _ = _page(f"<p>Una {fact(5, 'https://x.org/a')}. Otra {fact(5, 'https://x.org/a')}.</p>", "es")
+    assert said == "Una. Otra (fecha de consulta de la fuente: 5 de diciembre de 2026)."
+    said, _ = _page(f"<p>One claim {fact(5, 'https://x.org/a')}. Another {fact(5, 'https://x.org/a')}.</p>")
+    assert said == "One claim. Another (source checked 5 December 2026)."
+
+
+def test_a_french_date_joins_an_authors_parenthesis_after_a_comma_without_an_agreement_to_get_wrong():
+    """« (matrice de compatibilité de ROCm 7.14, état au 5 décembre 2026) », never « ; vérifié le » inside a
+    parenthesis, nor « consulté » agreeing with a source it cannot know the gender of."""
+    said, shown = _page(f'<p>Son tableau (<a href="x">matrice de ROCm 7.14</a>) {fact(5, "https://x.org/a")} :</p>', "fr")
+    assert said == "Son tableau (matrice de ROCm 7.14, état au 5 décembre 2026) :"
+    assert 'href="https://x.org/a"' in shown
+    said, _ = _page(f"<p>la version CUDA (sous Linux x86_64 {fact(1, 'https://x.org/a')}).</p>", "fr")
+    assert said == "la version CUDA (sous Linux x86_64, état au 1er décembre 2026)."
+    said, _ = _page(f'<p>Its table (<a href="x">ROCm 7.14 matrix</a>) {fact(5, "https://x.org/a")}.</p>')
+    assert said == "Its table (ROCm 7.14 matrix; checked 5 December 2026)."

@@ -70,12 +70,12 @@ def test_toolchain_verified_device_without_record():
         (block("tool=roc-obj-ls", skip=True), verdict()),  # never run by design: not counted
     ])]
     assert rows(fragments.rocm_evidence(pages, "en")) == [
-        ("ROCm tools: hipcc and ROCm's other programs, no GPU needed", "2", "CPU x86_64: 2 of 2, 1 December 2026"),
+        ("ROCm tools: hipcc and ROCm’s other programs, no GPU needed", "2", "CPU x86_64: 2 of 2 passed (1 December 2026)"),
         ("ROCm device: PyTorch on an AMD GPU", "2", "no record yet"),
     ]
     es = rows(fragments.rocm_evidence(pages, "es"))
-    assert es[1] == ("Dispositivo ROCm: PyTorch en una GPU de AMD", "2", "ningún registro todavía")
-    assert rows(fragments.rocm_evidence(pages, "fr"))[0][2] == "CPU x86_64 : 2 sur 2, le 1er décembre 2026"
+    assert es[1] == ("Dispositivo ROCm: PyTorch en una GPU de AMD", "2", "aún sin registros")
+    assert rows(fragments.rocm_evidence(pages, "fr"))[0][2] == "CPU x86_64\u00a0: 2 réussis sur 2 (1er décembre 2026)"
 
 
 def test_partial_and_several_machines():
@@ -85,8 +85,9 @@ def test_partial_and_several_machines():
         (block("hipcc"), verdict((CPU, "passed", "2026-12-01T08:00:00Z"), ("AMD Radeon VII (ROCm, gfx906)", "passed", "2026-12-02T10:00:00Z"))),
     ])]
     toolchain, device = rows(fragments.rocm_evidence(pages, "en"))
-    assert toolchain[2] == "CPU x86_64: 1 of 1, 1 December 2026; AMD Radeon VII (ROCm, gfx906): 1 of 1, 2 December 2026"
-    assert device[1:] == ("2", "AMD Radeon VII (ROCm, gfx906): 1 of 2, 2 December 2026")
+    assert toolchain[2] == ("CPU x86_64: 1 of 1 passed (1 December 2026); "
+                            "AMD Radeon VII (ROCm, gfx906): 1 of 1 passed (2 December 2026)")
+    assert device[1:] == ("2", "AMD Radeon VII (ROCm, gfx906): 1 of 2 passed (2 December 2026)")
 
 
 def test_no_rocm_blocks_no_table():
@@ -141,7 +142,8 @@ def test_machines_with_the_same_need_share_one_line():
     verdict = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", cpu.english(), reason_code=cpu.to_record())),
                        MachineResult("h200", "NVIDIA H200 (CUDA)", "skipped", _entry("skipped", h200.english(), reason_code=h200.to_record()))])
     assert fragments.mark(block, verdict, "es").count("<li") == 1
-    assert "Omitido en CPU x86_64 y NVIDIA H200 (CUDA): requiere ROCm" in fragments.mark(block, verdict, "es")
+    # a result without its record keeps its label ("CPU x86_64"); each machine after the first has its "en"
+    assert "Omitido en CPU x86_64 y en NVIDIA H200 (CUDA): requiere ROCm" in fragments.mark(block, verdict, "es")
 
 
 def test_summary_line_with_singulars():
@@ -149,8 +151,9 @@ def test_summary_line_with_singulars():
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     line = _words(fragments.page_summary([(_block(), passed), (_block("rocm"), skipped)], "fr"))
     assert ("Sur cette page, 1 bloc de code sur 2 a été vérifié sur une machine de test (dernière exécution : "
-            "1er décembre 2026). Le bloc restant exige ROCm (indisponible sur les machines de test). "
-            "La raison figure sous le bloc.") in line
+            "1er décembre 2026). Le bloc restant n'a pas été exécuté, car il exige ROCm, dont aucune machine "
+            "de test ne dispose.") in line
+    assert "La raison figure" not in line  # the sentence has just said it
 
 
 def test_the_blocks_not_verified_share_one_sentence():
@@ -158,50 +161,65 @@ def test_the_blocks_not_verified_share_one_sentence():
     block counts in digits, and no sentence opens with a numeral."""
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
-    never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={})
+    never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={"skip": True})
     # skipped for two different needs: said in general words
     blocks = [(_block(), passed), (_block("rocm"), skipped), (_block("network"), skipped), (never_run, Verdict([]))]
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
-    assert line.endswith("Of the other 3, 2 need hardware or access that no test machine had and 1 is not "
-                         "tested, by design. The mark under each one says why.")
+    assert line.endswith("Of the other 3, two were skipped because no test machine had the hardware or software "
+                         "they need; and one is not tested, by design. The mark under each one says why.")
     restantes = " ".join(_words(fragments.page_summary(blocks, "es")).split())
-    assert "De los 3 bloques restantes, 2 necesitan hardware" in restantes
+    assert "De los 3 bloques restantes, dos se han omitido porque necesitan hardware" in restantes
     assert "In all" not in line
     none_passed = " ".join(_words(fragments.page_summary(blocks[1:], "es")).split())
     assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. De sus 3 bloques, "
-                           "2 necesitan hardware o un acceso que ninguna máquina de pruebas tiene y 1 se "
-                           "excluye de las pruebas a propósito. El motivo figura debajo de cada uno.")
+                           "dos se han omitido porque necesitan hardware o software que ninguna máquina de pruebas "
+                           "tiene y uno se excluye de las pruebas a propósito. El motivo figura debajo de cada uno.")
     alike = " ".join(_words(fragments.page_summary(blocks[:3], "es")).split())
-    assert alike.endswith("Los otros 2 necesitan hardware o un acceso que ninguna máquina de pruebas tiene. "
-                          "El motivo figura debajo de cada uno.")
+    assert alike.endswith("Los otros dos se han omitido porque necesitan hardware o software que ninguna máquina "
+                          "de pruebas tiene. El motivo figura debajo de cada uno.")
 
 
 def test_summary_counts_above_ten_stay_digits_and_machines_are_not_overstated():
     """Each block count in digits, whatever its size ("2 of 13"); "on two test machines" only where each
-    verified block passed on both, else "at least one of the two"."""
+    verified block passed on both, else "one or both of the two"."""
     both = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed")),
                     MachineResult("h100", "NVIDIA H100 (CUDA)", "passed", _entry("passed"))])
     cpu_only = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
-    never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={})
+    never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={"skip": True})
     blocks = [(_block(), both), (_block(), cpu_only)] + [(never_run, Verdict([]))] * 11
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
-    assert line.startswith("On this page, 2 of 13 code blocks have been verified on at least one of the two test "
+    assert line.startswith("On this page, 2 of 13 code blocks have been verified on one or both of the two test "
                            "machines (last run: 1 December 2026).")
     assert "The other 11 are not tested, by design." in line
     line = " ".join(_words(fragments.page_summary(blocks[:1] + blocks[2:4], "fr")).split())
     assert line.startswith("Sur cette page, 1 bloc de code sur 3 a été vérifié sur deux machines de test (")
-    assert "Les 2 autres sont exclus des tests, à dessein." in line
+    assert "Les deux autres sont exclus des tests, à dessein." in line
+    three = Verdict([*both.results, MachineResult("rx", "AMD Radeon RX 7600 (ROCm, gfx1102)", "passed", _entry("passed"))])
+    line = " ".join(_words(fragments.page_summary([(_block(), three), (_block(), cpu_only)], "es")).split())
+    assert "en al menos una de las tres máquinas de pruebas" in line
 
 
 def test_a_page_whose_blocks_are_all_not_run_says_only_why():
     """An API page's docstring blocks are never meant to run: the line says so, not "not verified yet"."""
-    generated = SimpleNamespace(not_run_reason="generated by mkdocstrings", requires=(), options={})
+    generated = SimpleNamespace(not_run_reason="generated by mkdocstrings", requires=(), options={}, generated_by="x")
     for lang, expected in (("es", "El único bloque de código de esta página no se ejecuta aquí. "
                                   "Debajo de él se explica por qué."),
-                           ("en", "This page's only code block is not run here. The mark under it says why.")):
+                           ("en", "This page’s only code block is not run here. The mark under it says why.")):
         line = " ".join(_words(fragments.page_summary([(generated, Verdict([]))], lang)).split())
         assert line == expected
     assert 'ruota-state-notrun' in fragments.page_summary([(generated, Verdict([]))], "fr")
+
+
+def test_a_page_of_docstring_examples_says_where_they_are_tested():
+    """mkdocstrings' examples are tested with the code, as doctests: the API page's line says so, as their marks do,
+    rather than that none of its blocks is tested."""
+    example = SimpleNamespace(not_run_reason="", requirements=(), options={}, evidence=None, kind="pycon",
+                              generated_by="mkdocstrings", generated_from="ruota_docs.x", page="en/api.md")
+    line = " ".join(_words(fragments.page_summary([(example, Verdict([]))] * 3, "en")).split())
+    assert line == "This page’s three code blocks are docstring examples: they are tested with the code, as doctests, not on this page."
+    line = " ".join(_words(fragments.page_summary([(example, Verdict([]))], "es")).split())
+    assert line.startswith("El único bloque de código de esta página es un ejemplo de un docstring: se prueba con el código")
+    assert "tested with the code (as doctests)" in fragments.mark(example, Verdict([]), "en")
 
 
 def test_chart_series_names_units_and_headers():
@@ -236,26 +254,35 @@ def test_status_counts_say_what_they_count():
     assert "<td>CPU</td>" in shown and "Linux x86_64" in shown and "1 de diciembre de 2026" in shown
     # the outcomes chart's text alternative: its values as a table, in its figure
     figure = shown[shown.index('<figure class="ruota-figure">'):shown.index("</figure>")]
-    heads = "".join(f"<th>{text('es', state)}</th>" for state in ("passed", "failed", "skipped", "notrun", "stale_header"))
+    heads = "".join(f"<th>{text('es', state)}</th>"
+                    for state in ("passed", "failed", "skipped", "notrun", "untested", "stale_header"))
     assert 'role="img"' in figure and heads in figure
     # each row adds up to the page's blocks: the one never recorded ("absent") has a column of its own
     assert ('<tr><td>CPU x86_64</td><td class="ruota-num">2</td><td class="ruota-num">0</td><td class="ruota-num">1</td>'
-            '<td class="ruota-num">0</td><td class="ruota-num">1</td></tr>') in figure
+            '<td class="ruota-num">0</td><td class="ruota-num">0</td><td class="ruota-num">1</td></tr>') in figure
     assert "<th>Superados</th><th>Fallidos</th><th>Omitidos (requisito no cumplido)</th>" in figure
 
 
 def test_status_counts_blocks_never_run_by_design_apart():
-    """A block its author never runs (run: skip) is not "skipped for a missing requirement"."""
-    never = SimpleNamespace(not_run_reason="installs packages", requirements=(), options={}, evidence=None)
+    """A block its author never runs (run: skip) is not "skipped for a missing requirement", and one the
+    engine cannot run (a docstring's example, made by mkdocstrings) is neither: each is counted as its mark
+    names it ("Not tested, by design", "Not tested here")."""
+    never = SimpleNamespace(not_run_reason="installs packages", requirements=(), options={"skip": True}, evidence=None)
+    made = SimpleNamespace(not_run_reason="", requirements=(), options={}, evidence=None, generated_by="mkdocstrings",
+                           generated_from="ruota_docs.x", kind="python", page="en/api.md")
     verdicts = [(_block(), Verdict([MachineResult("cpu", "CPU x86_64", "skipped", None)])),
-                (never, Verdict([MachineResult("cpu", "CPU x86_64", "skipped", None)]))]
+                (never, Verdict([MachineResult("cpu", "CPU x86_64", "skipped", None)])),
+                (made, Verdict([MachineResult("cpu", "CPU x86_64", "skipped", None)]))]
     ledger = Record(machine_id="cpu", machine=Machine(backend="cpu", machine="x86_64", os="linux"),
                     updated="2026-12-01T10:00:00Z")
     shown = fragments.status_page([("API", "api/", verdicts)], [ledger], "en")
     assert '<span class="ruota-sr-only">1 block skipped</span>' in shown
     assert '<span class="ruota-sr-only">1 block not tested (by design)</span>' in shown
+    assert '<span class="ruota-sr-only">1 block not tested here</span>' in shown
     assert ('<tr><td>CPU x86_64</td><td class="ruota-num">0</td><td class="ruota-num">0</td><td class="ruota-num">1</td>'
-            '<td class="ruota-num">1</td><td class="ruota-num">0</td></tr>') in shown
+            '<td class="ruota-num">1</td><td class="ruota-num">1</td><td class="ruota-num">0</td></tr>') in shown
+    assert "<th>Not tested here</th>" in shown
+    assert "Not tested here:" in fragments.mark(made, Verdict([]), "en")  # the page names it the same way
 
 
 def test_a_compiled_block_is_never_worded_as_verified():
@@ -267,9 +294,9 @@ def test_a_compiled_block_is_never_worded_as_verified():
     ran = verdict((CPU, "passed", "2026-12-01T08:00:00Z"))
     said = {lang: " ".join(_words(fragments.mark(compiled, ran, lang)).split()) for lang in ("es", "en", "fr")}
     assert said == {
-        "es": "Compilado para gfx1102 en CPU x86_64 el 1 de diciembre de 2026. No se ha ejecutado en una GPU gfx1102.",
-        "en": "Compiled for gfx1102 on CPU x86_64, 1 December 2026. Not run on a gfx1102 GPU.",
-        "fr": "Compilé pour gfx1102 sur CPU x86_64 le 1er décembre 2026. Non exécuté sur une carte gfx1102."}
+        "es": "Compilado para gfx1102 en CPU x86_64 el 1 de diciembre de 2026; no se ha ejecutado en ninguna GPU gfx1102",
+        "en": "Compiled for gfx1102 on CPU x86_64 on 1 December 2026; not run on a gfx1102 GPU",
+        "fr": "Compilé pour gfx1102 sur CPU x86_64 le 1er décembre 2026 ; non exécuté sur une carte gfx1102"}
     panel = fragments.block_panel(compiled, ran, "en", "7")
     assert 'class="ruota-verify ruota-state-compiled"' in panel and "ruota-mark-compiled" in panel
     assert "ruota-mark-passed" not in panel and "Verified" not in panel
@@ -302,14 +329,14 @@ def test_the_summary_never_counts_compiled_code_as_verified():
                     "2026). The remaining block was compiled for its GPU targets but has not run on them. "
                     "The mark under the block says why.")
     line = " ".join(_words(fragments.page_summary(blocks, "es")).split())
-    assert "En esta página se han verificado 2 de los 3" in line and "se compiló para sus GPU de destino" in line
+    assert "En esta página se han verificado 2 de los 3" in line and "se ha compilado para sus GPU de destino" in line
 
 
 @pytest.mark.parametrize(("kind", "lang", "said"), [
     ("python", "en", "(no output)"),
-    ("data", "en", "(nothing to print: the block is parsed, not run)"),
-    ("doctest", "es", "(cada salida coincidió con la que muestra el bloque)"),
-    ("data", "fr", "(rien à afficher : le bloc est analysé, pas exécuté)"),
+    ("data", "en", "(nothing to print: only the block’s syntax is checked; it is not run)"),
+    ("doctest", "es", "(la salida de cada línea >>> coincidió con la escrita en el bloque)"),
+    ("data", "fr", "(rien à afficher\u00a0: seule la syntaxe du bloc est vérifiée, il n'est pas exécuté)"),
 ])
 def test_an_empty_output_says_what_it_means_for_the_kind_of_block(kind, lang, said):
     """A YAML block is parsed, not run, and a doctest's outputs are those in the block: neither is "no output"."""
@@ -319,10 +346,10 @@ def test_an_empty_output_says_what_it_means_for_the_kind_of_block(kind, lang, sa
 
 
 def test_a_data_block_that_passed_is_said_to_have_parsed():
-    """A YAML block is parsed, never run: its mark does not call it verified."""
+    """A YAML block is parsed, never run: its mark says its syntax is valid, not that it was verified."""
     data = SimpleNamespace(kind="data", requirements=(), not_run_reason=None, evidence=None, page="es/p.md")
     said = _words(fragments.mark(data, verdict((CPU, "passed", "2026-12-01T08:00:00Z")), "es")).strip()
-    assert said == "Analizado sin errores en CPU x86_64 el 1 de diciembre de 2026"
+    assert said == "Sintaxis válida (comprobada en CPU x86_64 el 1 de diciembre de 2026)"
 
 
 def test_a_block_the_author_keeps_out_says_so_of_the_block_and_an_engine_reason_stands_alone():
@@ -343,18 +370,21 @@ def test_a_column_header_never_stacks_two_brackets():
 
 
 def test_the_sentence_about_the_other_blocks_counts_by_the_same_rule():
-    """Every count of the summary by one rule, digits ("13 of 28", then "Of the other 15, 7 … and 8 …"), and in
-    Spanish and French a noun between two counts: "De los 15 bloques restantes, 7…", never "15, 7"."""
+    """The counts of the summary by one rule: the first sentence's in digits ("13 of 28"), the kinds of the
+    second in words up to ten ("Of the other 15, seven …; and eight …"), and in Spanish and French a noun
+    between two counts: "De los 15 bloques restantes, siete…", never "15, 7"."""
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
-    never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={})
+    never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={"skip": True})
     blocks = [(_block(), passed)] * 13 + [(_block("rocm"), skipped)] * 7 + [(never_run, Verdict([]))] * 8
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
     assert line.startswith("On this page, 13 of 28 code blocks have been verified on one test machine (last run: ")
-    assert "Of the other 15, 7 need ROCm (not available on any test machine) and 8 are not tested" in line
+    assert ("Of the other 15, seven were skipped: they need ROCm, which no test machine had; and eight are not "
+            "tested, by design.") in line
     line = " ".join(_words(fragments.page_summary(blocks, "es")).split())
-    assert "De los 15 bloques restantes, 7 necesitan ROCm" in line and "15, 7" not in line
+    assert "De los 15 bloques restantes, siete se han omitido porque necesitan ROCm" in line and "15, 7" not in line
     line = " ".join(_words(fragments.page_summary(blocks, "fr")).split())
-    assert "Parmi les 15 blocs restants, 7 exigent ROCm" in line and "et 8 sont exclus des tests" in line
+    assert "Parmi les 15 blocs restants, sept n'ont pas été exécutés, car ils exigent ROCm" in line
+    assert "et huit sont exclus des tests" in line
     line = " ".join(_words(fragments.page_summary(blocks[3:15] + blocks[22:], "es")).split())
-    assert line.startswith("En esta página se han verificado 10 de los 18 bloques") and "De los 8 bloques restantes, 2" in line
+    assert line.startswith("En esta página se han verificado 10 de los 18 bloques") and "De los 8 bloques restantes, dos" in line

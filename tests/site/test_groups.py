@@ -49,7 +49,7 @@ def test_machines_that_agree_and_a_confirmed_outcome():
     found = [result(n, RX, fingerprint=f"{n:032x}") for n in range(3)] + [result(9, H200), result(10, CPU)]
     sent_by(found, "git:a@example.org", "git:b@example.org", "git:c@example.org")
     assert words(fragments.mark(BLOCK, Verdict(found, 5), "en")) == (
-        "Verified on 3 machines (gfx1102, confirmed), NVIDIA H200 (CUDA) and CPU x86_64, most recently on 28 November 2026")
+        "Verified on 3 machines (gfx1102, confirmed), an NVIDIA H200 and an x86-64 CPU, most recently on 28 November 2026")
     # one machine run three times, or records without fingerprints, confirm nothing
     same = [result(n, RX, fingerprint="a" * 32) for n in range(3)]
     sent_by(same, "git:a@example.org", "git:b@example.org")
@@ -81,7 +81,7 @@ def test_a_disagreement_is_shown_never_outvoted():
     # both sides of the disagreement are shown: the latest pass and the latest failure
     labels = [words(label) for label in re.findall(r'<label for="__ruota_3_\d">(.*?)</label>', panel)]
     # each tab's icon says its state (its <title>), then the machines
-    assert labels == ["passed 3 machines (gfx1102, confirmed)", "failed 1 machine (gfx1102)"]
+    assert labels == ["verified 3 machines (gfx1102, confirmed)", "failed 1 machine (gfx1102)"]
     es = words(fragments.mark(BLOCK, Verdict(found, 4), "es"))
     assert es.startswith("Falló en 1 de 4 máquinas gfx1102 (último fallo: 29 de noviembre de 2026)")
 
@@ -98,5 +98,5 @@ def test_a_thousand_machines_name_a_few_targets_and_count_the_rest():
                     "167 machines (gfx1100, confirmed) and 4 other targets, most recently on 28 November 2026")
     tabs = fragments.output_tabs(verdict, "en", "1", BLOCK.page)
     labels = re.findall(r'<label for="__ruota_1_\d">(.*?)</label>', tabs)
-    assert [words(label) for label in labels] == ["passed 167 machines (gfx1102, confirmed) and CPU x86_64"]  # the same output
+    assert [words(label) for label in labels] == ["verified 167 machines (gfx1102, confirmed) and CPU x86_64"]  # the same output
     assert tabs.count("<pre") == 1 and len(fragments.block_panel(BLOCK, verdict, "en", "1")) < 3000

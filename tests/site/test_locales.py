@@ -134,7 +134,7 @@ def test_the_summary_agrees_with_its_counts():
     assert text("en", "summary", passed=1, total=7, machines="one machine", date="today").startswith(
         "On this page, 1 of 7 code blocks has been verified")
     assert text("en", "summary_all", passed=1, total=1, machines="one machine", date="today").startswith(
-        "This page's only code block has been verified")
+        "This page’s only code block has been verified")
     assert text("fr", "machines_some", count=2) == "au moins une des deux machines de test"
 
 

@@ -44,7 +44,7 @@ def test_rows_per_target_amd_first_then_cards_without_records(rendered):
     machines = words(found[1])  # under each target: its machines, expandable
     assert machines.startswith("Machines (1) AMD Radeon RX 7600 · gfx1102 · Linux x86_64 · PyTorch 2.9.1+rocm6.4 · "
                                "HIP 6.4.43482-0f2d60242 · 28 November 2026")
-    assert machines.endswith("Una guía: Whole guide passed")
+    assert machines.endswith("Una guía: whole guide passed")  # lower case after the colon
     assert "<details><summary>" in found[1]
     assert words(found[3]).startswith("Machines (1) NVIDIA H200 · sm_90 · Linux x86_64 · PyTorch 2.11.0+cu130 · CUDA 13.0")
     assert words(found[5]).startswith("Machines (1) CPU only · Linux x86_64 · PyTorch 2.13.0+cpu")
@@ -58,7 +58,7 @@ def test_cells_link_to_the_blocks(rendered):
     cpu = next(r for r in rows(rendered) if 'id="target-cpu-x86_64"' in r)
     cell = re.search(r'<td class="ruota-level ruota-level-2">(.*?)</td>', cpu)[1]
     assert '<a href="../guides/g/#ruota-block-1">Self-test passed</a>' in cell
-    assert words(cell).endswith("The block at line 16 could not run here (needs ROCm)")
+    assert words(cell).endswith("The block at line 16 was skipped on these machines (needs ROCm)")
     assert 'href="../guides/g/#ruota-block-3"' in cell
     whole = re.search(r'<td class="ruota-level ruota-level-3">(.*?)</td>', rows(rendered)[0])[1]
     assert '<a href="../guides/g/">Whole guide passed</a>' in whole
@@ -76,7 +76,7 @@ def test_machines_of_one_target_share_a_row_with_the_best_level_and_their_disagr
     assert 'class="ruota-level ruota-disagree ruota-level-3"' in target
     assert 'data-filter="gfx1102 rocm amd radeon rx 7600 amd radeon rx 7600 xt amd radeon rx 7600"' in target
     listed = next(r for r in rows(page) if 'data-for="target-gfx1102"' in r)
-    assert words(listed).count("Una guía: Whole guide passed") == 2 and "Una guía: Self-test passed" in words(listed)
+    assert words(listed).count("Una guía: whole guide passed") == 2 and "Una guía: self-test passed" in words(listed)
     assert len([r for r in rows(page) if "ruota-matrix-target" in r]) == 1
 
 
@@ -96,9 +96,9 @@ def test_key_blocks_table_and_guide_titles(rendered):
 
 
 @pytest.mark.parametrize("lang, words_", [
-    ("es", ["Autoprueba superada", "Aún no hay registros.", "El bloque de la línea 16 no pudo ejecutarse aquí (requiere ROCm)"]),
+    ("es", ["Autoprueba superada", "Aún no hay registros.", "Falta el bloque de la línea 16: se omitió en estas máquinas (requiere ROCm)"]),
     ("fr", ["Autotest réussi", "Aucun relevé pour l'instant",
-            "Le bloc de la ligne 16 n'a pas pu être exécuté ici (nécessite ROCm)"]),
+            "Le bloc de la ligne 16 n'a pas été exécuté sur ces machines (nécessite ROCm)"]),
 ])
 def test_every_string_is_localised(project, lang, words_):
     guides = evidence.load_guides(project, project / "docs", lang, TABLE)

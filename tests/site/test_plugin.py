@@ -210,18 +210,19 @@ def test_output_tabs_labelled_with_the_machine(es):
 
 def test_verified_mark_with_date(es):
     panel = panels(es)[1]
-    assert ('<li class="ruota-mark-passed"><span>Verificado en NVIDIA H200 (CUDA) y CPU x86_64, '
-            "la última vez el 21 de noviembre de 2026</span></li>") in panel
+    # the tabs keep each machine's exact label; the mark's sentence names them as prose does
+    assert ('<li class="ruota-mark-passed"><span>Verificado en una NVIDIA H200 y en una CPU x86-64 '
+            "(última ejecución: 21 de noviembre de 2026)</span></li>") in panel
 
 
 def test_skipped_reason(es, en):
     panel = panels(es)[0]
     # the page names the unmet terms in its language, from the reason code
-    assert ('<li class="ruota-mark-skipped"><span>Omitido en CPU x86_64: requiere ROCm, una GPU gfx906 '
+    assert ('<li class="ruota-mark-skipped"><span>Omitido en una CPU x86-64: requiere ROCm, una GPU gfx906 '
             f"y al menos 8{NB}GiB de VRAM</span></li>") in panel
-    assert "<span>Omitido en NVIDIA H200 (CUDA): requiere ROCm y una GPU gfx906</span>" in panel
+    assert "<span>Omitido en una NVIDIA H200: requiere ROCm y una GPU gfx906</span>" in panel
     assert "ruota-output" not in panel
-    assert f"<span>Skipped on CPU x86_64: needs ROCm, a gfx906 GPU and at least 8{NB}GiB of VRAM</span>" in panels(en)[0]
+    assert f"<span>Skipped on an x86-64 CPU: needs ROCm, a gfx906 GPU and at least 8{NB}GiB of VRAM</span>" in panels(en)[0]
 
 
 def test_author_reason_for_not_running(es):
@@ -233,14 +234,14 @@ def test_author_reason_for_not_running(es):
 def test_failed_mark(es):
     panel = panels(es)[2]
     # a Python error is not repeated in the mark: the output below shows it
-    assert '<li class="ruota-mark-failed"><span>Falló en CPU x86_64 el 20 de noviembre de 2026</span></li>' in panel
+    assert '<li class="ruota-mark-failed"><span>Falló en una CPU x86-64 el 20 de noviembre de 2026</span></li>' in panel
     assert 'aria-label="Salida en CPU x86_64"><code>SystemExit: 1' in panel
     assert "ruota-mark-passed" not in panel
 
 
 def test_stale_block_is_never_green(es):
     panel = panels(es)[3]
-    assert '<li class="ruota-mark-stale"><span>Sin verificar: el código cambió desde la última ejecución</span></li>' in panel
+    assert '<li class="ruota-mark-stale"><span>Sin verificar: el código cambió desde su última ejecución</span></li>' in panel
     assert "ruota-mark-passed" not in panel and "Verificado" not in panel
     assert "old" not in words(panel)
 
@@ -248,7 +249,7 @@ def test_stale_block_is_never_green(es):
 def test_block_inside_an_admonition(es):
     note = es[es.index('<div class="admonition note">'):]
     assert '<span class="ruota-badge">CUDA</span>' in note
-    assert "Verificado en NVIDIA H200 (CUDA) el 21 de noviembre de 2026" in panels(note)[0]
+    assert "Verificado en una NVIDIA H200 el 21 de noviembre de 2026" in panels(note)[0]
 
 
 def test_no_paragraph_wraps_a_block(es):
@@ -259,11 +260,12 @@ def test_no_paragraph_wraps_a_block(es):
 def test_page_summary(es):
     summary = re.search(r'<p class="ruota-summary ruota-state-(\w+)"><span>(.*?)</span></p>', es)
     assert summary[1] == "failed"
-    assert summary[2] == ("En esta página se han verificado 3 de los 7 bloques de código en al menos una de "
-                          "las dos máquinas de pruebas (última ejecución: 21 de noviembre de 2026). De los 4 bloques "
-                          "restantes, 1 falló en su última ejecución, 1 aún no se ha verificado en su forma actual, 1 "
-                          "necesita ROCm, una GPU gfx906 y al menos 8\u00a0GiB de VRAM (no disponible en ninguna máquina "
-                          "de pruebas) y 1 se excluye de las pruebas a propósito. El motivo figura debajo de cada uno.")
+    assert summary[2] == ("En esta página se han verificado 3 de los 7 bloques de código en una o en las dos "
+                          "máquinas de pruebas (última ejecución: 21 de noviembre de 2026). De los 4 bloques "
+                          "restantes, uno falló en su última ejecución; uno está sin verificar (cambió desde su última "
+                          "ejecución o nunca se ejecutó); uno se ha omitido porque necesita ROCm, una GPU gfx906 y al "
+                          "menos 8\u00a0GiB de VRAM, que no tiene ninguna máquina de pruebas; y uno se excluye de las "
+                          "pruebas a propósito. El motivo figura debajo de cada uno.")
     # right under the title
     assert es.index("ruota-summary") > es.index("<h1") and es.index("ruota-summary") < es.index("Una página de prueba")
 
@@ -309,12 +311,12 @@ def test_verification_status_page(site):
 # -- languages ---------------------------------------------------------------------------------------------------------
 def test_english_strings(en):
     assert '<span class="ruota-requires-label">Requires</span>' in en
-    assert "Verified on NVIDIA H200 (CUDA) and CPU x86_64, most recently on 21 November 2026" in panels(en)[1]
-    assert "Failed on CPU x86_64 on 20 November 2026" in panels(en)[2]
+    assert "Verified on an NVIDIA H200 and an x86-64 CPU, most recently on 21 November 2026" in panels(en)[1]
+    assert "Failed on an x86-64 CPU on 20 November 2026" in panels(en)[2]
     assert "Not yet verified: this code has changed since it last ran" in panels(en)[3]
     assert "Not tested, by design: this block installs packages" in panels(en)[4]
-    assert f"21 November 2026 · 1.5{NB}s · one run for every language version (identical code)" in panels(en)[1]
-    assert ("On this page, 3 of 7 code blocks have been verified on at least one of the two test machines "
+    assert f"21 November 2026 · 1.5{NB}s · shared by the three language versions (same code)" in panels(en)[1]
+    assert ("On this page, 3 of 7 code blocks have been verified on one or both of the two test machines "
             "(last run: 21 November 2026).") in en
     assert "Requiere" not in en and "Verificado" not in en
 
@@ -322,13 +324,13 @@ def test_english_strings(en):
 def test_french_strings(fr):
     assert '<span class="ruota-requires-label">Nécessite</span>' in fr
     # a day keeps its month on one line (no-break space)
-    assert f"Vérifié sur NVIDIA H200 (CUDA) et sur CPU x86_64, dernière exécution le 21{NB}novembre 2026" in panels(fr)[1]
-    assert f"Échec sur CPU x86_64 le 20{NB}novembre 2026" in panels(fr)[2]
+    assert f"Vérifié sur une NVIDIA H200 et sur un CPU x86-64, dernière exécution le 21{NB}novembre 2026" in panels(fr)[1]
+    assert f"Échec sur un CPU x86-64 le 20{NB}novembre 2026" in panels(fr)[2]
     # French typography, applied to the built page: no-break space before the colon
     assert f"Exclu des tests, à dessein{NB}: ce bloc installe des paquets" in panels(fr)[4]
-    assert "une seule exécution pour toutes les langues (code identique)" in panels(fr)[1]
-    assert ("Sur cette page, 3 blocs de code sur 7 ont été vérifiés sur au moins une des deux machines de test "
-            f"(dernière exécution{NB}: 21{NB}novembre 2026). Parmi les 4 blocs restants, 1 a échoué lors de sa dernière "
+    assert "résultat commun aux trois langues (code identique)" in panels(fr)[1]
+    assert ("Sur cette page, 3 blocs de code sur 7 ont été vérifiés sur l'une des deux machines de test ou sur les deux "
+            f"(dernière exécution{NB}: 21{NB}novembre 2026). Parmi les 4 blocs restants, un a échoué lors de sa dernière "
             "exécution") in fr.replace("&#x27;", "'")
     assert '<td class="ruota-num">12,41</td>' in fr
 

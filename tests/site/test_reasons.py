@@ -91,7 +91,7 @@ def test_engine_messages_are_translated(engine_messages):
     assert reasons.render(m["code:timeout"], "es") == f"superó el tiempo límite de 0,5{NB}s"
     assert reasons.render(m["code:dead"], "fr") == (
         f"un bloc précédent, à la ligne 3, a mis fin au processus de la page (délai de 0,5{NB}s dépassé)")
-    assert reasons.render(m["code:dead"], "en") == "an earlier block, at line 3, ended the page's process (timed out after 0.5\u00a0s)"
+    assert reasons.render(m["code:dead"], "en") == "an earlier block, at line 3, ended the page’s process (timed out after 0.5\u00a0s)"
     assert reasons.render(m["code:killed"], "es") == "el proceso de la página terminó de forma inesperada (señal SIGKILL)"
     assert reasons.render(m["code:shell"], "fr") == "le bloc shell s'est terminé sur une erreur (code de sortie 3)"
     assert reasons.render(m["code:wrote"], "es") == (
@@ -126,7 +126,7 @@ def test_a_skip_is_said_from_its_code_not_its_english():
     stopped = reason_codes.reason("page_stopped", cause={"code": "page_ended", "args": {
         "line": 3, "why": {"code": "died", "args": {"ended": {"signal": "SIGKILL"}}}}})
     assert reasons.reason_text(_entry("skipped", stopped.english(), reason_code=stopped.to_record()), "en") == (
-        "an earlier block, at line 3, ended the page's process (the page's process died (signal SIGKILL))")
+        "an earlier block, at line 3, ended the page’s process (the page’s process died (signal SIGKILL))")
 
 
 def test_a_code_without_words_of_its_own_is_shown_as_recorded():

@@ -123,7 +123,7 @@ def test_a_card_compiled_for_but_never_run_on_says_so(project):
     cards = [("Radeon RX 7600", ("gfx1102",)), ("Radeon RX 6000", ("gfx1030",))]
     page = words(matrix.card_matrix(guides, [record_of(record(project, CPU))], "en", url=lambda page: page,
                                     cards=cards))
-    assert "No record from this card yet. The guides' code has been compiled for gfx1102 only, and has not run on the card (see the evidence per target below)." in page
+    assert "No record yet. The guides’ code has only been compiled for gfx1102; it has not run on a card (see the evidence per target below)." in page
     assert "Radeon RX 6000 gfx1030 No record yet." in page
 
 
@@ -134,7 +134,7 @@ def test_the_status_page_has_a_row_for_compiled_blocks(project):
     row = fragments._compiled_row([("Guía", "g/", items)], "es")
     assert (row["count"], row["where"]) == ("1", "compilado para gfx906 y gfx1102 (CI, en cada commit)")
     assert fragments._compiled_row([("Guía", "g/", [(b, verdicts.index_ledgers([]).verdict(
-        "es/guides/g.md", b.index, b.sha256)) for b, _ in items])], "es")["where"] == "ningún registro todavía"
+        "es/guides/g.md", b.index, b.sha256)) for b, _ in items])], "es")["where"] == "aún sin registros"
 
 
 def test_a_blocks_panel_says_which_tier_its_result_reached(project):
@@ -145,6 +145,6 @@ def test_a_blocks_panel_says_which_tier_its_result_reached(project):
     block = guides[0].blocks[COMPILED]
     verdict = verdicts.index_ledgers([record_of(data)]).verdict("fr/guides/g.md", COMPILED, block.sha256)
     tabs = words(fragments.output_tabs(verdict, "fr", "u1", "fr/guides/g.md"))
-    assert "compilé et inspecté, sans exécution sur une carte" in tabs
+    assert "compilé et inspecté, non exécuté sur une carte" in tabs
     other = verdicts.index_ledgers([record_of(data)]).verdict("fr/guides/g.md", 0, guides[0].blocks[0].sha256)
     assert "compilé" not in words(fragments.output_tabs(other, "fr", "u2", "fr/guides/g.md"))

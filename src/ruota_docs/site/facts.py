@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import html
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -23,10 +24,11 @@ from ruota_docs.site.values import ABBREVIATIONS
 
 def render(fact: Fact, lang: str, as_of: dt.date, max_age: int, paragraph: bool = False) -> str:
     """The mark that stands beside the claim; with ``paragraph``, the one mark of several sentences'
-    claims, which says it dates their sources ("sources checked 5 December 2026")."""
+    (or list items') claims, which says it dates their source or sources ("sources checked 5 December 2026")."""
     when = formatting.date(dt.datetime.combine(fact.checked, dt.time()), lang)
     tip = text(lang, "fact_source_tip", source=" · ".join(fact.sources), count=len(fact.sources))
-    words = text(lang, "fact_checked_all" if paragraph else "fact_checked", date=when)
+    words = (text(lang, "fact_checked_all", date=when, count=len(fact.sources)) if paragraph
+             else text(lang, "fact_checked", date=when))
     link = f'<a href="{html.escape(fact.source)}" title="{html.escape(tip)}">{html.escape(words)}</a>'
     if not fact.expired(as_of, max_age):
         return f'<span class="ruota-fact" data-checked="{fact.checked.isoformat()}">({link})</span>'
@@ -42,8 +44,11 @@ def render_page(page_html: str, parse: Callable[[str], Fact], lang: str, as_of: 
     Claims of one paragraph checked the same day get one mark, after the last of them, whose
     tooltip names every source ("#1300 (August 2025), #1904 and #6421 (checked 5 December 2026)"),
     never three identical dates in a row; where those claims span several sentences, the mark
-    says it dates their sources ("sources checked 5 December 2026"). A mark beside an author's
-    parenthesis shares it (`join_parentheses`). ``parse`` reads a directive's arguments (raising on bad ones)."""
+    says it dates their sources ("sources checked 5 December 2026"). The items of a list whose claims
+    were all checked the same day get one mark, in the sentence that introduces the list (`_one_per_list`).
+    A mark beside an author's parenthesis shares it (`join_parentheses`). ``parse`` reads a directive's
+    arguments (raising on bad ones)."""
+    page_html = _one_per_list(page_html, parse, lang, as_of, max_age)
     found = [(match, parse(match["args"])) for match in DIRECTIVE.finditer(page_html)]
     out, cursor, carried, across = [], 0, (), False
     for i, (match, fact) in enumerate(found):
@@ -60,7 +65,45 @@ def render_page(page_html: str, parse: Callable[[str], Fact], lang: str, as_of: 
             carried, across = (), False
         cursor = match.end()
     out.append(page_html[cursor:])
-    return join_parentheses("".join(out))
+    return join_parentheses("".join(out), lang)
+
+
+#: A list without a list inside it, and the end of the paragraph before it: a lead-in that ends in a colon.
+_LIST = re.compile(r"(?P<lead>(?:[ \t\u00a0\u202f]*:)?)(?P<gap>[ \t]*</p>\s*)"
+                   r"<(?P<tag>ul|ol)\b[^>]*>(?P<items>(?:(?!</?(?:ul|ol)\b).)*?)</(?P=tag)>", re.S)
+_ITEM = re.compile(r"<li\b[^>]*>(?P<body>.*?)</li>", re.S)
+#: What may follow an item's mark: the item's last punctuation, and the end of its paragraph.
+_ITEM_END = re.compile(r"[\s.;,\u00a0\u202f]*(?:</p>\s*)?$")
+
+
+def _one_per_list(page_html: str, parse: Callable[[str], Fact], lang: str, as_of: dt.date, max_age: int) -> str:
+    """A list whose every item ends with a claim, most of them (two at least) checked the same day,
+    introduced by a sentence that ends in a colon: one mark, before that colon, for those items ("Three
+    tickets document it (sources checked 5 December 2026):"), never the same date on each item; an item
+    checked another day keeps its own date; any other list is left as it is."""
+    def day_of(fact: Fact) -> tuple[dt.date, bool]:
+        return fact.checked, fact.expired(as_of, max_age)
+
+    def one(match: re.Match[str]) -> str:
+        if not match["lead"]:
+            return match[0]
+        items = [m["body"] for m in _ITEM.finditer(match["items"])]
+        stamps = [list(DIRECTIVE.finditer(body)) for body in items]
+        if len(items) < 2 or any(len(found) != 1 or not _ITEM_END.match(body[found[0].end():])
+                                 for body, found in zip(items, stamps)):
+            return match[0]
+        said = [parse(found[0]["args"]) for found in stamps]
+        days = Counter(day_of(f) for f in said)
+        day, count = days.most_common(1)[0]
+        if count < 2 or count * 2 <= len(said):  # most items, at least two: the others keep their own date
+            return match[0]
+        shared = [f for f in said if day_of(f) == day]
+        sources = tuple(dict.fromkeys(source for f in shared for source in f.sources))
+        mark = render(replace(shared[0], sources=sources), lang, as_of, max_age, paragraph=True)
+        listed = re.sub(r"[ \t]*" + DIRECTIVE.pattern, lambda m: m[0] if day_of(parse(m["args"])) != day else "",
+                        match[0][match.start("tag") - match.start() - 1:], flags=re.S)
+        return f" {mark}{match['lead']}{match['gap']}{listed}"  # the colon as its author spaced it ("documentent :")
+    return _LIST.sub(one, page_html)
 
 
 #: Tags that end a paragraph, an item or a cell: two marks with one of these between them are in different sentences.
@@ -92,13 +135,28 @@ def _said_by_next(between: str, fact: Fact, following: Fact, as_of: dt.date, max
 
 _MARK = r'(<span class="ruota-fact[^"]*" data-checked="[^"]*">)'
 # A mark right after a closing parenthesis, "(ROCm/MIOpen#940) (checked …)", joins it: "(ROCm/MIOpen#940; checked …)"
-_AFTER_PARENTHESIS = re.compile(r"\)[ \t]*" + _MARK + r"\(")
+_AFTER_PARENTHESIS = re.compile(r"\)[ \t]*" + _MARK + r"\((<a [^>]*>[^<]*</a>)")
 # A mark at the end of an author's parenthesis, "(until 22 August 2026 (checked …))", joins it the same way
 _BEFORE_PARENTHESIS = re.compile(r"[ \t]*" + _MARK + r"\(((?:(?!</span>).)*)\)</span>\)", re.S)
 
 
-def join_parentheses(html_text: str) -> str:
+_LINK_WORDS = re.compile(r'(<a href="[^"]*" title="[^"]*">)([^<]*)(</a>)')
+
+
+def join_parentheses(html_text: str, lang: str = "en") -> str:
     """One parenthesis for a claim's aside or citation and the date it was checked, never two side by
-    side or one inside the other: the date follows the author's words after a semicolon."""
-    joined = _AFTER_PARENTHESIS.sub(lambda m: f"{m[1]}; ", html_text)
-    return _BEFORE_PARENTHESIS.sub(lambda m: f"{m[1]}; {m[2]}</span>)", joined)
+    side or one inside the other: the date follows the author's words as the language sets it there
+    ("; checked …" in English, ", état au …" in French, where « vérifié le » would not agree with the source)."""
+    separator = text(lang, "fact_joined_separator")
+
+    def reworded(mark: str, rest: str) -> str:
+        """The mark's link as it reads after the author's words (its date, said the joined way)."""
+        checked = re.search(r'data-checked="([^"]*)"', mark)
+        if checked is None:
+            return rest
+        when = formatting.date(dt.datetime.combine(dt.date.fromisoformat(checked[1]), dt.time()), lang)
+        alone, joined = (html.escape(text(lang, key, date=when)) for key in ("fact_checked", "fact_checked_joined"))
+        return _LINK_WORDS.sub(lambda m: m[1] + (joined if m[2] == alone else m[2]) + m[3], rest, count=1)
+
+    after = _AFTER_PARENTHESIS.sub(lambda m: f"{m[1]}{separator}{reworded(m[1], m[2])}", html_text)
+    return _BEFORE_PARENTHESIS.sub(lambda m: f"{m[1]}{separator}{reworded(m[1], m[2])}</span>)", after)

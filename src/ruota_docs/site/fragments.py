@@ -14,7 +14,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ruota_docs.site import charts, formatting, groups, reasons
+from ruota_docs.site import charts, formatting, groups, machine_names, reasons
 from ruota_docs.site.fragment_templates import add_globals, render, render_kept
 from ruota_docs.translations import staleness
 from ruota_docs.site.locales import STRINGS, text
@@ -43,7 +43,7 @@ _ICONS["compiled"] = (  # a check in an open circle: built for the target, not r
     "M12 2C6.5 2 2 6.5 2 12S6.5 22 12 22 22 17.5 22 12 17.5 2 12 2M12 20C7.59 20 4 16.41 4 12S7.59 4 12 4 "
     "20 7.59 20 12 16.41 20 12 20M16.59 7.58L10 14.17L7.41 11.59L6 13L10 17L18 9L16.59 7.58Z")
 _ICONS["never"] = _ICONS["stale"]
-_ICONS["notrun"] = _ICONS["skipped"]
+_ICONS["notrun"] = _ICONS["untested"] = _ICONS["skipped"]
 
 
 def icon(state: str, label: str | None = None) -> str:
@@ -81,21 +81,22 @@ def _failure(results: Iterable[MachineResult], lang: str) -> str | None:
 NAMED_GROUPS = 3
 
 
-def _phrase(g: groups.Group, states: tuple[str, ...], lang: str) -> str:
-    """One group in a mark line: the machine where it is the only one, else how many
-    machines of which target, and whether independent records confirm it."""
+def _phrase(g: groups.Group, states: tuple[str, ...], lang: str, form: str = "") -> str:
+    """One group in a mark line: the machine where it is the only one (as a sentence names it, in
+    `machine_names`' ``form``; its label where there is none), else how many machines of which
+    target, and whether independent records confirm it."""
     count = g.count(*states)
     if g.count() == 1:
-        return g.results[0].label
+        return machine_names.name(g.results[0], lang, form) if form else g.results[0].label
     if any(g.confirmed(s) for s in states):
         return text(lang, "group_confirmed", count=count, target=groups.target_label(g.backend, g.target))
     return text(lang, "group_machines", count=count, target=groups.target_label(g.backend, g.target),
                 senders=text(lang, "senders", count=g.senders(*states)))
 
 
-def _phrases(found: list[Any], states: tuple[str, ...], lang: str) -> str:
+def _phrases(found: list[Any], states: tuple[str, ...], lang: str, form: str = "a") -> str:
     found = [g for g in found if g.count(*states)]
-    words = [_phrase(g, states, lang) for g in found[:NAMED_GROUPS]]
+    words = [_phrase(g, states, lang, form) for g in found[:NAMED_GROUPS]]
     if len(found) > NAMED_GROUPS:
         words.append(text(lang, "other_targets", count=len(found) - NAMED_GROUPS))
     again = text(lang, "machines_again")  # French repeats its preposition: « sur A et sur B »
@@ -146,6 +147,22 @@ def compiled_only(block: Any) -> bool:
     return evidence is not None and evidence.tier == "compiled"
 
 
+def kept_out_by_author(block: Any) -> bool:
+    """Whether a block that is not run is kept out by its author (``run: skip`` with the author's reason:
+    "Not tested, by design"), rather than one the engine cannot run ("Not tested here")."""
+    if getattr(block, "generated_by", None) is not None or block.not_run_reason is None:
+        return False
+    return (bool(block.options.get("skip")) and not block.options.get("engine_reason")
+            and reasons.authored(block.not_run_reason))
+
+
+def _nor(items: list[str], lang: str) -> str:
+    """Alternatives after a negation ("ninguna GPU gfx1102 ni gfx1100"), as the language joins them."""
+    if len(items) < 2:
+        return formatting.join(items, lang)
+    return text(lang, "list_nor", items=", ".join(items[:-1]), last=items[-1])
+
+
 def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | None = None) -> str:
     """The small verification mark under a block: a line per kind of result, the machines
     counted by backend and target (the page's own card first)."""
@@ -159,16 +176,14 @@ def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | No
         # the author's reason is a verb phrase ("installs packages"), said of the block; the
         # engine's (an imported convention's mark) is a phrase of its own
         why = reasons.author_reason(block.not_run_reason, lang)
-        authored = (bool(block.options.get("skip")) and not block.options.get("engine_reason")
-                    and reasons.authored(block.not_run_reason))
-        lines.append(("notrun", text(lang, "not_run" if authored else "not_run_engine", reason=why)))
+        lines.append(("notrun", text(lang, "not_run" if kept_out_by_author(block) else "not_run_engine", reason=why)))
     lines += _failed_lines(found, lang)
     passed = verdict.by_state("passed")
     if passed and compiled_only(block):  # built for its targets without the card: never worded as verified
         targets = list(block.evidence.targets)
         lines.append(("compiled", text(lang, "compiled_on", targets=formatting.join(targets, lang),
-                                       targets_or=formatting.join(targets, lang, "or"),
-                                       machines=_phrases(found, ("passed",), lang),
+                                       targets_nor=_nor(targets, lang),
+                                       machines=_phrases(found, ("passed",), lang, "machine"),
                                        date=formatting.date(verdict.latest_run("passed"), lang), count=len(passed))))
     elif passed:  # a data block (YAML, JSON, TOML) is parsed, not run: its mark says so
         verb = "parsed_on" if getattr(block, "kind", "") == "data" else "verified_on"
@@ -288,9 +303,7 @@ def translation_banner(docs_dir: Path, page_key: str, lang: str, source_lang: st
 
 
 #: The kinds of blocks not verified, in the order the summary names them.
-_NOT_VERIFIED = ("failed", "compiled", "pending", "skipped", "notrun")
-
-
+_NOT_VERIFIED = ("failed", "compiled", "pending", "skipped", "notrun", "untested")
 def _needed_by_skipped(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> str:
     """What the skipped blocks need (``ROCm``, ``network access``) where they all need the same; else ``""``."""
     phrases = {formatting.join([reasons.requirement_phrase(t, lang) for t in b.requirements], lang)
@@ -298,26 +311,35 @@ def _needed_by_skipped(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str
     return phrases.pop() if len(phrases) == 1 else ""
 
 
+def _items(items: list[str], lang: str) -> str:
+    """The summary's counted kinds: "a, b and c", or with semicolons where one holds commas of its own."""
+    if len(items) < 2 or not any("," in item for item in items):
+        return formatting.join(items, lang)
+    return text(lang, "summary_items_last", items=text(lang, "summary_items_sep").join(items[:-1]), last=items[-1])
+
+
 def _summary_state(block: Any, verdict: Verdict) -> str:
     """What the summary line counts a block as: compiled code that passed is compiled, never verified."""
-    if block.not_run_reason is not None:
-        return "notrun"
+    if block.not_run_reason is not None or getattr(block, "generated_by", None) is not None:
+        return "notrun" if kept_out_by_author(block) else "untested"
     if verdict.state == "passed" and compiled_only(block):
         return "compiled"
     return verdict.state
 def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> str:
     """The one line at the top of a page: how many blocks were verified, where and when, then in
-    one sentence what became of the others. Block counts in digits, so that two counts of one sentence
-    never read "ten of 18"; the Spanish and French templates put a noun between two counts, so that
-    no "15, 7" reads as a decimal."""
+    one sentence what became of the others. The first sentence's block counts in digits, so that its two
+    counts never read "ten of 18"; the second's kinds in words up to ten ("Of the other 16, one …; seven …"),
+    each opening a clause; the Spanish and French templates put a noun between two counts, so that no
+    "15, 7" reads as a decimal."""
     total = len(blocks_verdicts)
     if not total:
         return ""
     counts = Counter(_summary_state(b, v) for b, v in blocks_verdicts)
     counts["pending"] = counts["stale"] + counts["never"]
-    if counts["notrun"] == total:  # nothing here is meant to run (an API page's docstrings): say only why
-        return render("page_summary", state="notrun", parts=[text(lang, "summary_all_notrun", count=total)],
-                      lang=lang)
+    if counts["notrun"] + counts["untested"] == total:  # nothing here is meant to run: say only why
+        docstrings = all(getattr(b, "generated_by", None) == "mkdocstrings" for b, _ in blocks_verdicts)
+        key = "summary_all_docstrings" if docstrings else "summary_all_notrun"  # an API page's examples
+        return render("page_summary", state="notrun", parts=[text(lang, key, count=total)], lang=lang)
     passed_on = [{r.machine_id for r in v.by_state("passed")} for b, v in blocks_verdicts
                  if _summary_state(b, v) == "passed"]
     machines = set().union(*passed_on)
@@ -327,7 +349,10 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
         stamps = [stamp for _, v in blocks_verdicts if (stamp := v.latest_run())]
         # "on two machines" only where every verified block passed on both
         everywhere = all(found == machines for found in passed_on if found)
-        where = text(lang, "machines_count" if everywhere else "machines_some", count=len(machines))
+        if everywhere or len(machines) != 2:
+            where = text(lang, "machines_count" if everywhere else "machines_some", count=len(machines))
+        else:  # "en una o en las dos máquinas de pruebas"
+            where = text(lang, "machines_either")
         key = "summary_all" if counts["passed"] == total else "summary"  # every block verified, or some
         parts = [text(lang, key, passed=counts["passed"], total=total, machines=where,
                       date=formatting.date(max(stamps) if stamps else None, lang))]
@@ -346,8 +371,9 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
             parts.append(text(lang, opening + "_alike", count=left, what=said(*rest[0])))
         else:
             items = [text(lang, "summary_item", count=count, what=said(key, count)) for key, count in rest]
-            parts.append(text(lang, opening, count=left, items=formatting.join(items, lang)))
-        parts.append(text(lang, "summary_why", count=left))
+            parts.append(text(lang, opening, count=left, items=_items(items, lang)))
+        if not (len(rest) == 1 and rest[0][0] == "skipped" and needed):  # else the sentence has just said why
+            parts.append(text(lang, "summary_why", count=left))
     state = "failed" if counts["failed"] else ("passed" if counts["passed"] and not counts["pending"] else "stale")
     return render("page_summary", state=state, parts=parts, lang=lang)
 
@@ -455,7 +481,8 @@ def rocm_evidence(pages: list[tuple[str, str, list[Any]]], lang: str) -> str:
                 found[1].append(result)
         if passed:
             where = "; ".join(
-                text(lang, "rocm_passed_on", machine=results[0].label if len({r.machine_id for r in results}) == 1
+                text(lang, "rocm_passed_on", machine=machine_names.name(results[0], lang, "name")
+                     if len({r.machine_id for r in results}) == 1
                      else groups.target_label(*key), passed=formatting.number(len(blocks), lang, 0),
                      total=formatting.number(len(items), lang, 0),
                      date=formatting.date(_latest(results), lang))
@@ -511,11 +538,15 @@ def _newest_per_target(ledgers: list[Record]) -> list[Record]:
 
 #: The states the status page counts: a block its author never runs (``run: skip``) is counted apart
 #: from one skipped for want of a requirement.
-_COUNTED = ("passed", "failed", "skipped", "notrun")
+_COUNTED = ("passed", "failed", "skipped", "notrun", "untested")
 
 
 def _state(block: Any, state: str) -> str:
-    return "notrun" if state == "skipped" and block.not_run_reason is not None else state
+    """The state a status page counts: a skipped block that is never run is "not tested, by design"
+    where its author keeps it out, "not tested here" where the engine cannot run it (as its mark says)."""
+    if state == "skipped" and block.not_run_reason is not None:
+        return "notrun" if kept_out_by_author(block) else "untested"
+    return state
 
 
 def status_page(pages: list[tuple[str, str, list[Any]]], ledgers: list[Record], lang: str) -> str:

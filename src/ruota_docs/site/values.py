@@ -20,9 +20,8 @@ import html
 import re
 from dataclasses import replace
 
-from ruota_docs.site import charts, formatting, groups
+from ruota_docs.site import charts, formatting, groups, machine_names
 from ruota_docs.site.locales import text
-from ruota_docs.records.schema import BACKENDS
 from ruota_docs.records.verdicts import MachineResult, Verdict
 from ruota_docs.blocks.value_directive import Value, ValueDirectiveError, in_text, parse
 
@@ -39,10 +38,9 @@ def measured(value: Value, verdict: Verdict | None) -> list[tuple[MachineResult,
     return result
 
 
-def _short(result: MachineResult) -> str:
-    """The machine as a sentence names it in passing: its GPU, else its CPU."""
-    machine = result.machine
-    return machine.gpu_name or f"{BACKENDS['cpu'].name} {machine.machine}".strip()
+def _short(result: MachineResult, lang: str) -> str:
+    """The machine as a sentence names it in passing: its GPU's model, else its CPU ("NVIDIA H100", "x86-64 CPU")."""
+    return machine_names.name(result, lang, "name")
 
 
 #: ``requires:`` terms that put a block's work on a GPU; the others (hipcc, arch=, import=…) do not
@@ -81,7 +79,7 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "", nee
     # the value, then where and when it was measured: running text writes the date out, and
     # `attributed_once` moves the attribution to the end of the sentence
     ran_at = chosen.entry.ran_at if chosen.entry else None
-    before, _, after = text(lang, "value_at", value="\0", machine=_short(chosen),
+    before, _, after = text(lang, "value_at", value="\0", machine=_short(chosen, lang),
                             date=formatting.date(ran_at, lang, "long")).partition("\0")
     words = f'{html.escape(before + main)}<span class="ruota-value-at">{html.escape(after)}</span>'
     attribution = after
@@ -118,13 +116,15 @@ def _others(ordered, chosen: MachineResult, main: str, shown, lang: str) -> str:
                 others.setdefault(shown(result), []).append(result)
     notes = []
     for number, results in list(others.items())[:5]:
-        where = results[0].label if len(results) == 1 else text(lang, "machines_count", count=len(results))
+        where = (machine_names.name(results[0], lang) if len(results) == 1
+                 else text(lang, "machines_count", count=len(results)))
         notes.append(text(lang, "value_on", value=number, machine=where))
     sentences = [text(lang, "value_also", values="; ".join(notes))] if notes else []
     if len(same) > SAME_NAMED:
         sentences.append(text(lang, "value_same", count=len(same)))
     elif same:
-        sentences.append(text(lang, "value_same_on", machines=formatting.join([r.label for r in same], lang)))
+        named = [machine_names.name(r, lang) for r in same]
+        sentences.append(text(lang, "value_same_on", machines=formatting.join(named, lang)))
     return " ".join(sentences)
 
 
