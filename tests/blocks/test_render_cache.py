@@ -112,3 +112,15 @@ def test_a_page_the_sites_hooks_rewrite_is_never_kept(tmp_path, monkeypatch):
     # from its cached bytecode by size and whole-second mtime, and this edit comes within the same second
     (tmp_path / "hooks" / "edit.py").write_text(hook.replace("x = 2", "x = 33"), encoding="utf-8")
     assert [b.code for b in renderer.render(tmp_path, tmp_path / "docs" / "index.md", fast=True).blocks] == ["x = 33"]
+
+
+def test_a_site_that_inherits_its_settings_is_kept_and_its_parent_is_part_of_the_key(site, monkeypatch):
+    (site / "base.yml").write_text(CONFIG, encoding="utf-8")
+    (site / "mkdocs.yml").write_text("INHERIT: base.yml\nsite_name: child\n", encoding="utf-8")
+    first = _render(site)
+    assert len(first.blocks) == 2
+    _no_rendering(monkeypatch)
+    assert _shape(_render(site)) == _shape(first)  # kept
+    (site / "base.yml").write_text(CONFIG.replace("  - pymdownx.superfences\n", ""), encoding="utf-8")
+    again = _render(site)  # the parent changed: rendered again (here refused), not the kept rendering
+    assert [p.message for p in again.problems] == ["the renderer failed on this page: AssertionError: rendered again"]

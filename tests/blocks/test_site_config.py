@@ -248,3 +248,7 @@ def test_one_setting_of_a_file_that_inherits_comes_merged_with_its_parent(tmp_pa
     (tmp_path / "en" / "mkdocs.yml").write_text("INHERIT: ../base.yml\nsite_name: english\n", encoding="utf-8")
     assert site_config.setting(tmp_path / "en", "docs_dir") == "shared"
     assert site_config.lists_plugin(tmp_path / "en", "mkdocstrings")
+    # merged once for the files as they are: a change to the parent is read again
+    (tmp_path / "base.yml").write_text("docs_dir: pages_of_another_length\n", encoding="utf-8")
+    assert site_config.setting(tmp_path / "en", "docs_dir") == "pages_of_another_length"
+    assert not site_config.lists_plugin(tmp_path / "en", "mkdocstrings")

@@ -5,10 +5,11 @@ pydantic's 89 pages, most of what ``pytest --collect-only`` costs. Between two r
 have not changed, so what the fast rendering of a page found (its blocks, problems and directives)
 is kept in ``$XDG_CACHE_HOME/ruota-docs/rendered/``, under a key of everything it depends on:
 
-- the page's path, text and site (its mkdocs.yml as `ruota_docs.blocks.setup_cache.key` keys the
-  Markdown set-up: the file's bytes, the variables its ``!ENV`` tags name, the interpreter, the
-  ``site-packages`` folders, this package's version), the docs folder and the current folder
-  (extensions such as mdx_include read paths from it);
+- the page's path, text and site (its mkdocs.yml and each file it inherits, as
+  `ruota_docs.blocks.setup_cache.key` keys the Markdown set-up: the files' bytes, the variables
+  their ``!ENV`` tags name, the interpreter, the ``site-packages`` folders, this package's
+  version), the docs folder and the current folder (extensions such as mdx_include read paths
+  from it);
 - the engine's own code that renders (every module of ``ruota_docs.blocks``, by modification
   time and size), and each Markdown extension's own module file (a site's extension in its
   repository changes without any install);
@@ -29,6 +30,7 @@ import datetime as dt
 import functools
 import hashlib
 import os
+import re
 from pathlib import Path
 
 from ruota_docs.blocks import setup_cache, speedups, user_cache
@@ -93,18 +95,35 @@ def key(root: Path, path: Path, docs_dir: Path, text: str, setup) -> str | None:
     """The key of a page's fast rendering with ``setup`` (None where its site's set-up is not kept either)."""
     if not speedups.on("render_cache"):
         return None
-    config = Path(setup.config_file)
-    try:
-        raw = config.read_bytes()
-    except OSError:
-        raw = b""
-    if not setup_cache.cacheable(raw.decode("utf-8", "replace")):
+    raw = _config_bytes(Path(setup.config_file))
+    if raw is None or b"!relative" in raw:  # a missing parent, or paths that depend on the page
         return None
+    config = Path(setup.config_file)
     parts = [f"format {FORMAT}", setup_cache.key(config, raw, what="render"), _code_stamp(), str(root), str(path),
              str(docs_dir), os.getcwd(), dt.date.today().isoformat(), *_extension_files(setup)]
     digest = hashlib.sha256("\n".join(parts).encode())
     digest.update(text.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()[:40]
+
+
+_INHERIT = re.compile(rb"""^INHERIT\s*:\s*['"]?([^'"\n#]+?)['"]?\s*(?:#.*)?$""", re.MULTILINE)
+
+
+def _config_bytes(config: Path) -> bytes | None:
+    """The bytes of the site's mkdocs.yml and of each file it inherits (``INHERIT``, as FastAPI's
+    languages do), in order: a parent's change is the site's change; None where a file is missing."""
+    parts: list[bytes] = []
+    while len(parts) < 32:
+        try:
+            raw = config.read_bytes()
+        except OSError:
+            return None if parts else b""
+        parts.append(raw)
+        parent = _INHERIT.search(raw)
+        if parent is None:
+            break
+        config = (config.parent / parent[1].decode("utf-8", "replace").strip()).resolve()
+    return b"\n\x00\n".join(parts)
 
 
 def load(digest: str | None):

@@ -100,9 +100,33 @@ def setting(root: Path, name: str):
     except OSError:
         return None
     mapping = _parsed(str(path), stat.st_mtime_ns, stat.st_size)
-    if mapping.get("INHERIT"):  # merged with its parent, which may change on its own
-        return _load_file(path).get(name)
+    if mapping.get("INHERIT"):  # merged with its parent, which may change on its own: kept per state of both
+        return _merged(_chain(path)).get(name)
     return mapping.get(name)
+
+
+def _chain(path: Path) -> tuple[tuple[str, int, int], ...]:
+    """The file and each file it inherits from, with their modification times and sizes."""
+    found: list[tuple[str, int, int]] = []
+    while len(found) < 32:
+        try:
+            stat = path.stat()
+        except OSError:
+            break  # `_inherit` names the missing file
+        found.append((str(path), stat.st_mtime_ns, stat.st_size))
+        relative = _parsed(*found[-1]).get("INHERIT")
+        if not relative:
+            break
+        path = (path.parent / str(relative)).resolve()
+    return tuple(found)
+
+
+@functools.lru_cache(maxsize=8)
+def _merged(chain: tuple[tuple[str, int, int], ...]) -> dict:
+    """The mapping of the first file of ``chain`` merged with those it inherits; shared, never changed:
+    a run asks for a setting once per page, and merging a site's files (FastAPI's) each time was most
+    of the time its build spent in the engine."""
+    return _load_file(Path(chain[0][0]))
 
 
 def plugin_options(config: dict, name: str) -> dict | None:
