@@ -7,6 +7,7 @@ import pytest
 
 from _support import RX7600, article, mkdocs_yml, record_of, run_mkdocs, synthetic_record, words, write_tree
 from ruota_docs.records import stored, ledger, verdicts
+from ruota_docs.blocks import site_config
 from ruota_docs.site import published
 
 CUDA = {"backend": "cuda", "gpu_name": "NVIDIA H200", "arch": "sm_90", "machine": "x86_64"}
@@ -176,3 +177,30 @@ def test_a_record_the_check_refuses_on_the_builds_blocks_is_never_published(tmp_
     # nothing of the refused record: neither block shows a run, nor the machine it ran on
     assert shown.count("Sin verificar: ninguna ejecución ha registrado este bloque") == 2
     assert "RX 7600" not in shown
+
+
+def test_a_hook_that_sets_the_language_page_by_page_does_not_make_the_check_render_pages_again(tmp_path, monkeypatch):
+    """FastAPI's hook sets the theme's language for each page: on a site in one language, every page is still
+    the site's own, and the check reads its blocks from the build."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    from ruota_docs.records import check
+
+    root = write_tree(tmp_path / "site", {
+        "docs/index.md": CHECKED_PAGE,
+        "hook.py": "def on_page_markdown(markdown, page, config, files):\n"
+                   "    config.theme['language'] = 'en'\n    return markdown\n",
+        "mkdocs.yml": "site_name: one\ntheme:\n  name: material\n  language: es\n  font: false\nplugins:\n"
+                      "  - ruota_docs:\n      check_records: true\nhooks:\n  - hook.py\n"
+                      "markdown_extensions:\n  - pymdownx.superfences\n"}, conftest=False)
+    data = synthetic_record(root, RX7600, lambda block: ("passed", "4\n" if "#>" in block.code else "dos\n", None))
+    (root / "verification").mkdir()
+    (root / "verification" / "rocm-gfx1102.json").write_text(record_of(data).to_json(), encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.chdir(root)
+    assert site_config.languages(root).single
+    rendered_again = []
+    monkeypatch.setattr(check, "page_blocks", lambda *a, **k: rendered_again.append(a[2]))
+    build(load_config(config_file=str(root / "mkdocs.yml")))
+    assert rendered_again == []

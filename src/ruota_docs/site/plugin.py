@@ -153,8 +153,10 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
         return getattr(page.file, "locale_alternate_of", None) or self._theme_lang(config)
 
     def _own_page(self, page_key: str, lang: str) -> bool:
-        """Whether the page is in the language being built (not a source page shown in its place)."""
-        return self.languages.page_language(page_key) == lang
+        """Whether the page is in the language being built (not a source page shown in its place). On a
+        site in one language every page of its docs is: a hook may set the theme's language page by page
+        (FastAPI's), and the record check then rendered every such page a second time."""
+        return self.languages.single or self.languages.page_language(page_key) == lang
 
     def _language_pages(self, lang: str, files, page) -> list:
         """``(title, url, [(block, verdict)…])`` for every page of one language."""
