@@ -151,49 +151,51 @@ def test_summary_line_with_singulars():
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     line = _words(fragments.page_summary([(_block(), passed), (_block("rocm"), skipped)], "fr"))
     assert ("Sur cette page, 1 bloc de code sur 2 a été vérifié sur une machine de test (dernière exécution : "
-            "1er décembre 2026). Le bloc restant n'a pas été exécuté, car il exige ROCm, dont aucune machine "
-            "de test ne dispose.") in line
+            "1er décembre 2026). Le bloc restant n'a pas été exécuté car aucune machine de test ne fournit "
+            "ROCm.") in line
     assert "La raison figure" not in line  # the sentence has just said it
 
 
 def test_the_blocks_not_verified_share_one_sentence():
-    """Failed, changed, skipped and never-run blocks: one sentence listing them, never one "In all" per kind;
-    block counts in digits, and no sentence opens with a numeral."""
+    """Failed, changed, skipped and never-run blocks: one sentence listing them, never one "In all" per kind,
+    never a semicolon chain; counts up to ten in words, and no sentence opens with a numeral."""
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={"skip": True})
     # skipped for two different needs: said in general words
     blocks = [(_block(), passed), (_block("rocm"), skipped), (_block("network"), skipped), (never_run, Verdict([]))]
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
-    assert line.endswith("Of the other 3, two were skipped because no test machine had the hardware or software "
-                         "they need; and one is not tested, by design. The mark under each one says why.")
+    assert line.endswith("Of the other three, one is deliberately not tested and two were skipped because no test "
+                         "machine meets their requirements. The mark under each one says why.")
     restantes = " ".join(_words(fragments.page_summary(blocks, "es")).split())
-    assert "De los 3 bloques restantes, dos se han omitido porque necesitan hardware" in restantes
+    assert ("De los tres restantes, uno se excluye a propósito de las pruebas y dos se han omitido porque ninguna "
+            "máquina de pruebas cumple sus requisitos.") in restantes
+    assert ";" not in line and ";" not in restantes
     assert "In all" not in line
     none_passed = " ".join(_words(fragments.page_summary(blocks[1:], "es")).split())
-    assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. De sus 3 bloques, "
-                           "dos se han omitido porque necesitan hardware o software que ninguna máquina de pruebas "
-                           "tiene y uno se excluye de las pruebas a propósito. El motivo figura debajo de cada uno.")
+    assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. De sus tres bloques, "
+                           "uno se excluye a propósito de las pruebas y dos se han omitido porque ninguna máquina "
+                           "de pruebas cumple sus requisitos. El motivo figura debajo de cada uno.")
     alike = " ".join(_words(fragments.page_summary(blocks[:3], "es")).split())
-    assert alike.endswith("Los otros dos se han omitido porque necesitan hardware o software que ninguna máquina "
-                          "de pruebas tiene. El motivo figura debajo de cada uno.")
+    assert alike.endswith("Los otros dos se han omitido porque ninguna máquina de pruebas cumple sus requisitos. "
+                          "El motivo figura debajo de cada uno.")
 
 
 def test_summary_counts_above_ten_stay_digits_and_machines_are_not_overstated():
     """Each block count in digits, whatever its size ("2 of 13"); "on two test machines" only where each
-    verified block passed on both, else "one or both of the two"."""
+    verified block passed on both, else "at least one of the two"."""
     both = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed")),
                     MachineResult("h100", "NVIDIA H100 (CUDA)", "passed", _entry("passed"))])
     cpu_only = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={"skip": True})
     blocks = [(_block(), both), (_block(), cpu_only)] + [(never_run, Verdict([]))] * 11
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
-    assert line.startswith("On this page, 2 of 13 code blocks have been verified on one or both of the two test "
+    assert line.startswith("On this page, 2 of 13 code blocks have been verified on at least one of the two test "
                            "machines (last run: 1 December 2026).")
-    assert "The other 11 are not tested, by design." in line
+    assert "The other 11 are deliberately not tested." in line
     line = " ".join(_words(fragments.page_summary(blocks[:1] + blocks[2:4], "fr")).split())
     assert line.startswith("Sur cette page, 1 bloc de code sur 3 a été vérifié sur deux machines de test (")
-    assert "Les deux autres sont exclus des tests, à dessein." in line
+    assert "Les deux autres sont exclus des tests à dessein." in line
     three = Verdict([*both.results, MachineResult("rx", "AMD Radeon RX 7600 (ROCm, gfx1102)", "passed", _entry("passed"))])
     line = " ".join(_words(fragments.page_summary([(_block(), three), (_block(), cpu_only)], "es")).split())
     assert "en al menos una de las tres máquinas de pruebas" in line
@@ -294,9 +296,11 @@ def test_a_compiled_block_is_never_worded_as_verified():
     ran = verdict((CPU, "passed", "2026-12-01T08:00:00Z"))
     said = {lang: " ".join(_words(fragments.mark(compiled, ran, lang)).split()) for lang in ("es", "en", "fr")}
     assert said == {
-        "es": "Compilado para gfx1102 en CPU x86_64 el 1 de diciembre de 2026; no se ha ejecutado en ninguna GPU gfx1102",
-        "en": "Compiled for gfx1102 on CPU x86_64 on 1 December 2026; not run on a gfx1102 GPU",
-        "fr": "Compilé pour gfx1102 sur CPU x86_64 le 1er décembre 2026 ; non exécuté sur une carte gfx1102"}
+        "es": "Compilado para gfx1102, sin ejecutar en esa GPU (máquina: CPU x86_64; última compilación: 1 de "
+              "diciembre de 2026)",
+        "en": "Compiled for gfx1102, not run on that GPU (machine: CPU x86_64; last build: 1 December 2026)",
+        "fr": "Compilé pour gfx1102, sans exécution sur ce GPU (machine : CPU x86_64 ; dernière compilation : "
+              "1er décembre 2026)"}
     panel = fragments.block_panel(compiled, ran, "en", "7")
     assert 'class="ruota-verify ruota-state-compiled"' in panel and "ruota-mark-compiled" in panel
     assert "ruota-mark-passed" not in panel and "Verified" not in panel
@@ -326,7 +330,7 @@ def test_the_summary_never_counts_compiled_code_as_verified():
     blocks = [(_block(), ran), (_block(), ran), (compiled, ran)]
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
     assert line == ("On this page, 2 of 3 code blocks have been verified on one test machine (last run: 1 December "
-                    "2026). The remaining block was compiled for its GPU targets but has not run on them. "
+                    "2026). The remaining block was compiled for its GPU targets but not run on them. "
                     "The mark under the block says why.")
     line = " ".join(_words(fragments.page_summary(blocks, "es")).split())
     assert "En esta página se han verificado 2 de los 3" in line and "se ha compilado para sus GPU de destino" in line
@@ -371,20 +375,21 @@ def test_a_column_header_never_stacks_two_brackets():
 
 def test_the_sentence_about_the_other_blocks_counts_by_the_same_rule():
     """The counts of the summary by one rule: the first sentence's in digits ("13 of 28"), the kinds of the
-    second in words up to ten ("Of the other 15, seven …; and eight …"), and in Spanish and French a noun
-    between two counts: "De los 15 bloques restantes, siete…", never "15, 7"."""
+    second in words up to ten ("Of the other 15, eight … and seven …", "De los ocho restantes"), and in
+    Spanish and French a word between two counts: "De los 15 restantes, ocho…", never "15, 8"."""
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={"skip": True})
     blocks = [(_block(), passed)] * 13 + [(_block("rocm"), skipped)] * 7 + [(never_run, Verdict([]))] * 8
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
     assert line.startswith("On this page, 13 of 28 code blocks have been verified on one test machine (last run: ")
-    assert ("Of the other 15, seven were skipped: they need ROCm, which no test machine had; and eight are not "
-            "tested, by design.") in line
+    assert ("Of the other 15, eight are deliberately not tested and seven were skipped because no test machine "
+            "has ROCm.") in line
     line = " ".join(_words(fragments.page_summary(blocks, "es")).split())
-    assert "De los 15 bloques restantes, siete se han omitido porque necesitan ROCm" in line and "15, 7" not in line
+    assert ("De los 15 restantes, ocho se excluyen a propósito de las pruebas y siete se han omitido porque ninguna "
+            "máquina de pruebas tiene ROCm.") in line and "15, 8" not in line
     line = " ".join(_words(fragments.page_summary(blocks, "fr")).split())
-    assert "Parmi les 15 blocs restants, sept n'ont pas été exécutés, car ils exigent ROCm" in line
-    assert "et huit sont exclus des tests" in line
+    assert ("Parmi les 15 autres, huit sont exclus des tests à dessein et sept n'ont pas été exécutés car aucune "
+            "machine de test ne fournit ROCm.") in line
     line = " ".join(_words(fragments.page_summary(blocks[3:15] + blocks[22:], "es")).split())
-    assert line.startswith("En esta página se han verificado 10 de los 18 bloques") and "De los 8 bloques restantes, dos" in line
+    assert line.startswith("En esta página se han verificado 10 de los 18 bloques") and "De los ocho restantes, seis" in line

@@ -41,8 +41,8 @@ def test_english_article(word, article):
 
 
 def test_marks_name_machines_in_words_and_compiled_code_on_its_machine():
-    """The mark's sentence says "an x86-64 CPU", never the label "CPU x86_64"; compiled code was built on a
-    machine, not on its GPU; the tab keeps the exact label."""
+    """The mark's sentence says "an x86-64 CPU", never the label "CPU x86_64"; compiled code: one sentence,
+    its targets first, the machines it was built on by name and the date in a closing parenthesis."""
     block = SimpleNamespace(kind="python", requirements=(), not_run_reason=None, evidence=None, page="en/p.md")
     verdict = Verdict([result(H100), result(CPU)])
     said = fragments.mark(block, verdict, "en")
@@ -52,6 +52,8 @@ def test_marks_name_machines_in_words_and_compiled_code_on_its_machine():
     from ruota_docs.blocks.tiers import Evidence
     compiled = SimpleNamespace(kind="python", requirements=(), not_run_reason=None, page="en/p.md",
                                evidence=Evidence("compiled", ("gfx1102", "gfx1100")))
-    assert ("Compiled for gfx1102 and gfx1100 on an NVIDIA H100 machine and an x86-64 CPU machine, most recently "
-            "on 6 December 2026; not run on a gfx1102 or gfx1100 GPU") in fragments.mark(compiled, verdict, "en")
-    assert "no se ha ejecutado en ninguna GPU gfx1102 ni gfx1100" in fragments.mark(compiled, verdict, "es")
+    assert ("Compiled for gfx1102 and gfx1100, not run on those GPUs (machines: NVIDIA H100 and x86-64 CPU; "
+            "last build: 6 December 2026)") in fragments.mark(compiled, verdict, "en")
+    assert ("Compilado para gfx1102 y gfx1100, sin ejecutar en esas GPU (máquinas: NVIDIA H100 y CPU x86-64; "
+            "última compilación: 6 de diciembre de 2026)") in fragments.mark(compiled, verdict, "es")
+    assert "; " not in fragments.mark(compiled, verdict, "en").split("(")[0]  # no clause after a semicolon

@@ -260,12 +260,11 @@ def test_no_paragraph_wraps_a_block(es):
 def test_page_summary(es):
     summary = re.search(r'<p class="ruota-summary ruota-state-(\w+)"><span>(.*?)</span></p>', es)
     assert summary[1] == "failed"
-    assert summary[2] == ("En esta página se han verificado 3 de los 7 bloques de código en una o en las dos "
-                          "máquinas de pruebas (última ejecución: 21 de noviembre de 2026). De los 4 bloques "
-                          "restantes, uno falló en su última ejecución; uno está sin verificar (cambió desde su última "
-                          "ejecución o nunca se ejecutó); uno se ha omitido porque necesita ROCm, una GPU gfx906 y al "
-                          "menos 8\u00a0GiB de VRAM, que no tiene ninguna máquina de pruebas; y uno se excluye de las "
-                          "pruebas a propósito. El motivo figura debajo de cada uno.")
+    assert summary[2] == ("En esta página se han verificado 3 de los 7 bloques de código en al menos una de las "
+                          "dos máquinas de pruebas (última ejecución: 21 de noviembre de 2026). De los cuatro "
+                          "restantes, uno falló en su última ejecución, uno está sin verificar en su forma actual, uno "
+                          "se excluye a propósito de las pruebas y uno se ha omitido porque ninguna máquina de pruebas "
+                          "cumple sus requisitos. El motivo figura debajo de cada uno.")
     # right under the title
     assert es.index("ruota-summary") > es.index("<h1") and es.index("ruota-summary") < es.index("Una página de prueba")
 
@@ -315,8 +314,10 @@ def test_english_strings(en):
     assert "Failed on an x86-64 CPU on 20 November 2026" in panels(en)[2]
     assert "Not yet verified: this code has changed since it last ran" in panels(en)[3]
     assert "Not tested, by design: this block installs packages" in panels(en)[4]
-    assert f"21 November 2026 · 1.5{NB}s · shared by the three language versions (same code)" in panels(en)[1]
-    assert ("On this page, 3 of 7 code blocks have been verified on one or both of the two test machines "
+    # the result shared by the three languages is said in the tooltip of the date and duration, not in the line
+    assert (f'<p class="ruota-output-meta" title="The three language versions of this page share this result: their '
+            f'code is identical.">21 November 2026 · 1.5{NB}s</p>') in panels(en)[1]
+    assert ("On this page, 3 of 7 code blocks have been verified on at least one of the two test machines "
             "(last run: 21 November 2026).") in en
     assert "Requiere" not in en and "Verificado" not in en
 
@@ -328,10 +329,11 @@ def test_french_strings(fr):
     assert f"Échec sur un CPU x86-64 le 20{NB}novembre 2026" in panels(fr)[2]
     # French typography, applied to the built page: no-break space before the colon
     assert f"Exclu des tests, à dessein{NB}: ce bloc installe des paquets" in panels(fr)[4]
-    assert "résultat commun aux trois langues (code identique)" in panels(fr)[1]
-    assert ("Sur cette page, 3 blocs de code sur 7 ont été vérifiés sur l'une des deux machines de test ou sur les deux "
-            f"(dernière exécution{NB}: 21{NB}novembre 2026). Parmi les 4 blocs restants, un a échoué lors de sa dernière "
-            "exécution") in fr.replace("&#x27;", "'")
+    assert f'title="Les trois versions linguistiques de cette page partagent ce résultat{NB}: leur code est identique."' \
+        in panels(fr)[1]
+    assert ("Sur cette page, 3 blocs de code sur 7 ont été vérifiés sur au moins une des deux machines de test "
+            f"(dernière exécution{NB}: 21{NB}novembre 2026). Parmi les quatre autres, un a échoué lors de sa dernière "
+            "exécution, un n") in fr.replace("&#x27;", "'")
     assert '<td class="ruota-num">12,41</td>' in fr
 
 

@@ -94,12 +94,14 @@ def _phrase(g: groups.Group, states: tuple[str, ...], lang: str, form: str = "")
                 senders=text(lang, "senders", count=g.senders(*states)))
 
 
-def _phrases(found: list[Any], states: tuple[str, ...], lang: str, form: str = "a") -> str:
+def _phrases(found: list[Any], states: tuple[str, ...], lang: str, form: str = "a", again: bool = True) -> str:
+    """The groups in ``states``, joined as a sentence lists them; ``again``: after a preposition that French
+    repeats (« sur A et sur B »), not in a bare list."""
     found = [g for g in found if g.count(*states)]
     words = [_phrase(g, states, lang, form) for g in found[:NAMED_GROUPS]]
     if len(found) > NAMED_GROUPS:
         words.append(text(lang, "other_targets", count=len(found) - NAMED_GROUPS))
-    again = text(lang, "machines_again")  # French repeats its preposition: « sur A et sur B »
+    again = text(lang, "machines_again") if again else ""
     return formatting.join(words[:1] + [again + w for w in words[1:]], lang)
 
 
@@ -156,13 +158,6 @@ def kept_out_by_author(block: Any) -> bool:
             and reasons.authored(block.not_run_reason))
 
 
-def _nor(items: list[str], lang: str) -> str:
-    """Alternatives after a negation ("ninguna GPU gfx1102 ni gfx1100"), as the language joins them."""
-    if len(items) < 2:
-        return formatting.join(items, lang)
-    return text(lang, "list_nor", items=", ".join(items[:-1]), last=items[-1])
-
-
 def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | None = None) -> str:
     """The small verification mark under a block: a line per kind of result, the machines
     counted by backend and target (the page's own card first)."""
@@ -181,10 +176,11 @@ def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | No
     passed = verdict.by_state("passed")
     if passed and compiled_only(block):  # built for its targets without the card: never worded as verified
         targets = list(block.evidence.targets)
-        lines.append(("compiled", text(lang, "compiled_on", targets=formatting.join(targets, lang),
-                                       targets_nor=_nor(targets, lang),
-                                       machines=_phrases(found, ("passed",), lang, "machine"),
-                                       date=formatting.date(verdict.latest_run("passed"), lang), count=len(passed))))
+        # one sentence, the targets first, where and when it was built in a closing parenthesis
+        where = text(lang, "compiled_where", machines=_phrases(found, ("passed",), lang, "name", again=False),
+                     count=len(passed))
+        lines.append(("compiled", text(lang, "compiled_on", targets=formatting.join(targets, lang), where=where,
+                                       date=formatting.date(verdict.latest_run("passed"), lang), count=len(targets))))
     elif passed:  # a data block (YAML, JSON, TOML) is parsed, not run: its mark says so
         verb = "parsed_on" if getattr(block, "kind", "") == "data" else "verified_on"
         lines.append(("passed", text(lang, verb, machines=_phrases(found, ("passed",), lang),
@@ -266,12 +262,12 @@ def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: li
             meta.append(text(lang, f"tier_{entry.tier}"))
         if entry.as_root:  # what a permission check printed there is not what readers get
             meta.append(text(lang, "ran_as_root"))
-        # a stored result names, per copy, the language whose run it was credited with
+        # a stored result names, per copy, the language whose run it was credited with: said in the
+        # meta line's tooltip, not in its text, which stays date · duration · what the run proves
         other = result.credited.get(lang) or (entry.reused_from or "").partition("/")[0]
-        if other and f"credited.{other}" in STRINGS[lang]:  # said per language: "la version espagnole"
-            meta.append(text(lang, f"credited.{other}"))
+        tip = text(lang, f"credited.{other}") if other and f"credited.{other}" in STRINGS[lang] else ""
         state = "compiled" if compiled and result.state == "passed" else result.state
-        tabs.append({"state": state, "label": label, "body": body, "meta": meta})
+        tabs.append({"state": state, "label": label, "body": body, "meta": meta, "tip": tip})
     return render("output_tabs", tabs=tabs, uid=uid, lang=lang, empty=_EMPTY.get(kind, "no_output"))
 
 
@@ -302,20 +298,15 @@ def translation_banner(docs_dir: Path, page_key: str, lang: str, source_lang: st
     return ""
 
 
-#: The kinds of blocks not verified, in the order the summary names them.
-_NOT_VERIFIED = ("failed", "compiled", "pending", "skipped", "notrun", "untested")
+#: The kinds of blocks not verified, in the order the summary names them: the skipped last, whose
+#: "because …" clause would otherwise run on into the next item.
+_NOT_VERIFIED = ("failed", "compiled", "pending", "notrun", "untested", "skipped")
 def _needed_by_skipped(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> str:
     """What the skipped blocks need (``ROCm``, ``network access``) where they all need the same; else ``""``."""
     phrases = {formatting.join([reasons.requirement_phrase(t, lang) for t in b.requirements], lang)
                if b.requirements else "" for b, v in blocks_verdicts if _summary_state(b, v) == "skipped"}
-    return phrases.pop() if len(phrases) == 1 else ""
-
-
-def _items(items: list[str], lang: str) -> str:
-    """The summary's counted kinds: "a, b and c", or with semicolons where one holds commas of its own."""
-    if len(items) < 2 or not any("," in item for item in items):
-        return formatting.join(items, lang)
-    return text(lang, "summary_items_last", items=text(lang, "summary_items_sep").join(items[:-1]), last=items[-1])
+    # a list of needs ("ROCm, network access and …") would put commas inside one of the summary's items
+    return phrases.pop() if len(phrases) == 1 and "," not in next(iter(phrases)) else ""
 
 
 def _summary_state(block: Any, verdict: Verdict) -> str:
@@ -328,9 +319,10 @@ def _summary_state(block: Any, verdict: Verdict) -> str:
 def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> str:
     """The one line at the top of a page: how many blocks were verified, where and when, then in
     one sentence what became of the others. The first sentence's block counts in digits, so that its two
-    counts never read "ten of 18"; the second's kinds in words up to ten ("Of the other 16, one …; seven …"),
-    each opening a clause; the Spanish and French templates put a noun between two counts, so that no
-    "15, 7" reads as a decimal."""
+    counts never read "ten of 18"; the second's in words up to ten ("Of the other six, one …, two … and
+    three …"), each kind worded without a comma or semicolon of its own, so that the sentence is one plain
+    list; the Spanish and French templates put a noun between two counts, so that no "15, 7" reads as a
+    decimal."""
     total = len(blocks_verdicts)
     if not total:
         return ""
@@ -371,7 +363,8 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
             parts.append(text(lang, opening + "_alike", count=left, what=said(*rest[0])))
         else:
             items = [text(lang, "summary_item", count=count, what=said(key, count)) for key, count in rest]
-            parts.append(text(lang, opening, count=left, items=_items(items, lang)))
+            # each item is worded without a comma of its own, so the list reads "a, b and c"
+            parts.append(text(lang, opening, count=left, items=formatting.join(items, lang)))
         if not (len(rest) == 1 and rest[0][0] == "skipped" and needed):  # else the sentence has just said why
             parts.append(text(lang, "summary_why", count=left))
     state = "failed" if counts["failed"] else ("passed" if counts["passed"] and not counts["pending"] else "stale")
