@@ -70,7 +70,8 @@ def test_toolchain_verified_device_without_record():
         (block("tool=roc-obj-ls", skip=True), verdict()),  # never run by design: not counted
     ])]
     assert rows(fragments.rocm_evidence(pages, "en")) == [
-        ("ROCm tools: hipcc and ROCm’s other programs, no GPU needed", "2", "CPU x86_64: 2 of 2 passed (1 December 2026)"),
+        ("ROCm tools without a GPU: hipcc and the other command-line tools", "2",
+         "CPU x86_64: 2 of 2 passed (1 December 2026)"),
         ("ROCm device: PyTorch on an AMD GPU", "2", "no record yet"),
     ]
     es = rows(fragments.rocm_evidence(pages, "es"))
@@ -234,9 +235,9 @@ def test_chart_series_names_units_and_headers():
     reported = fragments.chart(options | {"metrics": "peak_a", "labels": "a", "reported": "article=70"}, entries, "fr")
     assert "<th>Machine</th><th>Source</th><th>Valeur (Mio)</th>" in reported
     assert f">1\u202f081,4{NB}Mio</text>" in shown
-    # the machine heads its series, each series named in full
+    # the machine heads its series (a CPU named as the marks name it, never "x86_64"), each series in full
     assert re.findall(r'class="ruota-chart-(group|label)">([^<]*)</text>', shown) == [
-        ("group", "CPU x86_64"), ("label", "sans découpage"), ("label", "découpé")]
+        ("group", "CPU x86-64"), ("label", "sans découpage"), ("label", "découpé")]
     with pytest.raises(ValueError, match="labels= names 1 series but metrics= has 2"):
         fragments.chart(options | {"labels": "un seul"}, entries, "fr")
     empty = fragments.chart(options | {"labels": "sin trocear; troceado"}, [], "es")
@@ -257,12 +258,37 @@ def test_status_counts_say_what_they_count():
     # the outcomes chart's text alternative: its values as a table, in its figure
     figure = shown[shown.index('<figure class="ruota-figure">'):shown.index("</figure>")]
     heads = "".join(f"<th>{text('es', state)}</th>"
-                    for state in ("passed", "failed", "skipped", "notrun", "untested", "stale_header"))
+                    for state in ("passed", "compiled", "failed", "skipped", "notrun", "untested", "stale_header"))
     assert 'role="img"' in figure and heads in figure
-    # each row adds up to the page's blocks: the one never recorded ("absent") has a column of its own
-    assert ('<tr><td>CPU x86_64</td><td class="ruota-num">2</td><td class="ruota-num">0</td><td class="ruota-num">1</td>'
-            '<td class="ruota-num">0</td><td class="ruota-num">0</td><td class="ruota-num">1</td></tr>') in figure
-    assert "<th>Superados</th><th>Fallidos</th><th>Omitidos (requisito no cumplido)</th>" in figure
+    # each row adds up to the page's blocks: the one never recorded ("absent") has a column of its own;
+    # the machine is named as the marks name it ("CPU x86-64"), never by its identifier
+    assert ('<tr><td>CPU x86-64</td><td class="ruota-num">2</td><td class="ruota-num">0</td><td class="ruota-num">0</td>'
+            '<td class="ruota-num">1</td><td class="ruota-num">0</td><td class="ruota-num">0</td>'
+            '<td class="ruota-num">1</td></tr>') in figure
+    assert ("<th>Superados</th><th>Solo compilados (sin ejecutar)</th><th>Fallidos</th>"
+            "<th>Omitidos (requisito no cumplido)</th>") in figure
+    assert "<th>Sin verificar</th>" in figure and "x86_64</td>" not in shown
+
+
+def test_status_counts_compiled_code_apart_from_the_blocks_that_passed():
+    """Code compiled for a target without its card passes, but the status page counts it as the page summary
+    does: "compiled only", never "passed"."""
+    from ruota_docs.blocks.tiers import Evidence
+    compiled = SimpleNamespace(kind="python", requirements=parse("hipcc arch=gfx1102"), not_run_reason=None,
+                               options={}, evidence=Evidence("compiled", ("gfx1102",)), page="en/guides/g.md")
+    ran = Verdict([MachineResult("cpu", "CPU x86_64", "passed", None)])
+    ledger = Record(machine_id="cpu", machine=Machine(backend="cpu", machine="x86_64", os="linux"),
+                    updated="2026-12-01T10:00:00Z")
+    items = [(_block(), ran), (compiled, ran)]
+    shown = fragments.status_page([("Guide", "g/", items)], [ledger], "en")
+    assert '<span class="ruota-sr-only">1 block passed</span>' in shown
+    assert '<span class="ruota-sr-only">1 block compiled only</span>' in shown
+    assert ('<tr><td>x86-64 CPU</td><td class="ruota-num">1</td><td class="ruota-num">1</td><td class="ruota-num">0</td>'
+            '<td class="ruota-num">0</td><td class="ruota-num">0</td><td class="ruota-num">0</td>'
+            '<td class="ruota-num">0</td></tr>') in shown
+    summary = " ".join(_words(fragments.page_summary(items, "en")).split())
+    assert summary.startswith("On this page, 1 of 2 code blocks has been verified")  # the same count
+    assert 'class="ruota-chart-bar ruota-chart-compiled"' in shown  # the chart draws it in its own colour
 
 
 def test_status_counts_blocks_never_run_by_design_apart():
@@ -281,8 +307,9 @@ def test_status_counts_blocks_never_run_by_design_apart():
     assert '<span class="ruota-sr-only">1 block skipped</span>' in shown
     assert '<span class="ruota-sr-only">1 block not tested (by design)</span>' in shown
     assert '<span class="ruota-sr-only">1 block not tested here</span>' in shown
-    assert ('<tr><td>CPU x86_64</td><td class="ruota-num">0</td><td class="ruota-num">0</td><td class="ruota-num">1</td>'
-            '<td class="ruota-num">1</td><td class="ruota-num">1</td><td class="ruota-num">0</td></tr>') in shown
+    assert ('<tr><td>x86-64 CPU</td><td class="ruota-num">0</td><td class="ruota-num">0</td><td class="ruota-num">0</td>'
+            '<td class="ruota-num">1</td><td class="ruota-num">1</td><td class="ruota-num">1</td>'
+            '<td class="ruota-num">0</td></tr>') in shown
     assert "<th>Not tested here</th>" in shown
     assert "Not tested here:" in fragments.mark(made, Verdict([]), "en")  # the page names it the same way
 
@@ -338,9 +365,10 @@ def test_the_summary_never_counts_compiled_code_as_verified():
 
 @pytest.mark.parametrize(("kind", "lang", "said"), [
     ("python", "en", "(no output)"),
-    ("data", "en", "(nothing to print: only the block’s syntax is checked; it is not run)"),
+    ("data", "en", "(Nothing to print: only its syntax is checked.)"),
     ("doctest", "es", "(la salida de cada línea >>> coincidió con la escrita en el bloque)"),
-    ("data", "fr", "(rien à afficher\u00a0: seule la syntaxe du bloc est vérifiée, il n'est pas exécuté)"),
+    ("data", "es", "(No imprime nada: solo se comprueba su sintaxis.)"),
+    ("data", "fr", "(Rien à afficher\u00a0: seule sa syntaxe est vérifiée.)"),
 ])
 def test_an_empty_output_says_what_it_means_for_the_kind_of_block(kind, lang, said):
     """A YAML block is parsed, not run, and a doctest's outputs are those in the block: neither is "no output"."""
@@ -350,10 +378,11 @@ def test_an_empty_output_says_what_it_means_for_the_kind_of_block(kind, lang, sa
 
 
 def test_a_data_block_that_passed_is_said_to_have_parsed():
-    """A YAML block is parsed, never run: its mark says its syntax is valid, not that it was verified."""
+    """A YAML block is parsed, never run: its mark says its syntax is valid, not that it was verified, with one
+    date and no machine (no card has a part in parsing a config excerpt)."""
     data = SimpleNamespace(kind="data", requirements=(), not_run_reason=None, evidence=None, page="es/p.md")
     said = _words(fragments.mark(data, verdict((CPU, "passed", "2026-12-01T08:00:00Z")), "es")).strip()
-    assert said == "Sintaxis válida (comprobada en CPU x86_64 el 1 de diciembre de 2026)"
+    assert said == "Sintaxis válida (comprobada el 1 de diciembre de 2026)"
 
 
 def test_a_block_the_author_keeps_out_says_so_of_the_block_and_an_engine_reason_stands_alone():

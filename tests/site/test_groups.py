@@ -98,5 +98,5 @@ def test_a_thousand_machines_name_a_few_targets_and_count_the_rest():
                     "167 machines (gfx1100, confirmed) and 4 other targets, most recently on 28 November 2026")
     tabs = fragments.output_tabs(verdict, "en", "1", BLOCK.page)
     labels = re.findall(r'<label for="__ruota_1_\d">(.*?)</label>', tabs)
-    assert [words(label) for label in labels] == ["verified 167 machines (gfx1102, confirmed) and CPU x86_64"]  # the same output
+    assert [words(label) for label in labels] == ["verified 167 machines (gfx1102, confirmed) and x86-64 CPU"]  # the same output
     assert tabs.count("<pre") == 1 and len(fragments.block_panel(BLOCK, verdict, "en", "1")) < 3000

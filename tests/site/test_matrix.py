@@ -47,10 +47,12 @@ def test_rows_per_target_amd_first_then_cards_without_records(rendered):
     assert machines.endswith("Una guía: whole guide passed")  # lower case after the colon
     assert "<details><summary>" in found[1]
     assert words(found[3]).startswith("Machines (1) NVIDIA H200 · sm_90 · Linux x86_64 · PyTorch 2.11.0+cu130 · CUDA 13.0")
-    assert words(found[5]).startswith("Machines (1) CPU only · Linux x86_64 · PyTorch 2.13.0+cpu")
+    # a CPU target named as the marks name it; its machine's GPU is none, not an architecture called "CPU only"
+    assert words(found[4]).startswith("x86-64 CPU 1 machine ") and "<code>" not in found[4].split("</th>")[0]
+    assert words(found[5]).startswith("Machines (1) No GPU · Linux x86_64 · PyTorch 2.13.0+cpu")
     missing = [words(r) for r in found if "ruota-matrix-missing" in r]
-    assert missing == ["Radeon VII gfx906 No record yet. Run the test suite on your card and send in the record.",
-                       "Radeon RX 6000 gfx1030–gfx1032 No record yet. Run the test suite on your card and send in the record."]
+    assert missing == ["Radeon VII gfx906 No record yet. Run the test suite on your card and send in your record.",
+                       "Radeon RX 6000 gfx1030–gfx1032 No record yet. Run the test suite on your card and send in your record."]
     assert 'href="../run-on-your-card/"' in found[-1]
 
 
@@ -58,7 +60,7 @@ def test_cells_link_to_the_blocks(rendered):
     cpu = next(r for r in rows(rendered) if 'id="target-cpu-x86_64"' in r)
     cell = re.search(r'<td class="ruota-level ruota-level-2">(.*?)</td>', cpu)[1]
     assert '<a href="../guides/g/#ruota-block-1">Self-test passed</a>' in cell
-    assert words(cell).endswith("The block at line 16 was skipped on these machines (needs ROCm)")
+    assert words(cell).endswith("The block at line 16 was skipped on this machine (needs ROCm)")  # one machine
     assert 'href="../guides/g/#ruota-block-3"' in cell
     whole = re.search(r'<td class="ruota-level ruota-level-3">(.*?)</td>', rows(rendered)[0])[1]
     assert '<a href="../guides/g/">Whole guide passed</a>' in whole
@@ -96,9 +98,9 @@ def test_key_blocks_table_and_guide_titles(rendered):
 
 
 @pytest.mark.parametrize("lang, words_", [
-    ("es", ["Autoprueba superada", "Aún no hay registros.", "Falta el bloque de la línea 16: se omitió en estas máquinas (requiere ROCm)"]),
+    ("es", ["Autoprueba superada", "Aún no hay registros.", "Falta el bloque de la línea 16: se omitió en esta máquina (requiere ROCm)"]),
     ("fr", ["Autotest réussi", "Aucun relevé pour l'instant",
-            "Le bloc de la ligne 16 n'a pas été exécuté sur ces machines (nécessite ROCm)"]),
+            "Le bloc de la ligne 16 n'a pas été exécuté sur cette machine (nécessite ROCm)"]),
 ])
 def test_every_string_is_localised(project, lang, words_):
     guides = evidence.load_guides(project, project / "docs", lang, TABLE)

@@ -201,9 +201,9 @@ def test_output_tabs_labelled_with_the_machine(es):
     panel = panels(es)[1]
     labels = re.findall(r'<label for="__ruota_1_\d">(.*?)</label>', panel)
     # the GPU's output first; the CPU printed the same: one tab for both
-    assert labels == ["NVIDIA H200 (CUDA) y CPU x86_64"]
+    assert labels == ["NVIDIA H200 (CUDA) y CPU x86-64"]  # a CPU named as the marks name it, never "x86_64"
     assert panel.count('<pre class="ruota-output" tabindex="0" role="region" '
-                       'aria-label="Salida en NVIDIA H200 (CUDA) y CPU x86_64"><code>hola\n</code></pre>') == 1
+                       'aria-label="Salida en NVIDIA H200 (CUDA) y CPU x86-64"><code>hola\n</code></pre>') == 1
     assert '<div class="tabbed-labels" aria-label="Salida en cada máquina">' in panel
     assert f"21 de noviembre de 2026 · 1,5{NB}s" in panel  # the GPU's run
 
@@ -227,7 +227,7 @@ def test_skipped_reason(es, en):
 
 def test_author_reason_for_not_running(es):
     panel = panels(es)[4]
-    assert '<li class="ruota-mark-notrun"><span>Excluido de las pruebas, a propósito: este bloque instala paquetes</span></li>' in panel
+    assert '<li class="ruota-mark-notrun"><span>Excluido a propósito de las pruebas: este bloque instala paquetes</span></li>' in panel
     assert "ruota-mark-skipped" not in panel
 
 
@@ -235,7 +235,7 @@ def test_failed_mark(es):
     panel = panels(es)[2]
     # a Python error is not repeated in the mark: the output below shows it
     assert '<li class="ruota-mark-failed"><span>Falló en una CPU x86-64 el 20 de noviembre de 2026</span></li>' in panel
-    assert 'aria-label="Salida en CPU x86_64"><code>SystemExit: 1' in panel
+    assert 'aria-label="Salida en CPU x86-64"><code>SystemExit: 1' in panel
     assert "ruota-mark-passed" not in panel
 
 
@@ -276,7 +276,7 @@ def test_chart(es, en):
     assert '<svg class="ruota-chart" role="img"' in figure and 'aria-label="Segundos por época"' in figure
     assert "<figcaption>Segundos por época</figcaption>" in figure
     rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td><td class=\"ruota-num\">(.*?)</td></tr>", figure)
-    assert rows == [("NVIDIA H200 (CUDA)", "medido", "3,50"), ("CPU x86_64", "medido", "12,41"),
+    assert rows == [("NVIDIA H200 (CUDA)", "medido", "3,50"), ("CPU x86-64", "medido", "12,41"),
                     ("CPU (documento fuente)", "según otras fuentes", "28,60")]  # one precision per chart
     assert "<th>Máquina</th><th>Procedencia</th><th>Valor (s)</th>" in figure
     assert f">12,41{NB}s</text>" in figure and 'class="ruota-chart-bar ruota-chart-reported" fill="url(#ruota-hatch)"' in figure
@@ -290,7 +290,7 @@ def test_verification_status_page(site):
     assert '<svg class="ruota-chart" role="img"' in page and "<figcaption>Resultados por máquina</figcaption>" in page
     table = page[page.index("ruota-status-table"):]
     table = table[:table.index("</table>")]
-    assert "<th>Página</th><th>Bloques</th><th>NVIDIA H200 (CUDA)</th><th>CPU x86_64</th>" in table
+    assert "<th>Página</th><th>Bloques</th><th>NVIDIA H200 (CUDA)</th><th>CPU x86-64</th>" in table
     row = re.search(r'<tr><td><a href="([^"]+)">Inicio</a></td><td class="ruota-num">7</td>(.*?)</tr>', table)
     assert row[1] == "../"
     cuda, cpu = re.findall(r"<td>(.*?)</td>", row[2])

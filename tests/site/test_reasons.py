@@ -143,3 +143,11 @@ def test_a_reason_without_a_code_is_shown_as_recorded():
     assert reasons.reason_text(None, "es") == ""
 
 
+
+
+def test_an_authors_reason_gets_the_apostrophes_of_the_site_english():
+    """A reason= is typed with a straight apostrophe; the English pages write theirs curly, the French keep theirs."""
+    assert reasons.author_reason("changes your user's groups and the site's pages", "en") == \
+        "changes your user’s groups and the site’s pages"
+    assert reasons.author_reason("modifie l'environnement", "fr") == "modifie l'environnement"
+    assert reasons.author_reason("prints 'x'", "en") == "prints 'x'"  # a quote around a word is not an apostrophe

@@ -87,10 +87,10 @@ def _phrase(g: groups.Group, states: tuple[str, ...], lang: str, form: str = "")
     target, and whether independent records confirm it."""
     count = g.count(*states)
     if g.count() == 1:
-        return machine_names.name(g.results[0], lang, form) if form else g.results[0].label
+        return machine_names.name(g.results[0], lang, form) if form else machine_names.label(g.results[0], lang)
     if any(g.confirmed(s) for s in states):
-        return text(lang, "group_confirmed", count=count, target=groups.target_label(g.backend, g.target))
-    return text(lang, "group_machines", count=count, target=groups.target_label(g.backend, g.target),
+        return text(lang, "group_confirmed", count=count, target=groups.target_label(g.backend, g.target, lang))
+    return text(lang, "group_machines", count=count, target=groups.target_label(g.backend, g.target, lang),
                 senders=text(lang, "senders", count=g.senders(*states)))
 
 
@@ -112,7 +112,7 @@ def _failed_lines(found: list[Any], lang: str) -> list[tuple[str, str]]:
     for g in [g for g in found if g.disagrees][:NAMED_GROUPS]:
         failed = g.of("failed")
         words = text(lang, "failed_of", failed=g.count("failed"), total=g.count("passed", "failed"),
-                     target=groups.target_label(g.backend, g.target), date=formatting.date(_latest(failed), lang))
+                     target=groups.target_label(g.backend, g.target, lang), date=formatting.date(_latest(failed), lang))
         why = _failure(failed, lang)
         lines.append(("failed", text(lang, "failed_because", failed=words, reason=why) if why else words))
     whole = [g for g in found if g.of("failed") and not g.disagrees]
@@ -247,8 +247,8 @@ def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: li
         entry = result.entry
         states = (result.state,) if shared[0].disagrees else ("passed", "failed")
         ran = shared[0].count(*states)
-        label = formatting.join([g.results[0].label if g.count() == 1 else _phrase(g, states, lang) for g in shared],
-                                lang)
+        label = formatting.join([machine_names.label(g.results[0], lang) if g.count() == 1
+                                 else _phrase(g, states, lang) for g in shared], lang)
         if entry is None:
             continue
         body = collapse_repeats(entry.output or "", lang)
@@ -257,7 +257,7 @@ def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: li
             body = (body + "\n" if body else "") + error
         meta = [formatting.date(entry.ran_at, lang), formatting.seconds(entry.duration or 0, lang)]
         if ran > 1:  # which of the group's runs this is
-            meta.append(text(lang, "latest_of", machine=result.label, count=ran))
+            meta.append(text(lang, "latest_of", machine=machine_names.label(result, lang), count=ran))
         if entry.tier:  # how far this result goes: compiled is never worded as run
             meta.append(text(lang, f"tier_{entry.tier}"))
         if entry.as_root:  # what a permission check printed there is not what readers get
@@ -407,8 +407,9 @@ def chart(options: dict[str, Any], entries_by_machine: list[tuple[Machine, list[
                 places.append(charts.decimals(printed))
             values.append((name if len(metrics) > 1 else "", value, "measured"))
         if any(v is not None for _, v, _ in values):
-            groups.append((machine.label, values))
-            rows.append((machine.label, text(lang, "chart_measured"), [v for _, v, _ in values]))
+            shown = machine_names.machine_label(machine, lang)
+            groups.append((shown, values))
+            rows.append((shown, text(lang, "chart_measured"), [v for _, v, _ in values]))
     for item in str(options.get("reported", "")).split(";"):
         label, sep, written = item.rpartition("=")
         if sep and label.strip():
@@ -476,7 +477,7 @@ def rocm_evidence(pages: list[tuple[str, str, list[Any]]], lang: str) -> str:
             where = "; ".join(
                 text(lang, "rocm_passed_on", machine=machine_names.name(results[0], lang, "name")
                      if len({r.machine_id for r in results}) == 1
-                     else groups.target_label(*key), passed=formatting.number(len(blocks), lang, 0),
+                     else groups.target_label(*key, lang), passed=formatting.number(len(blocks), lang, 0),
                      total=formatting.number(len(items), lang, 0),
                      date=formatting.date(_latest(results), lang))
                 for key, (blocks, results) in passed.items())
@@ -529,14 +530,18 @@ def _newest_per_target(ledgers: list[Record]) -> list[Record]:
     return [newest[key] for key in sorted(newest)]
 
 
-#: The states the status page counts: a block its author never runs (``run: skip``) is counted apart
+#: The states the status page counts: compiled code that passed apart from the blocks that ran and
+#: passed (as the page summaries count it), and a block its author never runs (``run: skip``) apart
 #: from one skipped for want of a requirement.
-_COUNTED = ("passed", "failed", "skipped", "notrun", "untested")
+_COUNTED = ("passed", "compiled", "failed", "skipped", "notrun", "untested")
 
 
 def _state(block: Any, state: str) -> str:
     """The state a status page counts: a skipped block that is never run is "not tested, by design"
-    where its author keeps it out, "not tested here" where the engine cannot run it (as its mark says)."""
+    where its author keeps it out, "not tested here" where the engine cannot run it (as its mark says);
+    compiled code that passed is "compiled only", never "passed"."""
+    if state == "passed" and compiled_only(block):
+        return "compiled"
     if state == "skipped" and block.not_run_reason is not None:
         return "notrun" if kept_out_by_author(block) else "untested"
     return state
@@ -551,7 +556,8 @@ def status_page(pages: list[tuple[str, str, list[Any]]], ledgers: list[Record], 
     # one column per backend and target (a thousand machines are a few dozen targets)
     found = groups.group([verdicts.MachineResult(verdicts.record_id(d), d.machine.label, "absent",
                                                  None, d) for d in ledgers])
-    columns = [(g.key, g.label() if g.count() == 1 else groups.target_label(g.backend, g.target)) for g in found]
+    columns = [(g.key, g.label(lang) if g.count() == 1 else groups.target_label(g.backend, g.target, lang))
+               for g in found]
     size = {g.key: g.count() for g in found}
     key_of = {(g.backend, g.target): g.key for g in found}
     # a result that does not say what machine it is for counts in its record's column (`MachineResult.group`)
@@ -597,7 +603,7 @@ def _described(data: Record, lang: str) -> dict[str, Any]:
     extra = ", ".join(x for x in (m.hip and f"HIP {m.hip}", m.cuda and f"CUDA {m.cuda}") if x)
     system = f"{OS_LABELS.get(m.os, m.os)} {m.machine}"
     return {
-        "label": m.label,
+        "label": machine_names.machine_label(m, lang),
         "backend": BACKENDS[m.backend].name if m.backend in BACKENDS else m.backend,
         "gpu": (m.gpu_name or "—") + (f" · {m.arch}" if m.arch else ""),
         "facts": " · ".join(x for x in (system, f"Python {m.python}", extra, versions) if x),

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from ruota_docs.records import senders
 from ruota_docs.records.schema import BACKENDS, backend_order
 from ruota_docs.records.verdicts import MachineResult, Verdict
-from ruota_docs.site import trust
+from ruota_docs.site import machine_names, trust
 
 #: This build's guides (path under a language folder) → the targets of the card each is about
 #: (set once per build from the site's options, as `ruota_docs.site.trust` is).
@@ -53,12 +53,12 @@ class Group:
     def key(self) -> str:
         return f"{self.backend}-{self.target}"
 
-    def label(self) -> str:
+    def label(self, lang: str) -> str:
         """The group as a reader knows it: the machine itself where it is the only one
-        (``NVIDIA H200 (CUDA)``), else its target (``gfx1102``, ``CUDA sm_90``, ``CPU x86_64``)."""
+        (``NVIDIA H200 (CUDA)``), else its target (``gfx1102``, ``CUDA sm_90``, "x86-64 CPU")."""
         if len(self.results) == 1:
-            return self.results[0].label
-        return target_label(self.backend, self.target)
+            return machine_names.label(self.results[0], lang)
+        return target_label(self.backend, self.target, lang)
 
     def count(self, *states: str) -> int:
         """Machines of the group in one of ``states`` (all of them without): a verdict holds one
@@ -102,9 +102,12 @@ class Group:
         return self._kept(("latest", states), lambda: max(ran(), key=lambda r: (r.ran_at, r.machine_id), default=None))
 
 
-def target_label(backend: str, target: str) -> str:
+def target_label(backend: str, target: str, lang: str) -> str:
+    """A target as labels name it: ``gfx1102``, ``CUDA sm_90``, a CPU as the marks name it ("x86-64 CPU")."""
     if backend == "rocm":
         return target
+    if backend == "cpu":
+        return machine_names.cpu_label(target, lang)
     return f"{BACKENDS[backend].name if backend in BACKENDS else backend} {target}"
 
 

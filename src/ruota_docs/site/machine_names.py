@@ -1,9 +1,10 @@
 """A machine as running text names it: "an x86-64 CPU", "an NVIDIA H100", "una CPU x86-64".
 
-Tables, tabs and records keep the exact label (`Machine.label`: ``CPU x86_64``,
-``NVIDIA H100 80GB HBM3 (CUDA)``); a sentence says what a writer would: the card's
-model without its memory and packaging ("NVIDIA H100"), the CPU architecture as prose
-spells it ("x86-64"), with the article and word order of the reader's language.
+Records keep the exact label (`Machine.label`: ``CPU x86_64``, ``NVIDIA H100 80GB HBM3 (CUDA)``);
+tabs, charts and tables show it (`label`, `target_label`) with a CPU named as the marks name it
+("x86-64 CPU", "CPU x86-64"), so that the reader meets one name per machine; a sentence says what a
+writer would: the card's model without its memory and packaging ("NVIDIA H100"), the CPU
+architecture as prose spells it ("x86-64"), with the article and word order of the reader's language.
 """
 
 from __future__ import annotations
@@ -47,6 +48,26 @@ def _kind_and_fields(machine: Machine) -> tuple[str, dict[str, str]] | None:
         arch = _ARCHES.get(machine.machine, machine.machine)
         return "cpu", {"arch": arch, "an": article_an(arch)}
     return None
+
+
+def cpu_label(arch: str, lang: str) -> str:
+    """A CPU as labels name it in ``lang``: ``x86_64`` → "x86-64 CPU", "CPU x86-64"."""
+    return text(lang, "machine_name_cpu", arch=_ARCHES.get(arch, arch))
+
+
+def machine_label(machine: Machine, lang: str, fallback: str = "") -> str:
+    """``machine`` as a tab, a chart or a table labels it: its record's label (the card's full name and
+    backend: ``NVIDIA H100 80GB HBM3 (CUDA)``), a CPU by its architecture as the marks spell it
+    ("x86-64 CPU"), never the identifier ``x86_64``. ``fallback``: the label of a machine not known."""
+    found = _kind_and_fields(machine)
+    if found is not None and found[0] == "cpu":
+        return text(lang, "machine_name_cpu", **found[1])
+    return machine.label if found is not None or not fallback else fallback
+
+
+def label(result: MachineResult, lang: str) -> str:
+    """`machine_label` of the machine of ``result``; a result whose machine is not known keeps its label."""
+    return machine_label(result.machine, lang, result.label)
 
 
 def name(result: MachineResult, lang: str, form: str = "a") -> str:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from ruota_docs.records import verdicts
 from ruota_docs.records.schema import BACKENDS, Machine, Record, backend_order
-from ruota_docs.site import evidence, formatting, reasons, tier_table, trust
+from ruota_docs.site import evidence, formatting, machine_names, reasons, tier_table, trust
 from ruota_docs.site.locales import text
 from ruota_docs.site.fragments import icon
 
@@ -72,7 +72,8 @@ def _machine_facts(data: Record, lang: str) -> list[str]:
     return facts
 
 
-def _stop_words(cell: evidence.Cell, lang: str) -> str:
+def _stop_words(cell: evidence.Cell, lang: str, machines: int = 1) -> str:
+    """What stops the next level, said of the ``machines`` the cell stands for ("on this machine")."""
     block = cell.stopped_by
     # readers know a block by the snippet it shows (020_assert_rocm.py), not by a line of the Markdown
     included = [path.rsplit("/", 1)[-1] for path in getattr(block, "includes", ()) if path]
@@ -80,7 +81,7 @@ def _stop_words(cell: evidence.Cell, lang: str) -> str:
              else text(lang, "matrix_block", line=block.line))
     if cell.stop == "skipped":
         reason = reasons.reason_text(cell.stop_entry, lang)
-        return text(lang, "matrix_stop_skipped", block=where, reason=reason)
+        return text(lang, "matrix_stop_skipped", block=where, reason=reason, count=machines)
     return text(lang, f"matrix_stop_{cell.stop}", block=where)
 
 
@@ -114,7 +115,7 @@ def _off_target(guide: evidence.Guide, lang: str) -> str:
             f'{html.escape(text(lang, "matrix_off_target_for", target=words))}</span></td>')
 
 
-def _cell(cell: evidence.Cell, url: str, lang: str) -> str:
+def _cell(cell: evidence.Cell, url: str, lang: str, machines: int = 1) -> str:
     label = _level_name(cell, lang)
     if cell.level == len(evidence.LEVELS) - 1:  # the whole guide: link to the guide itself
         head = f'<a href="{html.escape(url)}">{html.escape(label)}</a>'
@@ -124,7 +125,7 @@ def _cell(cell: evidence.Cell, url: str, lang: str) -> str:
     if cell.stopped_by is not None:
         state = _STOP_ICONS.get(cell.stop, "stale")
         parts.append(f'<span class="ruota-level-next ruota-mark-{state}">{icon(state)}'
-                     f'{_link(url, cell.stopped_by, _stop_words(cell, lang))}</span>')
+                     f'{_link(url, cell.stopped_by, _stop_words(cell, lang, machines))}</span>')
     return f'<td class="ruota-level ruota-level-{cell.level}">{"".join(parts)}</td>'
 
 
@@ -185,7 +186,7 @@ def _best(target: _Target, n: int, guide: evidence.Guide, url: str, lang: str) -
         return _off_target(guide, lang)
     best = max(cells, key=lambda c: c.level)
     reaching = sum(1 for c in cells if c.level == best.level)
-    html_cell = _cell(best, url, lang)
+    html_cell = _cell(best, url, lang, reaching)
     notes = []
     if len(cells) > 1:
         notes.append(html.escape(text(lang, "matrix_best_on", count=reaching, total=len(cells))))
@@ -202,13 +203,17 @@ def _best(target: _Target, n: int, guide: evidence.Guide, url: str, lang: str) -
 
 def _target_head(target: _Target, lang: str) -> str:
     names = sorted({(d.machine.gpu_name or "") for d, _ in target.records} - {""})
-    label = target.target if target.backend == "rocm" else f"{target.backend.upper()} {target.target}"
+    # a GPU target by its identifier (gfx1102, CUDA sm_90), as code; a CPU as the marks name it ("x86-64 CPU")
+    cpu = target.backend == "cpu"
+    label = (machine_names.cpu_label(target.target, lang) if cpu else
+             target.target if target.backend == "rocm" else f"{target.backend.upper()} {target.target}")
     count = text(lang, "matrix_machines", count=len(target.records))
     # independent only as far as the senders are (a fingerprint is whatever a sender writes)
     if len(target.records) > 1:
         count += ", " + text(lang, "senders", count=trust.current().senders([d for d, _ in target.records]))
     shown = ", ".join(names[:3]) + (" …" if len(names) > 3 else "")
-    facts = ([f"<strong><code>{html.escape(label)}</code></strong>"] + ([html.escape(shown)] if shown else [])
+    shown_label = html.escape(label) if cpu else f"<code>{html.escape(label)}</code>"
+    facts = ([f"<strong>{shown_label}</strong>"] + ([html.escape(shown)] if shown else [])
              + [html.escape(count)])
     return '<th scope="row">' + "".join(f'<span class="ruota-matrix-fact">{f}</span>' for f in facts) + "</th>"
 

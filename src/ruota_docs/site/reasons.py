@@ -9,6 +9,8 @@ without words in the reader's language is shown as recorded.
 
 from __future__ import annotations
 
+import re
+
 from ruota_docs.blocks.block import MARKED_SKIP
 from ruota_docs.blocks.terms import FLAG, TERMS, RequirementError, parse
 from ruota_docs.records.reason_codes import Reason, ReasonCodeError
@@ -117,7 +119,17 @@ def author_reason(reason: str, lang: str) -> str:
     """A block's reason for never running: the author's words as written, or, where the engine
     wrote it (``test="skip"`` on a pytest-examples fence), in the reader's language."""
     key = _ENGINE_REASONS.get(reason)
-    return text(lang, key) if key else reason
+    return text(lang, key) if key else curly(reason, lang)
+
+
+#: A straight apostrophe inside a word (user's), as a directive's reason= is typed.
+_APOSTROPHE = re.compile(r"(?<=\w)'(?=\w)")
+
+
+def curly(words: str, lang: str) -> str:
+    """An author's words as the site's English prose writes them: its apostrophes curly (user’s). Spanish
+    has none, and the French pages keep the straight one throughout."""
+    return _APOSTROPHE.sub("’", words) if lang == "en" else words
 
 
 def authored(reason: str) -> bool:
@@ -129,7 +141,7 @@ def authored(reason: str) -> bool:
 _RENDER = {
     "requires": _requires,
     # the author's reason, written in the page's language already
-    "not_run": lambda a, lang: a["why"],
+    "not_run": lambda a, lang: curly(a["why"], lang),
     "shown_only": lambda a, lang: text(lang, _SHOWN_ONLY[a["kind"]]),
     "generated": lambda a, lang: generated(a["by"], a["source"], lang),
     "page_stopped": _page_stopped,
