@@ -222,7 +222,9 @@ def test_a_page_of_docstring_examples_says_where_they_are_tested():
     assert line == "This page’s three code blocks are docstring examples: they are tested with the code, as doctests, not on this page."
     line = " ".join(_words(fragments.page_summary([(example, Verdict([]))], "es")).split())
     assert line.startswith("El único bloque de código de esta página es un ejemplo de un docstring: se prueba con el código")
-    assert "tested with the code (as doctests)" in fragments.mark(example, Verdict([]), "en")
+    assert "Not tested here: an example from the docstring of ruota_docs.x, tested with the code as a doctest" in \
+        _words(fragments.mark(example, Verdict([]), "en"))
+    assert "en tant que doctest" in _words(fragments.mark(example, Verdict([]), "fr"))
 
 
 def test_chart_series_names_units_and_headers():

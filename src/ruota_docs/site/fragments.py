@@ -101,8 +101,8 @@ def _phrases(found: list[Any], states: tuple[str, ...], lang: str, form: str = "
     words = [_phrase(g, states, lang, form) for g in found[:NAMED_GROUPS]]
     if len(found) > NAMED_GROUPS:
         words.append(text(lang, "other_targets", count=len(found) - NAMED_GROUPS))
-    again = text(lang, "machines_again") if again else ""
-    return formatting.join(words[:1] + [again + w for w in words[1:]], lang)
+    before = text(lang, "machines_again") if again else ""
+    return formatting.join(words[:1] + [before + w for w in words[1:]], lang)
 
 
 def _failed_lines(found: list[Any], lang: str) -> list[tuple[str, str]]:
@@ -407,9 +407,9 @@ def chart(options: dict[str, Any], entries_by_machine: list[tuple[Machine, list[
                 places.append(charts.decimals(printed))
             values.append((name if len(metrics) > 1 else "", value, "measured"))
         if any(v is not None for _, v, _ in values):
-            shown = machine_names.machine_label(machine, lang)
-            groups.append((shown, values))
-            rows.append((shown, text(lang, "chart_measured"), [v for _, v, _ in values]))
+            named = machine_names.machine_label(machine, lang)
+            groups.append((named, values))
+            rows.append((named, text(lang, "chart_measured"), [v for _, v, _ in values]))
     for item in str(options.get("reported", "")).split(";"):
         label, sep, written = item.rpartition("=")
         if sep and label.strip():
