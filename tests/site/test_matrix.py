@@ -49,6 +49,7 @@ def test_rows_per_target_amd_first_then_cards_without_records(rendered):
     assert words(found[3]).startswith("Machines (1) NVIDIA H200 · sm_90 · Linux x86_64 · PyTorch 2.11.0+cu130 · CUDA 13.0")
     # a CPU target named as the marks name it; its machine's GPU is none, not an architecture called "CPU only"
     assert words(found[4]).startswith("x86-64 CPU 1 machine ") and "<code>" not in found[4].split("</th>")[0]
+    assert 'data-filter="x86_64 cpu x86-64 cpu' in found[4]  # the filter finds the row by the name it shows
     assert words(found[5]).startswith("Machines (1) No GPU · Linux x86_64 · PyTorch 2.13.0+cpu")
     missing = [words(r) for r in found if "ruota-matrix-missing" in r]
     assert missing == ["Radeon VII gfx906 No record yet. Run the test suite on your card and send in your record.",

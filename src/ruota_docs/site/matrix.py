@@ -255,7 +255,9 @@ def card_matrix(guides: list[evidence.Guide], ledgers: list[Record], lang: str, 
     rows = []
     for target in _targets(guides, indexed):
         gpu_names = [(d.machine.gpu_name or "") for d, _ in target.records]
-        search = " ".join([target.target, target.backend] + gpu_names)
+        # the filter finds a row by what it shows too: a CPU as the row names it ("x86-64 CPU")
+        shown = [machine_names.cpu_label(target.target, lang)] if target.backend == "cpu" else []
+        search = " ".join([target.target, target.backend] + shown + gpu_names)
         cells = "".join(_best(target, n, g, url(g.page), lang) for n, g in enumerate(guides))
         rows.append(f'<tr id="{target.anchor}" class="ruota-matrix-target" data-filter="{html.escape(search.lower())}">'
                     f'{_target_head(target, lang)}{cells}</tr>')
