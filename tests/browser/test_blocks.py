@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from browserkit import LANGUAGES, REVEAL_JS, copy_plan, fixture_output, recorded_page
-from ruota_docs.site import formatting, fragments, groups
+from ruota_docs.site import formatting, fragments, groups, machine_names
 
 SITES = ["site", "fixture_site"]
 SURVEY_OF = {"site": "real_survey", "fixture_site": "fixture_survey"}
@@ -22,8 +22,8 @@ def _expected_labels(verdict, block, lang: str) -> list[str]:
     labels = []
     for shared, result in _shown(verdict, block):
         states = (result.state,) if shared[0].disagrees else ("passed", "failed")
-        labels.append(formatting.join([g.results[0].label if g.count() == 1 else fragments._phrase(g, states, lang)
-                                       for g in shared], lang))
+        labels.append(formatting.join([machine_names.label(g.results[0], lang) if g.count() == 1
+                                       else fragments._phrase(g, states, lang) for g in shared], lang))
     return labels
 
 
