@@ -151,7 +151,7 @@ def test_summary_line_with_singulars():
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     line = _words(fragments.page_summary([(_block(), passed), (_block("rocm"), skipped)], "fr"))
-    assert ("Sur cette page, 1 bloc de code sur 2 a été vérifié sur une machine de test (dernière exécution : "
+    assert ("Sur cette page, un bloc de code sur deux a été vérifié sur une machine de test (dernière exécution : "
             "1er décembre 2026). Le bloc restant n'a pas été exécuté car aucune machine de test ne fournit "
             "ROCm.") in line
     assert "La raison figure" not in line  # the sentence has just said it
@@ -183,7 +183,8 @@ def test_the_blocks_not_verified_share_one_sentence():
 
 
 def test_summary_counts_above_ten_stay_digits_and_machines_are_not_overstated():
-    """Each block count in digits, whatever its size ("2 of 13"); "on two test machines" only where each
+    """The first sentence's two counts in digits where one is above ten ("2 of 13", never "two of 13"), in
+    words where both are ten or less ("one of three"); "on two test machines" only where each
     verified block passed on both, else "at least one of the two"."""
     both = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed")),
                     MachineResult("h100", "NVIDIA H100 (CUDA)", "passed", _entry("passed"))])
@@ -195,7 +196,7 @@ def test_summary_counts_above_ten_stay_digits_and_machines_are_not_overstated():
                            "machines (last run: 1 December 2026).")
     assert "The other 11 are deliberately not tested." in line
     line = " ".join(_words(fragments.page_summary(blocks[:1] + blocks[2:4], "fr")).split())
-    assert line.startswith("Sur cette page, 1 bloc de code sur 3 a été vérifié sur deux machines de test (")
+    assert line.startswith("Sur cette page, un bloc de code sur trois a été vérifié sur deux machines de test (")
     assert "Les deux autres sont exclus des tests à dessein." in line
     three = Verdict([*both.results, MachineResult("rx", "AMD Radeon RX 7600 (ROCm, gfx1102)", "passed", _entry("passed"))])
     line = " ".join(_words(fragments.page_summary([(_block(), three), (_block(), cpu_only)], "es")).split())
@@ -289,7 +290,7 @@ def test_status_counts_compiled_code_apart_from_the_blocks_that_passed():
             '<td class="ruota-num">0</td><td class="ruota-num">0</td><td class="ruota-num">0</td>'
             '<td class="ruota-num">0</td></tr>') in shown
     summary = " ".join(_words(fragments.page_summary(items, "en")).split())
-    assert summary.startswith("On this page, 1 of 2 code blocks has been verified")  # the same count
+    assert summary.startswith("On this page, one of two code blocks has been verified")  # the same count
     assert 'class="ruota-chart-bar ruota-chart-compiled"' in shown  # the chart draws it in its own colour
 
 
@@ -358,11 +359,11 @@ def test_the_summary_never_counts_compiled_code_as_verified():
     ran = verdict((CPU, "passed", "2026-12-01T08:00:00Z"))
     blocks = [(_block(), ran), (_block(), ran), (compiled, ran)]
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
-    assert line == ("On this page, 2 of 3 code blocks have been verified on one test machine (last run: 1 December "
+    assert line == ("On this page, two of three code blocks have been verified on one test machine (last run: 1 December "
                     "2026). The remaining block was compiled for its GPU targets but not run on them. "
                     "The mark under the block says why.")
     line = " ".join(_words(fragments.page_summary(blocks, "es")).split())
-    assert "En esta página se han verificado 2 de los 3" in line and "se ha compilado para sus GPU de destino" in line
+    assert "En esta página se han verificado dos de los tres" in line and "se ha compilado para sus GPU de destino" in line
 
 
 @pytest.mark.parametrize(("kind", "lang", "said"), [

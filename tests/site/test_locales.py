@@ -7,7 +7,7 @@ import string
 import pytest
 
 from ruota_docs.site import locales
-from ruota_docs.site.locales import LANGUAGE_NAMES, STRINGS, text, theme_text
+from ruota_docs.site.locales import LANGUAGE_NAMES, STRINGS, digits, text, theme_text
 
 LANGUAGES = ("es", "fr", "en")
 
@@ -118,21 +118,24 @@ def test_a_file_is_read_with_its_escapes_and_plural_forms(locale_dir):
 
 def test_the_summary_agrees_with_its_counts():
     """Some blocks verified agrees with the verified ones; all of them, with the total; block counts in
-    digits, the number of machines in words, with the gender of their noun."""
+    words up to ten (digits where `digits` keeps them so), the number of machines in words, with the gender
+    of their noun."""
     date = "3 de diciembre de 2026"
     assert text("es", "summary_all", passed=1, total=1, machines=text("es", "machines_count", count=1), date=date) == (
         "El único bloque de código de esta página está verificado en una máquina de pruebas (última ejecución: "
         "3 de diciembre de 2026).")
     assert text("fr", "summary", passed=1, total=7, machines="deux machines", date="hier").startswith(
-        "Sur cette page, 1 bloc de code sur 7 a été vérifié sur deux machines (")
+        "Sur cette page, un bloc de code sur sept a été vérifié sur deux machines (")
     assert text("fr", "summary", passed=5, total=7, machines="2 machines", date="hier").startswith(
-        "Sur cette page, 5 blocs de code sur 7 ont été vérifiés")
+        "Sur cette page, cinq blocs de code sur sept ont été vérifiés")
+    assert text("fr", "summary", passed=digits(5, "fr"), total=digits(17, "fr"), machines="2 machines",
+                date="hier").startswith("Sur cette page, 5 blocs de code sur 17 ont été vérifiés")
     assert text("fr", "summary_all", passed=23, total=23, machines="2 machines", date="hier").startswith(
         "Les 23 blocs de code de cette page ont été vérifiés")
     assert text("es", "summary", passed=1, total=7, machines="dos máquinas", date="ayer").startswith(
-        "En esta página se ha verificado 1 de los 7 bloques de código")
+        "En esta página se ha verificado uno de los siete bloques de código")
     assert text("en", "summary", passed=1, total=7, machines="one machine", date="today").startswith(
-        "On this page, 1 of 7 code blocks has been verified")
+        "On this page, one of seven code blocks has been verified")
     assert text("en", "summary_all", passed=1, total=1, machines="one machine", date="today").startswith(
         "This page’s only code block has been verified")
     assert text("fr", "machines_some", count=2) == "au moins une des deux machines de test"

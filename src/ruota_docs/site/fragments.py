@@ -17,7 +17,7 @@ from markupsafe import Markup
 from ruota_docs.site import charts, formatting, groups, machine_names, reasons
 from ruota_docs.site.fragment_templates import add_globals, render, render_kept
 from ruota_docs.translations import staleness
-from ruota_docs.site.locales import STRINGS, text
+from ruota_docs.site.locales import STRINGS, digits, text
 from ruota_docs.records import verdicts
 from ruota_docs.records.schema import BACKENDS, Machine, Record, Result
 from ruota_docs.records.verdicts import MachineResult, Verdict
@@ -318,11 +318,11 @@ def _summary_state(block: Any, verdict: Verdict) -> str:
     return verdict.state
 def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> str:
     """The one line at the top of a page: how many blocks were verified, where and when, then in
-    one sentence what became of the others. The first sentence's block counts in digits, so that its two
-    counts never read "ten of 18"; the second's in words up to ten ("Of the other six, one …, two … and
-    three …"), each kind worded without a comma or semicolon of its own, so that the sentence is one plain
-    list; the Spanish and French templates put a noun between two counts, so that no "15, 7" reads as a
-    decimal."""
+    one sentence what became of the others. The first sentence's two block counts are written alike, in
+    words up to ten and else both in digits, so that they never read "ten of 18"; the second's in words up
+    to ten ("Of the other six, one …, two … and three …"), each kind worded without a comma or semicolon of
+    its own, so that the sentence is one plain list; a word always comes between two counts, so that no
+    "15, 7" reads as a decimal."""
     total = len(blocks_verdicts)
     if not total:
         return ""
@@ -346,7 +346,9 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
         else:  # "en una o en las dos máquinas de pruebas"
             where = text(lang, "machines_either")
         key = "summary_all" if counts["passed"] == total else "summary"  # every block verified, or some
-        parts = [text(lang, key, passed=counts["passed"], total=total, machines=where,
+        # its two counts written alike: in words up to ten ("two of three"), else both in digits ("5 of 18")
+        alike = (lambda n: n) if total <= 10 else (lambda n: digits(n, lang))
+        parts = [text(lang, key, passed=alike(counts["passed"]), total=alike(total), machines=where,
                       date=formatting.date(max(stamps) if stamps else None, lang))]
     rest = [(key, counts[key]) for key in _NOT_VERIFIED if counts[key]]
     if rest:  # one sentence for every block not verified, then where to read why

@@ -179,6 +179,19 @@ class _Number(str):
         return word[:1].upper() + word[1:] if spec[0] == "W" else word
 
 
+class _Digits(_Number):
+    """A number that ``{x:w}`` writes in digits all the same (`digits`)."""
+
+    def __format__(self, spec: str) -> str:
+        return str(self) if spec and spec[0] in "wW" else super().__format__(spec)
+
+
+def digits(value: int, lang: str) -> _Number:
+    """``value`` for a template that writes it in words (``{x:w}``), kept in digits: two counts of one
+    phrase are written alike, "5 of 18" rather than "five of 18"."""
+    return _Digits(value, lang)
+
+
 def _shown(value, lang: str) -> str:
     if isinstance(value, _Number) or isinstance(value, bool) or not isinstance(value, (int, float)):
         return value if isinstance(value, _Number) else str(value)
