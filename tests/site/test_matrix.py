@@ -42,15 +42,15 @@ def test_rows_per_target_amd_first_then_cards_without_records(rendered):
     assert amd.startswith("gfx1102 AMD Radeon RX 7600 1 machine ")
     assert "Whole guide passed" in amd
     machines = words(found[1])  # under each target: its machines, expandable
-    assert machines.startswith("Machines (1) AMD Radeon RX 7600 · gfx1102 · Linux x86_64 · PyTorch 2.9.1+rocm6.4 · "
+    assert machines.startswith("Machines (1) AMD Radeon RX 7600 · gfx1102 · Linux x86-64 · PyTorch 2.9.1+rocm6.4 · "
                                "HIP 6.4.43482-0f2d60242 · 28 November 2026")
     assert machines.endswith("Una guía: whole guide passed")  # lower case after the colon
     assert "<details><summary>" in found[1]
-    assert words(found[3]).startswith("Machines (1) NVIDIA H200 · sm_90 · Linux x86_64 · PyTorch 2.11.0+cu130 · CUDA 13.0")
+    assert words(found[3]).startswith("Machines (1) NVIDIA H200 · sm_90 · Linux x86-64 · PyTorch 2.11.0+cu130 · CUDA 13.0")
     # a CPU target named as the marks name it; its machine's GPU is none, not an architecture called "CPU only"
     assert words(found[4]).startswith("x86-64 CPU 1 machine ") and "<code>" not in found[4].split("</th>")[0]
     assert 'data-filter="x86_64 cpu x86-64 cpu' in found[4]  # the filter finds the row by the name it shows
-    assert words(found[5]).startswith("Machines (1) No GPU · Linux x86_64 · PyTorch 2.13.0+cpu")
+    assert words(found[5]).startswith("Machines (1) No GPU · Linux x86-64 · PyTorch 2.13.0+cpu")
     missing = [words(r) for r in found if "ruota-matrix-missing" in r]
     assert missing == ["Radeon VII gfx906 No record yet. Run the test suite on your card and send in your record.",
                        "Radeon RX 6000 gfx1030–gfx1032 No record yet. Run the test suite on your card and send in your record."]

@@ -603,7 +603,7 @@ def _described(data: Record, lang: str) -> dict[str, Any]:
     m = data.machine
     versions = ", ".join(f"{k} {v}" for k, v in sorted(m.packages.items()))
     extra = ", ".join(x for x in (m.hip and f"HIP {m.hip}", m.cuda and f"CUDA {m.cuda}") if x)
-    system = f"{OS_LABELS.get(m.os, m.os)} {m.machine}"
+    system = f"{OS_LABELS.get(m.os, m.os)} {machine_names.arch(m.machine)}"
     return {
         "label": machine_names.machine_label(m, lang),
         "backend": BACKENDS[m.backend].name if m.backend in BACKENDS else m.backend,

@@ -50,6 +50,11 @@ def _kind_and_fields(machine: Machine) -> tuple[str, dict[str, str]] | None:
     return None
 
 
+def arch(machine: str) -> str:
+    """A CPU architecture as prose and labels spell it: ``x86_64`` → ``x86-64``; one not known as written."""
+    return _ARCHES.get(machine, machine)
+
+
 def cpu_label(arch: str, lang: str) -> str:
     """A CPU as labels name it in ``lang``: ``x86_64`` → "x86-64 CPU", "CPU x86-64"."""
     return text(lang, "machine_name_cpu", arch=_ARCHES.get(arch, arch))

@@ -55,7 +55,7 @@ def _machine_facts(data: Record, lang: str) -> list[str]:
     the date of the run and where the record comes from (HTML, escaped)."""
     m = data.machine
     gpu = m.gpu_name or text(lang, "matrix_cpu_only")
-    system = f"{(m.os or '?').capitalize().replace('Macos', 'macOS')} {m.machine}".strip()
+    system = f"{(m.os or '?').capitalize().replace('Macos', 'macOS')} {machine_names.arch(m.machine)}".strip()
     target = f"<code>{html.escape(m.arch)}</code> · " if m.arch else ""
     facts = [f"<strong>{html.escape(gpu)}</strong>", f"{target}{html.escape(system)}",
              f"PyTorch {html.escape(_torch(m))}", html.escape(formatting.date(data.updated, lang))]
