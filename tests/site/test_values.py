@@ -12,6 +12,7 @@ from _support import record_of, run_mkdocs, run_pytest, write_tree
 from ruota_docs.blocks import value_directive
 from ruota_docs.cli import main
 from ruota_docs.translations import parity
+from ruota_docs.site import values
 
 CODE = 'print("peak_mib: 67.2")\nprint("unet_calls: 4")\nprint("gpu_only: 1.5")'
 
@@ -99,9 +100,11 @@ def test_one_value_in_the_sentence_the_gpus_with_its_machine_and_date(site, lang
 
 
 def test_identical_values_collapse(site):
+    """A value every machine measured alike is said of them all (a count that does not depend on the machine),
+    and no tooltip repeats it."""
     page = (site / "en/index.html").read_text(encoding="utf-8")
-    assert sentence(page, "Calls:") == "Calls: 4 (x86-64 CPU, 20 November 2026)."
-    assert re.search(r'data-metric="unet_calls" data-at="[^"]*" title="Same value on ([^"]*)\."', page)
+    assert sentence(page, "Calls:") == "Calls: 4 (the same on the two test machines, 20 November 2026)."
+    assert re.search(r'data-metric="unet_calls" data-at="[^"]*" data-one=" \(x86-64 CPU, 20 November 2026\)">', page)
 
 
 def test_machine_gpu_gives_the_gpus_value_of_a_block_that_needs_no_gpu(site):
@@ -306,3 +309,18 @@ def test_several_metrics_that_read_the_same_are_said_once():
         "The peak was 67.2 MiB in both cases (NVIDIA H200, 20 November 2026).")
     with pytest.raises(value_directive.ValueDirectiveError, match="several separated by commas"):
         value_directive.parse("block=bench metric=peak_a,")
+
+
+def test_a_value_measured_alike_everywhere_is_said_of_one_machine_beside_one():
+    """"The same on the two test machines" where it is its sentence's only attribution; beside a value one
+    machine measured, the sentence names that machine once, as both values were measured there."""
+    def value(number: str, at: str, one: str = "") -> str:
+        extra = f' data-one="{one}"' if one else ""
+        return (f'<span class="ruota-value" data-block="b" data-metric="m" data-at="{at}"{extra}>{number}'
+                f'<span class="ruota-value-at">{at}</span></span>')
+    alike, h100 = " (the same on the two test machines, 1 December 2026)", " (NVIDIA H100, 1 December 2026)"
+    both = values.attributed_once(f"<p>It checked {value('65', alike, h100)} rows, the worst at "
+                                  f"{value('0.26', h100)}.</p>")
+    assert re.sub(r"<[^>]+>", "", both) == "It checked 65 rows, the worst at 0.26 (NVIDIA H100, 1 December 2026)."
+    alone = values.attributed_once(f"<p>It checked {value('65', alike, h100)} rows.</p>")
+    assert re.sub(r"<[^>]+>", "", alone) == "It checked 65 rows (the same on the two test machines, 1 December 2026)."

@@ -77,17 +77,23 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "", nee
         chosen = max(on_cpu, key=lambda r: str((r.entry.ran_at if r.entry else None) or ""))
     main = shown(chosen)
     # the value, then where and when it was measured: running text writes the date out, and
-    # `attributed_once` moves the attribution to the end of the sentence
+    # `attributed_once` moves the attribution to the end of the sentence; a value every machine measured
+    # alike is said of them all, not of the one that happens to be named (a count does not depend on it)
     ran_at = chosen.entry.ran_at if chosen.entry else None
-    before, _, after = text(lang, "value_at", value="\0", machine=_short(chosen, lang),
+    everywhere = len(found) > 1 and all(shown(r) == main for r, _, _ in found)
+    where = text(lang, "value_everywhere", count=len(found)) if everywhere else _short(chosen, lang)
+    before, _, after = text(lang, "value_at", value="\0", machine=where,
                             date=formatting.date(ran_at, lang, "long")).partition("\0")
     words = f'{html.escape(before + main)}<span class="ruota-value-at">{html.escape(after)}</span>'
     attribution = after
-    tip = _others(ordered, chosen, main, shown, lang)
+    tip = "" if everywhere else _others(ordered, chosen, main, shown, lang)
     tip = f' title="{html.escape(tip)}"' if tip else ""
+    # where the sentence also names one machine, the value is said of that one (`attributed_once`)
+    one = (' data-one="' + html.escape(text(lang, "value_at", value="", machine=_short(chosen, lang),
+                                             date=formatting.date(ran_at, lang, "long"))) + '"') if everywhere else ""
     return (f'<span class="ruota-value" data-block="{html.escape(value.block)}"'
             f' data-metric="{html.escape(value.metric)}"'
-            f' data-at="{html.escape(attribution)}"{tip}>{words}</span>')
+            f' data-at="{html.escape(attribution)}"{one}{tip}>{words}</span>')
 
 
 def _missing(value: Value, lang: str) -> str:
@@ -146,6 +152,7 @@ def render_all(value: Value, verdict: Verdict | None, lang: str, page: str = "",
 
 
 _PARAGRAPH = re.compile(r"<(p|li|td)\b[^>]*>.*?</\1>", re.DOTALL)
+_ONE = re.compile(r'data-one="([^"]*)"')
 _AT = re.compile(r'(<span class="ruota-value" [^>]*data-at="(?P<at>[^"]*)"[^>]*>[^<]*)'
                  r'<span class="ruota-value-at">(?P<words>[^<]*)</span>(?P<close></span>)')
 _TAG = re.compile(r"<[^>]*>")
@@ -167,15 +174,23 @@ def attributed_once(page_html: str) -> str:
         for m in _AT.finditer(block):  # each value without its attribution, and where it ends
             pieces.append(block[cursor:m.start()] + m.group(1) + m["close"])
             cursor = m.end()
-            ends.append((sum(len(p) for p in pieces), m["words"]))
+            one = _ONE.search(m.group(1))  # a value all machines measured alike, as one machine's
+            ends.append((sum(len(p) for p in pieces), m["words"], html.unescape(one[1]) if one else m["words"]))
         if not ends:
             return block
         bare = "".join(pieces) + block[cursor:]
+        said_at: dict[int, list[tuple[str, str]]] = {}
+        for end, words, one in ends:
+            said_at.setdefault(_sentence_end(bare, end), []).append((words, one))
         inserts: dict[int, list[str]] = {}
-        for end, words in ends:
-            at = _sentence_end(bare, end)
-            if words not in inserts.setdefault(at, []):
-                inserts[at].append(words)
+        for at, said_here in said_at.items():
+            # "the same on the two test machines" where it is the sentence's only attribution; beside a
+            # machine named for another value, the value is said of its own machine, so that the two merge
+            alone = len({words for words, _ in said_here}) == 1
+            for words, one in said_here:
+                shown = words if alone else one
+                if shown not in inserts.setdefault(at, []):
+                    inserts[at].append(shown)
         said = None
         for at in sorted(inserts):  # a paragraph names a machine and a day once, not in each sentence
             if inserts[at] == said:
