@@ -14,7 +14,6 @@ import html
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import replace
 
 from ruota_docs.blocks.fact_directive import DIRECTIVE, Fact
 from ruota_docs.site import formatting
@@ -54,7 +53,7 @@ def render_page(page_html: str, parse: Callable[[str], Fact], lang: str, as_of: 
         group.append(fact)
         before = page_html[cursor:match.start()]
         following = found[i + 1] if i + 1 < len(found) else None
-        if following is not None and _one_block(page_html[match.end():following[0].start()]):
+        if following is not None and not _BLOCK_TAG.search(page_html[match.end():following[0].start()]):
             out.append(before.rstrip(" \t"))  # the paragraph's last mark says it: this one goes, with its space
         else:
             out += [before, _shared(group, lang, as_of, max_age)]
@@ -81,9 +80,10 @@ _ITEM_END = re.compile(r"[\s.;,\u00a0\u202f]*(?:</p>\s*)?$")
 
 def _one_per_list(page_html: str, parse: Callable[[str], Fact], lang: str, as_of: dt.date, max_age: int) -> str:
     """A list whose every item ends with a claim, most of them (two at least) checked the same day,
-    introduced by a sentence that ends in a colon: one mark, before that colon, for those items ("Three
-    tickets document it (checked 5 December 2026):"), never the same date on each item; an item
-    checked another day keeps its own date; any other list is left as it is."""
+    introduced by a sentence that ends in a colon: one mark, before that colon, for those items and the
+    sentence's own claims ("Three tickets document it (checked 5 December 2026):"), never the same date
+    on each item; an item checked another day keeps its own date; any other list is left as it is (a date
+    after a list's last item would read as that item's alone)."""
     def day_of(fact: Fact) -> tuple[dt.date, bool]:
         return fact.checked, fact.expired(as_of, max_age)
 
@@ -102,7 +102,8 @@ def _one_per_list(page_html: str, parse: Callable[[str], Fact], lang: str, as_of
             return match[0]
         shared = [f for f in said if day_of(f) == day]
         sources = tuple(dict.fromkeys(source for f in shared for source in f.sources))
-        mark = render(replace(shared[0], sources=sources), lang, as_of, max_age)
+        # as a directive of the sentence: its own claims' directives and this one make one mark (`render_page`)
+        mark = f"<!-- fact: checked={day[0].isoformat()} " + " ".join(f"source={s}" for s in sources) + " -->"
         listed = re.sub(r"[ \t]*" + DIRECTIVE.pattern, lambda m: m[0] if day_of(parse(m["args"])) != day else "",
                         match[0][match.start("tag") - match.start() - 1:], flags=re.S)
         return f" {mark}{match['lead']}{match['gap']}{listed}"  # the colon as its author spaced it ("documentent :")
@@ -111,17 +112,6 @@ def _one_per_list(page_html: str, parse: Callable[[str], Fact], lang: str, as_of
 
 #: Tags that end a paragraph, an item or a cell: two marks with one of these between them are in different sentences.
 _BLOCK_TAG = re.compile(r"</?(?:p|li|td|th|tr|div|h[1-6]|br|ul|ol|dl|dt|dd|table|blockquote|pre|figure)\b", re.I)
-
-
-#: Between two items of one list (and the paragraphs of an item): what a list's marks may have between them.
-_ITEM_BREAK = re.compile(r"</?(?:li|p)\b", re.I)
-
-
-def _one_block(between: str) -> bool:
-    """Whether two marks with ``between`` between them are in one paragraph, table cell, or list: a list's
-    items share one mark, after the last of them, where no sentence introduces the list (`_one_per_list`)."""
-    return not any(not _ITEM_BREAK.match(tag[0]) for tag in _BLOCK_TAG.finditer(between)) and (
-        not _ITEM_BREAK.search(between) or "<li" in between)
 
 
 _MARK = r'(<span class="ruota-fact[^"]*" data-checked="[^"]*">)'
