@@ -272,7 +272,7 @@ def test_page_summary(es):
 
 # -- page directives -------------------------------------------------------------------------------------------------
 def test_chart(es, en):
-    figure = es[es.index('<figure class="ruota-figure">'):]
+    figure = es[es.index('<figure class="ruota-figure" tabindex="0">'):]
     figure = figure[:figure.index("</figure>")]
     assert '<svg class="ruota-chart" role="img"' in figure and 'aria-label="Segundos por época"' in figure
     assert "<figcaption>Segundos por época</figcaption>" in figure
@@ -282,7 +282,7 @@ def test_chart(es, en):
     assert "<th>Máquina</th><th>Procedencia</th><th>Valor (s)</th>" in figure
     assert f">12,41{NB}s</text>" in figure and 'class="ruota-chart-bar ruota-chart-reported" fill="url(#ruota-hatch)"' in figure
     assert "<!-- chart:" not in es and "<!-- requires:" not in es
-    en_rows = re.findall(r"<td class=\"ruota-num\">(.*?)</td>", en[en.index('<figure class="ruota-figure">'):])
+    en_rows = re.findall(r"<td class=\"ruota-num\">(.*?)</td>", en[en.index('<figure class="ruota-figure" tabindex="0">'):])
     assert en_rows[:3] == ["3.50", "12.41", "28.60"]
 
 
