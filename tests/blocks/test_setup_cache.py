@@ -66,15 +66,22 @@ def test_the_key_follows_the_file_and_the_variables_it_names(site, monkeypatch):
     assert setup_cache.key(path, text) == with_plain  # a variable the file does not name changes nothing
 
 
-def test_files_with_a_parent_or_live_placeholders_are_never_kept(site, tmp_path):
+def test_live_placeholders_are_never_kept_and_a_file_with_a_parent_is_kept_with_its_parent(site, tmp_path):
     assert setup_cache.cacheable("site_name: x\n")
-    assert not setup_cache.cacheable("INHERIT: base.yml\nsite_name: x\n")
     assert not setup_cache.cacheable("markdown_extensions:\n  - pymdownx.snippets:\n      base_path: !relative\n")
     text = (site / "mkdocs.yml").read_text(encoding="utf-8")
     (site / "mkdocs.yml").write_text("INHERIT: base.yml\n" + text, encoding="utf-8")
     (site / "base.yml").write_text("site_name: base\n", encoding="utf-8")
+    assert setup_cache.config_bytes(site / "mkdocs.yml").endswith(b"\n\x00\nsite_name: base\n")
     site_config.markdown_setup(site)
-    assert _kept(tmp_path) == []
+    assert len(_kept(tmp_path)) == 1
+    (site / "base.yml").write_text("site_name: base\nmarkdown_extensions:\n  - admonition\n", encoding="utf-8")
+    site_config._markdown_setup.cache_clear()
+    assert "admonition" in site_config.markdown_setup(site).extensions  # the parent changed: resolved again
+    assert len(_kept(tmp_path)) == 2
+    assert setup_cache.config_bytes(site / "missing.yml") == b""
+    (site / "mkdocs.yml").write_text("INHERIT: gone.yml\n", encoding="utf-8")
+    assert setup_cache.config_bytes(site / "mkdocs.yml") is None
 
 
 def test_an_unreadable_kept_file_is_resolved_again(site, tmp_path):

@@ -444,6 +444,6 @@ def test_what_search_leaves_out_is_on_the_pages_and_not_in_the_index(site):
     matrix = (site / "en" / "card-matrix" / "index.html").read_text(encoding="utf-8")
     caption = STRINGS["en"]["matrix_keys_caption"]
     assert 'class="ruota-card-matrix" data-search-exclude>' in matrix and caption in matrix
-    assert '<figure class="ruota-figure">' in (site / "en" / "verification-status" / "index.html").read_text(encoding="utf-8")
+    assert '<figure class="ruota-figure" tabindex="0">' in (site / "en" / "verification-status" / "index.html").read_text(encoding="utf-8")
     index = (site / "en" / "search" / "search_index.json").read_text(encoding="utf-8")
     assert caption not in index and "ruota-chart" not in index

@@ -106,13 +106,13 @@ def test_output_tabs_name_the_rocm_machine(site):
     assert labels == ["AMD Radeon RX 7600 (ROCm, gfx1102)"]
     assert ('<pre class="ruota-output" tabindex="0" role="region" aria-label="Salida en AMD Radeon RX 7600 (ROCm, gfx1102)"><code>'
             'ROCm build, GPU visible\n</code></pre>') in es[1]
-    assert "Verificado en AMD Radeon RX 7600 (ROCm, gfx1102) el 28 de noviembre de 2026" in words(es[1])
+    assert "Verificado en una AMD Radeon RX 7600 el 28 de noviembre de 2026" in words(es[1])
     failed = panels(article(site / "site" / "en" / "guides" / "stable-diffusion-rocm" / "index.html"))[1]
-    assert "Failed on AMD Radeon RX 7600 (ROCm, gfx1102) on 28 November 2026" in words(failed)
+    assert "Failed on an AMD Radeon RX 7600 on 28 November 2026" in words(failed)
     assert ('<pre class="ruota-output" tabindex="0" role="region" aria-label="Output on AMD Radeon RX 7600 (ROCm, gfx1102)"><code>'
             'tiny pipeline\n</code></pre>') in failed
     vii = panels(article(site / "site" / "guides" / "radeon-vii-windows" / "index.html"))
-    assert "Omitido en AMD Radeon RX 7600 (ROCm, gfx1102): requiere una GPU gfx906" in words(vii[1])
+    assert "Omitido en una AMD Radeon RX 7600: requiere una GPU gfx906" in words(vii[1])
     assert "ejecutado como root" in words(vii[0]) and "ejecutado como root" not in words(es[1])
 
 

@@ -16,7 +16,7 @@ FACT = Fact(dt.date(2026, 12, 6), ("https://github.com/ROCm/TheRock/pull/7644?a=
 
 
 @pytest.mark.parametrize("lang, shown, tip", [
-    ("es", "(fecha de consulta: 6 de diciembre de 2026)", "Fuentes: https://github.com/ROCm/TheRock/pull/7644?a=1&amp;b=2 · https://pypi.org/project/torch/"),
+    ("es", "(consultado el 6 de diciembre de 2026)", "Fuentes: https://github.com/ROCm/TheRock/pull/7644?a=1&amp;b=2 · https://pypi.org/project/torch/"),
     ("en", "(checked 6 December 2026)", "Sources: https://github.com/ROCm/TheRock/pull/7644?a=1&amp;b=2"),
     ("fr", "(vérifié le 6 décembre 2026)", "Sources : https://github.com/ROCm/TheRock/pull/7644?a=1&amp;b=2"),
 ])
@@ -76,24 +76,40 @@ def test_claims_of_one_sentence_checked_the_same_day_share_one_mark():
     assert shown.count('class="ruota-fact"') == 1 and 'href="https://x.org/c"' in shown
     assert "Sources: https://x.org/c · https://x.org/b · https://x.org/a" in shown
     said, _ = _page(f"<p>Débil {fact(5, 'https://x.org/a')}, y luego fuerte {fact(5, 'https://x.org/b')}.</p>", "es")
-    assert said == "Débil, y luego fuerte (fecha de consulta: 5 de diciembre de 2026)."
+    assert said == "Débil, y luego fuerte (consultado el 5 de diciembre de 2026)."
 
 
-def test_sentences_of_one_paragraph_checked_the_same_day_share_one_mark_that_says_so():
-    """Four sentences each citing a source read the same day: one date, at the paragraph's last claim, naming
-    every source in its tooltip and saying that it dates the sources, not only the last claim."""
+def test_the_claims_of_a_paragraph_share_one_mark_after_the_last():
+    """Sentences each citing a source: one date, at the paragraph's last claim, naming every source in its
+    tooltip, in one wording whatever the number of claims or sources."""
     said, shown = _page(f"<p>One claim {fact(5, 'https://x.org/a')}. Another claim {fact(5, 'https://x.org/b')}.</p>")
-    assert said == "One claim. Another claim (sources checked 5 December 2026)."
+    assert said == "One claim. Another claim (checked 5 December 2026)."
     assert "Sources: https://x.org/b · https://x.org/a" in shown
     said, _ = _page(f"<p>Una {fact(5, 'https://x.org/a')}. Otra {fact(5, 'https://x.org/b')}.</p>", "es")
-    assert said == "Una. Otra (fecha de consulta de las fuentes: 5 de diciembre de 2026)."
+    assert said == "Una. Otra (consultado el 5 de diciembre de 2026)."
     said, _ = _page(f"<p>One claim {fact(5, 'https://x.org/a')}; another claim {fact(5, 'https://x.org/b')}.</p>")
-    assert said == "One claim; another claim (sources checked 5 December 2026)."
+    assert said == "One claim; another claim (checked 5 December 2026)."
 
 
-def test_marks_in_different_paragraphs_or_with_different_dates_stay_apart():
-    said, _ = _page(f"<p>One claim {fact(5, 'https://x.org/a')}, another claim {fact(6, 'https://x.org/b')}.</p>")
-    assert said == "One claim (checked 5 December 2026), another claim (checked 6 December 2026)."
+def test_claims_checked_on_several_days_share_one_mark_that_names_the_days_and_ages_by_the_oldest():
+    said, shown = _page(f"<p>One claim {fact(5, 'https://x.org/a')}, another claim {fact(6, 'https://x.org/b')}. "
+                        f"A third {fact(5, 'https://x.org/c')}.</p>")
+    assert said == "One claim, another claim. A third (checked 5 and 6 December 2026)."
+    assert 'data-checked="2026-12-05"' in shown and "Sources: https://x.org/c · https://x.org/b · https://x.org/a" in shown
+    assert _page(f"<p>Una {fact(1, 'https://x.org/a')} y otra {fact(6, 'https://x.org/b')}.</p>", "es")[0] == (
+        "Una y otra (consultado los días 1 y 6 de diciembre de 2026).")
+    assert _page(f"<p>Une {fact(1, 'https://x.org/a')} et une autre {fact(6, 'https://x.org/b')}.</p>", "fr")[0] == (
+        "Une et une autre (vérifié les 1er et 6 décembre 2026).")
+    from ruota_docs.blocks import fact_directive
+    aged = facts.render_page(f"<p>Old {fact(5, 'https://x.org/a')}, new <!-- fact: checked=2027-04-01 "
+                             f"source=https://x.org/b -->.</p>", fact_directive.parse, "en", dt.date(2027, 4, 6), 120)
+    assert "ruota-fact-expired" in aged  # the 5 December claim has aged: the shared mark says so
+
+
+def test_marks_in_different_paragraphs_or_items_stay_apart():
+    said, _ = _page(f"<p>One claim {fact(5, 'https://x.org/a')}</p>\n<p>another {fact(5, 'https://x.org/b')}</p>")
+    assert said.count("checked") == 2
+    # a list no sentence introduces: a date after its last item would read as that item's alone
     said, _ = _page(f"<ul><li>One claim {fact(5, 'https://x.org/a')}</li><li>another {fact(5, 'https://x.org/b')}</li></ul>")
     assert said.count("checked") == 2
     # e.g. ends no sentence
@@ -101,10 +117,10 @@ def test_marks_in_different_paragraphs_or_with_different_dates_stay_apart():
     assert said == "One claim, e.g. another (checked 5 December 2026)."
 
 
-def test_a_mark_inside_an_aside_is_kept_but_one_before_the_aside_joins_it():
+def test_a_mark_inside_an_aside_goes_to_the_paragraphs_last_claim_and_one_before_the_aside_joins_it():
     # the second claim sits in a parenthesis that closes before the first: each keeps its date
     said, _ = _page(f"<p>(a claim {fact(5, 'https://x.org/a')}) and another {fact(5, 'https://x.org/b')}.</p>")
-    assert said == "(a claim; checked 5 December 2026) and another (checked 5 December 2026)."
+    assert said == "(a claim) and another (checked 5 December 2026)."
     # an aside that opens right after the first mark and holds the second: one date, inside the aside
     said, _ = _page(f"<p>It stopped in June 2026 {fact(6, 'https://x.org/a')} (the nightlies went on until "
                     f"22 August 2026 {fact(6, 'https://x.org/b')}).</p>")
@@ -124,16 +140,16 @@ def test_the_items_of_a_list_checked_the_same_day_share_one_mark_in_its_lead_in(
     items = "".join(f"<li>#{n} in {month} {fact(5, f'https://x.org/{n}')};</li>\n"
                     for n, month in ((1300, "August 2025"), (1904, "October 2025"), (6421, "September 2026")))
     said, shown = _page(f"<p>Three issues document it:</p>\n<ul>\n{items}</ul>")
-    assert said == ("Three issues document it (sources checked 5 December 2026): #1300 in August 2025; "
+    assert said == ("Three issues document it (checked 5 December 2026): #1300 in August 2025; "
                     "#1904 in October 2025; #6421 in September 2026;")
     assert shown.count('class="ruota-fact"') == 1
     assert "Sources: https://x.org/1300 · https://x.org/1904 · https://x.org/6421" in shown
     said, _ = _page(f"<p>Trois tickets le documentent :</p>\n<ul>\n{items}</ul>", "fr")
-    assert said.startswith("Trois tickets le documentent (sources vérifiées le 5 décembre 2026) : #1300")
+    assert said.startswith("Trois tickets le documentent (vérifié le 5 décembre 2026) : #1300")
     # an item checked another day keeps its date; the others share the lead-in's
     mixed = items.replace(fact(5, "https://x.org/6421"), fact(6, "https://x.org/6421"))
     assert _page(f"<p>Three issues document it:</p>\n<ul>\n{mixed}</ul>")[0] == (
-        "Three issues document it (sources checked 5 December 2026): #1300 in August 2025; "
+        "Three issues document it (checked 5 December 2026): #1300 in August 2025; "
         "#1904 in October 2025; #6421 in September 2026 (checked 6 December 2026);")
     # no day shared by most items, an item with no date, or no lead-in to carry it: each item keeps its own
     split = mixed.replace(fact(5, "https://x.org/1904"), fact(7, "https://x.org/1904"))
@@ -141,13 +157,11 @@ def test_the_items_of_a_list_checked_the_same_day_share_one_mark_in_its_lead_in(
     bare = items.replace(f" {fact(5, 'https://x.org/1904')}", "")
     assert _page(f"<p>Three issues document it:</p>\n<ul>\n{bare}</ul>")[0].count("checked") == 2
     assert _page(f"<p>Three issues document it.</p>\n<ul>\n{items}</ul>")[0].count("checked") == 3
-
-
-def test_a_date_for_several_sentences_says_source_for_one_source_and_sources_for_several():
-    said, _ = _page(f"<p>Una {fact(5, 'https://x.org/a')}. Otra {fact(5, 'https://x.org/a')}.</p>", "es")
-    assert said == "Una. Otra (fecha de consulta de la fuente: 5 de diciembre de 2026)."
-    said, _ = _page(f"<p>One claim {fact(5, 'https://x.org/a')}. Another {fact(5, 'https://x.org/a')}.</p>")
-    assert said == "One claim. Another (source checked 5 December 2026)."
+    # the lead-in's own claim and the list's share one mark, never two dates side by side
+    said = _page(f"<p>Since #145294 (2025) {fact(6, 'https://x.org/p')}, it works this way:</p>\n<ul>\n"
+                 + items.replace("fact: checked=2026-12-05", "fact: checked=2026-12-06") + "</ul>")[0]
+    assert said.startswith("Since #145294 (2025), it works this way (checked 6 December 2026): #1300")
+    assert said.count("checked") == 1
 
 
 def test_a_french_date_joins_an_authors_parenthesis_after_a_comma_without_an_agreement_to_get_wrong():

@@ -259,7 +259,7 @@ def test_status_counts_say_what_they_count():
     assert '<span class="ruota-sr-only">1 bloque sin verificar</span>' in shown
     assert "<td>CPU</td>" in shown and "Linux x86-64" in shown and "1 de diciembre de 2026" in shown
     # the outcomes chart's text alternative: its values as a table, in its figure
-    figure = shown[shown.index('<figure class="ruota-figure">'):shown.index("</figure>")]
+    figure = shown[shown.index('<figure class="ruota-figure" tabindex="0">'):shown.index("</figure>")]
     heads = "".join(f"<th>{text('es', state)}</th>"
                     for state in ("passed", "compiled", "failed", "skipped", "notrun", "untested", "stale_header"))
     assert 'role="img"' in figure and heads in figure

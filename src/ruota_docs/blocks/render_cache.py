@@ -30,7 +30,6 @@ import datetime as dt
 import functools
 import hashlib
 import os
-import re
 from pathlib import Path
 
 from ruota_docs.blocks import setup_cache, speedups, user_cache
@@ -95,8 +94,8 @@ def key(root: Path, path: Path, docs_dir: Path, text: str, setup) -> str | None:
     """The key of a page's fast rendering with ``setup`` (None where its site's set-up is not kept either)."""
     if not speedups.on("render_cache"):
         return None
-    raw = _config_bytes(Path(setup.config_file))
-    if raw is None or b"!relative" in raw:  # a missing parent, or paths that depend on the page
+    raw = setup_cache.config_bytes(Path(setup.config_file))
+    if raw is None or not setup_cache.cacheable(raw.decode("utf-8", "replace")):
         return None
     config = Path(setup.config_file)
     parts = [f"format {FORMAT}", setup_cache.key(config, raw, what="render"), _code_stamp(), str(root), str(path),
@@ -104,26 +103,6 @@ def key(root: Path, path: Path, docs_dir: Path, text: str, setup) -> str | None:
     digest = hashlib.sha256("\n".join(parts).encode())
     digest.update(text.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()[:40]
-
-
-_INHERIT = re.compile(rb"""^INHERIT\s*:\s*['"]?([^'"\n#]+?)['"]?\s*(?:#.*)?$""", re.MULTILINE)
-
-
-def _config_bytes(config: Path) -> bytes | None:
-    """The bytes of the site's mkdocs.yml and of each file it inherits (``INHERIT``, as FastAPI's
-    languages do), in order: a parent's change is the site's change; None where a file is missing."""
-    parts: list[bytes] = []
-    while len(parts) < 32:
-        try:
-            raw = config.read_bytes()
-        except OSError:
-            return None if parts else b""
-        parts.append(raw)
-        parent = _INHERIT.search(raw)
-        if parent is None:
-            break
-        config = (config.parent / parent[1].decode("utf-8", "replace").strip()).resolve()
-    return b"\n\x00\n".join(parts)
 
 
 def load(digest: str | None):

@@ -57,8 +57,30 @@ class SavedConfig(dict):
 
 
 def cacheable(text: str) -> bool:
-    """Whether a mkdocs.yml's set-up may be kept: no parent file, no live placeholders."""
-    return "!relative" not in text and not re.search(r"^INHERIT\s*:", text, re.MULTILINE)
+    """Whether a mkdocs.yml's set-up may be kept (``text``: the file's bytes and its parents',
+    `config_bytes`): no live placeholders, whose value depends on the page."""
+    return "!relative" not in text
+
+
+_INHERIT = re.compile(rb"""^INHERIT\s*:\s*['"]?([^'"\n#]+?)['"]?\s*(?:#.*)?$""", re.MULTILINE)
+
+
+def config_bytes(config: Path) -> bytes | None:
+    """The bytes of a mkdocs.yml and of each file it inherits (``INHERIT``, as FastAPI's languages do),
+    in order: what its set-up depends on, a parent's change being the site's; None where a parent is
+    missing (b"" where the file itself is)."""
+    parts: list[bytes] = []
+    while len(parts) < 32:
+        try:
+            raw = config.read_bytes()
+        except OSError:
+            return None if parts else b""
+        parts.append(raw)
+        parent = _INHERIT.search(raw)
+        if parent is None:
+            break
+        config = (config.parent / parent[1].decode("utf-8", "replace").strip()).resolve()
+    return b"\n\x00\n".join(parts)
 
 
 def key(path: Path, text: bytes, what: str = "setup") -> str:

@@ -453,8 +453,8 @@ def _markdown_setup(path: str, _stamp: int, plugins: bool = False) -> MarkdownSe
     if plugins:
         return _resolved(path, plugins=True)
 
-    text = Path(path).read_bytes()
-    if not setup_cache.cacheable(text.decode("utf-8", "replace")):
+    text = setup_cache.config_bytes(Path(path))
+    if text is None or not setup_cache.cacheable(text.decode("utf-8", "replace")):
         return _resolved(path)
     digest = setup_cache.key(Path(path), text)
     saved = setup_cache.load(digest)

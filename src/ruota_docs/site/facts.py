@@ -14,20 +14,19 @@ import html
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import replace
 
 from ruota_docs.blocks.fact_directive import DIRECTIVE, Fact
 from ruota_docs.site import formatting
 from ruota_docs.site.locales import text
-from ruota_docs.site.values import ABBREVIATIONS
 
 
-def render(fact: Fact, lang: str, as_of: dt.date, max_age: int, paragraph: bool = False) -> str:
-    """The mark that stands beside the claim; with ``paragraph``, the one mark of several sentences'
-    (or list items') claims, which says it dates their source or sources ("sources checked 5 December 2026")."""
+def render(fact: Fact, lang: str, as_of: dt.date, max_age: int, days: tuple[dt.date, ...] = ()) -> str:
+    """The mark that stands beside the claim, or after the last of several claims that share it: ``days``
+    are the days they were checked where there are several ("checked 5 and 6 December 2026"); ``fact``
+    carries the oldest, by which the mark ages, and every source."""
     when = formatting.date(dt.datetime.combine(fact.checked, dt.time()), lang)
     tip = text(lang, "fact_source_tip", source=" · ".join(fact.sources), count=len(fact.sources))
-    words = (text(lang, "fact_checked_all", date=when, count=len(fact.sources)) if paragraph
+    words = (text(lang, "fact_checked_days", dates=formatting.days(days, lang)) if len(set(days)) > 1
              else text(lang, "fact_checked", date=when))
     link = f'<a href="{html.escape(fact.source)}" title="{html.escape(tip)}">{html.escape(words)}</a>'
     if not fact.expired(as_of, max_age):
@@ -41,31 +40,34 @@ def render(fact: Fact, lang: str, as_of: dt.date, max_age: int, paragraph: bool 
 def render_page(page_html: str, parse: Callable[[str], Fact], lang: str, as_of: dt.date, max_age: int) -> str:
     """Every ``fact:`` directive of a page's HTML as its mark, as a writer would set the dates.
 
-    Claims of one paragraph checked the same day get one mark, after the last of them, whose
-    tooltip names every source ("#1300 (August 2025), #1904 and #6421 (checked 5 December 2026)"),
-    never three identical dates in a row; where those claims span several sentences, the mark
-    says it dates their sources ("sources checked 5 December 2026"). The items of a list whose claims
-    were all checked the same day get one mark, in the sentence that introduces the list (`_one_per_list`).
-    A mark beside an author's parenthesis shares it (`join_parentheses`). ``parse`` reads a directive's
-    arguments (raising on bad ones)."""
+    The claims of one paragraph, list item or table cell get one mark, after the last of them: the day
+    they were checked ("checked 5 December 2026", or "checked 5 and 6 December 2026" for several days),
+    its tooltip naming every source; never a date after each claim of a sentence, or the same date
+    twice in a paragraph. The items of a list whose claims were checked the same day get one mark, in
+    the sentence that introduces the list (`_one_per_list`). A mark beside an author's parenthesis
+    shares it (`join_parentheses`). ``parse`` reads a directive's arguments (raising on bad ones)."""
     page_html = _one_per_list(page_html, parse, lang, as_of, max_age)
     found = [(match, parse(match["args"])) for match in DIRECTIVE.finditer(page_html)]
-    out, cursor, carried, across = [], 0, (), False
+    out, cursor, group = [], 0, []
     for i, (match, fact) in enumerate(found):
-        sources = fact.sources + tuple(s for s in carried if s not in fact.sources)
+        group.append(fact)
         before = page_html[cursor:match.start()]
         following = found[i + 1] if i + 1 < len(found) else None
-        said = following and _said_by_next(page_html[match.end():following[0].start()], fact, following[1],
-                                           as_of, max_age)
-        if said:
-            out.append(before.rstrip(" \t"))  # the next mark says it: this one goes, with the space before it
-            carried, across = sources, across or said == "sentences"
+        if following is not None and not _BLOCK_TAG.search(page_html[match.end():following[0].start()]):
+            out.append(before.rstrip(" \t"))  # the paragraph's last mark says it: this one goes, with its space
         else:
-            out += [before, render(replace(fact, sources=sources), lang, as_of, max_age, paragraph=across)]
-            carried, across = (), False
+            out += [before, _shared(group, lang, as_of, max_age)]
+            group = []
         cursor = match.end()
     out.append(page_html[cursor:])
     return join_parentheses("".join(out), lang)
+
+
+def _shared(facts: list[Fact], lang: str, as_of: dt.date, max_age: int) -> str:
+    """The one mark of ``facts`` (a paragraph's, in order): aged by the oldest, the last one's sources first."""
+    sources = tuple(dict.fromkeys(source for fact in reversed(facts) for source in fact.sources))
+    oldest = min(fact.checked for fact in facts)
+    return render(Fact(oldest, sources), lang, as_of, max_age, tuple(sorted({fact.checked for fact in facts})))
 
 
 #: A list without a list inside it, and the end of the paragraph before it: a lead-in that ends in a colon.
@@ -78,9 +80,10 @@ _ITEM_END = re.compile(r"[\s.;,\u00a0\u202f]*(?:</p>\s*)?$")
 
 def _one_per_list(page_html: str, parse: Callable[[str], Fact], lang: str, as_of: dt.date, max_age: int) -> str:
     """A list whose every item ends with a claim, most of them (two at least) checked the same day,
-    introduced by a sentence that ends in a colon: one mark, before that colon, for those items ("Three
-    tickets document it (sources checked 5 December 2026):"), never the same date on each item; an item
-    checked another day keeps its own date; any other list is left as it is."""
+    introduced by a sentence that ends in a colon: one mark, before that colon, for those items and the
+    sentence's own claims ("Three tickets document it (checked 5 December 2026):"), never the same date
+    on each item; an item checked another day keeps its own date; any other list is left as it is (a date
+    after a list's last item would read as that item's alone)."""
     def day_of(fact: Fact) -> tuple[dt.date, bool]:
         return fact.checked, fact.expired(as_of, max_age)
 
@@ -99,7 +102,8 @@ def _one_per_list(page_html: str, parse: Callable[[str], Fact], lang: str, as_of
             return match[0]
         shared = [f for f in said if day_of(f) == day]
         sources = tuple(dict.fromkeys(source for f in shared for source in f.sources))
-        mark = render(replace(shared[0], sources=sources), lang, as_of, max_age, paragraph=True)
+        # as a directive of the sentence: its own claims' directives and this one make one mark (`render_page`)
+        mark = f"<!-- fact: checked={day[0].isoformat()} " + " ".join(f"source={s}" for s in sources) + " -->"
         listed = re.sub(r"[ \t]*" + DIRECTIVE.pattern, lambda m: m[0] if day_of(parse(m["args"])) != day else "",
                         match[0][match.start("tag") - match.start() - 1:], flags=re.S)
         return f" {mark}{match['lead']}{match['gap']}{listed}"  # the colon as its author spaced it ("documentent :")
@@ -108,29 +112,6 @@ def _one_per_list(page_html: str, parse: Callable[[str], Fact], lang: str, as_of
 
 #: Tags that end a paragraph, an item or a cell: two marks with one of these between them are in different sentences.
 _BLOCK_TAG = re.compile(r"</?(?:p|li|td|th|tr|div|h[1-6]|br|ul|ol|dl|dt|dd|table|blockquote|pre|figure)\b", re.I)
-_TAG = re.compile(r"<[^>]*>")
-#: The end of a sentence or of a clause: a full stop (not an abbreviation's), ``!``, ``?`` or ``;`` before a space.
-_CLAUSE_END = re.compile(r"([\w.]*)([.!?;])(?=[\s\u00a0\u202f]|$)")
-
-
-def _said_by_next(between: str, fact: Fact, following: Fact, as_of: dt.date, max_age: int) -> str:
-    """Whether ``following``'s mark can say ``fact``'s too: the same day and the same state, in the same
-    paragraph, and not inside a parenthesis that closes before it (one that opens right after the first
-    mark may hold the second: "June 2026 (the nightlies went on until August 2026)"). ``"clause"`` where
-    the two are in one clause, ``"sentences"`` where a sentence or clause ends between them, else ``""``."""
-    if fact.checked != following.checked or fact.expired(as_of, max_age) != following.expired(as_of, max_age):
-        return ""
-    if _BLOCK_TAG.search(between):
-        return ""
-    text = html.unescape(_TAG.sub("", between))
-    ended = any(end[2] != "." or end[1].rstrip(".").lower() not in ABBREVIATIONS for end in _CLAUSE_END.finditer(text))
-    depth, lowest = 0, 0
-    for char in text:
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        lowest = min(lowest, depth)
-    if not (lowest == 0 and (depth == 0 or text.lstrip().startswith("("))):
-        return ""
-    return "sentences" if ended else "clause"
 
 
 _MARK = r'(<span class="ruota-fact[^"]*" data-checked="[^"]*">)'

@@ -54,6 +54,17 @@ def date(stamp: str | dt.datetime | None, lang: str, style: str = "long") -> str
     return written
 
 
+def days(when: tuple[dt.date, ...] | list[dt.date], lang: str) -> str:
+    """Several days as a sentence writes them: ``5 and 6 December 2026``, ``5 y 6 de diciembre de 2026``,
+    ``1er et 6 décembre 2026``; days of different months each in full (``30 November and 6 December 2026``
+    is written ``30 November 2026 and 6 December 2026``, as the language's list of dates would)."""
+    ordered = sorted(set(when))
+    written = [date(dt.datetime.combine(day, dt.time()), lang) for day in ordered]
+    if len({(day.year, day.month) for day in ordered}) == 1:
+        written = [text.split(" ", 1)[0] for text in written[:-1]] + written[-1:]
+    return join(written, lang)
+
+
 def _dates_locale(lang: str) -> str:
     """The English pages are written in British English: 1 December 2026, "a, b and c"."""
     return "en_GB" if lang == "en" else lang

@@ -97,7 +97,7 @@ def _table(lang: str) -> tuple[dict[str, Entry], dict[str, str]]:
         raise LocaleError(f"no interface strings for language {lang!r}: {path} does not exist "
                           f"(languages with strings: {', '.join(languages()) or 'none'})")
     try:
-        root = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+        root = yaml.compose(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""
