@@ -129,11 +129,11 @@ def test_card_matrix_shows_the_rocm_row(site):
     ]
     assert words(row).startswith("gfx1102 AMD Radeon RX 7600 1 máquina Guía completa verificada")
     listed = re.search(r'<tr class="ruota-matrix-machines" data-for="target-gfx1102">.*?</tr>', page)[0]
-    assert words(listed).startswith("Máquinas (1) AMD Radeon RX 7600 · gfx1102 · Linux x86_64 · PyTorch 2.9.1+rocm6.4 · "
+    assert words(listed).startswith("Máquinas (1) AMD Radeon RX 7600 · gfx1102 · Linux x86-64 · PyTorch 2.9.1+rocm6.4 · "
                                     "HIP 6.4.43482-0f2d60242 · 28 de noviembre de 2026")
     missing = re.findall(r'<tr class="ruota-matrix-missing" data-targets="([^"]+)"', page)
     assert missing == ["gfx906", "gfx1030 gfx1031 gfx1032"]  # the RX 7600 has its record now
-    assert '<a href="../run-on-your-card/">Ejecuta la suite de pruebas en tu tarjeta y envía el registro.</a>' in page
+    assert '<a href="../run-on-your-card/">Ejecuta la suite de pruebas en tu tarjeta y envía tu registro.</a>' in page
 
 
 def test_every_matrix_link_reaches_its_block(site):

@@ -51,6 +51,8 @@ def test_rows_per_target_amd_first_then_cards_without_records(rendered):
     assert words(found[4]).startswith("x86-64 CPU 1 machine ") and "<code>" not in found[4].split("</th>")[0]
     assert 'data-filter="x86_64 cpu x86-64 cpu' in found[4]  # the filter finds the row by the name it shows
     assert words(found[5]).startswith("Machines (1) No GPU · Linux x86-64 · PyTorch 2.13.0+cpu")
+    # a record sent from its machine is said to be so, not by CI, even from the kind of machine CI uses
+    assert "· record sent from the machine, not by CI" in words(found[5])
     missing = [words(r) for r in found if "ruota-matrix-missing" in r]
     assert missing == ["Radeon VII gfx906 No record yet. Run the test suite on your card and send in your record.",
                        "Radeon RX 6000 gfx1030–gfx1032 No record yet. Run the test suite on your card and send in your record."]
