@@ -126,6 +126,14 @@ def test_a_card_compiled_for_but_never_run_on_says_so(project):
     assert ("No record yet. Some of the guides’ blocks have been compiled for gfx1102, but none has run on any card "
             "(see the evidence per target below).") in page
     assert "Radeon RX 6000 gfx1030 No record yet." in page
+    # a card of several targets, compiled for some of them: the others are said not to be, yet
+    cards = [("Radeon RX 7000", ("gfx1100", "gfx1102"))]
+    for lang, said in (("en", "compiled for gfx1102 (not yet for gfx1100), but none"),
+                       ("es", "se han compilado para gfx1102 (gfx1100, todavía no), sin ejecutarse"),
+                       ("fr", "compilés pour gfx1102 (pas encore pour gfx1100), sans être exécutés")):
+        shown = words(matrix.card_matrix(evidence.load_guides(project, project / "docs", lang, TABLE),
+                                         [record_of(record(project, CPU))], lang, url=lambda page: page, cards=cards))
+        assert said in shown
 
 
 def test_the_status_page_has_a_row_for_compiled_blocks(project):

@@ -269,7 +269,11 @@ def card_matrix(guides: list[evidence.Guide], ledgers: list[Record], lang: str, 
     for name, targets in evidence.missing_cards(ledgers, cards):
         shown = ", ".join(targets) if len(targets) < 3 else f"{targets[0]}–{targets[-1]}"
         built = [t for t in targets if t in compiled]  # compiled for in CI: a record, though not of a run
-        words = html.escape(text(lang, "matrix_compiled_only", targets=formatting.join(built, lang)) if built
+        rest = [t for t in targets if t not in compiled]  # the card's other targets: said not to be, yet
+        said = formatting.join(built, lang)
+        if built and rest:
+            said = text(lang, "matrix_not_yet", targets=said, rest=formatting.join(rest, lang))
+        words = html.escape(text(lang, "matrix_compiled_only", targets=said) if built
                             else text(lang, "matrix_no_record"))
         link = f'<a href="{html.escape(contribute)}">{html.escape(text(lang, "matrix_contribute"))}</a>'
         rows.append(f'<tr class="ruota-matrix-missing" data-targets="{html.escape(" ".join(targets))}" '
