@@ -169,13 +169,13 @@ def test_the_blocks_not_verified_share_one_sentence():
     assert line.endswith("Of the other three, one is deliberately not tested and two were skipped because no test "
                          "machine meets their requirements. The mark under each one says why.")
     restantes = " ".join(_words(fragments.page_summary(blocks, "es")).split())
-    assert ("De los tres restantes, uno se excluye a propósito de las pruebas y dos se han omitido porque ninguna "
+    assert ("De los tres restantes, uno se excluye de las pruebas a propósito y dos se han omitido porque ninguna "
             "máquina de pruebas cumple sus requisitos.") in restantes
     assert ";" not in line and ";" not in restantes
     assert "In all" not in line
     none_passed = " ".join(_words(fragments.page_summary(blocks[1:], "es")).split())
     assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. De sus tres bloques, "
-                           "uno se excluye a propósito de las pruebas y dos se han omitido porque ninguna máquina "
+                           "uno se excluye de las pruebas a propósito y dos se han omitido porque ninguna máquina "
                            "de pruebas cumple sus requisitos. El motivo figura debajo de cada uno.")
     alike = " ".join(_words(fragments.page_summary(blocks[:3], "es")).split())
     assert alike.endswith("Los otros dos se han omitido porque ninguna máquina de pruebas cumple sus requisitos. "
@@ -418,7 +418,7 @@ def test_the_sentence_about_the_other_blocks_counts_by_the_same_rule():
     assert ("Of the other 15, eight are deliberately not tested and seven were skipped because no test machine "
             "has ROCm.") in line
     line = " ".join(_words(fragments.page_summary(blocks, "es")).split())
-    assert ("De los 15 restantes, ocho se excluyen a propósito de las pruebas y siete se han omitido porque ninguna "
+    assert ("De los 15 restantes, ocho se excluyen de las pruebas a propósito y siete se han omitido porque ninguna "
             "máquina de pruebas tiene ROCm.") in line and "15, 8" not in line
     line = " ".join(_words(fragments.page_summary(blocks, "fr")).split())
     assert ("Parmi les 15 autres, huit sont exclus des tests à dessein et sept n'ont pas été exécutés car aucune "
