@@ -406,9 +406,10 @@ def test_a_column_header_never_stacks_two_brackets():
 
 
 def test_the_sentence_about_the_other_blocks_counts_by_the_same_rule():
-    """The counts of the summary by one rule: the first sentence's in digits ("13 of 28"), the kinds of the
-    second in words up to ten ("Of the other 15, eight … and seven …", "De los ocho restantes"), and in
-    Spanish and French a word between two counts: "De los 15 restantes, ocho…", never "15, 8"."""
+    """The counts of the summary by one rule: the page's counts in digits where it has more than ten blocks
+    ("13 of 28", "of the other 15", and "De los 8 restantes" after "10 de los 18", never "ocho" after "18"),
+    the kinds of the second sentence in words up to ten ("eight … and seven …"), and in Spanish and French a
+    word between two counts: "De los 15 restantes, ocho…", never "15, 8"."""
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={"skip": True})
@@ -424,4 +425,7 @@ def test_the_sentence_about_the_other_blocks_counts_by_the_same_rule():
     assert ("Parmi les 15 autres, huit sont exclus des tests à dessein et sept n'ont pas été exécutés car aucune "
             "machine de test ne fournit ROCm.") in line
     line = " ".join(_words(fragments.page_summary(blocks[3:15] + blocks[22:], "es")).split())
-    assert line.startswith("En esta página se han verificado 10 de los 18 bloques") and "De los ocho restantes, seis" in line
+    assert line.startswith("En esta página se han verificado 10 de los 18 bloques") and "De los 8 restantes, seis" in line
+    small = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 2  # ten blocks or fewer: every count in words
+    line = " ".join(_words(fragments.page_summary(small, "es")).split())
+    assert "tres de los cinco" in line and "Los otros dos se excluyen" in line

@@ -335,6 +335,9 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
     passed_on = [{r.machine_id for r in v.by_state("passed")} for b, v in blocks_verdicts
                  if _summary_state(b, v) == "passed"]
     machines = set().union(*passed_on)
+    # the page's counts written alike: in words up to ten ("two of three"), else in digits ("5 of 18", and
+    # "of the other 10", never "ten" after "18")
+    alike = (lambda n: n) if total <= 10 else (lambda n: digits(n, lang))
     if counts["passed"] == 0:
         parts = [text(lang, "summary_none")]
     else:
@@ -346,8 +349,6 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
         else:  # "en una o en las dos máquinas de pruebas"
             where = text(lang, "machines_either")
         key = "summary_all" if counts["passed"] == total else "summary"  # every block verified, or some
-        # its two counts written alike: in words up to ten ("two of three"), else both in digits ("5 of 18")
-        alike = (lambda n: n) if total <= 10 else (lambda n: digits(n, lang))
         parts = [text(lang, key, passed=alike(counts["passed"]), total=alike(total), machines=where,
                       date=formatting.date(max(stamps) if stamps else None, lang))]
     rest = [(key, counts[key]) for key in _NOT_VERIFIED if counts[key]]
@@ -362,11 +363,11 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
             return text(lang, f"summary_{key}", count=count)
 
         if len(rest) == 1:
-            parts.append(text(lang, opening + "_alike", count=left, what=said(*rest[0])))
+            parts.append(text(lang, opening + "_alike", count=alike(left), what=said(*rest[0])))
         else:
             items = [text(lang, "summary_item", count=count, what=said(key, count)) for key, count in rest]
             # each item is worded without a comma of its own, so the list reads "a, b and c"
-            parts.append(text(lang, opening, count=left, items=formatting.join(items, lang)))
+            parts.append(text(lang, opening, count=alike(left), items=formatting.join(items, lang)))
         if not (len(rest) == 1 and rest[0][0] == "skipped" and needed):  # else the sentence has just said why
             parts.append(text(lang, "summary_why", count=left))
     state = "failed" if counts["failed"] else ("passed" if counts["passed"] and not counts["pending"] else "stale")
