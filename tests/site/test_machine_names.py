@@ -1,5 +1,6 @@
 """A machine as a sentence names it (ruota_docs.site.machine_names), and where the site uses it."""
 
+import html
 from types import SimpleNamespace
 
 import pytest
@@ -19,7 +20,7 @@ def result(machine: Machine, state: str = "passed") -> MachineResult:
 
 
 @pytest.mark.parametrize(("machine", "lang", "form", "said"), [
-    (CPU, "en", "name", "x86-64 CPU"), (CPU, "en", "a", "an x86-64 CPU"), (CPU, "en", "machine", "an x86-64 CPU machine"),
+    (CPU, "en", "name", "x86-64 CPU"), (CPU, "en", "a", "an x86-64 CPU"), (CPU, "en", "machine", "an x86-64 machine without a GPU"),
     (H100, "en", "name", "NVIDIA H100"), (H100, "en", "a", "an NVIDIA H100"),
     (RX, "en", "a", "an AMD Radeon RX 7600"),
     (CPU, "es", "a", "una CPU x86-64"), (H100, "es", "machine", "una máquina con una NVIDIA H100"),
@@ -42,7 +43,7 @@ def test_english_article(word, article):
 
 def test_marks_name_machines_in_words_and_compiled_code_on_its_machine():
     """The mark's sentence says "an x86-64 CPU", never the label "CPU x86_64"; compiled code: one sentence,
-    its targets first, the machines it was built on by name and the date in a closing parenthesis."""
+    its targets, the machines it was built on (as machines, not chips) and the date, then that it never ran."""
     block = SimpleNamespace(kind="python", requirements=(), not_run_reason=None, evidence=None, page="en/p.md")
     verdict = Verdict([result(H100), result(CPU)])
     said = fragments.mark(block, verdict, "en")
@@ -52,8 +53,12 @@ def test_marks_name_machines_in_words_and_compiled_code_on_its_machine():
     from ruota_docs.blocks.tiers import Evidence
     compiled = SimpleNamespace(kind="python", requirements=(), not_run_reason=None, page="en/p.md",
                                evidence=Evidence("compiled", ("gfx1102", "gfx1100")))
-    assert ("Compiled for gfx1102 and gfx1100, not run on those GPUs (machines: NVIDIA H100 and x86-64 CPU; "
-            "last build: 6 December 2026)") in fragments.mark(compiled, verdict, "en")
-    assert ("Compilado para gfx1102 y gfx1100, sin ejecutar en esas GPU (máquinas: NVIDIA H100 y CPU x86-64; "
-            "última compilación: 6 de diciembre de 2026)") in fragments.mark(compiled, verdict, "es")
-    assert "; " not in fragments.mark(compiled, verdict, "en").split("(")[0]  # no clause after a semicolon
+    assert ("Compiled for gfx1102 and gfx1100 on an NVIDIA H100 machine and an x86-64 machine without a GPU, most "
+            "recently on 6 December 2026. It has not yet run on a GPU of those architectures.") in fragments.mark(
+                compiled, verdict, "en")
+    assert ("Compilado para gfx1102 y gfx1100 en una máquina con una NVIDIA H100 y en una máquina x86-64 sin GPU "
+            "(última compilación: 6 de diciembre de 2026). Aún no se ha ejecutado en ninguna GPU de esas "
+            "arquitecturas.") in fragments.mark(compiled, verdict, "es")
+    assert ("Compilé pour gfx1102 et gfx1100 sur une machine équipée d'une NVIDIA H100 et sur une machine x86-64 "
+            "sans GPU, dernière compilation le 6 décembre 2026.") in html.unescape(fragments.mark(compiled, verdict, "fr"))
+    assert ";" not in fragments.mark(compiled, verdict, "en")  # two sentences, no clause after a semicolon

@@ -176,11 +176,11 @@ def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | No
     passed = verdict.by_state("passed")
     if passed and compiled_only(block):  # built for its targets without the card: never worded as verified
         targets = list(block.evidence.targets)
-        # one sentence, the targets first, where and when it was built in a closing parenthesis
-        where = text(lang, "compiled_where", machines=_phrases(found, ("passed",), lang, "name", again=False),
-                     count=len(passed))
-        lines.append(("compiled", text(lang, "compiled_on", targets=formatting.join(targets, lang), where=where,
-                                       date=formatting.date(verdict.latest_run("passed"), lang), count=len(targets))))
+        # what was built, on which machines (not on the GPU) and when; then, apart, that it never ran
+        built = text(lang, "compiled_on", targets=formatting.join(targets, lang), count=len(passed),
+                     machines=_phrases(found, ("passed",), lang, "machine"),
+                     date=formatting.date(verdict.latest_run("passed"), lang))
+        lines.append(("compiled", built + " " + text(lang, "compiled_not_run", count=len(targets))))
     elif passed:  # a data block (YAML, JSON, TOML) is parsed, not run: its mark says so
         verb = "parsed_on" if getattr(block, "kind", "") == "data" else "verified_on"
         lines.append(("passed", text(lang, verb, machines=_phrases(found, ("passed",), lang),
