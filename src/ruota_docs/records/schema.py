@@ -84,7 +84,7 @@ class BlockRef:
     it is not part of its identity: the ``line`` its fence starts at, on the page or, for a fence
     written in a Markdown file that an include brings into the page, in that ``file``."""
 
-    page: str  #: path under the docs folder, language folder included: ``es/guides/keras-rx7600.md``
+    page: str  #: path under the docs directory, language folder included: ``es/guides/keras-rx7600.md``
     lang: str  #: the page's language (the language folder), ``es``
     index: int  #: position among the page's blocks
     line: int | None = field(default=None, compare=False)  #: None where the record does not say

@@ -73,7 +73,7 @@ def searched() -> str:
 
 
 def find_program(name: str) -> str | None:
-    """The path of program ``name``, on ``PATH`` or else in a ROCm folder, or ``None`` if it is not installed."""
+    """The path of program ``name``, on ``PATH`` or else in a ROCm directory, or ``None`` if it is not installed."""
     found = shutil.which(name)
     if found:
         return found

@@ -636,7 +636,7 @@ def _align_with_file(rendered, own: list | None, lang: str, reason: str = "engin
 
 
 def _outside(path: str | None, docs_dir: Path) -> str:
-    """Where a page's file is, relative to the docs folder, if it is outside it ("" if inside)."""
+    """Where a page's file is, relative to the docs directory, if it is outside it ("" if inside)."""
     if not path:
         return ""
     found = Path(path).resolve()
