@@ -998,9 +998,10 @@ def check_files(paths: Iterable[str | Path], root: Path, docs_dir: Path, now: dt
 
     Two records of one machine (the same machine id and fingerprint) are an error on the second.
     Each page is read once for all the records, because CI checks every record of the site, and a
-    site may hold a thousand. ``built``: the blocks of the pages a build has rendered, by page
-    (``es/guides/x.md``), each as `page_blocks` gives them (``shown_only`` included), so that a
-    build does not render its pages a second time to check its records; the others are rendered here."""
+    site may hold a thousand. ``built``: the blocks of each page a build has already rendered, keyed
+    by page (``es/guides/x.md``), as `page_blocks` returns them (``shown_only`` included). This saves
+    the build from rendering its pages again to check its records. Pages not in ``built`` are
+    rendered here."""
     reports: list[Report] = []
     seen: dict[tuple[Any, Any], str] = {}
     pages = _Pages(Path(root), Path(docs_dir), built)
