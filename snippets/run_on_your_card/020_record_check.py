@@ -28,7 +28,7 @@ record = {
                 "gpu_count": 1, "os": "linux", "machine": "x86_64", "python": "3.12.3", "torch": "2.9.1+rocm6.4",
                 "hip": None, "cuda": None, "packages": {}, "machine_id": "rocm-gfx1102"},  # no HIP version
     "blocks": {
-        "es/demo.md#0": entry(0, "print('saved')", "saved to /home/ada/models\n"),  # a home folder
+        "es/demo.md#0": entry(0, "print('saved')", "saved to /home/ada/models\n"),  # a home directory
         "es/demo.md#1": entry(1, "print(1 + 1)", "2\n"),  # code that has changed since
     },
 }
@@ -43,8 +43,8 @@ print(report.getvalue(), end="")
 print("exit status", status)
 #> verification/rocm-gfx1102.json: machine.hip: error: no HIP version (torch.version.hip): a ROCm machine must record it
 #> verification/rocm-gfx1102.json: es/demo.md#1: warning: stale: the code of block 1 (line 7) has changed since it ran
-#>   hint: The site shows this block as not verified until the page runs again on this machine.
-#> verification/rocm-gfx1102.json: es/demo.md#0.output: error: contains a home folder (/home/<a…>)
+#>   hint: The site marks this block “Not yet verified” until the page runs again on this machine.
+#> verification/rocm-gfx1102.json: es/demo.md#0.output: error: contains a home directory (/home/<a…>)
 #>   hint: Run the page again on that machine (the engine masks that machine's user and host names), or remove the text and run `ruota-docs record migrate` on the record. If the docs print this text on purpose, add it to allow_private in mkdocs.yml.
 #> verification/rocm-gfx1102.json: 2 entries, 1 stale, 2 errors, 1 warning
 #> REFUSED: 1 record, 2 entries (1 stale); 2 errors, 1 warning
@@ -52,5 +52,5 @@ print("exit status", status)
 lines = report.getvalue().splitlines()
 assert status == 1 and lines[-1].startswith("REFUSED: 1 record, 2 entries (1 stale); 2 errors")
 assert any("machine.hip: error" in line for line in lines)
-assert any("es/demo.md#0.output: error: contains a home folder" in line for line in lines)
+assert any("es/demo.md#0.output: error: contains a home directory" in line for line in lines)
 assert any("es/demo.md#1: warning: stale" in line for line in lines)

@@ -258,9 +258,9 @@ def test_entry_beyond_the_pages_blocks(project, good):
 def test_home_path_in_an_output(project, good):
     entry(good)["output"] = "uno\nsaved to /home/alice/models/pets.keras\n"
     report = check(project, good)
-    assert only(report, "es/p.md#0.output") == "line 2: contains a home folder (/home/<a…>)"
+    assert only(report, "es/p.md#0.output") == "line 2: contains a home directory (/home/<a…>)"
     assert [p.hint for p in report.problems if p.rule == "private"] == [FIX]
-    assert str(report.problems[-1]).endswith("es/p.md#0.output: error: line 2: contains a home folder (/home/<a…>)\n"
+    assert str(report.problems[-1]).endswith("es/p.md#0.output: error: line 2: contains a home directory (/home/<a…>)\n"
                                              "  hint: " + FIX)
     assert "alice" not in "\n".join(map(str, report.problems))
 
@@ -288,8 +288,8 @@ def test_a_report_quoted_in_an_output_is_not_private(project, good):
     ("mail alice@corp.io for access", "an e-mail address", "alice@corp.io"),
     ("alice@workstation:~$ make test", "a user and host name (a shell prompt)", "alice@workstation"),
     ("USER=alice", "a user or host name", "alice"),
-    ("C:\\Users\\Alice\\AppData\\Local\\Temp", "a home folder", "Alice"),
-    ("/Users/alice/Library/Caches", "a home folder", "alice"),
+    ("C:\\Users\\Alice\\AppData\\Local\\Temp", "a home directory", "Alice"),
+    ("/Users/alice/Library/Caches", "a home directory", "alice"),
 ])
 def test_secrets_and_names_are_errors_never_repeated(project, good, text, kind, secret):
     entry(good)["output"] = text + "\n"
@@ -332,14 +332,14 @@ def test_the_docs_own_example_data_is_no_leak(example_site):
     entry(data)["output"] += "User(username='alice', email='alice@mail.com')\nsaved to /home/jdoe/x\n"
     report = check(example_site, data)
     assert [p.message.split(" (")[0] for p in report.problems] == [
-        "line 4: contains a home folder", "line 3: contains an e-mail address", "line 3: contains a user or host name"]
+        "line 4: contains a home directory", "line 3: contains an e-mail address", "line 3: contains a user or host name"]
 
 
 def test_the_page_is_no_cover_for_this_machines_names(example_site, monkeypatch):
     monkeypatch.setenv("HOME", "/srv/people/jdoe")
     data = synthetic_record(example_site, RX7600)
     entry(data)["error"] = 'File "/srv/people/jdoe/venv/x.py", line 3'
-    assert only(check(example_site, data), "es/p.md#0.error").startswith("contains this machine's home folder (/s…)")
+    assert only(check(example_site, data), "es/p.md#0.error").startswith("contains this machine's home directory (/s…)")
 
 
 def test_the_sites_allow_list_covers_the_rest(example_site):
@@ -382,7 +382,7 @@ def test_this_machines_home_folder(project, good, monkeypatch):
     """A contributor checking their own record: their home folder is found whatever its shape."""
     monkeypatch.setenv("HOME", "/srv/people/tester")
     entry(good)["error"] = 'File "/srv/people/tester/venv/x.py", line 3'
-    assert only(check(project, good), "es/p.md#0.error").startswith("contains this machine's home folder (/s…)")
+    assert only(check(project, good), "es/p.md#0.error").startswith("contains this machine's home directory (/s…)")
 
 
 def test_secrets_in_any_field(project, good):
@@ -606,7 +606,7 @@ def test_command_lines_and_exit_status(project, good, capsys):
     assert out == [
         f"{path}: machine.hip: error: no HIP version (torch.version.hip): a ROCm machine must record it",
         f"{path}: es/p.md#1: warning: stale: the code of block 1 (line 7) has changed since it ran",
-        "  hint: The site shows this block as not verified until the page runs again on this machine.",
+        "  hint: The site marks this block “Not yet verified” until the page runs again on this machine.",
         f"{path}: 9 entries, 1 stale, 1 error, 1 warning",
         "REFUSED: 1 record, 9 entries (1 stale); 1 error, 1 warning",
     ]
@@ -637,7 +637,7 @@ def test_command_json_and_strict(project, good, capsys):
     assert report["records"][0]["problems"][0] | {"file": None} == {
         "file": None, "where": "es/p.md#1", "severity": "warning", "rule": "stale",
         "message": "stale: the code of block 1 (line 7) has changed since it ran",
-        "hint": "The site shows this block as not verified until the page runs again on this machine."}
+        "hint": "The site marks this block “Not yet verified” until the page runs again on this machine."}
 
 
 def test_command_needs_files_and_reports_missing_ones(project, capsys):

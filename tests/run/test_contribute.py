@@ -115,7 +115,7 @@ def test_a_refused_record_is_not_committed(clone):
     code = contribute.contribute(clone, clone / "docs", DEVICE, ask=answers("y"), suite=fake_suite("saved in /home/alice/x\n"),
                                  gh=lambda: False, out=said.append)
     assert code == 1
-    assert any("a home folder (/home/<a…>)" in line for line in said)
+    assert any("a home directory (/home/<a…>)" in line for line in said)
     assert said[-1].startswith("The record check refused the record: nothing was committed.")
     assert git(clone, "branch", "--list", "records/*") == ""
 

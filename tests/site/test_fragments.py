@@ -56,7 +56,8 @@ def test_which_blocks_are_rocm_toolchain_or_device():
 
 
 def rows(table: str) -> list[tuple[str, str, str]]:
-    cells = re.findall(r"<tr><td>(.*?)</td><td class=\"ruota-num\">(.*?)</td><td>(?:<svg.*?</svg>) (.*?)</td></tr>", table)
+    # the icon, then the words with no space before them (the text readers copy starts with a word)
+    cells = re.findall(r"<tr><td>(.*?)</td><td class=\"ruota-num\">(.*?)</td><td>(?:<svg.*?</svg>)(\S.*?)</td></tr>", table)
     return [tuple(html.unescape(x) for x in c) for c in cells]
 
 

@@ -249,7 +249,7 @@ def _home_folders(text: str) -> list[Finding]:
             if match["name"].lower() not in _PLACEHOLDER_NAMES:
                 start = match.group(0)[: match.start("name") - match.start()]
                 # <…> around the masked name: a report quoting it is no home folder itself
-                found.append(Finding("a home folder", f"{start}<{mask(match['name'], 1)}>", _line(text, match.start()),
+                found.append(Finding("a home directory", f"{start}<{mask(match['name'], 1)}>", _line(text, match.start()),
                                      found=match.group(0)))
     return found
 
@@ -340,7 +340,7 @@ def _this_machine(text: str, words: list[Any]) -> list[Finding]:
             continue  # root's home is no person's
         match = pattern.search(text)
         if match:
-            kind = {"~": "this machine's home folder", "<user>": "this machine's user name",
+            kind = {"~": "this machine's home directory", "<user>": "this machine's user name",
                     "<host>": "this machine's host name"}[label]
             found.append(Finding(kind, mask(match.group(0), 2), _line(text, match.start()), error=label == "~",
                                  found=match.group(0), mine=True))
