@@ -249,8 +249,8 @@ def _home_folders(text: str) -> list[Finding]:
             if match["name"].lower() not in _PLACEHOLDER_NAMES:
                 start = match.group(0)[: match.start("name") - match.start()]
                 # <…> around the masked name: a report quoting it is no home folder itself
-                found.append(Finding("a home directory", f"{start}<{mask(match['name'], 1)}>", _line(text, match.start()),
-                                     found=match.group(0)))
+                masked = f"{start}<{mask(match['name'], 1)}>"
+                found.append(Finding("a home directory", masked, _line(text, match.start()), found=match.group(0)))
     return found
 
 
