@@ -425,7 +425,9 @@ def chart(options: dict[str, Any], entries_by_machine: list[tuple[Machine, list[
             rows.append((label.strip(), text(lang, "chart_reported"), [number]))
     if not groups:
         return render("chart", rows=[], series=formatting.join(names, lang), lang=lang)
-    heads = [_head(text(lang, "value"), unit)] if len(metrics) == 1 else [_head(name, unit) for name in names]
+    # one series: its label where the author gives one ("worst error / tolerance"), else the generic "Value"
+    labelled = len(metrics) > 1 or bool(str(options.get("labels", "")).strip())
+    heads = [_head(name, unit) for name in names] if labelled else [_head(text(lang, "value"), unit)]
     # one number of decimals for the whole chart (0,60 beside 0,95), that of its most precise value
     decimals = [d for d in places if d is not None]
     precision = max(decimals, default=0) if len(decimals) == len(places) else None
