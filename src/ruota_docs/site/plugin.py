@@ -34,7 +34,7 @@ from ruota_docs.records import attestations, ledger, listing, verdicts
 from ruota_docs.records.schema import Record, RecordError
 from ruota_docs.blocks import fact_directive, value_directive
 from ruota_docs.site import (evidence, facts, fragment_templates, fragments, gc_pause, groups, matrix, published,
-                             trust, typography, values)
+                             quotes, trust, typography, values)
 from ruota_docs.blocks.capture import BlockCapture, Context
 from ruota_docs.site.locales import LANGUAGE_NAMES, text, theme_text
 from ruota_docs.blocks.pages import PageError, read_page, split_meta
@@ -510,6 +510,8 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
         """The content in the typography of its language, so that the search index, built
         from it, reads as the page does (on_post_page sets the rest of the page)."""
         lang = self._reader_lang(page, config)
+        if page.content:  # docstrings with the site's quotation marks and apostrophes, in every language
+            page.content = quotes.english_docstrings(page.content)
         if lang != "en" and page.content:
             page.content = _api_in_english(page.content, lang)
         written = self.languages.page_language(page.file.src_uri)
