@@ -298,6 +298,18 @@ def test_status_counts_compiled_code_apart_from_the_blocks_that_passed():
     assert 'class="ruota-chart-bar ruota-chart-compiled"' in shown  # the chart draws it in its own colour
 
 
+def test_the_machines_table_names_pytorch_as_it_names_itself():
+    """The version the output tabs print (2.11.0+cu130), not the package's bare one (2.11.0); another
+    package, or a torch whose own version does not extend the package's, as recorded."""
+    machine = Machine(backend="cuda", machine="x86_64", os="linux", torch="2.11.0+cu130",
+                      packages={"torch": "2.11.0", "numpy": "2.5.2"})
+    facts = fragments._described(Record(machine_id="h100", machine=machine, updated="2026-12-01T10:00:00Z"), "en")["facts"]
+    assert facts.endswith("numpy 2.5.2, torch 2.11.0+cu130")
+    other = Machine(backend="cpu", machine="x86_64", os="linux", torch="2.12.0", packages={"torch": "2.11.0"})
+    facts = fragments._described(Record(machine_id="cpu", machine=other, updated="2026-12-01T10:00:00Z"), "en")["facts"]
+    assert facts.endswith("torch 2.11.0")
+
+
 def test_status_counts_blocks_never_run_by_design_apart():
     """A block its author never runs (run: skip) is not "skipped for a missing requirement", and one the
     engine cannot run (a docstring's example, made by mkdocstrings) is neither: each is counted as its mark

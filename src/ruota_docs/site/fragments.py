@@ -604,7 +604,10 @@ def status_page(pages: list[tuple[str, str, list[Any]]], ledgers: list[Record], 
 def _described(data: Record, lang: str) -> dict[str, Any]:
     """One machine of the status page, as its row describes it."""
     m = data.machine
-    versions = ", ".join(f"{k} {v}" for k, v in sorted(m.packages.items()))
+    packages = dict(m.packages)
+    if m.torch and "torch" in packages and m.torch.startswith(packages["torch"]):
+        packages["torch"] = m.torch  # as PyTorch names itself (2.11.0+cu130), the same as the output tabs print it
+    versions = ", ".join(f"{k} {v}" for k, v in sorted(packages.items()))
     extra = ", ".join(x for x in (m.hip and f"HIP {m.hip}", m.cuda and f"CUDA {m.cuda}") if x)
     system = f"{OS_LABELS.get(m.os, m.os)} {machine_names.arch(m.machine)}"
     return {
