@@ -310,6 +310,19 @@ def test_the_machines_table_names_pytorch_as_it_names_itself():
     assert facts.endswith("torch 2.11.0")
 
 
+def test_the_machines_table_lists_the_machines_in_the_order_of_the_chart_above_it():
+    cpu = Record(machine_id="cpu", machine=Machine(backend="cpu", machine="x86_64", os="linux"), updated="2026-12-01T10:00:00Z")
+    h100 = Record(machine_id="h100", machine=Machine(backend="cuda", machine="x86_64", os="linux", gpu_name="NVIDIA H100",
+                                                     arch="sm_90"), updated="2026-12-01T10:00:00Z")
+    shown = fragments.status_page([], [cpu, h100], "en")
+    chart, machines = shown.split("Machines that ran the suite")
+    chart_order = re.findall(r"<td>(x86-64 CPU|NVIDIA H100 \(CUDA\))</td>", chart)
+    assert len(chart_order) == 2
+    assert re.findall(r"<tr><td>(x86-64 CPU|NVIDIA H100 \(CUDA\))</td>", machines) == chart_order
+    assert re.findall(r"<tr><td>(x86-64 CPU|NVIDIA H100 \(CUDA\))</td>", fragments.status_page([], [h100, cpu], "en").split(
+        "Machines that ran the suite")[1]) == chart_order  # whatever order the records come in
+
+
 def test_status_counts_blocks_never_run_by_design_apart():
     """A block its author never runs (run: skip) is not "skipped for a missing requirement", and one the
     engine cannot run (a docstring's example, made by mkdocstrings) is neither: each is counted as its mark

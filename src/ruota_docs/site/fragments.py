@@ -598,7 +598,15 @@ def status_page(pages: list[tuple[str, str, list[Any]]], ledgers: list[Record], 
               for key, label in columns] if chart else []
     return render("status_page", svg=svg, values=values, rocm=Markup(rocm_evidence(pages, lang)), pages=rows,
                   columns=[label for _, label in columns],
-                  machines=[_described(data, lang) for data in _newest_per_target(ledgers)], lang=lang)
+                  machines=[_described(data, lang) for data in _in_column_order(_newest_per_target(ledgers), found)],
+                  lang=lang)
+
+
+def _in_column_order(ledgers: list[Record], found: list) -> list[Record]:
+    """The machines in the order of the chart and the tables above them (`groups.group`: the backends'
+    order, then the targets'), so that the page lists them one way throughout."""
+    position = {(g.backend, g.target): at for at, g in enumerate(found)}
+    return sorted(ledgers, key=lambda data: position.get(data.machine.group, len(position)))
 
 
 def _described(data: Record, lang: str) -> dict[str, Any]:
