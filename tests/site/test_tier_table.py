@@ -81,6 +81,8 @@ def test_each_target_shows_its_highest_tier_and_the_machines_per_tier(project):
         "CUDA sm_90": ({"compiled": 0, "ran": 0, "checked": 1}, "ran on CUDA sm_90 and matched the reference"),
         "gfx906": ({"compiled": 3, "ran": 0, "checked": 0}, "compiled for gfx906 (CI rebuilds it on every commit)"),
     }
+    # in French, by the name the card matrix's page gives this kind of evidence
+    assert rows(project, ledgers, "fr")["gfx1102"][1] == "validé sur gfx1102 (exécuté et conforme à la référence)"
 
 
 def test_compiled_is_never_worded_as_run_in_any_language(project):
@@ -114,7 +116,7 @@ def test_the_card_matrix_carries_the_table(project):
     table = page[page.index('<table><caption>Niveau'):]
     assert words(table[:table.index("</table>")]) == (
         "Niveau de preuve le plus élevé par architecture Architecture Niveau maximal atteint Machines qui ont compilé "
-        "Machines qui ont exécuté Machines dont le résultat est conforme à la référence gfx906 compilé pour gfx906 "
+        "Machines qui ont exécuté Machines où le résultat est validé gfx906 compilé pour gfx906 "
         "(recompilé à chaque commit par l'intégration continue) 1 0 0 "
         "gfx1102 compilé pour gfx1102 (recompilé à chaque commit par l'intégration continue) 1 0 0")
 
