@@ -8,7 +8,7 @@ from pathlib import Path
 from ruota_docs.cli import main
 from ruota_docs.records.schema import Record
 
-# A project with one page of two blocks (in the current folder, a temporary one on this site).
+# A project with one page of two blocks, in the current directory (a temporary one when the site runs it).
 Path("mkdocs.yml").write_text("site_name: demo\ndocs_dir: docs\ntheme:\n  name: mkdocs\n  locale: es\n")
 Path("docs/es").mkdir(parents=True, exist_ok=True)
 Path("docs/es/demo.md").write_text("# Demo\n\n```python\nprint('saved')\n```\n\n```python\nprint(2 + 2)\n```\n")
@@ -33,7 +33,7 @@ record = {
     },
 }
 Path("verification").mkdir(exist_ok=True)
-# written as the engine writes it: each block's copies share one result, each output is stored once
+# Written as the engine writes it: the language copies of a block share one result, and each output is stored once.
 Path("verification/rocm-gfx1102.json").write_text(Record.from_dict(record).to_json())
 
 report = io.StringIO()

@@ -267,7 +267,7 @@ def test_home_path_in_an_output(project, good):
 
 def test_a_report_quoted_in_an_output_is_not_private(project, good):
     """A block may print record check's own report (the page on sending records does): its
-    masked excerpts are no home folder, name or token themselves."""
+    masked excerpts are no home directory, name or token themselves."""
     entry(good)["output"] = "alice's home /home/alice/x, USER=alice, token ghp_" + "a1B2" * 9 + "\n"
     quoted = "\n".join(str(p) for p in check(project, good).problems)
     assert quoted.count("error") == 3
@@ -379,7 +379,7 @@ def test_host_and_user_fields_are_refused(project, good):
 
 
 def test_this_machines_home_folder(project, good, monkeypatch):
-    """A contributor checking their own record: their home folder is found whatever its shape."""
+    """A contributor checking their own record: their home directory is found whatever its shape."""
     monkeypatch.setenv("HOME", "/srv/people/tester")
     entry(good)["error"] = 'File "/srv/people/tester/venv/x.py", line 3'
     assert only(check(project, good), "es/p.md#0.error").startswith("contains this machine's home directory (/s…)")
@@ -642,7 +642,7 @@ def test_command_json_and_strict(project, good, capsys):
 
 def test_command_needs_files_and_reports_missing_ones(project, capsys):
     assert main(["--root", str(project), "record", "check"]) == 2
-    assert "record check: name the records (FILE…, a folder, or --from a list)" in capsys.readouterr().err
+    assert "record check: name the records (FILE…, a directory, or --from a list)" in capsys.readouterr().err
     assert main(["--root", str(project), "record", "check", str(project / "nope.json")]) == 1
     assert f"{project / 'nope.json'}: record: error: cannot be read: No such file or directory" in capsys.readouterr().out
 

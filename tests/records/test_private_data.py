@@ -1,4 +1,4 @@
-"""records.private_data: what a record may not hold (home folders, user and host names, secrets), and what is not personal."""
+"""records.private_data: what a record may not hold (home directories, user and host names, secrets), and what is not personal."""
 
 from __future__ import annotations
 

@@ -145,7 +145,7 @@ def test_an_interrupted_suite_is_resumed_by_running_again(clone):
 
 
 def test_a_record_of_this_machine_named_as_before_is_the_one_it_sends(clone):
-    """make test goes on writing to an earlier ``<machine-id>.json`` of this machine: the branch
+    """make test goes on writing to an earlier ``<machine-class>.json`` of this machine: the branch
     updates that file, and never adds a second record of one machine beside it."""
     earlier = clone / "verification" / "rocm-gfx1102.json"
     earlier.parent.mkdir()

@@ -34,7 +34,7 @@ from ruota_docs.records import attestations, ledger, listing, verdicts
 from ruota_docs.records.schema import Record, RecordError
 from ruota_docs.blocks import fact_directive, value_directive
 from ruota_docs.site import (evidence, facts, fragment_templates, fragments, gc_pause, groups, matrix, published,
-                             quotes, trust, typography, values)
+                             trust, typography, values)
 from ruota_docs.blocks.capture import BlockCapture, Context
 from ruota_docs.site.locales import LANGUAGE_NAMES, text, theme_text
 from ruota_docs.blocks.pages import PageError, read_page, split_meta
@@ -510,13 +510,13 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
         """The content in the typography of its language, so that the search index, built
         from it, reads as the page does (on_post_page sets the rest of the page)."""
         lang = self._reader_lang(page, config)
-        if page.content:  # docstrings with the site's quotation marks and apostrophes, in every language
-            page.content = quotes.english_docstrings(page.content)
         if lang != "en" and page.content:
             page.content = _api_in_english(page.content, lang)
         written = self.languages.page_language(page.file.src_uri)
         if lang == "fr" and page.content and (written == lang or written not in LANGUAGE_NAMES):
             page.content = typography.french(page.content)
+        if page.content:  # English text (the page, or the API's docstrings elsewhere) in English typography
+            page.content = typography.english(page.content, default=lang == "en")
         return context
 
     @event_priority(-100)  # after the search plugin and every other that reads the content
@@ -539,6 +539,7 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
         if written != lang and written in LANGUAGE_NAMES:  # the source page, shown where no translation exists
             output = output.replace(_ARTICLE, f'<article lang="{written}" class="md-content__inner md-typeset">', 1)
             output = output.replace(_BANNER, f'<div lang="{lang}" class="admonition note ruota-banner">')
+        output = typography.english(output, default=lang == "en")  # <html lang> decides, where it is set
         return typography.french(output) if lang == "fr" else output
 
     def on_post_template(self, output, template_name, config):
@@ -638,7 +639,7 @@ def _align_with_file(rendered, own: list | None, lang: str, reason: str = "engin
 
 
 def _outside(path: str | None, docs_dir: Path) -> str:
-    """Where a page's file is, relative to the docs folder, if it is outside it ("" if inside)."""
+    """Where a page's file is, relative to the docs directory, if it is outside it ("" if inside)."""
     if not path:
         return ""
     found = Path(path).resolve()
