@@ -602,7 +602,7 @@ def status_page(pages: list[tuple[str, str, list[Any]]], ledgers: list[Record], 
                   lang=lang)
 
 
-def _in_column_order(ledgers: list[Record], found: list) -> list[Record]:
+def _in_column_order(ledgers: list[Record], found: list[groups.Group]) -> list[Record]:
     """The machines in the order of the chart and the tables above them (`groups.group`: the backends'
     order, then the targets'), so that the page lists them one way throughout."""
     position = {(g.backend, g.target): at for at, g in enumerate(found)}
