@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run every page's code blocks on this machine's GPU and write its verification record,
-# verification/<machine-id>-<fingerprint>.json (for example rocm-gfx1102-1a2b3c4d.json), the file
+# verification/<machine-class>-<fingerprint>.json (for example rocm-gfx1102-1a2b3c4d.json), the file
 # `ruota-docs contribute` sends.
 #
 #   scripts/run_on_gpu.sh [PYTEST ARGS…]

@@ -140,7 +140,7 @@ def write_tree(root: Path, files: dict[str, str], site: bool = False, conftest: 
 
 def clean_env(**extra: str) -> dict[str, str]:
     """The environment of a sub-run. Its pages keep the privileges of the tests: these trees
-    live in pytest's private temporary folders, out of the unprivileged user's reach (the
+    live in pytest's private temporary directories, out of the unprivileged user's reach (the
     switch itself is tested with `reader_folder` trees: tests/run/test_unprivileged.py, tests/faults)."""
     env = {k: v for k, v in os.environ.items() if k not in _ENGINE_VARS}
     env["NO_MKDOCS_2_WARNING"] = "1"

@@ -37,7 +37,7 @@ def pytest_collection_modifyitems(config, items):
 
 
 def _base_temp_without_the_login_name(config) -> None:
-    """pytest's temporary folders are under ``pytest-of-<login>``, and the engine writes a login name as
+    """pytest's temporary directories are under ``pytest-of-<login>``, and the engine writes a login name as
     ``<user>`` in what blocks print: a test comparing an output with its own tmp_path fails for anyone but
     root. Such a user's run gets a base folder of its own without the name (the controller makes it; xdist's
     workers take a folder in it)."""
@@ -87,7 +87,7 @@ def reader_tmp_root():
     """A folder for throwaway projects whose pages run as readers run them.
 
     Run as root, the engine runs pages as an unprivileged user, which must reach the
-    project: pytest's own temporary folders are private to the user running the tests
+    project: pytest's own temporary directories are private to the user running the tests
     (mode 0700), this one is not (0755)."""
     folder = Path(tempfile.mkdtemp(prefix="ruota-tests-"))
     folder.chmod(0o755)

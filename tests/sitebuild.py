@@ -37,7 +37,7 @@ def shared_build(tmp_path_factory, site_url: str | None = None) -> tuple[Path, s
     """The repository's docs built for ``site_url`` once per test run, for the tests that only
     read the built site: the first test process that asks builds it (``mkdocs build --strict``
     takes most of a minute on CI's machine), under a lock; the others, xdist's workers
-    included, wait for it and get the same folder and the same result. Never write into it."""
+    included, wait for it and get the same directory and the same result. Never write into it."""
     site_url = site_url or SITE_URL  # mkdocs.yml's default: the same pages
     base = tmp_path_factory.getbasetemp()
     run_folder = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # shared by this run's workers

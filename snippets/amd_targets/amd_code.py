@@ -64,7 +64,7 @@ def describe(code, size, pattern):
 # --8<-- [start:triton]
 import os
 
-os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")  # Triton 3.9's default, set explicitly to silence its warning
+os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")  # Triton's default, set explicitly to silence the warning some releases print
 import triton
 import triton.language as tl
 from triton.backends.compiler import GPUTarget
@@ -122,7 +122,7 @@ def compile_hip(source, target, compiler):
         libraries = [flag for name in ("ockl.bc", "oclc_abi_version_400.bc")
                      for flag in ("-Xclang", "-mlink-builtin-bitcode", "-Xclang", str(DEVICE_LIBS / name))]
         command = [compiler, *common, "--rocm-path=/usr", "-nogpulib", *libraries]
-    # Debian's hipcc picks the NVIDIA platform when it finds no `clang++` but an `nvcc` on PATH: say AMD.
+    # Debian's hipcc picks the NVIDIA platform when it finds an `nvcc` but no `clang++` on PATH, so ask for AMD.
     env = {**os.environ, "HIP_PLATFORM": "amd"}
     with tempfile.TemporaryDirectory() as folder:
         Path(folder, "kernel.hip").write_text(source)

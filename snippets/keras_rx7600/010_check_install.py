@@ -14,7 +14,7 @@ print("torch.version.cuda:", torch.version.cuda)
 print("torch.cuda.is_available():", torch.cuda.is_available())
 print("GPU 0:", torch.cuda.get_device_name(0) if torch.cuda.is_available() else "none")
 print("keras:", keras.__version__, "| backend:", keras.backend.backend())
-# Keras' default device: "cuda" on ROCm and on NVIDIA, "cpu" without a GPU.
+# Keras's default device: "cuda" on ROCm and on NVIDIA, "cpu" without a GPU.
 print("Keras device:", keras.ops.zeros(()).device)
 #> torch: ...
 #> torch.version.hip: ...

@@ -17,8 +17,8 @@ IMAGE_SIZE = 160
 BATCH_SIZE = 32
 EPOCHS = 3
 
-# Train on the first 80 % of the official train split, validate on the next
-# 10 %; the last 10 % and the test split stay untouched for the final check.
+# Train on the first 80% of the official train split, validate on the next
+# 10%; the last 10% and the test split stay untouched for the final check.
 (train_raw, val_raw), info = tfds.load(
     "oxford_iiit_pet:4.0.0",
     split=["train[:80%]", "train[80%:90%]"],

@@ -26,7 +26,7 @@ labels = np.arange(8)
 model.fit(images, labels, epochs=1, verbose=0)  # gives the optimizer a state
 
 # Architecture, weights, compile() settings and optimizer state, in one file
-# written to the current folder.
+# written to the current directory.
 model.save("pets_classifier.keras")
 restored = keras.models.load_model("pets_classifier.keras")
 

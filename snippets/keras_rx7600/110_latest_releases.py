@@ -8,7 +8,7 @@ are updated instead of going on naming an old version as the newest.
 import json
 import urllib.request
 
-# The newest releases the guides name (PyPI, checked on 6 December 2026)
+# The newest releases the guides name (PyPI, checked 6 December 2026)
 NAMED = {"keras": "3.15.1", "torch": "2.15.0", "tensorflow": "2.21.0"}
 
 newer = []

@@ -51,7 +51,7 @@ class EpochTimer(keras.callbacks.Callback):
 
 
 def train_and_measure(train_raw, val_raw, info, image_size, batch_size, epochs, weights):
-    """Transfer learning: MobileNetV2 frozen, a new head for the data set's labels; prints
+    """Transfer learning: MobileNetV2 frozen, a new head for the dataset's labels; prints
     the time per epoch, the validation accuracy and the peak memory as `name: value` lines."""
 
     def prepare(image, label):

@@ -6,7 +6,7 @@ hipcc builds it for gfx906 on any Linux machine with a HIP compiler (Debian 12:
 shows the HIP runtime's answer, and on a gfx906 its output is compared with a float64
 reference computed on the CPU.
 
-    python 030_hip_first_layer.py            # builds and runs in the current folder
+    python 030_hip_first_layer.py            # builds and runs in the current directory
 """
 
 import runpy

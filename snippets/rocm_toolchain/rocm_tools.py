@@ -5,7 +5,7 @@
 
 A HIP binary keeps its device code in the ``.hip_fatbin`` section of its ELF file: one
 code object per gfx target, in clang offload bundles. ROCm lists them with
-``llvm-readobj --offloading`` (ROCm 7 and later, in ROCm's LLVM folder) or with the
+``llvm-readobj --offloading`` (ROCm 7 and later, in ROCm's LLVM directory) or with the
 older ``roc-obj-ls``, which cannot read the compressed bundles of ROCm 6 libraries and
 lists nothing for them (ROCm/legacy-rocm-build#4932): this file says so instead of
 answering "none".

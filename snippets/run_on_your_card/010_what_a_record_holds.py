@@ -13,7 +13,7 @@ for name, value in machine.items():
 print("packages:", ", ".join(f"{name} {version}" for name, version in sorted(machine["packages"].items())))
 assert "hostname" not in machine and "user" not in machine
 
-# What a block prints is scrubbed before it is written: the home folder becomes "~".
+# What a block prints is scrubbed before it is written: the home directory becomes "~".
 home = os.path.expanduser("~")
 printed = f"model saved to {home}/models/pets.keras"
 print("recorded as:", private_data.scrub(printed))

@@ -8,7 +8,7 @@ from pathlib import Path
 from ruota_docs.cli import main
 from ruota_docs.records.schema import Record
 
-# A project with one page of two blocks (in the current folder, a temporary one on this site).
+# A project with one page of two blocks, in the current directory (a temporary one when the site runs it).
 Path("mkdocs.yml").write_text("site_name: demo\ndocs_dir: docs\ntheme:\n  name: mkdocs\n  locale: es\n")
 Path("docs/es").mkdir(parents=True, exist_ok=True)
 Path("docs/es/demo.md").write_text("# Demo\n\n```python\nprint('saved')\n```\n\n```python\nprint(2 + 2)\n```\n")
@@ -28,12 +28,12 @@ record = {
                 "gpu_count": 1, "os": "linux", "machine": "x86_64", "python": "3.12.3", "torch": "2.9.1+rocm6.4",
                 "hip": None, "cuda": None, "packages": {}, "machine_id": "rocm-gfx1102"},  # no HIP version
     "blocks": {
-        "es/demo.md#0": entry(0, "print('saved')", "saved to /home/ada/models\n"),  # a home folder
+        "es/demo.md#0": entry(0, "print('saved')", "saved to /home/ada/models\n"),  # a home directory
         "es/demo.md#1": entry(1, "print(1 + 1)", "2\n"),  # code that has changed since
     },
 }
 Path("verification").mkdir(exist_ok=True)
-# written as the engine writes it: each block's copies share one result, each output is stored once
+# Written as the engine writes it: the language copies of a block share one result, and each output is stored once.
 Path("verification/rocm-gfx1102.json").write_text(Record.from_dict(record).to_json())
 
 report = io.StringIO()
@@ -44,7 +44,7 @@ print("exit status", status)
 #> verification/rocm-gfx1102.json: machine.hip: error: no HIP version (torch.version.hip): a ROCm machine must record it
 #> verification/rocm-gfx1102.json: es/demo.md#1: warning: stale: the code of block 1 (line 7) has changed since it ran
 #>   hint: The site shows this block as not verified until the page runs again on this machine.
-#> verification/rocm-gfx1102.json: es/demo.md#0.output: error: contains a home folder (/home/<a…>)
+#> verification/rocm-gfx1102.json: es/demo.md#0.output: error: contains a home directory (/home/<a…>)
 #>   hint: Run the page again on that machine (the engine masks that machine's user and host names), or remove the text and run `ruota-docs record migrate` on the record. If the docs print this text on purpose, add it to allow_private in mkdocs.yml.
 #> verification/rocm-gfx1102.json: 2 entries, 1 stale, 2 errors, 1 warning
 #> REFUSED: 1 record, 2 entries (1 stale); 2 errors, 1 warning
@@ -52,5 +52,5 @@ print("exit status", status)
 lines = report.getvalue().splitlines()
 assert status == 1 and lines[-1].startswith("REFUSED: 1 record, 2 entries (1 stale); 2 errors")
 assert any("machine.hip: error" in line for line in lines)
-assert any("es/demo.md#0.output: error: contains a home folder" in line for line in lines)
+assert any("es/demo.md#0.output: error: contains a home directory" in line for line in lines)
 assert any("es/demo.md#1: warning: stale" in line for line in lines)

@@ -25,7 +25,7 @@ PROMPT = "a lighthouse on a cliff at dusk"
 
 
 def tiny_tokenizer() -> CLIPTokenizer:
-    """A CLIP tokenizer over single letters, written to a temporary folder: no hub access."""
+    """A CLIP tokenizer over single letters, written to a temporary directory, so the hub is never reached."""
     vocab = {"<|startoftext|>": 0, "<|endoftext|>": 1}
     for letter in "abcdefghijklmnopqrstuvwxyz":
         vocab[letter] = len(vocab)

@@ -21,7 +21,7 @@ if not ON_GPU:  # the page runs this block on GPUs only
 import copy
 
 # About 20 units of float16's rounding (4.9e-4): a network computed correctly stays a few
-# units off the reference; a kernel that computes something else is off by the order of 1.
+# units off the reference; a kernel that computes something else is off by something of order 1.
 TOLERANCE = 1e-2
 
 reference = copy.deepcopy(pipe).to("cpu")  # the same weights, as rounded on the GPU...

@@ -25,7 +25,7 @@ if platform.system() == "Linux":
         except KeyError:
             return str(os.stat(path).st_gid)
 
-    # ROCm opens these device nodes (not the /dev/dri folder, which every user can list)
+    # ROCm opens these device nodes (not the /dev/dri directory, which every user can list)
     nodes = ["/dev/kfd"] + (sorted(glob.glob("/dev/dri/renderD*")) or ["/dev/dri/renderD*"])
     for path in nodes:
         if not os.path.exists(path):

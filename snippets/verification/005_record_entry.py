@@ -9,15 +9,15 @@ from pathlib import Path
 
 from ruota_docs.records.schema import ENTRY_FIELDS, OPTIONAL_FIELDS, Record
 
-# sys.argv[0] is this file, as `python FILE` gives it (the suite too): the repository is two folders up.
+# sys.argv[0] is this file, under `python FILE` and under the suite alike, so the repository is two directories up.
 root = Path(sys.argv[0]).resolve().parents[2]
-# (on disk, the es, en and fr copies of a block share one stored result; the model gives each copy its own entry)
+# On disk, the es, en and fr copies of a block share one stored result. Record.to_dict() gives each copy its own entry.
 record = Record.from_json((root / "verification" / "cpu-x86_64.json").read_bytes())
 entry = record.to_dict()["blocks"]["es/index.md#0"]
 assert list(entry) == [f for f in ENTRY_FIELDS if f in entry], "the record's fields are its model's, in its order"
 assert set(ENTRY_FIELDS) - set(entry) <= set(OPTIONAL_FIELDS), "only fields that do not apply or are newer than the record may be absent"
 
-# Long values cut short, so the excerpt fits on the page: hashes to 6 digits, output to its first line.
+# Long values cut short, so the excerpt fits on the page: hashes to 6 characters, output to its first line.
 # The isolation it ran under ("sandbox", "user", "none") depends on the machine, so it is printed separately.
 shown = dict(entry, sha256=entry["sha256"][:6] + "…", signature=entry["signature"][:6] + "…",
              output=entry["output"].split("\n")[0] + "\n…")

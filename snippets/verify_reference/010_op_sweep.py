@@ -1,6 +1,6 @@
 """Operation sweep: every operation of a typical training step against a float64 CPU reference.
 
-Run alone: python 010_op_sweep.py (reference_check.py must sit in the same folder).
+Run alone: python 010_op_sweep.py (reference_check.py must sit in the same directory).
 """
 
 from reference_check import compare, compare_module, default_device, describe_device, report

@@ -1,6 +1,6 @@
 """Convolution shape sweep, with the backend's autotuning on and off.
 
-Run alone: python 020_conv_sweep.py (reference_check.py must sit in the same folder).
+Run alone: python 020_conv_sweep.py (reference_check.py must sit in the same directory).
 """
 
 from reference_check import ConvCase, conv_check, default_device, describe_device, report_conv

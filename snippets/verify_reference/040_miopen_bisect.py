@@ -2,7 +2,7 @@
 
 MIOpen reads its variables when the process starts using it, so every setting gets a
 fresh Python process. Run alone: python 040_miopen_bisect.py (reference_check.py must
-sit in the same folder). Elsewhere than on ROCm the variables change nothing.
+sit in the same directory). Elsewhere than on ROCm the variables change nothing.
 """
 
 from reference_check import TOLERANCES

@@ -28,7 +28,7 @@ import torch.nn.functional as F
 # PyTorch may warn once when the backward pass first reaches cuBLAS from its own thread; harmless.
 warnings.filterwarnings("ignore", message="Attempting to run cuBLAS, but there was no current CUDA context")
 
-#: The smallest positive float64: guards the division when the reference is all zeros.
+#: The smallest positive normal float64: guards the division when the reference is all zeros.
 TINY = torch.finfo(torch.float64).tiny
 
 #: Unit roundoff u of each precision: the largest relative error of one rounding.

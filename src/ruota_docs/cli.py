@@ -40,7 +40,7 @@ def _count(count: int, one: str, other: str) -> str:
 
 
 def _root(path: str | None) -> Path:
-    """The project folder: the first at or above ``path`` with a ``mkdocs.yml`` (or ``mkdocs.yaml``,
+    """The project directory: the first at or above ``path`` with a ``mkdocs.yml`` (or ``mkdocs.yaml``,
     as MkDocs and the pytest plugin accept)."""
     start = Path(path or os.getcwd()).resolve()
     found = site_config.site_above(start)
@@ -268,7 +268,7 @@ def cmd_init(args) -> int:
 def cmd_verify(args, extra: list[str]) -> int:
     """Run the docs suite here; the pytest plugin writes this machine's record."""
     root = _root(args.root)
-    # pages or folders named here (from this folder) run instead of the whole docs folder
+    # pages or directories named here (from this directory) run instead of the whole docs directory
     paths = {i for i, a in enumerate(extra) if not a.startswith("-") and Path(a).exists()}
     named = [str(Path(a).resolve()) if i in paths else a for i, a in enumerate(extra)]
     docs = os.path.relpath(_site(root)[0], root)  # the site's docs_dir, whatever it is called
@@ -278,7 +278,7 @@ def cmd_verify(args, extra: list[str]) -> int:
 
 
 def cmd_serve(args, extra: list[str]) -> int:
-    """The authors' live preview (``python -m ruota_docs.serve.server``), in the project's folder."""
+    """The authors' live preview (``python -m ruota_docs.serve.server``), in the project's directory."""
     from ruota_docs.serve import server  # noqa: PLC0415 — MkDocs' modules, only for this command
 
     os.chdir(_root(args.root))
@@ -349,15 +349,15 @@ def _describe_records(root: Path, docs: Path, files: list[str]) -> int:
 
 
 def _check_records(args, root: Path, docs: Path) -> int:
-    """``record check``: the records named (files, folders, ``--from`` a list), each checked and reported."""
+    """``record check``: the records named (files, directories, ``--from`` a list), each checked and reported."""
     from ruota_docs.records import check  # noqa: PLC0415 — only this command needs it
 
-    # a folder stands for the records in it (`ruota_docs.records.listing`, as every tool reads them);
+    # a directory stands for the records in it (`ruota_docs.records.listing`, as every tool reads them);
     # --from: names one per NUL byte (`git diff -z`), so that no name passes through a shell
     record_dir = _site(root)[4]
     names = list(args.files) + (listing.read_names(args.names_from) if args.names_from else [])
     if not names:
-        print("record check: name the records (FILE…, a folder, or --from a list)", file=sys.stderr)
+        print("record check: name the records (FILE…, a directory, or --from a list)", file=sys.stderr)
         return 2
     files, refused = listing.named(names, record_dir)
     if not files and not refused:
@@ -472,7 +472,7 @@ def cmd_runner(args) -> int:
         print(unprivileged.refusal(runner, denied, smoke), file=sys.stderr)
         return 1
     _print_sandbox(run, runner)
-    print(f"pages run as {runner.describe()}, with HOME in each page's temporary folder; "
+    print(f"pages run as {runner.describe()}, with HOME in each page's temporary directory; "
           "it can reach the interpreter, the virtualenv and the repository")
     return 0
 
@@ -533,7 +533,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="ruota-docs",
                                      description="Verified documentation: records, translations and runs.")
     parser.add_argument("--version", action="version", version=f"ruota-docs {__version__}")
-    parser.add_argument("--root", help="project folder (default: the one holding mkdocs.yml, from here upwards)")
+    parser.add_argument("--root", help="project directory (default: the one holding mkdocs.yml, from here upwards)")
     sub = parser.add_subparsers(dest="command", required=True)
     status = sub.add_parser("status", help="per page: which machines passed, failed, skipped; stale blocks")
     status.add_argument("--strict", action="store_true",
@@ -547,9 +547,10 @@ def main(argv: list[str] | None = None) -> int:
     tr.add_argument("pages", nargs="*", help="for mark-synced: fr/guides/x.md, or guides/x.md for every translation")
     tr.add_argument("--no-diff", action="store_true", help="status: list stale pages without the source diff")
     sub.add_parser("verify", help="run every page's code blocks here and record the results (extra args go to pytest)",
-                   usage="ruota-docs verify [PAGE or FOLDER ...] [pytest options]",
-                   description="Runs pytest from the project folder on docs/, or on the pages and folders named, and "
-                               "writes this machine's record (verification/<machine-id>-<fingerprint>.json). "
+                   usage="ruota-docs verify [PAGE or DIRECTORY ...] [pytest options]",
+                   description="Runs pytest from the project directory on docs/, or on the pages and directories "
+                               "named, and writes this machine's record "
+                               "(verification/<machine-class>-<fingerprint>.json). "
                                "Every other argument goes to pytest: -n 2 --dist loadscope (two workers), --no-record, "
                                "--reuse-record, --update-outputs, --network, --block-timeout S (pytest --help lists "
                                "them all).")
@@ -583,7 +584,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="also the records named in the file LIST, one per NUL byte as `git diff -z --name-only` "
                              "writes them ('-': standard input): names pass through no shell")
     record.add_argument("files", nargs="*", metavar="FILE",
-                        help="records to check (verification/<machine-id>-<fingerprint>.json)")
+                        help="records to check (verification/<machine-class>-<fingerprint>.json)")
     record.add_argument("--json", action="store_true", help="print the report as JSON")
     record.add_argument("--strict", action="store_true", help="warnings (stale entries, unknown GPUs) count as errors")
     runner = sub.add_parser("runner", help="who runs the pages' code when the suite runs as root, and whether it can",
@@ -593,7 +594,7 @@ def main(argv: list[str] | None = None) -> int:
                                         "repository.")
     runner.add_argument("--grant", action="store_true",
                         help="let it in where it cannot: an ACL entry for it (setfacl), "
-                             "else o+x on the folders in the way")
+                             "else o+x on the directories in the way")
     init = sub.add_parser("init", help="adopting the engine: propose site-wide policies for the blocks with no run "
                                        "policy (written to mkdocs.yml only with --write)")
     init.add_argument("--write", action="store_true", help="add the proposed policies to mkdocs.yml")

@@ -81,7 +81,7 @@ def _page(root: Path, docs: Path, path: Path, machines: list[str], indexed) -> P
 
 def _site_pages(root: Path, docs: Path, languages: list[str]) -> list[Path]:
     """The page files of the site: each language folder's, in the languages' order, on a site
-    with one folder per language; every page of the docs folder on any other."""
+    with one folder per language; every page of the docs directory on any other."""
     if not site_config.languages(root).folders:
         return sorted(docs.rglob("*.md"))
     return [path for lang in languages for path in sorted((docs / lang).rglob("*.md"))]

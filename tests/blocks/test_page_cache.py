@@ -48,7 +48,7 @@ def test_a_deleted_include_ends_the_entry(tmp_path):
 
 
 def test_pages_including_a_file(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)  # pymdownx.snippets opens includes relative to the current folder
+    monkeypatch.chdir(tmp_path)  # pymdownx.snippets opens includes relative to the current directory
     (tmp_path / "docs").mkdir()
     (tmp_path / "snippets").mkdir()
     a, b = tmp_path / "docs" / "a.md", tmp_path / "docs" / "b.md"

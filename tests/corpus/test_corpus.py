@@ -34,8 +34,8 @@ CASES = sorted(p.name for p in CORPUS.iterdir() if (p / "mkdocs.yml").exists())
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """Every corpus project copied to a temporary folder and built by MkDocs, once:
-    ``{case: (project folder, {page file: content HTML})}``."""
+    """Every corpus project copied to a temporary directory and built by MkDocs, once:
+    ``{case: (project directory, {page file: content HTML})}``."""
     base = tmp_path_factory.mktemp("corpus")
     result = {}
     for case in CASES:

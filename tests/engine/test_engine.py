@@ -281,7 +281,7 @@ def test_summary_line(run, machine_id):
     assert "2 credited from an identical translation run once" in result.stdout
 
 
-# -- one namespace per page, in order, in a temporary folder ---------------------------------------------
+# -- one namespace per page, in order, in a temporary directory ---------------------------------------------
 def test_namespace_is_shared_in_order(run, ledger):
     page = "es/a_namespace.md"
     assert [entry(ledger, page, i)["outcome"] for i in range(5)] == ["passed", "passed", "passed", "failed", "passed"]
@@ -642,7 +642,7 @@ def test_ledger_of_another_machine_is_refused(tmp_path, machine_id):
 @pytest.mark.parametrize("runs", [("",), ("", "--reuse-ledger")])
 def test_a_record_at_a_path_its_user_chose_passes_record_check(tmp_path, machine_id, runs):
     """``--ledger my.json``: the engine's record, fresh or resumed, passes ``record check`` whatever its
-    name; the naming rule holds only in the records folder (verification/)."""
+    name; the naming rule holds only in the records directory (verification/)."""
     from ruota_docs.records import check as record_check
     tree = write_tree(tmp_path / "tree", {f"docs/{lang}/same.md": SAME for lang in ("es", "en", "fr")})
     env = clean_env(PROBE_DIR=str(tmp_path))

@@ -1,6 +1,6 @@
 """Throwaway documentation trees for the fault-injection tests, and the real commands run on them.
 
-A `DocTree` is a small copy of the project's layout in a temporary folder: a
+A `DocTree` is a small copy of the project's layout in a temporary directory: a
 ``mkdocs.yml`` adapted from the repository's (docs_dir, pymdownx.snippets base
 path, the ruota_docs plugin, i18n es/en/fr, Material with the repository's
 ``overrides/``), ``docs/<lang>/`` pages

@@ -5,7 +5,7 @@ One throwaway project holds a page per escape under ``docs/es/sandbox/``; the re
 the machine's loopback, and each test checks one escape: daemons whatever their environment,
 secrets, the network, the repository and the records, timeouts that close their descriptors.
 Then runs of their own: a killed test run, faults of the machine (no space left, a read-only
-record folder, no temporary folder), and the user's own writes during a run.
+record folder, no temporary directory), and the user's own writes during a run.
 
 Where bubblewrap cannot run here, the tests of the sandbox are skipped, saying so; the fallback
 (the unprivileged user) has its own tests (test_fault_blocks, test_fault_records).
@@ -39,7 +39,7 @@ SECRETS = {"GH_TOKEN": "ghp_NOTAREALTOKEN0000sandbox", "FAKE_DB_PASSWORD": "hunt
 
 
 def _pages(port: int, root: str, home: str) -> dict[str, tuple[str, list[int]]]:
-    """``home``: the home folder of the user running the tests (the page lists what it sees of it)."""
+    """``home``: the home directory of the user running the tests (the page lists what it sees of it)."""
     return {
         "a_daemons": compose("Daemons", fence("""
             import subprocess
@@ -182,7 +182,7 @@ def test_no_secret_reaches_a_block_or_the_record(escapes):
     seen = next(line for line in shown["output"].splitlines() if line.startswith("root home: "))
     readable, listed = seen.removeprefix("root home: ").split(" ", 1)
     assert readable == "False", seen  # root's files
-    # of the home folder of the user running the tests, only the folders that lead to what the sandbox
+    # of the home directory of the user running the tests, only the folders that lead to what the sandbox
     # binds read-only (the repository, its .venv, the interpreter it was made from, the project), where
     # they are in it: no dotfile, no key
     home = Path(pwd.getpwuid(os.getuid()).pw_dir).resolve()
@@ -334,7 +334,7 @@ def test_a_missing_temporary_folder_stops_the_run_naming_it(tree):
     tree.page("es/one.md", compose("One", fence("print('one')"))[0], langs=("es",))
     run = tree.pytest("docs/es/one.md", TMPDIR="/nonexistent/ruota-tmp")
     assert run.returncode == 3, run
-    assert "the temporary folder TMPDIR=/nonexistent/ruota-tmp does not exist" in run.output
+    assert "the temporary directory TMPDIR=/nonexistent/ruota-tmp does not exist" in run.output
     assert not tree.ledger_path().exists() or not tree.entries("es/one.md")
 
 

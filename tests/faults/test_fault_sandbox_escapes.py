@@ -5,11 +5,11 @@ timeouts that close descriptors. These are the others: the page's own channel to
 forged or stalled answer, a lying clock), files the engine reads from the page's folder, sockets
 of the machine (abstract, IPv6, files in /run), signals and ptrace, a nested namespace, shared
 memory and /tmp between pages, hard links, the clock, escape sequences meant for the terminal,
-secrets a page names, the home folder, huge files and outputs, a fork bomb, and a shell block's
+secrets a page names, the home directory, huge files and outputs, a fork bomb, and a shell block's
 daemon in the fallback (no bubblewrap).
 
 One throwaway project holds a page per attack under ``docs/es/escape/``; one real ``python -m
-pytest`` runs them all, and each test checks one of them; the fork bomb, the home folder and
+pytest`` runs them all, and each test checks one of them; the fork bomb, the home directory and
 the fallback have runs of their own.
 """
 

@@ -258,16 +258,16 @@ def test_entry_beyond_the_pages_blocks(project, good):
 def test_home_path_in_an_output(project, good):
     entry(good)["output"] = "uno\nsaved to /home/alice/models/pets.keras\n"
     report = check(project, good)
-    assert only(report, "es/p.md#0.output") == "line 2: contains a home folder (/home/<a…>)"
+    assert only(report, "es/p.md#0.output") == "line 2: contains a home directory (/home/<a…>)"
     assert [p.hint for p in report.problems if p.rule == "private"] == [FIX]
-    assert str(report.problems[-1]).endswith("es/p.md#0.output: error: line 2: contains a home folder (/home/<a…>)\n"
+    assert str(report.problems[-1]).endswith("es/p.md#0.output: error: line 2: contains a home directory (/home/<a…>)\n"
                                              "  hint: " + FIX)
     assert "alice" not in "\n".join(map(str, report.problems))
 
 
 def test_a_report_quoted_in_an_output_is_not_private(project, good):
     """A block may print record check's own report (the page on sending records does): its
-    masked excerpts are no home folder, name or token themselves."""
+    masked excerpts are no home directory, name or token themselves."""
     entry(good)["output"] = "alice's home /home/alice/x, USER=alice, token ghp_" + "a1B2" * 9 + "\n"
     quoted = "\n".join(str(p) for p in check(project, good).problems)
     assert quoted.count("error") == 3
@@ -288,8 +288,8 @@ def test_a_report_quoted_in_an_output_is_not_private(project, good):
     ("mail alice@corp.io for access", "an e-mail address", "alice@corp.io"),
     ("alice@workstation:~$ make test", "a user and host name (a shell prompt)", "alice@workstation"),
     ("USER=alice", "a user or host name", "alice"),
-    ("C:\\Users\\Alice\\AppData\\Local\\Temp", "a home folder", "Alice"),
-    ("/Users/alice/Library/Caches", "a home folder", "alice"),
+    ("C:\\Users\\Alice\\AppData\\Local\\Temp", "a home directory", "Alice"),
+    ("/Users/alice/Library/Caches", "a home directory", "alice"),
 ])
 def test_secrets_and_names_are_errors_never_repeated(project, good, text, kind, secret):
     entry(good)["output"] = text + "\n"
@@ -332,14 +332,14 @@ def test_the_docs_own_example_data_is_no_leak(example_site):
     entry(data)["output"] += "User(username='alice', email='alice@mail.com')\nsaved to /home/jdoe/x\n"
     report = check(example_site, data)
     assert [p.message.split(" (")[0] for p in report.problems] == [
-        "line 4: contains a home folder", "line 3: contains an e-mail address", "line 3: contains a user or host name"]
+        "line 4: contains a home directory", "line 3: contains an e-mail address", "line 3: contains a user or host name"]
 
 
 def test_the_page_is_no_cover_for_this_machines_names(example_site, monkeypatch):
     monkeypatch.setenv("HOME", "/srv/people/jdoe")
     data = synthetic_record(example_site, RX7600)
     entry(data)["error"] = 'File "/srv/people/jdoe/venv/x.py", line 3'
-    assert only(check(example_site, data), "es/p.md#0.error").startswith("contains this machine's home folder (/s…)")
+    assert only(check(example_site, data), "es/p.md#0.error").startswith("contains this machine's home directory (/s…)")
 
 
 def test_the_sites_allow_list_covers_the_rest(example_site):
@@ -379,10 +379,10 @@ def test_host_and_user_fields_are_refused(project, good):
 
 
 def test_this_machines_home_folder(project, good, monkeypatch):
-    """A contributor checking their own record: their home folder is found whatever its shape."""
+    """A contributor checking their own record: their home directory is found whatever its shape."""
     monkeypatch.setenv("HOME", "/srv/people/tester")
     entry(good)["error"] = 'File "/srv/people/tester/venv/x.py", line 3'
-    assert only(check(project, good), "es/p.md#0.error").startswith("contains this machine's home folder (/s…)")
+    assert only(check(project, good), "es/p.md#0.error").startswith("contains this machine's home directory (/s…)")
 
 
 def test_secrets_in_any_field(project, good):
@@ -642,7 +642,7 @@ def test_command_json_and_strict(project, good, capsys):
 
 def test_command_needs_files_and_reports_missing_ones(project, capsys):
     assert main(["--root", str(project), "record", "check"]) == 2
-    assert "record check: name the records (FILE…, a folder, or --from a list)" in capsys.readouterr().err
+    assert "record check: name the records (FILE…, a directory, or --from a list)" in capsys.readouterr().err
     assert main(["--root", str(project), "record", "check", str(project / "nope.json")]) == 1
     assert f"{project / 'nope.json'}: record: error: cannot be read: No such file or directory" in capsys.readouterr().out
 

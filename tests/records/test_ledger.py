@@ -217,7 +217,7 @@ def test_replace_bytes_keeps_exact_content_and_mode(tmp_path):
 
 
 def test_the_pages_home_reads_as_a_home():
-    """Run as the unprivileged user, a page's HOME is inside its temporary folder: the record
+    """Run as the unprivileged user, a page's HOME is inside its temporary directory: the record
     writes it ``~``, like any home, and the rest of the folder ``<page-dir>``."""
     import tempfile
 

@@ -1,4 +1,4 @@
-"""records.private_data: what a record may not hold (home folders, user and host names, secrets), and what is not personal."""
+"""records.private_data: what a record may not hold (home directories, user and host names, secrets), and what is not personal."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def test_this_machines_names_are_never_covered(monkeypatch):
     words = [(re_, label) for re_, label in __import__("ruota_docs.records.private_data", fromlist=["x"]).private_words()]
     known = private_data.Known(["/srv/people/jdoe is the example"], ["/srv/people/jdoe"])
     found = private_data.findings("at /srv/people/jdoe/x", words=words, known=known)
-    assert [f.kind for f in found] == ["this machine's home folder"]
+    assert [f.kind for f in found] == ["this machine's home directory"]
 
 
 def test_the_allow_list_matches_in_full_and_names_a_bad_entry():

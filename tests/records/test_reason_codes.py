@@ -31,7 +31,7 @@ SAMPLES = {
     "repository_changed": ({"files": ["docs/x (created)"], "records": [], "notes": [], "also": {"code": "raised",
                             "args": {"message": "OSError: no"}}},
                            "OSError: no; it also wrote into the repository instead of its working directory: docs/x "
-                           "(created) (write relative to the current directory, a temporary folder; if another program "
+                           "(created) (write relative to the current directory, a temporary directory; if another program "
                            "changed these files meanwhile, run the page again)"),
     "output_differs": ({"at": "snippets/a.py:3"},
                        "its output differs from its #> lines (first at snippets/a.py:3; pytest --update-outputs rewrites them)"),

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.skipif(OBJCOPY is None, reason="requires objcopy (binut
 
 @pytest.fixture
 def rocm(tmp_path, monkeypatch):
-    """The tool loaded with an empty PATH and a private ROCm folder."""
+    """The tool loaded with an empty PATH and a private ROCm directory."""
     monkeypatch.setenv("PATH", str(tmp_path / "bin"))
     monkeypatch.setenv("ROCM_PATH", str(tmp_path / "rocm"))
     (tmp_path / "bin").mkdir()

@@ -115,7 +115,7 @@ def test_a_refused_record_is_not_committed(clone):
     code = contribute.contribute(clone, clone / "docs", DEVICE, ask=answers("y"), suite=fake_suite("saved in /home/alice/x\n"),
                                  gh=lambda: False, out=said.append)
     assert code == 1
-    assert any("a home folder (/home/<a…>)" in line for line in said)
+    assert any("a home directory (/home/<a…>)" in line for line in said)
     assert said[-1].startswith("The record check refused the record: nothing was committed.")
     assert git(clone, "branch", "--list", "records/*") == ""
 
@@ -145,7 +145,7 @@ def test_an_interrupted_suite_is_resumed_by_running_again(clone):
 
 
 def test_a_record_of_this_machine_named_as_before_is_the_one_it_sends(clone):
-    """make test goes on writing to an earlier ``<machine-id>.json`` of this machine: the branch
+    """make test goes on writing to an earlier ``<machine-class>.json`` of this machine: the branch
     updates that file, and never adds a second record of one machine beside it."""
     earlier = clone / "verification" / "rocm-gfx1102.json"
     earlier.parent.mkdir()

@@ -23,7 +23,7 @@ def test_writes_into_the_repository_are_named_with_what_happened(tmp_path):
     (root / "docs/es/new.md").write_text("x", encoding="utf-8")
     (root / "docs/es/p.md").unlink()
     (root / "site").mkdir()
-    (root / "site" / "index.html").write_text("built", encoding="utf-8")  # the site folder is the build's
+    (root / "site" / "index.html").write_text("built", encoding="utf-8")  # the site directory is the build's
     assert watch.changes() == ["docs/es/new.md (created)", "docs/es/p.md (deleted)"]
     assert watch.changes() == []  # since the last call
 

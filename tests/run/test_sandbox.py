@@ -41,7 +41,7 @@ def test_the_command_binds_the_system_and_the_repository_read_only(tmp_path):
     assert "--die-with-parent" in command and "--share-net" not in command
     assert command[-4:] == ["--", "python", "-c", "pass"]
     assert "--share-net" in sandbox.command(["true"], work, True, [])
-    # no home folder: neither bound nor made
+    # no home directory: neither bound nor made
     assert not any(a in ("/root", "/home") for a in command)
 
 

@@ -69,7 +69,7 @@ def _script(path: Path, text: str) -> Path:
 
 @pytest.fixture
 def machine(tmp_path, monkeypatch):
-    """A machine with nothing of ROCm: an empty PATH, no ROCm folder, a private cache."""
+    """A machine with nothing of ROCm: an empty PATH, no ROCm directory, a private cache."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     monkeypatch.setenv("PATH", str(bin_dir))

@@ -67,7 +67,7 @@ def test_blocks_run_as_the_unprivileged_user(who):
     python, shell = blocks["es/who.md#0"], blocks["es/who.md#1"]
     lines = python["output"].splitlines()
     assert lines[0] == f"uid {runner.pw_uid} user {RUNNER} {RUNNER}"
-    # HOME is in the page's own temporary folder and belongs to the user; the record writes it "~"
+    # HOME is in the page's own temporary directory and belongs to the user; the record writes it "~"
     assert lines[1] == f"home ~ owned by uid {runner.pw_uid}"
     groups = eval(lines[2].removeprefix("groups "))  # noqa: S307 — a list the block printed
     assert {"render", "video"} <= set(groups), groups

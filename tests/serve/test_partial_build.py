@@ -46,7 +46,7 @@ def project(tmp_path, monkeypatch):
     root = write_tree(tmp_path / "project", SITE, site=True, conftest=False)
     config = (root / "mkdocs.yml").read_text(encoding="utf-8")
     (root / "mkdocs.yml").write_text(config.replace("  - i18n:\n", "  - ruota_docs_site\n  - i18n:\n", 1), encoding="utf-8")
-    monkeypatch.chdir(root)  # pymdownx.snippets reads includes relative to the current folder, as in a build
+    monkeypatch.chdir(root)  # pymdownx.snippets reads includes relative to the current directory, as in a build
     page_cache.clear()
     partial_build.TITLES.clear()
     yield root

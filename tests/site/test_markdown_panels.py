@@ -48,7 +48,7 @@ def test_a_record_the_site_would_refuse_leaves_the_block_unmarked(tmp_path):
 
 def test_under_zensical_the_page_and_root_come_from_its_rendering_context(tmp_path):
     """Zensical names the extension with no options and registers, before it, a preprocessor
-    ``rendering_context`` holding the page (its path under the docs folder) and the site's settings."""
+    ``rendering_context`` holding the page (its path under the docs directory) and the site's settings."""
     from markdown.extensions import Extension
     from markdown.preprocessors import Preprocessor
 

@@ -1,10 +1,10 @@
-"""French typography of built pages (ruota_docs.site.typography): prose changes, code never does."""
+"""The typography of built pages (ruota_docs.site.typography), French and English: prose changes, code never does."""
 
 from __future__ import annotations
 
 import pytest
 
-from ruota_docs.site.typography import french, french_text
+from ruota_docs.site.typography import english, english_text, french, french_text
 
 NB, NN = "\u00a0", "\u202f"  # no-break space (before ':' and inside « »), narrow one (before ; ? !)
 
@@ -220,3 +220,30 @@ def test_unclosed_and_stray_tags_do_not_lose_the_text():
 ])
 def test_markup_is_read_as_html_parsers_read_it(page, expected):
     assert french(page) == expected
+
+
+# -- English quotation marks -----------------------------------------------------------------------------------
+@pytest.mark.parametrize(("given", "expected"), [
+    ("the machine's record", "the machine’s record"),
+    ("it's, don't, the guides' blocks.", "it’s, don’t, the guides’ blocks."),
+    ('a "quoted" word, ("in brackets")', "a “quoted” word, (“in brackets”)"),
+    ("'single' and ‘already curly’", "‘single’ and ‘already curly’"),
+    ("“curly” stays", "“curly” stays"),
+    ("a mark ' alone", "a mark ' alone"),  # between spaces: no quotation
+    ("see https://example.org/it's", "see https://example.org/it's"),  # an address keeps its signs
+])
+def test_english_text_gets_curly_quotes(given, expected):
+    assert english_text(given) == expected
+    assert english_text(expected) == expected  # idempotent
+
+
+def test_english_marks_only_english_prose_and_never_code():
+    page = ('<html lang="es"><body><p>El "motor" de Ana</p>'
+            '<div lang="en"><p>The <code>Block</code>\'s code "as shown": it\'s <code>"raw"</code></p>'
+            '<pre><code>print("it\'s")</code></pre><p title="the block\'s title">x</p></div></body></html>')
+    out = english(page, default=False)
+    assert '<p>El "motor" de Ana</p>' in out  # Spanish prose: its own quotes
+    assert "<code>Block</code>’s code “as shown”: it’s <code>\"raw\"</code>" in out
+    assert '<pre><code>print("it\'s")</code></pre>' in out  # code byte for byte
+    assert 'title="the block’s title"' in out  # what people read in an attribute
+    assert english("<p>Ana's</p>") == "<p>Ana’s</p>"  # an English page: all of it

@@ -28,7 +28,7 @@ MARKED_SKIP = 'marked test="skip" on its fence'
 class Block:
     """A code block as the engine runs it: the parsed form of a Sybil region."""
 
-    page: str  #: path under the docs folder, ``es/guides/keras-rx7600.md``
+    page: str  #: path under the docs directory, ``es/guides/keras-rx7600.md``
     lang: str  #: the page's language, ``es`` (a block's own language is `fence_language`)
     line: int  #: the page line of the fence (of the include, for a fence in an included file)
     fence_language: str  #: as written after the fence (``py3``), '' for none

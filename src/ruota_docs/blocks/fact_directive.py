@@ -154,7 +154,7 @@ def code_lines(text: str) -> set[int]:
 
 @dataclass(frozen=True)
 class Found:
-    """A fact where it is written: the page (relative to the docs folder), its line, and the claim's text."""
+    """A fact where it is written: the page (relative to the docs directory), its line, and the claim's text."""
 
     page: str
     line: int

@@ -14,7 +14,7 @@ warn about links a build reports anyway). Only code that runs while a page conve
 look them up (MkDocs registers them after the extensions are built, as the engine does),
 so where all of it is Python-Markdown's own, pymdownx's or the engine's, none of which
 looks them up, they are left out (`needed`): MkDocs' page machinery and a listing of the
-docs folder are most of what rendering one page costs a run that renders only that page.
+docs directory are most of what rendering one page costs a run that renders only that page.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def _links_processor() -> type:
 
 @functools.lru_cache(maxsize=4)
 def files_of(docs_dir: str, site_dir: str, use_directory_urls: bool):
-    """Every file of the docs folder, as MkDocs lists them (hidden files and folders left out)."""
+    """Every file of the docs directory, as MkDocs lists them (hidden files and folders left out)."""
     from mkdocs.structure.files import File, Files  # noqa: PLC0415
 
     found = []

@@ -39,7 +39,7 @@ def _stamp(path: str) -> int | None:
 
 def remember(page, blocks, included=(), lists_pages: bool = False, banner: str = "") -> None:
     """What a rendering of ``page`` found: its ``blocks``, the files it ``included`` (paths
-    absolute or relative to the current folder, as pymdownx.snippets opened them), whether
+    absolute or relative to the current directory, as pymdownx.snippets opened them), whether
     its content ``lists_pages`` of its language besides, and the ``banner`` it shows."""
     key = _key(page)
     paths = {key, *(_key(path) for path in included)}

@@ -117,7 +117,7 @@ def apply(setup, docs_dir: Path, path: Path, text: str, markdown: str) -> tuple[
 def _page(config, docs_dir: Path, path: Path, text: str, markdown: str):
     """``(page, files)`` as MkDocs hands them to ``on_page_markdown``: a ``Page`` holding the page's
     ``File``, its Markdown and front matter as ``Page.read_source`` leaves them (hooks read
-    ``page.title`` and ``page.meta``), and the docs folder's files."""
+    ``page.title`` and ``page.meta``), and the docs directory's files."""
     from mkdocs.structure.files import File  # noqa: PLC0415
     from mkdocs.structure.pages import Page  # noqa: PLC0415
     from mkdocs.utils.meta import get_data  # noqa: PLC0415

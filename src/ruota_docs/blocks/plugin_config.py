@@ -65,7 +65,7 @@ class PluginConfig(Config):
     """Options of the ``ruota_docs`` plugin in mkdocs.yml."""
 
     record_dir = described(c.Type(str, default=DEFAULT_RECORD_DIR),
-                           "the folder of verification records (<machine-id>-<fingerprint>.json), relative to "
+                           "the directory of verification records (<machine-class>-<fingerprint>.json), relative to "
                            "mkdocs.yml")
     ledger_dir = described(c.Deprecated(moved_to="record_dir", message="'{}' is the old name of record_dir: "
                                         "rename it"), "record_dir's name before")

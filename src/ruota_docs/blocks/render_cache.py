@@ -8,7 +8,7 @@ is kept in ``$XDG_CACHE_HOME/ruota-docs/rendered/``, under a key of everything i
 - the page's path, text and site (its mkdocs.yml and each file it inherits, as
   `ruota_docs.blocks.setup_cache.key` keys the Markdown set-up: the files' bytes, the variables
   their ``!ENV`` tags name, the interpreter, the ``site-packages`` folders, this package's
-  version), the docs folder and the current folder (extensions such as mdx_include read paths
+  version), the docs directory and the current directory (extensions such as mdx_include read paths
   from it);
 - the engine's own code that renders (every module of ``ruota_docs.blocks``, by modification
   time and size), and each Markdown extension's own module file (a site's extension in its

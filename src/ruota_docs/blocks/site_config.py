@@ -152,7 +152,7 @@ class SiteConfig:
     site_dir: Path  #: absolute
     record_dir: Path  #: absolute: the ``ruota_docs`` plugin's ``record_dir``, relative to ``root``
     source_language: str  #: ``source_language``, else i18n's default language, else the theme's
-    languages: tuple[str, ...]  #: i18n's locales in their order, else the docs folder's language folders
+    languages: tuple[str, ...]  #: i18n's locales in their order, else the docs directory's language folders
     untranslated: tuple[str, ...]  #: pages deliberately left untranslated (path under the language folder)
     block_isolation: bool  #: the ``ruota_docs`` plugin's ``isolation: block``: every block in a fresh process
     mapping: dict  #: the whole file as :func:`load_mkdocs_config` reads it
@@ -211,7 +211,7 @@ def _written(mapping: dict, path: Path) -> dict:
 
 
 def docs_folder(root: Path, mapping: dict) -> Path:
-    """The docs folder the mkdocs.yml at ``root`` (its parsed ``mapping``) names: ``docs_dir``, else ``docs``."""
+    """The docs directory the mkdocs.yml at ``root`` (its parsed ``mapping``) names: ``docs_dir``, else ``docs``."""
     return (Path(root) / str(mapping.get("docs_dir") or "docs")).resolve()
 
 
@@ -349,7 +349,7 @@ class SiteLanguages:
         return self.known and len(self.locales) == 1 and not (self.folders or self.suffixes)
 
     def page_language(self, page: str) -> str:
-        """The language of a page given by its path under the docs folder (``fr/guide.md``)."""
+        """The language of a page given by its path under the docs directory (``fr/guide.md``)."""
         first = page.split("/", 1)[0] if "/" in page else ""
         if not self.known:
             return first
@@ -506,7 +506,7 @@ def _resolved(path: str, plugins: bool = False) -> MarkdownSetup:
 
 def _anchored(name: str, options: dict, base: Path) -> dict:
     """pymdownx.snippets resolves a relative ``base_path`` against the current directory (its
-    default, ``"."``, too); builds run from the project folder, so relative paths mean that
+    default, ``"."``, too); builds run from the project directory, so relative paths mean that
     folder here too, wherever the engine runs from."""
     if name != "pymdownx.snippets":
         return options

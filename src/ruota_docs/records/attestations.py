@@ -138,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     from ruota_docs.records import listing  # noqa: PLC0415 — the standard library alone, too
 
     parser = argparse.ArgumentParser(prog="python -m ruota_docs.records.attestations", description=main.__doc__)
-    parser.add_argument("folder", help="the records folder (verification/)")
+    parser.add_argument("folder", help="the records directory (verification/)")
     parser.add_argument("--repo", required=True, metavar="OWNER/REPO")
     parser.add_argument("--out", required=True, metavar="LIST")
     parser.add_argument("--gh", default="gh", help="the GitHub CLI to run (default: gh on PATH)")

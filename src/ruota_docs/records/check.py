@@ -1,6 +1,6 @@
 """``ruota-docs record check FILE…``: what a record must be before the site shows it.
 
-A record that someone sends (``verification/<machine-id>-<fingerprint>.json``) is checked
+A record that someone sends (``verification/<machine-class>-<fingerprint>.json``) is checked
 against the rules below. Each problem is reported on one line, ``FILE: WHERE: error|warning:
 reason``, sometimes followed by an indented ``hint:`` line that says what to do. WHERE is one
 of these:
@@ -97,7 +97,7 @@ EARLIEST = dt.datetime(2026, 11, 1, tzinfo=dt.timezone.utc)
 MAX_BYTES = bounds.MAX_BYTES
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z")
-#: ``page#index``: the page as a path under the docs folder (``fr/guide.md``, ``advanced/auth.md``)
+#: ``page#index``: the page as a path under the docs directory (``fr/guide.md``, ``advanced/auth.md``)
 _KEY = re.compile(r"(?P<page>[^#\s/][^#\s]*\.md)#(?P<index>\d+)")
 _DESCRIBED_AS = "|".join(re.escape(b.described) for b in BACKENDS.values())
 _MACHINE_DESCRIBED = re.compile(rf"(?:^|; )((?:{_DESCRIBED_AS}), [^;()]+?)(?: \(|;|$)")
@@ -322,7 +322,7 @@ def _check_machine_names(report: Report, machine: Machine, machine_id: Any, stem
     if machine_id != machine.machine_id:
         add("record", f"machine_id {machine_id!r} differs from machine.machine_id {machine.machine_id!r}")
     names = [named] + ([f"{named}-{fingerprint[:8]}"] if isinstance(fingerprint, str) else [])
-    if stem is not None and stem not in names:  # None: a record outside the records folder, named by its user
+    if stem is not None and stem not in names:  # None: a record outside the records directory, named by its user
         add("record", f"the file must be named {' or '.join(n + '.json' for n in names)} (the machine's id"
                       f"{', and its fingerprint' if len(names) > 1 else ''}), not {stem}.json")
 
@@ -585,7 +585,7 @@ def _strings(value: Any, where: str) -> Iterator[tuple[str, str]]:
 def _block_names(data: dict[str, Any]) -> tuple[dict[str, str], dict[str, set[str]]]:
     """Stored places (``pages.x.md.results[2]``, ``outputs.<id>``) → the block they are for
     (``es/x.md#3``), so that a report names what the contributor knows: the block; and each
-    place → the pages (under the docs folder) whose blocks show it."""
+    place → the pages (under the docs directory) whose blocks show it."""
     names: dict[str, str] = {}
     shown_on: dict[str, set[str]] = {}
     for name, page in data.get("pages", {}).items():
@@ -998,9 +998,10 @@ def check_files(paths: Iterable[str | Path], root: Path, docs_dir: Path, now: dt
 
     Two records of one machine (the same machine id and fingerprint) are an error on the second.
     Each page is read once for all the records, because CI checks every record of the site, and a
-    site may hold a thousand. ``built``: the blocks of the pages a build has rendered, by page
-    (``es/guides/x.md``), each as `page_blocks` gives them (``shown_only`` included), so that a
-    build does not render its pages a second time to check its records; the others are rendered here."""
+    site may hold a thousand. ``built``: the blocks of each page a build has already rendered, keyed
+    by page (``es/guides/x.md``), as `page_blocks` returns them (``shown_only`` included). This saves
+    the build from rendering its pages again to check its records. Pages not in ``built`` are
+    rendered here."""
     reports: list[Report] = []
     seen: dict[tuple[Any, Any], str] = {}
     pages = _Pages(Path(root), Path(docs_dir), built)

@@ -1,6 +1,6 @@
 """Where records live on disk: reading one, writing one atomically under its lock.
 
-A record is one JSON file per machine, ``verification/<machine-id>-<fingerprint>.json``
+A record is one JSON file per machine, ``verification/<machine-class>-<fingerprint>.json``
 (`ruota_docs.records.provenance.record_name`); what it holds is the model of
 `ruota_docs.records.schema` (`Record`, its `Result` per block), which reads and writes its
 own JSON (`ruota_docs.records.stored`).
@@ -93,7 +93,7 @@ def load_all(directory: Path) -> list[Record]:
 def lock_path(path: Path) -> Path:
     """The lock file of the record at ``path``, which also notes the engine's last write.
 
-    It lives outside the records folder (a repository holds records, nothing else), in a
+    It lives outside the records directory (a repository holds records, nothing else), in a
     folder of the temporary directory private to the user who writes records, named after
     the record's absolute path so that two records never share a lock."""
     folder = Path(tempfile.gettempdir()) / f"ruota-docs-locks-{os.getuid()}"

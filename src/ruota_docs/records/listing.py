@@ -2,7 +2,7 @@
 ``make check`` and CI's records job all read, so that no tool sees a record another one skips.
 
 A record in the folder is a regular file named as the engine names it
-(``<machine-id>[-<fingerprint>].json``: lower-case letters, digits, ``.``, ``_``, ``-``). Anything
+(``<machine-class>[-<fingerprint>].json``: lower-case letters, digits, ``.``, ``_``, ``-``). Anything
 else there that a reader could take for a record — a hidden file, a symbolic link (to ``/dev/zero``,
 to a file outside the repository), a folder, a device, a name with other characters — is refused,
 named, rather than skipped by one tool and read by another.
@@ -34,7 +34,7 @@ def shown(path: object) -> str:
 
 
 class RecordsRefused(ValueError):
-    """Entries of a records folder that are not records a tool may read: ``problems`` is
+    """Entries of a records directory that are not records a tool may read: ``problems`` is
     ``[(path, why)]``, each named."""
 
     def __init__(self, problems: list[tuple[Path, str]]) -> None:
@@ -45,7 +45,7 @@ class RecordsRefused(ValueError):
 def file_problem(path: Path, *, in_folder: bool = True) -> str | None:
     """Why ``path`` is not a record a tool may read, or None. Never follows a link.
 
-    ``in_folder``: the file is in the site's records folder, where its name must be one the engine
+    ``in_folder``: the file is in the site's records directory, where its name must be one the engine
     gives; a record named on the command line elsewhere (``--ledger my.json``) may have any
     name but a hidden one."""
     name = path.name
@@ -61,7 +61,7 @@ def file_problem(path: Path, *, in_folder: bool = True) -> str | None:
     if not stat.S_ISREG(info.st_mode):
         return "not a regular file: a record is a regular file"
     if in_folder and not NAME.fullmatch(name):
-        return ("not a name the engine gives a record: <machine-id>-<fingerprint>.json, in lower-case letters, "
+        return ("not a name the engine gives a record: <machine-class>-<fingerprint>.json, in lower-case letters, "
                 "digits, '.', '_' and '-', at most 120 characters")
     return None
 
@@ -82,7 +82,7 @@ def folder_records(folder: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
     except FileNotFoundError:
         return [], []
     except NotADirectoryError:
-        return [], [(folder, "not a folder: the records folder must be one")]
+        return [], [(folder, "not a folder: the records directory must be one")]
     records, refused = [], []
     for name in names:
         if not _candidate(name):

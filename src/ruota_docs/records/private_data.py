@@ -1,14 +1,14 @@
-"""What a published record must not hold: home folders, user and host names, e-mail
+"""What a published record must not hold: home directories, user and host names, e-mail
 addresses, tokens and keys — and, as warnings, network addresses and hardware ids.
 
 `findings(text)` lists what one string gives away, each with a masked excerpt: the
 report of a record someone sends is read in public CI logs, so it never repeats a
-secret in full. The engine scrubs the running machine's own home folder, user and host
+secret in full. The engine scrubs the running machine's own home directory, user and host
 names when it writes a record (`scrub`, at the end of this module); this module is for records
 that come from elsewhere, where those names are unknown, so it looks for their shapes.
 
-- **home folder** (error): ``/home/alice/``, ``/Users/alice/``, ``C:\\Users\\alice\\``.
-- **this machine** (error / warning): the home folder (error), user or host name (warning) of
+- **home directory** (error): ``/home/alice/``, ``/Users/alice/``, ``C:\\Users\\alice\\``.
+- **this machine** (error / warning): the home directory (error), user or host name (warning) of
   the machine running the check.
 - **user or host name** (error): ``USER=alice``, ``HOSTNAME=desk``, a prompt ``alice@desk:~$``,
   ``alice@workstation-42``, a local host ``erins-desktop.local`` — of any machine, not only
@@ -185,7 +185,7 @@ def compile_allowed(entries: Any) -> list[re.Pattern[str]]:
 
 def findings(text: str, this_machine: bool = True, words: list[Any] | None = None,
              known: Known | None = None) -> list[Finding]:
-    """What ``text`` gives away. ``this_machine``: also look for the home folder, user and host
+    """What ``text`` gives away. ``this_machine``: also look for the home directory, user and host
     names of the machine running the check (a contributor checking their own record); ``words``:
     those names as `ruota_docs.records.ledger` finds them, found once for the many strings of a record;
     ``known``: what the site publishes on purpose, left out (this machine's names never are)."""
@@ -248,9 +248,9 @@ def _home_folders(text: str) -> list[Finding]:
         for match in pattern.finditer(text):
             if match["name"].lower() not in _PLACEHOLDER_NAMES:
                 start = match.group(0)[: match.start("name") - match.start()]
-                # <…> around the masked name: a report quoting it is no home folder itself
-                found.append(Finding("a home folder", f"{start}<{mask(match['name'], 1)}>", _line(text, match.start()),
-                                     found=match.group(0)))
+                # <…> around the masked name: a report quoting it is no home directory itself
+                found.append(Finding("a home directory", f"{start}<{mask(match['name'], 1)}>",
+                                     _line(text, match.start()), found=match.group(0)))
     return found
 
 
@@ -333,21 +333,21 @@ def _machine_ids(text: str) -> list[Finding]:
 
 
 def _this_machine(text: str, words: list[Any]) -> list[Finding]:
-    """This machine's home folder (error), user or host name (warning: it may be a common word)."""
+    """This machine's home directory (error), user or host name (warning: it may be a common word)."""
     found = []
     for pattern, label in words:
         if label == "<page-dir>" or (label == "~" and pattern.pattern.startswith(re.escape("/root"))):
             continue  # root's home is no person's
         match = pattern.search(text)
         if match:
-            kind = {"~": "this machine's home folder", "<user>": "this machine's user name",
+            kind = {"~": "this machine's home directory", "<user>": "this machine's user name",
                     "<host>": "this machine's host name"}[label]
             found.append(Finding(kind, mask(match.group(0), 2), _line(text, match.start()), error=label == "~",
                                  found=match.group(0), mine=True))
     return found
 
 
-# -- scrubbing: nothing published names the home folder, the user or the host ------
+# -- scrubbing: nothing published names the home directory, the user or the host ------
 def private_words() -> list[tuple[re.Pattern[str], str]]:
     pairs = []
     home = os.path.expanduser("~")
@@ -377,7 +377,7 @@ def scrub(text: str | None) -> str | None:
 
 
 def scrub_result(result: Result) -> Result:
-    """``result`` with this machine's home folder, user and host name replaced in what it printed and said."""
+    """``result`` with this machine's home directory, user and host name replaced in what it printed and said."""
     return dataclasses.replace(result, output=scrub(result.output) or "", reason=scrub(result.reason),
                                error=scrub(result.error), reason_code=_scrub_all(result.reason_code))
 

@@ -63,7 +63,7 @@ def fingerprint(machine_id_files: Iterable[str | Path] | None = None) -> str:
 
 
 def record_name(machine_id: str, known: str | None = None) -> str:
-    """The file name of a machine's record, ``<machine-id>-<fingerprint>.json`` (the fingerprint's
+    """The file name of a machine's record, ``<machine-class>-<fingerprint>.json`` (the fingerprint's
     first 8 digits; this machine's where none is given): what every run and ``contribute`` write."""
     return f"{machine_id}-{(known or fingerprint())[:8]}.json"
 

@@ -113,7 +113,7 @@ def _repository_changed(a: dict[str, Any]) -> str:
         files = a["files"]
         shown = ", ".join(files[:10]) + (f" and {len(files) - 10} more" if len(files) > 10 else "")
         parts.append(f"wrote into the repository instead of its working directory: {shown} "
-                     "(write relative to the current directory, a temporary folder; "
+                     "(write relative to the current directory, a temporary directory; "
                      "if another program changed these files meanwhile, run the page again)")
     if a["records"]:
         records = a["records"]

@@ -80,11 +80,11 @@ class BlockRef:
     """Which block a result belongs to.
 
     A block is identified by its page (``es/guides/x.md``), the language ``lang`` of that copy
-    of the page, and its ``index`` among the page's blocks. Where it is written is kept too, but
-    it is not part of its identity: the ``line`` its fence starts at, on the page or, for a fence
-    written in a Markdown file that an include brings into the page, in that ``file``."""
+    of the page, and its ``index`` among the page's blocks. Its location is kept too, but is not
+    part of its identity: the ``line`` where its fence starts, on the page or in the included
+    Markdown ``file`` that holds the fence."""
 
-    page: str  #: path under the docs folder, language folder included: ``es/guides/keras-rx7600.md``
+    page: str  #: path under the docs directory, language folder included: ``es/guides/keras-rx7600.md``
     lang: str  #: the page's language (the language folder), ``es``
     index: int  #: position among the page's blocks
     line: int | None = field(default=None, compare=False)  #: None where the record does not say

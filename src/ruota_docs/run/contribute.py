@@ -41,8 +41,8 @@ class ContributeError(RuntimeError):
 @dataclass
 class Plan:
     root: Path
-    record: Path  #: verification/<machine-id>-<fingerprint>.json (this machine's record, as every run names it)
-    branch: str  #: records/<machine-id>-<fingerprint>
+    record: Path  #: verification/<machine-class>-<fingerprint>.json (this machine's record, as every run names it)
+    branch: str  #: records/<machine-class>-<fingerprint>
     label: str  #: the machine as the site names it
     #: what the owner should know before saying yes (edits not committed, no GPU build of torch, …)
     notes: tuple[str, ...] = ()

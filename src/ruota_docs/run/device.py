@@ -1,4 +1,4 @@
-"""This machine as the engine sees it, the facts that requirement directives are checked against.
+"""This machine as the engine sees it: the facts that requirement directives are checked against.
 
 ``probe()`` is lazy and cached. Nothing calls it until a block has a requirement or a
 record is written. Its GPU facts come from importing torch, which takes seconds (see

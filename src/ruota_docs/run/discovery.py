@@ -2,7 +2,7 @@
 
 ``pytest docs`` (or ``ruota-docs verify``) on a project needs no conftest: a Markdown file
 is a page to run when the nearest ``mkdocs.yml`` above it has it under its ``docs_dir``,
-and the run was pointed at that site — at its folder, its docs folder, or something inside
+and the run was pointed at that site — at its folder, its docs directory, or something inside
 that. A site nested below a path the run was given (a test fixture under ``tests/``) is
 not collected unless the run names it.
 """
@@ -22,12 +22,12 @@ def _site_above(folder: Path) -> Path | None:
 
 
 def docs_dir(root: Path) -> Path:
-    """The docs folder of the site at ``root``, as its mkdocs.yml sets it."""
+    """The docs directory of the site at ``root``, as its mkdocs.yml sets it."""
     return site_config.docs_folder(root, {"docs_dir": site_config.setting(root, "docs_dir")})
 
 
 def site_of_page(path: Path) -> Path | None:
-    """The site root a Markdown file is a page of (None where it is under no site's docs folder)."""
+    """The site root a Markdown file is a page of (None where it is under no site's docs directory)."""
     path = Path(path).resolve()
     root = _site_above(path.parent)
     if root is None:
@@ -38,7 +38,7 @@ def site_of_page(path: Path) -> Path | None:
 
 def requested(arg: Path, root: Path) -> bool:
     """Whether a path given to pytest points at the site at ``root``: the site's folder, its
-    docs folder or something inside it, or a folder between the two."""
+    docs directory or something inside it, or a folder between the two."""
     arg = Path(arg).resolve()
     docs = docs_dir(root)
     return arg == root or arg == docs or docs in arg.parents or (arg in docs.parents and root in arg.parents)

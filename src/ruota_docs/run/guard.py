@@ -1,6 +1,6 @@
 """Noticing blocks that write into the repository instead of their working directory.
 
-Blocks run in a temporary folder and must write there. A block that writes into the
+Blocks run in a temporary directory and must write there. A block that writes into the
 repository (an absolute path, ``os.chdir`` out of its folder) could overwrite a page,
 a snippet or a ledger while the suite runs. The evaluator takes a cheap snapshot of
 the repository (path → modification time, size, inode) after each block and compares
@@ -17,7 +17,7 @@ hash the engine notes under the record's lock (`ruota_docs.records.ledger.noted_
 they are kept, and become the copy.
 
 Not watched: hidden entries (``.git``, ``.venv``, editor swap files, the ledger's
-temporary files), ``__pycache__``, ``*.egg-info``, ``node_modules``, the site folder
+temporary files), ``__pycache__``, ``*.egg-info``, ``node_modules``, the site directory
 named in mkdocs.yml (builds write there), paths git ignores (asked once per run, and
 again only when something changed), and the page's own temporary files. A program
 other than the block writing into the repository during the block (an editor saving a

@@ -346,7 +346,7 @@ def _ini_strict(config: pytest.Config) -> bool:
 
 
 def _runs_pages(config: pytest.Config) -> bool:
-    """Whether this run collects a docs folder (or part of it) to run it: only then do pages run."""
+    """Whether this run collects a docs directory (or part of it) to run it: only then do pages run."""
     return bool(_run(config).sites) and not config.getoption("collectonly", default=False)
 
 
@@ -667,7 +667,7 @@ def _write_record(session: pytest.Session, entries: list[tuple[dict[str, Any], i
 
 def _kept_aside(path: Path, results: Mapping[BlockRef, Result], complete: set[str], machine: Machine,
                 unrun: set[str]) -> Path | None:
-    """The run's record written in the temporary folder instead (merged with the record at
+    """The run's record written in the temporary directory instead (merged with the record at
     ``path`` as it is): the path, or None where that fails too."""
     import shutil  # noqa: PLC0415 — a fault's only
     import tempfile  # noqa: PLC0415

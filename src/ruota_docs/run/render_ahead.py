@@ -45,7 +45,7 @@ class Rendered:
 @dataclass
 class _Child:
     pid: int
-    pipe: int  #: read end: the pickled ``(digest of the text rendered, docs folder, Rendered, what it printed)``
+    pipe: int  #: read end: the pickled ``(digest of the text rendered, docs directory, Rendered, what it printed)``
     path: Path
 
 
@@ -90,7 +90,7 @@ def _child(write: int, path: Path) -> int:
         os.dup2(printed.fileno(), 2)
         sys.stdout = sys.stderr = open(printed.fileno(), "w", encoding="utf-8", closefd=False)  # noqa: SIM115
         warnings.simplefilter("always")
-        found = render(root, path, site_config.read(root).docs_dir)  # the docs folder as PageLayout finds it
+        found = render(root, path, site_config.read(root).docs_dir)  # the docs directory as PageLayout finds it
         sys.stdout.flush()
         printed.seek(0)
         said = [(str(w.message), w.category, w.filename, w.lineno) for w in warned]
@@ -103,7 +103,7 @@ def _child(write: int, path: Path) -> int:
 
 
 def render(root: Path, path: Path, docs_dir: Path):
-    """``(digest of the page's text, the docs folder, Rendered)``: the page rendered as
+    """``(digest of the page's text, the docs directory, Rendered)``: the page rendered as
     `ruota_docs.run.sybil.parsers.BlockParser` renders one."""
     from ruota_docs.blocks import renderer  # noqa: PLC0415 — Python-Markdown: the child's work
     from ruota_docs.blocks.pages import decode_page  # noqa: PLC0415
@@ -116,7 +116,7 @@ def render(root: Path, path: Path, docs_dir: Path):
 def take(path: str | Path, text: str, docs_dir: Path):
     """The child's rendering of the page at ``path`` whose text is ``text``, rendered for the docs
     folder ``docs_dir``; None where there is none (not forked, another page, the page changed
-    since, another docs folder, or the child failed)."""
+    since, another docs directory, or the child failed)."""
     path = Path(path).resolve()
     child = next((c for c in _AHEAD if c.path == path), None)
     if child is None:

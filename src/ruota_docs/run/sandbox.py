@@ -11,7 +11,7 @@ Flatpak uses, packaged by every major distribution) with:
 - the system (``/usr``, ``/etc``, ``/opt``, ``/sys``), the interpreter, the virtualenv, the
   package and the repository bound read-only, the page's folder writable, and a private
   ``/tmp``: a block cannot change a page, a snippet or a record, nor reach the record locks;
-  home folders are not there at all;
+  home directories are not there at all;
 - the GPU device nodes bound in (``/dev/kfd``, ``/dev/dri``, ``/dev/nvidia*``), where present;
 - an environment built from an allow-list (`environment`), never the invoking user's as is;
 - resource limits (`Limits`): memory, processes and file size, with defaults.

@@ -53,10 +53,10 @@ def _flag(value: str | None) -> bool:
 class Settings:
     """Every option of a run, with the defaults of a plain ``pytest docs/``."""
 
-    #: The project folder (where mkdocs.yml is): the repository the guard watches, and what
+    #: The project directory (where mkdocs.yml is): the repository the guard watches, and what
     #: the unprivileged user must be able to reach.
     root: Path = field(default_factory=Path.cwd)
-    #: The docs folder (``docs_dir`` of mkdocs.yml), absolute.
+    #: The docs directory (``docs_dir`` of mkdocs.yml), absolute.
     docs_dir: Path | None = None
     #: The language the others are translated from: its pages run first, so that identical
     #: translations are credited (``source_language``, else i18n's default language).
@@ -120,11 +120,11 @@ class Settings:
 
     def record_path(self, machine_id: str) -> Path:
         """The record file this run writes, for the machine ``machine_id``: ``--record``, else
-        ``<machine-id>-<fingerprint>.json`` in the records folder (as ``contribute`` names it)."""
+        ``<machine-class>-<fingerprint>.json`` in the records directory (as ``contribute`` names it)."""
         target = self.record or self.record_dir or self.root / site_config.DEFAULT_RECORD_DIR
         if target.suffix == ".json":
             return target
-        # a record of this machine named as before (``<machine-id>.json``) goes on being its record:
+        # a record of this machine named as before (``<machine-class>.json``) goes on being its record:
         # a second file of the same machine would be refused beside it
         earlier = target / f"{machine_id}.json"
         return earlier if _of_this_machine(earlier) else target / provenance.record_name(machine_id)

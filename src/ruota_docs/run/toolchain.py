@@ -8,9 +8,9 @@ userland (``requires: hipcc``, ``hipcc arch=gfx906``, ``tool=roc-obj-ls``). It p
   ``/opt/rocm/bin``, where ROCm installs its programs without adding them to ``PATH``.
 - `compiler`, which finds hipcc and the HIP version that ``hipcc --version`` reports.
 - `builds`, which finds the gfx targets hipcc can build for by compiling a tiny kernel for
-  each of them, in parallel. That clang knows a processor's name does not mean the device
-  libraries for it are installed: Debian's clang 15 knows gfx1100, but its ROCm 5.2 device
-  libraries do not.
+  each of them, in parallel. Clang may know a processor's name without the device libraries
+  for it being installed: Debian's clang 15 knows gfx1100, but its ROCm 5.2 device libraries
+  do not.
 - `describe`, which says what this machine has, in the words that skip reasons use.
 - `rocminfo`, which runs ``rocminfo`` and returns its agents, or why there are none.
 
@@ -73,7 +73,7 @@ def searched() -> str:
 
 
 def find_program(name: str) -> str | None:
-    """The path of program ``name``, on ``PATH`` or else in a ROCm folder, or ``None`` if it is not installed."""
+    """The path of program ``name``, on ``PATH`` or else in a ROCm directory, or ``None`` if it is not installed."""
     found = shutil.which(name)
     if found:
         return found

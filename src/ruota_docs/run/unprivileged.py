@@ -1,17 +1,17 @@
 """Running pages as readers run them: an unprivileged user when the suite runs as root.
 
 Readers run the guides' code as an ordinary user, in the ``render`` and ``video``
-groups; code that checks permissions (device nodes, groups, home folders) behaves
+groups; code that checks permissions (device nodes, groups, home directories) behaves
 differently as root. So when the suite runs as root, each page's process (and its
 shell blocks) runs as the system user ``ruota-docs-runner`` — created when missing,
 with no login shell, in ``render`` and ``video`` (groups created when the system
-lacks them) — with ``HOME`` inside the page's temporary folder, which belongs to it.
+lacks them) — with ``HOME`` inside the page's temporary directory, which belongs to it.
 ``--run-as-root`` (``RUOTA_DOCS_RUN_AS_ROOT=1``) keeps root; the record says per block
 which it was (``as_root``). Both come in through :class:`ruota_docs.run.settings.Settings`.
 
 That user must be able to reach what a page's process reads: the interpreter and
 its standard library, the virtualenv, the package, the repository (``snippets/``,
-``src/``) and the temporary folder. A repository or interpreter under a home folder
+``src/``) and the temporary directory. A repository or interpreter under a home directory
 with mode 0700 (``/root``) is out of its reach: `prepare` finds that once per run,
 as that user, and raises `RunnerError` naming each path and the two ways out. It
 never falls back to root on its own.
@@ -184,7 +184,7 @@ def needed_paths(root: Path | None) -> dict[str, str]:
         sysconfig.get_paths()["purelib"]: "the virtualenv's packages",
         sysconfig.get_paths()["platlib"]: "the virtualenv's packages",
         str(package): "the ruota_docs package the page's process imports",
-        tempfile.gettempdir(): "the folder of the pages' temporary folders",
+        tempfile.gettempdir(): "the folder of the pages' temporary directories",
     }
     if root is not None:
         for sub, what in (("", "the repository"), ("snippets", "the repository's snippets"),
@@ -306,7 +306,7 @@ def _prepared(root: str | None, user: str) -> Runner | RunnerError:
 def _access_key(runner: Runner, paths: dict[str, str]) -> str:
     """What the checks depend on: the user and its groups, the interpreter, and the owner,
     mode and ACL of every folder on the way. Not its change time: every file created in a
-    folder changes that (a page's temporary folder in /tmp, a record), and the check would
+    folder changes that (a page's temporary directory in /tmp, a record), and the check would
     run again on every run."""
     parts = [str(runner.uid), ",".join(map(str, sorted(runner.groups))), sys.executable, sys.version]
     for path, _ in dict.fromkeys(pair for target in paths if os.path.exists(target) for pair in _chain(target)):

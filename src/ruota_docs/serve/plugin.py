@@ -62,7 +62,7 @@ class LivePreviewPlugin(RuotaDocsPlugin):
 
 def _reloader(config):
     """What loads the configuration again as ``mkdocs serve`` does before each rebuild: the
-    same file, site folder and command-line options, served at the same address."""
+    same file, site directory and command-line options, served at the same address."""
     options = {"site_dir": config.site_dir} | {name: config[name] for name in _COMMAND_LINE_OPTIONS}
     options["dev_addr"] = f"{config.dev_addr.host}:{config.dev_addr.port}"
     options["watch"] = list(config.watch)

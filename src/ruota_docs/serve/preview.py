@@ -32,7 +32,7 @@ SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 
 
 class PreviewError(Exception):
-    """A site folder or a base path this server cannot serve."""
+    """A site directory or a base path this server cannot serve."""
 
 
 def normalise_base(base: str) -> str:
@@ -84,7 +84,7 @@ class PagesHandler(http.server.SimpleHTTPRequestHandler):
         return self._send_file(target, 200)
 
     def translate_path(self, path: str) -> str:
-        # the base path is where the site folder is mounted, not a folder inside it
+        # the base path is where the site directory is mounted, not a folder inside it
         raw = urlsplit(path).path
         return super().translate_path("/" + raw[len(self.base):] if raw.startswith(self.base) else raw)
 

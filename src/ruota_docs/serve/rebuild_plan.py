@@ -15,7 +15,7 @@ A page is rebuilt in every language whose site shows something of it:
   as the engine collects blocks.
 
 Anything else rebuilds the whole site, as MkDocs' own rebuild does after every change: a page
-added, removed or renamed (the navigation changes), any other file under the docs folder,
+added, removed or renamed (the navigation changes), any other file under the docs directory,
 the configuration, the theme's overrides, the records, the package's code (the API
 reference), and a page not rendered yet in this process. A change of a page's title is
 found while it is rebuilt (:mod:`ruota_docs.serve.partial_build`).

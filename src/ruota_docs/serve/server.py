@@ -3,8 +3,8 @@
     python -m ruota_docs.serve [-a 127.0.0.1:8000] [-f mkdocs.yml] [--open] [--full] [--poll 0.2]
 
 ``make serve`` runs it. Like ``mkdocs serve``, it builds the site (every language) into a
-temporary folder, serves it at the ``dev_addr`` of mkdocs.yml and reloads the browser after
-each rebuild; it watches the docs folder, mkdocs.yml, mkdocs.yml's ``watch:`` list and the
+temporary directory, serves it at the ``dev_addr`` of mkdocs.yml and reloads the browser after
+each rebuild; it watches the docs directory, mkdocs.yml, mkdocs.yml's ``watch:`` list and the
 folders pages include files from. Plain ``mkdocs serve`` gets the same :class:`Builder`
 from the ``ruota_docs`` plugin's ``on_serve`` (:mod:`ruota_docs.serve.plugin`); this command
 adds ``--full`` and ``--poll``.
@@ -76,7 +76,7 @@ def changes(before: Snapshot, after: Snapshot) -> dict[Path, str]:
 
 
 def include_dirs(config) -> list[Path]:
-    """The folders pymdownx.snippets includes from (its ``base_path``), from the project folder."""
+    """The folders pymdownx.snippets includes from (its ``base_path``), from the project directory."""
     options = (config.mdx_configs or {}).get("pymdownx.snippets") or {}
     paths = options.get("base_path", ["."])
     paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
@@ -98,7 +98,7 @@ class Builder:
         self.healthy = False  #: whether the last build succeeded (else the next builds everything)
 
     def watched(self, config) -> list[Path]:
-        """The docs folder, mkdocs.yml, its ``watch:`` list and the folders pages include from."""
+        """The docs directory, mkdocs.yml, its ``watch:`` list and the folders pages include from."""
         paths = [Path(config.docs_dir), *([Path(config.config_file_path)] if config.config_file_path else []),
                  *(Path(p) for p in config.watch), *(d for d in include_dirs(config) if d.exists())]
         return list(dict.fromkeys(p.resolve() for p in paths))

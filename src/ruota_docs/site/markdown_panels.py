@@ -12,7 +12,7 @@ each block last passed, page by page, with this extension::
     html = md.convert(text)
 
 ``root`` is the folder of the site's mkdocs.yml (the records are its ``record_dir``), ``page``
-the page's path under the docs folder (a block's record is found by its page, its index and
+the page's path under the docs directory (a block's record is found by its page, its index and
 its code), ``lang`` the reader's language (the page's, by default). Under Zensical, which makes
 one Markdown instance per page with its rendering context, ``page`` and ``root`` come from that
 context: the site names the extension in its ``markdown_extensions`` with no options. The
@@ -90,7 +90,7 @@ class PanelsExtension(Extension):
     def __init__(self, **kwargs) -> None:
         self.config = {
             "root": [".", "the folder of the site's mkdocs.yml"],
-            "page": ["", "the page's path under the docs folder (es/guide.md)"],
+            "page": ["", "the page's path under the docs directory (es/guide.md)"],
             "lang": ["", "the reader's language (default: the page's)"],
         }
         super().__init__(**kwargs)
@@ -113,7 +113,7 @@ class PanelsExtension(Extension):
 
 def _zensical_context(md):
     """Zensical's rendering context (its ``rendering_context`` preprocessor: the page being rendered,
-    ``page.path`` under the docs folder, and the site's configuration), or None outside Zensical."""
+    ``page.path`` under the docs directory, and the site's configuration), or None outside Zensical."""
     if "rendering_context" not in md.preprocessors:
         return None
     context = md.preprocessors["rendering_context"]

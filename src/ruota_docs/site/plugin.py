@@ -515,6 +515,8 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
         written = self.languages.page_language(page.file.src_uri)
         if lang == "fr" and page.content and (written == lang or written not in LANGUAGE_NAMES):
             page.content = typography.french(page.content)
+        if page.content:  # English text (the page, or the API's docstrings elsewhere) in English typography
+            page.content = typography.english(page.content, default=lang == "en")
         return context
 
     @event_priority(-100)  # after the search plugin and every other that reads the content
@@ -537,6 +539,7 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
         if written != lang and written in LANGUAGE_NAMES:  # the source page, shown where no translation exists
             output = output.replace(_ARTICLE, f'<article lang="{written}" class="md-content__inner md-typeset">', 1)
             output = output.replace(_BANNER, f'<div lang="{lang}" class="admonition note ruota-banner">')
+        output = typography.english(output, default=lang == "en")  # <html lang> decides, where it is set
         return typography.french(output) if lang == "fr" else output
 
     def on_post_template(self, output, template_name, config):
@@ -636,7 +639,7 @@ def _align_with_file(rendered, own: list | None, lang: str, reason: str = "engin
 
 
 def _outside(path: str | None, docs_dir: Path) -> str:
-    """Where a page's file is, relative to the docs folder, if it is outside it ("" if inside)."""
+    """Where a page's file is, relative to the docs directory, if it is outside it ("" if inside)."""
     if not path:
         return ""
     found = Path(path).resolve()

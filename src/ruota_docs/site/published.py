@@ -8,7 +8,7 @@ the rules a reader could be harmed by, naming the file and the field, as the che
 - a record larger than any the engine writes (`ruota_docs.records.schema.RECORD_LIMIT`);
 - a provenance that does not fit (a CI record whose link is not to its workflow run, or to a
   run of another repository than the site's own, where mkdocs.yml's ``repo_url`` names it);
-- personal data (a user and host name, a home folder, an e-mail address, a token) in an output
+- personal data (a user and host name, a home directory, an e-mail address, a token) in an output
   or a reason the site shows: only those, as they are shown, since reading every output of a
   thousand records would cost each build more than the records themselves. What the page itself
   holds (its Markdown, its blocks' code) and the ``allow_private`` option are the docs' own

@@ -1,4 +1,4 @@
-"""French typography of built pages: the spaces French sets before ``: ; ? !`` and inside « ».
+"""The typography of built pages: the spaces French sets before ``: ; ? !`` and inside « », and English
 
 The convention is the Imprimerie nationale's, as commonly applied on the web: a
 no-break space (U+00A0) before ``:`` and inside guillemets ``« »``, a narrow no-break
@@ -33,7 +33,7 @@ import bisect
 import html
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 NBSP = "\u00a0"
@@ -287,21 +287,22 @@ def _attribute(raw: str, name: str, value: str) -> str:
     return pattern.sub(lambda m: m[1] + '"' + html.escape(value, quote=True) + '"', raw, count=1)
 
 
-def _french_attributes(tag: str, values: dict, raw: str) -> str:
+def _readable_attributes(tag: str, values: dict, raw: str, plain: Callable[[str], str]) -> str:
+    """``raw`` with the values people read (a title, a page's description) set by ``plain``."""
     names = [n for n in READABLE if values.get(n)]
     describes = values.get("name") in META_TEXT or values.get("property") in META_TEXT
     if tag == "meta" and describes and values.get("content"):
         names.append("content")
     for name in names:
-        fixed = french_text(values[name])
+        fixed = plain(values[name])
         if fixed != values[name]:
             raw = _attribute(raw, name, fixed)
     return raw
 
 
-def _respace(flow: list[_Piece], out: list[str]) -> None:
-    """French spacing in one block's text, ``flow``: its pieces' new text goes to ``out``."""
-    if not any(piece.editable and _SIGNS.search(piece.text) for piece in flow):
+def _respace(flow: list[_Piece], out: list[str], rules: _Rules) -> None:
+    """The ``rules``' edits in one block's text, ``flow``: its pieces' new text goes to ``out``."""
+    if not any(piece.editable and rules.signs.search(piece.text) for piece in flow):
         return
     text = "".join(p.text for p in flow)
     starts = list(itertools.accumulate((len(p.text) for p in flow[:-1]), initial=0))
@@ -312,7 +313,7 @@ def _respace(flow: list[_Piece], out: list[str]) -> None:
         return n, position - starts[n]
 
     changes: dict[int, list[tuple[int, int, str]]] = {}
-    for start, end, new in _edits(text, editable):
+    for start, end, new in rules.edits(text, editable):
         if start == end:  # an insertion: into the editable character it precedes, else follows
             if start < len(text) and editable[start]:
                 n, i = owner(start)
@@ -331,15 +332,16 @@ def _respace(flow: list[_Piece], out: list[str]) -> None:
         out[flow[n].token] = value
 
 
-def _inside(tag: str, attrs: dict, code: bool, french_here: bool, code_ids: set[str]) -> tuple[bool, bool]:
+def _inside(tag: str, attrs: dict, code: bool, in_language: bool, code_ids: set[str],
+            lang: str) -> tuple[bool, bool]:
     """Whether the content of the element ``tag`` opens (with ``attrs``, inside an element
-    whose content is ``code`` and ``french_here``) is code, and is French: code stays code, a
+    whose content is ``code`` and ``in_language``) is code, and is in ``lang``: code stays code, a
     link to a heading of code is code, and a lang= attribute sets the element's language."""
     href = attrs.get("href") or ""
     code = code or tag in CODE or (tag == "a" and href.startswith("#") and href[1:] in code_ids)
     if attrs.get("lang") is not None:
-        french_here = attrs["lang"].lower().startswith("fr")
-    return code, french_here
+        in_language = attrs["lang"].lower().startswith(lang)
+    return code, in_language
 
 
 def _close(stack: list[tuple[str, bool, bool]], open_tags: dict[str, int], tag: str) -> None:
@@ -354,28 +356,79 @@ def _close(stack: list[tuple[str, bool, bool]], open_tags: dict[str, int], tag: 
             break
 
 
+@dataclass(frozen=True)
+class _Rules:
+    """A language's typography: the language (a ``lang`` prefix), the edits of a block's text,
+    a sign without which a block is left alone, and the same edits for plain text (attributes)."""
+
+    lang: str
+    edits: Callable[[str, list[bool]], list[_Edit]]
+    signs: re.Pattern[str]
+    plain: Callable[[str], str]
+
+
+#: Where a quotation mark opens rather than closes: after these (or at the start of a block).
+_OPENS_AFTER = frozenset(_SPACES) | frozenset("([{“‘—–/-")
+
+
+def _quote_edits(text: str, editable: list[bool]) -> list[_Edit]:
+    """The curly form of each straight quotation mark and apostrophe: ``“`` or ``‘`` where it opens
+    (at the start, after a space or an opening bracket), ``”`` or ``’`` elsewhere (``it’s``, the
+    guides’ blocks). A mark alone between spaces, or in an address, is left alone."""
+    edits = []
+    for match in re.finditer("[\"']", text):
+        a = match.start()
+        if not editable[a] or _in_literal(text, a, a + 1):
+            continue
+        opens = a == 0 or text[a - 1] in _OPENS_AFTER
+        if opens and (a + 1 == len(text) or _is_space(text[a + 1])):
+            continue
+        edits.append((a, a + 1, ("“" if opens else "”") if match[0] == '"' else ("‘" if opens else "’")))
+    return edits
+
+
+def english_text(text: str) -> str:
+    """English quotation marks and apostrophes in plain text (an attribute's value, a string)."""
+    out = text
+    for start, end, new in sorted(_quote_edits(text, [True] * len(text)), reverse=True):
+        out = out[:start] + new + out[end:]
+    return out
+
+
+_FRENCH = _Rules("fr", _edits, _SIGNS, french_text)
+_ENGLISH = _Rules("en", _quote_edits, re.compile("[\"']"), english_text)
+
+
 def french(page: str) -> str:
     """``page`` (HTML) with French spacing in its prose; code is left byte for byte."""
-    return _French(page).run()
+    return _Walk(page, _FRENCH, True).run()
 
 
-class _French:
-    """One walk through a page's HTML for `french`: text between tags is gathered into a flow of
-    prose, respaced where a block-level tag ends it."""
+def english(page: str, default: bool = True) -> str:
+    """``page`` (HTML) with English quotation marks and apostrophes (“ ” ‘ ’) in its English
+    prose: the whole page where it is English (``default``, or ``<html lang="en">``), else only
+    the elements marked ``lang="en"`` (the API's docstrings on a Spanish page). Code is left byte
+    for byte."""
+    return _Walk(page, _ENGLISH, default).run()
 
-    def __init__(self, page: str) -> None:
-        self.page = page
+
+class _Walk:
+    """One walk through a page's HTML: text between tags is gathered into a flow of prose, edited
+    by the language's ``rules`` where a block-level tag ends it."""
+
+    def __init__(self, page: str, rules: _Rules, default: bool) -> None:
+        self.page, self.rules, self.default = page, rules, default
         self.code_ids = _code_headings(page)
         self.out: list[str] = []
-        # open elements: (tag, inside code, in French); a lang= attribute sets the language of
-        # its element (``<div lang="fr">`` inside a Spanish page body is French again), code stays code
+        # open elements: (tag, inside code, in the rules' language); a lang= attribute sets the language
+        # of its element (``<div lang="fr">`` inside a Spanish page body is French again), code stays code
         self.stack: list[tuple[str, bool, bool]] = []
         self.open_tags: dict[str, int] = {}
         self.flow: list[_Piece] = []
 
     def flush(self) -> None:
         if self.flow:
-            _respace(self.flow, self.out)
+            _respace(self.flow, self.out, self.rules)
             self.flow.clear()
 
     def run(self) -> str:
@@ -385,9 +438,9 @@ class _French:
             match = _TOKEN.search(page, position)
             at = match.start() if match else len(page)
             if at > position:
-                code, french_here = self.stack[-1][1:] if self.stack else (False, True)
+                code, here = self.stack[-1][1:] if self.stack else (False, self.default)
                 out.append(page[position:at])
-                self.flow.append(_Piece(len(out) - 1, out[-1], french_here and not code))
+                self.flow.append(_Piece(len(out) - 1, out[-1], here and not code))
             if match is None:
                 break
             raw, position = match.group(), match.end()
@@ -407,7 +460,8 @@ class _French:
         return "".join(out)
 
     def start_tag(self, match: re.Match[str], at: int, position: int) -> int:
-        """A start tag: its attributes in French where its text is; a code block passed over whole.
+        """A start tag: its attributes in the language's typography where its text is in that language; a
+        code block passed over whole.
         Returns where the walk goes on."""
         raw, tag = match.group(), match["start"].lower()
         if tag not in INLINE:
@@ -418,13 +472,13 @@ class _French:
             self.out.append(self.page[at:position])
             self.flush()
             return position
-        code, french_here = self.stack[-1][1:] if self.stack else (False, True)
+        code, here = self.stack[-1][1:] if self.stack else (False, self.default)
         attrs = _attributes(match["attrs"]) if _READ_ATTRIBUTES.search(raw) else {}
         if tag == "a" and _is_permalink(attrs):
             self.flush()  # the heading's text ends before its ¶: « Pourquoi ?¶ » would read as one word
-        code, french_here = _inside(tag, attrs, code, french_here, self.code_ids)
-        self.out.append(_french_attributes(tag, attrs, raw) if french_here and not code and attrs else raw)
+        code, here = _inside(tag, attrs, code, here, self.code_ids, self.rules.lang)
+        self.out.append(_readable_attributes(tag, attrs, raw, self.rules.plain) if here and not code and attrs else raw)
         if not empty and tag not in VOID:
-            self.stack.append((tag, code, french_here))
+            self.stack.append((tag, code, here))
             self.open_tags[tag] = self.open_tags.get(tag, 0) + 1
         return position

@@ -269,7 +269,7 @@ def _structure_problems(src_struct: list, dst_struct: list, page: str, source_pa
     return []
 
 
-# -- the whole docs folder ---------------------------------------------------------
+# -- the whole docs directory ---------------------------------------------------------
 def pages_by_language(docs_dir: Path, languages: list[str]) -> dict[str, set[str]]:
     return {lang: {p.relative_to(docs_dir / lang).as_posix() for p in (docs_dir / lang).rglob("*.md")}
             for lang in languages}
@@ -277,9 +277,9 @@ def pages_by_language(docs_dir: Path, languages: list[str]) -> dict[str, set[str
 
 def check(docs_dir: Path, languages: list[str], source_lang: str = "es", untranslated: list[str] = (),
           root: Path | None = None, glossaries: dict[str, Glossary] | None = None) -> list[Problem]:
-    """Every parity problem in the docs folder, and every variant that a language's glossary rules out.
+    """Every parity problem in the docs directory, and every variant that a language's glossary rules out.
 
-    ``root`` is the project folder, by default the docs folder's parent."""
+    ``root`` is the project directory, by default the docs directory's parent."""
     docs_dir = Path(docs_dir)
     root = Path(root) if root else docs_dir.parent
     present = pages_by_language(docs_dir, languages)

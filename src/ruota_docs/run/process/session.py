@@ -24,7 +24,7 @@ When the suite runs as root, the page's processes run as an unprivileged user
 (:mod:`ruota_docs.run.unprivileged`), with HOME in the page's folder; the parent stays
 root, so it can still kill them and read what they printed.
 
-A fault of the machine (no space left where the page writes, no temporary folder) is not the
+A fault of the machine (no space left where the page writes, no temporary directory) is not the
 block's: it raises :class:`MachineFault`, which ends the run naming the path, and the block is
 not recorded.
 """
@@ -68,14 +68,14 @@ _FULL = (errno.ENOSPC, errno.EDQUOT)
 
 
 class MachineFault(RuntimeError):
-    """A fault of the machine, not of the block: no space left, a missing temporary folder."""
+    """A fault of the machine, not of the block: no space left, a missing temporary directory."""
 
 
 def _page_folder() -> Path:
-    """A new folder for a page, in the temporary folder; a `MachineFault` where there is none."""
+    """A new folder for a page, in the temporary directory; a `MachineFault` where there is none."""
     asked = os.environ.get("TMPDIR")
     if asked and not os.path.isdir(asked):  # Python would quietly use another one
-        raise MachineFault(f"the temporary folder TMPDIR={asked} does not exist; create it or unset TMPDIR")
+        raise MachineFault(f"the temporary directory TMPDIR={asked} does not exist; create it or unset TMPDIR")
     try:
         return Path(tempfile.mkdtemp(prefix="ruota-page-"))
     except OSError as error:

@@ -14,7 +14,7 @@ __all__ = ["make_sybil"]
 
 
 def make_sybil(root: str | Path, docs_dir: str | Path | None = None, patterns=("*.md",)):
-    """The Sybil that collects every page under the docs folder, each block with the evaluator of its kind."""
+    """The Sybil that collects every page under the docs directory, each block with the evaluator of its kind."""
     from ruota_docs.run.sybil.compat import PageSybil, check_sybil  # noqa: PLC0415 — see the module docstring
     from ruota_docs.run.sybil.data import DataEvaluator  # noqa: PLC0415
     from ruota_docs.run.sybil.evaluators import RUN_FIXTURE, BlockEvaluator, teardown_page  # noqa: PLC0415

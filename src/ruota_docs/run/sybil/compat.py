@@ -64,7 +64,7 @@ def example_of(item: Any) -> Example | None:
 class PageSybil(Sybil):
     """Sybil, naming each test by its block's index on the page, reporting it where the block is
     written (`PageItem`), and telling the pytest plugin which pages a conftest's hook made with it
-    collects. ``root`` is the project folder, which an included file's path is relative to."""
+    collects. ``root`` is the project directory, which an included file's path is relative to."""
 
     def __init__(self, *args: Any, identify: Callable[[str, Example], str], root: Path, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -147,7 +147,7 @@ class PageFile(SybilFile):
 
     @property
     def root(self) -> Path:
-        """The project folder of the page's Sybil, which an included file's path is relative to."""
+        """The project directory of the page's Sybil, which an included file's path is relative to."""
         return self.sybils[0].root
 
     def collect(self):  # Sybil's, with our items

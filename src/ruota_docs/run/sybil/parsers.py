@@ -30,7 +30,7 @@ class PageProblem:
 
 
 class PageLayout:
-    """Where pages live: the project folder and its docs folder."""
+    """Where pages live: the project directory and its docs directory."""
 
     def __init__(self, root: Path, docs_dir: Path | None = None) -> None:
         self.root = Path(root).resolve()
