@@ -606,7 +606,7 @@ def test_command_lines_and_exit_status(project, good, capsys):
     assert out == [
         f"{path}: machine.hip: error: no HIP version (torch.version.hip): a ROCm machine must record it",
         f"{path}: es/p.md#1: warning: stale: the code of block 1 (line 7) has changed since it ran",
-        "  hint: The site shows this block as not verified until the page runs again on this machine.",
+        "  hint: The site marks this block “Not yet verified” until the page runs again on this machine.",
         f"{path}: 9 entries, 1 stale, 1 error, 1 warning",
         "REFUSED: 1 record, 9 entries (1 stale); 1 error, 1 warning",
     ]
@@ -637,7 +637,7 @@ def test_command_json_and_strict(project, good, capsys):
     assert report["records"][0]["problems"][0] | {"file": None} == {
         "file": None, "where": "es/p.md#1", "severity": "warning", "rule": "stale",
         "message": "stale: the code of block 1 (line 7) has changed since it ran",
-        "hint": "The site shows this block as not verified until the page runs again on this machine."}
+        "hint": "The site marks this block “Not yet verified” until the page runs again on this machine."}
 
 
 def test_command_needs_files_and_reports_missing_ones(project, capsys):

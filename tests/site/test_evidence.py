@@ -98,6 +98,20 @@ def test_key_blocks_are_checked_where_the_site_gives_them():
         evidence.key_blocks({"guides/g.md": {"environment": ["g/010_env.py"]}})
 
 
+def test_a_guides_short_title_heads_its_column_in_each_language(project):
+    """The column and the machines' lists name a guide by the short title the site gives it, in the reader's
+    language; a language without one keeps the heading up to its colon; a title that is not text stops the build."""
+    table = {key: {**levels, "title": {"en": "A guide"}} for key, levels in TABLE.items()}
+    checked = evidence.key_blocks(table)
+    assert evidence.load_guides(project, project / "docs", "en", checked)[0].title == "A guide"
+    assert evidence.load_guides(project, project / "docs", "es", checked)[0].title == "Una guía"
+    with pytest.raises(evidence.EvidenceError, match=r"guides/g.md: title: give the guide's short title in each "
+                                                     r"language"):
+        evidence.key_blocks({key: {**levels, "title": "A guide"} for key, levels in TABLE.items()})
+    with pytest.raises(evidence.EvidenceError, match=r"guides/g.md: title: "):
+        evidence.key_blocks({key: {**levels, "title": {"en": " "}} for key, levels in TABLE.items()})
+
+
 @pytest.mark.parametrize("target, error", [
     ("", "give the machines the guide is written for"),
     (["rocm"], "give the machines the guide is written for"),
@@ -145,6 +159,9 @@ def test_the_repositorys_guides_have_their_key_blocks(lang):
     guides = evidence.load_guides(REPO, REPO / "docs", lang, table)
     assert [g.key for g in guides] == list(table)
     assert all(g.key_blocks["environment"] and g.key_blocks["self_test"] for g in guides)
+    # every column of the card matrix by the same rule: the guide's short title, none a full heading
+    assert all(g.title == table[g.key]["title"][lang] for g in guides)
+    assert all(len(g.title) <= 40 for g in guides)
 
 
 #: The site's cards, as mkdocs.yml gives them.

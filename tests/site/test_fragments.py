@@ -56,7 +56,8 @@ def test_which_blocks_are_rocm_toolchain_or_device():
 
 
 def rows(table: str) -> list[tuple[str, str, str]]:
-    cells = re.findall(r"<tr><td>(.*?)</td><td class=\"ruota-num\">(.*?)</td><td>(?:<svg.*?</svg>) (.*?)</td></tr>", table)
+    # the icon, then the words with no space before them (the text readers copy starts with a word)
+    cells = re.findall(r"<tr><td>(.*?)</td><td class=\"ruota-num\">(.*?)</td><td>(?:<svg.*?</svg>)(\S.*?)</td></tr>", table)
     return [tuple(html.unescape(x) for x in c) for c in cells]
 
 
@@ -70,7 +71,7 @@ def test_toolchain_verified_device_without_record():
         (block("tool=roc-obj-ls", skip=True), verdict()),  # never run by design: not counted
     ])]
     assert rows(fragments.rocm_evidence(pages, "en")) == [
-        ("ROCm tools without a GPU: hipcc and the other command-line tools", "2",
+        ("ROCm tools without a GPU (hipcc and other commands)", "2",
          "CPU x86_64: 2 of 2 passed (1 December 2026)"),
         ("ROCm device: PyTorch on an AMD GPU", "2", "no record yet"),
     ]
@@ -152,7 +153,7 @@ def test_summary_line_with_singulars():
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     line = _words(fragments.page_summary([(_block(), passed), (_block("rocm"), skipped)], "fr"))
     assert ("Sur cette page, un bloc de code sur deux a été vérifié sur une machine de test (dernière exécution : "
-            "1er décembre 2026). Le bloc restant n'a pas été exécuté car aucune machine de test ne fournit "
+            "1er décembre 2026). Le bloc restant n'a pas été exécuté car aucune machine de test n'a "
             "ROCm.") in line
     assert "La raison figure" not in line  # the sentence has just said it
 
@@ -166,7 +167,7 @@ def test_the_blocks_not_verified_share_one_sentence():
     # skipped for two different needs: said in general words
     blocks = [(_block(), passed), (_block("rocm"), skipped), (_block("network"), skipped), (never_run, Verdict([]))]
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
-    assert line.endswith("Of the other three, one is deliberately not tested and two were skipped because no test "
+    assert line.endswith("Of the other three, one is not tested by design and two were skipped because no test "
                          "machine meets their requirements. The mark under each one says why.")
     restantes = " ".join(_words(fragments.page_summary(blocks, "es")).split())
     assert ("De los tres restantes, uno se excluye de las pruebas a propósito y dos se han omitido porque ninguna "
@@ -192,9 +193,9 @@ def test_summary_counts_above_ten_stay_digits_and_machines_are_not_overstated():
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={"skip": True})
     blocks = [(_block(), both), (_block(), cpu_only)] + [(never_run, Verdict([]))] * 11
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
-    assert line.startswith("On this page, 2 of 13 code blocks have been verified on at least one of the two test "
+    assert line.startswith("On this page, 2 of the 13 code blocks have been verified on at least one of the two test "
                            "machines (last run: 1 December 2026).")
-    assert "The other 11 are deliberately not tested." in line
+    assert "The other 11 are not tested by design." in line
     line = " ".join(_words(fragments.page_summary(blocks[:1] + blocks[2:4], "fr")).split())
     assert line.startswith("Sur cette page, un bloc de code sur trois a été vérifié sur deux machines de test (")
     assert "Les deux autres sont exclus des tests à dessein." in line
@@ -236,7 +237,10 @@ def test_chart_series_names_units_and_headers():
     # all measured: no Source column; a reported value brings it back
     assert "<th>Machine</th><th>sans découpage (Mio)</th><th>découpé (Mio)</th>" in shown
     reported = fragments.chart(options | {"metrics": "peak_a", "labels": "a", "reported": "article=70"}, entries, "fr")
-    assert "<th>Machine</th><th>Source</th><th>Valeur (Mio)</th>" in reported
+    # one series: headed by its label where the author gives one, else by the generic word
+    assert "<th>Machine</th><th>Source</th><th>a (Mio)</th>" in reported
+    unlabelled = fragments.chart(options | {"metrics": "peak_a", "labels": "", "reported": "article=70"}, entries, "fr")
+    assert "<th>Machine</th><th>Source</th><th>Valeur (Mio)</th>" in unlabelled
     assert f">1\u202f081,4{NB}Mio</text>" in shown
     # the machine heads its series (a CPU named as the marks name it, never "x86_64"), each series in full
     assert re.findall(r'class="ruota-chart-(group|label)">([^<]*)</text>', shown) == [
@@ -290,8 +294,33 @@ def test_status_counts_compiled_code_apart_from_the_blocks_that_passed():
             '<td class="ruota-num">0</td><td class="ruota-num">0</td><td class="ruota-num">0</td>'
             '<td class="ruota-num">0</td></tr>') in shown
     summary = " ".join(_words(fragments.page_summary(items, "en")).split())
-    assert summary.startswith("On this page, one of two code blocks has been verified")  # the same count
+    assert summary.startswith("On this page, one of the two code blocks has been verified")  # the same count
     assert 'class="ruota-chart-bar ruota-chart-compiled"' in shown  # the chart draws it in its own colour
+
+
+def test_the_machines_table_names_pytorch_as_it_names_itself():
+    """The version the output tabs print (2.11.0+cu130), not the package's bare one (2.11.0); another
+    package, or a torch whose own version does not extend the package's, as recorded."""
+    machine = Machine(backend="cuda", machine="x86_64", os="linux", torch="2.11.0+cu130",
+                      packages={"torch": "2.11.0", "numpy": "2.5.2"})
+    facts = fragments._described(Record(machine_id="h100", machine=machine, updated="2026-12-01T10:00:00Z"), "en")["facts"]
+    assert facts.endswith("numpy 2.5.2, torch 2.11.0+cu130")
+    other = Machine(backend="cpu", machine="x86_64", os="linux", torch="2.12.0", packages={"torch": "2.11.0"})
+    facts = fragments._described(Record(machine_id="cpu", machine=other, updated="2026-12-01T10:00:00Z"), "en")["facts"]
+    assert facts.endswith("torch 2.11.0")
+
+
+def test_the_machines_table_lists_the_machines_in_the_order_of_the_chart_above_it():
+    cpu = Record(machine_id="cpu", machine=Machine(backend="cpu", machine="x86_64", os="linux"), updated="2026-12-01T10:00:00Z")
+    h100 = Record(machine_id="h100", machine=Machine(backend="cuda", machine="x86_64", os="linux", gpu_name="NVIDIA H100",
+                                                     arch="sm_90"), updated="2026-12-01T10:00:00Z")
+    shown = fragments.status_page([], [cpu, h100], "en")
+    chart, machines = shown.split("Machines that ran the suite")
+    chart_order = re.findall(r"<td>(x86-64 CPU|NVIDIA H100 \(CUDA\))</td>", chart)
+    assert len(chart_order) == 2
+    assert re.findall(r"<tr><td>(x86-64 CPU|NVIDIA H100 \(CUDA\))</td>", machines) == chart_order
+    assert re.findall(r"<tr><td>(x86-64 CPU|NVIDIA H100 \(CUDA\))</td>", fragments.status_page([], [h100, cpu], "en").split(
+        "Machines that ran the suite")[1]) == chart_order  # whatever order the records come in
 
 
 def test_status_counts_blocks_never_run_by_design_apart():
@@ -308,7 +337,7 @@ def test_status_counts_blocks_never_run_by_design_apart():
                     updated="2026-12-01T10:00:00Z")
     shown = fragments.status_page([("API", "api/", verdicts)], [ledger], "en")
     assert '<span class="ruota-sr-only">1 block skipped</span>' in shown
-    assert '<span class="ruota-sr-only">1 block not tested (by design)</span>' in shown
+    assert '<span class="ruota-sr-only">1 block not tested, by design</span>' in shown
     assert '<span class="ruota-sr-only">1 block not tested here</span>' in shown
     assert ('<tr><td>x86-64 CPU</td><td class="ruota-num">0</td><td class="ruota-num">0</td><td class="ruota-num">0</td>'
             '<td class="ruota-num">1</td><td class="ruota-num">1</td><td class="ruota-num">1</td>'
@@ -360,7 +389,7 @@ def test_the_summary_never_counts_compiled_code_as_verified():
     ran = verdict((CPU, "passed", "2026-12-01T08:00:00Z"))
     blocks = [(_block(), ran), (_block(), ran), (compiled, ran)]
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
-    assert line == ("On this page, two of three code blocks have been verified on one test machine (last run: 1 December "
+    assert line == ("On this page, two of the three code blocks have been verified on one test machine (last run: 1 December "
                     "2026). The remaining block was compiled for its GPU targets but not run on them. "
                     "The mark under the block says why.")
     line = " ".join(_words(fragments.page_summary(blocks, "es")).split())
@@ -370,7 +399,7 @@ def test_the_summary_never_counts_compiled_code_as_verified():
 @pytest.mark.parametrize(("kind", "lang", "said"), [
     ("python", "en", "(no output)"),
     ("data", "en", "(Nothing to print: only its syntax is checked.)"),
-    ("doctest", "es", "(la salida de cada línea >>> coincidió con la escrita en el bloque)"),
+    ("doctest", "es", "(Cada línea >>> imprimió la salida escrita debajo de ella.)"),
     ("data", "es", "(No imprime nada: solo se comprueba su sintaxis.)"),
     ("data", "fr", "(Rien à afficher\u00a0: seule sa syntaxe est vérifiée.)"),
 ])
@@ -407,26 +436,30 @@ def test_a_column_header_never_stacks_two_brackets():
 
 
 def test_the_sentence_about_the_other_blocks_counts_by_the_same_rule():
-    """The counts of the summary by one rule: the page's counts in digits where it has more than ten blocks
-    ("13 of 28", "of the other 15", and "De los 8 restantes" after "10 de los 18", never "ocho" after "18"),
-    the kinds of the second sentence in words up to ten ("eight … and seven …"), and in Spanish and French a
-    word between two counts: "De los 15 restantes, ocho…", never "15, 8"."""
+    """Every count of the summary by one rule: all in digits where the page has more than ten blocks ("13 of
+    the 28", "on 1 test machine", "Of the other 15, 8 … and 7 …", "De los 8 restantes, 6" after "10 de los 18",
+    never "6" beside "five"), all in words where it has ten or fewer, and in Spanish and French a word between
+    two counts: "De los 15 restantes, 8…", never "15, 8"."""
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={"skip": True})
     blocks = [(_block(), passed)] * 13 + [(_block("rocm"), skipped)] * 7 + [(never_run, Verdict([]))] * 8
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
-    assert line.startswith("On this page, 13 of 28 code blocks have been verified on one test machine (last run: ")
-    assert ("Of the other 15, eight are deliberately not tested and seven were skipped because no test machine "
+    assert line.startswith("On this page, 13 of the 28 code blocks have been verified on 1 test machine (last run: ")
+    assert ("Of the other 15, 8 are not tested by design and 7 were skipped because no test machine "
             "has ROCm.") in line
     line = " ".join(_words(fragments.page_summary(blocks, "es")).split())
-    assert ("De los 15 restantes, ocho se excluyen de las pruebas a propósito y siete se han omitido porque ninguna "
+    assert ("De los 15 restantes, 8 se excluyen de las pruebas a propósito y 7 se han omitido porque ninguna "
             "máquina de pruebas tiene ROCm.") in line and "15, 8" not in line
     line = " ".join(_words(fragments.page_summary(blocks, "fr")).split())
-    assert ("Parmi les 15 autres, huit sont exclus des tests à dessein et sept n'ont pas été exécutés car aucune "
-            "machine de test ne fournit ROCm.") in line
+    assert ("Parmi les 15 autres, 8 sont exclus des tests à dessein et 7 n'ont pas été exécutés car aucune "
+            "machine de test n'a ROCm.") in line
     line = " ".join(_words(fragments.page_summary(blocks[3:15] + blocks[22:], "es")).split())
-    assert line.startswith("En esta página se han verificado 10 de los 18 bloques") and "De los 8 restantes, seis" in line
+    assert line.startswith("En esta página se han verificado 10 de los 18 bloques") and "De los 8 restantes, 6" in line
     small = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 2  # ten blocks or fewer: every count in words
     line = " ".join(_words(fragments.page_summary(small, "es")).split())
     assert "tres de los cinco" in line and "Los otros dos se excluyen" in line
+    assert "en una máquina de pruebas" in line  # every count in words, the machines' too
+    mixed = [(_block(), passed)] * 11 + [(_block("rocm"), skipped)] + [(never_run, Verdict([]))] * 5
+    line = " ".join(_words(fragments.page_summary(mixed, "en")).split())  # never "Of the other 6, five"
+    assert "Of the other 6, 5 are not tested by design and 1 was skipped because no test machine has ROCm." in line

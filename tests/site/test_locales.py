@@ -122,7 +122,7 @@ def test_the_summary_agrees_with_its_counts():
     of their noun."""
     date = "3 de diciembre de 2026"
     assert text("es", "summary_all", passed=1, total=1, machines=text("es", "machines_count", count=1), date=date) == (
-        "El único bloque de código de esta página está verificado en una máquina de pruebas (última ejecución: "
+        "El único bloque de código de esta página se ha verificado en una máquina de pruebas (última ejecución: "
         "3 de diciembre de 2026).")
     assert text("fr", "summary", passed=1, total=7, machines="deux machines", date="hier").startswith(
         "Sur cette page, un bloc de code sur sept a été vérifié sur deux machines (")
@@ -135,7 +135,7 @@ def test_the_summary_agrees_with_its_counts():
     assert text("es", "summary", passed=1, total=7, machines="dos máquinas", date="ayer").startswith(
         "En esta página se ha verificado uno de los siete bloques de código")
     assert text("en", "summary", passed=1, total=7, machines="one machine", date="today").startswith(
-        "On this page, one of seven code blocks has been verified")
+        "On this page, one of the seven code blocks has been verified")
     assert text("en", "summary_all", passed=1, total=1, machines="one machine", date="today").startswith(
         "This page’s only code block has been verified")
     assert text("fr", "machines_some", count=2) == "au moins une des deux machines de test"

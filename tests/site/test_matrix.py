@@ -51,8 +51,9 @@ def test_rows_per_target_amd_first_then_cards_without_records(rendered):
     assert words(found[4]).startswith("x86-64 CPU 1 machine ") and "<code>" not in found[4].split("</th>")[0]
     assert 'data-filter="x86_64 cpu x86-64 cpu' in found[4]  # the filter finds the row by the name it shows
     assert words(found[5]).startswith("Machines (1) No GPU · Linux x86-64 · PyTorch 2.13.0+cpu")
-    # a record sent from its machine is said to be so, not by CI, even from the kind of machine CI uses
-    assert "· record sent from the machine, not by CI" in words(found[5])
+    # a record sent from its machine is said to be so, even from the kind of machine CI uses: never a CI run
+    assert words(found[5]).endswith("· record sent from this machine Una guía: self-test passed")
+    assert "CI" not in words(found[5])
     missing = [words(r) for r in found if "ruota-matrix-missing" in r]
     assert missing == ["Radeon VII gfx906 No record yet. Run the test suite on your card and send in your record.",
                        "Radeon RX 6000 gfx1030–gfx1032 No record yet. Run the test suite on your card and send in your record."]
@@ -63,7 +64,9 @@ def test_cells_link_to_the_blocks(rendered):
     cpu = next(r for r in rows(rendered) if 'id="target-cpu-x86_64"' in r)
     cell = re.search(r'<td class="ruota-level ruota-level-2">(.*?)</td>', cpu)[1]
     assert '<a href="../guides/g/#ruota-block-1">Self-test passed</a>' in cell
-    assert words(cell).endswith("The block at line 16 was skipped on this machine (needs ROCm)")  # one machine
+    # the level it holds back, the block that level requires and why it does not count (one machine)
+    assert words(cell).endswith("“Whole guide passed” requires the block at line 16, which was skipped on this "
+                                "machine (needs ROCm)")
     assert 'href="../guides/g/#ruota-block-3"' in cell
     whole = re.search(r'<td class="ruota-level ruota-level-3">(.*?)</td>', rows(rendered)[0])[1]
     assert '<a href="../guides/g/">Whole guide passed</a>' in whole
@@ -101,9 +104,12 @@ def test_key_blocks_table_and_guide_titles(rendered):
 
 
 @pytest.mark.parametrize("lang, words_", [
-    ("es", ["Autoprueba superada", "Aún no hay registros.", "Falta el bloque de la línea 16: se omitió en esta máquina (requiere ROCm)"]),
+    ("es", ["Autoprueba superada", "Aún no hay registros.",
+            "Para «Guía completa verificada» hace falta el bloque de la línea 16, que se omitió en esta máquina "
+            "(requiere ROCm)"]),
     ("fr", ["Autotest réussi", "Aucun relevé pour l'instant",
-            "Le bloc de la ligne 16 n'a pas été exécuté sur cette machine (nécessite ROCm)"]),
+            "« Guide entièrement vérifié » exige le bloc de la ligne 16, qui n'a pas été exécuté sur cette machine "
+            "(nécessite ROCm)"]),
 ])
 def test_every_string_is_localised(project, lang, words_):
     guides = evidence.load_guides(project, project / "docs", lang, TABLE)
@@ -136,5 +142,5 @@ def test_a_block_that_shows_a_snippet_is_named_by_it(project):
     """Readers know a block by the file it shows, not by a line of the Markdown they never see."""
     guides = evidence.load_guides(project, project / "docs", "es", TABLE)
     page = words(matrix.card_matrix(guides, [record_of(run_on(project, H200, env="failed"))], "es", url=lambda page: page))
-    assert "Falló el bloque 010_env.py" in page
+    assert "Entorno sin comprobar Para «Entorno comprobado» hace falta el bloque 010_env.py, que falló" in page
     assert "línea" not in page.split("Qué bloques")[0]

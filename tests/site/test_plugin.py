@@ -317,7 +317,7 @@ def test_english_strings(en):
     # the result shared by the three languages is said in the tooltip of the date and duration, not in the line
     assert (f'<p class="ruota-output-meta" title="The three language versions of this page share this result: their '
             f'code is identical.">21 November 2026 · 1.5{NB}s</p>') in panels(en)[1]
-    assert ("On this page, three of seven code blocks have been verified on at least one of the two test machines "
+    assert ("On this page, three of the seven code blocks have been verified on at least one of the two test machines "
             "(last run: 21 November 2026).") in en
     assert "Requiere" not in en and "Verificado" not in en
 
@@ -619,7 +619,7 @@ def test_a_hook_that_shifts_the_page_leaves_messages_pointing_into_the_file(tmp_
 @pytest.mark.parametrize("lang, checked, old, expired", [
     ("es", "consultado los días {old} y {day}", "2 de enero de 2020", "puede estar desactualizado"),
     ("en", "checked {old} and {day}", "2 January 2020", "may be out of date"),
-    ("fr", "vérifié les {old} et {day}", "2 janvier 2020", "peut ne plus être à jour"),
+    ("fr", "consulté les {old} et {day}", "2 janvier 2020", "peut ne plus être à jour"),
 ])
 def test_the_claims_of_a_paragraph_show_the_days_they_were_checked_and_an_aged_one_marks_them(
         site, lang, checked, old, expired):

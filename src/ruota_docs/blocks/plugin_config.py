@@ -85,9 +85,10 @@ class PluginConfig(Config):
     untranslated = described(c.Type(list, default=[]),
                              "pages deliberately left untranslated (path under the language folder); they get a "
                              "banner")
-    key_blocks = described(c.DictOfItems(c.DictOfItems(c.Type((list, str))), default={}),
+    key_blocks = described(c.DictOfItems(c.DictOfItems(c.Type((list, str, dict))), default={}),
                            "the card matrix's guides: {guide: {level: [snippet, ...]}}, levels 'environment' (the "
-                           "installed stack sees the device) and 'self_test' (the guide's small computation on it)")
+                           "installed stack sees the device) and 'self_test' (the guide's small computation on it); "
+                           "optionally target (the machines it is written for) and title ({lang: short title})")
     target_cards = described(c.DictOfItems(c.ListOfItems(c.Type(str)), default={}),
                              "the cards the guides are about, each with its GPU targets: {card: [target, ...]}")
     guide_cards = described(c.DictOfItems(c.Type(str), default={}),

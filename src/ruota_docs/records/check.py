@@ -507,7 +507,7 @@ def _check_reason_code(report: Report, key: str, result: Result) -> None:
 
 
 #: What a stale entry means for readers, and what to do about it.
-STALE_HINT = "The site shows this block as not verified until the page runs again on this machine."
+STALE_HINT = "The site marks this block “Not yet verified” until the page runs again on this machine."
 
 
 def _check_current(report: Report, block: BlockRef, result: Result, pages: _Pages) -> None:

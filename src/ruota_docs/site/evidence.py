@@ -53,10 +53,11 @@ class EvidenceError(ValueError):
 
 def key_blocks(option: dict) -> dict[str, dict]:
     """The ``key_blocks`` option, checked: guide (path under a language folder) → level →
-    the snippets whose blocks mark it, and ``target`` where the guide names one. Raises `EvidenceError`."""
+    the snippets whose blocks mark it, ``target`` where the guide names one, and ``title`` (language →
+    the guide's short title) where its heading is too long for a column. Raises `EvidenceError`."""
     table = {}
     for guide, levels in option.items():
-        unknown = sorted(set(levels) - set(KEY_LEVELS) - {"target"})
+        unknown = sorted(set(levels) - set(KEY_LEVELS) - {"target", "title"})
         missing = [level for level in KEY_LEVELS if level not in levels]
         if unknown or missing:
             problem = f"unknown key {unknown[0]!r}" if unknown else f"no {missing[0]} snippets"
@@ -70,6 +71,12 @@ def key_blocks(option: dict) -> dict[str, dict]:
         if "target" in levels:
             _target(guide, levels["target"])  # checked now, so that a typo stops the build here
             table[guide]["target"] = levels["target"]
+        if "title" in levels:
+            titles = levels["title"]
+            if not isinstance(titles, dict) or not all(isinstance(t, str) and t.strip() for t in titles.values()):
+                raise EvidenceError(f"{_WHERE}: {guide}: title: give the guide's short title in each language, "
+                                    "as a mapping such as {es: …, fr: …, en: …}")
+            table[guide]["title"] = {str(lang): t.strip() for lang, t in titles.items()}
     return table
 
 
@@ -111,7 +118,7 @@ class Guide:
 
     key: str  #: ``guides/keras-rx7600.md``
     page: str  #: ``es/guides/keras-rx7600.md``
-    title: str  #: the page's title up to its first colon: short enough for a column
+    title: str  #: its short title (key_blocks' title), else its heading up to its first colon
     blocks: list  #: `ruota_docs.run.sybil.parsers.Block`, in page order
     key_blocks: dict[str, list]  #: level → ``(snippet, block)`` pairs
     target: tuple = ()  #: the `terms.Requirement` a machine must meet for the guide to speak of it
@@ -156,7 +163,8 @@ def load_guides(root: Path, docs_dir: Path, lang: str, table: dict, blocks_of=No
             raise EvidenceError(f"{lang}/{key}:{error.line}: {error}") from None
         text = path.read_text(encoding="utf-8-sig")
         headings = (ln[2:].split("{")[0].split(":")[0].strip() for ln in text.splitlines() if ln.startswith("# "))
-        title = next(headings, key)
+        # the short title the site gives the guide (as its Guides page links it), else its heading up to a colon
+        title = levels.get("title", {}).get(lang) or next(headings, key)
         chosen = {}
         for level in KEY_LEVELS:
             chosen[level] = []

@@ -318,11 +318,11 @@ def _summary_state(block: Any, verdict: Verdict) -> str:
     return verdict.state
 def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> str:
     """The one line at the top of a page: how many blocks were verified, where and when, then in
-    one sentence what became of the others. The first sentence's two block counts are written alike, in
-    words up to ten and else both in digits, so that they never read "ten of 18"; the second's in words up
-    to ten ("Of the other six, one …, two … and three …"), each kind worded without a comma or semicolon of
-    its own, so that the sentence is one plain list; a word always comes between two counts, so that no
-    "15, 7" reads as a decimal."""
+    one sentence what became of the others. Every count of the line is written alike: in words where the
+    page has ten blocks or fewer ("two of the three", "Of the other six, one …, two … and three …"), else
+    all in digits ("11 of the 17", "Of the other 6, 5 … and 1 …"), so that no sentence mixes "6" and
+    "five". Each kind is worded without a comma or semicolon of its own, so that the sentence is one plain
+    list; a word always comes between two counts, so that no "15, 7" reads as a decimal."""
     total = len(blocks_verdicts)
     if not total:
         return ""
@@ -335,8 +335,8 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
     passed_on = [{r.machine_id for r in v.by_state("passed")} for b, v in blocks_verdicts
                  if _summary_state(b, v) == "passed"]
     machines = set().union(*passed_on)
-    # the page's counts written alike: in words up to ten ("two of three"), else in digits ("5 of 18", and
-    # "of the other 10", never "ten" after "18")
+    # the line's counts written alike: in words up to ten ("two of the three"), else all in digits ("5 of the
+    # 18", "of the other 13, 7 … and 6 …", "on 2 test machines"), never "ten" or "six" after "18"
     alike = (lambda n: n) if total <= 10 else (lambda n: digits(n, lang))
     if counts["passed"] == 0:
         parts = [text(lang, "summary_none")]
@@ -345,7 +345,7 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
         # "on two machines" only where every verified block passed on both
         everywhere = all(found == machines for found in passed_on if found)
         if everywhere or len(machines) != 2:
-            where = text(lang, "machines_count" if everywhere else "machines_some", count=len(machines))
+            where = text(lang, "machines_count" if everywhere else "machines_some", count=alike(len(machines)))
         else:  # "en una o en las dos máquinas de pruebas"
             where = text(lang, "machines_either")
         key = "summary_all" if counts["passed"] == total else "summary"  # every block verified, or some
@@ -365,7 +365,7 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
         if len(rest) == 1:
             parts.append(text(lang, opening + "_alike", count=alike(left), what=said(*rest[0])))
         else:
-            items = [text(lang, "summary_item", count=count, what=said(key, count)) for key, count in rest]
+            items = [text(lang, "summary_item", count=alike(count), what=said(key, count)) for key, count in rest]
             # each item is worded without a comma of its own, so the list reads "a, b and c"
             parts.append(text(lang, opening, count=alike(left), items=formatting.join(items, lang)))
         if not (len(rest) == 1 and rest[0][0] == "skipped" and needed):  # else the sentence has just said why
@@ -425,7 +425,9 @@ def chart(options: dict[str, Any], entries_by_machine: list[tuple[Machine, list[
             rows.append((label.strip(), text(lang, "chart_reported"), [number]))
     if not groups:
         return render("chart", rows=[], series=formatting.join(names, lang), lang=lang)
-    heads = [_head(text(lang, "value"), unit)] if len(metrics) == 1 else [_head(name, unit) for name in names]
+    # one series: its label where the author gives one ("worst error / tolerance"), else the generic "Value"
+    labelled = len(metrics) > 1 or bool(str(options.get("labels", "")).strip())
+    heads = [_head(name, unit) for name in names] if labelled else [_head(text(lang, "value"), unit)]
     # one number of decimals for the whole chart (0,60 beside 0,95), that of its most precise value
     decimals = [d for d in places if d is not None]
     precision = max(decimals, default=0) if len(decimals) == len(places) else None
@@ -596,13 +598,24 @@ def status_page(pages: list[tuple[str, str, list[Any]]], ledgers: list[Record], 
               for key, label in columns] if chart else []
     return render("status_page", svg=svg, values=values, rocm=Markup(rocm_evidence(pages, lang)), pages=rows,
                   columns=[label for _, label in columns],
-                  machines=[_described(data, lang) for data in _newest_per_target(ledgers)], lang=lang)
+                  machines=[_described(data, lang) for data in _in_column_order(_newest_per_target(ledgers), found)],
+                  lang=lang)
+
+
+def _in_column_order(ledgers: list[Record], found: list[groups.Group]) -> list[Record]:
+    """The machines in the order of the chart and the tables above them (`groups.group`: the backends'
+    order, then the targets'), so that the page lists them one way throughout."""
+    position = {(g.backend, g.target): at for at, g in enumerate(found)}
+    return sorted(ledgers, key=lambda data: position.get(data.machine.group, len(position)))
 
 
 def _described(data: Record, lang: str) -> dict[str, Any]:
     """One machine of the status page, as its row describes it."""
     m = data.machine
-    versions = ", ".join(f"{k} {v}" for k, v in sorted(m.packages.items()))
+    packages = dict(m.packages)
+    if m.torch and "torch" in packages and m.torch.startswith(packages["torch"]):
+        packages["torch"] = m.torch  # as PyTorch names itself (2.11.0+cu130), the same as the output tabs print it
+    versions = ", ".join(f"{k} {v}" for k, v in sorted(packages.items()))
     extra = ", ".join(x for x in (m.hip and f"HIP {m.hip}", m.cuda and f"CUDA {m.cuda}") if x)
     system = f"{OS_LABELS.get(m.os, m.os)} {machine_names.arch(m.machine)}"
     return {

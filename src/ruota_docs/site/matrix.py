@@ -73,16 +73,18 @@ def _machine_facts(data: Record, lang: str) -> list[str]:
 
 
 def _stop_words(cell: evidence.Cell, lang: str, machines: int = 1) -> str:
-    """What stops the next level, said of the ``machines`` the cell stands for ("on this machine")."""
+    """What stops the next level, said of the ``machines`` the cell stands for ("on this machine"): that
+    level by name, the block it requires and why that block does not count."""
     block = cell.stopped_by
     # readers know a block by the snippet it shows (020_assert_rocm.py), not by a line of the Markdown
     included = [path.rsplit("/", 1)[-1] for path in getattr(block, "includes", ()) if path]
     where = (text(lang, "matrix_block_file", file=included[-1]) if len(included) == 1
              else text(lang, "matrix_block", line=block.line))
+    following = text(lang, f"matrix_level_{evidence.LEVELS[min(cell.level + 1, len(evidence.LEVELS) - 1)]}")
     if cell.stop == "skipped":
         reason = reasons.reason_text(cell.stop_entry, lang)
-        return text(lang, "matrix_stop_skipped", block=where, reason=reason, count=machines)
-    return text(lang, f"matrix_stop_{cell.stop}", block=where)
+        return text(lang, "matrix_stop_skipped", block=where, reason=reason, count=machines, next=following)
+    return text(lang, f"matrix_stop_{cell.stop}", block=where, next=following)
 
 
 def _lower_first(words: str) -> str:

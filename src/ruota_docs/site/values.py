@@ -213,6 +213,23 @@ def _joined(attributions: list[str]) -> str:
     return f" ({'; '.join(inner)})"
 
 
+def _inside_quotation(block: str, start: int, end: int) -> int:
+    """``end``, or before the closing quotation mark just before it where the value at ``start`` is inside that
+    quotation: “… took 11.41 ms (x86-64 CPU, 6 December 2026)”. keeps the attribution with the quoted words."""
+    before = end
+    while before > start and block[before - 1] in "\u00a0\u202f ":
+        before -= 1
+    if before <= start or block[before - 1] not in "”»":
+        return end
+    opening = max(block.rfind("“", 0, before - 1), block.rfind("«", 0, before - 1))
+    if not 0 <= opening < start:  # the quotation opens after the value: its words are not the value's
+        return end
+    before -= 1
+    while before > start and block[before - 1] in "\u00a0\u202f ":
+        before -= 1
+    return before
+
+
 def _sentence_end(block: str, start: int) -> int:
     """Where the sentence that holds ``start`` ends in ``block`` (HTML): before its full stop
     (or ``!``, ``?``, and the no-break space French puts before them), else before the
@@ -232,7 +249,7 @@ def _sentence_end(block: str, start: int) -> int:
             if char != "." or not word or word.group(1).lower() not in ABBREVIATIONS:
                 while position > start and block[position - 1] in "\u00a0\u202f":
                     position -= 1
-                return position
+                return _inside_quotation(block, start, position)
         position += 1
     while closing > start and block[closing - 1] in _SPACES:
         closing -= 1
