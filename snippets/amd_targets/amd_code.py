@@ -82,7 +82,7 @@ def matmul_tile(a, b, c, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, 
         ks = k + depth
         a_tile = tl.load(a + rows[:, None] * K + ks[None, :], mask=(rows[:, None] < M) & (ks[None, :] < K), other=0.0)
         b_tile = tl.load(b + ks[:, None] * N + cols[None, :], mask=(ks[:, None] < K) & (cols[None, :] < N), other=0.0)
-        total += tl.dot(a_tile, b_tile)  # the matrix instructions of the target: WMMA, MFMA, dot2, tensor cores
+        total += tl.dot(a_tile, b_tile)  # the matrix instructions of the target: WMMA, MFMA, dot2, Tensor Cores
     tl.store(c + rows[:, None] * N + cols[None, :], total, mask=(rows[:, None] < M) & (cols[None, :] < N))
 
 

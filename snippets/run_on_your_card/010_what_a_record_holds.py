@@ -19,5 +19,5 @@ printed = f"model saved to {home}/models/pets.keras"
 print("recorded as:", private_data.scrub(printed))
 assert private_data.scrub(printed) == "model saved to ~/models/pets.keras"
 
-# Whether this block runs as root is recorded too (as_root): as readers run it, it does not.
+# The record also notes whether the block ran as root (as_root); when readers run it, it does not.
 print("this block runs as root:", os.geteuid() == 0 if hasattr(os, "geteuid") else False)

@@ -14,7 +14,7 @@ root = Path(sys.argv[0]).resolve().parents[2]
 # On disk, the es, en and fr copies of a block share one stored result. Record.to_dict() gives each copy its own entry.
 record = Record.from_json((root / "verification" / "cpu-x86_64.json").read_bytes())
 entry = record.to_dict()["blocks"]["es/index.md#0"]
-assert list(entry) == [f for f in ENTRY_FIELDS if f in entry], "the record's fields are its model's, in its order"
+assert list(entry) == [f for f in ENTRY_FIELDS if f in entry], "the record lists its fields in the model's order"
 assert set(ENTRY_FIELDS) - set(entry) <= set(OPTIONAL_FIELDS), "only fields that do not apply or are newer than the record may be absent"
 
 # Long values cut short, so the excerpt fits on the page: hashes to 6 characters, output to its first line.
