@@ -326,7 +326,7 @@ def test_the_machines_table_lists_the_machines_in_the_order_of_the_chart_above_i
 def test_status_counts_blocks_never_run_by_design_apart():
     """A block its author never runs (run: skip) is not "skipped for a missing requirement", and one the
     engine cannot run (a docstring's example, made by mkdocstrings) is neither: each is counted as its mark
-    names it ("Not tested, by design", "Not tested here")."""
+    names it ("Not tested by design", "Not tested here")."""
     never = SimpleNamespace(not_run_reason="installs packages", requirements=(), options={"skip": True}, evidence=None)
     made = SimpleNamespace(not_run_reason="", requirements=(), options={}, evidence=None, generated_by="mkdocstrings",
                            generated_from="ruota_docs.x", kind="python", page="en/api.md")
@@ -337,7 +337,7 @@ def test_status_counts_blocks_never_run_by_design_apart():
                     updated="2026-12-01T10:00:00Z")
     shown = fragments.status_page([("API", "api/", verdicts)], [ledger], "en")
     assert '<span class="ruota-sr-only">1 block skipped</span>' in shown
-    assert '<span class="ruota-sr-only">1 block not tested, by design</span>' in shown
+    assert '<span class="ruota-sr-only">1 block not tested by design</span>' in shown
     assert '<span class="ruota-sr-only">1 block not tested here</span>' in shown
     assert ('<tr><td>x86-64 CPU</td><td class="ruota-num">0</td><td class="ruota-num">0</td><td class="ruota-num">0</td>'
             '<td class="ruota-num">1</td><td class="ruota-num">1</td><td class="ruota-num">1</td>'
@@ -422,7 +422,7 @@ def test_a_block_the_author_keeps_out_says_so_of_the_block_and_an_engine_reason_
     """The author's reason is a verb phrase said of the block; the engine's is a phrase of its own."""
     authored = SimpleNamespace(kind="python", requirements=(), not_run_reason="installs packages", evidence=None,
                                options={"skip": True, "reason": "installs packages"})
-    assert _words(fragments.mark(authored, Verdict([]), "en")).strip() == "Not tested, by design: this block installs packages"
+    assert _words(fragments.mark(authored, Verdict([]), "en")).strip() == "Not tested by design: this block installs packages"
     engine = SimpleNamespace(kind="python", requirements=(), not_run_reason="output or prose, not code", evidence=None,
                              options={"skip": True, "reason": "output or prose, not code", "engine_reason": True})
     assert _words(fragments.mark(engine, Verdict([]), "fr")).strip() == "Non testé ici\u00a0: output or prose, not code"
@@ -436,30 +436,29 @@ def test_a_column_header_never_stacks_two_brackets():
 
 
 def test_the_sentence_about_the_other_blocks_counts_by_the_same_rule():
-    """Every count of the summary by one rule: all in digits where the page has more than ten blocks ("13 of
-    the 28", "on 1 test machine", "Of the other 15, 8 … and 7 …", "De los 8 restantes, 6" after "10 de los 18",
-    never "6" beside "five"), all in words where it has ten or fewer, and in Spanish and French a word between
-    two counts: "De los 15 restantes, 8…", never "15, 8"."""
+    """The counts of a sentence by one rule: in digits where the page has more than ten blocks ("13 of the 28",
+    "on 1 test machine"), after which the others are not counted again ("Of the others, eight … and seven …",
+    never "Of the other 6, five" nor a clause opened by "1"), all in words where it has ten or fewer."""
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={"skip": True})
     blocks = [(_block(), passed)] * 13 + [(_block("rocm"), skipped)] * 7 + [(never_run, Verdict([]))] * 8
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
     assert line.startswith("On this page, 13 of the 28 code blocks have been verified on 1 test machine (last run: ")
-    assert ("Of the other 15, 8 are not tested by design and 7 were skipped because no test machine "
+    assert ("Of the others, eight are not tested by design and seven were skipped because no test machine "
             "has ROCm.") in line
     line = " ".join(_words(fragments.page_summary(blocks, "es")).split())
-    assert ("De los 15 restantes, 8 se excluyen de las pruebas a propósito y 7 se han omitido porque ninguna "
-            "máquina de pruebas tiene ROCm.") in line and "15, 8" not in line
+    assert ("De los demás, ocho se excluyen de las pruebas a propósito y siete se han omitido porque ninguna "
+            "máquina de pruebas tiene ROCm.") in line
     line = " ".join(_words(fragments.page_summary(blocks, "fr")).split())
-    assert ("Parmi les 15 autres, 8 sont exclus des tests à dessein et 7 n'ont pas été exécutés car aucune "
+    assert ("Parmi les autres, huit sont exclus des tests à dessein et sept n'ont pas été exécutés car aucune "
             "machine de test n'a ROCm.") in line
     line = " ".join(_words(fragments.page_summary(blocks[3:15] + blocks[22:], "es")).split())
-    assert line.startswith("En esta página se han verificado 10 de los 18 bloques") and "De los 8 restantes, 6" in line
+    assert line.startswith("En esta página se han verificado 10 de los 18 bloques") and "De los demás, seis" in line
     small = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 2  # ten blocks or fewer: every count in words
     line = " ".join(_words(fragments.page_summary(small, "es")).split())
     assert "tres de los cinco" in line and "Los otros dos se excluyen" in line
     assert "en una máquina de pruebas" in line  # every count in words, the machines' too
     mixed = [(_block(), passed)] * 11 + [(_block("rocm"), skipped)] + [(never_run, Verdict([]))] * 5
     line = " ".join(_words(fragments.page_summary(mixed, "en")).split())  # never "Of the other 6, five"
-    assert "Of the other 6, 5 are not tested by design and 1 was skipped because no test machine has ROCm." in line
+    assert "Of the others, five are not tested by design and one was skipped because no test machine has ROCm." in line

@@ -20,7 +20,7 @@ def result(machine: Machine, state: str = "passed") -> MachineResult:
 
 
 @pytest.mark.parametrize(("machine", "lang", "form", "said"), [
-    (CPU, "en", "name", "x86-64 CPU"), (CPU, "en", "a", "an x86-64 CPU"), (CPU, "en", "machine", "an x86-64 machine without a GPU"),
+    (CPU, "en", "name", "x86-64 CPU"), (CPU, "en", "a", "an x86-64 CPU"), (CPU, "en", "machine", "an x86-64 CPU-only machine"),
     (H100, "en", "name", "NVIDIA H100"), (H100, "en", "a", "an NVIDIA H100"),
     (RX, "en", "a", "an AMD Radeon RX 7600"),
     (CPU, "es", "a", "una CPU x86-64"), (H100, "es", "machine", "una máquina con una NVIDIA H100"),
@@ -53,7 +53,7 @@ def test_marks_name_machines_in_words_and_compiled_code_on_its_machine():
     from ruota_docs.blocks.tiers import Evidence
     compiled = SimpleNamespace(kind="python", requirements=(), not_run_reason=None, page="en/p.md",
                                evidence=Evidence("compiled", ("gfx1102", "gfx1100")))
-    assert ("Compiled for gfx1102 and gfx1100 on an NVIDIA H100 machine and an x86-64 machine without a GPU, most "
+    assert ("Compiled for gfx1102 and gfx1100 on an NVIDIA H100 machine and an x86-64 CPU-only machine, most "
             "recently on 6 December 2026. It has not yet run on a GPU of those architectures.") in fragments.mark(
                 compiled, verdict, "en")
     assert ("Compilado para gfx1102 y gfx1100 en una máquina con una NVIDIA H100 y en una máquina x86-64 sin GPU "

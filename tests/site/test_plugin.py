@@ -313,7 +313,7 @@ def test_english_strings(en):
     assert "Verified on an NVIDIA H200 and an x86-64 CPU, most recently on 21 November 2026" in panels(en)[1]
     assert "Failed on an x86-64 CPU on 20 November 2026" in panels(en)[2]
     assert "Not yet verified: this code has changed since it last ran" in panels(en)[3]
-    assert "Not tested, by design: this block installs packages" in panels(en)[4]
+    assert "Not tested by design: this block installs packages" in panels(en)[4]
     # the result shared by the three languages is said in the tooltip of the date and duration, not in the line
     assert (f'<p class="ruota-output-meta" title="The three language versions of this page share this result: their '
             f'code is identical.">21 November 2026 · 1.5{NB}s</p>') in panels(en)[1]

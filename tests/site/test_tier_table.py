@@ -79,7 +79,7 @@ def test_each_target_shows_its_highest_tier_and_the_machines_per_tier(project):
     assert rows(project, ledgers) == {
         "gfx1102": ({"compiled": 3, "ran": 1, "checked": 1}, "ran on gfx1102 and matched the reference"),
         "CUDA sm_90": ({"compiled": 0, "ran": 0, "checked": 1}, "ran on CUDA sm_90 and matched the reference"),
-        "gfx906": ({"compiled": 3, "ran": 0, "checked": 0}, "compiled for gfx906 (CI rebuilds it on every commit)"),
+        "gfx906": ({"compiled": 3, "ran": 0, "checked": 0}, "compiled for gfx906 (also in CI, on every commit)"),
     }
     # in French, by the name the card matrix's page gives this kind of evidence
     assert rows(project, ledgers, "fr")["gfx1102"][1] == "validé sur gfx1102 (exécuté et conforme à la référence)"
@@ -88,9 +88,9 @@ def test_each_target_shows_its_highest_tier_and_the_machines_per_tier(project):
 def test_compiled_is_never_worded_as_run_in_any_language(project):
     ledgers = [record(project, CPU)]
     said = {lang: rows(project, ledgers, lang)["gfx1102"][1] for lang in ("en", "es", "fr")}
-    assert said == {"en": "compiled for gfx1102 (CI rebuilds it on every commit)",
-                    "es": "compilado para gfx1102 (la integración continua lo recompila en cada commit)",
-                    "fr": "compilé pour gfx1102 (recompilé à chaque commit par l'intégration continue)"}
+    assert said == {"en": "compiled for gfx1102 (also in CI, on every commit)",
+                    "es": "compilado para gfx1102 (también en la integración continua, en cada commit)",
+                    "fr": "compilé pour gfx1102 (aussi en intégration continue, à chaque commit)"}
     # compiled on a GPU machine alone: the same tier, without the words about CI
     assert rows(project, [record(project, H200)])["gfx1102"][1] == "compiled for gfx1102"
 
@@ -117,8 +117,8 @@ def test_the_card_matrix_carries_the_table(project):
     assert words(table[:table.index("</table>")]) == (
         "Niveau de preuve le plus élevé par architecture Architecture Niveau maximal atteint Machines qui ont compilé "
         "Machines qui ont exécuté Machines où le résultat est validé gfx906 compilé pour gfx906 "
-        "(recompilé à chaque commit par l'intégration continue) 1 0 0 "
-        "gfx1102 compilé pour gfx1102 (recompilé à chaque commit par l'intégration continue) 1 0 0")
+        "(aussi en intégration continue, à chaque commit) 1 0 0 "
+        "gfx1102 compilé pour gfx1102 (aussi en intégration continue, à chaque commit) 1 0 0")
 
 
 def test_a_card_compiled_for_but_never_run_on_says_so(project):
@@ -145,7 +145,7 @@ def test_the_status_page_has_a_row_for_compiled_blocks(project):
     indexed = verdicts.index_ledgers([record_of(record(project, CPU))])
     items = [(b, indexed.verdict(g.page, b.index, b.sha256)) for g in guides for b in g.blocks]
     row = fragments._compiled_row([("Guía", "g/", items)], "es")
-    assert (row["count"], row["where"]) == ("1", "compilado para gfx906 y gfx1102 (la integración continua lo recompila en cada commit)")
+    assert (row["count"], row["where"]) == ("1", "compilado para gfx906 y gfx1102 (también en la integración continua, en cada commit)")
     assert fragments._compiled_row([("Guía", "g/", [(b, verdicts.index_ledgers([]).verdict(
         "es/guides/g.md", b.index, b.sha256)) for b, _ in items])], "es")["where"] == "aún sin registros"
 

@@ -151,7 +151,7 @@ def compiled_only(block: Any) -> bool:
 
 def kept_out_by_author(block: Any) -> bool:
     """Whether a block that is not run is kept out by its author (``run: skip`` with the author's reason:
-    "Not tested, by design"), rather than one the engine cannot run ("Not tested here")."""
+    "Not tested by design"), rather than one the engine cannot run ("Not tested here")."""
     if getattr(block, "generated_by", None) is not None or block.not_run_reason is None:
         return False
     return (bool(block.options.get("skip")) and not block.options.get("engine_reason")
@@ -318,10 +318,10 @@ def _summary_state(block: Any, verdict: Verdict) -> str:
     return verdict.state
 def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> str:
     """The one line at the top of a page: how many blocks were verified, where and when, then in
-    one sentence what became of the others. Every count of the line is written alike: in words where the
+    one sentence what became of the others. The counts of a sentence are written alike: in words where the
     page has ten blocks or fewer ("two of the three", "Of the other six, one …, two … and three …"), else
-    all in digits ("11 of the 17", "Of the other 6, 5 … and 1 …"), so that no sentence mixes "6" and
-    "five". Each kind is worded without a comma or semicolon of its own, so that the sentence is one plain
+    in digits ("11 of the 17"); then the others are not counted again ("Of the others, one … and five …"),
+    so that no sentence mixes "6" and "five" and no count in digits opens a clause. Each kind is worded without a comma or semicolon of its own, so that the sentence is one plain
     list; a word always comes between two counts, so that no "15, 7" reads as a decimal."""
     total = len(blocks_verdicts)
     if not total:
@@ -365,9 +365,13 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
         if len(rest) == 1:
             parts.append(text(lang, opening + "_alike", count=alike(left), what=said(*rest[0])))
         else:
-            items = [text(lang, "summary_item", count=alike(count), what=said(key, count)) for key, count in rest]
+            # a long page's others are not counted again: each kind's count is then in words up to ten
+            long_page = total > 10 and counts["passed"]
+            items = [text(lang, "summary_item", count=count if long_page else alike(count), what=said(key, count))
+                     for key, count in rest]
             # each item is worded without a comma of its own, so the list reads "a, b and c"
-            parts.append(text(lang, opening, count=alike(left), items=formatting.join(items, lang)))
+            parts.append(text(lang, "summary_rest_others" if long_page else opening, count=alike(left),
+                              items=formatting.join(items, lang)))
         if not (len(rest) == 1 and rest[0][0] == "skipped" and needed):  # else the sentence has just said why
             parts.append(text(lang, "summary_why", count=left))
     state = "failed" if counts["failed"] else ("passed" if counts["passed"] and not counts["pending"] else "stale")
@@ -542,7 +546,7 @@ _COUNTED = ("passed", "compiled", "failed", "skipped", "notrun", "untested")
 
 
 def _state(block: Any, state: str) -> str:
-    """The state a status page counts: a skipped block that is never run is "not tested, by design"
+    """The state a status page counts: a skipped block that is never run is "not tested by design"
     where its author keeps it out, "not tested here" where the engine cannot run it (as its mark says);
     compiled code that passed is "compiled only", never "passed"."""
     if state == "passed" and compiled_only(block):

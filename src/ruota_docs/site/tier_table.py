@@ -4,7 +4,7 @@ how many machines reached each (`ruota_docs.blocks.tiers`).
 A ``compiled`` result counts for the targets its block's directive names (``gfx1102``, built on a
 machine without that card); ``ran`` and ``checked`` count for the target of the machine that ran
 them. Only a passed result of the code published now counts. The words never raise a tier:
-``compiled`` reads "compiled for gfx1102", never as run or passed; "(CI rebuilds it on every commit)"
+``compiled`` reads "compiled for gfx1102", never as run or passed; "(also in CI, on every commit)"
 is added where a machine without a GPU reached it, since such a block runs in every CI run (``make
 test``) and ``make check`` fails while its record is not current. The words say what CI does, not
 where the record shown came from: a record sent from a machine of CI's kind still reads as sent.
@@ -72,7 +72,7 @@ def collect(guides, indexed: verdicts.Index) -> list[TargetTiers]:
 
 
 def words(row: TargetTiers, lang: str) -> str:
-    """The row's highest tier in words: "compiled for gfx1102 (CI rebuilds it on every commit)"."""
+    """The row's highest tier in words: "compiled for gfx1102 (also in CI, on every commit)"."""
     said = text(lang, f"tier_reached_{row.highest}", target=row.label)
     if row.highest == "compiled" and row.without_gpu:
         said += " " + text(lang, "tier_ci_every_commit")
