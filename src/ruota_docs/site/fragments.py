@@ -321,8 +321,9 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
     one sentence what became of the others. The counts of a sentence are written alike: in words where the
     page has ten blocks or fewer ("two of the three", "Of the other six, one …, two … and three …"), else
     in digits ("11 of the 17"); then the others are not counted again ("Of the others, one … and five …"),
-    so that no sentence mixes "6" and "five" and no count in digits opens a clause. Each kind is worded without a comma or semicolon of its own, so that the sentence is one plain
-    list; a word always comes between two counts, so that no "15, 7" reads as a decimal."""
+    so that no sentence mixes "6" and "five" and no count in digits opens a clause. Each kind is worded
+    without a comma or semicolon of its own, so that the sentence is one plain list; a word always comes
+    between two counts, so that no "15, 7" reads as a decimal."""
     total = len(blocks_verdicts)
     if not total:
         return ""
