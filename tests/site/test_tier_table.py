@@ -133,7 +133,7 @@ def test_a_card_compiled_for_but_never_run_on_says_so(project):
     # a card of several targets, compiled for some of them: the others are said not to be, yet
     cards = [("Radeon RX 7000", ("gfx1100", "gfx1102"))]
     for lang, said in (("en", "compiled for gfx1102 (not yet for gfx1100), but none"),
-                       ("es", "se han compilado para gfx1102 (gfx1100, todavía no), sin ejecutarse"),
+                       ("es", "se han compilado para gfx1102 (aún no para gfx1100), sin ejecutarse"),
                        ("fr", "compilés pour gfx1102 (pas encore pour gfx1100), sans être exécutés")):
         shown = words(matrix.card_matrix(evidence.load_guides(project, project / "docs", lang, TABLE),
                                          [record_of(record(project, CPU))], lang, url=lambda page: page, cards=cards))
