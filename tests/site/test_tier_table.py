@@ -145,9 +145,9 @@ def test_the_status_page_has_a_row_for_compiled_blocks(project):
     indexed = verdicts.index_ledgers([record_of(record(project, CPU))])
     items = [(b, indexed.verdict(g.page, b.index, b.sha256)) for g in guides for b in g.blocks]
     row = fragments._compiled_row([("Guía", "g/", items)], "es")
-    assert (row["count"], row["where"]) == ("1", "compilado para gfx906 y gfx1102 (también en la integración continua, en cada commit)")
+    assert (row["count"], row["where"]) == ("1", "Compilado para gfx906 y gfx1102 (también en la integración continua, en cada commit)")
     assert fragments._compiled_row([("Guía", "g/", [(b, verdicts.index_ledgers([]).verdict(
-        "es/guides/g.md", b.index, b.sha256)) for b, _ in items])], "es")["where"] == "aún sin registros"
+        "es/guides/g.md", b.index, b.sha256)) for b, _ in items])], "es")["where"] == "Aún sin registros"
 
 
 def test_a_blocks_panel_says_which_tier_its_result_reached(project):
