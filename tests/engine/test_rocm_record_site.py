@@ -122,7 +122,7 @@ def test_card_matrix_shows_the_rocm_row(site):
     cells = re.findall(r'<td class="ruota-level ruota-level-(\d|off)">(.*?)</td>', row)
     assert [(n, words(c)) for n, c in cells] == [
         ("3", "Guía completa verificada"),
-        ("1", "Entorno comprobado Falló el bloque 030_tiny_pipeline.py"),  # named by the snippet it shows
+        ("1", "Entorno comprobado Para «Autoprueba superada» hace falta el bloque 030_tiny_pipeline.py, que falló"),
         # the Radeon VII guide is written for gfx906 (its target in mkdocs.yml): a gfx1102 reaches no level there
         ("off", "Fuera del ámbito de la guía La guía está escrita para ROCm en gfx906"),
         ("3", "Guía completa verificada"),

@@ -390,16 +390,16 @@ def test_the_summary_never_counts_compiled_code_as_verified():
     blocks = [(_block(), ran), (_block(), ran), (compiled, ran)]
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
     assert line == ("On this page, two of the three code blocks have been verified on one test machine (last run: 1 December "
-                    "2026). The remaining block was compiled for its GPU targets but not run on them. "
+                    "2026). The remaining block was only compiled, never run on a GPU. "
                     "The mark under the block says why.")
     line = " ".join(_words(fragments.page_summary(blocks, "es")).split())
-    assert "En esta página se han verificado dos de los tres" in line and "se ha compilado para sus GPU de destino" in line
+    assert "En esta página se han verificado dos de los tres" in line and "solo se ha compilado, sin ejecutarse en ninguna GPU" in line
 
 
 @pytest.mark.parametrize(("kind", "lang", "said"), [
     ("python", "en", "(no output)"),
     ("data", "en", "(Nothing to print: only its syntax is checked.)"),
-    ("doctest", "es", "(Cada línea >>> imprimió la salida escrita debajo de ella.)"),
+    ("doctest", "es", "(La salida de cada línea >>> coincidió con la que figura debajo de ella.)"),
     ("data", "es", "(No imprime nada: solo se comprueba su sintaxis.)"),
     ("data", "fr", "(Rien à afficher\u00a0: seule sa syntaxe est vérifiée.)"),
 ])

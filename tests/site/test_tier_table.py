@@ -161,3 +161,13 @@ def test_a_blocks_panel_says_which_tier_its_result_reached(project):
     assert "compilé seulement" in tabs
     other = verdicts.index_ledgers([record_of(data)]).verdict("fr/guides/g.md", 0, guides[0].blocks[0].sha256)
     assert "compilé" not in words(fragments.output_tabs(other, "fr", "u2", "fr/guides/g.md"))
+
+
+def test_a_target_that_ran_shows_a_dash_not_a_zero_for_compiled_only():
+    """A 0 under "Machines that compiled" beside a target that ran would read as a failure to compile: a dash
+    with its reason instead; a target that only compiled keeps its zeros for what never ran."""
+    ran = tier_table.TargetTiers("cuda", "sm_90", {"compiled": set(), "ran": {"h100"}, "checked": {"h100"}})
+    built = tier_table.TargetTiers("rocm", "gfx906", {"compiled": {"cpu"}, "ran": set(), "checked": set()})
+    shown = tier_table.table({}, None, "en", [ran, built])
+    assert '<td class="ruota-num" title="No block only compiles code for this target">–</td>' in shown
+    assert shown.count("–</td>") == 1 and shown.count('<td class="ruota-num">0</td>') == 2

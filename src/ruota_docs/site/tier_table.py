@@ -84,12 +84,21 @@ def compiled_targets(found: list[TargetTiers]) -> set[str]:
     return {row.target for row in found if row.backend == "rocm" and row.machines["compiled"]}
 
 
+def _count(row: TargetTiers, tier: str, lang: str) -> str:
+    """How many machines reached ``tier`` on the row's target; a dash where no block only compiles code for a
+    target that ran (a 0 there would read as a failure to compile)."""
+    count = len(row.machines[tier])
+    if tier == "compiled" and not count and row.highest != "compiled":
+        return f'<td class="ruota-num" title="{html.escape(text(lang, "tier_no_compiled"))}">–</td>'
+    return f'<td class="ruota-num">{count}</td>'
+
+
 def table(guides, indexed: verdicts.Index, lang: str, found: list[TargetTiers] | None = None) -> str:
     """The tiers table (HTML), or '' where no result reached a tier; ``found`` is `collect`'s
     answer where the caller has it."""
     rows = []
     for row in collect(guides, indexed) if found is None else found:
-        counts = "".join(f'<td class="ruota-num">{len(row.machines[tier])}</td>' for tier in tiers.TIERS)
+        counts = "".join(_count(row, tier, lang) for tier in tiers.TIERS)
         rows.append(f'<tr class="ruota-tier-{row.highest}"><th scope="row"><code>{html.escape(row.label)}</code></th>'
                     f"<td>{html.escape(words(row, lang))}</td>{counts}</tr>")
     if not rows:
