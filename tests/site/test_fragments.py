@@ -73,10 +73,10 @@ def test_toolchain_verified_device_without_record():
     assert rows(fragments.rocm_evidence(pages, "en")) == [
         ("ROCm tools without a GPU (hipcc and other commands)", "2",
          "CPU x86_64: 2 of 2 passed (1 December 2026)"),
-        ("ROCm device: PyTorch on an AMD GPU", "2", "no record yet"),
+        ("PyTorch on an AMD GPU (ROCm)", "2", "No record yet"),
     ]
     es = rows(fragments.rocm_evidence(pages, "es"))
-    assert es[1] == ("Dispositivo ROCm: PyTorch en una GPU de AMD", "2", "aún sin registros")
+    assert es[1] == ("PyTorch en una GPU de AMD (ROCm)", "2", "Aún sin registros")
     assert rows(fragments.rocm_evidence(pages, "fr"))[0][2] == "CPU x86_64\u00a0: 2 réussis sur 2 (1er décembre 2026)"
 
 

@@ -133,7 +133,7 @@ def test_a_card_compiled_for_but_never_run_on_says_so(project):
     # a card of several targets, compiled for some of them: the others are said not to be, yet
     cards = [("Radeon RX 7000", ("gfx1100", "gfx1102"))]
     for lang, said in (("en", "compiled for gfx1102 (not yet for gfx1100), but none"),
-                       ("es", "se han compilado para gfx1102 (gfx1100, todavía no), sin ejecutarse"),
+                       ("es", "se han compilado para gfx1102 (aún no para gfx1100), sin ejecutarse"),
                        ("fr", "compilés pour gfx1102 (pas encore pour gfx1100), sans être exécutés")):
         shown = words(matrix.card_matrix(evidence.load_guides(project, project / "docs", lang, TABLE),
                                          [record_of(record(project, CPU))], lang, url=lambda page: page, cards=cards))
@@ -145,9 +145,9 @@ def test_the_status_page_has_a_row_for_compiled_blocks(project):
     indexed = verdicts.index_ledgers([record_of(record(project, CPU))])
     items = [(b, indexed.verdict(g.page, b.index, b.sha256)) for g in guides for b in g.blocks]
     row = fragments._compiled_row([("Guía", "g/", items)], "es")
-    assert (row["count"], row["where"]) == ("1", "compilado para gfx906 y gfx1102 (también en la integración continua, en cada commit)")
+    assert (row["count"], row["where"]) == ("1", "Compilado para gfx906 y gfx1102 (también en la integración continua, en cada commit)")
     assert fragments._compiled_row([("Guía", "g/", [(b, verdicts.index_ledgers([]).verdict(
-        "es/guides/g.md", b.index, b.sha256)) for b, _ in items])], "es")["where"] == "aún sin registros"
+        "es/guides/g.md", b.index, b.sha256)) for b, _ in items])], "es")["where"] == "Aún sin registros"
 
 
 def test_a_blocks_panel_says_which_tier_its_result_reached(project):

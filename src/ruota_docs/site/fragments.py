@@ -521,7 +521,12 @@ def _compiled_row(pages: list[tuple[str, str, list[Any]]], lang: str) -> dict[st
             + (" " + text(lang, "tier_ci_every_commit") if ci else "")
             for ci in (True, False) if any(c == ci for _, c in ordered)]
     return {"what": text(lang, "rocm_compiled"), "count": formatting.number(len(items), lang, 0),
-            "state": "passed" if said else "never", "where": "; ".join(said) or text(lang, "rocm_no_record")}
+            "state": "passed" if said else "never",
+            "where": _capitalised("; ".join(said)) or text(lang, "rocm_no_record")}  # a cell opens as a sentence
+
+
+def _capitalised(words: str) -> str:
+    return words[:1].upper() + words[1:]
 
 
 #: Up to this many records, the status page describes each machine; beyond, the newest of each
