@@ -356,11 +356,9 @@ def test_a_compiled_block_is_never_worded_as_verified():
     said = {lang: " ".join(_words(fragments.mark(compiled, ran, lang)).split()) for lang in ("es", "en", "fr")}
     assert said == {
         "es": "Compilado para gfx1102 en CPU x86_64 el 1 de diciembre de 2026. Aún no se ha ejecutado en ninguna "
-              "GPU de esa arquitectura.",
-        "en": "Compiled for gfx1102 on CPU x86_64 on 1 December 2026. It has not yet run on a GPU of that "
-              "architecture.",
-        "fr": "Compilé pour gfx1102 sur CPU x86_64 le 1er décembre 2026. Pas encore exécuté sur un GPU de cette "
-              "architecture."}
+              "GPU gfx1102.",
+        "en": "Compiled for gfx1102 on CPU x86_64 on 1 December 2026. It has not yet run on a gfx1102 GPU.",
+        "fr": "Compilé pour gfx1102 sur CPU x86_64 le 1er décembre 2026. Pas encore exécuté sur un GPU gfx1102."}
     panel = fragments.block_panel(compiled, ran, "en", "7")
     assert 'class="ruota-verify ruota-state-compiled"' in panel and "ruota-mark-compiled" in panel
     assert "ruota-mark-passed" not in panel and "Verified" not in panel

@@ -180,7 +180,8 @@ def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | No
         built = text(lang, "compiled_on", targets=formatting.join(targets, lang), count=len(passed),
                      machines=_phrases(found, ("passed",), lang, "machine"),
                      date=formatting.date(verdict.latest_run("passed"), lang))
-        lines.append(("compiled", built + " " + text(lang, "compiled_not_run", count=len(targets))))
+        not_run = text(lang, "compiled_not_run", targets=formatting.join(targets, lang, style="or"))
+        lines.append(("compiled", built + " " + not_run))
     elif passed:  # a data block (YAML, JSON, TOML) is parsed, not run: its mark says so
         verb = "parsed_on" if getattr(block, "kind", "") == "data" else "verified_on"
         lines.append(("passed", text(lang, verb, machines=_phrases(found, ("passed",), lang),
