@@ -388,10 +388,10 @@ def test_the_summary_never_counts_compiled_code_as_verified():
     blocks = [(_block(), ran), (_block(), ran), (compiled, ran)]
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
     assert line == ("On this page, two of the three code blocks have been verified on one test machine (last run: 1 December "
-                    "2026). The remaining block was only compiled, never run on a GPU. "
+                    "2026). The remaining block was only compiled and never run on a GPU. "
                     "The mark under the block says why.")
     line = " ".join(_words(fragments.page_summary(blocks, "es")).split())
-    assert "En esta página se han verificado dos de los tres" in line and "solo se ha compilado, sin ejecutarse en ninguna GPU" in line
+    assert "En esta página se han verificado dos de los tres" in line and "solo se ha compilado y no se ha ejecutado en ninguna GPU" in line
 
 
 @pytest.mark.parametrize(("kind", "lang", "said"), [
