@@ -617,9 +617,9 @@ def test_a_hook_that_shifts_the_page_leaves_messages_pointing_into_the_file(tmp_
 
 
 @pytest.mark.parametrize("lang, checked, old, expired", [
-    ("es", "consultado los días {old} y {day}", "2 de enero de 2020", "puede estar desactualizado"),
+    ("es", "consulta: {old} y {day}", "2 de enero de 2020", "puede estar desactualizado"),
     ("en", "checked {old} and {day}", "2 January 2020", "may be out of date"),
-    ("fr", "consulté les {old} et {day}", "2 janvier 2020", "peut ne plus être à jour"),
+    ("fr", "consultation : {old} et {day}", "2 janvier 2020", "peut ne plus être à jour"),
 ])
 def test_the_claims_of_a_paragraph_show_the_days_they_were_checked_and_an_aged_one_marks_them(
         site, lang, checked, old, expired):

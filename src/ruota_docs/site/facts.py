@@ -127,8 +127,8 @@ _LINK_WORDS = re.compile(r'(<a href="[^"]*" title="[^"]*">)([^<]*)(</a>)')
 def join_parentheses(html_text: str, lang: str = "en") -> str:
     """One parenthesis for a claim's aside or citation and the date it was checked, never two side by
     side or one inside the other: the date follows the author's words as the language sets it there
-    ("; checked …" in English, ", consulté le …" in French: the citation formula, which no reader takes
-    for a participle agreeing with the source)."""
+    ("; checked …" in English, "; consultation : …" in French, "; consulta: …" in Spanish: nouns, which
+    agree with any source)."""
     separator = text(lang, "fact_joined_separator")
 
     def reworded(mark: str, rest: str) -> str:
