@@ -128,7 +128,7 @@ def test_a_card_compiled_for_but_never_run_on_says_so(project):
     page = words(matrix.card_matrix(guides, [record_of(record(project, CPU))], "en", url=lambda page: page,
                                     cards=cards))
     assert ("No record yet. Some of the guides’ blocks have been compiled for gfx1102, but none has run on such a card "
-            "(see the evidence per target below).") in page
+            "(see the table “Evidence per target” below).") in page
     assert "Radeon RX 6000 gfx1030 No record yet." in page
     # a card of several targets, compiled for some of them: the others are said not to be, yet
     cards = [("Radeon RX 7000", ("gfx1100", "gfx1102"))]
