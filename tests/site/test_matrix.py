@@ -108,7 +108,7 @@ def test_key_blocks_table_and_guide_titles(rendered):
             "Para «Guía completa verificada» hace falta el bloque de la línea 16, que se omitió en esta máquina "
             "(requiere ROCm)"]),
     ("fr", ["Autotest réussi", "Aucun relevé pour l'instant",
-            "« Guide entièrement vérifié » nécessite le bloc de la ligne 16, qui n'a pas été exécuté sur cette machine "
+            "Pour « Guide entièrement vérifié », il faut le bloc de la ligne 16, qui n'a pas été exécuté sur cette machine "
             "(nécessite ROCm)"]),
 ])
 def test_every_string_is_localised(project, lang, words_):

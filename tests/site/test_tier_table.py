@@ -169,5 +169,5 @@ def test_a_target_that_ran_shows_a_dash_not_a_zero_for_compiled_only():
     ran = tier_table.TargetTiers("cuda", "sm_90", {"compiled": set(), "ran": {"h100"}, "checked": {"h100"}})
     built = tier_table.TargetTiers("rocm", "gfx906", {"compiled": {"cpu"}, "ran": set(), "checked": set()})
     shown = tier_table.table({}, None, "en", [ran, built])
-    assert '<td class="ruota-num" title="No block only compiles code for this target">–</td>' in shown
+    assert '<td class="ruota-num" title="Not applicable: this target’s blocks ran on it">–</td>' in shown
     assert shown.count("–</td>") == 1 and shown.count('<td class="ruota-num">0</td>') == 2
