@@ -337,8 +337,8 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
     passed_on = [{r.machine_id for r in v.by_state("passed")} for b, v in blocks_verdicts
                  if _summary_state(b, v) == "passed"]
     machines = set().union(*passed_on)
-    # the line's counts written alike: in words up to ten ("two of the three"), else all in digits ("5 of the
-    # 18", "of the other 13, 7 … and 6 …", "on 2 test machines"), never "ten" or "six" after "18"
+    # the first sentence's counts written alike: in words up to ten ("two of the three"), else all in digits
+    # ("5 of the 18", "on 2 test machines"), never "ten" or "six" after "18"
     alike = (lambda n: n) if total <= 10 else (lambda n: digits(n, lang))
     if counts["passed"] == 0:
         parts = [text(lang, "summary_none")]
