@@ -120,7 +120,7 @@ def test_ledgers_of_two_machines(tree):
     data = tree.ledger()
     data["machine_id"] = other
     data["machine"].update(machine_id=other, backend="rocm", gpu_name="AMD Radeon VII", arch="gfx906", vram_bytes=16 * 2**30,
-                           gpu_count=1, hip="6.4.43482", torch="2.7.0+rocm6.3")  # never this machine's torch build
+                           gpu_count=1, hip="6.4.43482", cuda=None, torch="2.7.0+rocm6.3")  # never this machine's torch
     if other.startswith("cuda"):
         data["machine"].update(backend="cuda", gpu_name="NVIDIA H200", arch="sm_90", hip=None, cuda="13.0",
                                torch="2.11.0+cu130")
