@@ -76,7 +76,7 @@ def test_toolchain_verified_device_without_record():
         ("PyTorch on an AMD GPU (ROCm)", "2", "No record yet"),
     ]
     es = rows(fragments.rocm_evidence(pages, "es"))
-    assert es[1] == ("PyTorch en una GPU de AMD (ROCm)", "2", "Aún sin registros")
+    assert es[1] == ("PyTorch en una GPU de AMD (ROCm)", "2", "Aún no hay registros")
     assert rows(fragments.rocm_evidence(pages, "fr"))[0][2] == "CPU x86_64\u00a0: 2 réussis sur 2 (1er décembre 2026)"
 
 
@@ -368,15 +368,16 @@ def test_a_compiled_block_is_never_worded_as_verified():
 
 
 def test_an_output_tab_shows_a_repeated_line_once():
-    """Ten identical warnings in a row read as one and a count; two in a row, and blank lines, as printed."""
+    """Ten identical warnings in a row read as one and a count of the nine hidden; two in a row, and blank lines,
+    as printed."""
     warning = "WARNING:absl:`TensorInfo.dtype` is deprecated."
     output = "\n".join(["start", *[warning] * 10, "x", "x", "", "", "", "end"])
     assert fragments.collapse_repeats(output, "en").split("\n") == [
-        "start", warning, "[… the line above, 10 times in a row]", "x", "x", "", "", "", "end"]
-    assert "[… la ligne précédente, répétée 3 fois]" in fragments.collapse_repeats("a\na\na", "fr")
+        "start", warning, "[the line above is repeated 9 more times]", "x", "x", "", "", "", "end"]
+    assert "[la ligne ci-dessus se répète encore 2\u00a0fois]" in fragments.collapse_repeats("a\na\na", "fr")
     shown = fragments.output_tabs(Verdict([MachineResult("cpu", CPU, "passed", _entry("passed", output=output))]),
                                   "es", "0")
-    assert shown.count("TensorInfo.dtype") == 1 and "la línea anterior aparece 10 veces seguidas" in shown
+    assert shown.count("TensorInfo.dtype") == 1 and "la línea anterior se repite 9 veces más" in shown
 
 
 def test_the_summary_never_counts_compiled_code_as_verified():

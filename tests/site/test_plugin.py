@@ -205,7 +205,7 @@ def test_output_tabs_labelled_with_the_machine(es):
     assert panel.count('<pre class="ruota-output" tabindex="0" role="region" '
                        'aria-label="Salida en NVIDIA H200 (CUDA) y CPU x86-64"><code>hola\n</code></pre>') == 1
     assert '<div class="tabbed-labels" aria-label="Salida en cada máquina">' in panel
-    assert f"21 de noviembre de 2026 · 1,5{NB}s" in panel  # the GPU's run
+    assert f"21 de noviembre de 2026 · se ejecutó en 1,5{NB}s" in panel  # the GPU's run
 
 
 def test_verified_mark_with_date(es):
@@ -314,9 +314,9 @@ def test_english_strings(en):
     assert "Failed on an x86-64 CPU on 20 November 2026" in panels(en)[2]
     assert "Not yet verified: this code has changed since it last ran" in panels(en)[3]
     assert "Not tested by design: this block installs packages" in panels(en)[4]
-    # the result shared by the three languages is said in the tooltip of the date and duration, not in the line
+    # the run time says what it is; the result shared by the three languages is said in the tooltip, not in the line
     assert (f'<p class="ruota-output-meta" title="The three language versions of this page share this result: their '
-            f'code is identical.">21 November 2026 · 1.5{NB}s</p>') in panels(en)[1]
+            f'code is identical.">21 November 2026 · ran in 1.5{NB}s</p>') in panels(en)[1]
     assert ("On this page, three of the seven code blocks have been verified on at least one of the two test machines "
             "(last run: 21 November 2026).") in en
     assert "Requiere" not in en and "Verificado" not in en

@@ -127,14 +127,13 @@ def test_a_card_compiled_for_but_never_run_on_says_so(project):
     cards = [("Radeon RX 7600", ("gfx1102",)), ("Radeon RX 6000", ("gfx1030",))]
     page = words(matrix.card_matrix(guides, [record_of(record(project, CPU))], "en", url=lambda page: page,
                                     cards=cards))
-    assert ("No record yet. Some of the guides’ blocks have been compiled for gfx1102, but none has run on such a card "
-            "(see the table “Evidence per target” below).") in page
+    assert "No record yet. Blocks have been compiled for gfx1102 but not run on this card (see “Evidence per target”)." in page
     assert "Radeon RX 6000 gfx1030 No record yet." in page
     # a card of several targets, compiled for some of them: the others are said not to be, yet
     cards = [("Radeon RX 7000", ("gfx1100", "gfx1102"))]
-    for lang, said in (("en", "compiled for gfx1102 (not yet for gfx1100), but none"),
-                       ("es", "se han compilado para gfx1102 (aún no para gfx1100), sin ejecutarse"),
-                       ("fr", "compilés pour gfx1102 (pas encore pour gfx1100), sans être exécutés")):
+    for lang, said in (("en", "compiled for gfx1102 (not yet for gfx1100) but not run"),
+                       ("es", "compilados para gfx1102 (aún no para gfx1100), pero ninguno se ha ejecutado"),
+                       ("fr", "compilés pour gfx1102 (pas encore pour gfx1100), mais aucun n'a été exécuté")):
         shown = words(matrix.card_matrix(evidence.load_guides(project, project / "docs", lang, TABLE),
                                          [record_of(record(project, CPU))], lang, url=lambda page: page, cards=cards))
         assert said in shown
@@ -145,9 +144,11 @@ def test_the_status_page_has_a_row_for_compiled_blocks(project):
     indexed = verdicts.index_ledgers([record_of(record(project, CPU))])
     items = [(b, indexed.verdict(g.page, b.index, b.sha256)) for g in guides for b in g.blocks]
     row = fragments._compiled_row([("Guía", "g/", items)], "es")
-    assert (row["count"], row["where"]) == ("1", "Compilado para gfx906 y gfx1102 (también en la integración continua, en cada commit)")
+    # where and when: the machine that compiled, its date, and CI, which compiles on every commit as it does
+    assert (row["count"], row["where"]) == ("1", "CPU x86-64: compilados para gfx906 y gfx1102 (28 de noviembre de "
+                                                 "2026; también en la integración continua, en cada commit)")
     assert fragments._compiled_row([("Guía", "g/", [(b, verdicts.index_ledgers([]).verdict(
-        "es/guides/g.md", b.index, b.sha256)) for b, _ in items])], "es")["where"] == "Aún sin registros"
+        "es/guides/g.md", b.index, b.sha256)) for b, _ in items])], "es")["where"] == "Aún no hay registros"
 
 
 def test_a_blocks_panel_says_which_tier_its_result_reached(project):
@@ -164,10 +165,10 @@ def test_a_blocks_panel_says_which_tier_its_result_reached(project):
 
 
 def test_a_target_that_ran_shows_a_dash_not_a_zero_for_compiled_only():
-    """A 0 under "Machines that compiled" beside a target that ran would read as a failure to compile: a dash
+    """A 0 under "Machines that compiled" beside a target that ran would read as a failure to compile: an em dash
     with its reason instead; a target that only compiled keeps its zeros for what never ran."""
     ran = tier_table.TargetTiers("cuda", "sm_90", {"compiled": set(), "ran": {"h100"}, "checked": {"h100"}})
     built = tier_table.TargetTiers("rocm", "gfx906", {"compiled": {"cpu"}, "ran": set(), "checked": set()})
     shown = tier_table.table({}, None, "en", [ran, built])
-    assert '<td class="ruota-num" title="Not applicable: this target’s blocks ran on it">–</td>' in shown
-    assert shown.count("–</td>") == 1 and shown.count('<td class="ruota-num">0</td>') == 2
+    assert '<td class="ruota-num" title="Not applicable: this target’s blocks ran on it">—</td>' in shown
+    assert shown.count("—</td>") == 1 and "–" not in shown and shown.count('<td class="ruota-num">0</td>') == 2

@@ -213,7 +213,7 @@ REPEATED_LINES = 3
 
 def collapse_repeats(output: str, lang: str) -> str:
     """``output`` as a tab shows it: a line printed ``REPEATED_LINES`` times or more in a row (the
-    same warning at every step) once, then how many times it came; the record keeps them all."""
+    same warning at every step) once, then how many more times it came; the record keeps them all."""
     lines = output.split("\n")
     shown: list[str] = []
     start = 0
@@ -223,7 +223,7 @@ def collapse_repeats(output: str, lang: str) -> str:
             end += 1
         count = end - start + 1
         if count >= REPEATED_LINES and lines[start].strip():
-            shown += [lines[start], text(lang, "output_repeated", count=count)]
+            shown += [lines[start], text(lang, "output_repeated", count=count - 1)]  # the copies hidden
         else:
             shown += lines[start:end + 1]
         start = end + 1
@@ -256,7 +256,8 @@ def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: li
         if result.state == "failed" and entry.error:
             error = reasons.error_text(entry, lang)
             body = (body + "\n" if body else "") + error
-        meta = [formatting.date(entry.ran_at, lang), formatting.seconds(entry.duration or 0, lang)]
+        meta = [formatting.date(entry.ran_at, lang),
+                text(lang, "ran_in", duration=formatting.seconds(entry.duration or 0, lang))]
         if ran > 1:  # which of the group's runs this is
             meta.append(text(lang, "latest_of", machine=machine_names.label(result, lang), count=ran))
         if entry.tier:  # how far this result goes: compiled is never worded as run
@@ -505,29 +506,30 @@ def rocm_evidence(pages: list[tuple[str, str, list[Any]]], lang: str) -> str:
 
 
 def _compiled_row(pages: list[tuple[str, str, list[Any]]], lang: str) -> dict[str, Any] | None:
-    """The row of the blocks that compile code for AMD targets without the card: the targets
-    their passed results compiled for, worded as compiled (never as run), or "no record yet"."""
+    """The row of the blocks that compile code for AMD targets without the card: machine by machine
+    (a GPU before the CPU, as in the machines table), the targets its passed results compiled for and
+    when, worded as compiled (never as run), or "no record yet"."""
     items = [(b, v) for _, _, found in pages for b, v in found
              if b.evidence is not None and b.evidence.tier == "compiled" and b.not_run_reason is None]
     if not items:
         return None
-    targets: dict[str, bool] = {}  # target → whether a machine without a GPU compiled for it
+    machines: dict[str, tuple[set[str], list[Any]]] = {}  # machine id → (targets compiled for, its results)
     for block, verdict in items:
         for result in verdict.by_state("passed"):
-            without_gpu = result.machine.backend == "cpu"
-            for target in block.evidence.targets:
-                targets[target] = targets.get(target, False) or without_gpu
-    ordered = sorted(targets.items(), key=lambda item: (len(item[0]), item[0]))
-    said = [text(lang, "tier_reached_compiled", target=formatting.join([t for t, c in ordered if c == ci], lang))
-            + (" " + text(lang, "tier_ci_every_commit") if ci else "")
-            for ci in (True, False) if any(c == ci for _, c in ordered)]
+            found = machines.setdefault(result.machine_id, (set(), []))
+            found[0].update(block.evidence.targets)
+            found[1].append(result)
+    said = []
+    for targets, results in sorted(machines.values(), key=lambda m: (m[1][0].machine.backend == "cpu",
+                                                                     machine_names.label(m[1][0], lang))):
+        # a machine without a GPU compiles as CI does, on every commit
+        key = "rocm_compiled_on_ci" if results[0].machine.backend == "cpu" else "rocm_compiled_on"
+        said.append(text(lang, key, machine=machine_names.name(results[0], lang, "name"),
+                         targets=formatting.join(sorted(targets, key=lambda t: (len(t), t)), lang),
+                         date=formatting.date(_latest(results), lang)))
     return {"what": text(lang, "rocm_compiled"), "count": formatting.number(len(items), lang, 0),
-            "state": "passed" if said else "never",
-            "where": _capitalised("; ".join(said)) or text(lang, "rocm_no_record")}  # a cell opens as a sentence
+            "state": "passed" if said else "never", "where": "; ".join(said) or text(lang, "rocm_no_record")}
 
-
-def _capitalised(words: str) -> str:
-    return words[:1].upper() + words[1:]
 
 
 #: Up to this many records, the status page describes each machine; beyond, the newest of each

@@ -8,8 +8,8 @@ the target's machines disagree (one failed a block another passed), the cell say
 Under each row, an expandable list of its machines with their own levels. A filter (in
 ``ruota.js``, shipped with the site) narrows the rows and says how many are left (in a live
 region, for screen readers); each row has a stable anchor, ``#target-gfx1102``. Each card
-the guides are about that no record has yet gets a row saying so, with the link to
-contribute one. Expanded from ``<!-- card-matrix: -->``;
+the guides are about that no record has yet gets a row saying so (the page around the
+matrix says how to send one). Expanded from ``<!-- card-matrix: -->``;
 every string comes from :mod:`ruota_docs.site.locales`.
 """
 
@@ -265,7 +265,6 @@ def card_matrix(guides: list[evidence.Guide], ledgers: list[Record], lang: str, 
                     f'{_target_head(target, lang)}{cells}</tr>')
         rows.append(f'<tr class="ruota-matrix-machines" data-for="{target.anchor}"><td colspan="{columns + 1}">'
                     f'{_machine_list(target, guides, lang)}</td></tr>')
-    contribute = url(f"{lang}/run-on-your-card.md")
     reached = tier_table.collect(guides, indexed)
     compiled = tier_table.compiled_targets(reached)
     for name, targets in evidence.missing_cards(ledgers, cards):
@@ -277,12 +276,11 @@ def card_matrix(guides: list[evidence.Guide], ledgers: list[Record], lang: str, 
             said = text(lang, "matrix_not_yet", targets=said, rest=formatting.join(rest, lang))
         words = html.escape(text(lang, "matrix_compiled_only", targets=said) if built
                             else text(lang, "matrix_no_record"))
-        link = f'<a href="{html.escape(contribute)}">{html.escape(text(lang, "matrix_contribute"))}</a>'
         rows.append(f'<tr class="ruota-matrix-missing" data-targets="{html.escape(" ".join(targets))}" '
                     f'data-filter="{html.escape((name + " " + " ".join(targets)).lower())}">'
                     f'<th scope="row"><span class="ruota-matrix-fact"><strong>{html.escape(name)}</strong></span>'
                     f'<span class="ruota-matrix-fact"><code>{html.escape(shown)}</code></span></th>'
-                    f'<td colspan="{columns}">{icon("stale")}<strong>{words}</strong> {link}</td></tr>')
+                    f'<td colspan="{columns}">{icon("stale")}<strong>{words}</strong></td></tr>')
     label = html.escape(text(lang, "matrix_filter"))
     search = f'<input type="search" class="ruota-matrix-filter" placeholder="{label}" aria-label="{label}" hidden>'
     # the rows left, said by screen readers as the filter changes them (role=status is polite)

@@ -85,11 +85,11 @@ def compiled_targets(found: list[TargetTiers]) -> set[str]:
 
 
 def _count(row: TargetTiers, tier: str, lang: str) -> str:
-    """How many machines reached ``tier`` on the row's target; a dash where no block only compiles code for a
-    target that ran (a 0 there would read as a failure to compile)."""
+    """How many machines reached ``tier`` on the row's target; an em dash (the site's empty cell) where no block
+    only compiles code for a target that ran (a 0 there would read as a failure to compile)."""
     count = len(row.machines[tier])
     if tier == "compiled" and not count and row.highest != "compiled":
-        return f'<td class="ruota-num" title="{html.escape(text(lang, "tier_no_compiled"))}">–</td>'
+        return f'<td class="ruota-num" title="{html.escape(text(lang, "tier_no_compiled"))}">—</td>'
     return f'<td class="ruota-num">{count}</td>'
 
 
