@@ -173,6 +173,9 @@ def test_the_blocks_not_verified_share_one_sentence():
     assert ("De los tres restantes, uno se excluye de las pruebas a propósito y dos se han omitido porque ninguna "
             "máquina de pruebas cumple sus requisitos.") in restantes
     assert ";" not in line and ";" not in restantes
+    autres = " ".join(_words(fragments.page_summary(blocks, "fr")).split())
+    assert ("un est volontairement exclu des tests et deux n'ont pas été exécutés, faute d'une machine de test qui "
+            "remplisse leurs exigences.") in autres
     assert "In all" not in line
     none_passed = " ".join(_words(fragments.page_summary(blocks[1:], "es")).split())
     assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. De sus tres bloques, "
@@ -198,7 +201,7 @@ def test_summary_counts_above_ten_stay_digits_and_machines_are_not_overstated():
     assert "The other 11 are not tested by design." in line
     line = " ".join(_words(fragments.page_summary(blocks[:1] + blocks[2:4], "fr")).split())
     assert line.startswith("Sur cette page, un bloc de code sur trois a été vérifié sur deux machines de test (")
-    assert "Les deux autres sont exclus des tests à dessein." in line
+    assert "Les deux autres sont volontairement exclus des tests." in line
     three = Verdict([*both.results, MachineResult("rx", "AMD Radeon RX 7600 (ROCm, gfx1102)", "passed", _entry("passed"))])
     line = " ".join(_words(fragments.page_summary([(_block(), three), (_block(), cpu_only)], "es")).split())
     assert "en al menos una de las tres máquinas de pruebas" in line
@@ -450,7 +453,7 @@ def test_the_sentence_about_the_other_blocks_counts_by_the_same_rule():
     assert ("De los demás, ocho se excluyen de las pruebas a propósito y siete se han omitido porque ninguna "
             "máquina de pruebas tiene ROCm.") in line
     line = " ".join(_words(fragments.page_summary(blocks, "fr")).split())
-    assert ("Parmi les autres, huit sont exclus des tests à dessein et sept n'ont pas été exécutés car aucune "
+    assert ("Parmi les autres, huit sont volontairement exclus des tests et sept n'ont pas été exécutés car aucune "
             "machine de test n'a ROCm.") in line
     line = " ".join(_words(fragments.page_summary(blocks[3:15] + blocks[22:], "es")).split())
     assert line.startswith("En esta página se han verificado 10 de los 18 bloques") and "De los demás, seis" in line

@@ -328,7 +328,7 @@ def test_french_strings(fr):
     assert f"Vérifié sur une NVIDIA H200 et sur un CPU x86-64, dernière exécution le 21{NB}novembre 2026" in panels(fr)[1]
     assert f"Échec sur un CPU x86-64 le 20{NB}novembre 2026" in panels(fr)[2]
     # French typography, applied to the built page: no-break space before the colon
-    assert f"Exclu des tests, à dessein{NB}: ce bloc installe des paquets" in panels(fr)[4]
+    assert f"Volontairement exclu des tests{NB}: ce bloc installe des paquets" in panels(fr)[4]
     assert f'title="Les trois versions linguistiques de cette page partagent ce résultat{NB}: leur code est identique."' \
         in panels(fr)[1]
     assert ("Sur cette page, trois blocs de code sur sept ont été vérifiés sur au moins une des deux machines de test "

@@ -116,7 +116,7 @@ def test_the_card_matrix_carries_the_table(project):
     table = page[page.index('<table><caption>Niveau'):]
     assert words(table[:table.index("</table>")]) == (
         "Niveau de preuve le plus élevé par architecture Architecture Niveau maximal atteint Machines qui ont compilé "
-        "Machines qui ont exécuté Machines où le résultat est validé gfx906 compilé pour gfx906 "
+        "Machines qui ont exécuté Machines qui ont validé le résultat gfx906 compilé pour gfx906 "
         "(aussi en intégration continue, à chaque commit) 1 0 0 "
         "gfx1102 compilé pour gfx1102 (aussi en intégration continue, à chaque commit) 1 0 0")
 
