@@ -87,9 +87,9 @@ def sentence(page: str, start: str) -> str:
 
 
 @pytest.mark.parametrize(("lang", "path", "expected", "tip"), [
-    ("es", "index.html", "Pico: 66,0 MiB (CPU x86-64, 20 de noviembre de 2026).", "Otras mediciones: 67,2 MiB en una NVIDIA H200."),
-    ("en", "en/index.html", "Peak: 66.0 MiB (x86-64 CPU, 20 November 2026).", "Other measurements: 67.2 MiB on an NVIDIA H200."),
-    ("fr", "fr/index.html", "Pic : 66,0 Mio (CPU x86-64, 20 novembre 2026).", "Autres mesures : 67,2 Mio sur une NVIDIA H200."),
+    ("es", "index.html", "Pico: 66,0 MiB (CPU x86-64, 20 de noviembre de 2026).", "Medido en otras máquinas: 67,2 MiB en una NVIDIA H200."),
+    ("en", "en/index.html", "Peak: 66.0 MiB (x86-64 CPU, 20 November 2026).", "Measured elsewhere: 67.2 MiB on an NVIDIA H200."),
+    ("fr", "fr/index.html", "Pic : 66,0 Mio (CPU x86-64, 20 novembre 2026).", "Mesuré sur d'autres machines : 67,2 Mio sur une NVIDIA H200."),
 ])
 def test_one_value_in_the_sentence_the_gpus_with_its_machine_and_date(site, lang, path, expected, tip):
     """The block requires no GPU: the CPU machine's value is shown, the GPU machine's in the tooltip."""
@@ -152,7 +152,7 @@ def test_the_guides_own_card_first_else_a_gpu_else_the_cpu():
     no_cpu = re.sub(r"<[^>]+>", "", values.render(value, Verdict(found[1:2]), "en", "en/index.md", needs_gpu=False))
     assert no_cpu.replace("\u00a0", " ") == "67.2 MiB (NVIDIA H200, 20 November 2026)"  # no CPU record: the one there is
     tip = html.unescape(re.search(r'title="([^"]*)"', values.render(value, Verdict(found), "en", "en/guides/keras-rx7600.md"))[1])
-    assert tip.replace("\u00a0", " ") == ("Other measurements: 70.0 MiB on an AMD Instinct MI300X; "
+    assert tip.replace("\u00a0", " ") == ("Measured elsewhere: 70.0 MiB on an AMD Instinct MI300X; "
                                          "67.2 MiB on an NVIDIA H200; 66.0 MiB on an x86-64 CPU. "
                                          "Same value on an AMD Radeon RX 7600.")
 
