@@ -103,6 +103,22 @@ def test_key_blocks_table_and_guide_titles(rendered):
     assert '<th scope="col"><a href="../guides/g/">Una guía</a></th>' in rendered
 
 
+def test_a_guides_target_is_said_once_in_its_header_not_in_every_cell(project):
+    """The machines a guide is written for head its column; a cell of another machine says only that it is
+    not the guide's target (the target again in its tooltip), so a row of such cells stays short."""
+    table = {key: {**levels, "target": "rocm arch=gfx1102"} for key, levels in TABLE.items()}
+    for lang, header, cell, tip in (
+            ("en", "guía written for ROCm on gfx1102", "Not this guide’s target", "The guide is written for ROCm"),
+            ("es", "guía escrita para ROCm en gfx1102", "Fuera del ámbito de la guía", "La guía está escrita para"),
+            ("fr", "écrit pour ROCm sur gfx1102", "Hors du périmètre du guide", "Le guide est écrit pour")):
+        guides = evidence.load_guides(project, project / "docs", lang, evidence.key_blocks(table))
+        page = matrix.card_matrix(guides, [record_of(run_on(project, CPU))], lang, url=lambda page: page)
+        assert words(page[page.index("<thead>"):page.index("</thead>")]).endswith(header)
+        cpu = next(r for r in rows(page) if 'id="target-cpu-x86_64"' in r)
+        off = re.search(r'<td class="ruota-level ruota-level-off" title="([^"]*)">(.*?)</td>', cpu)
+        assert words(off[2]) == cell and html.unescape(off[1]).startswith(tip)
+
+
 @pytest.mark.parametrize("lang, words_", [
     ("es", ["Autoprueba superada", "Aún no hay registros.",
             "Para «Guía completa verificada» hace falta el bloque de la línea 16, que se omitió en esta máquina "

@@ -111,10 +111,19 @@ def _target_words(guide: evidence.Guide, lang: str) -> str:
 
 
 def _off_target(guide: evidence.Guide, lang: str) -> str:
+    """A cell of a machine the guide is not written for: said in a word, the guide's target in its
+    column's header once (`_guide_head`), and again in the cell's tooltip."""
+    tip = text(lang, "matrix_off_target_for", target=_target_words(guide, lang))
+    return (f'<td class="ruota-level ruota-level-off" title="{html.escape(tip)}">'
+            f'<span class="ruota-level-name">{html.escape(text(lang, "matrix_off_target"))}</span></td>')
+
+
+def _guide_head(guide: evidence.Guide, url: str, lang: str) -> str:
+    """A guide's column header: its title, linked, and the machines it is written for where it names them."""
     words = _target_words(guide, lang)
-    return (f'<td class="ruota-level ruota-level-off"><span class="ruota-level-name">'
-            f'{html.escape(text(lang, "matrix_off_target"))}</span><span class="ruota-level-next">'
-            f'{html.escape(text(lang, "matrix_off_target_for", target=words))}</span></td>')
+    written = (f'<span class="ruota-level-next">{html.escape(text(lang, "matrix_written_for", target=words))}</span>'
+               if words else "")
+    return f'<th scope="col"><a href="{html.escape(url)}">{html.escape(guide.title)}</a>{written}</th>'
 
 
 def _cell(cell: evidence.Cell, url: str, lang: str, machines: int = 1) -> str:
@@ -251,8 +260,7 @@ def card_matrix(guides: list[evidence.Guide], ledgers: list[Record], lang: str, 
     ``ledgers``' `verdicts.Index` where the caller has one."""
     indexed = verdicts.index_ledgers(ledgers) if indexed is None else indexed
     columns = len(guides)
-    head = "".join(f'<th scope="col"><a href="{html.escape(url(g.page))}">{html.escape(g.title)}</a></th>'
-                   for g in guides)
+    head = "".join(_guide_head(g, url(g.page), lang) for g in guides)
     header = f'<tr><th scope="col">{html.escape(text(lang, "matrix_target"))}</th>{head}</tr>'
     rows = []
     for target in _targets(guides, indexed):
