@@ -148,6 +148,19 @@ def test_machines_with_the_same_need_share_one_line():
     assert "Omitido en CPU x86_64 y en NVIDIA H200 (CUDA): requiere ROCm" in fragments.mark(block, verdict, "es")
 
 
+def test_a_gpus_skip_line_comes_before_the_cpus():
+    """Two machines skipped for different reasons: the GPU's line first, as the verified line and the tabs
+    name a GPU before the CPU, whatever order the records came in."""
+    block = _block("network")
+    verdict = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires a GPU"),
+                                     group=("cpu", "x86_64")),
+                       MachineResult("h200", "NVIDIA H200 (CUDA)", "skipped", _entry("skipped", "requires network access"),
+                                     group=("cuda", "sm_90"))])
+    said = _words(fragments.mark(block, verdict, "en"))
+    assert said.index("NVIDIA H200 (CUDA)") < said.index("CPU x86_64")
+    assert said.count("Skipped on") == 2
+
+
 def test_summary_line_with_singulars():
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])

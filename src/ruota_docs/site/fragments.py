@@ -191,9 +191,12 @@ def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | No
         # grouped by what the reader is told: machines whose English reasons differ only
         # in what they are ("this machine: …") share one line
         said: dict[str, list[Any]] = {}
-        for key, machines in _by_reason(verdict).items():
+        by_reason = _by_reason(verdict)
+        for key, machines in by_reason.items():
             said.setdefault(reasons.reason_text(machines[0].entry, lang), []).append(key)
-        for reason, keys in said.items():
+        # a line of GPU machines before one of CPUs alone, the order of the verified line and of the tabs
+        for reason, keys in sorted(said.items(), key=lambda item: all(
+                r.group[0] == "cpu" for key in item[1] for r in by_reason[key])):
             on_page = groups.page_targets(page)  # the same for every copy's language
             found_groups = verdict.kept(("skipped_groups", tuple(keys), on_page), lambda: groups.group(
                 [r for key in keys for r in _by_reason(verdict)[key]], on_page))
