@@ -413,10 +413,11 @@ def test_the_summary_never_counts_compiled_code_as_verified():
 
 @pytest.mark.parametrize(("kind", "lang", "said"), [
     ("python", "en", "(no output)"),
-    ("data", "en", "(Nothing to print: only its syntax is checked.)"),
-    ("doctest", "es", "(La salida de cada línea >>> coincidió con la que figura debajo de ella.)"),
-    ("data", "es", "(No imprime nada: solo se comprueba su sintaxis.)"),
-    ("data", "fr", "(Rien à afficher\u00a0: seule sa syntaxe est vérifiée.)"),
+    ("data", "en", "(no output: only its syntax is checked)"),
+    ("doctest", "es", "(cada línea >>> imprimió la salida que figura debajo de ella)"),
+    ("data", "es", "(sin salida: solo se comprueba su sintaxis)"),
+    ("data", "fr", "(aucune sortie\u00a0: seule sa syntaxe est vérifiée)"),
+    ("doctest", "en", "(each >>> line printed the output written under it)"),
 ])
 def test_an_empty_output_says_what_it_means_for_the_kind_of_block(kind, lang, said):
     """A YAML block is parsed, not run, and a doctest's outputs are those in the block: neither is "no output"."""
