@@ -315,8 +315,8 @@ def test_english_strings(en):
     assert "Not yet verified: this code has changed since it last ran" in panels(en)[3]
     assert "Not tested by design: this block installs packages" in panels(en)[4]
     # the run time says what it is; the result shared by the three languages is said in the tooltip, not in the line
-    assert (f'<p class="ruota-output-meta" title="The three language versions of this page share this result: their '
-            f'code is identical.">21 November 2026 · ran in 1.5{NB}s</p>') in panels(en)[1]
+    assert (f'<p class="ruota-output-meta" title="The three language versions of this page share this result, because '
+            f'their code is identical.">21 November 2026 · ran in 1.5{NB}s</p>') in panels(en)[1]
     assert ("On this page, three of the seven code blocks have been verified on at least one of the two test machines "
             "(last run: 21 November 2026).") in en
     assert "Requiere" not in en and "Verificado" not in en
@@ -331,6 +331,7 @@ def test_french_strings(fr):
     assert f"Volontairement exclu des tests{NB}: ce bloc installe des paquets" in panels(fr)[4]
     assert f'title="Les trois versions linguistiques de cette page partagent ce résultat{NB}: leur code est identique."' \
         in panels(fr)[1]
+    assert f"21{NB}novembre 2026 · exécuté en 1,5{NB}s</p>" in panels(fr)[1]  # the run time, said as such
     assert ("Sur cette page, trois blocs de code sur sept ont été vérifiés sur au moins une des deux machines de test "
             f"(dernière exécution{NB}: 21{NB}novembre 2026). Parmi les quatre autres, un a échoué lors de sa dernière "
             "exécution, un n") in fr.replace("&#x27;", "'")
