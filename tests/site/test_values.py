@@ -249,7 +249,7 @@ def test_values_of_one_sentence_name_their_machine_once_at_its_end():
 
 def test_a_value_quoted_keeps_its_attribution_inside_the_quotation():
     """A sentence quoted with its value ends its quotation with the value's machine and day, never after the
-    closing mark; a quotation that opens after the value is not the value's, and stays outside."""
+    closing mark (nor after a full stop inside it); a quotation that opens after the value is not the value's, and stays outside."""
     from ruota_docs.records.verdicts import Verdict
     from ruota_docs.site import values
 
@@ -259,6 +259,9 @@ def test_a_value_quoted_keeps_its_attribution_inside_the_quotation():
     assert said == "It reads: “the run checked 65 (NVIDIA H200, 20 November 2026)”."
     said = re.sub(r"<[^>]+>", "", values.attributed_once(f"<p>It checked {ops} of the “ops”.</p>"))
     assert said == "It checked 65 of the “ops” (NVIDIA H200, 20 November 2026)."
+    # a quoted sentence whose full stop sits inside the quotation: the attribution before that full stop
+    said = re.sub(r"<[^>]+>", "", values.attributed_once(f"<p>It reads: “the run checked {ops}.” Then more.</p>"))
+    assert said == "It reads: “the run checked 65 (NVIDIA H200, 20 November 2026).” Then more."
     fr = values.render(value_directive.parse("block=bench metric=ops"), Verdict([_result("h200", h200, "ops: 65")]), "fr")
     said = re.sub(r"<[^>]+>", "", values.attributed_once(f"<p>Il dit\u00a0: «\u00a0elle a vérifié {fr}\u00a0».</p>"))
     assert said == "Il dit\u00a0: «\u00a0elle a vérifié 65 (NVIDIA H200, 20 novembre 2026)\u00a0»."

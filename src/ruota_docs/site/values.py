@@ -159,6 +159,8 @@ _TAG = re.compile(r"<[^>]*>")
 #: Words whose full stop ends no sentence: "e.g.", "p. ej.", "cf.", "etc." mid-sentence.
 ABBREVIATIONS = {"e.g", "i.e", "cf", "vs", "etc", "ej", "p", "approx", "núm", "env", "fig"}
 _SPACES = " \t\n\u00a0\u202f"
+#: Closing quotation marks that may follow a sentence's full stop, directly ("…ms.”" in English).
+_CLOSING_QUOTES = "”’»"
 
 
 def attributed_once(page_html: str) -> str:
@@ -233,8 +235,8 @@ def _inside_quotation(block: str, start: int, end: int) -> int:
 def _sentence_end(block: str, start: int) -> int:
     """Where the sentence that holds ``start`` ends in ``block`` (HTML): before its full stop
     (or ``!``, ``?``, and the no-break space French puts before them), else before the
-    closing tag of the paragraph, and before a colon that ends it. Tags, decimals (``7.5``)
-    and abbreviations end nothing."""
+    closing tag of the paragraph, and before a colon that ends it; a full stop that a closing quotation
+    mark follows ends the sentence too. Tags, decimals (``7.5``) and abbreviations end nothing."""
     position = start
     closing = block.rindex("</")
     while position < closing:
@@ -244,6 +246,8 @@ def _sentence_end(block: str, start: int) -> int:
             continue
         char = block[position]
         after = block[position + 1:position + 2]
+        if after in _CLOSING_QUOTES:  # “… took 10.88 ms.” : the full stop inside the quotation ends the sentence
+            after = block[position + 2:position + 3]
         if char in ".!?" and (after in ("", "<") or after in _SPACES):
             word = re.search(r"([\w.]+)$", _TAG.sub("", block[start:position]))
             if char != "." or not word or word.group(1).lower() not in ABBREVIATIONS:
