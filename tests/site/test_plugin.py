@@ -205,7 +205,7 @@ def test_output_tabs_labelled_with_the_machine(es):
     assert panel.count('<pre class="ruota-output" tabindex="0" role="region" '
                        'aria-label="Salida en NVIDIA H200 (CUDA) y CPU x86-64"><code>hola\n</code></pre>') == 1
     assert '<div class="tabbed-labels" aria-label="Salida en cada máquina">' in panel
-    assert f"21 de noviembre de 2026 · se ejecutó en 1,5{NB}s" in panel  # the GPU's run
+    assert f"21 de noviembre de 2026 · tardó 1,5{NB}s" in panel  # the GPU's run
 
 
 def test_verified_mark_with_date(es):
@@ -316,7 +316,7 @@ def test_english_strings(en):
     assert "Not tested by design: this block installs packages" in panels(en)[4]
     # the run time says what it is; the result shared by the three languages is said in the tooltip, not in the line
     assert (f'<p class="ruota-output-meta" title="The three language versions of this page share this result, because '
-            f'their code is identical.">21 November 2026 · ran in 1.5{NB}s</p>') in panels(en)[1]
+            f'their code is identical.">21 November 2026 · took 1.5{NB}s</p>') in panels(en)[1]
     assert ("On this page, three of the seven code blocks have been verified on at least one of the two test machines "
             "(last run: 21 November 2026).") in en
     assert "Requiere" not in en and "Verificado" not in en
@@ -331,7 +331,7 @@ def test_french_strings(fr):
     assert f"Volontairement exclu des tests{NB}: ce bloc installe des paquets" in panels(fr)[4]
     assert f'title="Les trois versions linguistiques de cette page partagent ce résultat{NB}: leur code est identique."' \
         in panels(fr)[1]
-    assert f"21{NB}novembre 2026 · exécuté en 1,5{NB}s</p>" in panels(fr)[1]  # the run time, said as such
+    assert f"21{NB}novembre 2026 · durée{NB}: 1,5{NB}s</p>" in panels(fr)[1]  # the run time, said as such
     assert ("Sur cette page, trois blocs de code sur sept ont été vérifiés sur au moins une des deux machines de test "
             f"(dernière exécution{NB}: 21{NB}novembre 2026). Parmi les quatre autres, un a échoué lors de sa dernière "
             "exécution, un n") in fr.replace("&#x27;", "'")

@@ -261,7 +261,7 @@ def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: li
             body = (body + "\n" if body else "") + error
         meta = [formatting.date(entry.ran_at, lang)]
         if kind != "data":  # a parsed file's time says nothing a reader needs
-            meta.append(text(lang, "ran_in", duration=formatting.seconds(entry.duration or 0, lang)))
+            meta.append(text(lang, "took", duration=formatting.seconds(entry.duration or 0, lang)))
         if ran > 1:  # which of the group's runs this is
             meta.append(text(lang, "latest_of", machine=machine_names.label(result, lang), count=ran))
         if entry.tier:  # how far this result goes: compiled is never worded as run
