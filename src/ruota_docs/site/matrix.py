@@ -235,16 +235,17 @@ LISTED_MACHINES = 20
 
 
 def _machine_list(target: _Target, guides: list[evidence.Guide], lang: str) -> str:
-    """The expandable list of a target's machines, each with its level in each guide."""
+    """The expandable list of a target's machines, each with its level in each guide written for it (a guide
+    not written for the target is so for all its machines, and the row's cell says it once)."""
     items = []
     newest = sorted(target.records, key=lambda item: str(item[0].updated), reverse=True)
     for data, cells in newest[:LISTED_MACHINES]:
         levels = " · ".join(text(lang, "matrix_guide_level", guide=html.escape(g.title),
                                  level=html.escape(_lower_first(_level_name(c, lang))))
-                            for g, c in zip(guides, cells))
+                            for g, c in zip(guides, cells) if not c.off_target)
         items.append(f'<li data-machine="{html.escape(verdicts.record_id(data))}">'
                      f'{" · ".join(_machine_facts(data, lang))}'
-                     f'<br><span class="ruota-matrix-levels">{levels}</span></li>')
+                     + (f'<br><span class="ruota-matrix-levels">{levels}</span>' if levels else "") + "</li>")
     summary = f'{html.escape(text(lang, "matrix_list"))} ({formatting.number(len(newest), lang, 0)})'
     more = len(newest) - len(items)
     if more:
