@@ -119,6 +119,9 @@ def test_the_card_matrix_carries_the_table(project):
         "Machines qui ont exécuté Machines qui ont validé le résultat gfx906 compilé pour gfx906 "
         "(aussi en intégration continue, à chaque commit) 1 0 0 "
         "gfx1102 compilé pour gfx1102 (aussi en intégration continue, à chaque commit) 1 0 0")
+    # a target's tooltip names the guides whose blocks gave its evidence: why a target no card row names is there
+    titles = re.findall(r'<th scope="row" title="([^"]*)"><code>', table[:table.index("</table>")])
+    assert [html.unescape(t) for t in titles] == ["D'après les blocs de " + guides[0].title] * 2
 
 
 def test_a_card_compiled_for_but_never_run_on_says_so(project):

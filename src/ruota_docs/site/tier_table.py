@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from ruota_docs.blocks import tiers
 from ruota_docs.records import verdicts
 from ruota_docs.records.schema import backend_order
+from ruota_docs.site import formatting
 from ruota_docs.site.locales import text
 
 
@@ -29,6 +30,8 @@ class TargetTiers:
     target: str
     machines: dict[str, set[str]] = field(default_factory=lambda: {tier: set() for tier in tiers.TIERS})
     without_gpu: bool = False  #: a machine with no GPU reached ``compiled`` (the CI's kind)
+    #: the guides whose blocks reached a tier here, in the matrix's order: why a target no card row names is listed
+    guides: list[str] = field(default_factory=list)
 
     @property
     def highest(self) -> str | None:
@@ -65,6 +68,8 @@ def collect(guides, indexed: verdicts.Index) -> list[TargetTiers]:
                 for key in keys:
                     row = found.setdefault(key, TargetTiers(*key))
                     row.machines[tier].add(result.machine_id)
+                    if guide.title not in row.guides:
+                        row.guides.append(guide.title)
                     if tier == "compiled" and machine.backend == "cpu":
                         row.without_gpu = True
     return sorted(found.values(), key=lambda r: (-tiers.TIERS.index(r.highest), backend_order(r.backend),
@@ -99,7 +104,10 @@ def table(guides, indexed: verdicts.Index, lang: str, found: list[TargetTiers] |
     rows = []
     for row in collect(guides, indexed) if found is None else found:
         counts = "".join(_count(row, tier, lang) for tier in tiers.TIERS)
-        rows.append(f'<tr class="ruota-tier-{row.highest}"><th scope="row"><code>{html.escape(row.label)}</code></th>'
+        tip = text(lang, "tier_from", guides=formatting.join(row.guides, lang)) if row.guides else ""
+        title = f' title="{html.escape(tip)}"' if tip else ""
+        rows.append(f'<tr class="ruota-tier-{row.highest}">'
+                    f'<th scope="row"{title}><code>{html.escape(row.label)}</code></th>'
                     f"<td>{html.escape(words(row, lang))}</td>{counts}</tr>")
     if not rows:
         return ""
