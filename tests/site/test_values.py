@@ -104,6 +104,12 @@ def test_identical_values_collapse(site):
     and no tooltip repeats it."""
     page = (site / "en/index.html").read_text(encoding="utf-8")
     assert sentence(page, "Calls:") == "Calls: 4 (the same on the two test machines, 20 November 2026)."
+    # a finding and a date are not joined by a comma where the language would not
+    es = (site / "index.html").read_text(encoding="utf-8")
+    assert sentence(es, "Llamadas:") == "Llamadas: 4 (mismo resultado en las dos máquinas de pruebas; medido el 20 de noviembre de 2026)."
+    fr = (site / "fr/index.html").read_text(encoding="utf-8")
+    assert sentence(fr, "Appels").replace("\u00a0", " ").replace("\u202f", " ") == (
+        "Appels : 4 (même résultat sur les deux machines de test ; mesuré le 20 novembre 2026).")
     assert re.search(r'data-metric="unet_calls" data-at="[^"]*" data-one=" \(x86-64 CPU, 20 November 2026\)">', page)
 
 

@@ -82,7 +82,7 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "", nee
     ran_at = chosen.entry.ran_at if chosen.entry else None
     everywhere = len(found) > 1 and all(shown(r) == main for r, _, _ in found)
     where = text(lang, "value_everywhere", count=len(found)) if everywhere else _short(chosen, lang)
-    before, _, after = text(lang, "value_at", value="\0", machine=where,
+    before, _, after = text(lang, "value_at_everywhere" if everywhere else "value_at", value="\0", machine=where,
                             date=formatting.date(ran_at, lang, "long")).partition("\0")
     words = f'{html.escape(before + main)}<span class="ruota-value-at">{html.escape(after)}</span>'
     attribution = after
