@@ -77,7 +77,7 @@ test: $(VENV)/.tests-installed
 	@# as root, the pages run as ruota-docs-runner: let it reach the interpreter, .venv and the repository
 	@# (where root's Python lives under /root, say); `runner --grant` says what it changed, if anything
 	@if [ "$$(id -u)" = 0 ]; then $(BIN)/ruota-docs runner --grant; fi
-	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/ruff check src tests benchmarks scripts hooks
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 

@@ -19,5 +19,6 @@ printed = f"model saved to {home}/models/pets.keras"
 print("recorded as:", private_data.scrub(printed))
 assert private_data.scrub(printed) == "model saved to ~/models/pets.keras"
 
-# The record also notes whether the block ran as root (as_root); when readers run it, it does not.
+# The record also notes whether the block ran as root (as_root). Started as root, the suite runs the
+# pages as an unprivileged user, so this prints False unless it is given --run-as-root.
 print("this block runs as root:", os.geteuid() == 0 if hasattr(os, "geteuid") else False)
