@@ -356,6 +356,7 @@ def make_fixture_repo(dest: Path) -> Path:
     for name in ("docs", "snippets", "overrides"):
         shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
     (dest / "src").symlink_to(ROOT / "src")  # mkdocstrings reads the package from src/
+    (dest / "hooks").symlink_to(ROOT / "hooks")  # mkdocs.yml's hook, which packs the engine's source archive
     (dest / "snippets" / "browser_fixture").mkdir()
     (dest / "snippets" / "browser_fixture" / "greet.py").write_text(FIXTURE_SNIPPET, encoding="utf-8")
     for lang in LANGUAGES:
