@@ -282,8 +282,8 @@ def card_matrix(guides: list[evidence.Guide], ledgers: list[Record], lang: str, 
         rest = [t for t in targets if t not in compiled]  # the card's other targets: said not to be, yet
         said = formatting.join(built, lang)
         if built and rest:
-            said = text(lang, "matrix_not_yet", targets=said, rest=formatting.join(rest, lang))
-        words = html.escape(text(lang, "matrix_compiled_only", targets=said) if built
+            said = text(lang, "matrix_not_yet", targets=said, rest=formatting.join(rest, lang, style="nor"))
+        words = html.escape(text(lang, "matrix_compiled_only", targets=said, count=len(targets)) if built
                             else text(lang, "matrix_no_record"))
         rows.append(f'<tr class="ruota-matrix-missing" data-targets="{html.escape(" ".join(targets))}" '
                     f'data-filter="{html.escape((name + " " + " ".join(targets)).lower())}">'
