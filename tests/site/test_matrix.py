@@ -95,8 +95,12 @@ def test_the_filter_ships_with_the_site_and_needs_no_cdn(rendered):
 
 
 def test_key_blocks_table_and_guide_titles(rendered):
+    # collapsed under its caption, after the evidence table, so the page's words on that table follow it
+    assert rendered.index("ruota-matrix-tiers") < rendered.index('<details class="ruota-matrix-keys-details">'
+                                                                 '<summary>Blocks that define each level</summary>')
     keys = rendered[rendered.index("ruota-matrix-keys"):]
-    assert "<caption>Blocks that define each level</caption>" in keys
+    assert '<caption class="ruota-sr-only">Blocks that define each level</caption>' in keys
+    assert keys.rstrip().endswith("</table></div></div></details></div>")
     assert words(keys).split("Blocks meant to run ", 1)[1].startswith("Una guía 010_env.py 020_self.py 6")
     assert '<a href="../guides/g/#ruota-block-0"><code>010_<wbr>env.py</code></a>' in keys
     # the column is the title up to its colon

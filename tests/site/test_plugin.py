@@ -479,6 +479,16 @@ def test_the_api_reference_is_english_but_the_sites_own_words_are_not():
     assert site_plugin._api_in_english(fr, "fr") == fr  # once only
     assert "<p lang=\"es\" class=\"doc doc-class-bases\">Clases base: " in site_plugin._api_in_english(page, "es")
     assert site_plugin._api_in_english("<p>No API here.</p>", "fr") == "<p>No API here.</p>"
+    # mkdocstrings' labels read in the language of the headings beside them, never half translated
+    labelled = ('<div class="doc doc-object doc-class"><span class="doc doc-labels">'
+                '<small class="doc doc-label doc-label-dataclass"><code>dataclass</code></small>'
+                '<small class="doc doc-label doc-label-novel"><code>novel</code></small></span></div>')
+    assert ('<small class="doc doc-label doc-label-dataclass" lang="es"><code>clase de datos</code></small>'
+            in site_plugin._api_in_english(labelled, "es"))
+    assert ('<small class="doc doc-label doc-label-dataclass" lang="fr"><code>classe de données</code></small>'
+            in site_plugin._api_in_english(labelled, "fr"))
+    assert '<small class="doc doc-label doc-label-novel"><code>novel</code></small>' in site_plugin._api_in_english(
+        labelled, "es")  # a label the site has no word for stays as mkdocstrings wrote it
 
 
 def test_material_code_annotations_keep_their_list_right_under_the_code(tmp_path):

@@ -303,7 +303,7 @@ def card_matrix(guides: list[evidence.Guide], ledgers: list[Record], lang: str, 
 
 
 def _key_blocks(guides: list[evidence.Guide], url: Callable[[str], str], lang: str) -> str:
-    """Which blocks mark each level, guide by guide (the site's ``key_blocks``)."""
+    """Which blocks mark each level, guide by guide (the site's ``key_blocks``), in a collapsed list."""
     rows = []
     for guide in guides:
         cells = []
@@ -318,6 +318,10 @@ def _key_blocks(guides: list[evidence.Guide], url: Callable[[str], str], lang: s
                     f'{"".join(cells)}<td class="ruota-num">{meant}</td></tr>')
     head = "".join(f'<th scope="col">{html.escape(text(lang, key))}</th>' for key in
                    ("matrix_guide", "matrix_level_environment", "matrix_level_self_test", "matrix_meant"))
-    return (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-matrix-keys"><table>'
-            f'<caption>{html.escape(text(lang, "matrix_keys_caption"))}</caption><thead><tr>{head}</tr></thead>'
-            f"<tbody>{''.join(rows)}</tbody></table></div></div>")
+    # collapsed under its caption: this table serves the engine's settings, and the page's explanation of the
+    # evidence table above it should follow that table, not this one (the caption stays for screen readers)
+    caption = html.escape(text(lang, "matrix_keys_caption"))
+    return (f'<details class="ruota-matrix-keys-details"><summary>{caption}</summary>'
+            f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-matrix-keys"><table>'
+            f'<caption class="ruota-sr-only">{caption}</caption><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table></div></div></details>")
