@@ -134,9 +134,11 @@ def test_a_card_compiled_for_but_never_run_on_says_so(project):
     assert "Radeon RX 6000 gfx1030 No record yet." in page
     # a card of several targets, compiled for some of them: the others are said not to be, yet
     cards = [("Radeon RX 7000", ("gfx1100", "gfx1102"))]
-    for lang, said in (("en", "compiled for gfx1102 (not yet for gfx1100) but not run"),
-                       ("es", "compilados para gfx1102 (aún no para gfx1100), pero ninguno se ha ejecutado"),
-                       ("fr", "compilés pour gfx1102 (pas encore pour gfx1100), mais aucun n'a été exécuté")):
+    for lang, said in (("en", "compiled for gfx1102 (not yet for gfx1100) but not run on any of these cards"),
+                       ("es", "compilados para gfx1102 (aún no para gfx1100), pero ninguno se ha ejecutado en "
+                              "estas tarjetas"),
+                       ("fr", "compilés pour gfx1102 (pas encore pour gfx1100), mais aucun n'a été exécuté sur ces "
+                              "cartes")):
         shown = words(matrix.card_matrix(evidence.load_guides(project, project / "docs", lang, TABLE),
                                          [record_of(record(project, CPU))], lang, url=lambda page: page, cards=cards))
         assert said in shown
@@ -151,6 +153,11 @@ def test_the_status_page_has_a_row_for_compiled_blocks(project):
     assert (row["count"], row["where"]) == ("1", "CPU x86-64: compilados para gfx906 y gfx1102 (28 de noviembre de "
                                                  "2026). La integración continua los vuelve a compilar en cada "
                                                  "commit.")
+    # a GPU machine is named as the status page's other tables name it, never by a shorter name of its own
+    indexed = verdicts.index_ledgers([record_of(record(project, H200))])
+    items = [(b, indexed.verdict(g.page, b.index, b.sha256)) for g in guides for b in g.blocks]
+    assert fragments._compiled_row([("Guía", "g/", items)], "en")["where"].startswith(
+        "NVIDIA H200 (CUDA): compiled for gfx906 and gfx1102 (")
     assert fragments._compiled_row([("Guía", "g/", [(b, verdicts.index_ledgers([]).verdict(
         "es/guides/g.md", b.index, b.sha256)) for b, _ in items])], "es")["where"] == "Aún no hay registros"
 

@@ -493,7 +493,7 @@ def rocm_evidence(pages: list[tuple[str, str, list[Any]]], lang: str) -> str:
                 found[1].append(result)
         if passed:
             where = "; ".join(
-                text(lang, "rocm_passed_on", machine=machine_names.name(results[0], lang, "name")
+                text(lang, "rocm_passed_on", machine=machine_names.label(results[0], lang)
                      if len({r.machine_id for r in results}) == 1
                      else groups.target_label(*key, lang), passed=formatting.number(len(blocks), lang, 0),
                      total=formatting.number(len(items), lang, 0),
@@ -530,7 +530,8 @@ def _compiled_row(pages: list[tuple[str, str, list[Any]]], lang: str) -> dict[st
                                                                      machine_names.label(m[1][0], lang))):
         # a machine without a GPU compiles as CI does, on every commit
         key = "rocm_compiled_on_ci" if results[0].machine.backend == "cpu" else "rocm_compiled_on"
-        said.append(text(lang, key, machine=machine_names.name(results[0], lang, "name"),
+        # named as the status page's other tables name it ("NVIDIA H100 80GB HBM3 (CUDA)")
+        said.append(text(lang, key, machine=machine_names.label(results[0], lang),
                          targets=formatting.join(sorted(targets, key=lambda t: (len(t), t)), lang),
                          date=formatting.date(_latest(results), lang)))
     return {"what": text(lang, "rocm_compiled"), "count": formatting.number(len(items), lang, 0),
