@@ -119,10 +119,11 @@ def _off_target(guide: evidence.Guide, lang: str) -> str:
 
 
 def _guide_head(guide: evidence.Guide, url: str, lang: str) -> str:
-    """A guide's column header: its title, linked, and the machines it is written for where it names them."""
+    """A guide's column header: its title, linked, and the machines it is written for: those it names, else
+    any (so that no column looks as if its target were missing)."""
     words = _target_words(guide, lang)
-    written = (f'<span class="ruota-level-next">{html.escape(text(lang, "matrix_written_for", target=words))}</span>'
-               if words else "")
+    said = text(lang, "matrix_written_for", target=words) if words else text(lang, "matrix_written_for_any")
+    written = f'<span class="ruota-level-next">{html.escape(said)}</span>'
     return f'<th scope="col"><a href="{html.escape(url)}">{html.escape(guide.title)}</a>{written}</th>'
 
 
