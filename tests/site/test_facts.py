@@ -28,7 +28,7 @@ def test_a_current_fact_shows_its_date_linked_to_its_source(lang, shown, tip):
 
 
 @pytest.mark.parametrize("lang, warning", [
-    ("es", "puede estar desactualizado"), ("en", "may be out of date"), ("fr", "peut ne plus être à jour")])
+    ("es", "puede haber cambiado"), ("en", "may be out of date"), ("fr", "peut ne plus être à jour")])
 def test_an_expired_fact_says_it_may_be_out_of_date(lang, warning):
     assert warning not in facts.render(FACT, lang, dt.date(2027, 4, 5), 120)  # 120 days: the last current day
     mark = facts.render(FACT, lang, dt.date(2027, 4, 6), 120)

@@ -28,11 +28,26 @@ def test_sizes_as_the_requirement_vocabulary_writes_them():
 
 
 @pytest.mark.parametrize(("value", "lang", "expected"), [
-    (0.001, "es", f"<{NB}0,01{NB}s"), (0.42, "fr", f"0,42{NB}s"), (14.04, "en", f"14{NB}s"),
-    (17.14, "es", f"17,1{NB}s"), (125, "fr", f"2{NB}min 5{NB}s"), (120, "en", f"2{NB}min"),
+    (0.001, "es", f"0,01{NB}s"), (0.42, "fr", f"0,42{NB}s"), (14.04, "en", f"14{NB}s"),
+    (17.14, "es", f"17{NB}s"), (125, "fr", f"2{NB}min 5{NB}s"), (120, "en", f"2{NB}min"),
+    # two significant figures, trailing zeros kept, so that neighbouring durations read alike
+    (1.23, "en", f"1.2{NB}s"), (1.2, "en", f"1.2{NB}s"), (3, "en", f"3.0{NB}s"), (3.08, "es", f"3,1{NB}s"),
+    (0.1, "en", f"0.10{NB}s"), (0.0123, "fr", f"0,012{NB}s"), (9.96, "en", f"10{NB}s"), (59.7, "en", f"1{NB}min"),
 ])
 def test_durations(value, lang, expected):
     assert formatting.seconds(value, lang) == expected
+
+
+def test_a_duration_under_the_shortest_shown_is_worded_as_less_than_it():
+    assert formatting.seconds_under(0.004) and not formatting.seconds_under(0.01)
+    assert formatting.seconds_under(float("nan")) is False
+
+
+def test_spanish_joins_alternatives_after_a_negation_with_ni():
+    assert formatting.join(["gfx906", "gfx1030", "gfx1102"], "es", style="nor") == "gfx906, gfx1030 ni gfx1102"
+    assert formatting.join(["gfx1102", "gfx1100"], "en", style="nor") == "gfx1102 or gfx1100"
+    assert formatting.join(["gfx1031", "gfx1032"], "fr", style="nor") == "gfx1031 ou gfx1032"
+    assert formatting.join(["gfx906"], "es", style="nor") == "gfx906"
 
 
 @pytest.mark.parametrize(("day", "lang", "style", "expected"), [

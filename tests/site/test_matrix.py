@@ -52,7 +52,7 @@ def test_rows_per_target_amd_first_then_cards_without_records(rendered):
     assert 'data-filter="x86_64 cpu x86-64 cpu' in found[4]  # the filter finds the row by the name it shows
     assert words(found[5]).startswith("Machines (1) No GPU · Linux x86-64 · PyTorch 2.13.0+cpu")
     # a record sent from its machine is said to be so, even from the kind of machine CI uses: never a CI run
-    assert words(found[5]).endswith("· record sent from this machine Una guía: self-test passed")
+    assert words(found[5]).endswith("· record sent by hand Una guía: self-test passed")
     assert "CI" not in words(found[5])
     missing = [words(r) for r in found if "ruota-matrix-missing" in r]
     # the call to send a record is the page's, once, not repeated in every such row
@@ -95,12 +95,18 @@ def test_the_filter_ships_with_the_site_and_needs_no_cdn(rendered):
 
 
 def test_key_blocks_table_and_guide_titles(rendered):
+    # collapsed under its caption, after the evidence table, so the page's words on that table follow it
+    assert rendered.index("ruota-matrix-tiers") < rendered.index('<details class="ruota-matrix-keys-details">'
+                                                                 '<summary>Blocks that define each level</summary>')
     keys = rendered[rendered.index("ruota-matrix-keys"):]
-    assert "<caption>Blocks that define each level</caption>" in keys
+    assert '<caption class="ruota-sr-only">Blocks that define each level</caption>' in keys
+    assert keys.rstrip().endswith("</table></div></div></details></div>")
     assert words(keys).split("Blocks meant to run ", 1)[1].startswith("Una guía 010_env.py 020_self.py 6")
     assert '<a href="../guides/g/#ruota-block-0"><code>010_<wbr>env.py</code></a>' in keys
     # the column is the title up to its colon
-    assert '<th scope="col"><a href="../guides/g/">Una guía</a></th>' in rendered
+    # a guide that names no target is said to be written for any machine, so its column lacks nothing
+    assert ('<th scope="col"><a href="../guides/g/">Una guía</a>'
+            '<span class="ruota-level-next">written for any machine</span></th>') in rendered
 
 
 def test_a_guides_target_is_said_once_in_its_header_not_in_every_cell(project):

@@ -227,7 +227,7 @@ def test_skipped_reason(es, en):
 
 def test_author_reason_for_not_running(es):
     panel = panels(es)[4]
-    assert '<li class="ruota-mark-notrun"><span>Excluido de las pruebas a propósito: este bloque instala paquetes</span></li>' in panel
+    assert '<li class="ruota-mark-notrun"><span>Excluido a propósito de las pruebas: este bloque instala paquetes</span></li>' in panel
     assert "ruota-mark-skipped" not in panel
 
 
@@ -263,7 +263,7 @@ def test_page_summary(es):
     assert summary[2] == ("En esta página se han verificado tres de los siete bloques de código en al menos una de las "
                           "dos máquinas de pruebas (última ejecución: 21 de noviembre de 2026). De los cuatro "
                           "restantes, uno falló en su última ejecución, uno está sin verificar en su forma actual, uno "
-                          "se excluye de las pruebas a propósito y uno se ha omitido porque ninguna máquina de pruebas "
+                          "se excluye a propósito de las pruebas y uno se ha omitido porque ninguna máquina de pruebas "
                           "cumple sus requisitos. El motivo figura debajo de cada uno.")
     # right under the title
     assert es.index("ruota-summary") > es.index("<h1") and es.index("ruota-summary") < es.index("Una página de prueba")
@@ -479,6 +479,16 @@ def test_the_api_reference_is_english_but_the_sites_own_words_are_not():
     assert site_plugin._api_in_english(fr, "fr") == fr  # once only
     assert "<p lang=\"es\" class=\"doc doc-class-bases\">Clases base: " in site_plugin._api_in_english(page, "es")
     assert site_plugin._api_in_english("<p>No API here.</p>", "fr") == "<p>No API here.</p>"
+    # mkdocstrings' labels read in the language of the headings beside them, never half translated
+    labelled = ('<div class="doc doc-object doc-class"><span class="doc doc-labels">'
+                '<small class="doc doc-label doc-label-dataclass"><code>dataclass</code></small>'
+                '<small class="doc doc-label doc-label-novel"><code>novel</code></small></span></div>')
+    assert ('<small class="doc doc-label doc-label-dataclass" lang="es"><code>clase de datos</code></small>'
+            in site_plugin._api_in_english(labelled, "es"))
+    assert ('<small class="doc doc-label doc-label-dataclass" lang="fr"><code>classe de données</code></small>'
+            in site_plugin._api_in_english(labelled, "fr"))
+    assert '<small class="doc doc-label doc-label-novel"><code>novel</code></small>' in site_plugin._api_in_english(
+        labelled, "es")  # a label the site has no word for stays as mkdocstrings wrote it
 
 
 def test_material_code_annotations_keep_their_list_right_under_the_code(tmp_path):
@@ -618,7 +628,7 @@ def test_a_hook_that_shifts_the_page_leaves_messages_pointing_into_the_file(tmp_
 
 
 @pytest.mark.parametrize("lang, checked, old, expired", [
-    ("es", "consulta: {old} y {day}", "2 de enero de 2020", "puede estar desactualizado"),
+    ("es", "consulta: {old} y {day}", "2 de enero de 2020", "puede haber cambiado"),
     ("en", "checked {old} and {day}", "2 January 2020", "may be out of date"),
     ("fr", "consultation : {old} et {day}", "2 janvier 2020", "peut ne plus être à jour"),
 ])

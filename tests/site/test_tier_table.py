@@ -90,7 +90,7 @@ def test_compiled_is_never_worded_as_run_in_any_language(project):
     said = {lang: rows(project, ledgers, lang)["gfx1102"][1] for lang in ("en", "es", "fr")}
     assert said == {"en": "compiled for gfx1102 (also in CI, on every commit)",
                     "es": "compilado para gfx1102 (también en la integración continua, en cada commit)",
-                    "fr": "compilé pour gfx1102 (aussi en intégration continue, à chaque commit)"}
+                    "fr": "compilé pour gfx1102 (et recompilé à chaque commit par l'intégration continue)"}
     # compiled on a GPU machine alone: the same tier, without the words about CI
     assert rows(project, [record(project, H200)])["gfx1102"][1] == "compiled for gfx1102"
 
@@ -115,13 +115,13 @@ def test_the_card_matrix_carries_the_table(project):
     page = matrix.card_matrix(guides, [record_of(record(project, CPU))], "fr", url=lambda page: f"../{page[3:-3]}/")
     table = page[page.index('<table><caption>Niveau'):]
     assert words(table[:table.index("</table>")]) == (
-        "Niveau de preuve le plus élevé par architecture Architecture Niveau maximal atteint Machines qui ont compilé "
+        "Niveau de preuve le plus élevé par architecture Cible Niveau maximal atteint Machines qui ont compilé "
         "Machines qui ont exécuté Machines qui ont validé le résultat gfx906 compilé pour gfx906 "
-        "(aussi en intégration continue, à chaque commit) 1 0 0 "
-        "gfx1102 compilé pour gfx1102 (aussi en intégration continue, à chaque commit) 1 0 0")
+        "(et recompilé à chaque commit par l'intégration continue) 1 0 0 "
+        "gfx1102 compilé pour gfx1102 (et recompilé à chaque commit par l'intégration continue) 1 0 0")
     # a target's tooltip names the guides whose blocks gave its evidence: why a target no card row names is there
     titles = re.findall(r'<th scope="row" title="([^"]*)"><code>', table[:table.index("</table>")])
-    assert [html.unescape(t) for t in titles] == ["D'après les blocs de " + guides[0].title] * 2
+    assert [html.unescape(t) for t in titles] == ["D'après les blocs du guide «\u00a0" + guides[0].title + "\u00a0»"] * 2
 
 
 def test_a_card_compiled_for_but_never_run_on_says_so(project):
@@ -134,9 +134,11 @@ def test_a_card_compiled_for_but_never_run_on_says_so(project):
     assert "Radeon RX 6000 gfx1030 No record yet." in page
     # a card of several targets, compiled for some of them: the others are said not to be, yet
     cards = [("Radeon RX 7000", ("gfx1100", "gfx1102"))]
-    for lang, said in (("en", "compiled for gfx1102 (not yet for gfx1100) but not run"),
-                       ("es", "compilados para gfx1102 (aún no para gfx1100), pero ninguno se ha ejecutado"),
-                       ("fr", "compilés pour gfx1102 (pas encore pour gfx1100), mais aucun n'a été exécuté")):
+    for lang, said in (("en", "compiled for gfx1102 (not yet for gfx1100) but not run on any of these cards"),
+                       ("es", "compilados para gfx1102 (aún no para gfx1100), pero ninguno se ha ejecutado en "
+                              "estas tarjetas"),
+                       ("fr", "compilés pour gfx1102 (pas encore pour gfx1100), mais aucun n'a été exécuté sur ces "
+                              "cartes")):
         shown = words(matrix.card_matrix(evidence.load_guides(project, project / "docs", lang, TABLE),
                                          [record_of(record(project, CPU))], lang, url=lambda page: page, cards=cards))
         assert said in shown
@@ -149,7 +151,13 @@ def test_the_status_page_has_a_row_for_compiled_blocks(project):
     row = fragments._compiled_row([("Guía", "g/", items)], "es")
     # where and when: the machine that compiled, its date, and CI, which compiles on every commit as it does
     assert (row["count"], row["where"]) == ("1", "CPU x86-64: compilados para gfx906 y gfx1102 (28 de noviembre de "
-                                                 "2026; también en la integración continua, en cada commit)")
+                                                 "2026). La integración continua los vuelve a compilar en cada "
+                                                 "commit.")
+    # a GPU machine is named as the status page's other tables name it, never by a shorter name of its own
+    indexed = verdicts.index_ledgers([record_of(record(project, H200))])
+    items = [(b, indexed.verdict(g.page, b.index, b.sha256)) for g in guides for b in g.blocks]
+    assert fragments._compiled_row([("Guía", "g/", items)], "en")["where"].startswith(
+        "NVIDIA H200 (CUDA): compiled for gfx906 and gfx1102 (")
     assert fragments._compiled_row([("Guía", "g/", [(b, verdicts.index_ledgers([]).verdict(
         "es/guides/g.md", b.index, b.sha256)) for b, _ in items])], "es")["where"] == "Aún no hay registros"
 
@@ -173,5 +181,5 @@ def test_a_target_that_ran_shows_a_dash_not_a_zero_for_compiled_only():
     ran = tier_table.TargetTiers("cuda", "sm_90", {"compiled": set(), "ran": {"h100"}, "checked": {"h100"}})
     built = tier_table.TargetTiers("rocm", "gfx906", {"compiled": {"cpu"}, "ran": set(), "checked": set()})
     shown = tier_table.table({}, None, "en", [ran, built])
-    assert '<td class="ruota-num" title="Not applicable: this target’s blocks ran on it">—</td>' in shown
+    assert '<td class="ruota-num" title="Not applicable: on this target, the blocks were run, not only compiled">—</td>' in shown
     assert shown.count("—</td>") == 1 and "–" not in shown and shown.count('<td class="ruota-num">0</td>') == 2

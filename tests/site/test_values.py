@@ -103,13 +103,13 @@ def test_identical_values_collapse(site):
     """A value every machine measured alike is said of them all (a count that does not depend on the machine),
     and no tooltip repeats it."""
     page = (site / "en/index.html").read_text(encoding="utf-8")
-    assert sentence(page, "Calls:") == "Calls: 4 (the same on the two test machines, 20 November 2026)."
+    assert sentence(page, "Calls:") == "Calls: 4 (the two test machines, 20 November 2026)."
     # a finding and a date are not joined by a comma where the language would not
     es = (site / "index.html").read_text(encoding="utf-8")
-    assert sentence(es, "Llamadas:") == "Llamadas: 4 (mismo resultado en las dos máquinas de pruebas; medido el 20 de noviembre de 2026)."
+    assert sentence(es, "Llamadas:") == "Llamadas: 4 (las dos máquinas de pruebas, 20 de noviembre de 2026)."
     fr = (site / "fr/index.html").read_text(encoding="utf-8")
     assert sentence(fr, "Appels").replace("\u00a0", " ").replace("\u202f", " ") == (
-        "Appels : 4 (même résultat sur les deux machines de test ; mesuré le 20 novembre 2026).")
+        "Appels : 4 (les deux machines de test, 20 novembre 2026).")
     assert re.search(r'data-metric="unet_calls" data-at="[^"]*" data-one=" \(x86-64 CPU, 20 November 2026\)">', page)
 
 
@@ -344,9 +344,9 @@ def test_a_value_measured_alike_everywhere_is_said_of_one_machine_beside_one():
         extra = f' data-one="{one}"' if one else ""
         return (f'<span class="ruota-value" data-block="b" data-metric="m" data-at="{at}"{extra}>{number}'
                 f'<span class="ruota-value-at">{at}</span></span>')
-    alike, h100 = " (the same on the two test machines, 1 December 2026)", " (NVIDIA H100, 1 December 2026)"
+    alike, h100 = " (the two test machines, 1 December 2026)", " (NVIDIA H100, 1 December 2026)"
     both = values.attributed_once(f"<p>It checked {value('65', alike, h100)} rows, the worst at "
                                   f"{value('0.26', h100)}.</p>")
     assert re.sub(r"<[^>]+>", "", both) == "It checked 65 rows, the worst at 0.26 (NVIDIA H100, 1 December 2026)."
     alone = values.attributed_once(f"<p>It checked {value('65', alike, h100)} rows.</p>")
-    assert re.sub(r"<[^>]+>", "", alone) == "It checked 65 rows (the same on the two test machines, 1 December 2026)."
+    assert re.sub(r"<[^>]+>", "", alone) == "It checked 65 rows (the two test machines, 1 December 2026)."

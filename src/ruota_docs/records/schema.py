@@ -226,8 +226,8 @@ class Machine:
     @property
     def label(self) -> str:
         """The machine's label as records keep it, such as ``NVIDIA H200 (CUDA)``,
-        ``AMD Radeon VII (ROCm, gfx906)`` or ``CPU x86_64``. Pages show a GPU machine by this
-        label, and a CPU as their sentences name it, such as “x86-64 CPU” in English."""
+        ``AMD Radeon VII (ROCm, gfx906)`` or ``CPU x86_64``. Pages label a GPU machine this way;
+        a CPU machine is labelled in the page's language instead, such as “x86-64 CPU” in English."""
         if self.backend == "cuda" and self.gpu_name:
             return f"{self.gpu_name} ({BACKENDS['cuda'].name})"
         if self.backend == "rocm":

@@ -107,14 +107,28 @@ def fixed(value: float, lang: str, digits: int) -> str:
     return format_decimal(value, format=pattern, locale=lang, group_separator=grouping)
 
 
+#: The shortest duration a page shows as a number; anything shorter reads "under" it (`seconds_under`).
+SHORTEST_SECONDS = 0.01
+
+
+def seconds_under(value: float) -> bool:
+    """Whether ``value`` is shown as less than `SHORTEST_SECONDS` rather than as its own number."""
+    return math.isfinite(value) and value < SHORTEST_SECONDS
+
+
 def seconds(value: float, lang: str) -> str:
-    """A duration: ``0,42 s``, ``14 s``, ``2 min 5 s`` (``< 0,01 s`` under 5 ms)."""
+    """A duration, to two significant figures under a minute so that neighbouring durations read
+    alike (``0,42 s``, ``1,20 s`` → ``1,2 s``, ``3,0 s``, ``14 s``), then ``2 min 5 s``; under
+    `SHORTEST_SECONDS`, that bound (the caller words it as "less than", see `seconds_under`)."""
     if not math.isfinite(value):
         return "—"  # `record check` refuses it; a reader is shown no number rather than a crash
-    if value < 0.005:
-        return f"<{NBSP}{quantity(0.01, 's', lang)}"
-    if value < 60:
-        return quantity(value, "s", lang, 2 if value < 10 else 1)
+    if seconds_under(value):
+        return quantity(SHORTEST_SECONDS, "s", lang)
+    digits = max(0, 1 - math.floor(math.log10(value)))
+    if round(value, digits) < 60:
+        shown = round(value, digits)
+        digits = max(0, 1 - math.floor(math.log10(shown)))  # 9.96 rounds to 10: one figure fewer
+        return quantity(fixed(shown, lang, digits), "s", lang)
     minutes, rest = divmod(round(value), 60)
     if not rest:
         return quantity(minutes, "min", lang, 0)
@@ -128,5 +142,12 @@ def plural_form(count: float, lang: str) -> str:
 
 
 def join(items: list[str], lang: str, style: str = "standard") -> str:
-    """``a, b y c`` / ``a, b et c`` / ``a, b, and c``; ``style="or"`` for alternatives."""
-    return format_list(list(items), style=style, locale=_dates_locale(lang)) if items else ""
+    """``a, b y c`` / ``a, b et c`` / ``a, b, and c``; ``style="or"`` for alternatives; ``style="nor"``
+    for alternatives after a negation, which Spanish joins with «ni» (``ninguna GPU a ni b``)."""
+    if not items:
+        return ""
+    if style == "nor":
+        if lang == "es" and len(items) > 1:
+            return f"{', '.join(items[:-1])} ni {items[-1]}"
+        style = "or"
+    return format_list(list(items), style=style, locale=_dates_locale(lang))

@@ -180,7 +180,7 @@ def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | No
         built = text(lang, "compiled_on", targets=formatting.join(targets, lang), count=len(passed),
                      machines=_phrases(found, ("passed",), lang, "machine"),
                      date=formatting.date(verdict.latest_run("passed"), lang))
-        not_run = text(lang, "compiled_not_run", targets=formatting.join(targets, lang, style="or"))
+        not_run = text(lang, "compiled_not_run", targets=formatting.join(targets, lang, style="nor"))
         lines.append(("compiled", built + " " + not_run))
     elif passed:  # a data block (YAML, JSON, TOML) is parsed, not run: its mark says so
         verb = "parsed_on" if getattr(block, "kind", "") == "data" else "verified_on"
@@ -261,7 +261,9 @@ def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: li
             body = (body + "\n" if body else "") + error
         meta = [formatting.date(entry.ran_at, lang)]
         if kind != "data":  # a parsed file's time says nothing a reader needs
-            meta.append(text(lang, "took", duration=formatting.seconds(entry.duration or 0, lang)))
+            took = entry.duration or 0
+            meta.append(text(lang, "took_under" if formatting.seconds_under(took) else "took",
+                             duration=formatting.seconds(took, lang)))
         if ran > 1:  # which of the group's runs this is
             meta.append(text(lang, "latest_of", machine=machine_names.label(result, lang), count=ran))
         if entry.tier:  # how far this result goes: compiled is never worded as run
@@ -324,10 +326,10 @@ def _summary_state(block: Any, verdict: Verdict) -> str:
     return verdict.state
 def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> str:
     """The one line at the top of a page: how many blocks were verified, where and when, then in
-    one sentence what became of the others. The counts of a sentence are written alike: in words where the
-    page has ten blocks or fewer ("two of the three", "Of the other six, one …, two … and three …"), else
-    in digits ("11 of the 17"); then the others are not counted again ("Of the others, one … and five …"),
-    so that no sentence mixes "6" and "five" and no count in digits opens a clause. Each kind is worded
+    one sentence what became of the others. Every count of the summary is written alike: in words where the
+    page has ten blocks or fewer ("two of the three", "Of the other six, one …, two … and three …"), else,
+    since a count is then above ten, all in digits ("12 of the 28 … Of the others, 1 …, 8 … and 7 …"),
+    where the others are not counted again; so that no summary mixes "12" and "eight". Each kind is worded
     without a comma or semicolon of its own, so that the sentence is one plain list; a word always comes
     between two counts, so that no "15, 7" reads as a decimal."""
     total = len(blocks_verdicts)
@@ -372,9 +374,9 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
         if len(rest) == 1:
             parts.append(text(lang, opening + "_alike", count=alike(left), what=said(*rest[0])))
         else:
-            # a long page's others are not counted again: each kind's count is then in words up to ten
+            # a long page's others are not counted again; each kind's count is written as all the others are
             long_page = total > 10 and counts["passed"]
-            items = [text(lang, "summary_item", count=count if long_page else alike(count), what=said(key, count))
+            items = [text(lang, "summary_item", count=alike(count), what=said(key, count))
                      for key, count in rest]
             # each item is worded without a comma of its own, so the list reads "a, b and c"
             parts.append(text(lang, "summary_rest_others" if long_page else opening, count=alike(left),
@@ -491,7 +493,7 @@ def rocm_evidence(pages: list[tuple[str, str, list[Any]]], lang: str) -> str:
                 found[1].append(result)
         if passed:
             where = "; ".join(
-                text(lang, "rocm_passed_on", machine=machine_names.name(results[0], lang, "name")
+                text(lang, "rocm_passed_on", machine=machine_names.label(results[0], lang)
                      if len({r.machine_id for r in results}) == 1
                      else groups.target_label(*key, lang), passed=formatting.number(len(blocks), lang, 0),
                      total=formatting.number(len(items), lang, 0),
@@ -528,7 +530,8 @@ def _compiled_row(pages: list[tuple[str, str, list[Any]]], lang: str) -> dict[st
                                                                      machine_names.label(m[1][0], lang))):
         # a machine without a GPU compiles as CI does, on every commit
         key = "rocm_compiled_on_ci" if results[0].machine.backend == "cpu" else "rocm_compiled_on"
-        said.append(text(lang, key, machine=machine_names.name(results[0], lang, "name"),
+        # named as the status page's other tables name it ("NVIDIA H100 80GB HBM3 (CUDA)")
+        said.append(text(lang, key, machine=machine_names.label(results[0], lang),
                          targets=formatting.join(sorted(targets, key=lambda t: (len(t), t)), lang),
                          date=formatting.date(_latest(results), lang)))
     return {"what": text(lang, "rocm_compiled"), "count": formatting.number(len(items), lang, 0),

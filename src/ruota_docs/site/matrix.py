@@ -119,10 +119,11 @@ def _off_target(guide: evidence.Guide, lang: str) -> str:
 
 
 def _guide_head(guide: evidence.Guide, url: str, lang: str) -> str:
-    """A guide's column header: its title, linked, and the machines it is written for where it names them."""
+    """A guide's column header: its title, linked, and the machines it is written for: those it names, else
+    any (so that no column looks as if its target were missing)."""
     words = _target_words(guide, lang)
-    written = (f'<span class="ruota-level-next">{html.escape(text(lang, "matrix_written_for", target=words))}</span>'
-               if words else "")
+    said = text(lang, "matrix_written_for", target=words) if words else text(lang, "matrix_written_for_any")
+    written = f'<span class="ruota-level-next">{html.escape(said)}</span>'
     return f'<th scope="col"><a href="{html.escape(url)}">{html.escape(guide.title)}</a>{written}</th>'
 
 
@@ -282,8 +283,8 @@ def card_matrix(guides: list[evidence.Guide], ledgers: list[Record], lang: str, 
         rest = [t for t in targets if t not in compiled]  # the card's other targets: said not to be, yet
         said = formatting.join(built, lang)
         if built and rest:
-            said = text(lang, "matrix_not_yet", targets=said, rest=formatting.join(rest, lang))
-        words = html.escape(text(lang, "matrix_compiled_only", targets=said) if built
+            said = text(lang, "matrix_not_yet", targets=said, rest=formatting.join(rest, lang, style="nor"))
+        words = html.escape(text(lang, "matrix_compiled_only", targets=said, count=len(targets)) if built
                             else text(lang, "matrix_no_record"))
         rows.append(f'<tr class="ruota-matrix-missing" data-targets="{html.escape(" ".join(targets))}" '
                     f'data-filter="{html.escape((name + " " + " ".join(targets)).lower())}">'
@@ -303,7 +304,7 @@ def card_matrix(guides: list[evidence.Guide], ledgers: list[Record], lang: str, 
 
 
 def _key_blocks(guides: list[evidence.Guide], url: Callable[[str], str], lang: str) -> str:
-    """Which blocks mark each level, guide by guide (the site's ``key_blocks``)."""
+    """Which blocks mark each level, guide by guide (the site's ``key_blocks``), in a collapsed list."""
     rows = []
     for guide in guides:
         cells = []
@@ -318,6 +319,10 @@ def _key_blocks(guides: list[evidence.Guide], url: Callable[[str], str], lang: s
                     f'{"".join(cells)}<td class="ruota-num">{meant}</td></tr>')
     head = "".join(f'<th scope="col">{html.escape(text(lang, key))}</th>' for key in
                    ("matrix_guide", "matrix_level_environment", "matrix_level_self_test", "matrix_meant"))
-    return (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-matrix-keys"><table>'
-            f'<caption>{html.escape(text(lang, "matrix_keys_caption"))}</caption><thead><tr>{head}</tr></thead>'
-            f"<tbody>{''.join(rows)}</tbody></table></div></div>")
+    # collapsed under its caption: this table serves the engine's settings, and the page's explanation of the
+    # evidence table above it should follow that table, not this one (the caption stays for screen readers)
+    caption = html.escape(text(lang, "matrix_keys_caption"))
+    return (f'<details class="ruota-matrix-keys-details"><summary>{caption}</summary>'
+            f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-matrix-keys"><table>'
+            f'<caption class="ruota-sr-only">{caption}</caption><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table></div></div></details>")

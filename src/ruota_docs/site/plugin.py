@@ -36,7 +36,7 @@ from ruota_docs.blocks import fact_directive, value_directive
 from ruota_docs.site import (evidence, facts, fragment_templates, fragments, gc_pause, groups, matrix, published,
                              trust, typography, values)
 from ruota_docs.blocks.capture import BlockCapture, Context
-from ruota_docs.site.locales import LANGUAGE_NAMES, text, theme_text
+from ruota_docs.site.locales import LANGUAGE_NAMES, STRINGS, text, theme_text
 from ruota_docs.blocks.pages import PageError, read_page, split_meta
 
 log = get_plugin_logger(__name__)
@@ -48,6 +48,9 @@ _API_OBJECT = '<div class="doc doc-object '
 _PANEL = '<div class="ruota-verify '
 _BASES = re.compile(r'<p class="doc doc-class-bases">\s*Bases:')
 _EXAMPLES = '<p><span class="doc-section-title">Examples:</span></p>'
+#: mkdocstrings' label of a member (``dataclass``, ``property``), said in the reader's language where the
+#: site has a word for it (``api_label.property``), like the headings around it
+_LABEL = re.compile(r'<small class="doc doc-label doc-label-([\w-]+)"><code>([^<]*)</code>')
 #: A fragment whose outer element Material's search leaves out of its index.
 _SEARCH_EXCLUDED = re.compile(r"\s*<div\b[^>]*\sdata-search-exclude[\s>]")
 #: Material's page body, and the banner over a page shown in its source language.
@@ -700,4 +703,14 @@ def _api_in_english(content: str, lang: str) -> str:
     bases = _escape(text(lang, "api_bases"))
     examples = f'<p lang="{lang}"><span class="doc-section-title">{_escape(text(lang, "api_examples"))}</span></p>'
     content = content.replace(_EXAMPLES, examples)
+    content = _LABEL.sub(lambda found: _api_label(found, lang), content)
     return _BASES.sub(lambda _: f'<p lang="{lang}" class="doc doc-class-bases">{bases}', content)
+
+
+def _api_label(found: re.Match[str], lang: str) -> str:
+    """A member's label in ``lang`` where the site words it (its name as mkdocstrings wrote it otherwise)."""
+    name = found.group(1)
+    key = f"api_label.{name}"
+    if key not in STRINGS[lang]:
+        return found.group(0)
+    return f'<small class="doc doc-label doc-label-{name}" lang="{lang}"><code>{_escape(text(lang, key))}</code>'

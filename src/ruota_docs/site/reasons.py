@@ -111,6 +111,11 @@ def generated(by: str, source: str, lang: str) -> str:
     return text(lang, "engine.generated_by", extension=by) if by else text(lang, "engine.generated")
 
 
+def _limit(value: float, lang: str) -> str:
+    """A time limit as it was set (``0,5 s``, ``10 min``), not to a measured duration's significant figures."""
+    return formatting.quantity(value, "s", lang) if value < 60 else formatting.seconds(value, lang)
+
+
 #: Reasons the engine writes in a block's place (an imported convention's mark), by their English.
 _ENGINE_REASONS = {MARKED_SKIP: "engine.marked_skip"}
 
@@ -146,7 +151,7 @@ _RENDER = {
     "generated": lambda a, lang: generated(a["by"], a["source"], lang),
     "page_stopped": _page_stopped,
     "page_ended": _page_ended,
-    "timeout": lambda a, lang: text(lang, "engine.timeout", duration=formatting.seconds(float(a["seconds"]), lang)),
+    "timeout": lambda a, lang: text(lang, "engine.timeout", duration=_limit(float(a["seconds"]), lang)),
     "died": lambda a, lang: text(lang, "engine.died", signal=_ended(a["ended"], lang)),
     "cannot_start": lambda a, lang: text(lang, "engine.cannot_start", detail=a["detail"]),
     # the failing command is the shell's own words: only the bare exit has words of its own

@@ -104,7 +104,8 @@ def table(guides, indexed: verdicts.Index, lang: str, found: list[TargetTiers] |
     rows = []
     for row in collect(guides, indexed) if found is None else found:
         counts = "".join(_count(row, tier, lang) for tier in tiers.TIERS)
-        tip = text(lang, "tier_from", guides=formatting.join(row.guides, lang)) if row.guides else ""
+        titles = [text(lang, "quoted", text=guide) for guide in row.guides]
+        tip = text(lang, "tier_from", guides=formatting.join(titles, lang), count=len(titles)) if titles else ""
         title = f' title="{html.escape(tip)}"' if tip else ""
         rows.append(f'<tr class="ruota-tier-{row.highest}">'
                     f'<th scope="row"{title}><code>{html.escape(row.label)}</code></th>'
