@@ -258,13 +258,14 @@ def test_no_paragraph_wraps_a_block(es):
 
 
 def test_page_summary(es):
-    summary = re.search(r'<p class="ruota-summary ruota-state-(\w+)"><span>(.*?)</span></p>', es)
+    summary = re.search(r'<div class="ruota-summary ruota-state-(\w+)"><div><p>(.*?)</p><ul>(.*?)</ul><p>(.*?)</p>', es)
     assert summary[1] == "failed"
-    assert summary[2] == ("En esta página se han verificado tres de los siete bloques de código en al menos una de las "
-                          "dos máquinas de pruebas (última ejecución: 21 de noviembre de 2026). De los cuatro "
-                          "restantes, uno falló en su última ejecución, uno está sin verificar en su forma actual, uno "
-                          "se excluye a propósito de las pruebas y uno se ha omitido porque ninguna máquina de pruebas "
-                          "cumple sus requisitos. El motivo figura debajo de cada uno.")
+    assert summary[2] == ("En esta página se han verificado 3 de los 7 bloques de código en al menos una de las "
+                          "dos máquinas de pruebas (última ejecución: 21 de noviembre de 2026). Los demás:")
+    assert summary[3] == ("<li>1 falló en su última ejecución</li><li>1 está sin verificar en su forma actual</li>"
+                          "<li>1 se excluye a propósito de las pruebas</li><li>1 se ha omitido porque ninguna máquina "
+                          "de pruebas cumple sus requisitos</li>")
+    assert summary[4] == "El motivo figura debajo de cada uno."
     # right under the title
     assert es.index("ruota-summary") > es.index("<h1") and es.index("ruota-summary") < es.index("Una página de prueba")
 
