@@ -157,7 +157,7 @@ def test_the_status_page_has_a_row_for_compiled_blocks(project):
     indexed = verdicts.index_ledgers([record_of(record(project, H200))])
     items = [(b, indexed.verdict(g.page, b.index, b.sha256)) for g in guides for b in g.blocks]
     assert fragments._compiled_row([("Guía", "g/", items)], "en")["where"].startswith(
-        "NVIDIA H200 (CUDA): compiled for gfx906 and gfx1102 (")
+        "NVIDIA H200: compiled for gfx906 and gfx1102 (")
     assert fragments._compiled_row([("Guía", "g/", [(b, verdicts.index_ledgers([]).verdict(
         "es/guides/g.md", b.index, b.sha256)) for b, _ in items])], "es")["where"] == "Aún no hay registros"
 
