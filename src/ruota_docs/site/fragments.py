@@ -259,8 +259,10 @@ def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: li
         if result.state == "failed" and entry.error:
             error = reasons.error_text(entry, lang)
             body = (body + "\n" if body else "") + error
-        meta = [formatting.date(entry.ran_at, lang)]
-        if kind != "data":  # a parsed file's time says nothing a reader needs
+        # a parsed file's date is in its mark ("Valid syntax: parsed on … on 6 December 2026") and its time
+        # says nothing a reader needs
+        meta = [] if kind == "data" else [formatting.date(entry.ran_at, lang)]
+        if kind != "data":
             took = entry.duration or 0
             meta.append(text(lang, "took_under" if formatting.seconds_under(took) else "took",
                              duration=formatting.seconds(took, lang)))
