@@ -101,7 +101,7 @@ def test_key_blocks_table_and_guide_titles(rendered):
     assert rendered.rindex("<table>") > rendered.index("ruota-matrix-tiers")  # the last table is the evidence table
     keys = rendered[rendered.index("ruota-matrix-keys"):]
     assert '<caption class="ruota-sr-only">Blocks that define each level</caption>' in keys
-    assert keys.rstrip().endswith("</table></div></div></details></div>")
+    assert "</table></div></div></details>" in keys
     assert words(keys).split("Blocks meant to run ", 1)[1].startswith("Una guía 010_env.py 020_self.py 6")
     assert '<a href="../guides/g/#ruota-block-0"><code>010_<wbr>env.py</code></a>' in keys
     # the column is the title up to its colon
