@@ -54,7 +54,8 @@ def _machine_facts(data: Record, lang: str) -> list[str]:
     """A machine as the matrix describes it: the GPU, then its target and system, PyTorch,
     the date of the run and where the record comes from (HTML, escaped)."""
     m = data.machine
-    gpu = m.gpu_name or text(lang, "matrix_cpu_only")
+    # a CPU machine by the name every mark and tab gives it, then that it has no GPU
+    gpu = m.gpu_name or text(lang, "matrix_cpu_only", cpu=machine_names.cpu_label(m.machine, lang))
     system = f"{(m.os or '?').capitalize().replace('Macos', 'macOS')} {machine_names.arch(m.machine)}".strip()
     target = f"<code>{html.escape(m.arch)}</code> · " if m.arch else ""
     facts = [f"<strong>{html.escape(gpu)}</strong>", f"{target}{html.escape(system)}",
