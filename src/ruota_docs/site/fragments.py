@@ -539,12 +539,12 @@ def _compiled_row(pages: list[tuple[str, str, list[Any]]], lang: str) -> dict[st
                                                                      machine_names.label(m[1][0], lang))):
         # a machine without a GPU compiles as CI does, on every commit
         key = "rocm_compiled_on_ci" if results[0].machine.backend == "cpu" else "rocm_compiled_on"
-        # named as the status page's other tables name it ("NVIDIA H100 80GB HBM3 (CUDA)")
+        # named as the status page's other tables name it ("NVIDIA H100"); one line per machine
         said.append(text(lang, key, machine=machine_names.label(results[0], lang),
                          targets=formatting.join(sorted(targets, key=lambda t: (len(t), t)), lang),
                          date=formatting.date(_latest(results), lang)))
     return {"what": text(lang, "rocm_compiled"), "count": formatting.number(len(items), lang, 0),
-            "state": "passed" if said else "never", "where": "; ".join(said) or text(lang, "rocm_no_record")}
+            "state": "passed" if said else "never", "where": text(lang, "rocm_no_record"), "lines": said}
 
 
 
