@@ -190,7 +190,8 @@ def test_the_blocks_not_verified_are_listed_kind_by_kind():
     assert ("Les autres :</p><ul><li>1 est volontairement exclu des tests</li><li>2 n&#x27;ont pas été exécutés, faute "
             "d&#x27;une machine de test qui remplisse leurs exigences</li></ul>") in autres
     none_passed = " ".join(_words(fragments.page_summary(blocks[1:], "es")).split())
-    assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. Sus 3 bloques de código: "
+    assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. Los 3 bloques de código de esta "
+                           "página: "
                            "1 se excluye a propósito de las pruebas 2 se han omitido porque ninguna máquina "
                            "de pruebas cumple sus requisitos El motivo figura debajo de cada uno.")
     alike = fragments.page_summary(blocks[:3], "es")
@@ -211,7 +212,10 @@ def test_parsed_data_blocks_are_not_counted_as_verified():
     assert "The mark under the block says why." in shown  # only the block not run has a reason to read
     alone = " ".join(_words(fragments.page_summary([(_block(), passed), (data, passed)], "fr")).split())
     assert alone.endswith("Le bloc restant n'a fait l'objet que d'une vérification de syntaxe.")
-    assert "ruota-state-passed" in fragments.page_summary([(data, passed)], "es")
+    only_parsed = fragments.page_summary([(data, passed), (data, passed)], "es")
+    assert "ruota-state-passed" in only_parsed  # nothing here is waiting to be verified
+    assert " ".join(_words(only_parsed).split()) == ("Los 2 bloques de código de esta página solo tienen comprobada "
+                                                     "la sintaxis.")
 
 
 def test_summary_counts_above_ten_stay_digits_and_machines_are_not_overstated():

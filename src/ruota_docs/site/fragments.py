@@ -356,7 +356,9 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
         return digits(n, lang)
 
     if counts["passed"] == 0:
-        parts = [text(lang, "summary_none")]
+        # "not verified yet" only where some block could be: not where they are all parsed, compiled or kept out
+        hopeful = counts["failed"] or counts["pending"] or counts["skipped"]
+        parts = [text(lang, "summary_none")] if hopeful else []
     else:
         stamps = [stamp for _, v in blocks_verdicts if (stamp := v.latest_run())]
         # "on two machines" only where every verified block passed on both
