@@ -50,7 +50,7 @@ def test_output_tabs_say_their_state_in_the_readers_language(fixture_survey):
     """A tab's state is shown by its icon only: the icon is an image named with the state."""
     seen, problems = 0, []
     for (page, lang), report in sorted(fixture_survey.items()):
-        words = {text(lang, "tab_passed"), text(lang, "tab_failed")}
+        words = {text(lang, "tab_passed"), text(lang, "tab_parsed"), text(lang, "tab_failed")}
         for panel in report.dom["panels"]:
             for label, said in zip(panel["labels"], panel["label_icons"]):
                 seen += 1

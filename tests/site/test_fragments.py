@@ -446,6 +446,7 @@ def test_an_empty_output_says_what_it_means_for_the_kind_of_block(kind, lang, sa
     assert ("took" in shown) == (kind != "data" and lang == "en")
     # a parsed file's date is said once, in its mark: its tab has no meta line to repeat it
     assert ("ruota-output-meta" in shown) == (kind != "data")
+    assert (">syntax valid<" in shown) == (kind == "data" and lang == "en")  # its icon's words, not "verified"
 
 
 def test_a_data_block_that_passed_is_said_to_have_parsed():

@@ -277,7 +277,9 @@ def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: li
         other = result.credited.get(lang) or (entry.reused_from or "").partition("/")[0]
         tip = text(lang, f"credited.{other}") if other and f"credited.{other}" in STRINGS[lang] else ""
         state = "compiled" if compiled and result.state == "passed" else result.state
-        tabs.append({"state": state, "label": label, "body": body, "meta": meta, "tip": tip})
+        # a parsed file's tab says what its mark says: its syntax is valid, not that it was verified
+        said = "parsed" if kind == "data" and state == "passed" else state
+        tabs.append({"state": state, "said": said, "label": label, "body": body, "meta": meta, "tip": tip})
     return render("output_tabs", tabs=tabs, uid=uid, lang=lang, empty=_EMPTY.get(kind, "no_output"))
 
 
