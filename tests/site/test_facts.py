@@ -16,7 +16,7 @@ FACT = Fact(dt.date(2026, 12, 6), ("https://github.com/ROCm/TheRock/pull/7644?a=
 
 
 @pytest.mark.parametrize("lang, shown, tip", [
-    ("es", "(consulta: 6 de diciembre de 2026)", "Fuentes: https://github.com/ROCm/TheRock/pull/7644?a=1&amp;b=2 · https://pypi.org/project/torch/"),
+    ("es", "(fecha de consulta: 6 de diciembre de 2026)", "Fuentes: https://github.com/ROCm/TheRock/pull/7644?a=1&amp;b=2 · https://pypi.org/project/torch/"),
     ("en", "(checked 6 December 2026)", "Sources: https://github.com/ROCm/TheRock/pull/7644?a=1&amp;b=2"),
     ("fr", "(consultation : 6 décembre 2026)", "Sources : https://github.com/ROCm/TheRock/pull/7644?a=1&amp;b=2"),
 ])
@@ -76,7 +76,7 @@ def test_claims_of_one_sentence_checked_the_same_day_share_one_mark():
     assert shown.count('class="ruota-fact"') == 1 and 'href="https://x.org/c"' in shown
     assert "Sources: https://x.org/c · https://x.org/b · https://x.org/a" in shown
     said, _ = _page(f"<p>Débil {fact(5, 'https://x.org/a')}, y luego fuerte {fact(5, 'https://x.org/b')}.</p>", "es")
-    assert said == "Débil, y luego fuerte (consulta: 5 de diciembre de 2026)."
+    assert said == "Débil, y luego fuerte (fecha de consulta: 5 de diciembre de 2026)."
 
 
 def test_the_claims_of_a_paragraph_share_one_mark_after_the_last():
@@ -86,7 +86,7 @@ def test_the_claims_of_a_paragraph_share_one_mark_after_the_last():
     assert said == "One claim. Another claim (checked 5 December 2026)."
     assert "Sources: https://x.org/b · https://x.org/a" in shown
     said, _ = _page(f"<p>Una {fact(5, 'https://x.org/a')}. Otra {fact(5, 'https://x.org/b')}.</p>", "es")
-    assert said == "Una. Otra (consulta: 5 de diciembre de 2026)."
+    assert said == "Una. Otra (fecha de consulta: 5 de diciembre de 2026)."
     said, _ = _page(f"<p>One claim {fact(5, 'https://x.org/a')}; another claim {fact(5, 'https://x.org/b')}.</p>")
     assert said == "One claim; another claim (checked 5 December 2026)."
 
@@ -97,7 +97,7 @@ def test_claims_checked_on_several_days_share_one_mark_that_names_the_days_and_a
     assert said == "One claim, another claim. A third (checked 5 and 6 December 2026)."
     assert 'data-checked="2026-12-05"' in shown and "Sources: https://x.org/c · https://x.org/b · https://x.org/a" in shown
     assert _page(f"<p>Una {fact(1, 'https://x.org/a')} y otra {fact(6, 'https://x.org/b')}.</p>", "es")[0] == (
-        "Una y otra (consulta: 1 y 6 de diciembre de 2026).")
+        "Una y otra (fecha de consulta: 1 y 6 de diciembre de 2026).")
     assert _page(f"<p>Une {fact(1, 'https://x.org/a')} et une autre {fact(6, 'https://x.org/b')}.</p>", "fr")[0] == (
         "Une et une autre (consultation : 1er et 6 décembre 2026).")
     from ruota_docs.blocks import fact_directive

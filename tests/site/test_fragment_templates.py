@@ -29,7 +29,10 @@ def test_a_theme_folder_comes_before_the_package(theme_dir):
     fragment_templates.use_theme(type("Theme", (), {"dirs": [str(theme_dir)]})())
     assert fragments.icon("failed") == '<i class="failed"></i>'
     assert fragment_templates.render("page_summary", state="passed", parts=["a", "b"], lang="es").endswith(
-        "<span>a b</span></p>")
+        "<div><p>a b</p></div></div>")
+    listed = fragment_templates.render("page_summary", state="passed", parts=["a"], items=["1 b", "2 c"], after="d",
+                                       lang="es")
+    assert listed.endswith("<div><p>a</p><ul><li>1 b</li><li>2 c</li></ul><p>d</p></div></div>")
 
 
 def test_a_missing_template_names_where_it_was_looked_for():

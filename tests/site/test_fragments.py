@@ -165,43 +165,61 @@ def test_summary_line_with_singulars():
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     line = _words(fragments.page_summary([(_block(), passed), (_block("rocm"), skipped)], "fr"))
-    assert ("Sur cette page, un bloc de code sur deux a été vérifié sur une machine de test (dernière exécution : "
+    assert ("Sur cette page, 1 bloc de code sur 2 a été vérifié sur 1 machine de test (dernière exécution : "
             "1er décembre 2026). Le bloc restant n'a pas été exécuté car aucune machine de test ne dispose "
             "de ROCm.") in line
     assert "La raison figure" not in line  # the sentence has just said it
 
 
-def test_the_blocks_not_verified_share_one_sentence():
-    """Failed, changed, skipped and never-run blocks: one sentence listing them, never one "In all" per kind,
-    never a semicolon chain; counts up to ten in words, and no sentence opens with a numeral."""
+def test_the_blocks_not_verified_are_listed_kind_by_kind():
+    """Failed, changed, skipped and never-run blocks of several kinds: "The others:" then a real list, one item
+    per kind, each opening with its count in digits; blocks all of one kind: one sentence."""
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={"skip": True})
     # skipped for two different needs: said in general words
     blocks = [(_block(), passed), (_block("rocm"), skipped), (_block("network"), skipped), (never_run, Verdict([]))]
-    line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
-    assert line.endswith("Of the other three, one is not tested by design and two were skipped because no test "
-                         "machine meets their requirements. The mark under each one says why.")
-    restantes = " ".join(_words(fragments.page_summary(blocks, "es")).split())
-    assert ("De los tres restantes, uno se excluye a propósito de las pruebas y dos se han omitido porque ninguna "
-            "máquina de pruebas cumple sus requisitos.") in restantes
-    assert ";" not in line and ";" not in restantes
-    autres = " ".join(_words(fragments.page_summary(blocks, "fr")).split())
-    assert ("un est volontairement exclu des tests et deux n'ont pas été exécutés, faute d'une machine de test qui "
-            "remplisse leurs exigences.") in autres
-    assert "In all" not in line
+    shown = fragments.page_summary(blocks, "en")
+    assert ("<p>On this page, 1 of the 4 code blocks has been verified on 1 test machine (last run: 1 December 2026). "
+            "The others:</p><ul><li>1 is not tested by design</li><li>2 were skipped because no test machine meets "
+            "their requirements</li></ul><p>The mark under each one says why.</p>") in shown
+    restantes = fragments.page_summary(blocks, "es")
+    assert ("Los demás:</p><ul><li>1 se excluye a propósito de las pruebas</li><li>2 se han omitido porque ninguna "
+            "máquina de pruebas cumple sus requisitos</li></ul>") in restantes
+    autres = fragments.page_summary(blocks, "fr")
+    assert ("Les autres :</p><ul><li>1 est volontairement exclu des tests</li><li>2 n&#x27;ont pas été exécutés, faute "
+            "d&#x27;une machine de test qui remplisse leurs exigences</li></ul>") in autres
     none_passed = " ".join(_words(fragments.page_summary(blocks[1:], "es")).split())
-    assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. De sus tres bloques, "
-                           "uno se excluye a propósito de las pruebas y dos se han omitido porque ninguna máquina "
-                           "de pruebas cumple sus requisitos. El motivo figura debajo de cada uno.")
-    alike = " ".join(_words(fragments.page_summary(blocks[:3], "es")).split())
-    assert alike.endswith("Los otros dos se han omitido porque ninguna máquina de pruebas cumple sus requisitos. "
-                          "El motivo figura debajo de cada uno.")
+    assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. Los 3 bloques de código de esta "
+                           "página: "
+                           "1 se excluye a propósito de las pruebas 2 se han omitido porque ninguna máquina "
+                           "de pruebas cumple sus requisitos El motivo figura debajo de cada uno.")
+    alike = fragments.page_summary(blocks[:3], "es")
+    assert "<ul>" not in alike
+    assert " ".join(_words(alike).split()).endswith(
+        "Los otros 2 se han omitido porque ninguna máquina de pruebas cumple sus requisitos. "
+        "El motivo figura debajo de cada uno.")
+
+
+def test_parsed_data_blocks_are_not_counted_as_verified():
+    """A YAML or JSON block that parsed has had only its syntax checked: an item of its own, never "verified"."""
+    passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
+    data = SimpleNamespace(not_run_reason=None, requires=(), requirements=(), options={}, evidence=None, kind="data")
+    never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={"skip": True})
+    shown = fragments.page_summary([(_block(), passed), (data, passed), (data, passed), (never_run, Verdict([]))], "en")
+    assert "1 of the 4 code blocks has been verified" in shown
+    assert "<li>2 have only had their syntax checked</li><li>1 is not tested by design</li>" in shown
+    assert "The mark under the block says why." in shown  # only the block not run has a reason to read
+    alone = " ".join(_words(fragments.page_summary([(_block(), passed), (data, passed)], "fr")).split())
+    assert alone.endswith("Le bloc restant n'a fait l'objet que d'une vérification de syntaxe.")
+    only_parsed = fragments.page_summary([(data, passed), (data, passed)], "es")
+    assert "ruota-state-passed" in only_parsed  # nothing here is waiting to be verified
+    assert " ".join(_words(only_parsed).split()) == ("Los 2 bloques de código de esta página solo tienen comprobada "
+                                                     "la sintaxis.")
 
 
 def test_summary_counts_above_ten_stay_digits_and_machines_are_not_overstated():
-    """The first sentence's two counts in digits where one is above ten ("2 of 13", never "two of 13"), in
-    words where both are ten or less ("one of three"); "on two test machines" only where each
+    """Every count in digits ("2 of 13", "1 of 3"); "on two test machines" only where each
     verified block passed on both, else "at least one of the two"."""
     both = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed")),
                     MachineResult("h100", "NVIDIA H100 (CUDA)", "passed", _entry("passed"))])
@@ -213,11 +231,11 @@ def test_summary_counts_above_ten_stay_digits_and_machines_are_not_overstated():
                            "machines (last run: 1 December 2026).")
     assert "The other 11 are not tested by design." in line
     line = " ".join(_words(fragments.page_summary(blocks[:1] + blocks[2:4], "fr")).split())
-    assert line.startswith("Sur cette page, un bloc de code sur trois a été vérifié sur deux machines de test (")
-    assert "Les deux autres sont volontairement exclus des tests." in line
+    assert line.startswith("Sur cette page, 1 bloc de code sur 3 a été vérifié sur 2 machines de test (")
+    assert "Les 2 autres sont volontairement exclus des tests." in line
     three = Verdict([*both.results, MachineResult("rx", "AMD Radeon RX 7600 (ROCm, gfx1102)", "passed", _entry("passed"))])
     line = " ".join(_words(fragments.page_summary([(_block(), three), (_block(), cpu_only)], "es")).split())
-    assert "en al menos una de las tres máquinas de pruebas" in line
+    assert "en al menos una de las 3 máquinas de pruebas" in line
 
 
 def test_a_page_whose_blocks_are_all_not_run_says_only_why():
@@ -310,7 +328,7 @@ def test_status_counts_compiled_code_apart_from_the_blocks_that_passed():
             '<td class="ruota-num">0</td><td class="ruota-num">0</td><td class="ruota-num">0</td>'
             '<td class="ruota-num">0</td></tr>') in shown
     summary = " ".join(_words(fragments.page_summary(items, "en")).split())
-    assert summary.startswith("On this page, one of the two code blocks has been verified")  # the same count
+    assert summary.startswith("On this page, 1 of the 2 code blocks has been verified")  # the same count
     assert 'class="ruota-chart-bar ruota-chart-compiled"' in shown  # the chart draws it in its own colour
 
 
@@ -332,10 +350,10 @@ def test_the_machines_table_lists_the_machines_in_the_order_of_the_chart_above_i
                                                      arch="sm_90"), updated="2026-12-01T10:00:00Z")
     shown = fragments.status_page([], [cpu, h100], "en")
     chart, machines = shown.split("Machines that ran the suite")
-    chart_order = re.findall(r"<td>(x86-64 CPU|NVIDIA H100 \(CUDA\))</td>", chart)
+    chart_order = re.findall(r"<td>(x86-64 CPU|NVIDIA H100)</td>", chart)
     assert len(chart_order) == 2
-    assert re.findall(r"<tr><td>(x86-64 CPU|NVIDIA H100 \(CUDA\))</td>", machines) == chart_order
-    assert re.findall(r"<tr><td>(x86-64 CPU|NVIDIA H100 \(CUDA\))</td>", fragments.status_page([], [h100, cpu], "en").split(
+    assert re.findall(r"<tr><td>(x86-64 CPU|NVIDIA H100)</td>", machines) == chart_order
+    assert re.findall(r"<tr><td>(x86-64 CPU|NVIDIA H100)</td>", fragments.status_page([], [h100, cpu], "en").split(
         "Machines that ran the suite")[1]) == chart_order  # whatever order the records come in
 
 
@@ -404,11 +422,11 @@ def test_the_summary_never_counts_compiled_code_as_verified():
     ran = verdict((CPU, "passed", "2026-12-01T08:00:00Z"))
     blocks = [(_block(), ran), (_block(), ran), (compiled, ran)]
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
-    assert line == ("On this page, two of the three code blocks have been verified on one test machine (last run: 1 December "
+    assert line == ("On this page, 2 of the 3 code blocks have been verified on 1 test machine (last run: 1 December "
                     "2026). The remaining block was only compiled and never run on a GPU. "
                     "The mark under the block says why.")
     line = " ".join(_words(fragments.page_summary(blocks, "es")).split())
-    assert "En esta página se han verificado dos de los tres" in line and "se ha compilado sin ejecutarse en ninguna GPU" in line
+    assert "En esta página se han verificado 2 de los 3" in line and "se ha compilado sin ejecutarse en ninguna GPU" in line
 
 
 @pytest.mark.parametrize(("kind", "lang", "said"), [
@@ -426,6 +444,9 @@ def test_an_empty_output_says_what_it_means_for_the_kind_of_block(kind, lang, sa
     assert f'<p class="ruota-output-empty">{html.escape(said)}</p>' in shown
     # the time a run took is said where the block ran, not where a file was only parsed
     assert ("took" in shown) == (kind != "data" and lang == "en")
+    # a parsed file's date is said once, in its mark: its tab has no meta line to repeat it
+    assert ("ruota-output-meta" in shown) == (kind != "data")
+    assert (">syntax valid<" in shown) == (kind == "data" and lang == "en")  # its icon's words, not "verified"
 
 
 def test_a_data_block_that_passed_is_said_to_have_parsed():
@@ -453,34 +474,25 @@ def test_a_column_header_never_stacks_two_brackets():
     assert "<th>référence (math, Mio)</th><th>découpé (Mio)</th>" in shown
 
 
-def test_the_sentence_about_the_other_blocks_counts_by_the_same_rule():
-    """Every count of a summary by one rule: in digits where the page has more than ten blocks, so that some
-    count is above ten ("13 of the 28", "on 1 test machine", "Of the others, 8 … and 7 …", never "eight" after
-    "28" nor "Of the other 6, five"), all in words where it has ten or fewer."""
+def test_the_summary_writes_every_count_in_digits():
+    """Every count of a summary in digits ("13 of the 28", "on 1 test machine", "8 are not tested"), on a long
+    page and a short one alike, so that no summary mixes "12" and "eight"."""
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={"skip": True})
     blocks = [(_block(), passed)] * 13 + [(_block("rocm"), skipped)] * 7 + [(never_run, Verdict([]))] * 8
-    line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
-    assert line.startswith("On this page, 13 of the 28 code blocks have been verified on 1 test machine (last run: ")
-    assert ("Of the others, 8 are not tested by design and 7 were skipped because no test machine "
-            "has ROCm.") in line
-    line = " ".join(_words(fragments.page_summary(blocks, "es")).split())
-    assert ("De los demás, 8 se excluyen a propósito de las pruebas y 7 se han omitido porque ninguna "
-            "máquina de pruebas tiene ROCm.") in line
-    line = " ".join(_words(fragments.page_summary(blocks, "fr")).split())
-    assert ("Parmi les autres, 8 sont volontairement exclus des tests et 7 n'ont pas été exécutés car aucune "
-            "machine de test ne dispose de ROCm.") in line
-    line = " ".join(_words(fragments.page_summary(blocks[3:15] + blocks[22:], "es")).split())
-    assert line.startswith("En esta página se han verificado 10 de los 18 bloques") and "De los demás, 6" in line
-    for lang in ("en", "es", "fr"):  # no count of a long page's summary in words
+    shown = fragments.page_summary(blocks, "en")
+    assert "On this page, 13 of the 28 code blocks have been verified on 1 test machine (last run: " in shown
+    assert ("The others:</p><ul><li>8 are not tested by design</li><li>7 were skipped because no test machine "
+            "has ROCm</li></ul>") in shown
+    assert "<li>8 se excluyen a propósito de las pruebas</li><li>7 se han omitido porque ninguna máquina de pruebas " \
+        "tiene ROCm</li>" in fragments.page_summary(blocks, "es")
+    assert "<li>8 sont volontairement exclus des tests</li><li>7 n&#x27;ont pas été exécutés car aucune machine de " \
+        "test ne dispose de ROCm</li>" in fragments.page_summary(blocks, "fr")
+    for lang in ("en", "es", "fr"):  # no count in words
         line = " ".join(_words(fragments.page_summary(blocks, lang)).split())
         words = {"en": ("seven", "eight"), "es": ("siete", "ocho"), "fr": ("sept", "huit")}[lang]
         assert not set(line.replace(",", " ").replace(".", " ").split()) & set(words), line
-    small = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 2  # ten blocks or fewer: every count in words
+    small = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 2
     line = " ".join(_words(fragments.page_summary(small, "es")).split())
-    assert "tres de los cinco" in line and "Los otros dos se excluyen" in line
-    assert "en una máquina de pruebas" in line  # every count in words, the machines' too
-    mixed = [(_block(), passed)] * 11 + [(_block("rocm"), skipped)] + [(never_run, Verdict([]))] * 5
-    line = " ".join(_words(fragments.page_summary(mixed, "en")).split())  # never "Of the other 6, five"
-    assert "Of the others, 5 are not tested by design and 1 was skipped because no test machine has ROCm." in line
+    assert "3 de los 5" in line and "Los otros 2 se excluyen" in line and "en 1 máquina de pruebas" in line

@@ -50,7 +50,7 @@ def test_rows_per_target_amd_first_then_cards_without_records(rendered):
     # a CPU target named as the marks name it; its machine's GPU is none, not an architecture called "CPU only"
     assert words(found[4]).startswith("x86-64 CPU 1 machine ") and "<code>" not in found[4].split("</th>")[0]
     assert 'data-filter="x86_64 cpu x86-64 cpu' in found[4]  # the filter finds the row by the name it shows
-    assert words(found[5]).startswith("Machines (1) No GPU · Linux x86-64 · PyTorch 2.13.0+cpu")
+    assert words(found[5]).startswith("Machines (1) x86-64 CPU (no GPU) · Linux x86-64 · PyTorch 2.13.0+cpu")
     # a record sent from its machine is said to be so, even from the kind of machine CI uses: never a CI run
     assert words(found[5]).endswith("· record sent by hand Una guía: self-test passed")
     assert "CI" not in words(found[5])
@@ -65,7 +65,7 @@ def test_cells_link_to_the_blocks(rendered):
     cell = re.search(r'<td class="ruota-level ruota-level-2">(.*?)</td>', cpu)[1]
     assert '<a href="../guides/g/#ruota-block-1">Self-test passed</a>' in cell
     # the level it holds back, the block that level requires and why it does not count (one machine)
-    assert words(cell).endswith("“Whole guide passed” requires the block at line 16, which was skipped on this "
+    assert words(cell).endswith("Stops short of “Whole guide passed”: the block at line 16 was skipped on this "
                                 "machine (needs ROCm)")
     assert 'href="../guides/g/#ruota-block-3"' in cell
     whole = re.search(r'<td class="ruota-level ruota-level-3">(.*?)</td>', rows(rendered)[0])[1]
@@ -95,12 +95,13 @@ def test_the_filter_ships_with_the_site_and_needs_no_cdn(rendered):
 
 
 def test_key_blocks_table_and_guide_titles(rendered):
-    # collapsed under its caption, after the evidence table, so the page's words on that table follow it
-    assert rendered.index("ruota-matrix-tiers") < rendered.index('<details class="ruota-matrix-keys-details">'
+    # collapsed under its caption, before the evidence table, so the page's words on that table follow it
+    assert rendered.index("ruota-matrix-tiers") > rendered.index('<details class="ruota-matrix-keys-details">'
                                                                  '<summary>Blocks that define each level</summary>')
+    assert rendered.rindex("<table>") > rendered.index("ruota-matrix-tiers")  # the last table is the evidence table
     keys = rendered[rendered.index("ruota-matrix-keys"):]
     assert '<caption class="ruota-sr-only">Blocks that define each level</caption>' in keys
-    assert keys.rstrip().endswith("</table></div></div></details></div>")
+    assert "</table></div></div></details>" in keys
     assert words(keys).split("Blocks meant to run ", 1)[1].startswith("Una guía 010_env.py 020_self.py 6")
     assert '<a href="../guides/g/#ruota-block-0"><code>010_<wbr>env.py</code></a>' in keys
     # the column is the title up to its colon
@@ -130,10 +131,10 @@ def test_a_guides_target_is_said_once_in_its_header_not_in_every_cell(project):
 
 @pytest.mark.parametrize("lang, words_", [
     ("es", ["Autoprueba superada", "Aún no hay registros.",
-            "Para «Guía completa verificada» hace falta el bloque de la línea 16, que se omitió en esta máquina "
+            "No llega a «Guía completa verificada»: el bloque de la línea 16 se omitió en esta máquina "
             "(requiere ROCm)"]),
     ("fr", ["Autotest réussi", "Aucun relevé pour l'instant",
-            "Pour « Guide entièrement vérifié », il faut le bloc de la ligne 16, qui n'a pas été exécuté sur cette machine "
+            "N'atteint pas « Guide entièrement vérifié » : le bloc de la ligne 16 n'a pas été exécuté sur cette machine "
             "(nécessite ROCm)"]),
 ])
 def test_every_string_is_localised(project, lang, words_):
@@ -167,5 +168,5 @@ def test_a_block_that_shows_a_snippet_is_named_by_it(project):
     """Readers know a block by the file it shows, not by a line of the Markdown they never see."""
     guides = evidence.load_guides(project, project / "docs", "es", TABLE)
     page = words(matrix.card_matrix(guides, [record_of(run_on(project, H200, env="failed"))], "es", url=lambda page: page))
-    assert "Entorno sin comprobar Para «Entorno comprobado» hace falta el bloque 010_env.py, que falló" in page
+    assert "Entorno sin comprobar No llega a «Entorno comprobado»: el bloque 010_env.py falló" in page
     assert "línea" not in page.split("Qué bloques")[0]

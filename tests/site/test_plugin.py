@@ -201,9 +201,9 @@ def test_output_tabs_labelled_with_the_machine(es):
     panel = panels(es)[1]
     labels = re.findall(r'<label for="__ruota_1_\d">(.*?)</label>', panel)
     # the GPU's output first; the CPU printed the same: one tab for both
-    assert labels == ["NVIDIA H200 (CUDA) y CPU x86-64"]  # a CPU named as the marks name it, never "x86_64"
+    assert labels == ["NVIDIA H200 y CPU x86-64"]  # a CPU named as the marks name it, never "x86_64"
     assert panel.count('<pre class="ruota-output" tabindex="0" role="region" '
-                       'aria-label="Salida en NVIDIA H200 (CUDA) y CPU x86-64"><code>hola\n</code></pre>') == 1
+                       'aria-label="Salida en NVIDIA H200 y CPU x86-64"><code>hola\n</code></pre>') == 1
     assert '<div class="tabbed-labels" aria-label="Salida en cada máquina">' in panel
     assert f"21 de noviembre de 2026 · tardó 1,5{NB}s" in panel  # the GPU's run
 
@@ -258,13 +258,14 @@ def test_no_paragraph_wraps_a_block(es):
 
 
 def test_page_summary(es):
-    summary = re.search(r'<p class="ruota-summary ruota-state-(\w+)"><span>(.*?)</span></p>', es)
+    summary = re.search(r'<div class="ruota-summary ruota-state-(\w+)"><div><p>(.*?)</p><ul>(.*?)</ul><p>(.*?)</p>', es)
     assert summary[1] == "failed"
-    assert summary[2] == ("En esta página se han verificado tres de los siete bloques de código en al menos una de las "
-                          "dos máquinas de pruebas (última ejecución: 21 de noviembre de 2026). De los cuatro "
-                          "restantes, uno falló en su última ejecución, uno está sin verificar en su forma actual, uno "
-                          "se excluye a propósito de las pruebas y uno se ha omitido porque ninguna máquina de pruebas "
-                          "cumple sus requisitos. El motivo figura debajo de cada uno.")
+    assert summary[2] == ("En esta página se han verificado 3 de los 7 bloques de código en al menos una de las "
+                          "dos máquinas de pruebas (última ejecución: 21 de noviembre de 2026). Los demás:")
+    assert summary[3] == ("<li>1 falló en su última ejecución</li><li>1 está sin verificar en su forma actual</li>"
+                          "<li>1 se excluye a propósito de las pruebas</li><li>1 se ha omitido porque ninguna máquina "
+                          "de pruebas cumple sus requisitos</li>")
+    assert summary[4] == "El motivo figura debajo de cada uno."
     # right under the title
     assert es.index("ruota-summary") > es.index("<h1") and es.index("ruota-summary") < es.index("Una página de prueba")
 
@@ -276,7 +277,7 @@ def test_chart(es, en):
     assert '<svg class="ruota-chart" role="img"' in figure and 'aria-label="Segundos por época"' in figure
     assert "<figcaption>Segundos por época</figcaption>" in figure
     rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td><td class=\"ruota-num\">(.*?)</td></tr>", figure)
-    assert rows == [("NVIDIA H200 (CUDA)", "medido", "3,50"), ("CPU x86-64", "medido", "12,41"),
+    assert rows == [("NVIDIA H200", "medido", "3,50"), ("CPU x86-64", "medido", "12,41"),
                     ("CPU (documento fuente)", "según otras fuentes", "28,60")]  # one precision per chart
     assert "<th>Máquina</th><th>Procedencia</th><th>Valor (s)</th>" in figure
     assert f">12,41{NB}s</text>" in figure and 'class="ruota-chart-bar ruota-chart-reported" fill="url(#ruota-hatch)"' in figure
@@ -290,7 +291,7 @@ def test_verification_status_page(site):
     assert '<svg class="ruota-chart" role="img"' in page and "<figcaption>Resultados por máquina</figcaption>" in page
     table = page[page.index("ruota-status-table"):]
     table = table[:table.index("</table>")]
-    assert "<th>Página</th><th>Bloques</th><th>NVIDIA H200 (CUDA)</th><th>CPU x86-64</th>" in table
+    assert "<th>Página</th><th>Bloques</th><th>NVIDIA H200</th><th>CPU x86-64</th>" in table
     row = re.search(r'<tr><td><a href="([^"]+)">Inicio</a></td><td class="ruota-num">7</td>(.*?)</tr>', table)
     assert row[1] == "../"
     cuda, cpu = re.findall(r"<td>(.*?)</td>", row[2])
@@ -302,7 +303,7 @@ def test_verification_status_page(site):
     # pages without blocks are not listed
     assert "Solo en español" not in table and "Estado" not in table
     machines = page[page.index("ruota-machines"):]
-    assert "<td>NVIDIA H200 (CUDA)</td><td>CUDA</td><td>NVIDIA H200 · sm_90</td>" in machines
+    assert "<td>NVIDIA H200</td><td>CUDA</td><td>NVIDIA H200 · sm_90</td>" in machines
     assert "Linux x86-64 · Python 3.11.7 · CUDA 13.0" in machines and "torch 2.13.0+cu130" in machines and "21 de noviembre de 2026" in machines
     assert "<!-- verification-status" not in page
 
@@ -317,7 +318,7 @@ def test_english_strings(en):
     # the run time says what it is; the result shared by the three languages is said in the tooltip, not in the line
     assert (f'<p class="ruota-output-meta" title="The three language versions of this page share this result, because '
             f'their code is identical.">21 November 2026 · took 1.5{NB}s</p>') in panels(en)[1]
-    assert ("On this page, three of the seven code blocks have been verified on at least one of the two test machines "
+    assert ("On this page, 3 of the 7 code blocks have been verified on at least one of the two test machines "
             "(last run: 21 November 2026).") in en
     assert "Requiere" not in en and "Verificado" not in en
 
@@ -332,9 +333,9 @@ def test_french_strings(fr):
     assert f'title="Les trois versions linguistiques de cette page partagent ce résultat{NB}: leur code est identique."' \
         in panels(fr)[1]
     assert f"21{NB}novembre 2026 · durée{NB}: 1,5{NB}s</p>" in panels(fr)[1]  # the run time, said as such
-    assert ("Sur cette page, trois blocs de code sur sept ont été vérifiés sur au moins une des deux machines de test "
-            f"(dernière exécution{NB}: 21{NB}novembre 2026). Parmi les quatre autres, un a échoué lors de sa dernière "
-            "exécution, un n") in fr.replace("&#x27;", "'")
+    assert ("Sur cette page, 3 blocs de code sur 7 ont été vérifiés sur au moins une des deux machines de test "
+            f"(dernière exécution{NB}: 21{NB}novembre 2026). Les autres{NB}:</p><ul><li>1 a échoué lors de sa dernière "
+            "exécution</li><li>1 n") in fr.replace("&#x27;", "'")
     assert '<td class="ruota-num">12,41</td>' in fr
 
 
@@ -628,7 +629,7 @@ def test_a_hook_that_shifts_the_page_leaves_messages_pointing_into_the_file(tmp_
 
 
 @pytest.mark.parametrize("lang, checked, old, expired", [
-    ("es", "consulta: {old} y {day}", "2 de enero de 2020", "puede haber cambiado"),
+    ("es", "fecha de consulta: {old} y {day}", "2 de enero de 2020", "puede haber cambiado"),
     ("en", "checked {old} and {day}", "2 January 2020", "may be out of date"),
     ("fr", "consultation : {old} et {day}", "2 janvier 2020", "peut ne plus être à jour"),
 ])

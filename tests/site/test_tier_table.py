@@ -79,7 +79,7 @@ def test_each_target_shows_its_highest_tier_and_the_machines_per_tier(project):
     assert rows(project, ledgers) == {
         "gfx1102": ({"compiled": 3, "ran": 1, "checked": 1}, "ran on gfx1102 and matched the reference"),
         "CUDA sm_90": ({"compiled": 0, "ran": 0, "checked": 1}, "ran on CUDA sm_90 and matched the reference"),
-        "gfx906": ({"compiled": 3, "ran": 0, "checked": 0}, "compiled for gfx906 (also in CI, on every commit)"),
+        "gfx906": ({"compiled": 3, "ran": 0, "checked": 0}, "compiled for gfx906"),
     }
     # in French, by the name the card matrix's page gives this kind of evidence
     assert rows(project, ledgers, "fr")["gfx1102"][1] == "validé sur gfx1102 (exécuté et conforme à la référence)"
@@ -88,10 +88,14 @@ def test_each_target_shows_its_highest_tier_and_the_machines_per_tier(project):
 def test_compiled_is_never_worded_as_run_in_any_language(project):
     ledgers = [record(project, CPU)]
     said = {lang: rows(project, ledgers, lang)["gfx1102"][1] for lang in ("en", "es", "fr")}
-    assert said == {"en": "compiled for gfx1102 (also in CI, on every commit)",
-                    "es": "compilado para gfx1102 (también en la integración continua, en cada commit)",
-                    "fr": "compilé pour gfx1102 (et recompilé à chaque commit par l'intégration continue)"}
-    # compiled on a GPU machine alone: the same tier, without the words about CI
+    assert said == {"en": "compiled for gfx1102", "es": "compilado para gfx1102", "fr": "compilé pour gfx1102"}
+    # that CI compiles it again is said once, under the table, and only where a machine without a GPU compiled it
+    guides = evidence.load_guides(project, project / "docs", "en", TABLE)
+    shown = tier_table.table(guides, verdicts.index_ledgers([record_of(d) for d in ledgers]), "en")
+    assert shown.count("on every commit") == 1 and shown.endswith(
+        '<p class="ruota-matrix-note">CI also compiles the code of every “compiled for …” row again on every commit.</p>')
+    on_gpu = tier_table.table(guides, verdicts.index_ledgers([record_of(record(project, H200))]), "en")
+    assert "on every commit" not in on_gpu
     assert rows(project, [record(project, H200)])["gfx1102"][1] == "compiled for gfx1102"
 
 
@@ -116,9 +120,9 @@ def test_the_card_matrix_carries_the_table(project):
     table = page[page.index('<table><caption>Niveau'):]
     assert words(table[:table.index("</table>")]) == (
         "Niveau de preuve le plus élevé par architecture Cible Niveau maximal atteint Machines qui ont compilé "
-        "Machines qui ont exécuté Machines qui ont validé le résultat gfx906 compilé pour gfx906 "
-        "(et recompilé à chaque commit par l'intégration continue) 1 0 0 "
-        "gfx1102 compilé pour gfx1102 (et recompilé à chaque commit par l'intégration continue) 1 0 0")
+        "Machines qui ont exécuté Machines qui ont validé le résultat gfx906 compilé pour gfx906 1 0 0 "
+        "gfx1102 compilé pour gfx1102 1 0 0")
+    assert page.count("recompile en outre à chaque commit") == 1  # said once, under the table
     # a target's tooltip names the guides whose blocks gave its evidence: why a target no card row names is there
     titles = re.findall(r'<th scope="row" title="([^"]*)"><code>', table[:table.index("</table>")])
     assert [html.unescape(t) for t in titles] == ["D'après les blocs du guide «\u00a0" + guides[0].title + "\u00a0»"] * 2
@@ -150,16 +154,21 @@ def test_the_status_page_has_a_row_for_compiled_blocks(project):
     items = [(b, indexed.verdict(g.page, b.index, b.sha256)) for g in guides for b in g.blocks]
     row = fragments._compiled_row([("Guía", "g/", items)], "es")
     # where and when: the machine that compiled, its date, and CI, which compiles on every commit as it does
-    assert (row["count"], row["where"]) == ("1", "CPU x86-64: compilados para gfx906 y gfx1102 (28 de noviembre de "
-                                                 "2026). La integración continua los vuelve a compilar en cada "
-                                                 "commit.")
+    assert (row["count"], row["lines"]) == ("1", ["CPU x86-64: compilados para gfx906 y gfx1102 (28 de noviembre de "
+                                                  "2026). La integración continua los vuelve a compilar en cada "
+                                                  "commit."])
     # a GPU machine is named as the status page's other tables name it, never by a shorter name of its own
     indexed = verdicts.index_ledgers([record_of(record(project, H200))])
     items = [(b, indexed.verdict(g.page, b.index, b.sha256)) for g in guides for b in g.blocks]
-    assert fragments._compiled_row([("Guía", "g/", items)], "en")["where"].startswith(
-        "NVIDIA H200 (CUDA): compiled for gfx906 and gfx1102 (")
-    assert fragments._compiled_row([("Guía", "g/", [(b, verdicts.index_ledgers([]).verdict(
-        "es/guides/g.md", b.index, b.sha256)) for b, _ in items])], "es")["where"] == "Aún no hay registros"
+    assert fragments._compiled_row([("Guía", "g/", items)], "en")["lines"][0].startswith(
+        "NVIDIA H200: compiled for gfx906 and gfx1102 (")
+    two = verdicts.index_ledgers([record_of(record(project, H200)), record_of(record(project, CPU))])
+    shown = fragments.render("rocm_evidence", rows=[fragments._compiled_row([("Guía", "g/", [
+        (b, two.verdict(g.page, b.index, b.sha256)) for g in guides for b in g.blocks])], "en")], lang="en")
+    assert re.search(r"NVIDIA H200: compiled for [^<;]*<br>x86-64 CPU: compiled for", shown)  # a line per machine
+    nothing = fragments._compiled_row([("Guía", "g/", [(b, verdicts.index_ledgers([]).verdict(
+        "es/guides/g.md", b.index, b.sha256)) for b, _ in items])], "es")
+    assert (nothing["lines"], nothing["where"]) == ([], "Aún no hay registros")
 
 
 def test_a_blocks_panel_says_which_tier_its_result_reached(project):

@@ -87,9 +87,9 @@ def sentence(page: str, start: str) -> str:
 
 
 @pytest.mark.parametrize(("lang", "path", "expected", "tip"), [
-    ("es", "index.html", "Pico: 66,0 MiB (CPU x86-64, 20 de noviembre de 2026).", "Medido en otras máquinas: 67,2 MiB en una NVIDIA H200."),
-    ("en", "en/index.html", "Peak: 66.0 MiB (x86-64 CPU, 20 November 2026).", "Measured elsewhere: 67.2 MiB on an NVIDIA H200."),
-    ("fr", "fr/index.html", "Pic : 66,0 Mio (CPU x86-64, 20 novembre 2026).", "Mesuré sur d'autres machines : 67,2 Mio sur une NVIDIA H200."),
+    ("es", "index.html", "Pico: 66,0 MiB (medido en una CPU x86-64 el 20 de noviembre de 2026).", "Medido en otras máquinas: 67,2 MiB en una NVIDIA H200."),
+    ("en", "en/index.html", "Peak: 66.0 MiB (measured on an x86-64 CPU on 20 November 2026).", "Measured elsewhere: 67.2 MiB on an NVIDIA H200."),
+    ("fr", "fr/index.html", "Pic : 66,0 Mio (mesuré sur un CPU x86-64 le 20 novembre 2026).", "Mesuré sur d'autres machines : 67,2 Mio sur une NVIDIA H200."),
 ])
 def test_one_value_in_the_sentence_the_gpus_with_its_machine_and_date(site, lang, path, expected, tip):
     """The block requires no GPU: the CPU machine's value is shown, the GPU machine's in the tooltip."""
@@ -103,25 +103,25 @@ def test_identical_values_collapse(site):
     """A value every machine measured alike is said of them all (a count that does not depend on the machine),
     and no tooltip repeats it."""
     page = (site / "en/index.html").read_text(encoding="utf-8")
-    assert sentence(page, "Calls:") == "Calls: 4 (the two test machines, 20 November 2026)."
+    assert sentence(page, "Calls:") == "Calls: 4 (measured on both test machines on 20 November 2026)."
     # a finding and a date are not joined by a comma where the language would not
     es = (site / "index.html").read_text(encoding="utf-8")
-    assert sentence(es, "Llamadas:") == "Llamadas: 4 (las dos máquinas de pruebas, 20 de noviembre de 2026)."
+    assert sentence(es, "Llamadas:") == "Llamadas: 4 (medido en las dos máquinas de pruebas el 20 de noviembre de 2026)."
     fr = (site / "fr/index.html").read_text(encoding="utf-8")
     assert sentence(fr, "Appels").replace("\u00a0", " ").replace("\u202f", " ") == (
-        "Appels : 4 (les deux machines de test, 20 novembre 2026).")
-    assert re.search(r'data-metric="unet_calls" data-at="[^"]*" data-one=" \(x86-64 CPU, 20 November 2026\)">', page)
+        "Appels : 4 (mesuré sur les deux machines de test le 20 novembre 2026).")
+    assert re.search(r'data-metric="unet_calls" data-at="[^"]*" data-one=" \(measured on an x86-64 CPU on 20 November 2026\)">', page)
 
 
 def test_machine_gpu_gives_the_gpus_value_of_a_block_that_needs_no_gpu(site):
     """``machine=gpu``: a figure about the GPU (a numerical check's worst error) is the GPU's, not the CPU's."""
     page = (site / "en/index.html").read_text(encoding="utf-8")
-    assert sentence(page, "On the GPU:") == "On the GPU: 67.2 MiB (NVIDIA H200, 20 November 2026)."
+    assert sentence(page, "On the GPU:") == "On the GPU: 67.2 MiB (measured on an NVIDIA H200 on 20 November 2026)."
 
 
 def test_a_value_only_one_machine_printed(site):
     page = (site / "en/index.html").read_text(encoding="utf-8")
-    assert sentence(page, "GPU only:") == "GPU only: 1.50 s (NVIDIA H200, 20 November 2026)."  # digits=2
+    assert sentence(page, "GPU only:") == "GPU only: 1.50 s (measured on an NVIDIA H200 on 20 November 2026)."  # digits=2
     assert re.search(r'data-metric="gpu_only" data-at="[^"]*">', page)  # nothing else measured it: no tooltip
 
 
@@ -146,17 +146,17 @@ def test_the_guides_own_card_first_else_a_gpu_else_the_cpu():
              _result("mi300", mi300, "peak_mib: 70.0"), _result("rx-a", rx7600, "peak_mib: 71.5", "2026-11-21T10:00:00Z"),
              _result("rx-b", rx7600, "peak_mib: 71.5", "2026-11-25T10:00:00Z")]
     words = lambda page, results: re.sub(r"<[^>]+>", "", values.render(value, Verdict(results), "en", page)).replace("\u00a0", " ")  # noqa: E731
-    assert words("en/guides/keras-rx7600.md", found) == "71.5 MiB (AMD Radeon RX 7600, 25 November 2026)"  # its card, latest run
+    assert words("en/guides/keras-rx7600.md", found) == "71.5 MiB (measured on an AMD Radeon RX 7600 on 25 November 2026)"  # its card, latest run
     # its card unmeasured: a GPU, the target of most machines first, ROCm before CUDA
-    assert words("en/guides/radeon-vii-windows.md", found) == "71.5 MiB (AMD Radeon RX 7600, 25 November 2026)"
-    assert words("en/guides/radeon-vii-windows.md", found[:3]) == "70.0 MiB (AMD Instinct MI300X, 20 November 2026)"
-    assert words("en/index.md", found[:2]) == "67.2 MiB (NVIDIA H200, 20 November 2026)"
-    assert words("en/index.md", found[:1]) == "66.0 MiB (x86-64 CPU, 20 November 2026)"
+    assert words("en/guides/radeon-vii-windows.md", found) == "71.5 MiB (measured on an AMD Radeon RX 7600 on 25 November 2026)"
+    assert words("en/guides/radeon-vii-windows.md", found[:3]) == "70.0 MiB (measured on an AMD Instinct MI300X on 20 November 2026)"
+    assert words("en/index.md", found[:2]) == "67.2 MiB (measured on an NVIDIA H200 on 20 November 2026)"
+    assert words("en/index.md", found[:1]) == "66.0 MiB (measured on an x86-64 CPU on 20 November 2026)"
     # a block that needs no GPU: the CPU's value, not a GPU machine's host timing labelled with its GPU
     cpu_first = re.sub(r"<[^>]+>", "", values.render(value, Verdict(found[:2]), "en", "en/index.md", needs_gpu=False))
-    assert cpu_first.replace("\u00a0", " ") == "66.0 MiB (x86-64 CPU, 20 November 2026)"
+    assert cpu_first.replace("\u00a0", " ") == "66.0 MiB (measured on an x86-64 CPU on 20 November 2026)"
     no_cpu = re.sub(r"<[^>]+>", "", values.render(value, Verdict(found[1:2]), "en", "en/index.md", needs_gpu=False))
-    assert no_cpu.replace("\u00a0", " ") == "67.2 MiB (NVIDIA H200, 20 November 2026)"  # no CPU record: the one there is
+    assert no_cpu.replace("\u00a0", " ") == "67.2 MiB (measured on an NVIDIA H200 on 20 November 2026)"  # no CPU record: the one there is
     tip = html.unescape(re.search(r'title="([^"]*)"', values.render(value, Verdict(found), "en", "en/guides/keras-rx7600.md"))[1])
     assert tip.replace("\u00a0", " ") == ("Measured elsewhere: 70.0 MiB on an AMD Instinct MI300X; "
                                          "67.2 MiB on an NVIDIA H200; 66.0 MiB on an x86-64 CPU. "
@@ -243,14 +243,14 @@ def test_values_of_one_sentence_name_their_machine_once_at_its_end():
             f"Then more.</p><p>Again {ops}</p>")
     shown = re.sub(r"<[^>]+>", "", values.attributed_once(page))
     assert shown == ("The worst row, e.g. at 7.5, used 0.26 of its tolerance, with 65 operations checked "
-                     "(NVIDIA H200, 20 November 2026). Then more.Again 65 (NVIDIA H200, 20 November 2026)")
+                     "(measured on an NVIDIA H200 on 20 November 2026). Then more.Again 65 (measured on an NVIDIA H200 on 20 November 2026)")
     assert re.sub(r"<[^>]+>", "", values.attributed_once(f"<li>It printed {ops} rows :</li>")) == (
-        "It printed 65 rows (NVIDIA H200, 20 November 2026) :")
+        "It printed 65 rows (measured on an NVIDIA H200 on 20 November 2026) :")
     on_cpu = values.render(value_directive.parse("block=bench metric=ops"), Verdict([_result("cpu", cpu, "ops: 64")]), "fr")
     worst_fr = values.render(value_directive.parse("block=bench metric=worst"), found, "fr")
     page = f"<p>Pire {worst_fr}, et {on_cpu}\u202f?</p>"
     assert re.sub(r"<[^>]+>", "", values.attributed_once(page)) == (
-        "Pire 0,26, et 64 (NVIDIA H200, 20 novembre 2026; CPU x86-64, 20 novembre 2026)\u202f?")
+        "Pire 0,26, et 64 (mesuré sur une NVIDIA H200 le 20 novembre 2026; mesuré sur un CPU x86-64 le 20 novembre 2026)\u202f?")
 
 
 def test_a_value_quoted_keeps_its_attribution_inside_the_quotation():
@@ -262,15 +262,15 @@ def test_a_value_quoted_keeps_its_attribution_inside_the_quotation():
     h200 = MACHINES["cuda-nvidia-h200"][0]
     ops = values.render(value_directive.parse("block=bench metric=ops"), Verdict([_result("h200", h200, "ops: 65")]), "en")
     said = re.sub(r"<[^>]+>", "", values.attributed_once(f"<p>It reads: “the run checked {ops}”.</p>"))
-    assert said == "It reads: “the run checked 65 (NVIDIA H200, 20 November 2026)”."
+    assert said == "It reads: “the run checked 65 (measured on an NVIDIA H200 on 20 November 2026)”."
     said = re.sub(r"<[^>]+>", "", values.attributed_once(f"<p>It checked {ops} of the “ops”.</p>"))
-    assert said == "It checked 65 of the “ops” (NVIDIA H200, 20 November 2026)."
+    assert said == "It checked 65 of the “ops” (measured on an NVIDIA H200 on 20 November 2026)."
     # a quoted sentence whose full stop sits inside the quotation: the attribution before that full stop
     said = re.sub(r"<[^>]+>", "", values.attributed_once(f"<p>It reads: “the run checked {ops}.” Then more.</p>"))
-    assert said == "It reads: “the run checked 65 (NVIDIA H200, 20 November 2026).” Then more."
+    assert said == "It reads: “the run checked 65 (measured on an NVIDIA H200 on 20 November 2026).” Then more."
     fr = values.render(value_directive.parse("block=bench metric=ops"), Verdict([_result("h200", h200, "ops: 65")]), "fr")
     said = re.sub(r"<[^>]+>", "", values.attributed_once(f"<p>Il dit\u00a0: «\u00a0elle a vérifié {fr}\u00a0».</p>"))
-    assert said == "Il dit\u00a0: «\u00a0elle a vérifié 65 (NVIDIA H200, 20 novembre 2026)\u00a0»."
+    assert said == "Il dit\u00a0: «\u00a0elle a vérifié 65 (mesuré sur une NVIDIA H200 le 20 novembre 2026)\u00a0»."
 
 
 def test_a_paragraph_names_a_machine_once_and_shares_the_authors_parenthesis():
@@ -284,15 +284,15 @@ def test_a_paragraph_names_a_machine_once_and_shares_the_authors_parenthesis():
     worst, ops = (values.render(value_directive.parse(f"block=bench metric={m}"), found, "es") for m in ("worst", "ops"))
     page = f"<p>Se comprobaron {ops} filas (cada una, una forma y una precisión). El peor error fue de {worst}.</p>"
     assert re.sub(r"<[^>]+>", "", values.attributed_once(page)) == (
-        "Se comprobaron 65 filas (cada una, una forma y una precisión; NVIDIA H200, 20 de noviembre de 2026). "
+        "Se comprobaron 65 filas (cada una, una forma y una precisión; medido en una NVIDIA H200 el 20 de noviembre de 2026). "
         "El peor error fue de 0,26.")
     # a machine named again after another one came in between: said again
     ops = values.render(value_directive.parse("block=bench metric=ops"), found, "en")
     on_cpu = values.render(value_directive.parse("block=bench metric=ops"), Verdict([_result("cpu", cpu, "ops: 64")]), "en")
     page = f"<p>It checked {ops} rows. Then {ops} again. On the CPU, {on_cpu}. Again {ops}.</p>"
     assert re.sub(r"<[^>]+>", "", values.attributed_once(page)) == (
-        "It checked 65 rows (NVIDIA H200, 20 November 2026). Then 65 again. On the CPU, 64 (x86-64 CPU, "
-        "20 November 2026). Again 65 (NVIDIA H200, 20 November 2026).")
+        "It checked 65 rows (measured on an NVIDIA H200 on 20 November 2026). Then 65 again. On the CPU, 64 (measured on an x86-64 CPU on "
+        "20 November 2026). Again 65 (measured on an NVIDIA H200 on 20 November 2026).")
 
 
 def test_prose_rounds_a_value_as_its_chart_does():
@@ -323,16 +323,16 @@ def test_several_metrics_that_read_the_same_are_said_once():
     same = Verdict([_result("h200", h200, "peak_a: 67.2\npeak_b: 67.2\npeak_c: 80\npeak_d: 67.2")])
     words = lambda metrics, lang: re.sub(r"<[^>]+>", "", html.unescape(values.render_all(  # noqa: E731
         value_directive.parse(f"block=bench metric={metrics} unit=MiB"), same, lang, f"{lang}/index.md"))).replace("\u00a0", " ")
-    assert words("peak_a,peak_b", "en") == "67.2 MiB (NVIDIA H200, 20 November 2026) in both cases"
-    assert words("peak_a,peak_b", "es") == "67,2 MiB (NVIDIA H200, 20 de noviembre de 2026) en ambos casos"
-    assert words("peak_a,peak_b,peak_d", "en") == "67.2 MiB (NVIDIA H200, 20 November 2026) in each of the three cases"
-    assert words("peak_a,peak_c", "fr") == ("67,2 Mio (NVIDIA H200, 20 novembre 2026) et "
-                                            "80 Mio (NVIDIA H200, 20 novembre 2026)")
+    assert words("peak_a,peak_b", "en") == "67.2 MiB (measured on an NVIDIA H200 on 20 November 2026) in both cases"
+    assert words("peak_a,peak_b", "es") == "67,2 MiB (medido en una NVIDIA H200 el 20 de noviembre de 2026) en ambos casos"
+    assert words("peak_a,peak_b,peak_d", "en") == "67.2 MiB (measured on an NVIDIA H200 on 20 November 2026) in each of the three cases"
+    assert words("peak_a,peak_c", "fr") == ("67,2 Mio (mesuré sur une NVIDIA H200 le 20 novembre 2026) et "
+                                            "80 Mio (mesuré sur une NVIDIA H200 le 20 novembre 2026)")
     # in a sentence, where and when closes it once
     sentence_html = values.attributed_once("<p>The peak was " + values.render_all(
         value_directive.parse("block=bench metric=peak_a,peak_b unit=MiB"), same, "en", "en/index.md") + ".</p>")
     assert re.sub(r"<[^>]+>", "", sentence_html).replace("\u00a0", " ") == (
-        "The peak was 67.2 MiB in both cases (NVIDIA H200, 20 November 2026).")
+        "The peak was 67.2 MiB in both cases (measured on an NVIDIA H200 on 20 November 2026).")
     with pytest.raises(value_directive.ValueDirectiveError, match="several separated by commas"):
         value_directive.parse("block=bench metric=peak_a,")
 
@@ -344,9 +344,9 @@ def test_a_value_measured_alike_everywhere_is_said_of_one_machine_beside_one():
         extra = f' data-one="{one}"' if one else ""
         return (f'<span class="ruota-value" data-block="b" data-metric="m" data-at="{at}"{extra}>{number}'
                 f'<span class="ruota-value-at">{at}</span></span>')
-    alike, h100 = " (the two test machines, 1 December 2026)", " (NVIDIA H100, 1 December 2026)"
+    alike, h100 = " (measured on both test machines on 1 December 2026)", " (measured on an NVIDIA H100 on 1 December 2026)"
     both = values.attributed_once(f"<p>It checked {value('65', alike, h100)} rows, the worst at "
                                   f"{value('0.26', h100)}.</p>")
-    assert re.sub(r"<[^>]+>", "", both) == "It checked 65 rows, the worst at 0.26 (NVIDIA H100, 1 December 2026)."
+    assert re.sub(r"<[^>]+>", "", both) == "It checked 65 rows, the worst at 0.26 (measured on an NVIDIA H100 on 1 December 2026)."
     alone = values.attributed_once(f"<p>It checked {value('65', alike, h100)} rows.</p>")
-    assert re.sub(r"<[^>]+>", "", alone) == "It checked 65 rows (the two test machines, 1 December 2026)."
+    assert re.sub(r"<[^>]+>", "", alone) == "It checked 65 rows (measured on both test machines on 1 December 2026)."

@@ -127,7 +127,7 @@ _LINK_WORDS = re.compile(r'(<a href="[^"]*" title="[^"]*">)([^<]*)(</a>)')
 def join_parentheses(html_text: str, lang: str = "en") -> str:
     """One parenthesis for a claim's aside or citation and the date it was checked, never two side by
     side or one inside the other: the date follows the author's words as the language sets it there
-    ("; checked …" in English, "; consultation : …" in French, "; consulta: …" in Spanish: nouns, which
+    ("; checked …" in English, "; consultation : …" in French, "; fecha de consulta: …" in Spanish: nouns, which
     agree with any source)."""
     separator = text(lang, "fact_joined_separator")
 

@@ -176,9 +176,9 @@ def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | No
     passed = verdict.by_state("passed")
     if passed and compiled_only(block):  # built for its targets without the card: never worded as verified
         targets = list(block.evidence.targets)
-        # what was built, on which machines (not on the GPU) and when; then, apart, that it never ran
+        # what was built, on which machines (named as every mark names them) and when; then, apart, that it never ran
         built = text(lang, "compiled_on", targets=formatting.join(targets, lang), count=len(passed),
-                     machines=_phrases(found, ("passed",), lang, "machine"),
+                     machines=_phrases(found, ("passed",), lang, "a"),
                      date=formatting.date(verdict.latest_run("passed"), lang))
         not_run = text(lang, "compiled_not_run", targets=formatting.join(targets, lang, style="nor"))
         lines.append(("compiled", built + " " + not_run))
@@ -259,8 +259,10 @@ def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: li
         if result.state == "failed" and entry.error:
             error = reasons.error_text(entry, lang)
             body = (body + "\n" if body else "") + error
-        meta = [formatting.date(entry.ran_at, lang)]
-        if kind != "data":  # a parsed file's time says nothing a reader needs
+        # a parsed file's date is in its mark ("Valid syntax: parsed on … on 6 December 2026") and its time
+        # says nothing a reader needs
+        meta = [] if kind == "data" else [formatting.date(entry.ran_at, lang)]
+        if kind != "data":
             took = entry.duration or 0
             meta.append(text(lang, "took_under" if formatting.seconds_under(took) else "took",
                              duration=formatting.seconds(took, lang)))
@@ -275,7 +277,9 @@ def output_tabs(verdict: Verdict, lang: str, uid: str, page: str = "", found: li
         other = result.credited.get(lang) or (entry.reused_from or "").partition("/")[0]
         tip = text(lang, f"credited.{other}") if other and f"credited.{other}" in STRINGS[lang] else ""
         state = "compiled" if compiled and result.state == "passed" else result.state
-        tabs.append({"state": state, "label": label, "body": body, "meta": meta, "tip": tip})
+        # a parsed file's tab says what its mark says: its syntax is valid, not that it was verified
+        said = "parsed" if kind == "data" and state == "passed" else state
+        tabs.append({"state": state, "said": said, "label": label, "body": body, "meta": meta, "tip": tip})
     return render("output_tabs", tabs=tabs, uid=uid, lang=lang, empty=_EMPTY.get(kind, "no_output"))
 
 
@@ -306,9 +310,11 @@ def translation_banner(docs_dir: Path, page_key: str, lang: str, source_lang: st
     return ""
 
 
-#: The kinds of blocks not verified, in the order the summary names them: the skipped last, whose
-#: "because …" clause would otherwise run on into the next item.
-_NOT_VERIFIED = ("failed", "compiled", "pending", "notrun", "untested", "skipped")
+#: The kinds of blocks not verified, in the order the summary lists them: the skipped last, whose
+#: "because …" clause is the longest.
+_NOT_VERIFIED = ("failed", "compiled", "parsed", "pending", "notrun", "untested", "skipped")
+
+
 def _needed_by_skipped(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> str:
     """What the skipped blocks need (``ROCm``, ``network access``) where they all need the same; else ``""``."""
     phrases = {formatting.join([reasons.requirement_phrase(t, lang) for t in b.requirements], lang)
@@ -318,20 +324,22 @@ def _needed_by_skipped(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str
 
 
 def _summary_state(block: Any, verdict: Verdict) -> str:
-    """What the summary line counts a block as: compiled code that passed is compiled, never verified."""
+    """What the summary line counts a block as: compiled code that passed is compiled, and a data block (YAML,
+    JSON) that parsed has had its syntax checked; neither is counted as verified."""
     if block.not_run_reason is not None or getattr(block, "generated_by", None) is not None:
         return "notrun" if kept_out_by_author(block) else "untested"
     if verdict.state == "passed" and compiled_only(block):
         return "compiled"
+    if verdict.state == "passed" and getattr(block, "kind", "") == "data":
+        return "parsed"
     return verdict.state
+
+
 def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> str:
-    """The one line at the top of a page: how many blocks were verified, where and when, then in
-    one sentence what became of the others. Every count of the summary is written alike: in words where the
-    page has ten blocks or fewer ("two of the three", "Of the other six, one …, two … and three …"), else,
-    since a count is then above ten, all in digits ("12 of the 28 … Of the others, 1 …, 8 … and 7 …"),
-    where the others are not counted again; so that no summary mixes "12" and "eight". Each kind is worded
-    without a comma or semicolon of its own, so that the sentence is one plain list; a word always comes
-    between two counts, so that no "15, 7" reads as a decimal."""
+    """The lines at the top of a page: one sentence for how many blocks were verified, where and when, then
+    what became of the others: one sentence where they are all of one kind, else a short list
+    ("The others:" · "1 was only compiled …" · "8 are not tested by design"). Every count is in digits, so
+    that no summary mixes "12" and "eight", and no clause opens with a count."""
     total = len(blocks_verdicts)
     if not total:
         return ""
@@ -340,51 +348,56 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
     if counts["notrun"] + counts["untested"] == total:  # nothing here is meant to run: say only why
         docstrings = all(getattr(b, "generated_by", None) == "mkdocstrings" for b, _ in blocks_verdicts)
         key = "summary_all_docstrings" if docstrings else "summary_all_notrun"  # an API page's examples
-        return render("page_summary", state="notrun", parts=[text(lang, key, count=total)], lang=lang)
+        return render("page_summary", state="notrun", parts=[text(lang, key, count=total)], items=[], after="",
+                      lang=lang)
     passed_on = [{r.machine_id for r in v.by_state("passed")} for b, v in blocks_verdicts
                  if _summary_state(b, v) == "passed"]
     machines = set().union(*passed_on)
-    # the first sentence's counts written alike: in words up to ten ("two of the three"), else all in digits
-    # ("5 of the 18", "on 2 test machines"), never "ten" or "six" after "18"
-    alike = (lambda n: n) if total <= 10 else (lambda n: digits(n, lang))
+
+    def count(n: int) -> str:
+        return digits(n, lang)
+
     if counts["passed"] == 0:
-        parts = [text(lang, "summary_none")]
+        # "not verified yet" only where some block could be: not where they are all parsed, compiled or kept out
+        hopeful = counts["failed"] or counts["pending"] or counts["skipped"]
+        parts = [text(lang, "summary_none")] if hopeful else []
     else:
         stamps = [stamp for _, v in blocks_verdicts if (stamp := v.latest_run())]
         # "on two machines" only where every verified block passed on both
         everywhere = all(found == machines for found in passed_on if found)
         if everywhere or len(machines) != 2:
-            where = text(lang, "machines_count" if everywhere else "machines_some", count=alike(len(machines)))
+            where = text(lang, "machines_count" if everywhere else "machines_some", count=count(len(machines)))
         else:  # "en una o en las dos máquinas de pruebas"
             where = text(lang, "machines_either")
         key = "summary_all" if counts["passed"] == total else "summary"  # every block verified, or some
-        parts = [text(lang, key, passed=alike(counts["passed"]), total=alike(total), machines=where,
+        parts = [text(lang, key, passed=count(counts["passed"]), total=count(total), machines=where,
                       date=formatting.date(max(stamps) if stamps else None, lang))]
     rest = [(key, counts[key]) for key in _NOT_VERIFIED if counts[key]]
-    if rest:  # one sentence for every block not verified, then where to read why
-        left = sum(count for _, count in rest)
+    items: list[str] = []
+    after = ""
+    if rest:  # the blocks not verified: one sentence where they are alike, else a list; then where to read why
+        left = sum(n for _, n in rest)
         opening = "summary_rest" if counts["passed"] else "summary_rest_none"
         needed = _needed_by_skipped(blocks_verdicts, lang)
 
-        def said(key: str, count: int) -> str:
+        def said(key: str, n: int) -> str:
             if key == "skipped" and needed:  # what they need, where they all need the same
-                return text(lang, "summary_skipped_named", count=count, what=needed)
-            return text(lang, f"summary_{key}", count=count)
+                return text(lang, "summary_skipped_named", count=n, what=needed)
+            return text(lang, f"summary_{key}", count=n)
 
         if len(rest) == 1:
-            parts.append(text(lang, opening + "_alike", count=alike(left), what=said(*rest[0])))
+            parts.append(text(lang, opening + "_alike", count=count(left), what=said(*rest[0])))
         else:
-            # a long page's others are not counted again; each kind's count is written as all the others are
-            long_page = total > 10 and counts["passed"]
-            items = [text(lang, "summary_item", count=alike(count), what=said(key, count))
-                     for key, count in rest]
-            # each item is worded without a comma of its own, so the list reads "a, b and c"
-            parts.append(text(lang, "summary_rest_others" if long_page else opening, count=alike(left),
-                              items=formatting.join(items, lang)))
-        if not (len(rest) == 1 and rest[0][0] == "skipped" and needed):  # else the sentence has just said why
-            parts.append(text(lang, "summary_why", count=left))
-    state = "failed" if counts["failed"] else ("passed" if counts["passed"] and not counts["pending"] else "stale")
-    return render("page_summary", state=state, parts=parts, lang=lang)
+            parts.append(text(lang, opening + "_list", count=count(left)))
+            items = [text(lang, "summary_item", count=count(n), what=said(key, n)) for key, n in rest]
+        # the mark under a block says why it was not run; a parsed block, or skipped ones whose need the
+        # summary has named, need no more words
+        explained = {key for key, _ in rest if key != "parsed" and not (key == "skipped" and needed)}
+        if explained:
+            after = text(lang, "summary_why", count=sum(n for key, n in rest if key in explained))
+    state = "failed" if counts["failed"] else (
+        "passed" if (counts["passed"] or counts["parsed"]) and not counts["pending"] else "stale")
+    return render("page_summary", state=state, parts=parts, items=items, after=after, lang=lang)
 
 
 def _series_labels(options: dict[str, Any], metrics: list[str]) -> list[str]:
@@ -530,12 +543,12 @@ def _compiled_row(pages: list[tuple[str, str, list[Any]]], lang: str) -> dict[st
                                                                      machine_names.label(m[1][0], lang))):
         # a machine without a GPU compiles as CI does, on every commit
         key = "rocm_compiled_on_ci" if results[0].machine.backend == "cpu" else "rocm_compiled_on"
-        # named as the status page's other tables name it ("NVIDIA H100 80GB HBM3 (CUDA)")
+        # named as the status page's other tables name it ("NVIDIA H100"); one line per machine
         said.append(text(lang, key, machine=machine_names.label(results[0], lang),
                          targets=formatting.join(sorted(targets, key=lambda t: (len(t), t)), lang),
                          date=formatting.date(_latest(results), lang)))
     return {"what": text(lang, "rocm_compiled"), "count": formatting.number(len(items), lang, 0),
-            "state": "passed" if said else "never", "where": "; ".join(said) or text(lang, "rocm_no_record")}
+            "state": "passed" if said else "never", "where": text(lang, "rocm_no_record"), "lines": said}
 
 
 

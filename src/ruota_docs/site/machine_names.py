@@ -61,13 +61,14 @@ def cpu_label(arch: str, lang: str) -> str:
 
 
 def machine_label(machine: Machine, lang: str, fallback: str = "") -> str:
-    """``machine`` as a tab, a chart or a table labels it: its record's label (the card's full name and
-    backend: ``NVIDIA H100 80GB HBM3 (CUDA)``), a CPU by its architecture as the marks spell it
-    ("x86-64 CPU"), never the identifier ``x86_64``. ``fallback``: the label of a machine not known."""
+    """``machine`` as a tab, a chart or a table labels it, by the one name the marks give it: a card by its
+    model ("NVIDIA H100", never ``NVIDIA H100 80GB HBM3 (CUDA)``: the status page's machine table lists the
+    hardware), a CPU by its architecture ("x86-64 CPU"), never the identifier ``x86_64``. ``fallback``: the
+    label of a machine not known."""
     found = _kind_and_fields(machine)
-    if found is not None and found[0] == "cpu":
-        return text(lang, "machine_name_cpu", **found[1])
-    return machine.label if found is not None or not fallback else fallback
+    if found is not None:
+        return text(lang, f"machine_name_{found[0]}", **found[1])
+    return fallback or machine.label
 
 
 def label(result: MachineResult, lang: str) -> str:

@@ -54,7 +54,8 @@ def _machine_facts(data: Record, lang: str) -> list[str]:
     """A machine as the matrix describes it: the GPU, then its target and system, PyTorch,
     the date of the run and where the record comes from (HTML, escaped)."""
     m = data.machine
-    gpu = m.gpu_name or text(lang, "matrix_cpu_only")
+    # a CPU machine by the name every mark and tab gives it, then that it has no GPU
+    gpu = m.gpu_name or text(lang, "matrix_cpu_only", cpu=machine_names.cpu_label(m.machine, lang))
     system = f"{(m.os or '?').capitalize().replace('Macos', 'macOS')} {machine_names.arch(m.machine)}".strip()
     target = f"<code>{html.escape(m.arch)}</code> · " if m.arch else ""
     facts = [f"<strong>{html.escape(gpu)}</strong>", f"{target}{html.escape(system)}",
@@ -299,8 +300,10 @@ def card_matrix(guides: list[evidence.Guide], ledgers: list[Record], lang: str, 
     table = (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-matrix"><table>'
              f"<thead>{header}</thead><tbody>{''.join(rows)}</tbody></table></div></div>")
     tiers = tier_table.table(guides, indexed, lang, reached)
-    return (f'<div class="ruota-card-matrix" data-search-exclude>{search}{table}{tiers}'
-            f'{_key_blocks(guides, url, lang)}</div>')
+    # the collapsed keys table before the evidence table, so that the page's explanation of the evidence
+    # table, right after the directive, follows that table
+    return (f'<div class="ruota-card-matrix" data-search-exclude>{search}{table}'
+            f'{_key_blocks(guides, url, lang)}{tiers}</div>')
 
 
 def _key_blocks(guides: list[evidence.Guide], url: Callable[[str], str], lang: str) -> str:
@@ -319,8 +322,7 @@ def _key_blocks(guides: list[evidence.Guide], url: Callable[[str], str], lang: s
                     f'{"".join(cells)}<td class="ruota-num">{meant}</td></tr>')
     head = "".join(f'<th scope="col">{html.escape(text(lang, key))}</th>' for key in
                    ("matrix_guide", "matrix_level_environment", "matrix_level_self_test", "matrix_meant"))
-    # collapsed under its caption: this table serves the engine's settings, and the page's explanation of the
-    # evidence table above it should follow that table, not this one (the caption stays for screen readers)
+    # collapsed under its caption: this table serves the engine's settings (the caption stays for screen readers)
     caption = html.escape(text(lang, "matrix_keys_caption"))
     return (f'<details class="ruota-matrix-keys-details"><summary>{caption}</summary>'
             f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-matrix-keys"><table>'

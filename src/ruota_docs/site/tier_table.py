@@ -77,11 +77,9 @@ def collect(guides, indexed: verdicts.Index) -> list[TargetTiers]:
 
 
 def words(row: TargetTiers, lang: str) -> str:
-    """The row's highest tier in words: "compiled for gfx1102 (also in CI, on every commit)"."""
-    said = text(lang, f"tier_reached_{row.highest}", target=row.label)
-    if row.highest == "compiled" and row.without_gpu:
-        said += " " + text(lang, "tier_ci_every_commit")
-    return said
+    """The row's highest tier in words: "compiled for gfx1102"; that CI compiles it again is said once, under
+    the table (`table`)."""
+    return text(lang, f"tier_reached_{row.highest}", target=row.label)
 
 
 def compiled_targets(found: list[TargetTiers]) -> set[str]:
@@ -102,7 +100,8 @@ def table(guides, indexed: verdicts.Index, lang: str, found: list[TargetTiers] |
     """The tiers table (HTML), or '' where no result reached a tier; ``found`` is `collect`'s
     answer where the caller has it."""
     rows = []
-    for row in collect(guides, indexed) if found is None else found:
+    found = collect(guides, indexed) if found is None else found
+    for row in found:
         counts = "".join(_count(row, tier, lang) for tier in tiers.TIERS)
         titles = [text(lang, "quoted", text=guide) for guide in row.guides]
         tip = text(lang, "tier_from", guides=formatting.join(titles, lang), count=len(titles)) if titles else ""
@@ -114,6 +113,10 @@ def table(guides, indexed: verdicts.Index, lang: str, found: list[TargetTiers] |
         return ""
     head = "".join(f'<th scope="col">{html.escape(text(lang, key))}</th>'
                    for key in ("matrix_target", "tier_highest", *(f"tier_machines_{t}" for t in tiers.TIERS)))
+    # CI compiles again, on every commit, what a machine without a GPU compiled: said once, not in each row
+    compiled = [row for row in found if row.highest == "compiled"]
+    note = (f'<p class="ruota-matrix-note">{html.escape(text(lang, "tier_ci_note"))}</p>'
+            if compiled and all(row.without_gpu for row in compiled) else "")
     return (f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-matrix-tiers"><table>'
             f'<caption>{html.escape(text(lang, "tier_caption"))}</caption><thead><tr>{head}</tr></thead>'
-            f"<tbody>{''.join(rows)}</tbody></table></div></div>")
+            f"<tbody>{''.join(rows)}</tbody></table></div></div>{note}")

@@ -5,10 +5,11 @@ line (``NAME: value``, the lines charts read) for its current code, formatted fo
 reader's language (``metric=a,b``: several, said once where they read the same), and only one
 machine's: measured on the card the guide is about where it has
 been, else on a GPU, else on the CPU. Where and when it was measured closes the sentence,
-never splitting it: "…fue de 67,2 MiB (NVIDIA H200, 1 de diciembre de 2026)." The other
-machines' values are in its tooltip, identical ones counted once, so the sentence reads the
-same with two records or a thousand. Options: ``unit=`` (shown after the number, in the
-reader's units: Mio in French), ``digits=`` (exact decimals; by default the decimals the block
+never splitting it: "…fue de 67,2 MiB (medido en una NVIDIA
+H200 el 1 de diciembre de 2026)." The other machines' values are in its tooltip, identical
+ones counted once, so the sentence reads the same with two records or a thousand.
+Options: ``unit=`` (shown after the number, in the reader's units: Mio in French),
+``digits=`` (exact decimals; by default the decimals the block
 printed, at most two, as the charts show them, so prose and chart give the same digits). A value no
 record holds yet is shown as a visible "not measured yet" mark, and
 ``ruota-docs status --strict`` fails.
@@ -36,11 +37,6 @@ def measured(value: Value, verdict: Verdict | None) -> list[tuple[MachineResult,
         if read[output] is not None:
             result.append((machine, *read[output]))
     return result
-
-
-def _short(result: MachineResult, lang: str) -> str:
-    """The machine as a sentence names it in passing: its GPU's model, else its CPU ("NVIDIA H100", "x86-64 CPU")."""
-    return machine_names.name(result, lang, "name")
 
 
 #: ``requires:`` terms that put a block's work on a GPU; the others (hipcc, arch=, import=…) do not
@@ -81,7 +77,11 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "", nee
     # alike is said of them all, not of the one that happens to be named (a count does not depend on it)
     ran_at = chosen.entry.ran_at if chosen.entry else None
     everywhere = len(found) > 1 and all(shown(r) == main for r, _, _ in found)
-    where = text(lang, "value_everywhere", count=len(found)) if everywhere else _short(chosen, lang)
+    if not everywhere:
+        where = machine_names.name(chosen, lang, "a")  # "measured on an x86-64 CPU on 6 December 2026"
+    else:
+        where = text(lang, "value_everywhere_two") if len(found) == 2 else text(lang, "value_everywhere",
+                                                                                  count=len(found))
     before, _, after = text(lang, "value_at_everywhere" if everywhere else "value_at", value="\0", machine=where,
                             date=formatting.date(ran_at, lang, "long")).partition("\0")
     words = f'{html.escape(before + main)}<span class="ruota-value-at">{html.escape(after)}</span>'
@@ -89,7 +89,7 @@ def render(value: Value, verdict: Verdict | None, lang: str, page: str = "", nee
     tip = "" if everywhere else _others(ordered, chosen, main, shown, lang)
     tip = f' title="{html.escape(tip)}"' if tip else ""
     # where the sentence also names one machine, the value is said of that one (`attributed_once`)
-    one = (' data-one="' + html.escape(text(lang, "value_at", value="", machine=_short(chosen, lang),
+    one = (' data-one="' + html.escape(text(lang, "value_at", value="", machine=machine_names.name(chosen, lang, "a"),
                                              date=formatting.date(ran_at, lang, "long"))) + '"') if everywhere else ""
     return (f'<span class="ruota-value" data-block="{html.escape(value.block)}"'
             f' data-metric="{html.escape(value.metric)}"'
@@ -167,7 +167,7 @@ def attributed_once(page_html: str) -> str:
     """Within a paragraph (or list item, or cell), where and when a value was measured closes
     its sentence instead of splitting it, named once for the values of one sentence measured on
     the same machine the same day: "the worst row used 0.26 of its tolerance, with 65 operations
-    checked (NVIDIA H200, 1 December 2026)." rather than "0.26 (NVIDIA H200, …) of its tolerance".
+    checked (measured on an NVIDIA H200 on 1 December 2026)." rather than "0.26 (NVIDIA H200, …) of its tolerance".
     A sentence that says what the one before it said names no machine again, and a sentence that
     ends with the author's parenthesis takes the attribution into it after a semicolon."""
     def paragraph(match: re.Match) -> str:
