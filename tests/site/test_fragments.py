@@ -209,7 +209,8 @@ def test_parsed_data_blocks_are_not_counted_as_verified():
     shown = fragments.page_summary([(_block(), passed), (data, passed), (data, passed), (never_run, Verdict([]))], "en")
     assert "1 of the 4 code blocks has been verified" in shown
     assert "<li>2 have only had their syntax checked</li><li>1 is not tested by design</li>" in shown
-    assert "The mark under the block says why." in shown  # only the block not run has a reason to read
+    # only the block not run has a reason to read, and the sentence says which block that is
+    assert "<p>The mark under the block that was not run says why.</p>" in shown
     alone = " ".join(_words(fragments.page_summary([(_block(), passed), (data, passed)], "fr")).split())
     assert alone.endswith("Le bloc restant n'a fait l'objet que d'une vérification de syntaxe.")
     only_parsed = fragments.page_summary([(data, passed), (data, passed)], "es")
@@ -423,8 +424,7 @@ def test_the_summary_never_counts_compiled_code_as_verified():
     blocks = [(_block(), ran), (_block(), ran), (compiled, ran)]
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
     assert line == ("On this page, 2 of the 3 code blocks have been verified on 1 test machine (last run: 1 December "
-                    "2026). The remaining block was only compiled and never run on a GPU. "
-                    "The mark under the block says why.")
+                    "2026). The remaining block was only compiled and never run on a GPU.")  # which says why
     line = " ".join(_words(fragments.page_summary(blocks, "es")).split())
     assert "En esta página se han verificado 2 de los 3" in line and "se ha compilado sin ejecutarse en ninguna GPU" in line
 

@@ -390,11 +390,16 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
         else:
             parts.append(text(lang, opening + "_list", count=count(left)))
             items = [text(lang, "summary_item", count=count(n), what=said(key, n)) for key, n in rest]
-        # the mark under a block says why it was not run; a parsed block, or skipped ones whose need the
-        # summary has named, need no more words
-        explained = {key for key, _ in rest if key != "parsed" and not (key == "skipped" and needed)}
+        # the mark under a block says why it was not run; a parsed or compiled block, or skipped ones whose
+        # need the summary has named, need no more words; where the list holds both, the sentence says which
+        explained = {key for key, _ in rest if key not in ("parsed", "compiled") and not (key == "skipped" and needed)}
         if explained:
-            after = text(lang, "summary_why", count=sum(n for key, n in rest if key in explained))
+            not_run = explained <= {"skipped", "notrun"} and explained != {key for key, _ in rest}
+            why = "summary_why_not_run" if not_run else "summary_why"
+            after = text(lang, why, count=sum(n for key, n in rest if key in explained))
+            if not items:  # one sentence said them all: the reason's sentence goes on in its paragraph
+                parts.append(after)
+                after = ""
     state = "failed" if counts["failed"] else (
         "passed" if (counts["passed"] or counts["parsed"]) and not counts["pending"] else "stale")
     return render("page_summary", state=state, parts=parts, items=items, after=after, lang=lang)
