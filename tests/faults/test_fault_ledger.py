@@ -153,7 +153,7 @@ def test_ledgers_of_two_machines(tree):
     build = tree.build()
     assert build.returncode == 0, build
     html = tree.html("one.md")
-    label = "AMD Radeon VII (ROCm, gfx906)" if other.startswith("rocm") else "NVIDIA H200 (CUDA)"
+    label = "AMD Radeon VII" if other.startswith("rocm") else "NVIDIA H200"  # tabs name a card by its model
     assert label in html
     assert "one ran on the other machine" in html
     assert "one ran\n" in html  # this machine's output, in its own tab

@@ -373,36 +373,44 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
         parts = [text(lang, key, passed=count(counts["passed"]), total=count(total), machines=where,
                       date=formatting.date(max(stamps) if stamps else None, lang))]
     rest = [(key, counts[key]) for key in _NOT_VERIFIED if counts[key]]
-    items: list[str] = []
-    after = ""
-    if rest:  # the blocks not verified: one sentence where they are alike, else a list; then where to read why
-        left = sum(n for _, n in rest)
-        opening = "summary_rest" if counts["passed"] else "summary_rest_none"
-        needed = _needed_by_skipped(blocks_verdicts, lang)
-
-        def said(key: str, n: int) -> str:
-            if key == "skipped" and needed:  # what they need, where they all need the same
-                return text(lang, "summary_skipped_named", count=n, what=needed)
-            return text(lang, f"summary_{key}", count=n)
-
-        if len(rest) == 1:
-            parts.append(text(lang, opening + "_alike", count=count(left), what=said(*rest[0])))
-        else:
-            parts.append(text(lang, opening + "_list", count=count(left)))
-            items = [text(lang, "summary_item", count=count(n), what=said(key, n)) for key, n in rest]
-        # the mark under a block says why it was not run; a parsed or compiled block, or skipped ones whose
-        # need the summary has named, need no more words; where the list holds both, the sentence says which
-        explained = {key for key, _ in rest if key not in ("parsed", "compiled") and not (key == "skipped" and needed)}
-        if explained:
-            not_run = explained <= {"skipped", "notrun"} and explained != {key for key, _ in rest}
-            why = "summary_why_not_run" if not_run else "summary_why"
-            after = text(lang, why, count=sum(n for key, n in rest if key in explained))
-            if not items:  # one sentence said them all: the reason's sentence goes on in its paragraph
-                parts.append(after)
-                after = ""
+    items, after = _summary_rest(rest, bool(counts["passed"]), parts, _needed_by_skipped(blocks_verdicts, lang), lang)
     state = "failed" if counts["failed"] else (
         "passed" if (counts["passed"] or counts["parsed"]) and not counts["pending"] else "stale")
     return render("page_summary", state=state, parts=parts, items=items, after=after, lang=lang)
+
+
+def _summary_rest(rest: list[tuple[str, int]], some_passed: bool, parts: list[str], needed: str,
+                  lang: str) -> tuple[list[str], str]:
+    """The blocks not verified, after the summary's first sentence (appended to ``parts``): one sentence where
+    they are alike, else a list (returned); then where to read why (returned, or appended where no list)."""
+    if not rest:
+        return [], ""
+    left = sum(n for _, n in rest)
+    opening = "summary_rest" if some_passed else "summary_rest_none"
+
+    def said(key: str, n: int) -> str:
+        if key == "skipped" and needed:  # what they need, where they all need the same
+            return text(lang, "summary_skipped_named", count=n, what=needed)
+        return text(lang, f"summary_{key}", count=n)
+
+    items: list[str] = []
+    if len(rest) == 1:
+        parts.append(text(lang, opening + "_alike", count=digits(left, lang), what=said(*rest[0])))
+    else:
+        parts.append(text(lang, opening + "_list", count=digits(left, lang)))
+        items = [text(lang, "summary_item", count=digits(n, lang), what=said(key, n)) for key, n in rest]
+    # the mark under a block says why it was not run; a parsed or compiled block, or skipped ones whose
+    # need the summary has named, need no more words; where the list holds both, the sentence says which
+    explained = {key for key, _ in rest if key not in ("parsed", "compiled") and not (key == "skipped" and needed)}
+    if not explained:
+        return items, ""
+    not_run = explained <= {"skipped", "notrun"} and explained != {key for key, _ in rest}
+    after = text(lang, "summary_why_not_run" if not_run else "summary_why",
+                 count=sum(n for key, n in rest if key in explained))
+    if items:
+        return items, after
+    parts.append(after)  # one sentence said them all: the reason's sentence goes on in its paragraph
+    return items, ""
 
 
 def _series_labels(options: dict[str, Any], metrics: list[str]) -> list[str]:
