@@ -10,7 +10,7 @@ import pytest
 
 from _support import words
 from ruota_docs.blocks.fact_directive import Fact
-from ruota_docs.site import facts
+from ruota_docs.site import facts, formatting
 
 FACT = Fact(dt.date(2026, 12, 6), ("https://github.com/ROCm/TheRock/pull/7644?a=1&b=2", "https://pypi.org/project/torch/"))
 
@@ -18,7 +18,7 @@ FACT = Fact(dt.date(2026, 12, 6), ("https://github.com/ROCm/TheRock/pull/7644?a=
 @pytest.mark.parametrize("lang, shown, tip", [
     ("es", "(fecha de consulta: 6 de diciembre de 2026)", "Fuentes: https://github.com/ROCm/TheRock/pull/7644?a=1&amp;b=2 · https://pypi.org/project/torch/"),
     ("en", "(checked 6 December 2026)", "Sources: https://github.com/ROCm/TheRock/pull/7644?a=1&amp;b=2"),
-    ("fr", "(consultation : 6 décembre 2026)", "Sources : https://github.com/ROCm/TheRock/pull/7644?a=1&amp;b=2"),
+    ("fr", "(consulté le 6 décembre 2026)", "Sources : https://github.com/ROCm/TheRock/pull/7644?a=1&amp;b=2"),
 ])
 def test_a_current_fact_shows_its_date_linked_to_its_source(lang, shown, tip):
     mark = facts.render(FACT, lang, dt.date(2026, 12, 20), 120)
@@ -99,11 +99,25 @@ def test_claims_checked_on_several_days_share_one_mark_that_names_the_days_and_a
     assert _page(f"<p>Una {fact(1, 'https://x.org/a')} y otra {fact(6, 'https://x.org/b')}.</p>", "es")[0] == (
         "Una y otra (fecha de consulta: 1 y 6 de diciembre de 2026).")
     assert _page(f"<p>Une {fact(1, 'https://x.org/a')} et une autre {fact(6, 'https://x.org/b')}.</p>", "fr")[0] == (
-        "Une et une autre (consultation : 1er et 6 décembre 2026).")
+        "Une et une autre (consulté les 1er et 6 décembre 2026).")
     from ruota_docs.blocks import fact_directive
     aged = facts.render_page(f"<p>Old {fact(5, 'https://x.org/a')}, new <!-- fact: checked=2027-04-01 "
                              f"source=https://x.org/b -->.</p>", fact_directive.parse, "en", dt.date(2027, 4, 6), 120)
     assert "ruota-fact-expired" in aged  # the 5 December claim has aged: the shared mark says so
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "One, two and three (checked between 1 and 6 December 2026)."),
+    ("es", "One, two and three (fecha de consulta: entre el 1 y el 6 de diciembre de 2026)."),
+    ("fr", "One, two and three (consulté entre le 1er et le 6 décembre 2026)."),
+])
+def test_claims_checked_on_three_days_or_more_give_the_first_and_the_last(lang, said):
+    """"checked 1, 5 and 6 December 2026" reads as a ledger: three days or more are a span, which stays true
+    of every claim it covers; a span across months writes both days in full."""
+    page = f"<p>One {fact(1, 'https://x.org/a')}, two {fact(5, 'https://x.org/b')} and three {fact(6, 'https://x.org/c')}.</p>"
+    assert _page(page, lang)[0] == said
+    assert formatting.day_range([dt.date(2026, 11, 30), dt.date(2026, 12, 3), dt.date(2026, 12, 6)], "en") == (
+        "30 November 2026", "6 December 2026")
 
 
 def test_marks_in_different_paragraphs_or_items_stay_apart():
@@ -145,7 +159,7 @@ def test_the_items_of_a_list_checked_the_same_day_share_one_mark_in_its_lead_in(
     assert shown.count('class="ruota-fact"') == 1
     assert "Sources: https://x.org/1300 · https://x.org/1904 · https://x.org/6421" in shown
     said, _ = _page(f"<p>Trois tickets le documentent :</p>\n<ul>\n{items}</ul>", "fr")
-    assert said.startswith("Trois tickets le documentent (consultation : 5 décembre 2026) : #1300")
+    assert said.startswith("Trois tickets le documentent (consulté le 5 décembre 2026) : #1300")
     # an item checked another day keeps its date; the others share the lead-in's
     mixed = items.replace(fact(5, "https://x.org/6421"), fact(6, "https://x.org/6421"))
     assert _page(f"<p>Three issues document it:</p>\n<ul>\n{mixed}</ul>")[0] == (
@@ -165,13 +179,13 @@ def test_the_items_of_a_list_checked_the_same_day_share_one_mark_in_its_lead_in(
 
 
 def test_a_french_date_joins_an_authors_parenthesis_after_a_comma_without_an_agreement_to_get_wrong():
-    """« (matrice de compatibilité de ROCm 7.14; consultation : 5 décembre 2026) », never « ; vérifié le » inside a
-    parenthesis: the citation formula, the same as the marks outside one, which no reader takes for a participle
-    agreeing with a source whose gender the engine cannot know."""
+    """« (matrice de compatibilité de ROCm 7.14, consulté le 5 décembre 2026) », never « ; vérifié le » inside a
+    parenthesis: French bibliographies' invariable formula, the same as the marks outside one, which no reader
+    takes for a participle agreeing with a source whose gender the engine cannot know."""
     said, shown = _page(f'<p>Son tableau (<a href="x">matrice de ROCm 7.14</a>) {fact(5, "https://x.org/a")} :</p>', "fr")
-    assert said == "Son tableau (matrice de ROCm 7.14; consultation : 5 décembre 2026) :"
+    assert said == "Son tableau (matrice de ROCm 7.14, consulté le 5 décembre 2026) :"
     assert 'href="https://x.org/a"' in shown
     said, _ = _page(f"<p>la version CUDA (sous Linux x86_64 {fact(1, 'https://x.org/a')}).</p>", "fr")
-    assert said == "la version CUDA (sous Linux x86_64; consultation : 1er décembre 2026)."
+    assert said == "la version CUDA (sous Linux x86_64, consulté le 1er décembre 2026)."
     said, _ = _page(f'<p>Its table (<a href="x">ROCm 7.14 matrix</a>) {fact(5, "https://x.org/a")}.</p>')
     assert said == "Its table (ROCm 7.14 matrix; checked 5 December 2026)."

@@ -26,8 +26,13 @@ def render(fact: Fact, lang: str, as_of: dt.date, max_age: int, days: tuple[dt.d
     carries the oldest, by which the mark ages, and every source."""
     when = formatting.date(dt.datetime.combine(fact.checked, dt.time()), lang)
     tip = text(lang, "fact_source_tip", source=" · ".join(fact.sources), count=len(fact.sources))
-    words = (text(lang, "fact_checked_days", dates=formatting.days(days, lang)) if len(set(days)) > 1
-             else text(lang, "fact_checked", date=when))
+    several = len(set(days))
+    if several > 2:  # "checked between 1 and 6 December 2026": a list of three days reads as a ledger
+        first, last = formatting.day_range(days, lang)
+        words = text(lang, "fact_checked_range", first=first, last=last)
+    else:
+        words = (text(lang, "fact_checked_days", dates=formatting.days(days, lang)) if several == 2
+                 else text(lang, "fact_checked", date=when))
     link = f'<a href="{html.escape(fact.source)}" title="{html.escape(tip)}">{html.escape(words)}</a>'
     if not fact.expired(as_of, max_age):
         return f'<span class="ruota-fact" data-checked="{fact.checked.isoformat()}">({link})</span>'
@@ -127,8 +132,8 @@ _LINK_WORDS = re.compile(r'(<a href="[^"]*" title="[^"]*">)([^<]*)(</a>)')
 def join_parentheses(html_text: str, lang: str = "en") -> str:
     """One parenthesis for a claim's aside or citation and the date it was checked, never two side by
     side or one inside the other: the date follows the author's words as the language sets it there
-    ("; checked …" in English, "; consultation : …" in French, "; fecha de consulta: …" in Spanish: nouns, which
-    agree with any source)."""
+    ("; checked …" in English, ", consulté le …" in French, "; fecha de consulta: …" in Spanish: the
+    citation formulas of each language, which agree with any source)."""
     separator = text(lang, "fact_joined_separator")
 
     def reworded(mark: str, rest: str) -> str:

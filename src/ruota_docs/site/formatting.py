@@ -65,6 +65,15 @@ def days(when: tuple[dt.date, ...] | list[dt.date], lang: str) -> str:
     return join(written, lang)
 
 
+def day_range(when: tuple[dt.date, ...] | list[dt.date], lang: str) -> tuple[str, str]:
+    """The first and the last of several days, as "between … and …" writes them: ``1`` and
+    ``6 December 2026`` (the first in full where the month or the year differs)."""
+    first, last = (date(dt.datetime.combine(day, dt.time()), lang) for day in (min(when), max(when)))
+    if (min(when).year, min(when).month) == (max(when).year, max(when).month):
+        first = first.split(" ", 1)[0]
+    return first, last
+
+
 def _dates_locale(lang: str) -> str:
     """The English pages are written in British English: 1 December 2026, "a, b and c"."""
     return "en_GB" if lang == "en" else lang
