@@ -226,8 +226,8 @@ class Machine:
     @property
     def label(self) -> str:
         """The machine's label as records keep it, such as ``NVIDIA H200 (CUDA)``,
-        ``AMD Radeon VII (ROCm, gfx906)`` or ``CPU x86_64``. Pages label a GPU machine this way;
-        a CPU machine is labelled in the page's language instead, such as “x86-64 CPU” in English."""
+        ``AMD Radeon VII (ROCm, gfx906)`` or ``CPU x86_64``. Pages name a machine more briefly, in
+        their own language: by its card's model (“NVIDIA H100”, “AMD Radeon VII”), or “x86-64 CPU”."""
         if self.backend == "cuda" and self.gpu_name:
             return f"{self.gpu_name} ({BACKENDS['cuda'].name})"
         if self.backend == "rocm":
