@@ -260,7 +260,7 @@ def test_no_paragraph_wraps_a_block(es):
 def test_page_summary(es):
     summary = re.search(r'<div class="ruota-summary ruota-state-(\w+)"><div><p>(.*?)</p><ul>(.*?)</ul><p>(.*?)</p>', es)
     assert summary[1] == "failed"
-    assert summary[2] == ("En esta página se han verificado 3 de los 7 bloques de código en al menos una de las "
+    assert summary[2] == ("En esta página se han verificado tres de los siete bloques de código en al menos una de las "
                           "dos máquinas de pruebas (última ejecución: 21 de noviembre de 2026). Los demás:")
     assert summary[3] == ("<li>1 falló en su última ejecución</li><li>1 está sin verificar en su forma actual</li>"
                           "<li>1 se excluye a propósito de las pruebas</li><li>1 se ha omitido porque ninguna máquina "
@@ -318,7 +318,7 @@ def test_english_strings(en):
     # the run time says what it is; the result shared by the three languages is said in the tooltip, not in the line
     assert (f'<p class="ruota-output-meta" title="The three language versions of this page share this result, because '
             f'their code is identical.">21 November 2026 · took 1.5{NB}s</p>') in panels(en)[1]
-    assert ("On this page, 3 of the 7 code blocks have been verified on at least one of the two test machines "
+    assert ("On this page, three of the seven code blocks have been verified on at least one of the two test machines "
             "(last run: 21 November 2026).") in en
     assert "Requiere" not in en and "Verificado" not in en
 
@@ -333,7 +333,7 @@ def test_french_strings(fr):
     assert f'title="Les trois versions linguistiques de cette page partagent ce résultat{NB}: leur code est identique."' \
         in panels(fr)[1]
     assert f"21{NB}novembre 2026 · durée{NB}: 1,5{NB}s</p>" in panels(fr)[1]  # the run time, said as such
-    assert ("Sur cette page, 3 blocs de code sur 7 ont été vérifiés sur au moins une des deux machines de test "
+    assert ("Sur cette page, trois blocs de code sur sept ont été vérifiés sur au moins une des deux machines de test "
             f"(dernière exécution{NB}: 21{NB}novembre 2026). Les autres{NB}:</p><ul><li>1 a échoué lors de sa dernière "
             "exécution</li><li>1 n") in fr.replace("&#x27;", "'")
     assert '<td class="ruota-num">12,41</td>' in fr

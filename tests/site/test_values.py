@@ -87,9 +87,9 @@ def sentence(page: str, start: str) -> str:
 
 
 @pytest.mark.parametrize(("lang", "path", "expected", "tip"), [
-    ("es", "index.html", "Pico: 66,0 MiB (medición realizada en una CPU x86-64 el 20 de noviembre de 2026).", "Medido en otras máquinas: 67,2 MiB en una NVIDIA H200."),
+    ("es", "index.html", "Pico: 66,0 MiB (medición realizada en una CPU x86-64 el 20 de noviembre de 2026).", "En otras máquinas: 67,2 MiB en una NVIDIA H200."),
     ("en", "en/index.html", "Peak: 66.0 MiB (measured on an x86-64 CPU on 20 November 2026).", "Measured elsewhere: 67.2 MiB on an NVIDIA H200."),
-    ("fr", "fr/index.html", "Pic : 66,0 Mio (mesure réalisée sur un CPU x86-64 le 20 novembre 2026).", "Mesuré sur d'autres machines : 67,2 Mio sur une NVIDIA H200."),
+    ("fr", "fr/index.html", "Pic : 66,0 Mio (mesure réalisée sur un CPU x86-64 le 20 novembre 2026).", "Sur d'autres machines : 67,2 Mio sur une NVIDIA H200."),
 ])
 def test_one_value_in_the_sentence_the_gpus_with_its_machine_and_date(site, lang, path, expected, tip):
     """The block requires no GPU: the CPU machine's value is shown, the GPU machine's in the tooltip."""

@@ -338,8 +338,9 @@ def _summary_state(block: Any, verdict: Verdict) -> str:
 def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> str:
     """The lines at the top of a page: one sentence for how many blocks were verified, where and when, then
     what became of the others: one sentence where they are all of one kind, else a short list
-    ("The others:" · "1 was only compiled …" · "8 are not tested by design"). Every count is in digits, so
-    that no summary mixes "12" and "eight", and no clause opens with a count."""
+    ("The others:" · "1 was only compiled …" · "8 are not tested by design"). The sentences write a count up to
+    ten in words ("on two test machines"), as running text does, but the two counts of "12 of the 28" alike;
+    the list, a tally, keeps digits."""
     total = len(blocks_verdicts)
     if not total:
         return ""
@@ -354,9 +355,6 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
                  if _summary_state(b, v) == "passed"]
     machines = set().union(*passed_on)
 
-    def count(n: int) -> str:
-        return digits(n, lang)
-
     if counts["passed"] == 0:
         # "not verified yet" only where some block could be: not where they are all parsed, compiled or kept out
         hopeful = counts["failed"] or counts["pending"] or counts["skipped"]
@@ -366,11 +364,12 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
         # "on two machines" only where every verified block passed on both
         everywhere = all(found == machines for found in passed_on if found)
         if everywhere or len(machines) != 2:
-            where = text(lang, "machines_count" if everywhere else "machines_some", count=count(len(machines)))
+            where = text(lang, "machines_count" if everywhere else "machines_some", count=len(machines))
         else:  # "en una o en las dos máquinas de pruebas"
             where = text(lang, "machines_either")
         key = "summary_all" if counts["passed"] == total else "summary"  # every block verified, or some
-        parts = [text(lang, key, passed=count(counts["passed"]), total=count(total), machines=where,
+        pair = (counts["passed"], total) if total <= 10 else (digits(counts["passed"], lang), digits(total, lang))
+        parts = [text(lang, key, passed=pair[0], total=pair[1], machines=where,
                       date=formatting.date(max(stamps) if stamps else None, lang))]
     rest = [(key, counts[key]) for key in _NOT_VERIFIED if counts[key]]
     items, after = _summary_rest(rest, bool(counts["passed"]), parts, _needed_by_skipped(blocks_verdicts, lang), lang)
@@ -395,9 +394,9 @@ def _summary_rest(rest: list[tuple[str, int]], some_passed: bool, parts: list[st
 
     items: list[str] = []
     if len(rest) == 1:
-        parts.append(text(lang, opening + "_alike", count=digits(left, lang), what=said(*rest[0])))
+        parts.append(text(lang, opening + "_alike", count=left, what=said(*rest[0])))
     else:
-        parts.append(text(lang, opening + "_list", count=digits(left, lang)))
+        parts.append(text(lang, opening + "_list", count=left))
         items = [text(lang, "summary_item", count=digits(n, lang), what=said(key, n)) for key, n in rest]
     # the mark under a block says why it was not run; a parsed or compiled block, or skipped ones whose
     # need the summary has named, need no more words; where the list holds both, the sentence says which
