@@ -44,7 +44,7 @@ These are the rules, each with its severity:
   lines that its ``#>`` comments state, in order (`ruota_docs.blocks.expected_output`).
 - **GPU name** (error or warning). The target must fit the GPU's name (`ruota_docs.records.gpus`),
   and a name that the table does not know is a warning. Machine names and versions must be
-  printable ASCII, so a Cyrillic "А" in "AMD", which reads as a Latin one, is an error.
+  printable ASCII, so a Cyrillic "А" in "AMD", which looks identical to a Latin one, is an error.
 - **private** (error, but a warning for IP addresses and hardware IDs). No field names a person
   or holds a secret (`ruota_docs.records.private_data`).
 - **size** (error). Each output is within the engine's limit

@@ -184,7 +184,7 @@ def slug(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Machine:
-    """The machine a record's results ran on, as the run's probe describes it (`ruota_docs.run.device.probe`).
+    """The machine on which a record's blocks ran, as the run's probe describes it (`ruota_docs.run.device.probe`).
 
     It holds no host or user name. Its fields are those of the record's ``machine`` object, in
     the same order."""
@@ -275,7 +275,7 @@ class Record:
     """One machine's results, block by block, and where they come from."""
 
     machine_id: str | None
-    machine: Machine = field(default_factory=Machine)  #: the machine the results ran on
+    machine: Machine = field(default_factory=Machine)  #: the machine the blocks ran on
     fingerprint: str | None = None  #: tells two machines of one kind apart (`ruota_docs.records.provenance`)
     provenance: JSON | None = None  #: where the record comes from: a CI run, or sent by its owner
     updated: str | None = None  #: when it was last written (UTC)
