@@ -20,7 +20,7 @@ else:
     elif torch.version.cuda:
         build = f"CUDA {torch.version.cuda}"
     else:
-        build = "CPU only"
+        build = "CPU-only"
     print("torch:", torch.__version__, f"({build} build)")
     if torch.cuda.is_available():
         props = torch.cuda.get_device_properties(0)

@@ -233,7 +233,7 @@ def test_summary_counts_above_ten_stay_digits_and_machines_are_not_overstated():
                            "machines (last run: 1 December 2026).")
     assert "The other 11 are not tested by design." in line
     line = " ".join(_words(fragments.page_summary(blocks[:1] + blocks[2:4], "fr")).split())
-    assert line.startswith("Sur cette page, un bloc de code sur trois a été vérifié sur deux machines de test (")
+    assert line.startswith("Sur cette page, un bloc de code sur trois a été vérifié sur les deux machines de test (")
     assert "Les deux autres sont volontairement exclus des tests." in line
     three = Verdict([*both.results, MachineResult("rx", "AMD Radeon RX 7600 (ROCm, gfx1102)", "passed", _entry("passed"))])
     line = " ".join(_words(fragments.page_summary([(_block(), three), (_block(), cpu_only)], "es")).split())

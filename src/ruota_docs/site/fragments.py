@@ -363,7 +363,9 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
         stamps = [stamp for _, v in blocks_verdicts if (stamp := v.latest_run())]
         # "on two machines" only where every verified block passed on both
         everywhere = all(found == machines for found in passed_on if found)
-        if everywhere or len(machines) != 2:
+        if everywhere and len(machines) == 2:  # "on both test machines"
+            where = text(lang, "machines_both")
+        elif everywhere or len(machines) != 2:
             where = text(lang, "machines_count" if everywhere else "machines_some", count=len(machines))
         else:  # "en una o en las dos máquinas de pruebas"
             where = text(lang, "machines_either")
