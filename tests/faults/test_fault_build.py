@@ -59,7 +59,7 @@ def test_page_whose_blocks_all_skipped(project):
     assert build.returncode == 0, build
     html = tree.html("skipped.md")
     assert "Omitido en" in html
-    assert "Excluido a propósito de las pruebas: este bloque instala paquetes del sistema" in html
+    assert "Excluido deliberadamente de las pruebas: este bloque instala paquetes del sistema" in html
     assert html.count('class="ruota-verify ruota-state-skipped"') == 1
     assert html.count('class="ruota-verify ruota-state-notrun"') == 1
 

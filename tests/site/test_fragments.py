@@ -181,18 +181,18 @@ def test_the_blocks_not_verified_are_listed_kind_by_kind():
     blocks = [(_block(), passed), (_block("rocm"), skipped), (_block("network"), skipped), (never_run, Verdict([]))]
     shown = fragments.page_summary(blocks, "en")
     assert ("<p>On this page, one of the four code blocks has been verified on one test machine (last run: 1 December 2026). "
-            "The others:</p><ul><li>1 is not tested by design</li><li>2 were skipped because no test machine meets "
+            "The others:</p><ul><li>One is not tested by design</li><li>Two were skipped because no test machine meets "
             "their requirements</li></ul><p>The mark under each one says why.</p>") in shown
     restantes = fragments.page_summary(blocks, "es")
-    assert ("Los demás:</p><ul><li>1 se excluye a propósito de las pruebas</li><li>2 se han omitido porque ninguna "
+    assert ("Los demás:</p><ul><li>Uno se excluye deliberadamente de las pruebas</li><li>Dos se han omitido porque ninguna "
             "máquina de pruebas cumple sus requisitos</li></ul>") in restantes
     autres = fragments.page_summary(blocks, "fr")
-    assert ("Les autres :</p><ul><li>1 est volontairement exclu des tests</li><li>2 n&#x27;ont pas été exécutés, faute "
+    assert ("Les autres :</p><ul><li>Un bloc est volontairement exclu des tests</li><li>Deux blocs n&#x27;ont pas été exécutés, faute "
             "d&#x27;une machine de test qui remplisse leurs exigences</li></ul>") in autres
     none_passed = " ".join(_words(fragments.page_summary(blocks[1:], "es")).split())
     assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. Los tres bloques de código de esta "
                            "página: "
-                           "1 se excluye a propósito de las pruebas 2 se han omitido porque ninguna máquina "
+                           "Uno se excluye deliberadamente de las pruebas Dos se han omitido porque ninguna máquina "
                            "de pruebas cumple sus requisitos El motivo figura debajo de cada uno.")
     alike = fragments.page_summary(blocks[:3], "es")
     assert "<ul>" not in alike
@@ -208,7 +208,7 @@ def test_parsed_data_blocks_are_not_counted_as_verified():
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={"skip": True})
     shown = fragments.page_summary([(_block(), passed), (data, passed), (data, passed), (never_run, Verdict([]))], "en")
     assert "one of the four code blocks has been verified" in shown
-    assert "<li>2 have only had their syntax checked</li><li>1 is not tested by design</li>" in shown
+    assert "<li>Two have only had their syntax checked</li><li>One is not tested by design</li>" in shown
     # only the block not run has a reason to read, and the sentence says which block that is
     assert "<p>The mark under the block that was not run says why.</p>" in shown
     alone = " ".join(_words(fragments.page_summary([(_block(), passed), (data, passed)], "fr")).split())
@@ -475,9 +475,10 @@ def test_a_column_header_never_stacks_two_brackets():
     assert "<th>référence (math, Mio)</th><th>découpé (Mio)</th>" in shown
 
 
-def test_the_summary_writes_small_counts_in_words_in_its_sentences_and_digits_in_its_list():
-    """Running text writes a count up to ten in words ("on one test machine", "tres de los cinco"), but the
-    two counts of "13 of the 28" alike; the list under "The others:" is a tally, in digits."""
+def test_the_summary_writes_its_counts_of_blocks_all_in_words_or_all_in_digits():
+    """Running text writes small numbers in words: on a page of ten blocks or fewer every count of blocks is a
+    word ("tres de los cinco", "One is not tested by design"), on a longer one every count is digits ("13 of
+    the 28", "The other 9", "8 are not tested"); machines are counted in words ("on one test machine")."""
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={"skip": True})
@@ -486,13 +487,18 @@ def test_the_summary_writes_small_counts_in_words_in_its_sentences_and_digits_in
     assert "On this page, 13 of the 28 code blocks have been verified on one test machine (last run: " in shown
     assert ("The others:</p><ul><li>8 are not tested by design</li><li>7 were skipped because no test machine "
             "has ROCm</li></ul>") in shown
-    assert "<li>8 se excluyen a propósito de las pruebas</li><li>7 se han omitido porque ninguna máquina de pruebas " \
+    assert "<li>8 se excluyen deliberadamente de las pruebas</li><li>7 se han omitido porque ninguna máquina de pruebas " \
         "tiene ROCm</li>" in fragments.page_summary(blocks, "es")
-    assert "<li>8 sont volontairement exclus des tests</li><li>7 n&#x27;ont pas été exécutés car aucune machine de " \
+    assert "<li>8 blocs sont volontairement exclus des tests</li><li>7 blocs n&#x27;ont pas été exécutés car aucune machine de " \
         "test ne dispose de ROCm</li>" in fragments.page_summary(blocks, "fr")
     small = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 2
     line = " ".join(_words(fragments.page_summary(small, "es")).split())
     assert "tres de los cinco" in line and "Los otros dos se excluyen" in line and "en una máquina de pruebas" in line
     mixed = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 9
     line = " ".join(_words(fragments.page_summary(mixed, "en")).split())
-    assert "3 of the 12 code blocks" in line and "The other nine are not tested by design" in line
+    assert "3 of the 12 code blocks" in line and "The other 9 are not tested by design" in line
+    listed = [(_block(), passed), (_block("rocm"), skipped), (never_run, Verdict([]))] * 2
+    assert "<li>Two are not tested by design</li><li>Two were skipped because no test machine has ROCm</li>" in \
+        fragments.page_summary(listed, "en")
+    assert "<li>Deux blocs sont volontairement exclus des tests</li>" in fragments.page_summary(listed, "fr")
+    assert "<li>Un bloc est volontairement exclu des tests</li>" in fragments.page_summary(listed[:3], "fr")

@@ -227,7 +227,7 @@ def test_skipped_reason(es, en):
 
 def test_author_reason_for_not_running(es):
     panel = panels(es)[4]
-    assert '<li class="ruota-mark-notrun"><span>Excluido a propósito de las pruebas: este bloque instala paquetes</span></li>' in panel
+    assert '<li class="ruota-mark-notrun"><span>Excluido deliberadamente de las pruebas: este bloque instala paquetes</span></li>' in panel
     assert "ruota-mark-skipped" not in panel
 
 
@@ -262,8 +262,8 @@ def test_page_summary(es):
     assert summary[1] == "failed"
     assert summary[2] == ("En esta página se han verificado tres de los siete bloques de código en al menos una de las "
                           "dos máquinas de pruebas (última ejecución: 21 de noviembre de 2026). Los demás:")
-    assert summary[3] == ("<li>1 falló en su última ejecución</li><li>1 está sin verificar en su forma actual</li>"
-                          "<li>1 se excluye a propósito de las pruebas</li><li>1 se ha omitido porque ninguna máquina "
+    assert summary[3] == ("<li>Uno falló en su última ejecución</li><li>Uno está sin verificar en su forma actual</li>"
+                          "<li>Uno se excluye deliberadamente de las pruebas</li><li>Uno se ha omitido porque ninguna máquina "
                           "de pruebas cumple sus requisitos</li>")
     assert summary[4] == "El motivo figura debajo de cada uno."
     # right under the title
@@ -334,8 +334,8 @@ def test_french_strings(fr):
         in panels(fr)[1]
     assert f"21{NB}novembre 2026 · durée{NB}: 1,5{NB}s</p>" in panels(fr)[1]  # the run time, said as such
     assert ("Sur cette page, trois blocs de code sur sept ont été vérifiés sur au moins une des deux machines de test "
-            f"(dernière exécution{NB}: 21{NB}novembre 2026). Les autres{NB}:</p><ul><li>1 a échoué lors de sa dernière "
-            "exécution</li><li>1 n") in fr.replace("&#x27;", "'")
+            f"(dernière exécution{NB}: 21{NB}novembre 2026). Les autres{NB}:</p><ul><li>Un bloc a échoué lors de sa dernière "
+            "exécution</li><li>Un bloc n") in fr.replace("&#x27;", "'")
     assert '<td class="ruota-num">12,41</td>' in fr
 
 
