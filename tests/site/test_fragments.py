@@ -210,7 +210,7 @@ def test_parsed_data_blocks_are_not_counted_as_verified():
     assert "one of the four code blocks has been verified" in shown
     assert "<li>Two have only had their syntax checked</li><li>One is not tested by design</li>" in shown
     # only the block not run has a reason to read, and the sentence says which block that is
-    assert "<p>The mark under the block that was not run says why.</p>" in shown
+    assert "<p>The mark under the block that is not tested says why.</p>" in shown
     alone = " ".join(_words(fragments.page_summary([(_block(), passed), (data, passed)], "fr")).split())
     assert alone.endswith("Le bloc restant n'a fait l'objet que d'une vérification de syntaxe.")
     only_parsed = fragments.page_summary([(data, passed), (data, passed)], "es")

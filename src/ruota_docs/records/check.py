@@ -312,7 +312,7 @@ def _check_cpu_machine(report: Report, machine: Machine) -> None:
 
 def _check_machine_names(report: Report, machine: Machine, machine_id: Any, stem: str | None,
                          fingerprint: Any) -> None:
-    """The machine id the engine derives, the record's, and the file's name all agree."""
+    """The machine ID the engine derives, the record's, and the file's name all agree."""
     def add(where: str, message: str) -> None:
         report.add(where, "error", "machine", message)
 
@@ -996,7 +996,7 @@ def check_files(paths: Iterable[str | Path], root: Path, docs_dir: Path, now: dt
                 records_folder: Path | None = None, built: Mapping[str, Sequence[Block]] | None = None) -> list[Report]:
     """Run `check_file` on each record, and apply one more rule across them.
 
-    Two records of one machine (the same machine id and fingerprint) are an error on the second.
+    Two records of one machine (the same machine ID and fingerprint) are an error on the second.
     Each page is read once for all the records, because CI checks every record of the site, and a
     site may hold a thousand. ``built``: the blocks of each page a build has already rendered, keyed
     by page (``es/guides/x.md``), as `page_blocks` returns them (``shown_only`` included). This saves

@@ -4,7 +4,7 @@ Spanish (``docs/es``) is the source. For every page, each translation must have:
 
 - the same code blocks in the same order, as the site renders them (the same code, languages,
   requirements and run options);
-- the same pinned heading ids;
+- the same pinned heading IDs;
 - the same link targets;
 - the same admonition and tab structure;
 - the same numbers in its prose, once each language's separators are normalised (``28,6`` is
@@ -157,7 +157,7 @@ def numbers(text: str, lang: str, code_lines=frozenset()) -> list[tuple[str, int
 
 
 def headings(text: str, code_lines=frozenset()) -> list[tuple[int, int, str | None]]:
-    """Every heading in the prose, as ``(line, level, pinned id)``."""
+    """Every heading in the prose, as ``(line, level, pinned ID)``."""
     result = []
     for n, line in _prose_lines(text, code_lines):
         match = _HEADING.match(line)

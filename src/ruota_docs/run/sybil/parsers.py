@@ -121,9 +121,9 @@ class BlockParser:
 
 
 def identify(name: str, example) -> str:
-    """A test's id within its page, unique by construction.
+    """A test's ID within its page, unique by construction.
 
-    The id starts with the index of the block (or of the problem) on the page. Then comes where it
+    The ID starts with the index of the block (or of the problem) on the page. Then comes where it
     is written, for readers: ``-k line:12`` still selects by line, and a fence written in an
     included Markdown file reads ``file:snippets/part.md,line:5``. Last comes the ``id=`` of its
     ``run:`` directive, where it has one."""
