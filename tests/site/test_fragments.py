@@ -14,6 +14,7 @@ from _support import CPU_DEVICE, H200
 from _support import fragment_block as _block
 from _support import ledger_entry as _entry
 from ruota_docs.blocks.terms import parse
+from ruota_docs.blocks.tiers import Evidence
 from ruota_docs.records import reason_codes
 from ruota_docs.records.schema import Machine, Record
 from ruota_docs.records.verdicts import MachineResult, Verdict
@@ -69,12 +70,17 @@ def test_toolchain_verified_device_without_record():
         (block("rocm"), verdict((CPU, "skipped", None))),
         (block(""), verdict((CPU, "passed", "2026-12-01T08:00:00Z"))),  # not about ROCm: not counted
         (block("tool=roc-obj-ls", skip=True), verdict()),  # never run by design: not counted
+        # compiled for gfx906 without the card: its own row, never "passed" in the toolchain's
+        (SimpleNamespace(**{**vars(block("hipcc arch=gfx906")), "evidence": Evidence("compiled", ("gfx906",))}),
+         verdict((CPU, "passed", "2026-12-01T08:00:00Z"))),
     ])]
-    assert rows(fragments.rocm_evidence(pages, "en")) == [
+    shown = rows(fragments.rocm_evidence(pages, "en"))
+    assert shown[:2] == [
         ("ROCm tools without a GPU (hipcc and other programs)", "2",
          "CPU x86_64: 2 of 2 passed (1 December 2026)"),
         ("PyTorch on an AMD GPU (ROCm)", "2", "No record yet"),
     ]
+    assert len(shown) == 3 and shown[2][1] == "1"  # the compiled row
     es = rows(fragments.rocm_evidence(pages, "es"))
     assert es[1] == ("PyTorch en una GPU de AMD (ROCm)", "2", "Aún no hay registros")
     assert rows(fragments.rocm_evidence(pages, "fr"))[0][2] == "CPU x86_64\u00a0: 2 réussis sur 2 (1er décembre 2026)"
@@ -316,7 +322,6 @@ def test_status_counts_say_what_they_count():
 def test_status_counts_compiled_code_apart_from_the_blocks_that_passed():
     """Code compiled for a target without its card passes, but the status page counts it as the page summary
     does: "compiled only", never "passed"."""
-    from ruota_docs.blocks.tiers import Evidence
     compiled = SimpleNamespace(kind="python", requirements=parse("hipcc arch=gfx1102"), not_run_reason=None,
                                options={}, evidence=Evidence("compiled", ("gfx1102",)), page="en/guides/g.md")
     ran = Verdict([MachineResult("cpu", "CPU x86_64", "passed", None)])
@@ -385,7 +390,6 @@ def test_status_counts_blocks_never_run_by_design_apart():
 def test_a_compiled_block_is_never_worded_as_verified():
     """A block whose evidence is code compiled for its targets: its own mark, icon and words in every
     language, never the green "Verified on" of a run that passed."""
-    from ruota_docs.blocks.tiers import Evidence
     compiled = SimpleNamespace(kind="python", requirements=parse("hipcc arch=gfx1102"), not_run_reason=None,
                                evidence=Evidence("compiled", ("gfx1102",)), page="es/guides/g.md")
     ran = verdict((CPU, "passed", "2026-12-01T08:00:00Z"))
@@ -418,7 +422,6 @@ def test_an_output_tab_shows_a_repeated_line_once():
 
 def test_the_summary_never_counts_compiled_code_as_verified():
     """A compiled block that passed is counted apart from the verified ones, in its own words."""
-    from ruota_docs.blocks.tiers import Evidence
     compiled = SimpleNamespace(kind="python", requirements=parse("hipcc arch=gfx1102"), not_run_reason=None,
                                evidence=Evidence("compiled", ("gfx1102",)), page="es/guides/g.md")
     ran = verdict((CPU, "passed", "2026-12-01T08:00:00Z"))
