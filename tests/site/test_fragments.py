@@ -196,8 +196,8 @@ def test_the_blocks_not_verified_are_listed_kind_by_kind():
     assert ("Les autres :</p><ul><li>Un bloc est volontairement exclu des tests</li><li>Deux blocs n&#x27;ont pas été exécutés, faute "
             "d&#x27;une machine de test qui remplisse leurs exigences</li></ul>") in autres
     none_passed = " ".join(_words(fragments.page_summary(blocks[1:], "es")).split())
-    assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. Los tres bloques de código de esta "
-                           "página: "
+    assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. Esta página tiene tres bloques "
+                           "de código: "
                            "Uno se excluye deliberadamente de las pruebas Dos se han omitido porque ninguna máquina "
                            "de pruebas cumple sus requisitos El motivo figura debajo de cada uno.")
     alike = fragments.page_summary(blocks[:3], "es")
@@ -478,28 +478,27 @@ def test_a_column_header_never_stacks_two_brackets():
     assert "<th>référence (math, Mio)</th><th>découpé (Mio)</th>" in shown
 
 
-def test_the_summary_writes_its_counts_of_blocks_all_in_words_or_all_in_digits():
-    """Running text writes small numbers in words: on a page of ten blocks or fewer every count of blocks is a
-    word ("tres de los cinco", "One is not tested by design"), on a longer one every count is digits ("13 of
-    the 28", "The other 9", "8 are not tested"); machines are counted in words ("on one test machine")."""
+def test_the_summary_writes_counts_up_to_ten_in_words_and_a_pair_alike():
+    """Running text writes small numbers in words ("tres de los cinco", "on one test machine", "Eight are not
+    tested by design"), larger ones in digits, and the two counts of one phrase alike ("13 of the 28")."""
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={"skip": True})
     blocks = [(_block(), passed)] * 13 + [(_block("rocm"), skipped)] * 7 + [(never_run, Verdict([]))] * 8
     shown = fragments.page_summary(blocks, "en")
     assert "On this page, 13 of the 28 code blocks have been verified on one test machine (last run: " in shown
-    assert ("The others:</p><ul><li>8 are not tested by design</li><li>7 were skipped because no test machine "
+    assert ("The others:</p><ul><li>Eight are not tested by design</li><li>Seven were skipped because no test machine "
             "has ROCm</li></ul>") in shown
-    assert "<li>8 se excluyen deliberadamente de las pruebas</li><li>7 se han omitido porque ninguna máquina de pruebas " \
+    assert "<li>Ocho se excluyen deliberadamente de las pruebas</li><li>Siete se han omitido porque ninguna máquina de pruebas " \
         "tiene ROCm</li>" in fragments.page_summary(blocks, "es")
-    assert "<li>8 blocs sont volontairement exclus des tests</li><li>7 blocs n&#x27;ont pas été exécutés car aucune machine de " \
+    assert "<li>Huit blocs sont volontairement exclus des tests</li><li>Sept blocs n&#x27;ont pas été exécutés car aucune machine de " \
         "test ne dispose de ROCm</li>" in fragments.page_summary(blocks, "fr")
     small = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 2
     line = " ".join(_words(fragments.page_summary(small, "es")).split())
     assert "tres de los cinco" in line and "Los otros dos se excluyen" in line and "en una máquina de pruebas" in line
     mixed = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 9
     line = " ".join(_words(fragments.page_summary(mixed, "en")).split())
-    assert "3 of the 12 code blocks" in line and "The other 9 are not tested by design" in line
+    assert "3 of the 12 code blocks" in line and "The other nine are not tested by design" in line
     listed = [(_block(), passed), (_block("rocm"), skipped), (never_run, Verdict([]))] * 2
     assert "<li>Two are not tested by design</li><li>Two were skipped because no test machine has ROCm</li>" in \
         fragments.page_summary(listed, "en")

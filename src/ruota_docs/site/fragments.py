@@ -8,7 +8,7 @@ markup is in the Jinja templates of ``site/templates/ruota/``, which a site may 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -338,10 +338,9 @@ def _summary_state(block: Any, verdict: Verdict) -> str:
 def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> str:
     """The lines at the top of a page: one sentence for how many blocks were verified, where and when, then
     what became of the others: one sentence where they are all of one kind, else a short list
-    ("The others:" · "1 was only compiled …" · "8 are not tested by design"). The counts of blocks are all
-    words or all digits: words on a page of ten blocks or fewer ("two of the three", "One is not tested by
-    design"), as running text writes small numbers, else digits ("12 of the 28", "The other 9"). A count of
-    machines is a word ("on two test machines")."""
+    ("The others:" · "One was only compiled …" · "Eight are not tested by design"). A count up to ten is a
+    word ("on two test machines", "The other nine"), as running text writes small numbers, except that the
+    two counts of one phrase are written alike ("12 of the 28", "two of the three")."""
     total = len(blocks_verdicts)
     if not total:
         return ""
@@ -352,11 +351,6 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
         key = "summary_all_docstrings" if docstrings else "summary_all_notrun"  # an API page's examples
         return render("page_summary", state="notrun", parts=[text(lang, key, count=total)], items=[], after="",
                       lang=lang)
-
-    def count(n: int) -> Any:
-        """A count of blocks: ``{count:w}`` writes it in words on a page of ten blocks or fewer."""
-        return n if total <= 10 else digits(n, lang)
-
     passed_on = [{r.machine_id for r in v.by_state("passed")} for b, v in blocks_verdicts
                  if _summary_state(b, v) == "passed"]
     machines = set().union(*passed_on)
@@ -376,18 +370,18 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
         else:  # "en una o en las dos máquinas de pruebas"
             where = text(lang, "machines_either")
         key = "summary_all" if counts["passed"] == total else "summary"  # every block verified, or some
-        parts = [text(lang, key, passed=count(counts["passed"]), total=count(total), machines=where,
+        pair = (counts["passed"], total) if total <= 10 else (digits(counts["passed"], lang), digits(total, lang))
+        parts = [text(lang, key, passed=pair[0], total=pair[1], machines=where,
                       date=formatting.date(max(stamps) if stamps else None, lang))]
     rest = [(key, counts[key]) for key in _NOT_VERIFIED if counts[key]]
-    items, after = _summary_rest(rest, bool(counts["passed"]), parts, _needed_by_skipped(blocks_verdicts, lang), count,
-                                 lang)
+    items, after = _summary_rest(rest, bool(counts["passed"]), parts, _needed_by_skipped(blocks_verdicts, lang), lang)
     state = "failed" if counts["failed"] else (
         "passed" if (counts["passed"] or counts["parsed"]) and not counts["pending"] else "stale")
     return render("page_summary", state=state, parts=parts, items=items, after=after, lang=lang)
 
 
 def _summary_rest(rest: list[tuple[str, int]], some_passed: bool, parts: list[str], needed: str,
-                  count: Callable[[int], Any], lang: str) -> tuple[list[str], str]:
+                  lang: str) -> tuple[list[str], str]:
     """The blocks not verified, after the summary's first sentence (appended to ``parts``): one sentence where
     they are alike, else a list (returned); then where to read why (returned, or appended where no list)."""
     if not rest:
@@ -402,10 +396,10 @@ def _summary_rest(rest: list[tuple[str, int]], some_passed: bool, parts: list[st
 
     items: list[str] = []
     if len(rest) == 1:
-        parts.append(text(lang, opening + "_alike", count=count(left), what=said(*rest[0])))
+        parts.append(text(lang, opening + "_alike", count=left, what=said(*rest[0])))
     else:
-        parts.append(text(lang, opening + "_list", count=count(left)))
-        items = [text(lang, "summary_item", count=count(n), what=said(key, n)) for key, n in rest]
+        parts.append(text(lang, opening + "_list", count=left))
+        items = [text(lang, "summary_item", count=n, what=said(key, n)) for key, n in rest]
     # the mark under a block says why it was not run; a parsed or compiled block, or skipped ones whose
     # need the summary has named, need no more words; where the list holds both, the sentence says which
     explained = {key for key, _ in rest if key not in ("parsed", "compiled") and not (key == "skipped" and needed)}
