@@ -446,4 +446,5 @@ def test_what_search_leaves_out_is_on_the_pages_and_not_in_the_index(site):
     assert 'class="ruota-card-matrix" data-search-exclude>' in matrix and caption in matrix
     assert '<figure class="ruota-figure" tabindex="0">' in (site / "en" / "verification-status" / "index.html").read_text(encoding="utf-8")
     index = (site / "en" / "search" / "search_index.json").read_text(encoding="utf-8")
-    assert caption not in index and "ruota-chart" not in index
+    # the page's prose may name the table, in quotes; the table itself is not indexed
+    assert caption not in index.replace(f"“{caption}”", "") and "ruota-chart" not in index
