@@ -49,7 +49,7 @@ class PageRender:
 
 def render(root: Path, path: Path, text: str | None = None, docs_dir: Path | None = None,
            fast: bool = False) -> PageRender:
-    """Render the page at ``path`` as the site does. Pass its ``text`` if it has already been read.
+    """The page at ``path``, rendered as the site renders it. Pass its ``text`` if it has already been read.
 
     ``fast`` skips syntax highlighting and inline formatting, which play no part in deciding which blocks exist.
     """

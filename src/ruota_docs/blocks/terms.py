@@ -204,7 +204,7 @@ class Requirement:
 
 
 def parse(text: str) -> tuple[Requirement, ...]:
-    """Parse the arguments of a ``requires:`` directive.
+    """The arguments of a ``requires:`` directive, parsed into terms.
 
     ``parse("gpu rocm arch=gfx906")`` gives three terms, and ``parse("hipcc arch=gfx906")``
     gives one (the compiler and its target). ``parse("rocm colour=red")`` raises

@@ -683,7 +683,7 @@ def _within_bounds(report: Report, data: dict[str, Any]) -> bool:
 
 def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None = None,
                pages: _Pages | None = None, records_folder: Path | None = None) -> Report:
-    """Check the record at ``path`` against the pages under ``docs_dir`` and report every problem.
+    """Every problem of the record at ``path``, checked against the pages under ``docs_dir``.
 
     The record is first decoded strictly, field by field, and then held to the rules about what
     it means. ``pages`` holds the pages' blocks as they were read for the records checked before,
@@ -994,7 +994,7 @@ def _heaviest(data: dict[str, Any]) -> str:
 
 def check_files(paths: Iterable[str | Path], root: Path, docs_dir: Path, now: dt.datetime | None = None,
                 records_folder: Path | None = None, built: Mapping[str, Sequence[Block]] | None = None) -> list[Report]:
-    """Run `check_file` on each record, and apply one more rule across them.
+    """The findings of `check_file` on each record, and of one more rule applied across them.
 
     Two records of one machine (the same machine ID and fingerprint) are an error on the second.
     Each page is read once for all the records, because CI checks every record of the site, and a

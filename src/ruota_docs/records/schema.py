@@ -254,7 +254,7 @@ class Machine:
 
     @classmethod
     def from_json(cls, data: Any, where: object = "machine") -> Machine:
-        """Build the machine from a record's ``machine`` object. Missing fields take their defaults.
+        """The machine built from a record's ``machine`` object. Missing fields take their defaults.
 
         Only its shape is checked here: it must be an object of known fields, and a `RecordError`
         names anything else. The types and meaning of its values are checked by `record check`
@@ -283,7 +283,7 @@ class Record:
 
     @classmethod
     def from_json(cls, raw: bytes | str, path: object = "record") -> Record:
-        """Decode a record's JSON, in its stored form. A `RecordError` names ``path`` and what is wrong."""
+        """The record decoded from its JSON, in its stored form. A `RecordError` names ``path`` and what is wrong."""
         from ruota_docs.records import stored  # noqa: PLC0415 — the codec imports this module
 
         return stored.decode(stored.parse(raw, path), path)

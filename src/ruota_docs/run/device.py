@@ -186,14 +186,14 @@ def gpu_facts() -> dict:
 
 
 def share(device: Machine) -> None:
-    """Pass ``device`` on to the child processes started from now on (xdist workers)."""
+    """``device``, passed on to the child processes started from now on (xdist workers)."""
     data = asdict(device)
     os.environ[PROBED_ENV] = json.dumps(data, sort_keys=True)
 
 
 @functools.lru_cache(maxsize=1)
 def probe() -> Machine:
-    """Describe this machine. The result is cached, so call it as often as you like.
+    """This machine’s description. The result is cached, so call it as often as you like.
 
     A process started by a test run that has already probed this machine reads the result
     from its environment. Otherwise the GPU facts come from the disk cache when nothing they

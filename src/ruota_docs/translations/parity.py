@@ -99,7 +99,7 @@ class PageText:
 
 
 def read_page(root: Path, docs_dir: Path, page: str) -> PageText:
-    """Render ``docs_dir/page`` as the site does. Raises `ValueError` for a page that is not UTF-8."""
+    """``docs_dir/page`` rendered as the site renders it. Raises `ValueError` for a page that is not UTF-8."""
     text = _read(Path(docs_dir) / page)
     rendered = renderer.render(root, Path(docs_dir) / page, text, docs_dir, fast=True)
     return PageText(page, text, rendered.blocks, rendered.problems)
