@@ -207,6 +207,28 @@ def test_the_blocks_not_verified_are_listed_kind_by_kind():
         "El motivo figura debajo de cada uno.")
 
 
+@pytest.mark.parametrize("lang, skipped, kept_out, both", [
+    ("en", "The mark under each skipped block says why.", "The mark under each block not tested by design says why.",
+     "The mark under each block that is not tested says why."),
+    ("es", "La marca de cada bloque omitido explica el motivo.", "La marca de cada bloque excluido explica el motivo.",
+     "La marca de cada bloque omitido o excluido explica el motivo."),
+    ("fr", "Le statut de chaque bloc omis en donne la raison.", "Le statut de chaque bloc exclu des tests en donne la raison.",
+     "Le statut de chaque bloc omis ou exclu des tests en donne la raison."),
+])
+def test_the_reason_sentence_names_only_the_blocks_whose_marks_give_one(lang, skipped, kept_out, both):
+    """Beside syntax-checked blocks (not run, and no reason to give), the closing sentence names the blocks whose
+    mark says why, as the list names them: skipped ones, ones kept out by design, or both kinds."""
+    passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
+    skip = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
+    data = SimpleNamespace(not_run_reason=None, requires=(), requirements=(), options={}, evidence=None, kind="data")
+    never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={"skip": True})
+    rocm, network = (_block("rocm"), skip), (_block("network"), skip)
+    said = lambda *blocks: " ".join(_words(fragments.page_summary([(data, passed), *blocks], lang)).split())  # noqa: E731
+    assert said(rocm, network, (_block(), passed)).endswith(skipped)
+    assert said((never_run, Verdict([])), (never_run, Verdict([]))).endswith(kept_out)
+    assert said(rocm, network, (never_run, Verdict([]))).endswith(both)  # two needs: the summary names neither
+
+
 def test_parsed_data_blocks_are_not_counted_as_verified():
     """A YAML or JSON block that parsed has had only its syntax checked: an item of its own, never "verified"."""
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
@@ -216,7 +238,7 @@ def test_parsed_data_blocks_are_not_counted_as_verified():
     assert "one of the four code blocks has been verified" in shown
     assert "<li>Two have only had their syntax checked</li><li>One is not tested by design</li>" in shown
     # only the block not run has a reason to read, and the sentence says which block that is
-    assert "<p>The mark under the block that is not tested says why.</p>" in shown
+    assert "<p>The mark under the block not tested by design says why.</p>" in shown
     alone = " ".join(_words(fragments.page_summary([(_block(), passed), (data, passed)], "fr")).split())
     assert alone.endswith("Le bloc restant n'a fait l'objet que d'une vérification de syntaxe.")
     only_parsed = fragments.page_summary([(data, passed), (data, passed)], "es")

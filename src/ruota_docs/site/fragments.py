@@ -406,7 +406,11 @@ def _summary_rest(rest: list[tuple[str, int]], some_passed: bool, parts: list[st
     if not explained:
         return items, ""
     not_run = explained <= {"skipped", "notrun"} and explained != {key for key, _ in rest}
-    after = text(lang, "summary_why_not_run" if not_run else "summary_why",
+    # which blocks the marks explain, named as the list names them (a parsed block is "not run" too)
+    key = "summary_why" if not not_run else {frozenset({"skipped"}): "summary_why_skipped",
+                                             frozenset({"notrun"}): "summary_why_notrun"}.get(frozenset(explained),
+                                                                                          "summary_why_not_run")
+    after = text(lang, key,
                  count=sum(n for key, n in rest if key in explained))
     if items:
         return items, after
