@@ -105,8 +105,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-#: Debian 12's ROCm device libraries (5.2) stop at gfx1036: for gfx11 targets clang gets none (-nogpulib) and
-#: links the one the kernel calls, ockl (work-item and group ids), by hand. hipcc links them all where they exist.
+#: Debian 12's ROCm device libraries (5.2) stop at gfx1036, so clang gets none (-nogpulib), for every target alike,
+#: and links the one the kernel calls, ockl (work-item and group ids), by hand. hipcc links them all where they exist.
 DEVICE_LIBS = Path("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode")
 
 

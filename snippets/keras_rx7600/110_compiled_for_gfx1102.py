@@ -15,7 +15,7 @@ globals().update(runpy.run_path(str(Path(__file__).resolve().parents[1] / "amd_t
 
 # --8<-- [start:compile]
 print(f"Triton {triton.__version__}")
-for target in ("gfx1102", "gfx1100"):  # the RX 7600, and for comparison the RX 7900 XTX, the largest RDNA 3 chip
+for target in ("gfx1102", "gfx1100"):  # the RX 7600, and for comparison the RX 7900 XTX, the top RDNA 3 card
     code, code_object = compile_tile(target)
     print(describe(code, len(code_object), r"v_(wmma|dot\d+|pk_fma)_\w+"))
     assert code.target == target and code.instructions["v_wmma_f32_16x16x16_f16"] > 0, "no WMMA: not RDNA3 code?"

@@ -15,8 +15,8 @@ stem = ConvCase("RGB stem 7x7/2", 4, 3, (64, 64), 16, (7, 7), 2, 3)
 class FlippedWeightGradConv(torch.autograd.Function):
     """A deliberately broken convolution: right output, right input gradient, but a
     weight gradient whose kernel comes back flipped, as a solver that confused
-    correlation with convolution would return it. Training would not stop; it
-    would just stop learning in this layer."""
+    correlation with convolution would return it. Training would not stop; this
+    layer would just stop learning."""
 
     @staticmethod
     def forward(ctx, x, w, b):

@@ -131,7 +131,7 @@ def _unsupported(error: Exception) -> bool:
 
 
 def _failure(op, shape, precision, error: Exception) -> Result:
-    """An operation that raised: "not supported here" is reported apart; anything else fails."""
+    """An operation that raised: "not supported here" is reported separately; anything else fails."""
     text = (str(error).strip().splitlines() or [type(error).__name__])[0][:60]
     if _unsupported(error):
         return Result(op, shape, precision, None, note=f"not supported here: {text}")
