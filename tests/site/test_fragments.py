@@ -193,8 +193,8 @@ def test_the_blocks_not_verified_are_listed_kind_by_kind():
     assert ("Los demás:</p><ul><li>Uno se excluye deliberadamente de las pruebas</li><li>Dos se han omitido porque ninguna "
             "máquina de pruebas cumple sus requisitos</li></ul>") in restantes
     autres = fragments.page_summary(blocks, "fr")
-    assert ("Les autres :</p><ul><li>Un bloc est volontairement exclu des tests</li><li>Deux blocs n&#x27;ont pas été exécutés, faute "
-            "d&#x27;une machine de test qui remplisse leurs exigences</li></ul>") in autres
+    assert ("Les autres :</p><ul><li>un bloc est volontairement exclu des tests;</li><li>deux blocs n&#x27;ont pas été exécutés, "
+            "faute d&#x27;une machine de test qui remplisse leurs exigences.</li></ul>") in autres  # a French list
     none_passed = " ".join(_words(fragments.page_summary(blocks[1:], "es")).split())
     assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. Esta página tiene tres bloques "
                            "de código: "
@@ -212,8 +212,8 @@ def test_the_blocks_not_verified_are_listed_kind_by_kind():
      "The mark under each block that is not tested says why."),
     ("es", "La marca de cada bloque omitido explica el motivo.", "La marca de cada bloque excluido explica el motivo.",
      "La marca de cada bloque omitido o excluido explica el motivo."),
-    ("fr", "Le statut de chaque bloc omis en donne la raison.", "Le statut de chaque bloc exclu des tests en donne la raison.",
-     "Le statut de chaque bloc omis ou exclu des tests en donne la raison."),
+    ("fr", "Le statut de chaque bloc non exécuté en donne la raison.", "Le statut de chaque bloc exclu des tests en donne la raison.",
+     "Le statut de chaque bloc non exécuté ou exclu des tests en donne la raison."),
 ])
 def test_the_reason_sentence_names_only_the_blocks_whose_marks_give_one(lang, skipped, kept_out, both):
     """Beside syntax-checked blocks (not run, and no reason to give), the closing sentence names the blocks whose
@@ -513,8 +513,8 @@ def test_the_summary_writes_counts_up_to_ten_in_words_and_a_pair_alike():
             "has ROCm</li></ul>") in shown
     assert "<li>Ocho se excluyen deliberadamente de las pruebas</li><li>Siete se han omitido porque ninguna máquina de pruebas " \
         "tiene ROCm</li>" in fragments.page_summary(blocks, "es")
-    assert "<li>Huit blocs sont volontairement exclus des tests</li><li>Sept blocs n&#x27;ont pas été exécutés car aucune machine de " \
-        "test ne dispose de ROCm</li>" in fragments.page_summary(blocks, "fr")
+    assert "<li>huit blocs sont volontairement exclus des tests;</li><li>sept blocs n&#x27;ont pas été exécutés car aucune machine de " \
+        "test ne dispose de ROCm.</li>" in fragments.page_summary(blocks, "fr")
     small = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 2
     line = " ".join(_words(fragments.page_summary(small, "es")).split())
     assert "tres de los cinco" in line and "Los otros dos se excluyen" in line and "en una máquina de pruebas" in line
@@ -524,5 +524,5 @@ def test_the_summary_writes_counts_up_to_ten_in_words_and_a_pair_alike():
     listed = [(_block(), passed), (_block("rocm"), skipped), (never_run, Verdict([]))] * 2
     assert "<li>Two are not tested by design</li><li>Two were skipped because no test machine has ROCm</li>" in \
         fragments.page_summary(listed, "en")
-    assert "<li>Deux blocs sont volontairement exclus des tests</li>" in fragments.page_summary(listed, "fr")
-    assert "<li>Un bloc est volontairement exclu des tests</li>" in fragments.page_summary(listed[:3], "fr")
+    assert "<li>deux blocs sont volontairement exclus des tests;</li>" in fragments.page_summary(listed, "fr")
+    assert "<li>un bloc est volontairement exclu des tests;</li>" in fragments.page_summary(listed[:3], "fr")
