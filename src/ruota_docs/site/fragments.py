@@ -401,7 +401,8 @@ def _summary_rest(rest: list[tuple[str, int]], some_passed: bool, parts: list[st
         parts.append(text(lang, opening + "_list", count=left))
         items = [text(lang, "summary_item", count=n, what=said(key, n)) for key, n in rest]
         # punctuated as the language punctuates a list that ends a sentence (French: « ; » then a full stop)
-        items = [item + text(lang, "summary_item_sep") for item in items[:-1]] + [items[-1] + text(lang, "summary_item_end")]
+        sep, end = text(lang, "summary_item_sep"), text(lang, "summary_item_end")
+        items = [item + sep for item in items[:-1]] + [items[-1] + end]
     # the mark under a block says why it was not run; a parsed or compiled block, or skipped ones whose
     # need the summary has named, need no more words; where the list holds both, the sentence says which
     explained = {key for key, _ in rest if key not in ("parsed", "compiled") and not (key == "skipped" and needed)}
