@@ -3,7 +3,7 @@ schemes, and the engine's components used with the keyboard alone.
 
 The audit itself runs inside the survey (survey.py), which opens each page once and switches
 Material's palette: here its findings are asserted. A sample site that adopts the engine (the
-authors' page "Use the engine on your own MkDocs site") is built with Material's default
+authors' page "Using the engine on your own MkDocs site") is built with Material's default
 palette and with the mkdocs theme and audited the same way.
 """
 

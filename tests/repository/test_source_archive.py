@@ -1,5 +1,5 @@
 """The engine's source archive that the site serves (hooks/source_archive.py): reproducible, complete,
-installable with pip offline, and linked from "Use the engine on your own site" in every language."""
+installable with pip offline, and linked from "Using the engine on your own MkDocs site" in every language."""
 
 from __future__ import annotations
 

@@ -57,7 +57,7 @@ These are the rules, each with its severity:
     - it holds no control, bidirectional or zero-width characters;
     - its names are of a usable length.
 - **time** (error). ``updated`` and every ``ran_at`` are UTC times:
-    - none is in the future (5 minutes of clock skew are allowed);
+    - none is in the future (five minutes of clock skew is allowed);
     - none is earlier than the engine itself (`EARLIEST`);
     - none is later than ``updated``;
     - ``updated`` is not earlier than the commit the suite ran on, where the repository has it.
