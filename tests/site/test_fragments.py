@@ -526,3 +526,20 @@ def test_the_summary_writes_counts_up_to_ten_in_words_and_a_pair_alike():
         fragments.page_summary(listed, "en")
     assert "<li>deux blocs sont volontairement exclus des tests;</li>" in fragments.page_summary(listed, "fr")
     assert "<li>un bloc est volontairement exclu des tests;</li>" in fragments.page_summary(listed[:3], "fr")
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "Verified on CPU x86_64 on 1 December 2026 Not yet verified on NVIDIA H100 (CUDA): this code has changed "
+           "since it ran there"),
+    ("es", "Verificado en CPU x86_64 el 1 de diciembre de 2026 Sin verificar en NVIDIA H100 (CUDA): el código cambió "
+           "desde que se ejecutó allí"),
+    ("fr", "Vérifié sur CPU x86_64 le 1er décembre 2026 Pas encore vérifié sur NVIDIA H100 (CUDA) : ce code a changé "
+           "depuis qu'il y a été exécuté"),
+])
+def test_a_block_verified_on_one_machine_and_changed_since_it_ran_on_another_says_both(lang, said):
+    """The CPU ran the current code and the H100 an older one: the mark says where the block is verified and,
+    on a grey line of its own, where it is not yet, so that no machine's result is silently dropped."""
+    shown = fragments.mark(block(), verdict((CPU, "passed", "2026-12-01T08:00:00Z"), ("NVIDIA H100 (CUDA)", "stale", None)),
+                           lang)
+    assert " ".join(_words(shown).split()) == said
+    assert "ruota-mark-stale" in shown and "ruota-mark-passed" in shown

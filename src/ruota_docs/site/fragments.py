@@ -207,6 +207,8 @@ def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | No
             lines.append(("stale", text(lang, "stale")))
         elif not skipped:
             lines.append(("never", text(lang, "never")))
+    elif verdict.by_state("stale") and block.not_run_reason is None:  # current elsewhere, changed since it ran here
+        lines.append(("stale", text(lang, "stale_on", machines=_phrases(found, ("stale",), lang))))
     return render("mark", lines=lines, lang=lang)
 
 
