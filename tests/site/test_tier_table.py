@@ -168,7 +168,7 @@ def test_the_status_page_has_a_row_for_compiled_blocks(project):
     assert re.search(r"NVIDIA H200: compiled for [^<;]*<br>x86-64 CPU: compiled for", shown)  # a line per machine
     nothing = fragments._compiled_row([("Guía", "g/", [(b, verdicts.index_ledgers([]).verdict(
         "es/guides/g.md", b.index, b.sha256)) for b, _ in items])], "es")
-    assert (nothing["lines"], nothing["where"]) == ([], "Aún no hay registros")
+    assert (nothing["lines"], nothing["where"]) == ([], "Ninguna máquina los ha ejecutado todavía")
 
 
 def test_a_blocks_panel_says_which_tier_its_result_reached(project):
