@@ -36,7 +36,7 @@ These are the rules, each with its severity:
     - CUDA needs a CUDA version, an ``sm_…`` target and a GPU name;
     - a CPU machine has no GPU;
     - the torch build is of the backend's kind;
-    - ``machine_id`` is the name the engine gives this machine, in the record and in the file name;
+    - ``machine_id`` is the machine class the engine gives this machine, in the record and in the file name;
     - the skip reasons describe this machine.
 - **agreement** (error). A block may have a passed or failed result only if the record's machine
   meets the block's machine requirements (backend, ``arch=``, ``os=``, ``vram>=``, ``python>=``,
