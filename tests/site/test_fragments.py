@@ -209,7 +209,7 @@ def test_the_blocks_not_verified_are_listed_kind_by_kind():
 
 @pytest.mark.parametrize("lang, skipped, kept_out, both", [
     ("en", "The mark under each skipped block says why.", "The mark under each block not tested by design says why.",
-     "The mark under each block that is not tested says why."),
+     "The mark under each skipped block and each block not tested by design says why."),
     ("es", "La marca de cada bloque omitido explica el motivo.", "La marca de cada bloque excluido explica el motivo.",
      "La marca de cada bloque omitido o excluido explica el motivo."),
     ("fr", "Le statut de chaque bloc non exécuté en donne la raison.", "Le statut de chaque bloc exclu des tests en donne la raison.",

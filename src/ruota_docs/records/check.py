@@ -36,7 +36,7 @@ These are the rules, each with its severity:
     - CUDA needs a CUDA version, an ``sm_…`` target and a GPU name;
     - a CPU machine has no GPU;
     - the torch build is of the backend's kind;
-    - ``machine_id`` is the name the engine gives this machine, in the record and in the file name;
+    - ``machine_id`` is the machine class the engine gives this machine, in the record and in the file name;
     - the skip reasons describe this machine.
 - **agreement** (error). A block may have a passed or failed result only if the record's machine
   meets the block's machine requirements (backend, ``arch=``, ``os=``, ``vram>=``, ``python>=``,
@@ -50,7 +50,7 @@ These are the rules, each with its severity:
 - **size** (error). Each output is within the engine's limit
   (`ruota_docs.records.schema.OUTPUT_LIMIT`, plus the note that says what was cut).
 - **listing** (error). The record is a regular file, never a hidden one or a link. In the records
-  folder, it is named as the engine names records (`ruota_docs.records.listing`).
+  directory, it is named as the engine names records (`ruota_docs.records.listing`).
 - **bounds** (error). The file is read only up to its size limit (`ruota_docs.records.bounds`):
     - it is nested no deeper than a record is;
     - its numbers are finite and of a usable size, including the metric lines that charts read;
@@ -312,7 +312,7 @@ def _check_cpu_machine(report: Report, machine: Machine) -> None:
 
 def _check_machine_names(report: Report, machine: Machine, machine_id: Any, stem: str | None,
                          fingerprint: Any) -> None:
-    """The machine ID the engine derives, the record's, and the file's name all agree."""
+    """The machine class the engine derives, the record's, and the file's name all agree."""
     def add(where: str, message: str) -> None:
         report.add(where, "error", "machine", message)
 
@@ -687,8 +687,8 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
 
     The record is first decoded strictly, field by field, and then held to the rules about what
     it means. ``pages`` holds the pages' blocks as they were read for the records checked before,
-    so that `check_files` reads each page only once. A record in ``records_folder``
-    (``verification/`` by default) must be named as the engine names records. A record elsewhere
+    so that `check_files` reads each page only once. A record in the records directory,
+    ``records_folder`` (``verification/`` by default), must be named as the engine names records. A record elsewhere
     (``--record my.json``) may have any name except a hidden one."""
     path = Path(path)
     now = now or dt.datetime.now(dt.timezone.utc)
@@ -996,7 +996,7 @@ def check_files(paths: Iterable[str | Path], root: Path, docs_dir: Path, now: dt
                 records_folder: Path | None = None, built: Mapping[str, Sequence[Block]] | None = None) -> list[Report]:
     """The findings of `check_file` on each record, and of one more rule applied across them.
 
-    Two records of one machine (the same machine ID and fingerprint) are an error on the second.
+    Two records of one machine (the same machine class and fingerprint) are an error on the second.
     Each page is read once for all the records, because CI checks every record of the site, and a
     site may hold a thousand. ``built``: the blocks of each page a build has already rendered, keyed
     by page (``es/guides/x.md``), as `page_blocks` returns them (``shown_only`` included). This saves

@@ -211,7 +211,8 @@ class Machine:
 
     @property
     def named_id(self) -> str:
-        """The ID the engine gives this machine, such as ``cpu-x86_64``, ``cuda-nvidia-h200`` or ``rocm-gfx1102``."""
+        """The machine class the engine gives this machine, such as ``cpu-x86_64``, ``cuda-nvidia-h200``
+        or ``rocm-gfx1102``."""
         if self.backend == "rocm" and self.arch:
             return f"rocm-{self.arch}"
         if self.backend == "cuda" and self.gpu_name:
