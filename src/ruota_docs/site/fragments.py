@@ -411,12 +411,11 @@ def _summary_rest(rest: list[tuple[str, int]], some_passed: bool, parts: list[st
     if not explained:
         return items, ""
     not_run = explained <= {"skipped", "notrun"} and explained != {key for key, _ in rest}
-    # which blocks the marks explain, named as the list names them (a parsed block is "not run" too)
-    key = "summary_why" if not not_run else {frozenset({"skipped"}): "summary_why_skipped",
-                                             frozenset({"notrun"}): "summary_why_notrun"}.get(frozenset(explained),
-                                                                                          "summary_why_not_run")
-    after = text(lang, key,
-                 count=sum(n for key, n in rest if key in explained))
+    why = "summary_why"
+    if not_run:  # which blocks the marks explain, named as the list names them (a parsed block is "not run" too)
+        kinds = {frozenset({"skipped"}): "summary_why_skipped", frozenset({"notrun"}): "summary_why_notrun"}
+        why = kinds.get(frozenset(explained), "summary_why_not_run")
+    after = text(lang, why, count=sum(n for key, n in rest if key in explained))
     if items:
         return items, after
     parts.append(after)  # one sentence said them all: the reason's sentence goes on in its paragraph
@@ -515,8 +514,8 @@ def rocm_kind(block: Any) -> str | None:
 
 def rocm_evidence(pages: list[tuple[str, str, list[Any]]], lang: str) -> str:
     """Two rows drawn from the records: where the ROCm toolchain blocks and the ROCm device
-    blocks of this language passed ("no record yet" where none did); code compiled for AMD targets has a row
-    of its own, never counted as passed here."""
+    blocks of this language passed ("no machine has run them yet" where none did); code compiled for AMD
+    targets has a row of its own, never counted as passed here."""
     rows = []
     for kind in ("toolchain", "device"):
         items = [(b, v) for _, _, found in pages for b, v in found
