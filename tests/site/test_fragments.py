@@ -190,16 +190,16 @@ def test_the_blocks_not_verified_are_listed_kind_by_kind():
             "The others:</p><ul><li>One is not tested by design</li><li>Two were skipped because no test machine meets "
             "their requirements</li></ul><p>The mark under each one says why.</p>") in shown
     restantes = fragments.page_summary(blocks, "es")
-    assert ("Los demás:</p><ul><li>Uno se excluye deliberadamente de las pruebas</li><li>Dos se han omitido porque ninguna "
-            "máquina de pruebas cumple sus requisitos</li></ul>") in restantes
+    assert ("Los demás:</p><ul><li>Uno se excluye deliberadamente de las pruebas.</li><li>Dos se han omitido porque "
+            "ninguna máquina de pruebas cumple sus requisitos.</li></ul>") in restantes  # sentences, with full stops
     autres = fragments.page_summary(blocks, "fr")
     assert ("Les autres :</p><ul><li>un bloc est volontairement exclu des tests;</li><li>deux blocs n&#x27;ont pas été exécutés, "
             "faute d&#x27;une machine de test qui remplisse leurs exigences.</li></ul>") in autres  # a French list
     none_passed = " ".join(_words(fragments.page_summary(blocks[1:], "es")).split())
     assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. Esta página tiene tres bloques "
                            "de código: "
-                           "Uno se excluye deliberadamente de las pruebas Dos se han omitido porque ninguna máquina "
-                           "de pruebas cumple sus requisitos El motivo figura debajo de cada uno.")
+                           "Uno se excluye deliberadamente de las pruebas. Dos se han omitido porque ninguna máquina "
+                           "de pruebas cumple sus requisitos. El motivo figura debajo de cada uno.")
     alike = fragments.page_summary(blocks[:3], "es")
     assert "<ul>" not in alike
     assert " ".join(_words(alike).split()).endswith(
@@ -511,8 +511,8 @@ def test_the_summary_writes_counts_up_to_ten_in_words_and_a_pair_alike():
     assert "On this page, 13 of the 28 code blocks have been verified on one test machine (last run: " in shown
     assert ("The others:</p><ul><li>Eight are not tested by design</li><li>Seven were skipped because no test machine "
             "has ROCm</li></ul>") in shown
-    assert "<li>Ocho se excluyen deliberadamente de las pruebas</li><li>Siete se han omitido porque ninguna máquina de pruebas " \
-        "tiene ROCm</li>" in fragments.page_summary(blocks, "es")
+    assert "<li>Ocho se excluyen deliberadamente de las pruebas.</li><li>Siete se han omitido porque ninguna máquina de " \
+        "pruebas tiene ROCm.</li>" in fragments.page_summary(blocks, "es")
     assert "<li>huit blocs sont volontairement exclus des tests;</li><li>sept blocs n&#x27;ont pas été exécutés car aucune machine de " \
         "test ne dispose de ROCm.</li>" in fragments.page_summary(blocks, "fr")
     small = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 2

@@ -262,9 +262,9 @@ def test_page_summary(es):
     assert summary[1] == "failed"
     assert summary[2] == ("En esta página se han verificado tres de los siete bloques de código en al menos una de las "
                           "dos máquinas de pruebas (última ejecución: 21 de noviembre de 2026). Los demás:")
-    assert summary[3] == ("<li>Uno falló en su última ejecución</li><li>Uno está sin verificar en su forma actual</li>"
-                          "<li>Uno se excluye deliberadamente de las pruebas</li><li>Uno se ha omitido porque ninguna máquina "
-                          "de pruebas cumple sus requisitos</li>")
+    assert summary[3] == ("<li>Uno falló en su última ejecución.</li><li>Uno está sin verificar en su forma actual.</li>"
+                          "<li>Uno se excluye deliberadamente de las pruebas.</li><li>Uno se ha omitido porque ninguna "
+                          "máquina de pruebas cumple sus requisitos.</li>")
     assert summary[4] == "El motivo figura debajo de cada uno."
     # right under the title
     assert es.index("ruota-summary") > es.index("<h1") and es.index("ruota-summary") < es.index("Una página de prueba")
