@@ -16,7 +16,7 @@ if arch.split(":")[0] != "gfx906":
 print(f"{torch.cuda.get_device_name(0)} ({arch}), torch {torch.__version__}, MIOpen {torch.backends.cudnn.version()}")
 
 TOLERANCE = 1e-4  # float32 against float64; ROCm convolutions do not use TF32
-# (input shape, weight shape, stride, padding): ResNet, VGG and MobileNet first layers.
+# (input shape, weight shape, stride, padding): the first layers of ResNet, a VGG-style network and MobileNet.
 FIRST_LAYERS = [
     ((8, 3, 224, 224), (64, 3, 7, 7), 2, 3),
     ((8, 3, 64, 64), (32, 3, 3, 3), 1, 1),
@@ -52,4 +52,4 @@ for number, (x_shape, w_shape, stride, padding) in enumerate(FIRST_LAYERS):
               f"grad_input {errors[1]:.1e}, grad_weight {errors[2]:.1e}, grad_bias {errors[3]:.1e} "
               f"-> {'ok' if ok else 'WRONG'}")
 torch.backends.cudnn.benchmark = False
-assert failures == 0, f"{failures} first-layer runs outside {TOLERANCE:g}: see the section on switching off a MIOpen solver below"
+assert failures == 0, f"{failures} first-layer runs outside {TOLERANCE:g}: see the section on switching off an MIOpen solver below"

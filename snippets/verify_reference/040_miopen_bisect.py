@@ -36,9 +36,9 @@ print(json.dumps([((a - r).abs().max() / r.abs().max()).item() for a, r in zip(g
 """
 
 FAMILIES = ("WINOGRAD", "IMPLICIT_GEMM", "GEMM", "DIRECT", "FFT")
-SETTINGS = [("as installed (your own Find DB)", None, {})]
-SETTINGS += [("fresh Find DB", "fresh", {}), ("fresh DB, MIOPEN_FIND_MODE=1", "fresh", {"MIOPEN_FIND_MODE": "1"})]
-SETTINGS += [(f"fresh DB, MIOPEN_DEBUG_CONV_{f}=0", "fresh", {f"MIOPEN_DEBUG_CONV_{f}": "0"}) for f in FAMILIES]
+SETTINGS = [("as installed (your own FindDb)", None, {})]
+SETTINGS += [("fresh FindDb", "fresh", {}), ("fresh FindDb, MIOPEN_FIND_MODE=1", "fresh", {"MIOPEN_FIND_MODE": "1"})]
+SETTINGS += [(f"fresh FindDb, MIOPEN_DEBUG_CONV_{f}=0", "fresh", {f"MIOPEN_DEBUG_CONV_{f}": "0"}) for f in FAMILIES]
 
 tolerance = TOLERANCES["float32"]  # no TF32 on ROCm convolutions
 rows, driver_commands = [], []
