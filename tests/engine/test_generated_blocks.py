@@ -136,7 +136,7 @@ def test_the_built_page_marks_each_once_in_the_readers_language(project):
     assert "data-ruota-" not in index  # no marker left
     assert [(state, uid) for state, uid, _ in _panels(index)] == [("passed", "0"), ("notrun", "1")]
     why = _panels(index)[1][2]
-    assert why == "Not tested here: an example from the docstring of demo_mod, tested with the code as a doctest"
+    assert why == "Not tested here: an example from the docstring of demo_mod, run as a doctest in the package’s test suite"
     # under the docstring's own code block, inside mkdocstrings' object
     docstring = index.index('<div class="doc doc-object doc-module">')
     assert docstring < index.index("answer") < index.index('id="ruota-block-1"')

@@ -285,10 +285,10 @@ def test_a_page_of_docstring_examples_says_where_they_are_tested():
     example = SimpleNamespace(not_run_reason="", requirements=(), options={}, evidence=None, kind="pycon",
                               generated_by="mkdocstrings", generated_from="ruota_docs.x", page="en/api.md")
     line = " ".join(_words(fragments.page_summary([(example, Verdict([]))] * 3, "en")).split())
-    assert line == "This page’s three code blocks are docstring examples: they are tested with the code, as doctests, not on this page."
+    assert line == "This page’s three code blocks are docstring examples: they run as doctests in the package’s test suite, not on this page."
     line = " ".join(_words(fragments.page_summary([(example, Verdict([]))], "es")).split())
-    assert line.startswith("El único bloque de código de esta página es un ejemplo de un docstring: se prueba con el código")
-    assert "Not tested here: an example from the docstring of ruota_docs.x, tested with the code as a doctest" in \
+    assert line.startswith("El único bloque de código de esta página es un ejemplo de un docstring: se ejecuta como doctest en las pruebas del paquete")
+    assert "Not tested here: an example from the docstring of ruota_docs.x, run as a doctest in the package’s test suite" in \
         _words(fragments.mark(example, Verdict([]), "en"))
     assert "en tant que doctest" in _words(fragments.mark(example, Verdict([]), "fr"))
 
