@@ -70,3 +70,22 @@ def test_fake_device_spec(monkeypatch):
     assert (fake.backend, fake.arch, fake.gpu_name, fake.vram_bytes, fake.gpu_count) == (
         "rocm", "gfx1102", "AMD Radeon RX 7600", 8 * 2**30, 1)
     assert fake.machine_id == "rocm-gfx1102"
+
+
+def test_the_record_names_torch_as_pytorch_names_itself(monkeypatch):
+    """CUDA builds of torch may leave the local version (+cu130) out of their package metadata: the
+    record's package list then agrees with the torch field, and with what the output tabs print."""
+    monkeypatch.delenv(device.PROBED_ENV, raising=False)
+    monkeypatch.setattr(device, "gpu_facts", lambda: {"backend": "cuda", "torch": "2.11.0+cu130", "cuda": "13.0"})
+    monkeypatch.setattr(device, "_packages", lambda: {"torch": "2.11.0", "numpy": "2.5.2"})
+    device_module.probe.cache_clear()
+    try:
+        machine = device_module.probe()
+    finally:
+        device_module.probe.cache_clear()
+    assert machine.packages == {"torch": "2.11.0+cu130", "numpy": "2.5.2"} and machine.torch == "2.11.0+cu130"
+    monkeypatch.setattr(device, "_packages", lambda: {"torch": "2.10.0"})  # another torch than the one imported
+    try:
+        assert device_module.probe().packages == {"torch": "2.10.0"}
+    finally:
+        device_module.probe.cache_clear()

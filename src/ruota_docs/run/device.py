@@ -208,6 +208,10 @@ def probe() -> Machine:
             pass  # not ours: probe for real
     facts = dict(gpu_facts())
     facts.pop("fake", None)
+    packages = _packages()
+    if facts.get("torch") and facts["torch"].startswith(packages.get("torch", "\0")):
+        # as PyTorch names itself (2.11.0+cu130): some builds' metadata leave out the local version
+        packages["torch"] = facts["torch"]
     return Machine(
         backend=facts.get("backend", "cpu"),
         gpu_name=facts.get("gpu_name"),
@@ -220,5 +224,5 @@ def probe() -> Machine:
         torch=facts.get("torch"),
         hip=facts.get("hip"),
         cuda=facts.get("cuda"),
-        packages=_packages(),
+        packages=packages,
     )
