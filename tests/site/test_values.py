@@ -87,7 +87,7 @@ def sentence(page: str, start: str) -> str:
 
 
 @pytest.mark.parametrize(("lang", "path", "expected", "tip"), [
-    ("es", "index.html", "Pico: 66,0 MiB (medición realizada en una CPU x86-64 el 20 de noviembre de 2026).", "En otras máquinas: 67,2 MiB en una NVIDIA H200."),
+    ("es", "index.html", "Pico: 66,0 MiB (en una CPU x86-64, el 20 de noviembre de 2026).", "En otras máquinas: 67,2 MiB en una NVIDIA H200."),
     ("en", "en/index.html", "Peak: 66.0 MiB (measured on an x86-64 CPU on 20 November 2026).", "Measured elsewhere: 67.2 MiB on an NVIDIA H200."),
     ("fr", "fr/index.html", "Pic : 66,0 Mio (mesure réalisée sur un CPU x86-64 le 20 novembre 2026).", "Sur d'autres machines : 67,2 Mio sur une NVIDIA H200."),
 ])
@@ -106,7 +106,7 @@ def test_identical_values_collapse(site):
     assert sentence(page, "Calls:") == "Calls: 4 (measured on both test machines on 20 November 2026)."
     # a finding and a date are not joined by a comma where the language would not
     es = (site / "index.html").read_text(encoding="utf-8")
-    assert sentence(es, "Llamadas:") == "Llamadas: 4 (mediciones realizadas en las dos máquinas de pruebas el 20 de noviembre de 2026)."
+    assert sentence(es, "Llamadas:") == "Llamadas: 4 (en las dos máquinas de pruebas, el 20 de noviembre de 2026)."
     fr = (site / "fr/index.html").read_text(encoding="utf-8")
     assert sentence(fr, "Appels").replace("\u00a0", " ").replace("\u202f", " ") == (
         "Appels : 4 (mesures réalisées sur les deux machines de test le 20 novembre 2026).")
@@ -284,7 +284,7 @@ def test_a_paragraph_names_a_machine_once_and_shares_the_authors_parenthesis():
     worst, ops = (values.render(value_directive.parse(f"block=bench metric={m}"), found, "es") for m in ("worst", "ops"))
     page = f"<p>Se comprobaron {ops} filas (cada una, una forma y una precisión). El peor error fue de {worst}.</p>"
     assert re.sub(r"<[^>]+>", "", values.attributed_once(page)) == (
-        "Se comprobaron 65 filas (cada una, una forma y una precisión; medición realizada en una NVIDIA H200 el 20 de noviembre de 2026). "
+        "Se comprobaron 65 filas (cada una, una forma y una precisión; en una NVIDIA H200, el 20 de noviembre de 2026). "
         "El peor error fue de 0,26.")
     # a machine named again after another one came in between: said again
     ops = values.render(value_directive.parse("block=bench metric=ops"), found, "en")
@@ -324,7 +324,7 @@ def test_several_metrics_that_read_the_same_are_said_once():
     words = lambda metrics, lang: re.sub(r"<[^>]+>", "", html.unescape(values.render_all(  # noqa: E731
         value_directive.parse(f"block=bench metric={metrics} unit=MiB"), same, lang, f"{lang}/index.md"))).replace("\u00a0", " ")
     assert words("peak_a,peak_b", "en") == "67.2 MiB (measured on an NVIDIA H200 on 20 November 2026) in both cases"
-    assert words("peak_a,peak_b", "es") == "67,2 MiB (medición realizada en una NVIDIA H200 el 20 de noviembre de 2026) en ambos casos"
+    assert words("peak_a,peak_b", "es") == "67,2 MiB (en una NVIDIA H200, el 20 de noviembre de 2026) en ambos casos"
     assert words("peak_a,peak_b,peak_d", "en") == "67.2 MiB (measured on an NVIDIA H200 on 20 November 2026) in each of the three cases"
     assert words("peak_a,peak_c", "fr") == ("67,2 Mio (mesure réalisée sur une NVIDIA H200 le 20 novembre 2026) et "
                                             "80 Mio (mesure réalisée sur une NVIDIA H200 le 20 novembre 2026)")

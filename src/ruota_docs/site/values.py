@@ -5,8 +5,8 @@ line (``NAME: value``, the lines charts read) for its current code, formatted fo
 reader's language (``metric=a,b``: several, said once where they read the same), and only one
 machine's: measured on the card the guide is about where it has
 been, else on a GPU, else on the CPU. Where and when it was measured closes the sentence,
-never splitting it: "…fue de 67,2 MiB (medición realizada en una
-NVIDIA H200 el 1 de diciembre de 2026)." The other machines' values are in its tooltip, identical
+never splitting it: "…fue de 67,2 MiB (en una NVIDIA H200, el 1 de
+diciembre de 2026)." The other machines' values are in its tooltip, identical
 ones counted once, so the sentence reads the same with two records or a thousand.
 Options: ``unit=`` (shown after the number, in the reader's units: Mio in French),
 ``digits=`` (exact decimals; by default the decimals the block
