@@ -199,12 +199,12 @@ def test_the_blocks_not_verified_are_listed_kind_by_kind():
     assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. Esta página tiene tres bloques "
                            "de código: "
                            "Uno se excluye deliberadamente de las pruebas. Dos se han omitido porque ninguna máquina "
-                           "de pruebas cumple sus requisitos. El motivo figura debajo de cada uno.")
+                           "de pruebas cumple sus requisitos. La marca de cada uno explica el motivo.")
     alike = fragments.page_summary(blocks[:3], "es")
     assert "<ul>" not in alike
     assert " ".join(_words(alike).split()).endswith(
         "Los otros dos se han omitido porque ninguna máquina de pruebas cumple sus requisitos. "
-        "El motivo figura debajo de cada uno.")
+        "La marca de cada uno explica el motivo.")
 
 
 @pytest.mark.parametrize("lang, skipped, kept_out, both", [

@@ -265,7 +265,7 @@ def test_page_summary(es):
     assert summary[3] == ("<li>Uno falló en su última ejecución.</li><li>Uno está sin verificar en su forma actual.</li>"
                           "<li>Uno se excluye deliberadamente de las pruebas.</li><li>Uno se ha omitido porque ninguna "
                           "máquina de pruebas cumple sus requisitos.</li>")
-    assert summary[4] == "El motivo figura debajo de cada uno."
+    assert summary[4] == "La marca de cada uno explica el motivo."
     # right under the title
     assert es.index("ruota-summary") > es.index("<h1") and es.index("ruota-summary") < es.index("Una página de prueba")
 
