@@ -361,16 +361,20 @@ def test_status_counts_compiled_code_apart_from_the_blocks_that_passed():
     assert 'class="ruota-chart-bar ruota-chart-compiled"' in shown  # the chart draws it in its own colour
 
 
-def test_the_machines_table_names_pytorch_as_it_names_itself():
-    """The version the output tabs print (2.11.0+cu130), not the package's bare one (2.11.0); another
-    package, or a torch whose own version does not extend the package's, as recorded."""
-    machine = Machine(backend="cuda", machine="x86_64", os="linux", torch="2.11.0+cu130",
-                      packages={"torch": "2.11.0", "numpy": "2.5.2"})
+def test_the_machines_table_names_pytorch_as_it_names_itself_and_no_other_package():
+    """The version the output tabs print (2.11.0+cu130), not the package's bare one (2.11.0). The other
+    packages are those of the record's latest run, which may have left out pages that ran with more
+    (a page of diffusers blocks run earlier): the row would contradict those pages' outputs."""
+    machine = Machine(backend="cuda", machine="x86_64", os="linux", python="3.12.3", cuda="13.0",
+                      torch="2.11.0+cu130", packages={"torch": "2.11.0", "numpy": "2.5.2"})
     facts = fragments._described(Record(machine_id="h100", machine=machine, updated="2026-12-01T10:00:00Z"), "en")["facts"]
-    assert facts.endswith("numpy 2.5.2, torch 2.11.0+cu130")
-    other = Machine(backend="cpu", machine="x86_64", os="linux", torch="2.12.0", packages={"torch": "2.11.0"})
+    assert facts == "Linux x86-64 · Python 3.12.3 · CUDA 13.0 · PyTorch 2.11.0+cu130"
+    other = Machine(backend="cpu", machine="x86_64", os="linux", python="3.11.2", packages={"torch": "2.11.0"})
     facts = fragments._described(Record(machine_id="cpu", machine=other, updated="2026-12-01T10:00:00Z"), "en")["facts"]
-    assert facts.endswith("torch 2.11.0")
+    assert facts == "Linux x86-64 · Python 3.11.2 · PyTorch 2.11.0"
+    bare = Machine(backend="cpu", machine="x86_64", os="linux", python="3.11.2")
+    assert fragments._described(Record(machine_id="cpu", machine=bare, updated="2026-12-01T10:00:00Z"), "en")["facts"] \
+        == "Linux x86-64 · Python 3.11.2"
 
 
 def test_the_machines_table_lists_the_machines_in_the_order_of_the_chart_above_it():

@@ -304,7 +304,7 @@ def test_verification_status_page(site):
     assert "Solo en español" not in table and "Estado" not in table
     machines = page[page.index("ruota-machines"):]
     assert "<td>NVIDIA H200</td><td>CUDA</td><td>NVIDIA H200 · sm_90</td>" in machines
-    assert "Linux x86-64 · Python 3.11.7 · CUDA 13.0" in machines and "torch 2.13.0+cu130" in machines and "21 de noviembre de 2026" in machines
+    assert "Linux x86-64 · Python 3.11.7 · CUDA 13.0" in machines and "PyTorch 2.13.0+cu130" in machines and "21 de noviembre de 2026" in machines
     assert "<!-- verification-status" not in page
 
 

@@ -669,10 +669,10 @@ def _in_column_order(ledgers: list[Record], found: list[groups.Group]) -> list[R
 def _described(data: Record, lang: str) -> dict[str, Any]:
     """One machine of the status page, as its row describes it."""
     m = data.machine
-    packages = dict(m.packages)
-    if m.torch and "torch" in packages and m.torch.startswith(packages["torch"]):
-        packages["torch"] = m.torch  # as PyTorch names itself (2.11.0+cu130), the same as the output tabs print it
-    versions = ", ".join(f"{k} {v}" for k, v in sorted(packages.items()))
+    # PyTorch as it names itself (2.11.0+cu130, as the output tabs print it); the other packages are
+    # left to the record: its machine is its latest run's, which may not have run every page
+    torch = m.torch or m.packages.get("torch")
+    versions = f"PyTorch {torch}" if torch else ""
     extra = ", ".join(x for x in (m.hip and f"HIP {m.hip}", m.cuda and f"CUDA {m.cuda}") if x)
     system = f"{OS_LABELS.get(m.os, m.os)} {machine_names.arch(m.machine)}"
     return {
