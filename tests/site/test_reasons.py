@@ -67,6 +67,9 @@ def test_the_hip_compiler_term():
 def test_the_programs_term():
     assert reasons.requirement_label(Requirement("tool", ("roc-obj-ls",)), "fr") == "Programme roc-obj-ls"
     assert reasons.needs(parse("tool=roc-obj-ls,rocminfo"), "fr") == "nécessite les programmes roc-obj-ls et rocminfo"
+    # English badges name the command alone, as the module badges do; the mark says "program"
+    assert reasons.requirement_label(Requirement("tool", ("roc-obj-ls", "rocminfo")), "en") == "roc-obj-ls and rocminfo"
+    assert reasons.needs(parse("tool=roc-obj-ls"), "en") == "needs the roc-obj-ls program"
 
 
 @pytest.mark.parametrize(("requires", "device", "lang", "expected"), [

@@ -562,16 +562,18 @@ def _compiled_row(pages: list[tuple[str, str, list[Any]]], lang: str) -> dict[st
             found = machines.setdefault(result.machine_id, (set(), []))
             found[0].update(block.evidence.targets)
             found[1].append(result)
+    total = formatting.number(len(items), lang, 0)
     said = []
     for targets, results in sorted(machines.values(), key=lambda m: (m[1][0].machine.backend == "cpu",
                                                                      machine_names.label(m[1][0], lang))):
         # a machine without a GPU compiles as CI does, on every commit
         key = "rocm_compiled_on_ci" if results[0].machine.backend == "cpu" else "rocm_compiled_on"
         # named as the status page's other tables name it ("NVIDIA H100"); one line per machine
-        said.append(text(lang, key, machine=machine_names.label(results[0], lang),
+        # how many of the group's blocks it compiled: a machine may have run only some of the pages
+        said.append(text(lang, key, machine=machine_names.label(results[0], lang), passed=len(results), total=total,
                          targets=formatting.join(sorted(targets, key=lambda t: (len(t), t)), lang),
                          date=formatting.date(_latest(results), lang)))
-    return {"what": text(lang, "rocm_compiled"), "count": formatting.number(len(items), lang, 0),
+    return {"what": text(lang, "rocm_compiled"), "count": total,
             "state": "passed" if said else "never", "where": text(lang, "rocm_no_record"), "lines": said}
 
 
