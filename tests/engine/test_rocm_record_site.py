@@ -97,7 +97,7 @@ def test_status_page_describes_the_rocm_machine(site):
     assert "<th>AMD Radeon RX 7600</th>" in page
     machines = page[page.index("ruota-machines"):]
     assert "<td>AMD Radeon RX 7600</td><td>ROCm</td><td>AMD Radeon RX 7600 · gfx1102</td>" in machines
-    assert "HIP 6.4.43482-0f2d60242" in machines and "torch 2.9.1+rocm6.4" in machines and "28 de noviembre de 2026" in machines
+    assert "HIP 6.4.43482-0f2d60242" in machines and "PyTorch 2.9.1+rocm6.4" in machines and "28 de noviembre de 2026" in machines
 
 
 def test_output_tabs_name_the_rocm_machine(site):
