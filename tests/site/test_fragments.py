@@ -243,8 +243,8 @@ def test_parsed_data_blocks_are_not_counted_as_verified():
     assert alone.endswith("Le bloc restant n'a fait l'objet que d'une vérification de syntaxe.")
     only_parsed = fragments.page_summary([(data, passed), (data, passed)], "es")
     assert "ruota-state-passed" in only_parsed  # nothing here is waiting to be verified
-    assert " ".join(_words(only_parsed).split()) == ("Los dos bloques de código de esta página solo han pasado "
-                                                     "la comprobación de sintaxis.")
+    assert " ".join(_words(only_parsed).split()) == ("Los dos bloques de código de esta página han pasado la "
+                                                     "comprobación de sintaxis, la única que se les aplica.")
 
 
 def test_summary_counts_above_ten_stay_digits_and_machines_are_not_overstated():

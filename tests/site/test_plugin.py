@@ -473,7 +473,7 @@ def test_the_api_reference_is_english_but_the_sites_own_words_are_not():
             '<div class="ruota-verify ruota-state-notrun" id="ruota-block-0">…</div></div>')
     fr = site_plugin._api_in_english(page, "fr")
     assert fr.startswith('<div lang="en" class="doc doc-object doc-class">'
-                         '<p lang="fr" class="doc doc-class-bases">Classes de base : <code>ValueError</code>')
+                         '<p lang="fr" class="doc doc-class-bases">Hérite de : <code>ValueError</code>')
     assert '<div lang="fr" class="ruota-verify ruota-state-notrun"' in fr
     assert '<p lang="fr"><span class="doc-section-title">Exemples :</span></p>' in fr
     assert '<span class="doc-section-title">Ejemplos:</span>' in site_plugin._api_in_english(page, "es")

@@ -40,7 +40,7 @@ def test_terms_read_natively():
         f"VRAM ≥{NB}8{NB}Gio", f"Python ≥{NB}3.10"]
     assert reasons.needs(terms, "es") == (
         "requiere una GPU, una máquina sin GPU, acceso a la red, una GPU gfx906 o gfx1102, Linux o Windows, "
-        f"los módulos tensorflow y keras, al menos 8{NB}GiB de VRAM y Python 3.10 o posterior")
+        f"al menos 8{NB}GiB de VRAM y Python 3.10 o posterior, además de los módulos tensorflow y keras")
     assert reasons.needs(parse("import=accelerate"), "en") == "needs the accelerate module"
     assert reasons.needs(parse("import=accelerate"), "fr") == "nécessite le module accelerate"
 
@@ -154,3 +154,15 @@ def test_an_authors_reason_gets_the_apostrophes_of_the_site_english():
         "changes your user’s groups and the site’s pages"
     assert reasons.author_reason("modifie l'environnement", "fr") == "modifie l'environnement"
     assert reasons.author_reason("prints 'x'", "en") == "prints 'x'"  # a quote around a word is not an apostrophe
+
+
+def test_several_requirements_read_as_one_list():
+    """The short ones first, so that a long one (hipcc and its targets) ends the sentence; where one
+    holds an "and" of its own, the last is joined so that no reader takes it for one list."""
+    assert reasons.needs(parse("hipcc arch=gfx906 tool=roc-obj-ls"), "en") == \
+        "needs the roc-obj-ls program and a HIP compiler (hipcc) that can build for gfx906"
+    assert reasons.needs(parse("network import=tensorflow,tensorflow_datasets"), "en") == \
+        "needs network access, as well as the tensorflow and tensorflow_datasets modules"
+    assert reasons.needs(parse("network import=tensorflow,tensorflow_datasets"), "fr") == \
+        "nécessite un accès au réseau, ainsi que les modules tensorflow et tensorflow_datasets"
+    assert reasons.needs(parse("rocm arch=gfx906"), "es") == "requiere ROCm y una GPU gfx906"

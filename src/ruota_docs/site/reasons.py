@@ -63,8 +63,20 @@ def requirement_phrase(term, lang: str) -> str:
 
 
 def needs(terms, lang: str) -> str:
-    """``requiere ROCm y una GPU gfx906`` / ``nécessite ROCm et un GPU gfx906``."""
-    return text(lang, "needs", what=formatting.join([requirement_phrase(t, lang) for t in terms], lang))
+    """``requiere ROCm y una GPU gfx906`` / ``nécessite ROCm et un GPU gfx906``.
+
+    In the author's order, but for a requirement with a clause ("a HIP compiler that can build for
+    gfx906") or an "and" of its own ("the tensorflow and tensorflow_datasets modules"): it comes last,
+    so that it cannot swallow the next one, and an "and" of its own joins it with "as well as"."""
+    word = formatting.join(["\0", "\1"], lang).split("\0")[1].split("\1")[0]  # " and ", " y ", " et "
+    said = [(requirement_phrase(t, lang), word in requirement_phrase(t, lang), t.name == "hipcc" and bool(t.values))
+            for t in terms]
+    plain = [phrase for phrase, listed, clause in said if not (listed or clause)]
+    last = [phrase for phrase, listed, clause in said if listed or clause]
+    if plain and any(listed for _, listed, _ in said):
+        return text(lang, "needs", what=text(lang, "needs_also", first=formatting.join(plain, lang),
+                                             last=formatting.join(last, lang)))
+    return text(lang, "needs", what=formatting.join(plain + last, lang))
 
 
 # -- reason codes in the reader's language -------------------------------------------------
