@@ -69,8 +69,8 @@ def needs(terms, lang: str) -> str:
     gfx906") or an "and" of its own ("the tensorflow and tensorflow_datasets modules"): it comes last,
     so that it cannot swallow the next one, and an "and" of its own joins it with "as well as"."""
     word = formatting.join(["\0", "\1"], lang).split("\0")[1].split("\1")[0]  # " and ", " y ", " et "
-    said = [(requirement_phrase(t, lang), word in requirement_phrase(t, lang), t.name == "hipcc" and bool(t.values))
-            for t in terms]
+    phrases = [(t, requirement_phrase(t, lang)) for t in terms]
+    said = [(phrase, word in phrase, t.name == "hipcc" and bool(t.values)) for t, phrase in phrases]
     plain = [phrase for phrase, listed, clause in said if not (listed or clause)]
     last = [phrase for phrase, listed, clause in said if listed or clause]
     if plain and any(listed for _, listed, _ in said):
