@@ -14,13 +14,16 @@ import resource
 import statistics
 import time
 
+# PyTorch first: if TensorFlow loads first, Triton (which PyTorch's GPU builds install)
+# registers LLVM options TensorFlow has already registered, and the process aborts.
+import keras
+import torch
+
 import tensorflow as tf
 
 tf.config.set_visible_devices([], "GPU")  # TensorFlow only feeds data (CPU)
 
-import keras
 import tensorflow_datasets as tfds
-import torch
 
 keras.utils.set_random_seed(42)
 # cuda on ROCm and NVIDIA; cpu with KERAS_TORCH_DEVICE=cpu.

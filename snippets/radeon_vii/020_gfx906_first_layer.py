@@ -52,4 +52,4 @@ for number, (x_shape, w_shape, stride, padding) in enumerate(FIRST_LAYERS):
               f"grad_input {errors[1]:.1e}, grad_weight {errors[2]:.1e}, grad_bias {errors[3]:.1e} "
               f"-> {'ok' if ok else 'WRONG'}")
 torch.backends.cudnn.benchmark = False
-assert failures == 0, f"{failures} first-layer runs outside {TOLERANCE:g}: see the section on switching off an MIOpen solver below"
+assert failures == 0, f"{failures} first-layer runs outside {TOLERANCE:g}: switch off MIOpen's solver families one at a time (MIOPEN_DEBUG_CONV_*) to find the wrong one"

@@ -130,9 +130,9 @@ def carries(library, target):
         found += f"; rocBLAS/hipBLASLt kernel files for {', '.join(tensile)}"
     print(f"{Path(library).name}: {found}")
     if target not in targets:
-        print(f"{target}: NO - this build carries no {target} code")
+        print(f"{target}: no, this build carries no {target} code")
     elif tensile and target not in tensile:
-        print(f"{target}: NO - code for {target}, but no rocBLAS/hipBLASLt kernel files for it")
+        print(f"{target}: no, it has {target} code but no rocBLAS/hipBLASLt kernel files for it")
     else:
         print(f"{target}: yes")
     return targets

@@ -5,7 +5,7 @@ import os
 from ruota_docs.records import private_data
 from ruota_docs.run.device import probe
 
-# The machine as the record describes it: no field of it holds a host name or a user name.
+# The machine as the record describes it: none of its fields holds a host name or a user name.
 machine = probe().to_json()
 for name, value in machine.items():
     if name != "packages":

@@ -30,7 +30,7 @@ assert PUBLISHED_TABLE.strip() == expected.strip(), (
 assert lookup("gfx1102").products == ("RX 7600",)
 assert lookup("gfx1100:sramecc-:xnack-").family == "RDNA3"
 assert lookup("gfx1032") is None  # RX 6600/6650 XT: not in the official table
-assert lookup("gfx906") is None  # Radeon VII: dropped long ago
+assert lookup("gfx906") is None  # Radeon VII: not in the ROCm 7.x tables
 assert lookup("gfx1151").windows_pytorch  # Ryzen AI APUs: AMD gives a Windows PyTorch install
 print(f"ROCm {ROCM_RELEASE}: {len(ROCM_7_14_RADEON_RYZEN)} targets, table on the page up to date")
 # --8<-- [end:check]

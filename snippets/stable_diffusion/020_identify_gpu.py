@@ -14,7 +14,7 @@ if not (torch.version.hip and torch.cuda.is_available()):  # the page skips this
 import torch
 
 assert torch.version.hip, "this is not a ROCm build of PyTorch"
-assert torch.cuda.is_available(), "PyTorch for ROCm sees no GPU (see 'Common errors')"
+assert torch.cuda.is_available(), "PyTorch for ROCm sees no GPU: 100_diagnose.py, further down this guide, reports why"
 
 props = torch.cuda.get_device_properties(0)
 target = props.gcnArchName.split(":")[0]  # "gfx1102:xnack-" -> "gfx1102"

@@ -102,7 +102,7 @@ class UNetCalls:
 def measure(run):
     """``run()``'s result and the peak GPU memory PyTorch allocated meanwhile, in MiB.
 
-    The peak is ``None`` on the CPU: PyTorch measures none there, and this guide guesses none.
+    The peak is ``None`` on the CPU: PyTorch does not measure it there, and this guide does not estimate it.
     """
     gc.collect()
     if not ON_GPU:

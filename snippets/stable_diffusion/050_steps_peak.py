@@ -26,7 +26,7 @@ for steps, (calls, work, peak) in results.items():
 # Work grows with the number of steps...
 assert results[10][1] == 5 * results[2][1]
 if ON_GPU:
-    # ...the peak does not: each step reuses the same activations.
+    # ...the peak does not: each step frees its activations before the next one starts.
     peaks = [peak for _, _, peak in results.values()]
     assert max(peaks) - min(peaks) <= 0.02 * max(peaks), peaks
 else:

@@ -40,11 +40,15 @@ vae.enable_tiling()
 tiled, peak_tiled = measure(lambda: decode(single))
 vae.disable_tiling()
 
-print("VAE decode                       | peak MiB")
-print(f"4 x {SIDE // 2} px, together            | {peak_batch:8.1f}")
-print(f"4 x {SIDE // 2} px, sliced              | {peak_sliced:8.1f}")
-print(f"1 x {SIDE} px, whole               | {peak_full:8.1f}")
-print(f"1 x {SIDE} px, tiled               | {peak_tiled:8.1f}")
+rows = {
+    f"4 × {SIDE // 2} px, together": peak_batch,
+    f"4 × {SIDE // 2} px, sliced": peak_sliced,
+    f"1 × {SIDE} px, whole": peak_full,
+    f"1 × {SIDE} px, tiled": peak_tiled,
+}
+print(f"{'VAE decode':<24} | peak MiB")
+for label, peak in rows.items():
+    print(f"{label:<24} | {peak:8.1f}")
 print(f"peak_mib_vae_batch: {peak_batch:.1f}")
 print(f"peak_mib_vae_sliced: {peak_sliced:.1f}")
 print(f"peak_mib_vae_full: {peak_full:.1f}")

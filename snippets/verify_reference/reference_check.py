@@ -35,7 +35,7 @@ TINY = torch.finfo(torch.float64).tiny
 UNIT_ROUNDOFF = {
     "float64": 2.0**-53,  # 1.1e-16
     "float32": 2.0**-24,  # 6.0e-08
-    "tf32": 2.0**-11,  # 4.9e-04: float32 inputs cut to a 10-bit mantissa by Tensor Cores
+    "tf32": 2.0**-11,  # 4.9e-04: Tensor Cores keep 11 significant bits (10 stored) of each float32 input
     "float16": 2.0**-11,  # 4.9e-04
     "bfloat16": 2.0**-8,  # 3.9e-03
 }

@@ -132,9 +132,9 @@ def test_rocblas_kernel_files_beside_the_library(rocm, tmp_path, capsys):
     assert tool["carries"](lib, "gfx1102") == ["gfx906", "gfx90a", "gfx1030"]
     found = "librocblas.so: code for gfx906, gfx90a, gfx1030; rocBLAS/hipBLASLt kernel files for gfx90a, gfx1030"
     assert capsys.readouterr().out.splitlines() == [
-        found, "gfx906: NO - code for gfx906, but no rocBLAS/hipBLASLt kernel files for it",
+        found, "gfx906: no, it has gfx906 code but no rocBLAS/hipBLASLt kernel files for it",
         found, "gfx1030: yes",
-        found, "gfx1102: NO - this build carries no gfx1102 code",
+        found, "gfx1102: no, this build carries no gfx1102 code",
     ]
 
 
@@ -153,7 +153,7 @@ def test_default_library_prefers_the_readers_torch(rocm, tmp_path, monkeypatch):
 def test_command_line(tmp_path):
     plain = binary(tmp_path, "plain", None)
     run = subprocess.run([sys.executable, str(TOOL), str(plain), "gfx1102"], capture_output=True, text=True)
-    assert (run.returncode, run.stdout) == (0, "plain: no GPU code\ngfx1102: NO - this build carries no gfx1102 code\n")
+    assert (run.returncode, run.stdout) == (0, "plain: no GPU code\ngfx1102: no, this build carries no gfx1102 code\n")
     run = subprocess.run([sys.executable, str(TOOL), str(tmp_path / "missing.so")], capture_output=True, text=True)
     assert run.returncode == 1 and run.stderr.startswith("rocm_tools: [Errno 2] No such file or directory")
     run = subprocess.run([sys.executable, str(TOOL), "--help"], capture_output=True, text=True)
