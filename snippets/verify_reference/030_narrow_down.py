@@ -47,7 +47,7 @@ SETTINGS = [
     # On ROCm up to PyTorch 2.8 this is MIOpen's immediate mode (no Find at all);
     # from 2.9 on, MIOpen still runs its quick Find here (pytorch#158951).
     {"benchmark": False, "deterministic": True},
-    {"allow_tf32": False},  # full float32 matrix products on NVIDIA GPUs with Tensor Cores
+    {"allow_tf32": False},  # full float32 convolutions: cuDNN's TF32 off (NVIDIA GPUs with Tensor Cores)
     {"enabled": False},  # no cuDNN / MIOpen at all: PyTorch's own kernels
 ]
 if miopen_immediate_flag():  # PyTorch 2.9+: immediate mode has a flag of its own

@@ -38,10 +38,10 @@ def check_model(model, inputs, targets, loss_fn, *, device, dtype=torch.float32)
 
 
 # A small image classifier: 3-channel first layer, batch norm, smooth activations.
-# ReLU and max pooling have kinks: an input within a rounding error of one can land on
-# the other side of it on the GPU and get another gradient, a legitimate difference. And a convolution
-# followed by batch norm gets no bias: batch norm cancels it, so its exact gradient is
-# zero and a relative error against zero means nothing.
+# ReLU and max pooling have kinks: an input within a rounding error of a kink can land
+# on the other side of it on the GPU and get another gradient, a legitimate difference.
+# And a convolution followed by batch norm gets no bias: batch norm cancels it, so its
+# exact gradient is zero and a relative error against zero means nothing.
 torch.manual_seed(0)
 model = nn.Sequential(
     nn.Conv2d(3, 16, 3, padding=1, bias=False), nn.BatchNorm2d(16), nn.SiLU(),

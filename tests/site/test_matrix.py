@@ -52,7 +52,7 @@ def test_rows_per_target_amd_first_then_cards_without_records(rendered):
     assert 'data-filter="x86_64 cpu x86-64 cpu' in found[4]  # the filter finds the row by the name it shows
     assert words(found[5]).startswith("Machines (1) x86-64 CPU (no GPU) · Linux x86-64 · PyTorch 2.13.0+cpu")
     # a record sent from its machine is said to be so, even from the kind of machine CI uses: never a CI run
-    assert words(found[5]).endswith("· record sent by hand Una guía: self-test passed")
+    assert words(found[5]).endswith("· record submitted manually Una guía: self-test passed")
     assert "CI" not in words(found[5])
     missing = [words(r) for r in found if "ruota-matrix-missing" in r]
     # the call to send a record is the page's, once, not repeated in every such row

@@ -115,8 +115,8 @@ def normalise_number(token: str, lang: str) -> str:
     """The language-independent spelling of a number as written in ``lang``.
 
     Examples:
-        >>> normalise_number("3.680", "es"), normalise_number("28,6", "fr"), normalise_number("1,076", "en")
-        ('3680', '28.6', '1076')
+        >>> normalise_number("15.000", "es"), normalise_number("28,6", "fr"), normalise_number("1,076", "en")
+        ('15000', '28.6', '1076')
         >>> normalise_number("3\\u202f680", "fr")
         '3680'
     """
