@@ -96,11 +96,13 @@ def test_the_filter_ships_with_the_site_and_needs_no_cdn(rendered):
 
 def test_key_blocks_table_and_guide_titles(rendered):
     # collapsed under its caption, before the evidence table, so the page's words on that table follow it
-    assert rendered.index("ruota-matrix-tiers") > rendered.index('<details class="ruota-matrix-keys-details">'
-                                                                 '<summary>Blocks that define each level</summary>')
+    assert rendered.index("ruota-matrix-tiers") > rendered.index(
+        '<details class="ruota-matrix-keys-details"><summary id="ruota-matrix-keys-title">Blocks that define each level</summary>')
     assert rendered.rindex("<table>") > rendered.index("ruota-matrix-tiers")  # the last table is the evidence table
     keys = rendered[rendered.index("ruota-matrix-keys"):]
-    assert '<caption class="ruota-sr-only">Blocks that define each level</caption>' in keys
+    # named by its summary, once: a caption would repeat the title to a screen reader
+    assert '<table aria-labelledby="ruota-matrix-keys-title">' in keys
+    assert "<caption" not in keys.split("</details>")[0]
     assert "</table></div></div></details>" in keys
     assert words(keys).split("Blocks meant to run ", 1)[1].startswith("Una guía 010_env.py 020_self.py 6")
     assert '<a href="../guides/g/#ruota-block-0"><code>010_<wbr>env.py</code></a>' in keys

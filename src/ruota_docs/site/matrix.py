@@ -322,9 +322,10 @@ def _key_blocks(guides: list[evidence.Guide], url: Callable[[str], str], lang: s
                     f'{"".join(cells)}<td class="ruota-num">{meant}</td></tr>')
     head = "".join(f'<th scope="col">{html.escape(text(lang, key))}</th>' for key in
                    ("matrix_guide", "matrix_level_environment", "matrix_level_self_test", "matrix_meant"))
-    # collapsed under its caption: this table serves the engine's settings (the caption stays for screen readers)
+    # collapsed under its title: this table serves the engine's settings. The summary names the table
+    # (aria-labelledby), so that a screen reader does not hear the title twice, as it would with a caption.
     caption = html.escape(text(lang, "matrix_keys_caption"))
-    return (f'<details class="ruota-matrix-keys-details"><summary>{caption}</summary>'
-            f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-matrix-keys"><table>'
-            f'<caption class="ruota-sr-only">{caption}</caption><thead><tr>{head}</tr></thead>'
+    return (f'<details class="ruota-matrix-keys-details"><summary id="ruota-matrix-keys-title">{caption}</summary>'
+            f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table ruota-matrix-keys">'
+            f'<table aria-labelledby="ruota-matrix-keys-title"><thead><tr>{head}</tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table></div></div></details>")
