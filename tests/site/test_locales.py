@@ -53,7 +53,7 @@ def test_no_string_writes_an_optional_plural():
     ("fr", 0, "0 bloc"), ("fr", 1, "1 bloc"), ("fr", 2, "2 blocs"),  # French: 0 and 1 are singular
     ("es", 0, "0 bloques"), ("es", 1, "1 bloque"), ("es", 2, "2 bloques"),
     ("en", 0, "0 blocks"), ("en", 1, "1 block"), ("en", 1500, "1,500 blocks"),
-    ("es", 1500, "1500 bloques"), ("es", 15000, "15.000 bloques"), ("fr", 1500, "1\u202f500 blocs"),
+    ("es", 1500, "1500 bloques"), ("es", 15000, "15\u202f000 bloques"), ("fr", 1500, "1\u202f500 blocs"),
 ])
 def test_counts_follow_each_languages_plural_rule(lang, count, expected):
     assert text(lang, "blocks_count", count=count) == expected

@@ -19,9 +19,11 @@ from babel.numbers import format_decimal
 
 NBSP = "\u00a0"
 #: CLDR's minimumGroupingDigits, which Babel does not apply: Spanish groups thousands
-#: only from five digits on (``1081``, but ``10.814``), as the RAE's Ortografía asks. The
-#: full stop between groups is CLDR's and the site's convention; the RAE prefers a thin space.
+#: only from five digits on (``1081``, but ``10 814``), as the RAE's Ortografía asks.
 _MIN_GROUPING = {"es": 2}
+#: The Ortografía (2010) separates those groups with a thin space, never CLDR's full stop:
+#: a narrow no-break space, so that a number never breaks across lines.
+_GROUP_SEPARATOR = {"es": "\u202f"}
 #: Binary units in French: gibioctet, mébioctet, kibioctet, octet.
 _UNITS = {"fr": {"TiB": "Tio", "GiB": "Gio", "MiB": "Mio", "KiB": "Kio", "B": "o"}}
 
@@ -84,9 +86,15 @@ def number(value: float, lang: str, digits: int = 2) -> str:
     """A number with the locale's separators and at most ``digits`` decimals."""
     if not math.isfinite(value):
         return "—"
-    pattern = "#,##0" + ("." + "#" * digits if digits else "")
+    return _decimal(value, "#,##0" + ("." + "#" * digits if digits else ""), lang)
+
+
+def _decimal(value: float, pattern: str, lang: str) -> str:
     grouping = abs(value) >= 10 ** (2 + _MIN_GROUPING.get(lang, 1))
-    return format_decimal(value, format=pattern, locale=lang, group_separator=grouping)
+    written = format_decimal(value, format=pattern, locale=lang, group_separator=grouping)
+    if grouping and lang in _GROUP_SEPARATOR:  # Spanish: "." is only ever the group separator here
+        written = written.replace(".", _GROUP_SEPARATOR[lang])
+    return written
 
 
 def unit(name: str, lang: str) -> str:
@@ -111,9 +119,7 @@ def size(text: str, lang: str) -> str:
 
 def fixed(value: float, lang: str, digits: int) -> str:
     """A number with the locale's separators and exactly ``digits`` decimals (``66,0``)."""
-    pattern = "#,##0" + ("." + "0" * digits if digits else "")
-    grouping = abs(value) >= 10 ** (2 + _MIN_GROUPING.get(lang, 1))
-    return format_decimal(value, format=pattern, locale=lang, group_separator=grouping)
+    return _decimal(value, "#,##0" + ("." + "0" * digits if digits else ""), lang)
 
 
 #: The shortest duration a page shows as a number; anything shorter reads "under" it (`seconds_under`).

@@ -8,7 +8,7 @@ Spanish (``docs/es``) is the source. For every page, each translation must have:
 - the same link targets;
 - the same admonition and tab structure;
 - the same numbers in its prose, once each language's separators are normalised (``28,6`` is
-  ``28.6``, and ``15.000`` in Spanish is ``15,000`` in English).
+  ``28.6``, and ``15 000``, with a thin space, in Spanish is ``15,000`` in English).
 
 A measured value (``<!-- value: block=ID metric=NAME -->``) counts as a number, so every
 language names the same block and metric. A number that genuinely differs between languages is
@@ -115,7 +115,7 @@ def normalise_number(token: str, lang: str) -> str:
     """The language-independent spelling of a number as written in ``lang``.
 
     Examples:
-        >>> normalise_number("15.000", "es"), normalise_number("28,6", "fr"), normalise_number("1,076", "en")
+        >>> normalise_number("15\\u202f000", "es"), normalise_number("28,6", "fr"), normalise_number("1,076", "en")
         ('15000', '28.6', '1076')
         >>> normalise_number("3\\u202f680", "fr")
         '3680'
