@@ -506,7 +506,8 @@ def test_a_column_header_never_stacks_two_brackets():
 
 def test_the_summary_writes_counts_up_to_ten_in_words_and_a_pair_alike():
     """Running text writes small numbers in words ("tres de los cinco", "on one test machine", "Eight are not
-    tested by design"), larger ones in digits, and the two counts of one phrase alike ("13 of the 28")."""
+    tested by design"), larger ones in digits, and the two counts of one phrase alike ("13 of the 28"); a list
+    that continues that phrase (French) alike too, while a sentence never opens with a numeral."""
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={"skip": True})
@@ -517,7 +518,8 @@ def test_the_summary_writes_counts_up_to_ten_in_words_and_a_pair_alike():
             "has ROCm</li></ul>") in shown
     assert "<li>Ocho se excluyen deliberadamente de las pruebas.</li><li>Siete se han omitido porque ninguna máquina de " \
         "pruebas tiene ROCm.</li>" in fragments.page_summary(blocks, "es")
-    assert "<li>huit blocs sont volontairement exclus des tests;</li><li>sept blocs n&#x27;ont pas été exécutés car aucune machine de " \
+    # a French list continues its first sentence: after « 13 blocs de code sur 28 », its counts are digits too
+    assert "<li>8 blocs sont volontairement exclus des tests;</li><li>7 blocs n&#x27;ont pas été exécutés car aucune machine de " \
         "test ne dispose de ROCm.</li>" in fragments.page_summary(blocks, "fr")
     small = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 2
     line = " ".join(_words(fragments.page_summary(small, "es")).split())

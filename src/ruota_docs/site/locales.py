@@ -180,15 +180,16 @@ class _Number(str):
 
 
 class _Digits(_Number):
-    """A number that ``{x:w}`` writes in digits all the same (`digits`)."""
+    """A number that ``{x:w}`` writes in digits all the same (`digits`); ``{x:W}`` starts a sentence,
+    which a numeral never does, and keeps its word."""
 
     def __format__(self, spec: str) -> str:
-        return str(self) if spec and spec[0] in "wW" else super().__format__(spec)
+        return str(self) if spec and spec[0] == "w" else super().__format__(spec)
 
 
 def digits(value: int, lang: str) -> _Number:
-    """``value`` for a template that writes it in words (``{x:w}``), kept in digits: two counts of one
-    phrase are written alike, "5 of 18" rather than "five of 18"."""
+    """``value`` for a template that writes it in words (``{x:w}``), kept in digits: the counts of one
+    phrase or one list are written alike, "5 of 18" rather than "five of 18"."""
     return _Digits(value, lang)
 
 
