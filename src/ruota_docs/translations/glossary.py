@@ -7,7 +7,7 @@ it finds in the prose of that language's pages::
 
     language: es
     terms:
-      - concept: GPU kernel (compiled GPU code), as practitioners say it
+      - concept: GPU kernel (compiled GPU code), the term practitioners use
         use: kernel
         avoid: {núcleo: kernel, núcleos: kernels}   # or a list: [núcleo, núcleos]
         allow: [núcleo de Linux]                    # phrases where a variant is right
