@@ -516,6 +516,8 @@ def test_the_summary_writes_counts_up_to_ten_in_words_and_a_pair_alike():
     assert "On this page, 13 of the 28 code blocks have been verified on one test machine (last run: " in shown
     assert ("The others:</p><ul><li>Eight are not tested by design</li><li>Seven were skipped because no test machine "
             "has ROCm</li></ul>") in shown
+    # Spanish writes in words every number one word writes (up to thirty), so its summary is words throughout
+    assert "se han verificado trece de los veintiocho bloques de código" in fragments.page_summary(blocks, "es")
     assert "<li>Ocho se excluyen deliberadamente de las pruebas.</li><li>Siete se han omitido porque ninguna máquina de " \
         "pruebas tiene ROCm.</li>" in fragments.page_summary(blocks, "es")
     # a French list continues its first sentence: after « 13 blocs de code sur 28 », its counts are digits too

@@ -142,13 +142,17 @@ def test_the_summary_agrees_with_its_counts():
 
 
 def test_numbers_in_words_and_in_digits():
-    """``{n:w}`` writes zero to ten in words (``wn``/``wf``: the forms of one before a noun), digits above,
-    and a counted string still picks its plural form by the number."""
+    """``{n:w}`` writes zero to ten in words in English and French, and in Spanish every number one word
+    writes, up to thirty, as the RAE's Ortografía recommends (``wn``/``wf``: the forms before a masculine or a
+    feminine noun), digits above; a counted string still picks its plural form by the number."""
     from ruota_docs.site.locales import _shown
     assert "{n:w} {n:wn} {n:wf} {n:Wf}".format(n=_shown(1, "es")) == "uno un una Una"
+    assert "{n:w} {n:wn} {n:wf}".format(n=_shown(21, "es")) == "veintiuno veintiún veintiuna"
     assert "{n:w} {n:wf}".format(n=_shown(1, "fr")) == "un une"
     assert "{n:w} {m:w} {k:w}".format(n=_shown(10, "en"), m=_shown(11, "en"), k=_shown(2.5, "en")) == "ten 11 2.5"
-    assert text("es", "summary_rest_alike", count=13, what="x") == "Los otros 13 x."
+    assert "{n:w} {m:w} {k:w}".format(n=_shown(11, "fr"), m=_shown(28, "es"), k=_shown(31, "es")) == "11 veintiocho 31"
+    assert text("es", "summary_rest_alike", count=13, what="x") == "Los otros trece x."
+    assert text("es", "summary_rest_alike", count=31, what="x") == "Los otros 31 x."
     assert text("es", "summary_rest_alike", count=1, what="x") == "El bloque restante x."
 
 

@@ -17,7 +17,7 @@ from markupsafe import Markup
 from ruota_docs.site import charts, formatting, groups, machine_names, reasons
 from ruota_docs.site.fragment_templates import add_globals, render, render_kept
 from ruota_docs.translations import staleness
-from ruota_docs.site.locales import STRINGS, digits, text
+from ruota_docs.site.locales import STRINGS, digits, in_words, text
 from ruota_docs.records import verdicts
 from ruota_docs.records.schema import BACKENDS, Machine, Record, Result
 from ruota_docs.records.verdicts import MachineResult, Verdict
@@ -372,12 +372,13 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
         else:  # "en una o en las dos máquinas de pruebas"
             where = text(lang, "machines_either")
         key = "summary_all" if counts["passed"] == total else "summary"  # every block verified, or some
-        pair = (counts["passed"], total) if total <= 10 else (digits(counts["passed"], lang), digits(total, lang))
+        words = in_words(total, lang)
+        pair = (counts["passed"], total) if words else (digits(counts["passed"], lang), digits(total, lang))
         parts = [text(lang, key, passed=pair[0], total=pair[1], machines=where,
                       date=formatting.date(max(stamps) if stamps else None, lang))]
     rest = [(key, counts[key]) for key in _NOT_VERIFIED if counts[key]]
     items, after = _summary_rest(rest, bool(counts["passed"]), parts, _needed_by_skipped(blocks_verdicts, lang), lang,
-                                 in_digits=total > 10)
+                                 in_digits=not in_words(total, lang))
     state = "failed" if counts["failed"] else (
         "passed" if (counts["passed"] or counts["parsed"]) and not counts["pending"] else "stale")
     return render("page_summary", state=state, parts=parts, items=items, after=after, lang=lang)

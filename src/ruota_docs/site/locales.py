@@ -147,15 +147,24 @@ STRINGS: Mapping[str, dict[str, Entry]] = _Tables(0)
 LANGUAGE_NAMES: Mapping[str, dict[str, str]] = _Tables(1)
 
 
-#: Small numbers as running text writes them, zero to ten (style guides of all three languages
-#: spell these out in prose; tables and panels keep digits).
+#: Small numbers as running text writes them (tables and panels keep digits): zero to ten in English
+#: and French, as their style guides ask; in Spanish every number one word writes, up to thirty, as the
+#: RAE's Ortografía (2010) recommends.
 _WORDS = {
-    "es": "cero uno dos tres cuatro cinco seis siete ocho nueve diez".split(),
+    "es": ("cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciséis "
+           "diecisiete dieciocho diecinueve veinte veintiuno veintidós veintitrés veinticuatro veinticinco "
+           "veintiséis veintisiete veintiocho veintinueve treinta").split(),
     "fr": "zéro un deux trois quatre cinq six sept huit neuf dix".split(),
     "en": "zero one two three four five six seven eight nine ten".split(),
 }
-#: The forms of one that differ: before a masculine noun (``n``) and before a feminine one (``f``).
-_ONE = {"es": {"n": "un", "f": "una"}, "fr": {"f": "une"}}
+#: The forms that differ before a masculine noun (``n``) and before a feminine one (``f``).
+_GENDERED = {("es", 1): {"n": "un", "f": "una"}, ("es", 21): {"n": "veintiún", "f": "veintiuna"},
+             ("fr", 1): {"f": "une"}}
+
+
+def in_words(value: int, lang: str) -> bool:
+    """Whether running text in ``lang`` writes the count ``value`` in words (``{x:w}``)."""
+    return 0 <= value < len(_WORDS.get(lang, ()))
 
 
 class _Number(str):
@@ -175,7 +184,7 @@ class _Number(str):
         words = _WORDS.get(self.lang)
         if words is None or self.value != int(self.value) or not 0 <= self.value < len(words):
             return str(self)  # a large number (or a language without words) keeps its digits
-        word = _ONE.get(self.lang, {}).get(spec[1:], words[1]) if self.value == 1 else words[int(self.value)]
+        word = _GENDERED.get((self.lang, int(self.value)), {}).get(spec[1:], words[int(self.value)])
         return word[:1].upper() + word[1:] if spec[0] == "W" else word
 
 
