@@ -182,7 +182,7 @@ class _Number(str):
         if not spec or spec[0] not in "wW":
             return super().__format__(spec)
         words = _WORDS.get(self.lang)
-        if words is None or self.value != int(self.value) or not 0 <= self.value < len(words):
+        if words is None or self.value != int(self.value) or not in_words(int(self.value), self.lang):
             return str(self)  # a large number (or a language without words) keeps its digits
         word = _GENDERED.get((self.lang, int(self.value)), {}).get(spec[1:], words[int(self.value)])
         return word[:1].upper() + word[1:] if spec[0] == "W" else word
