@@ -105,8 +105,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-#: Debian 12's ROCm device libraries (5.2) stop at gfx1036, so clang gets none (-nogpulib), for every target alike,
-#: and links the one the kernel calls, ockl (work-item and group ids), by hand. hipcc links them all where they exist.
+#: Debian 12's ROCm device libraries (5.2) stop at gfx1036, so clang is given none (-nogpulib), for every target
+#: alike, and the one library the kernel calls, ockl (work-item and group IDs), is linked in by hand.
+#: hipcc links them all where they exist.
 DEVICE_LIBS = Path("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode")
 
 

@@ -2,7 +2,7 @@
 
 PyPI's JSON API (https://pypi.org/pypi/NAME/json) gives a project's newest release in
 ``info.version``. When a new release comes out this block fails, naming it, so that the pages
-are updated instead of going on naming an old version as the newest.
+are updated rather than continuing to name an old version as the newest.
 """
 
 import json

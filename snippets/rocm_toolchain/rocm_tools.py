@@ -121,7 +121,7 @@ def default_library():
 
 
 def carries(library, target):
-    """Print, in two lines, the gfx targets in a library and whether ``target`` is among them;
+    """Print, on two lines, the gfx targets in a library and whether ``target`` is among them;
     return the targets."""
     targets = gfx_targets(library)
     tensile = tensile_targets(library)
