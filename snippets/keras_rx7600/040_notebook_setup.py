@@ -4,13 +4,13 @@ import os
 
 os.environ["KERAS_BACKEND"] = "torch"  # before anything imports keras
 
+# PyTorch before TensorFlow, as in the training script: the other order can abort the process.
+import keras
+import torch
 import tensorflow as tf
 
 # TensorFlow only feeds data: keep it on the CPU, away from the GPU.
 tf.config.set_visible_devices([], "GPU")
-
-import keras
-import torch
 
 keras.utils.set_random_seed(42)
 assert keras.backend.backend() == "torch", (

@@ -91,3 +91,20 @@ def test_claim_is_shortened_from_the_left():
     line = "word " * 40 + f"<!-- fact: checked=2026-12-06 source={URL} -->"
     shown = fact_directive.claim(line, f" checked=2026-12-06 source={URL} ")
     assert shown.startswith("…") and len(shown) == 90 and shown.endswith("word")
+
+
+def test_a_source_dated_twice_on_one_page_is_named_at_the_older_date(tmp_path):
+    """The summary cites a source checked on the 6th, the body the same source checked on the 5th: a reader
+    sees two dates for one reading. The older directive is reported, with the date to write."""
+    (tmp_path / "en").mkdir()
+    other = "https://example.org/other"
+    (tmp_path / "en" / "x.md").write_text(
+        f"In short <!-- fact: checked=2026-12-06 source={URL} source={other} -->.\n\n"
+        f"In the body <!-- fact: checked=2026-12-05 source={URL} -->.\n\n"
+        f"Elsewhere <!-- fact: checked=2026-12-01 source=https://example.org/alone -->.\n", encoding="utf-8")
+    (tmp_path / "en" / "y.md").write_text(f"Another page <!-- fact: checked=2026-11-30 source={URL} -->.\n",
+                                          encoding="utf-8")
+    found, problems = fact_directive.in_pages(tmp_path, dt.date(2026, 12, 7))
+    assert len(found) == 4
+    assert [(p, n) for p, n, _ in problems] == [("en/x.md", 3)]  # another page may have read it another day
+    assert f"{URL} is dated 2026-12-05 here but 2026-12-06 at line 1" in problems[0][2]

@@ -172,7 +172,7 @@ def test_summary_line_with_singulars():
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     line = _words(fragments.page_summary([(_block(), passed), (_block("rocm"), skipped)], "fr"))
     assert ("Sur cette page, un bloc de code sur deux a été vérifié sur une machine de test (dernière exécution : "
-            "1er décembre 2026). Le bloc restant n'a pas été exécuté car aucune machine de test ne dispose "
+            "1er décembre 2026). Le bloc restant n'a pas été exécuté, car aucune machine de test ne dispose "
             "de ROCm.") in line
     assert "La raison figure" not in line  # the sentence has just said it
 
@@ -521,7 +521,7 @@ def test_the_summary_writes_counts_up_to_ten_in_words_and_a_pair_alike():
     assert "<li>Ocho se excluyen deliberadamente de las pruebas.</li><li>Siete se han omitido porque ninguna máquina de " \
         "pruebas tiene ROCm.</li>" in fragments.page_summary(blocks, "es")
     # a French list continues its first sentence: after « 13 blocs de code sur 28 », its counts are digits too
-    assert "<li>8 blocs sont volontairement exclus des tests;</li><li>7 blocs n&#x27;ont pas été exécutés car aucune machine de " \
+    assert "<li>8 blocs sont volontairement exclus des tests;</li><li>7 blocs n&#x27;ont pas été exécutés, car aucune machine de " \
         "test ne dispose de ROCm.</li>" in fragments.page_summary(blocks, "fr")
     small = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 2
     line = " ".join(_words(fragments.page_summary(small, "es")).split())
@@ -534,6 +534,10 @@ def test_the_summary_writes_counts_up_to_ten_in_words_and_a_pair_alike():
         fragments.page_summary(listed, "en")
     assert "<li>deux blocs sont volontairement exclus des tests;</li>" in fragments.page_summary(listed, "fr")
     assert "<li>un bloc est volontairement exclu des tests;</li>" in fragments.page_summary(listed[:3], "fr")
+    # among digits, one block is still « un bloc »: an article as much as a count
+    one_skipped = [(_block(), passed)] * 11 + [(never_run, Verdict([]))] * 8 + [(_block("rocm"), skipped)]
+    assert "<li>8 blocs sont volontairement exclus des tests;</li><li>un bloc n&#x27;a pas été exécuté, car" in \
+        fragments.page_summary(one_skipped, "fr")
 
 
 @pytest.mark.parametrize("lang, said", [
@@ -551,3 +555,32 @@ def test_a_block_verified_on_one_machine_and_changed_since_it_ran_on_another_say
                            lang)
     assert " ".join(_words(shown).split()) == said
     assert "ruota-mark-stale" in shown and "ruota-mark-passed" in shown
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "Skipped on CPU x86_64: requires network access Not yet verified on NVIDIA H100 (CUDA): this code has "
+           "changed since it ran there"),
+    ("es", "Sin verificar en NVIDIA H100 (CUDA): el código cambió desde que se ejecutó allí"),
+    ("fr", "Pas encore vérifié sur NVIDIA H100 (CUDA) : ce code a changé depuis qu'il y a été exécuté"),
+])
+def test_a_stale_line_under_a_line_that_names_a_machine_names_its_own(lang, said):
+    """Skipped on the CPU, changed since it ran on the H100: a bare "Not yet verified: … since it last ran" under
+    "Skipped on CPU" would read as if the CPU's run were the old one."""
+    shown = _words(fragments.mark(_block("network"), Verdict([
+        MachineResult("cpu", CPU, "skipped", _entry("skipped", "requires network access")),
+        MachineResult("h100", "NVIDIA H100 (CUDA)", "stale", _entry("passed", ran_at="2026-12-01T08:00:00Z"))]), lang))
+    assert said in " ".join(shown.split())
+    # stale everywhere, with no other line: nothing to tell apart, and no machine to name
+    alone = _words(fragments.mark(block(), verdict(("NVIDIA H100 (CUDA)", "stale", None)), lang))
+    assert "H100" not in alone and text(lang, "stale") in " ".join(alone.split())
+
+
+def test_a_data_block_parsed_in_its_current_form_is_not_called_unverified_elsewhere():
+    """Syntax does not depend on the machine: once a YAML block parsed as it stands, an older parse on another
+    machine adds no line (it would say the block "ran" there, and leave the parse line looking unplaced)."""
+    data = SimpleNamespace(kind="data", requirements=(), not_run_reason=None, evidence=None, page="es/p.md")
+    both = verdict((CPU, "passed", "2026-12-01T08:00:00Z"), ("NVIDIA H100 (CUDA)", "stale", None))
+    assert " ".join(_words(fragments.mark(data, both, "es")).split()) == \
+        "Sintaxis válida (comprobada el 1 de diciembre de 2026)"
+    # a code block in the same case keeps its line: the H100 could well print something else
+    assert "Sin verificar en NVIDIA H100" in _words(fragments.mark(block(), both, "es"))

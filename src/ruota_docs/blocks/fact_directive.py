@@ -185,7 +185,24 @@ def in_pages(docs_dir: Path, today: dt.date) -> tuple[list[Found], list[tuple[st
             if future:
                 problems.append((page, number, future))
             found.append(Found(page, number, fact, claim(lines[number - 1], args)))
+        # a date in the future is reported above: it is no reading for the others to follow
+        problems.extend(_dated_twice([f for f in found if f.page == page and f.fact.checked <= today]))
     return found, problems
+
+
+def _dated_twice(facts: list[Found]) -> list[tuple[str, int, str]]:
+    """A source the page shows as checked on two days: the reader who meets it in the summary and again in
+    the body sees two dates for one source, and cannot tell which reading holds."""
+    latest: dict[str, Found] = {}
+    for found in facts:
+        for source in found.fact.sources:
+            if source not in latest or found.fact.checked > latest[source].fact.checked:
+                latest[source] = found
+    return [(found.page, found.line, f"{source} is dated {found.fact.checked} here but {newer.fact.checked} at line "
+             f"{newer.line}: one source shows one date on a page; write {newer.fact.checked} here if that reading "
+             "covers this claim too, or check the claim again")
+            for found in facts for source in found.fact.sources
+            if (newer := latest[source]).fact.checked > found.fact.checked]
 
 
 def claim(line: str, args: str) -> str:

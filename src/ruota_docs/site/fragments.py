@@ -202,13 +202,15 @@ def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | No
                 [r for key in keys for r in _by_reason(verdict)[key]], on_page))
             where = _phrases(found_groups, ("skipped",), lang)
             lines.append(("skipped", text(lang, "skipped_on", machines=where, reason=reason)))
-    if not passed and not verdict.by_state("failed") and block.not_run_reason is None:
-        if verdict.by_state("stale"):
+    failed = verdict.by_state("failed")
+    parsed = passed and getattr(block, "kind", "") == "data"
+    if verdict.by_state("stale") and block.not_run_reason is None and not parsed:  # syntax is the same everywhere
+        if passed or failed or skipped:  # the lines above name machines: this one names its own
+            lines.append(("stale", text(lang, "stale_on", machines=_phrases(found, ("stale",), lang))))
+        else:
             lines.append(("stale", text(lang, "stale")))
-        elif not skipped:
-            lines.append(("never", text(lang, "never")))
-    elif verdict.by_state("stale") and block.not_run_reason is None:  # current elsewhere, changed since it ran here
-        lines.append(("stale", text(lang, "stale_on", machines=_phrases(found, ("stale",), lang))))
+    elif not (passed or failed or skipped) and block.not_run_reason is None:
+        lines.append(("never", text(lang, "never")))
     return render("mark", lines=lines, lang=lang)
 
 
@@ -405,7 +407,8 @@ def _summary_rest(rest: list[tuple[str, int]], some_passed: bool, parts: list[st
         parts.append(text(lang, opening + "_alike", count=left, what=said(*rest[0])))
     else:
         parts.append(text(lang, opening + "_list", count=left))
-        items = [text(lang, "summary_item", count=digits(n, lang) if in_digits else n, what=said(key, n))
+        # « un bloc » is an article as much as a count: written so even where the others are digits
+        items = [text(lang, "summary_item", count=digits(n, lang) if in_digits and n != 1 else n, what=said(key, n))
                  for key, n in rest]
         # punctuated as the language punctuates a list that ends a sentence (French: « ; » then a full stop)
         sep, end = text(lang, "summary_item_sep"), text(lang, "summary_item_end")

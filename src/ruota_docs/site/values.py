@@ -125,7 +125,7 @@ def _others(ordered, chosen: MachineResult, main: str, shown, lang: str) -> str:
         where = (machine_names.name(results[0], lang) if len(results) == 1
                  else text(lang, "machines_count", count=len(results)))
         notes.append(text(lang, "value_on", value=number, machine=where))
-    sentences = [text(lang, "value_also", values="; ".join(notes))] if notes else []
+    sentences = [text(lang, "value_also", values="; ".join(notes), count=len(notes))] if notes else []
     if len(same) > SAME_NAMED:
         sentences.append(text(lang, "value_same", count=len(same)))
     elif same:
