@@ -438,11 +438,12 @@ CODE_SAMPLES_JS = """() => {
 }"""
 
 
-def axe_audit(page, include: list[str] | None = None, colours_only: bool = False) -> list[str]:
+def axe_audit(page, include: list[str] | None = None, colours_only: bool = False, colours: bool = True) -> list[str]:
     """axe-core's serious and critical WCAG 2.1 A/AA violations on ``page`` as it is now, one line
     per element (rule, impact, element, why): in the elements ``include`` selects, or the whole
     page, where highlighted code is sampled for contrast (CODE_SAMPLES_JS). ``colours_only``: only
-    the rules a change of colour scheme can change (the page was audited whole in another).
+    the rules a change of colour scheme can change (the page was audited whole in another); ``colours=False``:
+    every rule but those (another copy of the page, with the same styles, was audited for them).
     axe-core comes with axe-playwright-python; it is injected once per loaded page."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         from axe_playwright_python.sync_playwright import Axe
@@ -454,9 +455,10 @@ def axe_audit(page, include: list[str] | None = None, colours_only: bool = False
     else:
         if not colours_only:
             runs.append((None, None, AXE_COLOUR_RULES))
-        runs.append(({"exclude": [[".highlight"]]}, AXE_COLOUR_RULES, []))
-        if page.evaluate(CODE_SAMPLES_JS):
-            runs.append(({"include": [[".highlight [data-axe-sample]"]]}, AXE_COLOUR_RULES, []))
+        if colours:
+            runs.append(({"exclude": [[".highlight"]]}, AXE_COLOUR_RULES, []))
+            if page.evaluate(CODE_SAMPLES_JS):
+                runs.append(({"include": [[".highlight [data-axe-sample]"]]}, AXE_COLOUR_RULES, []))
     found = []
     for context, only, without in runs:
         options = {"runOnly": {"type": "rule", "values": only} if only else {"type": "tag", "values": AXE_TAGS},

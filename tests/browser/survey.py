@@ -194,6 +194,7 @@ class PageReport:
     backgrounds: dict = field(default_factory=dict)  #: scheme → <body> background (0–255 RGBA)
     copied: dict = field(default_factory=dict)  #: block index → {"text": clipboard} or {"error": …}
     axe: dict = field(default_factory=dict)  #: scheme → serious and critical violations (browserkit.axe_audit)
+    colours_audited: bool = True  #: whether the audit included the colour rules (else the source's copy has them)
     axe_seconds: float = 0.0  #: what the audit took on this page, both schemes
 
 
@@ -203,14 +204,19 @@ def _contrasts(page) -> tuple[str, list]:
 
 
 def survey(context, site, pages: list[tuple[str, str]], shots: set[tuple[str, str]], shot_dir: Path,
-           copies: dict | None = None) -> dict:
+           copies: dict | None = None, colours_in: set[str] | None = None) -> dict:
     """Visit each ``(page, lang)`` once; screenshot those in ``shots`` into ``shot_dir``;
-    press the copy button of the blocks ``copies[(page, lang)]`` lists (block indices)."""
+    press the copy button of the blocks ``copies[(page, lang)]`` lists (block indices).
+
+    ``colours_in``: the languages whose copies axe-core's colour rules audit, in both schemes (None: all).
+    Colours come from the stylesheets and the markup, which the copies of a page share (`ruota-docs i18n
+    check` compares their structure), and the colour rules are most of axe-core's time: the other copies
+    get every other rule, in the light scheme."""
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site.origin)
     page, recorder = recorded_page(context, site)
     reports = {}
     for path, lang in pages:
-        report = PageReport(path, lang, site.href(path, lang))
+        report = PageReport(path, lang, site.href(path, lang), colours_audited=colours_in is None or lang in colours_in)
         recorder.clear()
         page.set_viewport_size(DESKTOP)
         page.emulate_media(media="screen", color_scheme="light")
@@ -227,7 +233,10 @@ def survey(context, site, pages: list[tuple[str, str]], shots: set[tuple[str, st
             report.contrast[scheme] = values if found_scheme == scheme else [("scheme", f"data-md-color-scheme is {found_scheme}", 0.0)]
             # the page whole in the light scheme; in the dark one what colours can change
             started = time.monotonic()
-            report.axe[scheme] = axe_audit(page, colours_only=scheme != "default")
+            if colours_in is None or lang in colours_in:
+                report.axe[scheme] = axe_audit(page, colours_only=scheme != "default")
+            elif scheme == "default":
+                report.axe[scheme] = axe_audit(page, colours=False)
             report.axe_seconds += time.monotonic() - started
             if (path, lang) in shots:
                 target = shot_dir / lang / f"{path[:-3].replace('/', '-')}-{'light' if media == 'light' else 'dark'}.jpg"

@@ -31,18 +31,23 @@ CPU = {"backend": "cpu", "gpu_name": None, "arch": None, "vram_bytes": None, "gp
 
 @pytest.mark.parametrize("which", SURVEYS)
 def test_no_serious_or_critical_axe_violation_on_any_page(request, which):
-    """Every page, in every language, in the light and the dark scheme: axe-core finds nothing
-    serious or critical against WCAG 2.1 A and AA."""
+    """Every page, in every language: axe-core finds nothing serious or critical against WCAG 2.1 A and AA.
+    The colour rules run in the light and the dark scheme on every page whose colours differ: each page of the
+    real site in its source language (its translations share its styles and markup), every page of the fixture
+    site (where translations show a banner of their own)."""
     reports = request.getfixturevalue(which)
     problems, audited = [], 0
     for (page, lang), report in sorted(reports.items()):
-        for scheme in SCHEMES:
+        for scheme in SCHEMES if report.colours_audited else SCHEMES[:1]:
             if scheme not in report.axe:
                 problems.append(f"{lang}/{page} [{scheme}]: not audited")
                 continue
             audited += 1
             problems += [f"{lang}/{page} [{scheme}]: {found}" for found in report.axe[scheme]]
-    assert audited == 2 * len(reports) and {lang for _, lang in reports} == set(LANGUAGES)
+    coloured = {page for (page, _), report in reports.items() if report.colours_audited}
+    assert coloured == {page for page, _ in reports}, "a page whose colours no copy audited"
+    assert audited == sum(2 if r.colours_audited else 1 for r in reports.values()) and \
+        {lang for _, lang in reports} == set(LANGUAGES)
     assert not problems, f"{len(problems)} violations:\n" + "\n".join(problems[:60])
 
 
