@@ -520,9 +520,9 @@ def test_the_summary_writes_counts_up_to_ten_in_words_and_a_pair_alike():
     assert "se han verificado trece de los veintiocho bloques de código" in fragments.page_summary(blocks, "es")
     assert "<li>Ocho se excluyen deliberadamente de las pruebas.</li><li>Siete se han omitido porque ninguna máquina de " \
         "pruebas tiene ROCm.</li>" in fragments.page_summary(blocks, "es")
-    # a French list continues its first sentence: after « 13 blocs de code sur 28 », its counts are digits too
-    assert "<li>8 blocs sont volontairement exclus des tests;</li><li>7 blocs n&#x27;ont pas été exécutés, car aucune machine de " \
-        "test ne dispose de ROCm.</li>" in fragments.page_summary(blocks, "fr")
+    # a French list writes each count as running text does, whatever the first sentence's pair (« 13 … sur 28 »)
+    assert "<li>huit blocs sont volontairement exclus des tests;</li><li>sept blocs n&#x27;ont pas été exécutés, car aucune " \
+        "machine de test ne dispose de ROCm.</li>" in fragments.page_summary(blocks, "fr")
     small = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 2
     line = " ".join(_words(fragments.page_summary(small, "es")).split())
     assert "tres de los cinco" in line and "Los otros dos se excluyen" in line and "en una máquina de pruebas" in line
@@ -534,9 +534,9 @@ def test_the_summary_writes_counts_up_to_ten_in_words_and_a_pair_alike():
         fragments.page_summary(listed, "en")
     assert "<li>deux blocs sont volontairement exclus des tests;</li>" in fragments.page_summary(listed, "fr")
     assert "<li>un bloc est volontairement exclu des tests;</li>" in fragments.page_summary(listed[:3], "fr")
-    # among digits, one block is still « un bloc »: an article as much as a count
-    one_skipped = [(_block(), passed)] * 11 + [(never_run, Verdict([]))] * 8 + [(_block("rocm"), skipped)]
-    assert "<li>8 blocs sont volontairement exclus des tests;</li><li>un bloc n&#x27;a pas été exécuté, car" in \
+    # one block is « un bloc », never « 1 bloc » opening an item; a count above ten stays digits
+    one_skipped = [(_block(), passed)] * 11 + [(never_run, Verdict([]))] * 12 + [(_block("rocm"), skipped)]
+    assert "<li>12 blocs sont volontairement exclus des tests;</li><li>un bloc n&#x27;a pas été exécuté, car" in \
         fragments.page_summary(one_skipped, "fr")
 
 

@@ -379,19 +379,19 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
         parts = [text(lang, key, passed=pair[0], total=pair[1], machines=where,
                       date=formatting.date(max(stamps) if stamps else None, lang))]
     rest = [(key, counts[key]) for key in _NOT_VERIFIED if counts[key]]
-    items, after = _summary_rest(rest, bool(counts["passed"]), parts, _needed_by_skipped(blocks_verdicts, lang), lang,
-                                 in_digits=not in_words(total, lang))
+    items, after = _summary_rest(rest, bool(counts["passed"]), parts, _needed_by_skipped(blocks_verdicts, lang), lang)
     state = "failed" if counts["failed"] else (
         "passed" if (counts["passed"] or counts["parsed"]) and not counts["pending"] else "stale")
     return render("page_summary", state=state, parts=parts, items=items, after=after, lang=lang)
 
 
 def _summary_rest(rest: list[tuple[str, int]], some_passed: bool, parts: list[str], needed: str,
-                  lang: str, in_digits: bool = False) -> tuple[list[str], str]:
+                  lang: str) -> tuple[list[str], str]:
     """The blocks not verified, after the summary's first sentence (appended to ``parts``): one sentence where
     they are alike, else a list (returned); then where to read why (returned, or appended where no list).
-    ``in_digits``: the first sentence wrote its counts in digits. A list that continues it (French: « Les
-    autres : 8 blocs … ») writes its counts alike; a list of sentences ("Eight are …") opens each with a word."""
+    Each count of the list is written as running text writes it, a word up to ten and digits above (« huit
+    blocs », « 12 blocs »), whatever the first sentence's pair needed: the list is sentences or clauses of
+    its own, and « 8 blocs ; un bloc » or « 1 bloc » opening an item read as mistakes."""
     if not rest:
         return [], ""
     left = sum(n for _, n in rest)
@@ -407,9 +407,7 @@ def _summary_rest(rest: list[tuple[str, int]], some_passed: bool, parts: list[st
         parts.append(text(lang, opening + "_alike", count=left, what=said(*rest[0])))
     else:
         parts.append(text(lang, opening + "_list", count=left))
-        # « un bloc » is an article as much as a count: written so even where the others are digits
-        items = [text(lang, "summary_item", count=digits(n, lang) if in_digits and n != 1 else n, what=said(key, n))
-                 for key, n in rest]
+        items = [text(lang, "summary_item", count=n, what=said(key, n)) for key, n in rest]
         # punctuated as the language punctuates a list that ends a sentence (French: « ; » then a full stop)
         sep, end = text(lang, "summary_item_sep"), text(lang, "summary_item_end")
         items = [item + sep for item in items[:-1]] + [items[-1] + end]
