@@ -139,7 +139,7 @@ def test_a_card_compiled_for_but_never_run_on_says_so(project):
     # a card of several targets, compiled for some of them: the others are said not to be, yet
     cards = [("Radeon RX 7000", ("gfx1100", "gfx1102"))]
     for lang, said in (("en", "compiled for gfx1102 (not yet for gfx1100) but not run on any of these cards"),
-                       ("es", "compilados para gfx1102 (aún no para gfx1100), pero ninguno se ha ejecutado en "
+                       ("es", "compilados para gfx1102 (no para gfx1100), pero ninguno se ha ejecutado todavía en "
                               "estas tarjetas"),
                        ("fr", "compilés pour gfx1102 (pas encore pour gfx1100), mais aucun n'a été exécuté sur ces "
                               "cartes")):
