@@ -43,7 +43,7 @@ from _common import ENV, PYTHON, ROOT, report, run_timed
 PROJECT = ("mkdocs.yml", "docs", "snippets", "overrides", "verification", "src")
 PAGE = "docs/es/guides/keras-rx7600.md"
 PAGE_URL = "guides/keras-rx7600/"
-SNIPPET = "snippets/keras_rx7600/010_check_install.py"  #: included by that guide in every language
+SNIPPET = "snippets/keras_rx7600/030_check_install.py"  #: included by that guide in every language
 WORD_ANCHOR = "Su autor entrenó"  #: a sentence of the guide's first paragraph
 PARAGRAPH_ANCHOR = "## Requisitos previos"
 

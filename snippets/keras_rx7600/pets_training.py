@@ -1,4 +1,4 @@
-"""What 060_train_pets.py and 070_train_pets_offline.py share: Keras 3 on the PyTorch
+"""What 110_train_pets.py and 120_train_pets_offline.py share: Keras 3 on the PyTorch
 backend, the input pipeline, MobileNetV2 with a new head, and what is measured.
 
 The guide shows each script with the sections of this file before its own code; run

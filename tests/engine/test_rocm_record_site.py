@@ -22,9 +22,9 @@ def words(fragment: str) -> str:
     return " ".join(_words(fragment).split())
 
 SNIPPETS = {
-    "keras_rx7600/010_check_install.py": "print('torch.version.hip: 6.4')\n",
-    "keras_rx7600/020_assert_rocm.py": "print('ROCm build, GPU visible')\n",
-    "keras_rx7600/030_self_test.py": "print('self-test ok')\n",
+    "keras_rx7600/030_check_install.py": "print('torch.version.hip: 6.4')\n",
+    "keras_rx7600/040_assert_rocm.py": "print('ROCm build, GPU visible')\n",
+    "keras_rx7600/080_self_test.py": "print('self-test ok')\n",
     "stable_diffusion/020_identify_gpu.py": "print('gfx1102: in the ROCm 7.14 table')\n",
     "stable_diffusion/030_tiny_pipeline.py": "print('tiny pipeline')\n",
     "radeon_vii/010_environment_report.py": "print('environment')\n",
@@ -42,8 +42,8 @@ def guide(title: str, *blocks: tuple[str, str]) -> str:
 
 
 PAGES = {
-    "guides/keras-rx7600.md": guide("Keras en una RX 7600: guía", ("", "keras_rx7600/010_check_install.py"),
-                                    ("<!-- requires: rocm -->", "keras_rx7600/020_assert_rocm.py"), ("", "keras_rx7600/030_self_test.py")),
+    "guides/keras-rx7600.md": guide("Keras en una RX 7600: guía", ("", "keras_rx7600/030_check_install.py"),
+                                    ("<!-- requires: rocm -->", "keras_rx7600/040_assert_rocm.py"), ("", "keras_rx7600/080_self_test.py")),
     "guides/stable-diffusion-rocm.md": guide("Stable Diffusion", ("<!-- requires: rocm -->", "stable_diffusion/020_identify_gpu.py"),
                                              ("", "stable_diffusion/030_tiny_pipeline.py")),
     "guides/radeon-vii-windows.md": guide("Radeon VII", ("", "radeon_vii/010_environment_report.py"),

@@ -77,7 +77,7 @@ def _stop_words(cell: evidence.Cell, lang: str, machines: int = 1) -> str:
     """What stops the next level, said of the ``machines`` the cell stands for ("on this machine"): that
     level by name, the block it requires and why that block does not count."""
     block = cell.stopped_by
-    # readers know a block by the snippet it shows (020_assert_rocm.py), not by a line of the Markdown
+    # readers know a block by the snippet it shows (040_assert_rocm.py), not by a line of the Markdown
     included = [path.rsplit("/", 1)[-1] for path in getattr(block, "includes", ()) if path]
     where = (text(lang, "matrix_block_file", file=included[-1]) if len(included) == 1
              else text(lang, "matrix_block", line=block.line))

@@ -1,6 +1,6 @@
 """Reading a failure: what a wrong gradient looks like, and re-running one case under other flags.
 
-Run alone: python 030_narrow_down.py (reference_check.py must sit in the same directory).
+Run alone: python 040_narrow_down.py (reference_check.py must sit in the same directory).
 """
 
 from reference_check import ConvCase, backend_flags, conv_check, default_device, miopen_immediate_flag, report_conv

@@ -5,7 +5,7 @@ gfx1102) the instructions that compute them are the WMMA family. Triton compiles
 for gfx1102 on any Linux machine (``pip install triton``) and the assembly says whether it
 uses them. This shows what the card would execute, not that it runs: only the card can.
 
-    python 110_compiled_for_gfx1102.py
+    python 060_compiled_for_gfx1102.py
 """
 
 import runpy

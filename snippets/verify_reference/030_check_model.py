@@ -1,6 +1,6 @@
 """Check a whole model once: its loss and every parameter's gradient against float64 on the CPU.
 
-Run alone: python 050_check_model.py (reference_check.py must sit in the same directory).
+Run alone: python 030_check_model.py (reference_check.py must sit in the same directory).
 """
 
 from reference_check import Result, backend_flags, default_device, precision_of, relative_error, report

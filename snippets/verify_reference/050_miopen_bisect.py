@@ -1,7 +1,7 @@
 """ROCm: re-run the first-layer check under MIOpen environment variables, one process each.
 
 MIOpen reads its variables when the process starts using it, so every setting gets a
-fresh Python process. Run alone: python 040_miopen_bisect.py (reference_check.py must
+fresh Python process. Run alone: python 050_miopen_bisect.py (reference_check.py must
 sit in the same directory). Elsewhere than on ROCm the variables change nothing.
 """
 

@@ -6,7 +6,7 @@ assembly shows whether it uses it; hipcc and Debian's clang-15 compile the first
 kernel of ``030_hip_first_layer.py`` for gfx906 and for RDNA targets. None of this shows
 that the code runs: only the card can.
 
-    python 050_compiled_for_gfx906.py
+    python 040_compiled_for_gfx906.py
 """
 
 import ast

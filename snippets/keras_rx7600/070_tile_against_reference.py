@@ -5,7 +5,7 @@ the GPU in front of it (ROCm or CUDA: Triton's active driver says which target t
 against ``torch.matmul`` in float64 on the CPU from the same float16 inputs, as
 *Verify against a reference* teaches. Without a GPU there is nothing to run it on.
 
-    python 120_tile_against_reference.py
+    python 070_tile_against_reference.py
 """
 
 import runpy

@@ -1,7 +1,7 @@
 """Train MobileNetV2 on Oxford-IIIT Pet with Keras 3 on the PyTorch backend.
 
-    python 060_train_pets.py                         # GPU, if PyTorch sees one
-    KERAS_TORCH_DEVICE=cpu python 060_train_pets.py  # same script, on the CPU
+    python 110_train_pets.py                         # GPU, if PyTorch sees one
+    KERAS_TORCH_DEVICE=cpu python 110_train_pets.py  # same script, on the CPU
 
 The first run downloads the data set into ./datasets (TFDS) and the ImageNet
 weights (Keras). The setup and the training are pets_training.py's, loaded first.

@@ -1,4 +1,4 @@
-"""060_train_pets.py offline: the same pipeline, with nothing downloaded.
+"""110_train_pets.py offline: the same pipeline, with nothing downloaded.
 
 The only differences from the real script: TFDS serves random images with
 the data set's exact spec (tfds.testing.mock_data), MobileNetV2 starts from
