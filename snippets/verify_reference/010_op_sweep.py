@@ -69,7 +69,7 @@ check("avg_pool2d 3x3/2", lambda x: F.avg_pool2d(x, 3, stride=2, padding=1),
 for name, activation in (("relu", F.relu), ("gelu", F.gelu), ("silu", F.silu)):
     check(name, activation, [randn(4096, 256)], grads=("grad_input",))
 
-# Softmax and cross-entropy (the loss is a scalar; its gradient is the logits').
+# Softmax and cross-entropy (the loss is a scalar: what is compared is its gradient with respect to the logits).
 check("softmax", lambda x: F.softmax(x, dim=-1), [randn(64, 1000)], grads=("grad_input",))
 targets = torch.randint(0, 1000, (64,), generator=torch.Generator().manual_seed(SEED))
 check("cross_entropy", lambda x: F.cross_entropy(x, targets.to(x.device)), [randn(64, 1000)],
