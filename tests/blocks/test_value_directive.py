@@ -12,7 +12,7 @@ from ruota_docs.blocks import value_directive
 @pytest.mark.parametrize(("args", "message"), [
     ("block=b", "value: needs metric="),
     ("metric=m", "value: needs block="),
-    ("block=b metric=m colour=red", "value: takes block=, metric=, unit=, digits=, machine= (got 'colour=red')"),
+    ("block=b metric=m colour=red", "value: takes block=, metric=, unit=, digits=, machine=, alike= (got 'colour=red')"),
     ("block=b metric=m digits=two", "value: digits= must be a whole number (got 'two')"),
     ("block=b metric=m machine=tpu", "value: machine= is gpu or cpu (got 'tpu')"),
 ])

@@ -333,8 +333,15 @@ def test_several_metrics_that_read_the_same_are_said_once():
         value_directive.parse("block=bench metric=peak_a,peak_b unit=MiB"), same, "en", "en/index.md") + ".</p>")
     assert re.sub(r"<[^>]+>", "", sentence_html).replace("\u00a0", " ") == (
         "The peak was 67.2 MiB in both cases (measured on an NVIDIA H200 on 20 November 2026).")
+    # alike=once: a sentence that says "the same peak" gets the value alone; values that differ are still all given
+    assert words("peak_a,peak_b alike=once", "en") == "67.2 MiB (measured on an NVIDIA H200 on 20 November 2026)"
+    assert words("peak_a,peak_c alike=once", "en").count("MiB") == 2
     with pytest.raises(value_directive.ValueDirectiveError, match="several separated by commas"):
         value_directive.parse("block=bench metric=peak_a,")
+    with pytest.raises(value_directive.ValueDirectiveError, match="alike= is cases or once"):
+        value_directive.parse("block=bench metric=peak_a,peak_b alike=both")
+    with pytest.raises(value_directive.ValueDirectiveError, match="applies to several metrics"):
+        value_directive.parse("block=bench metric=peak_a alike=once")
 
 
 def test_a_value_measured_alike_everywhere_is_said_of_one_machine_beside_one():

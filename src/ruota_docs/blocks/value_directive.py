@@ -13,10 +13,13 @@ from dataclasses import dataclass
 
 #: The directive anywhere in text; code blocks are left out by the callers.
 DIRECTIVE = re.compile(r"<!--[ \t]*value[ \t]*:(?P<args>.*?)-->", re.S)
-_OPTIONS = ("block", "metric", "unit", "digits", "machine")
+_OPTIONS = ("block", "metric", "unit", "digits", "machine", "alike")
 #: Which machine's value a sentence gives first: ``gpu`` where the figure is about the GPU even
 #: though the block also runs on a CPU (a numerical check), ``cpu`` the other way round.
 MACHINES = ("gpu", "cpu")
+#: How several metrics that read the same are written: the value and "in both cases" (``cases``),
+#: or the value alone (``once``) where the sentence already says they are the same.
+ALIKE = ("cases", "once")
 
 
 class ValueDirectiveError(ValueError):
@@ -32,6 +35,7 @@ class Value:
     unit: str = ""
     digits: int | None = None
     machine: str = ""  #: ``gpu``, ``cpu``, or empty: the GPU's unless the block needs none
+    alike: str = "cases"  #: one of `ALIKE`
 
     @property
     def metrics(self) -> tuple[str, ...]:
@@ -45,7 +49,7 @@ class Value:
 
 
 def parse(args: str) -> Value:
-    """Read ``block=ID metric=NAME[,NAME…] [unit=U] [digits=N] [machine=gpu|cpu]``.
+    """Read ``block=ID metric=NAME[,NAME…] [unit=U] [digits=N] [machine=gpu|cpu] [alike=cases|once]``.
 
     Raises `ValueDirectiveError`, naming what is wrong, for anything else.
     """
@@ -72,8 +76,13 @@ def parse(args: str) -> Value:
     machine = options.get("machine", "")
     if machine and machine not in MACHINES:
         raise ValueDirectiveError(f"value: machine= is gpu or cpu (got {machine!r})")
+    alike = options.get("alike", "cases")
+    if alike not in ALIKE:
+        raise ValueDirectiveError(f"value: alike= is cases or once (got {alike!r})")
+    if alike == "once" and "," not in options["metric"]:
+        raise ValueDirectiveError("value: alike= applies to several metrics (metric=a,b)")
     return Value(options["block"], options["metric"], options.get("unit", ""), int(digits) if digits else None,
-                 machine)
+                 machine, alike)
 
 
 def in_text(text: str, skip_lines=frozenset()) -> list[tuple[int, str]]:

@@ -140,12 +140,15 @@ _SHOWN = re.compile(r'^<span class="ruota-value"[^>]*>([^<]*)<span class="ruota-
 def render_all(value: Value, verdict: Verdict | None, lang: str, page: str = "", needs_gpu: bool = True) -> str:
     """A value directive that names several metrics (``metric=a,b``): each as `render` writes it,
     joined ("67.2 MiB and 80.1 MiB"), or, where they read the same, the value once and "in both
-    cases" ("in each of the three cases"), so that a sentence never repeats one number as if it were two."""
+    cases" ("in each of the three cases"), so that a sentence never repeats one number as if it were two;
+    with ``alike=once``, the value alone, for a sentence that already says the values are the same."""
     if len(value.metrics) == 1:
         return render(value, verdict, lang, page, needs_gpu)
     parts = [render(replace(value, metric=m), verdict, lang, page, needs_gpu) for m in value.metrics]
     shown = [_SHOWN.match(part) for part in parts]
     if all(shown) and len({m[1] for m in shown if m}) == 1:
+        if value.alike == "once":
+            return parts[0]
         both = text(lang, "value_both") if len(parts) == 2 else text(lang, "value_each", count=len(parts))
         return f'{parts[0]} {html.escape(both)}'
     return formatting.join(parts, lang)
