@@ -75,10 +75,11 @@ def screenshots() -> Path:
 
 @pytest.fixture(scope="session")
 def real_survey(site, browser, screenshots) -> dict:
-    """Every page of the real site in every language, visited once (see survey.py);
-    full-page screenshots of the guides go to test-artifacts/screenshots/<lang>/."""
+    """Every page of the real site in every language, visited once (see survey.py); full-page
+    screenshots of the guides in their source language go to test-artifacts/screenshots/<lang>/
+    (the translations share their layout, and the layout checks measure every copy)."""
     pages = [(page, lang) for page in site.pages() for lang in browserkit.LANGUAGES]
-    shots = {(page, lang) for page, lang in pages if page.startswith("guides/")}
+    shots = {(page, lang) for page, lang in pages if page.startswith("guides/") and lang == SOURCE}
     context = browser.new_context(base_url=site.url, viewport=survey.DESKTOP)
     try:
         copies = {key: [b.index for b in blocks] for key, blocks in browserkit.copy_plan(site).items()}
@@ -91,13 +92,13 @@ def real_survey(site, browser, screenshots) -> dict:
 
 @pytest.fixture(scope="session")
 def fixture_survey(fixture_site, browser, screenshots) -> dict:
-    """The fixture site's pages with records (home, status page), visited once;
-    screenshots in test-artifacts/screenshots/fixture/<lang>/."""
+    """The fixture site's pages with records (home, status page), visited once, without
+    screenshots (the real site's guides have them)."""
     pages = [(page, lang) for page in ("index.md", "verification-status.md") for lang in browserkit.LANGUAGES]
     context = browser.new_context(base_url=fixture_site.url, viewport=survey.DESKTOP)
     try:
         copies = {key: [b.index for b in blocks] for key, blocks in browserkit.copy_plan(fixture_site).items() if key in pages}
-        return survey.survey(context, fixture_site, pages, set(pages), screenshots / "fixture", copies)
+        return survey.survey(context, fixture_site, pages, set(), screenshots / "fixture", copies)
     finally:
         context.close()
 
