@@ -348,15 +348,22 @@ def fixture_output(machine_id: str, block) -> str:
     return "\n".join(lines)
 
 
-def make_fixture_repo(dest: Path) -> Path:
-    """A copy of the repository's docs with fixture blocks on the home pages and a
-    synthetic ledger of two machines (passed, failed, skipped and stale records)."""
+def copy_repo(dest: Path, folders=("docs", "snippets", "overrides", "verification")) -> Path:
+    """What the site is built from, copied to ``dest`` as it is now: a preview served from the copy
+    does not rebuild when the tests running beside it write the repository's records."""
     dest.mkdir(parents=True)
     shutil.copy2(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
-    for name in ("docs", "snippets", "overrides"):
+    for name in folders:
         shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
     (dest / "src").symlink_to(ROOT / "src")  # mkdocstrings reads the package from src/
     (dest / "hooks").symlink_to(ROOT / "hooks")  # mkdocs.yml's hook, which packs the engine's source archive
+    return dest
+
+
+def make_fixture_repo(dest: Path) -> Path:
+    """A copy of the repository's docs with fixture blocks on the home pages and a
+    synthetic ledger of two machines (passed, failed, skipped and stale records)."""
+    copy_repo(dest, ("docs", "snippets", "overrides"))
     (dest / "snippets" / "browser_fixture").mkdir()
     (dest / "snippets" / "browser_fixture" / "greet.py").write_text(FIXTURE_SNIPPET, encoding="utf-8")
     for lang in LANGUAGES:

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from browserkit import LANGUAGES, SEARCH_READY_JS, SOURCE, mkdocs_serve, open_context, recorded_page, url_path
+from browserkit import LANGUAGES, SEARCH_READY_JS, SOURCE, copy_repo, mkdocs_serve, open_context, recorded_page, url_path
 from ruota_docs.records import verdicts
 from ruota_docs.site.locales import STRINGS
 from sitebuild import SUBPATH_SITE_URL
@@ -214,9 +214,11 @@ def test_each_language_has_its_own_index(request, which):
 
 
 @pytest.mark.parametrize("site_url", [None, SUBPATH_SITE_URL], ids=["root", "subpath"])
-def test_search_works_the_same_under_mkdocs_serve(browser, site_url):
-    """As authors preview the site: `mkdocs serve`, each language searching its own pages."""
-    with mkdocs_serve(site_url=site_url) as served:
+def test_search_works_the_same_under_mkdocs_serve(browser, tmp_path, site_url):
+    """As authors preview the site: `mkdocs serve`, each language searching its own pages. It serves a
+    copy of the repository, which the pages' runs beside it leave alone: a record they write would
+    rebuild the whole site, and a page asked for meanwhile would not be there."""
+    with mkdocs_serve(copy_repo(tmp_path / "repo"), site_url=site_url) as served:
         context = browser.new_context(base_url=served.url)
         try:
             for lang in LANGUAGES:

@@ -78,11 +78,11 @@ def test_toolchain_verified_device_without_record():
     assert shown[:2] == [
         ("ROCm tools without a GPU (hipcc and other programs)", "2",
          "CPU x86_64: 2 of 2 passed (1 December 2026)"),
-        ("PyTorch on an AMD GPU (ROCm)", "2", "No machine has run them yet"),
+        ("AMD GPU with ROCm", "2", "No machine has run them yet"),
     ]
     assert len(shown) == 3 and shown[2][1] == "1"  # the compiled row
     es = rows(fragments.rocm_evidence(pages, "es"))
-    assert es[1] == ("PyTorch en una GPU de AMD (ROCm)", "2", "Ninguna máquina los ha ejecutado todavía")
+    assert es[1] == ("GPU de AMD con ROCm", "2", "Ninguna máquina los ha ejecutado todavía")
     assert rows(fragments.rocm_evidence(pages, "fr"))[0][2] == "CPU x86_64\u00a0: 2 réussis sur 2 (1er décembre 2026)"
 
 

@@ -42,8 +42,8 @@ These are the rules, each with its severity:
   meets the block's machine requirements (backend, ``arch=``, ``os=``, ``vram>=``, ``python>=``,
   ``torch>=``; see `ruota_docs.records.agreement`). The output of a passed Python block holds the
   lines that its ``#>`` comments state, in order (`ruota_docs.blocks.expected_output`).
-- **GPU name** (error or warning). The target must fit the GPU's name (`ruota_docs.records.gpus`),
-  and a name that the table does not know is a warning. Machine names and versions must be
+- **GPU name** (error or warning). The target must match the GPU's name (`ruota_docs.records.gpus`);
+  a name missing from the table is only a warning. Machine names and versions must be
   printable ASCII, so a Cyrillic "А" in "AMD", which looks identical to a Latin one, is an error.
 - **private** (error, but a warning for IP addresses and hardware IDs). No field names a person
   or holds a secret (`ruota_docs.records.private_data`).
