@@ -160,7 +160,7 @@ def test_the_status_page_has_a_row_for_compiled_blocks(project):
     # a machine that ran only some of the group's pages: how many of its blocks it compiled
     unrun = [(b, verdicts.index_ledgers([]).verdict("es/guides/other.md", b.index, b.sha256)) for b, _ in items]
     row = fragments._compiled_row([("Guía", "g/", items), ("Otra", "o/", unrun)], "fr")
-    assert (row["count"], row["lines"]) == ("2", ["CPU x86-64 : 1 sur 2, compilé pour gfx906 et gfx1102 (28 novembre "
+    assert (row["count"], row["lines"]) == ("2", ["CPU x86-64 : 1 compilé sur 2, pour gfx906 et gfx1102 (28 novembre "
                                                   "2026). L'intégration continue le recompile à chaque commit."])
     # a GPU machine is named as the status page's other tables name it, never by a shorter name of its own
     indexed = verdicts.index_ledgers([record_of(record(project, H200))])
