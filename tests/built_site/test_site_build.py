@@ -270,7 +270,7 @@ class _Prose(HTMLParser):
                 self._code_text = []
 
     def handle_data(self, data):
-        if self._stack and self._stack[-1][1]:
+        if self._stack and self._stack[-1][2]:  # code only: an English docstring around it is not code
             self._code_text.append(data)
         self._text.append("\0" * len(data) if self._stack and self._stack[-1][1] else data)
 
