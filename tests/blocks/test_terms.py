@@ -43,6 +43,7 @@ def offline(monkeypatch):
     ("hipcc arch=gfx906 arch=gfx906", (Requirement("hipcc", ("gfx906",)), Requirement("arch", ("gfx906",)))),
     ("tool=roc-obj-ls", (Requirement("tool", ("roc-obj-ls",)),)),
     ("tool=rocminfo,rocm_agent_enumerator", (Requirement("tool", ("rocminfo", "rocm_agent_enumerator")),)),
+    ("tool=llvm-readobj|roc-obj-ls", (Requirement("tool", ("llvm-readobj|roc-obj-ls",)),)),
 ])
 def test_parse_every_term(text, expected):
     assert parse(text) == expected
@@ -96,6 +97,7 @@ def test_str_round_trips(text):
     ("tool=", "malformed requirement 'tool='"),
     ("tool", "requirement 'tool' is written tool=VALUE (got 'tool')"),
     ("tool=bin/hipcc", "malformed program name 'bin/hipcc' in 'tool=bin/hipcc': write the file name, e.g. tool=roc-obj-ls"),
+    ("tool=llvm-readobj|", "malformed program name '' in 'tool=llvm-readobj|': write the file name, e.g. tool=roc-obj-ls"),
 ])
 def test_parse_errors(text, message):
     with pytest.raises(RequirementError) as caught:

@@ -81,6 +81,12 @@ def debian_hipcc(monkeypatch):
     ("hipcc arch=gfx906,gfx1100", CPU, "requires hipcc able to build for gfx906 and gfx1100; this machine: hipcc (HIP 5.2.21153) "
                                        "builds gfx906 and gfx1030, but not gfx1100 (cannot find ROCm device library for gfx1100)"),
     ("tool=roc-obj-ls,rocminfo", CPU, "requires roc-obj-ls and rocminfo; this machine: no rocminfo on PATH or in /opt/rocm/bin"),
+    # either program will do: roc-obj-ls is there
+    ("tool=llvm-readobj|roc-obj-ls", CPU, None),
+    ("tool=llvm-readobj|rocminfo", CPU, "requires llvm-readobj or rocminfo; this machine: "
+                                        "no llvm-readobj or rocminfo on PATH or in /opt/rocm/bin"),
+    ("tool=hipcc,llvm-readobj|rocminfo", CPU, "requires hipcc and llvm-readobj or rocminfo; this machine: "
+                                              "no llvm-readobj or rocminfo on PATH or in /opt/rocm/bin"),
     # the GPU and the compiler are judged apart: a CPU machine with hipcc lacks only the GPU
     ("rocm arch=gfx906 hipcc arch=gfx906", CPU, "requires ROCm, arch gfx906; this machine: CPU only, x86_64"),
     ("rocm arch=gfx906 hipcc arch=gfx906", RADEON_VII, None),

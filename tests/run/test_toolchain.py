@@ -23,6 +23,8 @@ from ruota_docs.run.conditions import unmet_reason
 
 from _support import read_ledger, run_pytest, write_tree, clean_env
 
+#: rocm_dirs itself, before the `machine` fixture replaces it
+ROCM_DIRS = toolchain.rocm_dirs
 CPU = Machine(backend="cpu", gpu_name=None, arch=None, vram_bytes=None, gpu_count=0,
              os="linux", machine="x86_64", python="3.11.7", torch=None)
 
@@ -117,10 +119,20 @@ def test_hipcc_in_a_rocm_folder_is_found(machine, fake_hipcc):
 
 def test_rocm_dirs_follow_rocm_path(monkeypatch, tmp_path):
     monkeypatch.setenv("ROCM_PATH", str(tmp_path))
-    assert toolchain.rocm_dirs() == (tmp_path / "bin", Path("/opt/rocm/bin"))
+    assert toolchain.rocm_dirs() == (tmp_path / "bin", tmp_path / "llvm/bin", Path("/opt/rocm/bin"), Path("/opt/rocm/llvm/bin"))
     monkeypatch.delenv("ROCM_PATH")
-    assert toolchain.rocm_dirs() == (Path("/opt/rocm/bin"),)
-    assert toolchain.searched() == "PATH or in /opt/rocm/bin"
+    assert toolchain.rocm_dirs() == (Path("/opt/rocm/bin"), Path("/opt/rocm/llvm/bin"))
+    assert toolchain.searched() == "PATH or in /opt/rocm/bin or /opt/rocm/llvm/bin"
+
+
+def test_rocm_llvm_programs_are_found(machine, monkeypatch):
+    # ROCm puts its LLVM's llvm-readobj, which replaces roc-obj-ls, in llvm/bin, not on PATH
+    monkeypatch.setattr(toolchain, "rocm_dirs", ROCM_DIRS)  # the real folders, under $ROCM_PATH
+    readobj = machine / "rocm" / "llvm" / "bin" / "llvm-readobj"
+    readobj.parent.mkdir(parents=True)
+    readobj.write_text("#!/bin/sh\n")
+    readobj.chmod(0o755)
+    assert toolchain.find_program("llvm-readobj") == str(readobj)
 
 
 def test_a_file_that_is_not_executable_is_not_a_program(machine):
@@ -367,7 +379,8 @@ def test_page_without_hipcc_skips_with_the_reason(tmp_path):
     empty.mkdir()
     result, blocks = _run_page(tmp_path / "tree", empty, tmp_path / "cache")
     assert result.returncode == 0, result.stdout + result.stderr
-    places = f"PATH or in {tmp_path / 'tree' / 'no-rocm' / 'bin'} or /opt/rocm/bin"
+    places = (f"PATH or in {tmp_path / 'tree' / 'no-rocm' / 'bin'} or {tmp_path / 'tree' / 'no-rocm' / 'llvm' / 'bin'} "
+              "or /opt/rocm/bin or /opt/rocm/llvm/bin")
     assert [(b["outcome"], b["reason"]) for b in blocks.values()] == [
         ("skipped", f"requires hipcc able to build for gfx906; this machine: no hipcc on {places}"),
         ("skipped", f"requires hipcc able to build for gfx1102; this machine: no hipcc on {places}"),

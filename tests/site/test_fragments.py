@@ -49,6 +49,7 @@ def test_which_blocks_are_rocm_toolchain_or_device():
     assert fragments.rocm_kind(block("tool=rocminfo")) == "toolchain"
     assert fragments.rocm_kind(block("tool=git")) is None  # a program, but not ROCm's
     assert fragments.rocm_kind(block("tool=git,roc-obj-ls")) == "toolchain"
+    assert fragments.rocm_kind(block("tool=llvm-readobj|roc-obj-ls")) == "toolchain"
     assert fragments.rocm_kind(block("rocm arch=gfx906 hipcc arch=gfx906")) == "device"
     assert fragments.rocm_kind(block("rocm")) == "device"
     assert fragments.rocm_kind(block("gpu hipcc")) is None  # any GPU: not a ROCm claim

@@ -70,6 +70,11 @@ def test_the_programs_term():
     # English badges name the command alone, as the module badges do; the mark says "program"
     assert reasons.requirement_label(Requirement("tool", ("roc-obj-ls", "rocminfo")), "en") == "roc-obj-ls and rocminfo"
     assert reasons.needs(parse("tool=roc-obj-ls"), "en") == "needs the roc-obj-ls program"
+    # either of two programs: one program, named in the page's language
+    assert reasons.needs(parse("tool=llvm-readobj|roc-obj-ls"), "en") == "needs the llvm-readobj or roc-obj-ls program"
+    assert reasons.needs(parse("tool=llvm-readobj|roc-obj-ls"), "es") == "requiere el programa llvm-readobj o roc-obj-ls"
+    assert reasons.needs(parse("tool=llvm-readobj|roc-obj-ls"), "fr") == "nécessite le programme llvm-readobj ou roc-obj-ls"
+    assert reasons.requirement_label(parse("tool=llvm-readobj|roc-obj-ls")[0], "fr") == "Programme llvm-readobj ou roc-obj-ls"
 
 
 @pytest.mark.parametrize(("requires", "device", "lang", "expected"), [

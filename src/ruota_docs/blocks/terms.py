@@ -12,7 +12,8 @@ holds. The terms are:
 | `arch=A[,B…]` | the GPU target is one of these (`gfx906`, `gfx1102`, `sm_90`) |
 | `hipcc` | a HIP compiler is installed and works: it builds for at least one gfx target |
 | `hipcc arch=A[,B…]` | hipcc can build for every one of these gfx targets (`gfx906`), GPU or not |
-| `tool=P[,Q…]` | these programs are installed (on `PATH`, or in `$ROCM_PATH/bin` or `/opt/rocm/bin`) |
+| `tool=P[,Q…]` | these programs are installed (on `PATH`, or in `bin` or `llvm/bin` of `$ROCM_PATH` or `/opt/rocm`) |
+| `tool=P|Q` | either of these programs is installed |
 | `vram>=N` | the first GPU has at least N of memory (`8GiB`, `512MiB`) |
 | `os=O[,P…]` | the operating system is one of `linux`, `windows`, `macos` |
 | `import=M[,N…]` | these modules are installed (checked without importing them) |
@@ -143,8 +144,13 @@ def _known_os(written: Written) -> None:
         raise RequirementError(f"unknown os {bad[0]!r}; known: {', '.join(OS_NAMES)}")
 
 
+def alternatives(value: str) -> tuple[str, ...]:
+    """The programs a ``tool=`` value accepts: ``llvm-readobj|roc-obj-ls`` is met by either."""
+    return tuple(value.split("|"))
+
+
 def _program_names(written: Written) -> None:
-    if bad := [v for v in written.values if not _PROGRAM.fullmatch(v)]:
+    if bad := [a for v in written.values for a in alternatives(v) if not _PROGRAM.fullmatch(a)]:
         raise RequirementError(f"malformed program name {bad[0]!r} in {written.token!r}: write the file name, "
                                "e.g. tool=roc-obj-ls")
 
@@ -168,7 +174,8 @@ TERMS: dict[str, Term] = {term.name: term for term in (
     Term("os", CHOICE, lambda values: " or ".join(OS_LABELS[v] for v in values), check=_known_os,
          value_label=lambda v: OS_LABELS.get(v, v)),
     Term("import", CHOICE, lambda values: "installed " + ", ".join(values)),
-    Term("tool", CHOICE, lambda values: " and ".join(values), check=_program_names),
+    Term("tool", CHOICE, lambda values: " and ".join(" or ".join(alternatives(v)) for v in values),
+         check=_program_names),
     Term("vram", MINIMUM, lambda values: f"≥ {values[0]} of VRAM", check=lambda w: parse_size(w.value)),
     Term("python", MINIMUM, lambda values: f"python ≥ {values[0]}", check=lambda w: version_of(w.value)),
     Term("torch", MINIMUM, lambda values: f"torch ≥ {values[0]}", check=lambda w: version_of(w.value)),

@@ -17,7 +17,7 @@ from ruota_docs.run import toolchain
 from ruota_docs.records.agreement import HOLDS
 from ruota_docs.records.schema import Machine
 from ruota_docs.records.reason_codes import Reason, reason
-from ruota_docs.blocks.terms import OS_LABELS, Requirement, RequirementError, version_of
+from ruota_docs.blocks.terms import OS_LABELS, Requirement, RequirementError, alternatives, version_of
 
 
 def _gpu_described(req: Requirement, device: Machine) -> str:
@@ -56,8 +56,12 @@ def _triton_at_least(req: Requirement, device: Machine) -> bool:
     return leading is not None and version_of(leading[0]) >= version_of(req.values[0])
 
 
+def _found_tool(value: str) -> bool:
+    return any(toolchain.find_program(name) is not None for name in alternatives(value))
+
+
 def _missing_tools(req: Requirement, device: Machine) -> str:
-    missing = [v for v in req.values if toolchain.find_program(v) is None]
+    missing = [name for v in req.values if not _found_tool(v) for name in alternatives(v)]
     return f"no {' or '.join(missing)} on {toolchain.searched()}"
 
 
@@ -87,7 +91,7 @@ CHECKS: dict[str, Check] = {
                                                                if importlib.util.find_spec(v) is None)),
     "rocm_library": Check(lambda req, device: toolchain.rocm_library() is not None,
                           lambda req, device: f"no ROCm library ({toolchain.ROCM_LIBRARIES})"),
-    "tool": Check(lambda req, device: all(toolchain.find_program(v) is not None for v in req.values), _missing_tools),
+    "tool": Check(lambda req, device: all(_found_tool(v) for v in req.values), _missing_tools),
     "vram": Check(HOLDS["vram"], _gpu_described),
     "python": Check(HOLDS["python"], lambda req, device: f"Python {device.python}"),
     "torch": Check(HOLDS["torch"], lambda req, device: f"torch {device.torch}" if device.torch else "no torch"),

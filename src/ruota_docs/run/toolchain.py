@@ -4,8 +4,8 @@
 program. This module is used only by ``ruota-docs toolchain`` and where a block needs ROCm's
 userland (``requires: hipcc``, ``hipcc arch=gfx906``, ``tool=roc-obj-ls``). It provides:
 
-- `find_program`, which finds a program on ``PATH``, or else in ``$ROCM_PATH/bin`` or
-  ``/opt/rocm/bin``, where ROCm installs its programs without adding them to ``PATH``.
+- `find_program`, which finds a program on ``PATH``, or else in ``bin`` or ``llvm/bin`` of
+  ``$ROCM_PATH`` or ``/opt/rocm``, where ROCm installs its programs without adding them to ``PATH``.
 - `compiler`, which finds hipcc and the HIP version that ``hipcc --version`` reports.
 - `builds`, which finds the gfx targets hipcc can build for by compiling a tiny kernel for
   each of them, in parallel. Clang may know a processor's name without the device libraries
@@ -60,11 +60,16 @@ __global__ void probe(float* x) { x[threadIdx.x] = sqrtf(x[threadIdx.x]) * 2.0f;
 """
 
 
+def rocm_roots() -> tuple[Path, ...]:
+    """Where ROCm is installed: ``$ROCM_PATH``, then ``/opt/rocm``."""
+    roots = [Path(os.environ["ROCM_PATH"])] if os.environ.get("ROCM_PATH") else []
+    return tuple(dict.fromkeys([*roots, Path("/opt/rocm")]))
+
+
 def rocm_dirs() -> tuple[Path, ...]:
-    """Where ROCm installs its programs when they are not on ``PATH``."""
-    dirs = [Path(os.environ["ROCM_PATH"]) / "bin"] if os.environ.get("ROCM_PATH") else []
-    dirs.append(Path("/opt/rocm/bin"))
-    return tuple(dict.fromkeys(dirs))
+    """Where ROCm installs its programs when they are not on ``PATH``: ``bin``, and ``llvm/bin`` for
+    its LLVM's (``llvm-readobj``, which replaces the deprecated ``roc-obj-ls``)."""
+    return tuple(root / sub for root in rocm_roots() for sub in ("bin", "llvm/bin"))
 
 
 def searched() -> str:
@@ -93,12 +98,12 @@ def rocm_library() -> Path | None:
 
     The candidates, in order, are torch's libtorch_hip.so (a ROCm build), ROCm's librocblas.so,
     and the libraries Debian ships (librocblas, librocrand1). The tools that read libraries
-    (roc-obj-ls) come with hipcc but without any library, so a block that reads one needs both."""
+    (llvm-readobj, roc-obj-ls) come with hipcc but without any library, so a block that reads one needs both."""
     import importlib.util  # noqa: PLC0415
 
     torch = importlib.util.find_spec("torch")
     candidates = [Path(torch.origin).parent / "lib" / "libtorch_hip.so"] if torch and torch.origin else []
-    candidates += [d.parent / "lib" / "librocblas.so" for d in rocm_dirs()]
+    candidates += [root / "lib" / "librocblas.so" for root in rocm_roots()]
     candidates += sorted(Path("/usr/lib").glob("*/librocblas.so.*"))
     candidates += sorted(Path("/usr/lib").glob("*/librocrand.so.1"))
     return next((c for c in candidates if c.exists()), None)

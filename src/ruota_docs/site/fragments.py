@@ -22,7 +22,7 @@ from ruota_docs.records import verdicts
 from ruota_docs.records.schema import BACKENDS, Machine, Record, Result
 from ruota_docs.records.verdicts import MachineResult, Verdict
 from ruota_docs.blocks.terms import OS_LABELS, Requirement
-from ruota_docs.blocks.terms import ROCM_PROGRAMS
+from ruota_docs.blocks.terms import ROCM_PROGRAMS, alternatives
 
 # The badge and skip wording of requirement terms lives in ruota_docs.site.reasons.
 requirement_label = reasons.requirement_label
@@ -512,7 +512,7 @@ def rocm_kind(block: Any) -> str | None:
     names = {t.name for t in block.requirements}
     if "rocm" in names:
         return "device"
-    programs = {v for t in block.requirements if t.name == "tool" for v in t.values}
+    programs = {a for t in block.requirements if t.name == "tool" for v in t.values for a in alternatives(v)}
     if ("hipcc" in names or programs & set(ROCM_PROGRAMS)) and not names & {"gpu", "cuda"}:
         return "toolchain"
     return None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ruota_docs.blocks.block import MARKED_SKIP
-from ruota_docs.blocks.terms import FLAG, TERMS, RequirementError, parse
+from ruota_docs.blocks.terms import FLAG, TERMS, RequirementError, alternatives, parse
 from ruota_docs.records.reason_codes import Reason, ReasonCodeError
 from ruota_docs.records.schema import Result
 from ruota_docs.site import formatting
@@ -27,6 +27,8 @@ def _words(term, lang: str) -> tuple[str, dict]:
         return known.strings_key(values), {}
     if known.value_label is not None:
         values = tuple(known.value_label(v) for v in values)
+    if term.name == "tool":  # llvm-readobj|roc-obj-ls: "llvm-readobj or roc-obj-ls", in the page's language
+        values = tuple(formatting.join(list(alternatives(v)), lang, "or") for v in values)
     shown = {
         "slash": " / ".join(values),
         "plus": " + ".join(values),
