@@ -94,15 +94,16 @@ def _phrase(g: groups.Group, states: tuple[str, ...], lang: str, form: str = "")
                 senders=text(lang, "senders", count=g.senders(*states)))
 
 
-def _phrases(found: list[Any], states: tuple[str, ...], lang: str, form: str = "a", again: bool = True) -> str:
-    """The groups in ``states``, joined as a sentence lists them; ``again``: after a preposition that French
-    repeats (« sur A et sur B »), not in a bare list."""
+def _phrases(found: list[Any], states: tuple[str, ...], lang: str, form: str = "a", again: bool = True,
+             style: str = "standard") -> str:
+    """The groups in ``states``, joined as a sentence lists them (``style``: `formatting.join`'s); ``again``:
+    after a preposition that French repeats (« sur A et sur B »), not in a bare list."""
     found = [g for g in found if g.count(*states)]
     words = [_phrase(g, states, lang, form) for g in found[:NAMED_GROUPS]]
     if len(found) > NAMED_GROUPS:
         words.append(text(lang, "other_targets", count=len(found) - NAMED_GROUPS))
     before = text(lang, "machines_again") if again else ""
-    return formatting.join(words[:1] + [before + w for w in words[1:]], lang)
+    return formatting.join(words[:1] + [before + w for w in words[1:]], lang, style)
 
 
 def _failed_lines(found: list[Any], lang: str) -> list[tuple[str, str]]:
@@ -200,8 +201,9 @@ def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | No
             on_page = groups.page_targets(page)  # the same for every copy's language
             found_groups = verdict.kept(("skipped_groups", tuple(keys), on_page), lambda: groups.group(
                 [r for key in keys for r in _by_reason(verdict)[key]], on_page))
-            where = _phrases(found_groups, ("skipped",), lang)
-            lines.append(("skipped", text(lang, "skipped_on", machines=where, reason=reason)))
+            where = _phrases(found_groups, ("skipped",), lang, style="neither")
+            lines.append(("skipped", text(lang, "skipped_on", machines=where, reason=reason,
+                                          count=sum(1 for g in found_groups if g.count("skipped")))))
     failed = verdict.by_state("failed")
     parsed = passed and getattr(block, "kind", "") == "data"
     if verdict.by_state("stale") and block.not_run_reason is None and not parsed:  # syntax is the same everywhere
