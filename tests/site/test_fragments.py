@@ -182,6 +182,27 @@ def test_summary_line_with_singulars():
     assert "La raison figure" not in line  # the sentence has just said it
 
 
+def test_the_summary_says_that_blocks_shown_only_are_not_counted():
+    """A reader who counts the page's blocks finds sample output and Markdown examples too: a last sentence says
+    they are not in the count, after the sentence on why the others did not run."""
+    passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
+    never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={"skip": True})
+    blocks = [(_block(), passed), (never_run, Verdict([]))]
+
+    def said(html_text):
+        return " ".join(_words(html_text).split())
+    assert "not counted" not in fragments.page_summary(blocks, "en")
+    line = said(fragments.page_summary(blocks, "en", shown=1))
+    assert line.endswith("says why. One more block is only shown, as an example of output or Markdown, and is not counted.")
+    assert said(fragments.page_summary(blocks, "es", shown=3)).endswith(
+        "Hay además tres bloques que solo se muestran, como ejemplos de salida o de Markdown, y no se cuentan.")
+    assert said(fragments.page_summary(blocks, "fr", shown=12)).endswith(
+        "12 autres blocs sont seulement affichés, comme exemples de sortie ou de Markdown, et ne sont pas comptés.")
+    # nothing here runs (an API page): the sentence still ends the summary
+    assert said(fragments.page_summary([(never_run, Verdict([]))], "en", shown=2)).endswith(
+        "Two more blocks are only shown, as examples of output or Markdown, and are not counted.")
+
+
 def test_the_blocks_not_verified_are_listed_kind_by_kind():
     """Failed, changed, skipped and never-run blocks of several kinds: "The others:" then a real list, one item
     per kind, each opening with its count in digits (a tally); blocks all of one kind: one sentence."""

@@ -8,7 +8,7 @@ that readers see, in page order, each with its page line, and with ``file:line``
 written in an included file.
 
 The MkDocs plugin calls [`assemble`][ruota_docs.blocks.renderer.assemble] on the capture of the
-build's own rendering, so the site and the engine cannot disagree.
+build's own rendering.
 """
 
 from __future__ import annotations
@@ -209,8 +209,8 @@ def assemble(state: CaptureState, html: str, page: str, lang: str, root: Path, t
     """The page's blocks, from one rendering's capture and HTML, and the page's problems.
 
     The problems are those of the capture, and the ``chart:`` and ``value:`` directives that name
-    no block of the page. ``value:`` directives stand in the prose, so they are looked for in
-    ``text``, the page's Markdown."""
+    no block of the page. ``value:`` directives appear in the prose, so they are searched for
+    in ``text``, the page's Markdown."""
     visible = {number: position for position, number in enumerate(markers.visible_blocks(html, state.nonce))}
     captured = [c for c in state.captured if c.number in visible]
     _locate_indented(state, sorted(captured, key=lambda c: visible[c.number]))

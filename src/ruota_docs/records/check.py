@@ -21,7 +21,7 @@ These are the rules, each with its severity:
       `ruota_docs.records.stored`, holds the fields of `ruota_docs.records.schema.Result` that a
       block's copies share, plus ``at`` and ``credited``);
     - there is one result per block, and a line for it;
-    - each output and reason is keyed by its hash and named by a result;
+    - each output and reason is keyed by its hash and referenced by a result;
     - outcomes, hashes and languages are well formed;
     - a ``reason_code`` is one of `ruota_docs.records.reason_codes.CODES`, with its arguments, and
       its English text matches the entry's ``reason``;
@@ -31,7 +31,7 @@ These are the rules, each with its severity:
 - **stale** (warning). The entry's page is gone, the page has no block at that index, or no block
   of the page has the entry's code (its SHA-256) any more. The site never shows such an entry as
   verified (`ruota_docs.records.verdicts`), so this is only a warning. Run the page again.
-- **machine** (error). The machine description is coherent:
+- **machine** (error). The machine description is consistent:
     - ROCm needs a HIP version, a ``gfx…`` target and a GPU name;
     - CUDA needs a CUDA version, an ``sm_…`` target and a GPU name;
     - a CPU machine has no GPU;
@@ -40,7 +40,7 @@ These are the rules, each with its severity:
     - the skip reasons describe this machine.
 - **agreement** (error). A block may have a passed or failed result only if the record's machine
   meets the block's machine requirements (backend, ``arch=``, ``os=``, ``vram>=``, ``python>=``,
-  ``torch>=``; see `ruota_docs.records.agreement`). The output of a passed Python block holds the
+  ``torch>=``; see `ruota_docs.records.agreement`). The output of a passed Python block contains the
   lines that its ``#>`` comments state, in order (`ruota_docs.blocks.expected_output`).
 - **GPU name** (error or warning). The target must match the GPU's name (`ruota_docs.records.gpus`);
   a name missing from the table is only a warning. Machine names and versions must be
@@ -52,7 +52,7 @@ These are the rules, each with its severity:
 - **listing** (error). The record is a regular file, never a hidden one or a link. In the records
   directory, it is named as the engine names records (`ruota_docs.records.listing`).
 - **bounds** (error). The file is read only up to its size limit (`ruota_docs.records.bounds`):
-    - it is nested no deeper than a record is;
+    - its nesting stays within the depth limit;
     - its numbers are finite and of a usable size, including the metric lines that charts read;
     - it holds no control, bidirectional or zero-width characters;
     - its names are of a usable length.
@@ -653,7 +653,7 @@ def _check_private(report: Report, data: dict[str, Any], pages: _Pages) -> None:
 def _read(report: Report, path: Path, records_folder: Path) -> bytes | None:
     """The record's bytes, or None with the reason in ``report``: a regular file (never a link, a
     device or a hidden file, `ruota_docs.records.listing`), its size checked before it is read, and
-    nested no deeper than a record is (`ruota_docs.records.bounds`)."""
+    nested no deeper than the depth limit allows (`ruota_docs.records.bounds`)."""
     in_folder = path.parent.resolve() == Path(records_folder).resolve()
     problem = listing.file_problem(path, in_folder=in_folder)
     if problem:
@@ -833,7 +833,7 @@ _REASON_FIELDS = {"reason_code": (dict, type(None)), "reason": (str, type(None))
 
 def _check_table(report: Report, name: str, table: dict[str, Any], used: set[str], key_of: Callable[[Any], str],
                  fields: Mapping[str, tuple[type, ...]] | None) -> bool:
-    """``outputs`` or ``reasons``: each value of its type, keyed by its hash, named by a result."""
+    """``outputs`` or ``reasons``: each value of its type, keyed by its hash, referenced by a result."""
     ok = True
     for key, value in table.items():
         where = f"{name}.{key}"
@@ -996,7 +996,8 @@ def check_files(paths: Iterable[str | Path], root: Path, docs_dir: Path, now: dt
                 records_folder: Path | None = None, built: Mapping[str, Sequence[Block]] | None = None) -> list[Report]:
     """The findings of `check_file` on each record, and of one more rule applied across them.
 
-    Two records of one machine (the same machine class and fingerprint) are an error on the second.
+    If two records come from the same machine (the same machine class and fingerprint), the second is
+    reported as an error.
     Each page is read once for all the records, because CI checks every record of the site, and a
     site may hold a thousand. ``built``: the blocks of each page a build has already rendered, keyed
     by page (``es/guides/x.md``), as `page_blocks` returns them (``shown_only`` included). This saves

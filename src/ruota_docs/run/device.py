@@ -40,7 +40,7 @@ REPORTED_PACKAGES = ("torch", "keras", "tensorflow", "tensorflow-cpu", "diffuser
 
 
 def os_name() -> str:
-    """This machine's system (``linux``, ``windows`` or ``macos``), found without probing anything else."""
+    """This machine's operating system (``linux``, ``windows`` or ``macos``), found without probing anything else."""
     return _os_name()
 
 

@@ -73,7 +73,7 @@ def rocm_dirs() -> tuple[Path, ...]:
 
 
 def searched() -> str:
-    """The places `find_program` looks, as a skip reason names them."""
+    """The places `find_program` searches, as skip reasons list them."""
     return "PATH or in " + " or ".join(str(d) for d in rocm_dirs())
 
 
@@ -111,7 +111,7 @@ def rocm_library() -> Path | None:
 
 @dataclass(frozen=True)
 class Compiler:
-    """hipcc as this machine has it."""
+    """The hipcc installed on this machine."""
 
     path: str | None  #: resolved path of hipcc; ``None`` where there is none
     version: str | None = None  #: HIP version, ``5.2.21153``
@@ -270,7 +270,7 @@ def _entry(cache: dict, hipcc: str) -> dict:
 
 
 def compiler(refresh: bool = False) -> Compiler:
-    """hipcc on this machine, found where `find_program` looks and asked for its version."""
+    """The hipcc on this machine, found where `find_program` searches, with the version it reports."""
     path = find_program("hipcc")
     if path is None:
         return Compiler(None, error=f"no hipcc on {searched()}")

@@ -341,22 +341,25 @@ def _summary_state(block: Any, verdict: Verdict) -> str:
     return verdict.state
 
 
-def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> str:
+def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str, shown: int = 0) -> str:
     """The lines at the top of a page: one sentence for how many blocks were verified, where and when, then
     what became of the others: one sentence where they are all of one kind, else a short list
     ("The others:" · "One was only compiled …" · "Eight are not tested by design"). A count up to ten is a
     word ("on two test machines", "The other nine"), as running text writes small numbers, except that the
-    two counts of one phrase are written alike ("12 of the 28", "two of the three")."""
+    two counts of one phrase are written alike ("12 of the 28", "two of the three"). ``shown``: the blocks
+    shown only to be read (sample output, Markdown), which are not counted: a last sentence says so, since
+    a reader who counts the page's blocks finds them too."""
     total = len(blocks_verdicts)
     if not total:
         return ""
+    uncounted = text(lang, "summary_shown", count=shown) if shown else ""
     counts = Counter(_summary_state(b, v) for b, v in blocks_verdicts)
     counts["pending"] = counts["stale"] + counts["never"]
     if counts["notrun"] + counts["untested"] == total:  # nothing here is meant to run: say only why
         docstrings = all(getattr(b, "generated_by", None) == "mkdocstrings" for b, _ in blocks_verdicts)
         key = "summary_all_docstrings" if docstrings else "summary_all_notrun"  # an API page's examples
-        return render("page_summary", state="notrun", parts=[text(lang, key, count=total)], items=[], after="",
-                      lang=lang)
+        return render("page_summary", state="notrun", parts=[text(lang, key, count=total)], items=[],
+                      after=uncounted, lang=lang)
     passed_on = [{r.machine_id for r in v.by_state("passed")} for b, v in blocks_verdicts
                  if _summary_state(b, v) == "passed"]
     machines = set().union(*passed_on)
@@ -382,6 +385,7 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str) -> s
                       date=formatting.date(max(stamps) if stamps else None, lang))]
     rest = [(key, counts[key]) for key in _NOT_VERIFIED if counts[key]]
     items, after = _summary_rest(rest, bool(counts["passed"]), parts, _needed_by_skipped(blocks_verdicts, lang), lang)
+    after = " ".join(s for s in (after, uncounted) if s)
     state = "failed" if counts["failed"] else (
         "passed" if (counts["passed"] or counts["parsed"]) and not counts["pending"] else "stale")
     return render("page_summary", state=state, parts=parts, items=items, after=after, lang=lang)

@@ -361,7 +361,8 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
         html = markers.fill(html, rendered.nonce, before, after, filled)
         html = self._values(html, rendered, page, lang)
         html = self._facts(html, rendered, lang)
-        header = fragments.page_summary(page_verdicts, lang) + banner
+        shown = sum(1 for block in rendered.blocks if block.shown_only and not block.error)
+        header = fragments.page_summary(page_verdicts, lang, shown) + banner
         return _after_title(html, header) if header else html
 
     def _block_marks(self, rendered, page_key: str, source: str, lang: str) -> tuple[dict, dict, list]:

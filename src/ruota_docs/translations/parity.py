@@ -9,7 +9,8 @@ Spanish (``docs/es``) is the source. For every page, each translation must have:
 - the same admonition and tab structure;
 - the same numbers in its prose, once each language's separators are normalised (``28,6`` becomes
   ``28.6``; Spanish 15 000, grouped with a narrow no-break space, and English ``15,000`` both become
-  ``15000``).
+  ``15000``);
+- the same dated claims (``fact:`` directives), with the same dates and sources.
 
 A measured value (``<!-- value: block=ID metric=NAME -->``) counts as a number, so every
 language names the same block and metric. A number that genuinely differs between languages is
