@@ -193,14 +193,16 @@ def test_the_summary_says_that_blocks_shown_only_are_not_counted():
         return " ".join(_words(html_text).split())
     assert "not counted" not in fragments.page_summary(blocks, "en")
     line = said(fragments.page_summary(blocks, "en", shown=1))
-    assert line.endswith("says why. One more block is only shown, as an example of output or Markdown, and is not counted.")
+    assert line.endswith("says why. One more block is only shown, as an example, and is not counted.")
     assert said(fragments.page_summary(blocks, "es", shown=3)).endswith(
-        "Hay además tres bloques que solo se muestran, como ejemplos de salida o de Markdown, y no se cuentan.")
+        "Hay además tres bloques que solo se muestran como ejemplo y no se cuentan.")
     assert said(fragments.page_summary(blocks, "fr", shown=12)).endswith(
-        "12 autres blocs sont seulement affichés, comme exemples de sortie ou de Markdown, et ne sont pas comptés.")
+        "S'y ajoutent 12 blocs affichés seulement à titre d'exemple, qui ne sont pas comptés.")
+    assert said(fragments.page_summary(blocks, "en", shown=12)).endswith(
+        "Another 12 blocks are only shown, as examples, and are not counted.")
     # nothing here runs (an API page): the sentence still ends the summary
     assert said(fragments.page_summary([(never_run, Verdict([]))], "en", shown=2)).endswith(
-        "Two more blocks are only shown, as examples of output or Markdown, and are not counted.")
+        "Another two blocks are only shown, as examples, and are not counted.")
 
 
 def test_the_blocks_not_verified_are_listed_kind_by_kind():
@@ -213,23 +215,22 @@ def test_the_blocks_not_verified_are_listed_kind_by_kind():
     blocks = [(_block(), passed), (_block("rocm"), skipped), (_block("network"), skipped), (never_run, Verdict([]))]
     shown = fragments.page_summary(blocks, "en")
     assert ("<p>On this page, one of the four code blocks has been verified on one test machine (last run: 1 December 2026). "
-            "The others:</p><ul><li>One is not tested by design</li><li>Two were skipped because no test machine meets "
-            "their requirements</li></ul><p>The mark under each one says why.</p>") in shown
+            "The others:</p><ul><li>One is not tested by design</li><li>Two were skipped on every test machine</li></ul><p>The mark under each one says why.</p>") in shown
     restantes = fragments.page_summary(blocks, "es")
-    assert ("Los demás:</p><ul><li>Uno se excluye deliberadamente de las pruebas.</li><li>Dos se han omitido porque "
-            "ninguna máquina de pruebas cumple sus requisitos.</li></ul>") in restantes  # sentences, with full stops
+    assert ("Los demás:</p><ul><li>Uno se excluye deliberadamente de las pruebas.</li><li>Dos se han omitido "
+            "en todas las máquinas de pruebas.</li></ul>") in restantes  # sentences, with full stops
     autres = fragments.page_summary(blocks, "fr")
-    assert ("Les autres :</p><ul><li>un bloc est volontairement exclu des tests;</li><li>deux blocs n&#x27;ont pas été exécutés, "
-            "faute d&#x27;une machine de test qui remplisse leurs exigences.</li></ul>") in autres  # a French list
+    assert ("Les autres :</p><ul><li>un bloc est volontairement exclu des tests;</li><li>deux blocs n&#x27;ont été exécutés "
+            "sur aucune machine de test.</li></ul>") in autres  # a French list
     none_passed = " ".join(_words(fragments.page_summary(blocks[1:], "es")).split())
     assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. Esta página tiene tres bloques "
                            "de código: "
-                           "Uno se excluye deliberadamente de las pruebas. Dos se han omitido porque ninguna máquina "
-                           "de pruebas cumple sus requisitos. La marca de cada uno explica el motivo.")
+                           "Uno se excluye deliberadamente de las pruebas. Dos se han omitido en todas las "
+                           "máquinas de pruebas. La marca de cada uno explica el motivo.")
     alike = fragments.page_summary(blocks[:3], "es")
     assert "<ul>" not in alike
     assert " ".join(_words(alike).split()).endswith(
-        "Los otros dos se han omitido porque ninguna máquina de pruebas cumple sus requisitos. "
+        "Los otros dos se han omitido en todas las máquinas de pruebas. "
         "La marca de cada uno explica el motivo.")
 
 

@@ -67,8 +67,8 @@ def rocm_roots() -> tuple[Path, ...]:
 
 
 def rocm_dirs() -> tuple[Path, ...]:
-    """Where ROCm installs its programs when they are not on ``PATH``: ``bin``, and ``llvm/bin`` for
-    its LLVM's (``llvm-readobj``, which replaces the deprecated ``roc-obj-ls``)."""
+    """Where ROCm installs its programs when they are not on ``PATH``: ``bin``, and ``llvm/bin``, which
+    holds the programs of ROCm's LLVM (among them ``llvm-readobj``, which replaces the deprecated ``roc-obj-ls``)."""
     return tuple(root / sub for root in rocm_roots() for sub in ("bin", "llvm/bin"))
 
 
