@@ -217,15 +217,15 @@ def test_the_blocks_not_verified_are_listed_kind_by_kind():
     assert ("<p>On this page, one of the four code blocks has been verified on one test machine (last run: 1 December 2026). "
             "The others:</p><ul><li>One is not tested by design</li><li>Two were skipped on every test machine</li></ul><p>The mark under each one says why.</p>") in shown
     restantes = fragments.page_summary(blocks, "es")
-    assert ("Los demás:</p><ul><li>Uno se excluye deliberadamente de las pruebas.</li><li>Dos se han omitido "
-            "en todas las máquinas de pruebas.</li></ul>") in restantes  # sentences, with full stops
+    assert ("Los demás:</p><ul><li>uno se excluye deliberadamente de las pruebas;</li><li>dos se han omitido "
+            "en todas las máquinas de pruebas.</li></ul>") in restantes  # a list after a colon: lower case, semicolons
     autres = fragments.page_summary(blocks, "fr")
     assert ("Les autres :</p><ul><li>un bloc est volontairement exclu des tests;</li><li>deux blocs n&#x27;ont été exécutés "
             "sur aucune machine de test.</li></ul>") in autres  # a French list
     none_passed = " ".join(_words(fragments.page_summary(blocks[1:], "es")).split())
     assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. Esta página tiene tres bloques "
                            "de código: "
-                           "Uno se excluye deliberadamente de las pruebas. Dos se han omitido en todas las "
+                           "uno se excluye deliberadamente de las pruebas; dos se han omitido en todas las "
                            "máquinas de pruebas. La marca de cada uno explica el motivo.")
     alike = fragments.page_summary(blocks[:3], "es")
     assert "<ul>" not in alike
@@ -545,7 +545,7 @@ def test_the_summary_writes_counts_up_to_ten_in_words_and_a_pair_alike():
             "has ROCm</li></ul>") in shown
     # Spanish writes in words every number one word writes (up to thirty), so its summary is words throughout
     assert "se han verificado trece de los veintiocho bloques de código" in fragments.page_summary(blocks, "es")
-    assert "<li>Ocho se excluyen deliberadamente de las pruebas.</li><li>Siete se han omitido porque ninguna máquina de " \
+    assert "<li>ocho se excluyen deliberadamente de las pruebas;</li><li>siete se han omitido porque ninguna máquina de " \
         "pruebas tiene ROCm.</li>" in fragments.page_summary(blocks, "es")
     # a French list writes each count as running text does, whatever the first sentence's pair (« 13 … sur 28 »)
     assert "<li>huit blocs sont volontairement exclus des tests;</li><li>sept blocs n&#x27;ont pas été exécutés, car aucune " \

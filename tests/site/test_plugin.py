@@ -262,8 +262,8 @@ def test_page_summary(es):
     assert summary[1] == "failed"
     assert summary[2] == ("En esta página se han verificado tres de los siete bloques de código en al menos una de las "
                           "dos máquinas de pruebas (última ejecución: 21 de noviembre de 2026). Los demás:")
-    assert summary[3] == ("<li>Uno falló en su última ejecución.</li><li>Uno está sin verificar en su forma actual.</li>"
-                          "<li>Uno se excluye deliberadamente de las pruebas.</li><li>Uno se ha omitido en todas las "
+    assert summary[3] == ("<li>uno falló en su última ejecución;</li><li>uno está sin verificar en su forma actual;</li>"
+                          "<li>uno se excluye deliberadamente de las pruebas;</li><li>uno se ha omitido en todas las "
                           "máquinas de pruebas.</li>")
     assert summary[4] == "La marca de cada uno explica el motivo."
     # right under the title
