@@ -97,7 +97,7 @@ def test_claims_checked_on_several_days_share_one_mark_that_names_the_days_and_a
     assert said == "One claim, another claim. A third (checked 5 and 6 December 2026)."
     assert 'data-checked="2026-12-05"' in shown and "Sources: https://x.org/c · https://x.org/b · https://x.org/a" in shown
     assert _page(f"<p>Una {fact(1, 'https://x.org/a')} y otra {fact(6, 'https://x.org/b')}.</p>", "es")[0] == (
-        "Una y otra (fecha de consulta: 1 y 6 de diciembre de 2026).")
+        "Una y otra (fechas de consulta: 1 y 6 de diciembre de 2026).")
     assert _page(f"<p>Une {fact(1, 'https://x.org/a')} et une autre {fact(6, 'https://x.org/b')}.</p>", "fr")[0] == (
         "Une et une autre (consulté les 1er et 6 décembre 2026).")
     from ruota_docs.blocks import fact_directive
@@ -108,7 +108,7 @@ def test_claims_checked_on_several_days_share_one_mark_that_names_the_days_and_a
 
 @pytest.mark.parametrize("lang, said", [
     ("en", "One, two and three (checked between 1 and 6 December 2026)."),
-    ("es", "One, two and three (fecha de consulta: entre el 1 y el 6 de diciembre de 2026)."),
+    ("es", "One, two and three (fechas de consulta: entre el 1 y el 6 de diciembre de 2026)."),
     ("fr", "One, two and three (consulté entre le 1er et le 6 décembre 2026)."),
 ])
 def test_claims_checked_on_three_days_or_more_give_the_first_and_the_last(lang, said):

@@ -629,7 +629,7 @@ def test_a_hook_that_shifts_the_page_leaves_messages_pointing_into_the_file(tmp_
 
 
 @pytest.mark.parametrize("lang, checked, old, expired", [
-    ("es", "fecha de consulta: {old} y {day}", "2 de enero de 2020", "puede haber cambiado"),
+    ("es", "fechas de consulta: {old} y {day}", "2 de enero de 2020", "puede haber cambiado"),
     ("en", "checked {old} and {day}", "2 January 2020", "may be out of date"),
     ("fr", "consulté les {old} et {day}", "2 janvier 2020", "peut ne plus être à jour"),
 ])
