@@ -478,7 +478,7 @@ def test_the_api_reference_is_english_but_the_sites_own_words_are_not():
     assert '<p lang="fr"><span class="doc-section-title">Exemples :</span></p>' in fr
     assert '<span class="doc-section-title">Ejemplos:</span>' in site_plugin._api_in_english(page, "es")
     assert site_plugin._api_in_english(fr, "fr") == fr  # once only
-    assert "<p lang=\"es\" class=\"doc doc-class-bases\">Clases base: " in site_plugin._api_in_english(page, "es")
+    assert "<p lang=\"es\" class=\"doc doc-class-bases\">Hereda de: " in site_plugin._api_in_english(page, "es")
     assert site_plugin._api_in_english("<p>No API here.</p>", "fr") == "<p>No API here.</p>"
     # mkdocstrings' labels read in the language of the headings beside them, never half translated
     labelled = ('<div class="doc doc-object doc-class"><span class="doc doc-labels">'
