@@ -93,7 +93,7 @@ def test_compiled_is_never_worded_as_run_in_any_language(project):
     guides = evidence.load_guides(project, project / "docs", "en", TABLE)
     shown = tier_table.table(guides, verdicts.index_ledgers([record_of(d) for d in ledgers]), "en")
     assert shown.count("on every commit") == 1 and shown.endswith(
-        '<p class="ruota-matrix-note">Continuous integration (CI), on a machine with no GPU, also compiles the code of every “compiled for …” row again on every commit, and fails as soon as that code stops compiling.</p>')
+        '<p class="ruota-matrix-note">On every commit, continuous integration (CI) also recompiles the code behind every “compiled for …” row on a machine with no GPU, and fails as soon as that code stops compiling.</p>')
     on_gpu = tier_table.table(guides, verdicts.index_ledgers([record_of(record(project, H200))]), "en")
     assert "on every commit" not in on_gpu
     assert rows(project, [record(project, H200)])["gfx1102"][1] == "compiled for gfx1102"
