@@ -92,7 +92,7 @@ def test_compiled_is_never_worded_as_run_in_any_language(project):
     # that CI compiles it again is said once, under the table, and only where a machine without a GPU compiled it
     guides = evidence.load_guides(project, project / "docs", "en", TABLE)
     shown = tier_table.table(guides, verdicts.index_ledgers([record_of(d) for d in ledgers]), "en")
-    assert shown.count("on every commit") == 1 and shown.endswith(
+    assert shown.count("On every commit") == 1 and shown.endswith(
         '<p class="ruota-matrix-note">On every commit, continuous integration (CI) also recompiles the code behind every “compiled for …” row on a machine with no GPU, and fails as soon as that code stops compiling.</p>')
     on_gpu = tier_table.table(guides, verdicts.index_ledgers([record_of(record(project, H200))]), "en")
     assert "on every commit" not in on_gpu
@@ -122,7 +122,7 @@ def test_the_card_matrix_carries_the_table(project):
         "Niveau de preuve le plus élevé par architecture Cible Niveau maximal atteint Machines qui ont compilé "
         "Machines qui ont exécuté Machines qui ont validé le résultat gfx906 compilé pour gfx906 1 0 0 "
         "gfx1102 compilé pour gfx1102 1 0 0")
-    assert page.count("recompile en outre à chaque commit") == 1  # said once, under the table
+    assert page.count("l'intégration continue recompile en outre") == 1  # said once, under the table
     # a target's tooltip names the guides whose blocks gave its evidence: why a target no card row names is there
     titles = re.findall(r'<th scope="row" title="([^"]*)"><code>', table[:table.index("</table>")])
     assert [html.unescape(t) for t in titles] == ["D'après les blocs du guide «\u00a0" + guides[0].title + "\u00a0»"] * 2
