@@ -7,8 +7,8 @@ what was captured into the page's list of `ruota_docs.blocks.Block`. These are t
 that readers see, in page order, each with its page line, and with ``file:line`` when it was
 written in an included file.
 
-The MkDocs plugin calls [`assemble`][ruota_docs.blocks.renderer.assemble] on the capture of the
-build's own rendering.
+The ``ruota_docs`` MkDocs plugin calls [`assemble`][ruota_docs.blocks.renderer.assemble] on the capture
+of the build's own rendering.
 """
 
 from __future__ import annotations

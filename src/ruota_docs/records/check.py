@@ -999,10 +999,10 @@ def check_files(paths: Iterable[str | Path], root: Path, docs_dir: Path, now: dt
     If two records come from the same machine (the same machine class and fingerprint), the second is
     reported as an error.
     Each page is read once for all the records, because CI checks every record of the site, and a
-    site may hold a thousand. ``built``: the blocks of each page a build has already rendered, keyed
-    by page (``es/guides/x.md``), as `page_blocks` returns them (``shown_only`` included). This saves
-    the build from rendering its pages again to check its records. Pages not in ``built`` are
-    rendered here."""
+    site may hold a thousand. The ``built`` argument holds the blocks of each page that a build has
+    already rendered, keyed by page (``es/guides/x.md``), as `page_blocks` returns them (``shown_only``
+    included). This saves the build from rendering its pages again to check its records. Pages not
+    in ``built`` are rendered here."""
     reports: list[Report] = []
     seen: dict[tuple[Any, Any], str] = {}
     pages = _Pages(Path(root), Path(docs_dir), built)

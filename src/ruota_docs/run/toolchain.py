@@ -323,7 +323,7 @@ def builds(targets, refresh: bool = False) -> dict[str, Build]:
 
 
 def works(refresh: bool = False) -> bool:
-    """Whether a HIP compiler is installed, responds, and builds for at least one known target."""
+    """Whether a HIP compiler is installed, responds and builds for at least one known target."""
     return compiler(refresh).works and any(b.ok for b in builds(KNOWN_TARGETS, refresh).values())
 
 
