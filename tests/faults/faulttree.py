@@ -16,12 +16,23 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+class Spawned(subprocess.Popen):
+    """A spawned run (`DocTree.spawn_pytest`), its output in the file ``log``."""
+
+    log: Path
+
+    def output(self) -> str:
+        """What it has printed so far."""
+        return self.log.read_text(errors="replace")
 LANGUAGES = ("es", "en", "fr")
 PYTHON = sys.executable
 RUOTA_DOCS = str(Path(sys.executable).with_name("ruota-docs"))
@@ -233,9 +244,15 @@ class DocTree:
     def pytest(self, *args: str, timeout: float = 120, **env) -> Run:
         return self.command(self.pytest_args(*args), timeout=timeout, **env)
 
-    def spawn_pytest(self, *args: str, **env) -> subprocess.Popen:
-        return subprocess.Popen(self.pytest_args(*args), cwd=self.root, env=self.env(**env), stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    def spawn_pytest(self, *args: str, **env) -> Spawned:
+        """A run left going while the test acts on it. Its output goes to a file, not a pipe: a pipe
+        nobody reads stops the run once it is full, and what it printed is there when a check fails."""
+        handle, log = tempfile.mkstemp(prefix="spawned-", suffix=".log")
+        with os.fdopen(handle, "w") as output:
+            proc = Spawned(self.pytest_args(*args), cwd=self.root, env=self.env(**env), stdin=subprocess.DEVNULL,
+                           stdout=output, stderr=subprocess.STDOUT, text=True)
+        proc.log = Path(log)
+        return proc
 
     def build(self, timeout: float = 120, **env) -> Run:
         return self.command([PYTHON, "-m", "mkdocs", "build", "--strict"], timeout=timeout, **env)

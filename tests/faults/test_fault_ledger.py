@@ -43,7 +43,8 @@ def test_sigkill_during_the_write_keeps_the_previous_ledger(tree):
         proc.wait(30)
     finally:
         proc.kill()
-        output = proc.stdout.read()
+        proc.wait()
+        output = proc.output()
     assert proc.returncode == -signal.SIGKILL, output
     # killed with half of the new ledger in its temporary file: the ledger is the previous one
     leftovers = list(tree.verification.glob(".*.tmp"))
@@ -70,7 +71,7 @@ def test_two_runs_at_once_both_land(tree):
     # both runs wait for each other at the ledger write, then write within the same second
     procs = [tree.spawn_pytest("-p", "faultplug", f"docs/es/{name}.md", FAULT_BARRIER="2", FAULT_WRITE_DELAY="0.5")
              for name in ("left", "right")]
-    outputs = [p.communicate(timeout=120)[0] for p in procs]
+    outputs = [(p.wait(timeout=120), p.output())[1] for p in procs]
     assert [p.returncode for p in procs] == [0, 0], outputs
     ready = sorted(float(p.read_text()) for p in tree.signals.glob("ready-*"))
     written = sorted(float(p.read_text()) for p in tree.signals.glob("written-*"))

@@ -180,9 +180,11 @@ def test_another_runs_write_during_a_block_is_not_blamed(tree):
         tree.wait_for_signal("inside", timeout=120)
     except AssertionError:
         slow.kill()
-        raise AssertionError(slow.communicate()[0]) from None
+        slow.wait()
+        raise AssertionError(slow.output()) from None
     quick = tree.pytest("docs/es/quick.md", **fallback)
-    output = slow.communicate(timeout=120)[0]
+    slow.wait(timeout=120)
+    output = slow.output()
     assert quick.returncode == 0, quick
     assert slow.returncode == 0, output
     wait = tree.entries("es/wait.md")

@@ -267,7 +267,7 @@ def test_a_killed_test_run_leaves_nothing_running(tree):
     deadline = time.time() + STARTUP
     while not running("sleep", "641") and time.time() < deadline and run.poll() is None:
         time.sleep(0.05)
-    assert running("sleep", "641"), run.communicate()[0] if run.poll() is not None else "the block never started"
+    assert running("sleep", "641"), f"the block never started; the run printed:\n{run.output()}"
     os.kill(run.pid, signal.SIGKILL)
     run.wait()
     deadline = time.time() + 5
@@ -282,7 +282,7 @@ def test_a_killed_test_run_ends_its_worker_in_the_fallback_too(tree):
     deadline = time.time() + STARTUP
     while not _workers_of(run.pid) and time.time() < deadline and run.poll() is None:
         time.sleep(0.05)
-    assert _workers_of(run.pid), run.communicate()[0] if run.poll() is not None else "no worker started"
+    assert _workers_of(run.pid), f"no worker started; the run printed:\n{run.output()}"
     time.sleep(0.5)  # inside its block
     os.kill(run.pid, signal.SIGKILL)
     run.wait()
