@@ -25,13 +25,25 @@ from pathlib import Path
 ROCM = Path(os.environ.get("ROCM_PATH", "/opt/rocm"))
 
 
-def rocm_tool(name, folders=("bin",)):
-    """A ROCm program: on PATH, else in $ROCM_PATH or /opt/rocm (where ROCm installs it)."""
-    places = [root / f for root in dict.fromkeys((ROCM, Path("/opt/rocm"))) for f in folders]
+def rocm_tool(name):
+    """A ROCm program: on PATH, else in $ROCM_PATH/bin or /opt/rocm/bin (where ROCm installs it)."""
+    places = [root / "bin" for root in dict.fromkeys((ROCM, Path("/opt/rocm")))]
     found = shutil.which(name) or next((str(p / name) for p in places if os.access(p / name, os.X_OK)), None)
     if found is None:
         raise FileNotFoundError(f"{name} is not installed: not on PATH, nor in {', '.join(map(str, places))}")
     return found
+
+
+def offloading_reader():
+    """An llvm-readobj that has --offloading (ROCm 7 and later), or None. ROCm's own comes first:
+    a system LLVM on PATH (Debian's is LLVM 15) may be too old to have the option."""
+    ours = [root / "llvm" / "bin" / "llvm-readobj" for root in dict.fromkeys((ROCM, Path("/opt/rocm")))]
+    for candidate in [*ours, shutil.which("llvm-readobj")]:
+        if candidate and os.access(candidate, os.X_OK):
+            shown = subprocess.run([str(candidate), "--help"], capture_output=True, text=True, timeout=60).stdout
+            if "--offloading" in shown:
+                return str(candidate)
+    return None
 
 
 def fatbin_format(binary):
@@ -68,15 +80,13 @@ def code_objects(binary):
     if kind is None:
         return []  # no .hip_fatbin section: no device code at all
     compressed = kind == "compressed"
-    try:
-        readobj = rocm_tool("llvm-readobj", folders=("llvm/bin",))
-        if "--offloading" not in subprocess.run([readobj, "--help"], capture_output=True, text=True, timeout=60).stdout:
-            raise FileNotFoundError("llvm-readobj without --offloading")
+    readobj = offloading_reader()
+    if readobj:
         command = [readobj, "--offloading", str(binary)]
-    except FileNotFoundError:
-        if compressed:
-            raise RuntimeError(f"{binary.name} holds compressed code objects, which roc-obj-ls cannot read "
-                               "(it would list none): use llvm-readobj --offloading from ROCm 7 or later") from None
+    elif compressed:
+        raise RuntimeError(f"{binary.name} holds compressed code objects, which roc-obj-ls cannot read "
+                           "(it would list none): use llvm-readobj --offloading from ROCm 7 or later")
+    else:
         command = [rocm_tool("roc-obj-ls"), str(binary)]
     listing = subprocess.run(command, capture_output=True, text=True, check=True, timeout=300).stdout
     found = []

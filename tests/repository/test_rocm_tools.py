@@ -100,6 +100,18 @@ printf 'hipv4-amdgcn-amd-amdhsa--gfx1102\\tfile://{lib}#offset=54096&size=51000\
     assert tool["code_objects"](lib) == [("gfx1100", 50000, None), ("gfx1102", 51000, None)]
 
 
+def test_rocms_llvm_readobj_comes_before_an_older_one_on_path(rocm, tmp_path):
+    """A machine with a system LLVM on PATH and ROCm 7, which no longer ships roc-obj-ls."""
+    root, tool = rocm
+    lib = binary(tmp_path, "libtorch_hip.so", COMPRESSED)
+    script(root / "bin" / "llvm-readobj", "#!/bin/sh\necho '  --sections'\n")  # LLVM 15: no --offloading
+    script(root / "rocm" / "llvm" / "bin" / "llvm-readobj", f"""#!/bin/sh
+if [ "$1" = --help ]; then echo "  --offloading   Display list of HIP offload bundles"; exit 0; fi
+printf 'hipv4-amdgcn-amd-amdhsa--gfx1102\\tfile://{lib}#offset=4096&size=51000\\n'
+""")
+    assert tool["code_objects"](lib) == [("gfx1102", 51000, None)]
+
+
 def test_an_old_llvm_readobj_is_not_used(rocm, tmp_path):
     root, tool = rocm
     lib = binary(tmp_path, "liba.so", UNCOMPRESSED)
