@@ -44,7 +44,7 @@ def test_rows_per_target_amd_first_then_cards_without_records(rendered):
     machines = words(found[1])  # under each target: its machines, expandable
     assert machines.startswith("Machines (1) AMD Radeon RX 7600 · gfx1102 · Linux x86-64 · PyTorch 2.9.1+rocm6.4 · "
                                "HIP 6.4.43482-0f2d60242 · 28 November 2026")
-    assert machines.endswith("Una guía: whole guide passed")  # lower case after the colon
+    assert machines.endswith("Whole guide passed (Una guía)")  # the level as the table names it, then the guide
     assert "<details><summary>" in found[1]
     assert words(found[3]).startswith("Machines (1) NVIDIA H200 · sm_90 · Linux x86-64 · PyTorch 2.11.0+cu130 · CUDA 13.0")
     # a CPU target named as the marks name it; its machine's GPU is none, not an architecture called "CPU only"
@@ -52,7 +52,7 @@ def test_rows_per_target_amd_first_then_cards_without_records(rendered):
     assert 'data-filter="x86_64 cpu x86-64 cpu' in found[4]  # the filter finds the row by the name it shows
     assert words(found[5]).startswith("Machines (1) x86-64 CPU (no GPU) · Linux x86-64 · PyTorch 2.13.0+cpu")
     # a record sent from its machine is said to be so, even from the kind of machine CI uses: never a CI run
-    assert words(found[5]).endswith("· record submitted manually Una guía: self-test passed")
+    assert words(found[5]).endswith("· record submitted manually Self-test passed (Una guía)")
     assert "CI" not in words(found[5])
     missing = [words(r) for r in found if "ruota-matrix-missing" in r]
     # the call to send a record is the page's, once, not repeated in every such row
@@ -84,7 +84,7 @@ def test_machines_of_one_target_share_a_row_with_the_best_level_and_their_disagr
     assert 'class="ruota-level ruota-disagree ruota-level-3"' in target
     assert 'data-filter="gfx1102 rocm amd radeon rx 7600 amd radeon rx 7600 xt amd radeon rx 7600"' in target
     listed = next(r for r in rows(page) if 'data-for="target-gfx1102"' in r)
-    assert words(listed).count("Una guía: whole guide passed") == 2 and "Una guía: self-test passed" in words(listed)
+    assert words(listed).count("Whole guide passed (Una guía)") == 2 and "Self-test passed (Una guía)" in words(listed)
     assert len([r for r in rows(page) if "ruota-matrix-target" in r]) == 1
 
 

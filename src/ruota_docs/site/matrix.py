@@ -88,12 +88,6 @@ def _stop_words(cell: evidence.Cell, lang: str, machines: int = 1) -> str:
     return text(lang, f"matrix_stop_{cell.stop}", block=where, next=following)
 
 
-def _lower_first(words: str) -> str:
-    """A level's name after a colon, lower case as in running text ("Keras: environment checked");
-    an initialism keeps its capitals ("CPU only")."""
-    return words[:1].lower() + words[1:] if words[1:2].islower() else words
-
-
 def _level_name(cell: evidence.Cell, lang: str) -> str:
     return text(lang, "matrix_off_target" if cell.off_target else f"matrix_level_{evidence.LEVELS[cell.level]}")
 
@@ -243,7 +237,7 @@ def _machine_list(target: _Target, guides: list[evidence.Guide], lang: str) -> s
     newest = sorted(target.records, key=lambda item: str(item[0].updated), reverse=True)
     for data, cells in newest[:LISTED_MACHINES]:
         levels = " · ".join(text(lang, "matrix_guide_level", guide=html.escape(g.title),
-                                 level=html.escape(_lower_first(_level_name(c, lang))))
+                                 level=html.escape(_level_name(c, lang)))
                             for g, c in zip(guides, cells) if not c.off_target)
         items.append(f'<li data-machine="{html.escape(verdicts.record_id(data))}">'
                      f'{" · ".join(_machine_facts(data, lang))}'
