@@ -5,8 +5,7 @@ import hashlib
 import io
 from pathlib import Path
 
-from ruota_docs.cli import main
-from ruota_docs.records.schema import Record
+from ruota_docs import Record, main
 
 # A project with one page of two blocks, in the current directory (a temporary one when the site runs it).
 Path("mkdocs.yml").write_text("site_name: demo\ndocs_dir: docs\ntheme:\n  name: mkdocs\n  locale: es\n")
