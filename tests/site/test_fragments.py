@@ -153,8 +153,8 @@ def test_machines_with_the_same_need_share_one_line():
     assert fragments.mark(block, verdict, "es").count("<li") == 1
     # a result without its record keeps its label ("CPU x86_64"); each machine after the first has its "en"
     assert "Omitido en CPU x86_64 y en NVIDIA H200 (CUDA): requiere ROCm" in fragments.mark(block, verdict, "es")
-    # French lists the places a negated verb names with « ni » before each; one place needs none
-    assert "Non exécuté ni sur CPU x86_64 ni sur NVIDIA H200 (CUDA) : nécessite ROCm" in fragments.mark(block, verdict, "fr")
+    # French joins the places a negated verb names with « ni »; one place needs none
+    assert "Non exécuté sur CPU x86_64 ni sur NVIDIA H200 (CUDA) : nécessite ROCm" in fragments.mark(block, verdict, "fr")
     cpu_only = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", cpu.english(), reason_code=cpu.to_record()))])
     assert "Non exécuté sur CPU x86_64 : nécessite ROCm" in fragments.mark(block, cpu_only, "fr")
 

@@ -202,8 +202,7 @@ def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | No
             found_groups = verdict.kept(("skipped_groups", tuple(keys), on_page), lambda: groups.group(
                 [r for key in keys for r in _by_reason(verdict)[key]], on_page))
             where = _phrases(found_groups, ("skipped",), lang, style="neither")
-            lines.append(("skipped", text(lang, "skipped_on", machines=where, reason=reason,
-                                          count=sum(1 for g in found_groups if g.count("skipped")))))
+            lines.append(("skipped", text(lang, "skipped_on", machines=where, reason=reason)))
     failed = verdict.by_state("failed")
     parsed = passed and getattr(block, "kind", "") == "data"
     if verdict.by_state("stale") and block.not_run_reason is None and not parsed:  # syntax is the same everywhere
