@@ -235,8 +235,9 @@ def test_the_blocks_not_verified_are_listed_kind_by_kind():
 
 
 @pytest.mark.parametrize("lang, skipped, kept_out, both", [
-    ("en", "The mark under each skipped block says why.", "The mark under each block not tested by design says why.",
-     "The mark under each skipped block and each block not tested by design says why."),
+    ("en", "For each skipped block, the mark under it says why.",
+     "For each block that is not tested by design, the mark under it says why.",
+     "For each block that was skipped or is not tested by design, the mark under it says why."),
     ("es", "La marca de cada bloque omitido explica el motivo.", "La marca de cada bloque excluido explica el motivo.",
      "La marca de cada bloque omitido o excluido explica el motivo."),
     ("fr", "Le statut de chaque bloc non exécuté en donne la raison.", "Le statut de chaque bloc exclu des tests en donne la raison.",
@@ -265,7 +266,7 @@ def test_parsed_data_blocks_are_not_counted_as_verified():
     assert "one of the four code blocks has been verified" in shown
     assert "<li>Two have only had their syntax checked</li><li>One is not tested by design</li>" in shown
     # only the block not run has a reason to read, and the sentence says which block that is
-    assert "<p>The mark under the block not tested by design says why.</p>" in shown
+    assert "<p>The mark under the block that is not tested by design says why.</p>" in shown
     alone = " ".join(_words(fragments.page_summary([(_block(), passed), (data, passed)], "fr")).split())
     assert alone.endswith("Le bloc restant n'a fait l'objet que d'une vérification de syntaxe.")
     only_parsed = fragments.page_summary([(data, passed), (data, passed)], "es")

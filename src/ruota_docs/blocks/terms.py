@@ -17,7 +17,7 @@ holds. The terms are:
 | `vram>=N` | the first GPU has at least N of memory (`8GiB`, `512MiB`) |
 | `os=O[,P…]` | the operating system is one of `linux`, `windows`, `macos` |
 | `import=M[,N…]` | these modules are installed (checked without importing them) |
-| `network` | the run allows internet access (`pytest --network` or `RUOTA_DOCS_NETWORK=1`) |
+| `network` | the run allows network access (`pytest --network` or `RUOTA_DOCS_NETWORK=1`) |
 | `rocm_library` | a ROCm library is installed (torch's `libtorch_hip.so`, `librocblas`, `librocrand1`) |
 | `python>=X.Y` | the Python version is at least X.Y |
 | `torch>=X.Y` | torch is installed, at least version X.Y |
@@ -71,7 +71,7 @@ class Written:
 
 @dataclass(frozen=True)
 class Term:
-    """One requirement term: how it is written and what it means.
+    """A term of the requirement vocabulary (``gpu``, ``arch=``, ``vram>=``…): how it is written and what it means.
 
     Whether it holds on a machine is decided by the check registered under the same name in
     `ruota_docs.run.conditions`. What readers see is in the site's strings, under
@@ -191,7 +191,7 @@ MINIMUMS = tuple(name for name, term in TERMS.items() if term.form == MINIMUM)
 
 @dataclass(frozen=True)
 class Requirement:
-    """One term of a ``requires:`` directive."""
+    """One term of a particular ``requires:`` directive, parsed: its name and its values."""
 
     name: str
     values: tuple[str, ...] = ()

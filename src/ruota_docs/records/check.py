@@ -20,7 +20,7 @@ These are the rules, each with its severity:
       with its type, and there is nothing else (a stored result, described in
       `ruota_docs.records.stored`, holds the fields of `ruota_docs.records.schema.Result` that a
       block's copies share, plus ``at`` and ``credited``);
-    - there is one result per block, and a line for it;
+    - there is one result per block, and each block has its line in the page's ``lines``;
     - each output and reason is keyed by its hash and referenced by a result;
     - outcomes, hashes and languages are well formed;
     - a ``reason_code`` is one of `ruota_docs.records.reason_codes.CODES`, with its arguments, and
@@ -51,7 +51,8 @@ These are the rules, each with its severity:
   (`ruota_docs.records.schema.OUTPUT_LIMIT`, plus the note that says what was cut).
 - **listing** (error). The record is a regular file, never a hidden one or a link. In the records
   directory, it is named as the engine names records (`ruota_docs.records.listing`).
-- **bounds** (error). The file is read only up to its size limit (`ruota_docs.records.bounds`):
+- **bounds** (error). The file is read only up to its size limit, and it stays within the engine's
+  other limits (`ruota_docs.records.bounds`):
     - its nesting stays within the depth limit;
     - its numbers are finite and of a usable size, including the metric lines that charts read;
     - it holds no control, bidirectional or zero-width characters;
@@ -683,7 +684,7 @@ def _within_bounds(report: Report, data: dict[str, Any]) -> bool:
 
 def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None = None,
                pages: _Pages | None = None, records_folder: Path | None = None) -> Report:
-    """Every problem of the record at ``path``, checked against the pages under ``docs_dir``.
+    """Every problem in the record at ``path``, checked against the pages under ``docs_dir``.
 
     The record is first decoded strictly, field by field, and then held to the rules about what
     it means. ``pages`` holds the pages' blocks as they were read for the records checked before,

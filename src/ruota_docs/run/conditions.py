@@ -109,7 +109,7 @@ def _check(req: Requirement) -> Check:
 def is_met(req: Requirement, device: Machine, network: bool = False) -> bool:
     """Whether ``device`` satisfies one requirement.
 
-    ``network`` says whether the run allows internet access. It is the ``network`` field of the
+    ``network`` says whether the run allows network access. It is the ``network`` field of the
     run's settings (`ruota_docs.run.settings.Settings`)."""
     if req.name == "network":
         return network

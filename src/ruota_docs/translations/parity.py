@@ -301,7 +301,7 @@ def check(docs_dir: Path, languages: list[str], source_lang: str = "es", untrans
 
 def _page_problems(root: Path, docs_dir: Path, rel: str, languages: list[str], source_lang: str,
                    present: dict[str, set[str]], untranslated) -> list[Problem]:
-    """Every problem of page ``rel``'s translations against its source (which exists)."""
+    """Every problem in page ``rel``'s translations, checked against its source (which exists)."""
     source_page = f"{source_lang}/{rel}"
     try:
         source = read_page(root, docs_dir, source_page)
