@@ -193,16 +193,16 @@ def test_the_summary_says_that_blocks_shown_only_are_not_counted():
         return " ".join(_words(html_text).split())
     assert "not counted" not in fragments.page_summary(blocks, "en")
     line = said(fragments.page_summary(blocks, "en", shown=1))
-    assert line.endswith("says why. One further block is shown only as an example and is not counted.")
+    assert line.endswith("says why. One further block is only displayed, never run, and is not counted.")
     assert said(fragments.page_summary(blocks, "es", shown=3)).endswith(
-        "Hay además tres bloques que solo se muestran como ejemplo y no se cuentan.")
+        "Hay además tres bloques que solo se muestran, sin ejecutarse, y no se cuentan.")
     assert said(fragments.page_summary(blocks, "fr", shown=12)).endswith(
-        "S'y ajoutent 12 blocs affichés seulement à titre d'exemple, qui ne sont pas comptés.")
+        "S'y ajoutent 12 blocs seulement affichés, jamais exécutés, qui ne sont pas comptés.")
     assert said(fragments.page_summary(blocks, "en", shown=12)).endswith(
-        "Another 12 blocks are shown only as examples and are not counted.")
+        "Another 12 blocks are only displayed, never run, and are not counted.")
     # nothing here runs (an API page): the sentence still ends the summary
     assert said(fragments.page_summary([(never_run, Verdict([]))], "en", shown=2)).endswith(
-        "Another two blocks are shown only as examples and are not counted.")
+        "Another two blocks are only displayed, never run, and are not counted.")
 
 
 def test_the_blocks_not_verified_are_listed_kind_by_kind():

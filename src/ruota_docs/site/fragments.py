@@ -416,9 +416,12 @@ def _summary_rest(rest: list[tuple[str, int]], some_passed: bool, parts: list[st
         # punctuated as the language punctuates a list that ends a sentence (French: « ; » then a full stop)
         sep, end = text(lang, "summary_item_sep"), text(lang, "summary_item_end")
         items = [item + sep for item in items[:-1]] + [items[-1] + end]
-    # the mark under a block says why it was not run; a parsed or compiled block, or skipped ones whose
-    # need the summary has named, need no more words; where the list holds both, the sentence says which
-    explained = {key for key, _ in rest if key not in ("parsed", "compiled") and not (key == "skipped" and needed)}
+    # the mark under a block says why it was not run; a parsed or compiled block needs no more words, nor
+    # do skipped ones alone whose need the summary has named; where the list holds several kinds, the
+    # sentence says which (skipped ones too: their mark says more than the need the list names)
+    explained = {key for key, _ in rest if key not in ("parsed", "compiled")}
+    if needed and explained == {"skipped"}:
+        explained = set()
     if not explained:
         return items, ""
     not_run = explained <= {"skipped", "notrun"} and explained != {key for key, _ in rest}
