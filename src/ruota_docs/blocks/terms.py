@@ -21,7 +21,7 @@ holds. The terms are:
 | `rocm_library` | a ROCm library is installed (torch's `libtorch_hip.so`, `librocblas`, `librocrand1`) |
 | `python>=X.Y` | the Python version is at least X.Y |
 | `torch>=X.Y` | torch is installed, at least version X.Y |
-| `triton>=X.Y` | Triton is installed (``triton``, or ``pytorch-triton-rocm``, which comes with a ROCm build of torch), at least X.Y |
+| `triton>=X.Y` | Triton is installed (``triton``, or ``pytorch-triton-rocm`` from ROCm builds of torch), at least X.Y |
 
 Written right after ``hipcc``, ``arch=`` qualifies the compiler: ``hipcc arch=gfx906`` means
 that hipcc can build for gfx906, even on a machine with no GPU. Anywhere else, ``arch=`` is the

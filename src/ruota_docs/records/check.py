@@ -20,7 +20,8 @@ These are the rules, each with its severity:
       with its type, and there is nothing else (a stored result, described in
       `ruota_docs.records.stored`, holds the fields of `ruota_docs.records.schema.Result` that a
       block's copies share, plus ``at`` and ``credited``);
-    - there is one result per block, and each block has its line in the page's ``lines``;
+    - there is one result per block, and each block has a line number in its page's ``lines`` (the
+      line at which each block starts, in each language's copy);
     - each output and reason is keyed by its hash and referenced by a result;
     - outcomes, hashes and languages are well formed;
     - a ``reason_code`` is one of `ruota_docs.records.reason_codes.CODES`, with its arguments, and

@@ -133,7 +133,7 @@ class Result:
     def to_entry(self, block: BlockRef) -> JSON:
         """The block and its result as one JSON object, in `ENTRY_FIELDS` order.
 
-        ``line``, ``file`` and ``signature`` are left out when they are unknown."""
+        The fields ``line``, ``file`` and ``signature`` are left out when they are unknown."""
         entry: JSON = {"page": block.page, "lang": block.lang, "index": block.index}
         if block.line is not None:
             entry["line"] = block.line

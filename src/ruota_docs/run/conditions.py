@@ -34,12 +34,12 @@ def _hipcc_holds(req: Requirement, device: Machine) -> bool:
     return all(build.ok for build in toolchain.builds(req.values).values())
 
 
-#: The distributions that install the ``triton`` package: PyPI's, and those PyTorch's ROCm and nightly wheels bring.
+#: The distributions that install the ``triton`` package: PyPI's, and those PyTorch's ROCm and nightly wheels pull in.
 TRITON_DISTRIBUTIONS = ("triton", "pytorch-triton-rocm", "pytorch-triton")
 
 
 def triton_version() -> str | None:
-    """The installed Triton's version (``3.9.0``), read from its metadata without importing it.
+    """The installed Triton's version (for example ``3.9.0``), read from its metadata without importing it.
 
     Returns ``None`` when Triton is not installed."""
     for name in TRITON_DISTRIBUTIONS:
