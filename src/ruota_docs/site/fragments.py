@@ -384,7 +384,10 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str, show
                       date=formatting.date(max(stamps) if stamps else None, lang))]
     rest = [(key, counts[key]) for key in _NOT_VERIFIED if counts[key]]
     items, after = _summary_rest(rest, bool(counts["passed"]), parts, _needed_by_skipped(blocks_verdicts, lang), lang)
-    after = " ".join(s for s in (after, uncounted) if s)
+    if uncounted and items:  # after the list, with the sentence on why
+        after = " ".join(s for s in (after, uncounted) if s)
+    elif uncounted:  # the summary's last sentence
+        parts.append(uncounted)
     state = "failed" if counts["failed"] else (
         "passed" if (counts["passed"] or counts["parsed"]) and not counts["pending"] else "stale")
     return render("page_summary", state=state, parts=parts, items=items, after=after, lang=lang)
