@@ -197,7 +197,7 @@ def test_the_summary_says_that_blocks_shown_only_are_not_counted():
     assert said(fragments.page_summary(blocks, "es", shown=3)).endswith(
         "Hay además tres bloques que solo se muestran, sin ejecutarse, y no se cuentan.")
     assert said(fragments.page_summary(blocks, "fr", shown=12)).endswith(
-        "S'y ajoutent 12 blocs seulement affichés, jamais exécutés, qui ne sont pas comptés.")
+        "S'y ajoutent 12 blocs seulement affichés, jamais exécutés, hors de ce décompte.")
     assert said(fragments.page_summary(blocks, "en", shown=12)).endswith(
         "Another 12 blocks are only displayed, never run, and are not counted.")
     # nothing here runs (an API page): the sentence still ends the summary

@@ -15,7 +15,7 @@ Everything else about a record's fields derives from the dataclass fields below:
 - the fields of the docs' excerpt.
 
 A new field takes one line in `Result`, plus its display on the site. With ``optional=True``,
-it is absent from the JSON while unset, so records that don't use it stay byte-for-byte unchanged.
+it is absent from the JSON while unset, so records that do not use it stay byte-for-byte unchanged.
 """
 
 from __future__ import annotations
@@ -178,7 +178,8 @@ def backend_order(backend: str) -> int:
 
 
 def slug(text: str) -> str:
-    """``text`` as lower-case ASCII words joined by ``-``, so ``NVIDIA H200`` becomes ``nvidia-h200``."""
+    """``text`` as lower-case ASCII words joined by ``-``, so ``NVIDIA H100 80GB HBM3`` becomes
+    ``nvidia-h100-80gb-hbm3``."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "unknown"
 
 
@@ -211,8 +212,8 @@ class Machine:
 
     @property
     def named_id(self) -> str:
-        """The machine class the engine gives this machine, such as ``cpu-x86_64``, ``cuda-nvidia-h200``
-        or ``rocm-gfx1102``."""
+        """The machine class the engine gives this machine, such as ``cpu-x86_64``,
+        ``cuda-nvidia-h100-80gb-hbm3`` or ``rocm-gfx1102``."""
         if self.backend == "rocm" and self.arch:
             return f"rocm-{self.arch}"
         if self.backend == "cuda" and self.gpu_name:
@@ -220,13 +221,13 @@ class Machine:
         return f"cpu-{re.sub(r'[^a-z0-9_]+', '-', self.machine.lower()) or 'unknown'}"
 
     def describe(self) -> str:
-        """One phrase that names the machine, as skip reasons quote it, such as ``CUDA, NVIDIA H200``."""
+        """One phrase that names the machine, as skip reasons quote it, such as ``CUDA, NVIDIA H100 80GB HBM3``."""
         words = BACKENDS[self.backend].described if self.backend in BACKENDS else self.backend
         return f"{words}, {self.gpu_name or self.machine}"
 
     @property
     def label(self) -> str:
-        """The machine's label as records keep it, such as ``NVIDIA H200 (CUDA)``,
+        """The machine's label as records keep it, such as ``NVIDIA H100 80GB HBM3 (CUDA)``,
         ``AMD Radeon VII (ROCm, gfx906)`` or ``CPU x86_64``. Pages name a machine more briefly, in
         their own language: by its card's model (“NVIDIA H100”, “AMD Radeon VII”), or “x86-64 CPU”."""
         if self.backend == "cuda" and self.gpu_name:

@@ -1,7 +1,7 @@
 """Whether the terms of a ``requires:`` directive hold on this machine.
 
-Where they do not, the skip reason names what this machine is, for example
-``requires ROCm; this machine: CUDA, NVIDIA H200``. The syntax of the terms is defined in
+Where they do not, the skip reason names the unmet terms and describes this machine, for example
+``requires ROCm; this machine: CUDA, NVIDIA H100 80GB HBM3``. The syntax of the terms is defined in
 `ruota_docs.blocks.terms`.
 """
 
@@ -123,7 +123,7 @@ def _this_machine(req: Requirement, device: Machine) -> str:
 def unmet_reason(reqs: tuple[Requirement, ...], device: Machine, network: bool = False) -> str | None:
     """``None`` where every requirement holds, otherwise the skip reason.
 
-    For example: ``requires ROCm; this machine: CUDA, NVIDIA H200``."""
+    For example: ``requires ROCm; this machine: CUDA, NVIDIA H100 80GB HBM3``."""
     found = unmet(reqs, device, network)
     return found.english() if found else None
 

@@ -98,7 +98,8 @@ def rocm_library() -> Path | None:
 
     The candidates, in order, are torch's libtorch_hip.so (a ROCm build), ROCm's librocblas.so,
     and the libraries Debian ships (librocblas, librocrand1). The tools that read libraries
-    (llvm-readobj, roc-obj-ls) come with hipcc but without any library, so a block that reads one needs both."""
+    (llvm-readobj, roc-obj-ls) come with hipcc but without any library, so a block that reads a library
+    needs both terms: ``tool=`` with that tool, and ``rocm_library``."""
     import importlib.util  # noqa: PLC0415
 
     torch = importlib.util.find_spec("torch")
