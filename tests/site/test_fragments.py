@@ -193,16 +193,16 @@ def test_the_summary_says_that_blocks_shown_only_are_not_counted():
         return " ".join(_words(html_text).split())
     assert "not counted" not in fragments.page_summary(blocks, "en")
     line = said(fragments.page_summary(blocks, "en", shown=1))
-    assert line.endswith("says why. One further block is only displayed, never run, and is not counted.")
+    assert line.endswith("says why. There is also one display-only block, which never runs and is not counted.")
     assert said(fragments.page_summary(blocks, "es", shown=3)).endswith(
         "Hay además tres bloques que solo se muestran, sin ejecutarse, y no se cuentan.")
     assert said(fragments.page_summary(blocks, "fr", shown=12)).endswith(
         "S'y ajoutent 12 blocs seulement affichés, jamais exécutés, hors de ce décompte.")
     assert said(fragments.page_summary(blocks, "en", shown=12)).endswith(
-        "Another 12 blocks are only displayed, never run, and are not counted.")
+        "There are also 12 display-only blocks, which never run and are not counted.")
     # nothing here runs (an API page): the sentence still ends the summary
     assert said(fragments.page_summary([(never_run, Verdict([]))], "en", shown=2)).endswith(
-        "Another two blocks are only displayed, never run, and are not counted.")
+        "There are also two display-only blocks, which never run and are not counted.")
 
 
 def test_the_blocks_not_verified_are_listed_kind_by_kind():
@@ -215,7 +215,7 @@ def test_the_blocks_not_verified_are_listed_kind_by_kind():
     blocks = [(_block(), passed), (_block("rocm"), skipped), (_block("network"), skipped), (never_run, Verdict([]))]
     shown = fragments.page_summary(blocks, "en")
     assert ("<p>On this page, one of the four code blocks has been verified on one test machine (last run: 1 December 2026). "
-            "The others:</p><ul><li>One is not tested by design</li><li>Two were skipped on every test machine</li></ul><p>The mark under each one says why.</p>") in shown
+            "The others:</p><ul><li>one is not tested by design;</li><li>two were skipped on every test machine.</li></ul><p>The mark under each one says why.</p>") in shown
     restantes = fragments.page_summary(blocks, "es")
     assert ("Los demás:</p><ul><li>uno se excluye deliberadamente de las pruebas;</li><li>dos se han omitido "
             "en todas las máquinas de pruebas.</li></ul>") in restantes  # a list after a colon: lower case, semicolons
@@ -264,7 +264,7 @@ def test_parsed_data_blocks_are_not_counted_as_verified():
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={"skip": True})
     shown = fragments.page_summary([(_block(), passed), (data, passed), (data, passed), (never_run, Verdict([]))], "en")
     assert "one of the four code blocks has been verified" in shown
-    assert "<li>Two have only had their syntax checked</li><li>One is not tested by design</li>" in shown
+    assert "<li>two have only had their syntax checked;</li><li>one is not tested by design.</li>" in shown
     # only the block not run has a reason to read, and the sentence says which block that is
     assert "<p>The mark under the block that is not tested by design says why.</p>" in shown
     alone = " ".join(_words(fragments.page_summary([(_block(), passed), (data, passed)], "fr")).split())
@@ -542,8 +542,8 @@ def test_the_summary_writes_counts_up_to_ten_in_words_and_a_pair_alike():
     blocks = [(_block(), passed)] * 13 + [(_block("rocm"), skipped)] * 7 + [(never_run, Verdict([]))] * 8
     shown = fragments.page_summary(blocks, "en")
     assert "On this page, 13 of the 28 code blocks have been verified on one test machine (last run: " in shown
-    assert ("The others:</p><ul><li>Eight are not tested by design</li><li>Seven were skipped because no test machine "
-            "has ROCm</li></ul>") in shown
+    assert ("The others:</p><ul><li>eight are not tested by design;</li><li>seven were skipped because no test machine "
+            "has ROCm.</li></ul>") in shown
     # Spanish writes in words every number one word writes (up to thirty), so its summary is words throughout
     assert "se han verificado trece de los veintiocho bloques de código" in fragments.page_summary(blocks, "es")
     assert "<li>ocho se excluyen deliberadamente de las pruebas;</li><li>siete se han omitido porque ninguna máquina de " \
@@ -558,7 +558,7 @@ def test_the_summary_writes_counts_up_to_ten_in_words_and_a_pair_alike():
     line = " ".join(_words(fragments.page_summary(mixed, "en")).split())
     assert "3 of the 12 code blocks" in line and "The other nine are not tested by design" in line
     listed = [(_block(), passed), (_block("rocm"), skipped), (never_run, Verdict([]))] * 2
-    assert "<li>Two are not tested by design</li><li>Two were skipped because no test machine has ROCm</li>" in \
+    assert "<li>two are not tested by design;</li><li>two were skipped because no test machine has ROCm.</li>" in \
         fragments.page_summary(listed, "en")
     assert "<li>deux blocs sont volontairement exclus des tests;</li>" in fragments.page_summary(listed, "fr")
     assert "<li>un bloc est volontairement exclu des tests;</li>" in fragments.page_summary(listed[:3], "fr")

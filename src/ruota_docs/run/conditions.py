@@ -39,9 +39,8 @@ TRITON_DISTRIBUTIONS = ("triton", "pytorch-triton-rocm", "pytorch-triton")
 
 
 def triton_version() -> str | None:
-    """The installed Triton's version (for example ``3.9.0``), read from its metadata without importing it.
-
-    Returns ``None`` when Triton is not installed."""
+    """The installed Triton's version (for example ``3.9.0``), read from its metadata without importing it,
+    or ``None`` if Triton is not installed."""
     for name in TRITON_DISTRIBUTIONS:
         try:
             return importlib.metadata.version(name)
@@ -129,9 +128,9 @@ def unmet_reason(reqs: tuple[Requirement, ...], device: Machine, network: bool =
 
 
 def unmet(reqs: tuple[Requirement, ...], device: Machine, network: bool = False) -> Reason | None:
-    """``None`` where every requirement holds, otherwise the skip's reason code (``requires``).
+    """``None`` where every requirement holds, otherwise the skip's reason code, ``requires``, with its details.
 
-    The code holds the unmet terms as they are written and what this machine is."""
+    The details are the unmet terms as written and a description of this machine."""
     missing = [r for r in reqs if not is_met(r, device, network)]
     if not missing:
         return None

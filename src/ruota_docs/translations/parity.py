@@ -52,7 +52,9 @@ _IGNORED = [
     re.compile(r"\[\^[^\]]+\]"),
     re.compile(r"</?[a-zA-Z][^>\n]*>"),
 ]
-_NUMBER = re.compile(r"(?<![\w.,\u00a0\u202f])\d+(?:(?:[.,]|[\u00a0\u202f](?=\d{3}(?!\d)))\d+)*(?![\w])")
+#: a number, its groups joined by a point, a comma or a no-break space (15 000); a no-break space before it
+#: is a group's only after a digit, so « p. 663 » and « 7 × 7 » are numbers of their own
+_NUMBER = re.compile(r"(?<![\w.,])(?<!\d[\u00a0\u202f])\d+(?:(?:[.,]|[\u00a0\u202f](?=\d{3}(?!\d)))\d+)*(?![\w])")
 
 
 @dataclass(frozen=True)
