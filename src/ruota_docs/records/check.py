@@ -60,7 +60,7 @@ These are the rules, each with its severity:
     - its names are of a usable length.
 - **time** (error). ``updated`` and every ``ran_at`` are UTC times:
     - none is in the future (five minutes of clock skew is allowed);
-    - none is earlier than the engine itself (`EARLIEST`);
+    - none is earlier than the day the engine began writing records (`EARLIEST`);
     - none is later than ``updated``;
     - ``updated`` is not earlier than the commit the suite ran on, where the repository has it.
 

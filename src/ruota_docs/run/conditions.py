@@ -120,7 +120,7 @@ def _this_machine(req: Requirement, device: Machine) -> str:
 
 
 def unmet_reason(reqs: tuple[Requirement, ...], device: Machine, network: bool = False) -> str | None:
-    """``None`` where every requirement holds, otherwise the skip reason.
+    """``None`` where every requirement holds; otherwise the skip reason.
 
     For example: ``requires ROCm; this machine: CUDA, NVIDIA H100 80GB HBM3``."""
     found = unmet(reqs, device, network)
@@ -128,7 +128,7 @@ def unmet_reason(reqs: tuple[Requirement, ...], device: Machine, network: bool =
 
 
 def unmet(reqs: tuple[Requirement, ...], device: Machine, network: bool = False) -> Reason | None:
-    """``None`` where every requirement holds, otherwise the skip's reason code, ``requires``, with its details.
+    """``None`` where every requirement holds; otherwise the skip's reason code (``requires``) and its details.
 
     The details are the unmet terms as written and a description of this machine."""
     missing = [r for r in reqs if not is_met(r, device, network)]
