@@ -345,6 +345,9 @@ def test_not_utf8(tmp_path):
     ("es", "`torch==2.9` y [x](a/3.md) y <!-- 12 --> y https://x.org/v4 y {: width=300 }", []),
     ("es", "gfx1102, sm_90, RX 7600, H200", ["7600"]),
     ("es", "16 de julio de 2026", ["16", "2026"]),
+    # a no-break space before a number joins it to a group only after a digit
+    ("fr", "p.\u00a0663–665", ["663", "665"]),
+    ("es", "7\u00a0×\u00a07 y 11\u00a0bits", ["7", "7", "11"]),
 ])
 def test_numbers(lang, text, expected):
     assert [n for n, _ in parity.numbers(text + "\n", lang)] == expected
