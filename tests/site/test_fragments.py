@@ -195,7 +195,7 @@ def test_the_summary_says_that_blocks_shown_only_are_not_counted():
     line = said(fragments.page_summary(blocks, "en", shown=1))
     assert line.endswith("says why. There is also one display-only block, which never runs and is not counted.")
     assert said(fragments.page_summary(blocks, "es", shown=3)).endswith(
-        "Hay además tres bloques que solo se muestran, sin ejecutarse, y no se cuentan.")
+        "Además, la página muestra tres bloques que nunca se ejecutan y que no entran en esta cuenta.")
     assert said(fragments.page_summary(blocks, "fr", shown=12)).endswith(
         "S'y ajoutent 12 blocs seulement affichés, jamais exécutés, hors de ce décompte.")
     assert said(fragments.page_summary(blocks, "en", shown=12)).endswith(

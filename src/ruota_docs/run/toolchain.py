@@ -8,8 +8,8 @@ userland (``requires: hipcc``, ``hipcc arch=gfx906``, ``tool=roc-obj-ls``). It p
   ``$ROCM_PATH`` or ``/opt/rocm``, where ROCm installs its programs without adding them to ``PATH``.
 - `compiler`, which finds hipcc and the HIP version that ``hipcc --version`` reports.
 - `builds`, which finds the gfx targets hipcc can build for by compiling a tiny kernel for
-  each of them, in parallel. Clang may know a processor's name without the device libraries
-  for it being installed: Debian's clang 15 knows gfx1100, but its ROCm 5.2 device libraries
+  each of them, in parallel. Clang may know a processor's name even when the device libraries
+  for it are not installed: Debian's clang 15 knows gfx1100, but its ROCm 5.2 device libraries
   do not.
 - `describe`, which says what this machine has, in the words that skip reasons use.
 - `rocminfo`, which runs ``rocminfo`` and returns its agents, or why there are none.
