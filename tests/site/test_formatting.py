@@ -50,7 +50,7 @@ def test_spanish_joins_alternatives_after_a_negation_with_ni():
     assert formatting.join(["gfx906"], "es", style="nor") == "gfx906"
     assert formatting.join(["une NVIDIA H100", "sur un CPU x86-64"], "fr", style="neither") == \
         "une NVIDIA H100 ni sur un CPU x86-64"
-    assert formatting.join(["a", "b", "c"], "fr", style="neither") == "a, ni b ni c"
+    assert formatting.join(["a", "b", "c"], "fr", style="neither") == "a ni b ni c"
     assert formatting.join(["una NVIDIA H100", "en una CPU x86-64"], "es", style="neither") == \
         "una NVIDIA H100 y en una CPU x86-64"
 

@@ -153,8 +153,9 @@ def test_machines_with_the_same_need_share_one_line():
     assert fragments.mark(block, verdict, "es").count("<li") == 1
     # a result without its record keeps its label ("CPU x86_64"); each machine after the first has its "en"
     assert "Omitido en CPU x86_64 y en NVIDIA H200 (CUDA): requiere ROCm" in fragments.mark(block, verdict, "es")
-    # French joins the places a negated verb names with « ni »; one place needs none
-    assert "Non exécuté sur CPU x86_64 ni sur NVIDIA H200 (CUDA) : nécessite ROCm" in fragments.mark(block, verdict, "fr")
+    # French negates two places with « ni … ni … »; one place needs none
+    assert "N'a été exécuté ni sur CPU x86_64 ni sur NVIDIA H200 (CUDA) : nécessite ROCm" in html.unescape(
+        fragments.mark(block, verdict, "fr"))
     cpu_only = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", cpu.english(), reason_code=cpu.to_record()))])
     assert "Non exécuté sur CPU x86_64 : nécessite ROCm" in fragments.mark(block, cpu_only, "fr")
 
@@ -196,10 +197,13 @@ def test_the_summary_says_that_blocks_shown_only_are_not_counted():
     assert line.endswith("says why. There is also one display-only block, which never runs and is not counted.")
     assert said(fragments.page_summary(blocks, "es", shown=3)).endswith(
         "Además, la página muestra tres bloques que nunca se ejecutan y que no entran en esta cuenta.")
+    assert said(fragments.page_summary(blocks, "fr", shown=2)).endswith(
+        "La page affiche aussi deux blocs qui ne sont jamais exécutés et n'entrent pas dans ce décompte.")
+    # a count in digits would be the only one among words ("one of two … 12"): the sentence names no count
     assert said(fragments.page_summary(blocks, "fr", shown=12)).endswith(
-        "S'y ajoutent 12 blocs seulement affichés, jamais exécutés, hors de ce décompte.")
+        "Les blocs que la page se contente d'afficher ne sont jamais exécutés et n'entrent pas dans ce décompte.")
     assert said(fragments.page_summary(blocks, "en", shown=12)).endswith(
-        "There are also 12 display-only blocks, which never run and are not counted.")
+        "says why. Display-only blocks never run and are not counted.")
     # nothing here runs (an API page): the sentence still ends the summary
     assert said(fragments.page_summary([(never_run, Verdict([]))], "en", shown=2)).endswith(
         "There are also two display-only blocks, which never run and are not counted.")

@@ -155,19 +155,24 @@ def test_the_status_page_has_a_row_for_compiled_blocks(project):
     row = fragments._compiled_row([("Guía", "g/", items)], "es")
     # where and when: the machine that compiled, its date, and CI, which compiles on every commit as it does
     assert (row["count"], row["lines"]) == ("1", ["CPU x86-64: 1 de 1, compilado para gfx906 y gfx1102 (28 de "
-                                                  "noviembre de 2026). La integración continua lo vuelve a compilar "
-                                                  "en cada commit."])
+                                                  "noviembre de 2026)", "La integración continua vuelve a compilar "
+                                                  "estos bloques en cada commit, en una máquina sin GPU."])
     # a machine that ran only some of the group's pages: how many of its blocks it compiled
     unrun = [(b, verdicts.index_ledgers([]).verdict("es/guides/other.md", b.index, b.sha256)) for b, _ in items]
     row = fragments._compiled_row([("Guía", "g/", items), ("Otra", "o/", unrun)], "fr")
     assert (row["count"], row["lines"]) == ("2", ["CPU x86-64 : 1 compilé sur 2, pour gfx906 et gfx1102 (28 novembre "
-                                                  "2026). L'intégration continue le recompile à chaque commit."])
+                                                  "2026)", "L'intégration continue recompile ces blocs à chaque commit, "
+                                                  "sur une machine sans GPU."])
     # a GPU machine is named as the status page's other tables name it, never by a shorter name of its own
     indexed = verdicts.index_ledgers([record_of(record(project, H200))])
     items = [(b, indexed.verdict(g.page, b.index, b.sha256)) for g in guides for b in g.blocks]
-    assert fragments._compiled_row([("Guía", "g/", items)], "en")["lines"][0].startswith(
-        "NVIDIA H200: 1 of 1 compiled for gfx906 and gfx1102 (")
+    on_gpu = fragments._compiled_row([("Guía", "g/", items)], "en")["lines"]
+    assert len(on_gpu) == 1 and on_gpu[0].startswith("NVIDIA H200: 1 of 1 compiled for gfx906 and gfx1102 (")
     two = verdicts.index_ledgers([record_of(record(project, H200)), record_of(record(project, CPU))])
+    # CI's line only where a machine without a GPU compiled them, after every machine's line
+    both = fragments._compiled_row([("Guía", "g/", [(b, two.verdict(g.page, b.index, b.sha256))
+                                                    for g in guides for b in g.blocks])], "en")["lines"]
+    assert both[-1] == "CI compiles these blocks again on every commit, on a machine without a GPU."
     shown = fragments.render("rocm_evidence", rows=[fragments._compiled_row([("Guía", "g/", [
         (b, two.verdict(g.page, b.index, b.sha256)) for g in guides for b in g.blocks])], "en")], lang="en")
     assert re.search(r"NVIDIA H200: 1 of 1 compiled for [^<;]*<br>x86-64 CPU: 1 of 1 compiled for", shown)  # a line per machine

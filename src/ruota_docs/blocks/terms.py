@@ -107,7 +107,7 @@ def parse_size(text: str) -> int:
 
 
 def version_of(text: str) -> tuple[int, ...]:
-    """A version such as ``2.9`` as the tuple ``(2, 9)`` that requirement terms compare.
+    """The tuple that requirement terms compare, such as ``(2, 9)`` for ``2.9``.
 
     Any other form raises `RequirementError`."""
     if not re.fullmatch(r"\d+(\.\d+)*", text):

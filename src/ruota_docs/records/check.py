@@ -36,7 +36,8 @@ These are the rules, each with its severity:
     - ROCm needs a HIP version, a ``gfx…`` target and a GPU name;
     - CUDA needs a CUDA version, an ``sm_…`` target and a GPU name;
     - a CPU machine has no GPU;
-    - the torch build is of the backend's kind;
+    - the torch build is not one for the other GPU backend (no CUDA build on a ROCm machine, no
+      ROCm build on a CUDA machine);
     - ``machine_id`` is the machine class the engine gives this machine, in the record and in the file name;
     - the skip reasons describe this machine.
 - **agreement** (error). A block may have a passed or failed result only if the record's machine
@@ -49,7 +50,7 @@ These are the rules, each with its severity:
 - **private** (error, but a warning for IP addresses and hardware IDs). No field names a person
   or holds a secret (`ruota_docs.records.private_data`).
 - **size** (error). Each output is within the engine's limit
-  (`ruota_docs.records.schema.OUTPUT_LIMIT`, plus the note that says what was cut).
+  (`ruota_docs.records.schema.OUTPUT_LIMIT`), plus room for the note that says what was cut.
 - **listing** (error). The record is a regular file, never a hidden one or a link. In the records
   directory, it is named as the engine names records (`ruota_docs.records.listing`).
 - **bounds** (error). The file is read only up to its size limit, and it stays within the engine's
@@ -57,7 +58,7 @@ These are the rules, each with its severity:
     - its nesting stays within the depth limit;
     - its numbers are finite and of a usable size, including the metric lines that charts read;
     - it holds no control, bidirectional or zero-width characters;
-    - its names are of a usable length.
+    - its keys, names and other short fields stay within the length limit.
 - **time** (error). ``updated`` and every ``ran_at`` are UTC times:
     - none is in the future (five minutes of clock skew is allowed);
     - none is earlier than the day the engine began writing records (`EARLIEST`);

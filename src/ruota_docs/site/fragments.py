@@ -202,7 +202,8 @@ def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | No
             found_groups = verdict.kept(("skipped_groups", tuple(keys), on_page), lambda: groups.group(
                 [r for key in keys for r in _by_reason(verdict)[key]], on_page))
             where = _phrases(found_groups, ("skipped",), lang, style="neither")
-            lines.append(("skipped", text(lang, "skipped_on", machines=where, reason=reason)))
+            places = min(sum(1 for g in found_groups if g.count("skipped")), NAMED_GROUPS + 1)
+            lines.append(("skipped", text(lang, "skipped_on", machines=where, reason=reason, count=places)))
     failed = verdict.by_state("failed")
     parsed = passed and getattr(block, "kind", "") == "data"
     if verdict.by_state("stale") and block.not_run_reason is None and not parsed:  # syntax is the same everywhere
@@ -351,7 +352,9 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str, show
     total = len(blocks_verdicts)
     if not total:
         return ""
-    uncounted = text(lang, "summary_shown", count=shown) if shown else ""
+    # a count in words, as the summary's own; one in digits would be its only one (« cinq … sept … 12 »)
+    uncounted = "" if not shown else (text(lang, "summary_shown", count=shown) if in_words(shown, lang)
+                                      else text(lang, "summary_shown_uncounted"))
     counts = Counter(_summary_state(b, v) for b, v in blocks_verdicts)
     counts["pending"] = counts["stale"] + counts["never"]
     if counts["notrun"] + counts["untested"] == total:  # nothing here is meant to run: say only why
@@ -583,13 +586,13 @@ def _compiled_row(pages: list[tuple[str, str, list[Any]]], lang: str) -> dict[st
     said = []
     for targets, results in sorted(machines.values(), key=lambda m: (m[1][0].machine.backend == "cpu",
                                                                      machine_names.label(m[1][0], lang))):
-        # a machine without a GPU compiles as CI does, on every commit
-        key = "rocm_compiled_on_ci" if results[0].machine.backend == "cpu" else "rocm_compiled_on"
         # named as the status page's other tables name it ("NVIDIA H100"); one line per machine
         # how many of the group's blocks it compiled: a machine may have run only some of the pages
-        said.append(text(lang, key, machine=machine_names.label(results[0], lang), passed=len(results), total=total,
-                         targets=formatting.join(sorted(targets, key=lambda t: (len(t), t)), lang),
+        said.append(text(lang, "rocm_compiled_on", machine=machine_names.label(results[0], lang), passed=len(results),
+                         total=total, targets=formatting.join(sorted(targets, key=lambda t: (len(t), t)), lang),
                          date=formatting.date(_latest(results), lang)))
+    if any(results[0].machine.backend == "cpu" for _, results in machines.values()):
+        said.append(text(lang, "rocm_compiled_ci"))  # a machine without a GPU compiled as CI does, on every commit
     return {"what": text(lang, "rocm_compiled"), "count": total,
             "state": "passed" if said else "never", "where": text(lang, "rocm_no_record"), "lines": said}
 
