@@ -194,19 +194,27 @@ def test_the_summary_says_that_blocks_shown_only_are_not_counted():
         return " ".join(_words(html_text).split())
     assert "not counted" not in fragments.page_summary(blocks, "en")
     line = said(fragments.page_summary(blocks, "en", shown=1))
-    assert line.endswith("says why. There is also one display-only block, which never runs and is not counted.")
+    assert line.endswith("says why. The page also shows one block that is only there to be read (output, text or an example): it never "
+                         "runs and is not counted.")
     assert said(fragments.page_summary(blocks, "es", shown=3)).endswith(
-        "Además, la página muestra tres bloques que nunca se ejecutan y que no entran en esta cuenta.")
+        "La página muestra además tres bloques que solo están para leerse (salidas, textos o ejemplos): nunca se "
+        "ejecutan y no entran en esta cuenta.")
     assert said(fragments.page_summary(blocks, "fr", shown=2)).endswith(
-        "La page affiche aussi deux blocs qui ne sont jamais exécutés et n'entrent pas dans ce décompte.")
+        "La page affiche aussi deux blocs destinés seulement à la lecture (sorties, texte ou exemples) : ils ne sont "
+        "jamais exécutés et n'entrent pas dans ce décompte.")
     # a count in digits would be the only one among words ("one of two … 12"): the sentence names no count
     assert said(fragments.page_summary(blocks, "fr", shown=12)).endswith(
-        "Les blocs que la page se contente d'afficher ne sont jamais exécutés et n'entrent pas dans ce décompte.")
-    assert said(fragments.page_summary(blocks, "en", shown=12)).endswith(
-        "says why. Display-only blocks never run and are not counted.")
+        "La page affiche aussi douze blocs destinés seulement à la lecture (sorties, texte ou exemples) : ils ne sont "
+        "jamais exécutés et n'entrent pas dans ce décompte.")
+    assert said(fragments.page_summary(blocks, "fr", shown=25)).endswith(
+        "Les blocs destinés seulement à la lecture (sorties, texte ou exemples) ne sont jamais exécutés et n'entrent "
+        "pas dans ce décompte.")
+    assert said(fragments.page_summary(blocks, "en", shown=25)).endswith(
+        "says why. Blocks that are only there to be read (output, text or examples) never run and are not counted.")
     # nothing here runs (an API page): the sentence still ends the summary
     assert said(fragments.page_summary([(never_run, Verdict([]))], "en", shown=2)).endswith(
-        "There are also two display-only blocks, which never run and are not counted.")
+        "The page also shows two blocks that are only there to be read (output, text or examples): they never run "
+        "and are not counted.")
 
 
 def test_the_blocks_not_verified_are_listed_kind_by_kind():
@@ -279,19 +287,19 @@ def test_parsed_data_blocks_are_not_counted_as_verified():
                                                      "comprobación de sintaxis, la única que se les aplica.")
 
 
-def test_summary_counts_above_ten_stay_digits_and_machines_are_not_overstated():
-    """Both counts of a pair in digits where one is above ten ("2 of 13"), else in words ("one of three"); "on
+def test_summary_counts_above_twenty_stay_digits_and_machines_are_not_overstated():
+    """Both counts of a pair in digits where one is above twenty ("2 of 23"), else in words ("one of three"); "on
     two test machines" only where each
     verified block passed on both, else "at least one of the two"."""
     both = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed")),
                     MachineResult("h100", "NVIDIA H100 (CUDA)", "passed", _entry("passed"))])
     cpu_only = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={"skip": True})
-    blocks = [(_block(), both), (_block(), cpu_only)] + [(never_run, Verdict([]))] * 11
+    blocks = [(_block(), both), (_block(), cpu_only)] + [(never_run, Verdict([]))] * 21
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
-    assert line.startswith("On this page, 2 of the 13 code blocks have been verified on at least one of the two test "
+    assert line.startswith("On this page, 2 of the 23 code blocks have been verified on at least one of the two test "
                            "machines (last run: 1 December 2026).")
-    assert "The other 11 are not tested by design." in line
+    assert "The other 21 are not tested by design." in line
     line = " ".join(_words(fragments.page_summary(blocks[:1] + blocks[2:4], "fr")).split())
     assert line.startswith("Sur cette page, un bloc de code sur trois a été vérifié sur les deux machines de test (")
     assert "Les deux autres sont volontairement exclus des tests." in line
@@ -536,7 +544,7 @@ def test_a_column_header_never_stacks_two_brackets():
     assert "<th>référence (math, Mio)</th><th>découpé (Mio)</th>" in shown
 
 
-def test_the_summary_writes_counts_up_to_ten_in_words_and_a_pair_alike():
+def test_the_summary_writes_counts_up_to_twenty_in_words_and_a_pair_alike():
     """Running text writes small numbers in words ("tres de los cinco", "on one test machine", "Eight are not
     tested by design"), larger ones in digits, and the two counts of one phrase alike ("13 of the 28"); a list
     that continues that phrase (French) alike too, while a sentence never opens with a numeral."""
@@ -558,17 +566,19 @@ def test_the_summary_writes_counts_up_to_ten_in_words_and_a_pair_alike():
     small = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 2
     line = " ".join(_words(fragments.page_summary(small, "es")).split())
     assert "tres de los cinco" in line and "Los otros dos se excluyen" in line and "en una máquina de pruebas" in line
-    mixed = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 9
+    mixed = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 19
     line = " ".join(_words(fragments.page_summary(mixed, "en")).split())
-    assert "3 of the 12 code blocks" in line and "The other nine are not tested by design" in line
+    assert "3 of the 22 code blocks" in line and "The other nineteen are not tested by design" in line
+    twelve = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 9
+    assert "three of the twelve code blocks" in " ".join(_words(fragments.page_summary(twelve, "en")).split())
     listed = [(_block(), passed), (_block("rocm"), skipped), (never_run, Verdict([]))] * 2
     assert "<li>two are not tested by design;</li><li>two were skipped because no test machine has ROCm.</li>" in \
         fragments.page_summary(listed, "en")
     assert "<li>deux blocs sont volontairement exclus des tests;</li>" in fragments.page_summary(listed, "fr")
     assert "<li>un bloc est volontairement exclu des tests;</li>" in fragments.page_summary(listed[:3], "fr")
-    # one block is « un bloc », never « 1 bloc » opening an item; a count above ten stays digits
-    one_skipped = [(_block(), passed)] * 11 + [(never_run, Verdict([]))] * 12 + [(_block("rocm"), skipped)]
-    assert "<li>12 blocs sont volontairement exclus des tests;</li><li>un bloc n&#x27;a pas été exécuté, car" in \
+    # one block is « un bloc », never « 1 bloc » opening an item; a count above twenty stays digits
+    one_skipped = [(_block(), passed)] * 11 + [(never_run, Verdict([]))] * 22 + [(_block("rocm"), skipped)]
+    assert "<li>22 blocs sont volontairement exclus des tests;</li><li>un bloc n&#x27;a pas été exécuté, car" in \
         fragments.page_summary(one_skipped, "fr")
 
 

@@ -118,7 +118,7 @@ def test_a_file_is_read_with_its_escapes_and_plural_forms(locale_dir):
 
 def test_the_summary_agrees_with_its_counts():
     """Some blocks verified agrees with the verified ones; all of them, with the total; block counts in
-    words up to ten (digits where `digits` keeps them so), the number of machines in words, with the gender
+    words up to twenty (digits where `digits` keeps them so), the number of machines in words, with the gender
     of their noun."""
     date = "3 de diciembre de 2026"
     assert text("es", "summary_all", passed=1, total=1, machines=text("es", "machines_count", count=1), date=date) == (
@@ -142,15 +142,16 @@ def test_the_summary_agrees_with_its_counts():
 
 
 def test_numbers_in_words_and_in_digits():
-    """``{n:w}`` writes zero to ten in words in English and French, and in Spanish every number one word
+    """``{n:w}`` writes zero to twenty in words in English and French, and in Spanish every number one word
     writes, up to thirty, as the RAE's Ortografía recommends (``wn``/``wf``: the forms before a masculine or a
     feminine noun), digits above; a counted string still picks its plural form by the number."""
     from ruota_docs.site.locales import _shown
     assert "{n:w} {n:wn} {n:wf} {n:Wf}".format(n=_shown(1, "es")) == "uno un una Una"
     assert "{n:w} {n:wn} {n:wf}".format(n=_shown(21, "es")) == "veintiuno veintiún veintiuna"
     assert "{n:w} {n:wf}".format(n=_shown(1, "fr")) == "un une"
-    assert "{n:w} {m:w} {k:w}".format(n=_shown(10, "en"), m=_shown(11, "en"), k=_shown(2.5, "en")) == "ten 11 2.5"
-    assert "{n:w} {m:w} {k:w}".format(n=_shown(11, "fr"), m=_shown(28, "es"), k=_shown(31, "es")) == "11 veintiocho 31"
+    assert "{n:w} {m:w} {k:w}".format(n=_shown(20, "en"), m=_shown(21, "en"), k=_shown(2.5, "en")) == "twenty 21 2.5"
+    assert "{n:w} {m:w} {k:w}".format(n=_shown(21, "fr"), m=_shown(28, "es"), k=_shown(31, "es")) == "21 veintiocho 31"
+    assert "{n:w}".format(n=_shown(17, "fr")) == "dix-sept"
     assert text("es", "summary_rest_alike", count=13, what="x") == "Los otros trece x."
     assert text("es", "summary_rest_alike", count=31, what="x") == "Los otros 31 x."
     assert text("es", "summary_rest_alike", count=1, what="x") == "El bloque restante x."

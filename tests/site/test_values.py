@@ -88,7 +88,7 @@ def sentence(page: str, start: str) -> str:
 
 @pytest.mark.parametrize(("lang", "path", "expected", "tip"), [
     ("es", "index.html", "Pico: 66,0 MiB (en una CPU x86-64, el 20 de noviembre de 2026).", "Otra medición: 67,2 MiB en una NVIDIA H200."),
-    ("en", "en/index.html", "Peak: 66.0 MiB (measured on an x86-64 CPU on 20 November 2026).", "Another measurement: 67.2 MiB on an NVIDIA H200."),
+    ("en", "en/index.html", "Peak: 66.0 MiB (measured on an x86-64 CPU on 20 November 2026).", "Also measured: 67.2 MiB on an NVIDIA H200."),
     ("fr", "fr/index.html", "Pic : 66,0 Mio (mesure réalisée sur un CPU x86-64 le 20 novembre 2026).", "Autre mesure : 67,2 Mio sur une NVIDIA H200."),
 ])
 def test_one_value_in_the_sentence_the_gpus_with_its_machine_and_date(site, lang, path, expected, tip):
@@ -158,7 +158,7 @@ def test_the_guides_own_card_first_else_a_gpu_else_the_cpu():
     no_cpu = re.sub(r"<[^>]+>", "", values.render(value, Verdict(found[1:2]), "en", "en/index.md", needs_gpu=False))
     assert no_cpu.replace("\u00a0", " ") == "67.2 MiB (measured on an NVIDIA H200 on 20 November 2026)"  # no CPU record: the one there is
     tip = html.unescape(re.search(r'title="([^"]*)"', values.render(value, Verdict(found), "en", "en/guides/keras-rx7600.md"))[1])
-    assert tip.replace("\u00a0", " ") == ("Other measurements: 70.0 MiB on an AMD Instinct MI300X; "
+    assert tip.replace("\u00a0", " ") == ("Also measured: 70.0 MiB on an AMD Instinct MI300X; "
                                          "67.2 MiB on an NVIDIA H200; 66.0 MiB on an x86-64 CPU. "
                                          "Same value on an AMD Radeon RX 7600.")
 

@@ -11,7 +11,7 @@ holds. The terms are:
 | `cpu` | no GPU is visible (for blocks that show CPU-only behaviour) |
 | `arch=A[,B…]` | the GPU target is one of these (`gfx906`, `gfx1102`, `sm_90`) |
 | `hipcc` | a HIP compiler is installed and works: it builds for at least one gfx target |
-| `hipcc arch=A[,B…]` | hipcc can build for every one of these gfx targets (`gfx906`), GPU or not |
+| `hipcc arch=A[,B…]` | `hipcc` can build for every one of these gfx targets (`gfx906`), GPU or not |
 | `tool=P[,Q…]` | these programs are installed (on `PATH`, or in `bin` or `llvm/bin` of `$ROCM_PATH` or `/opt/rocm`) |
 | `tool=P|Q` | either of these programs is installed |
 | `vram>=N` | the first GPU has at least N of memory (`8GiB`, `512MiB`) |
@@ -24,7 +24,7 @@ holds. The terms are:
 | `triton>=X.Y` | Triton is installed (``triton``, or ``pytorch-triton-rocm`` from ROCm builds of torch), at least X.Y |
 
 Written right after ``hipcc``, ``arch=`` qualifies the compiler: ``hipcc arch=gfx906`` means
-that hipcc can build for gfx906, even on a machine with no GPU. Anywhere else, ``arch=`` is the
+that ``hipcc`` can build for gfx906, even on a machine with no GPU. Anywhere else, ``arch=`` is the
 GPU's target (``rocm arch=gfx906``), and ``rocm arch=gfx906 hipcc arch=gfx906`` asks for both.
 This module only parses the terms. Whether a term holds on this machine is decided in
 `ruota_docs.run.conditions`.

@@ -6,21 +6,21 @@ userland (``requires: hipcc``, ``hipcc arch=gfx906``, ``tool=roc-obj-ls``). It p
 
 - `find_program`, which finds a program on ``PATH``, or else in ``bin`` or ``llvm/bin`` of
   ``$ROCM_PATH`` or ``/opt/rocm``, where ROCm installs its programs without adding them to ``PATH``.
-- `compiler`, which finds hipcc and the HIP version that ``hipcc --version`` reports.
-- `builds`, which finds the gfx targets hipcc can build for by compiling a tiny kernel for
+- `compiler`, which finds ``hipcc`` and the HIP version that ``hipcc --version`` reports.
+- `builds`, which finds the gfx targets ``hipcc`` can build for by compiling a tiny kernel for
   each of them, in parallel. Clang may know a processor's name even when the device libraries
   for it are not installed: Debian's clang 15 knows gfx1100, but its ROCm 5.2 device libraries
   do not.
 - `describe`, which says what this machine has, in the words that skip reasons use.
 - `rocminfo`, which runs ``rocminfo`` and returns its agents, or why there are none.
 
-hipcc always runs with ``HIP_PLATFORM=amd``. Otherwise, on a machine that also has ``nvcc``,
+``hipcc`` always runs with ``HIP_PLATFORM=amd``. Otherwise, on a machine that also has ``nvcc``,
 it would pick NVIDIA's platform.
 
 Results are cached in ``$XDG_CACHE_HOME/ruota-docs/toolchain.json`` (or
-``~/.cache/ruota-docs/``). Their key is made of what can change them: hipcc's resolved path,
+``~/.cache/ruota-docs/``). Their key is made of what can change them: ``hipcc``'s resolved path,
 size and modification time, the environment variables it reads, and the probe kernel. The
-HIP version and the clang binary that hipcc drives are stored with the key, and that clang
+HIP version and the clang binary that ``hipcc`` drives are stored with the key, and that clang
 binary is checked again on every use. Each target is tried once per key. A timeout is never
 cached, because the machine may just have been busy. ``ruota-docs toolchain --refresh``
 probes again.
@@ -48,7 +48,7 @@ from ruota_docs.blocks import user_cache
 #: ROCm libraries commonly carry, oldest first.
 KNOWN_TARGETS = ("gfx803", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx942",
                  "gfx1030", "gfx1100", "gfx1101", "gfx1102", "gfx1200", "gfx1201")
-#: Environment variables hipcc reads to find its compiler, device libraries and flags.
+#: Environment variables ``hipcc`` reads to find its compiler, device libraries and flags.
 HIPCC_VARIABLES = ("HIP_PLATFORM", "HIP_PATH", "ROCM_PATH", "HIP_CLANG_PATH", "HIP_DEVICE_LIB_PATH",
                    "HIPCC_COMPILE_FLAGS_APPEND", "HIPCC_LINK_FLAGS_APPEND", "HIP_ROCCLR_HOME")
 VERSION_TIMEOUT = 30.0
@@ -98,8 +98,8 @@ def rocm_library() -> Path | None:
 
     The candidates, in order, are torch's libtorch_hip.so (a ROCm build), ROCm's librocblas.so,
     and the libraries Debian ships (librocblas, librocrand1). The tools that read libraries
-    (llvm-readobj, roc-obj-ls) come with hipcc but without any library, so a block that reads a library
-    needs both terms: ``tool=`` with that tool, and ``rocm_library``."""
+    (``llvm-readobj``, ``roc-obj-ls``) come with ``hipcc`` but without any library, so a block that
+    reads a library needs both terms: ``tool=`` with that tool, and ``rocm_library``."""
     import importlib.util  # noqa: PLC0415
 
     torch = importlib.util.find_spec("torch")
@@ -112,9 +112,9 @@ def rocm_library() -> Path | None:
 
 @dataclass(frozen=True)
 class Compiler:
-    """The hipcc installed on this machine."""
+    """The ``hipcc`` installed on this machine."""
 
-    path: str | None  #: resolved path of hipcc; ``None`` where there is none
+    path: str | None  #: resolved path of ``hipcc``; ``None`` where there is none
     version: str | None = None  #: HIP version, ``5.2.21153``
     error: str | None = None  #: why it cannot be used; ``None`` when it answers
     transient: bool = False  #: the error was a timeout: not cached
@@ -129,7 +129,7 @@ class Compiler:
 
 @dataclass(frozen=True)
 class Build:
-    """Whether hipcc built the probe kernel for one target."""
+    """Whether ``hipcc`` built the probe kernel for one target."""
 
     target: str
     ok: bool
@@ -138,7 +138,7 @@ class Build:
 
 
 def hipcc_env() -> dict[str, str]:
-    """The environment hipcc runs in, which selects AMD's platform whatever else is installed."""
+    """The environment ``hipcc`` runs in, which selects AMD's platform whatever else is installed."""
     return {**os.environ, "HIP_PLATFORM": "amd"}
 
 
@@ -271,7 +271,7 @@ def _entry(cache: dict, hipcc: str) -> dict:
 
 
 def compiler(refresh: bool = False) -> Compiler:
-    """The hipcc on this machine, found where `find_program` searches, with the version it reports."""
+    """The ``hipcc`` on this machine, found where `find_program` searches, with the version it reports."""
     path = find_program("hipcc")
     if path is None:
         return Compiler(None, error=f"no hipcc on {searched()}")
@@ -297,7 +297,7 @@ def _try_build(hipcc: str, target: str, folder: Path) -> Build:
 
 
 def builds(targets, refresh: bool = False) -> dict[str, Build]:
-    """Whether hipcc can build for each of ``targets``. Where hipcc does not work, every target fails."""
+    """Whether ``hipcc`` can build for each of ``targets``. Where ``hipcc`` does not work, every target fails."""
     targets = list(dict.fromkeys(targets))
     path = find_program("hipcc")
     if path is None:

@@ -344,7 +344,7 @@ def _summary_state(block: Any, verdict: Verdict) -> str:
 def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str, shown: int = 0) -> str:
     """The lines at the top of a page: one sentence for how many blocks were verified, where and when, then
     what became of the others: one sentence where they are all of one kind, else a short list
-    ("The others:" · "One was only compiled …" · "Eight are not tested by design"). A count up to ten is a
+    ("The others:" · "One was only compiled …" · "Eight are not tested by design"). A count up to twenty is a
     word ("on two test machines", "The other nine"), as running text writes small numbers, except that the
     two counts of one phrase are written alike ("12 of the 28", "two of the three"). ``shown``: the blocks
     shown only to be read (sample output, Markdown), which are not counted: a last sentence says so, since
@@ -400,8 +400,8 @@ def _summary_rest(rest: list[tuple[str, int]], some_passed: bool, parts: list[st
                   lang: str) -> tuple[list[str], str]:
     """The blocks not verified, after the summary's first sentence (appended to ``parts``): one sentence where
     they are alike, else a list (returned); then where to read why (returned, or appended where no list).
-    Each count of the list is written as running text writes it, a word up to ten and digits above (« huit
-    blocs », « 12 blocs »), whatever the first sentence's pair needed: the list is sentences or clauses of
+    Each count of the list is written as running text writes it, a word up to twenty and digits above (« huit
+    blocs », « 25 blocs »), whatever the first sentence's pair needed: the list is sentences or clauses of
     its own, and « 8 blocs ; un bloc » or « 1 bloc » opening an item read as mistakes."""
     if not rest:
         return [], ""

@@ -43,7 +43,7 @@ class PageLayout:
 
 
 class PageDocument(Document):
-    """A Sybil document (Sybil's ``document_types``) that survives a page that is not UTF-8.
+    """A Sybil document type (see Sybil's ``document_types``) for pages that may not be valid UTF-8.
 
     Instead of an error that stops collection, such a page gets one failing region that names the
     file and line.
@@ -123,10 +123,10 @@ class BlockParser:
 def identify(name: str, example) -> str:
     """A test's ID within its page, unique by construction.
 
-    The ID starts with the index of the block (or of the problem) on the page. Then comes where it
-    is written, for readers: ``-k line:12`` still selects by line, and a fence written in an
-    included Markdown file reads ``file:snippets/part.md,line:5``. Last comes the ``id=`` of its
-    ``run:`` directive, where it has one."""
+    The ID starts with the index of the block (or of the problem) on the page. Next comes its
+    location: the line on the page, so that ``-k line:12`` still selects by line, or, for a fence
+    written in an included Markdown file, that file and its line (``file:snippets/part.md,line:5``).
+    Last comes the ``id=`` of its ``run:`` directive, where it has one."""
     item = example.parsed
     if isinstance(item, PageProblem):
         return f"sybil:{name},problem:{item.number},line:{item.line}"
