@@ -44,6 +44,18 @@ def test_levels_stop_at_the_first_block_in_the_way(project, states, reached, sto
     assert (evidence.LEVELS[cell.level], cell.stop, cell.stopped_by.index) == (reached, stop, INDEX[at])
 
 
+def test_a_network_block_skipped_for_more_than_the_network_counts_against_the_guide(project):
+    """Network access says nothing about the card; a package the machine also lacked does: the record's reason code
+    names the unmet terms, and only network access or another system alone is excused."""
+    data = run_on(project, RX7600)
+    entry = data["blocks"][f"es/guides/g.md#{INDEX['network']}"]
+    assert entry["reason_code"]["args"]["terms"] == ["network"]  # skipped for the network alone: excused
+    assert evidence.LEVELS[level(project, data).level] == "whole_guide"
+    entry["reason_code"]["args"]["terms"] = ["network", "import=tensorflow"]
+    cell = level(project, data)
+    assert (evidence.LEVELS[cell.level], cell.stop, cell.stopped_by.index) == ("self_test", "skipped", INDEX["network"])
+
+
 def test_changed_and_missing_blocks_do_not_count(project):
     data = run_on(project, RX7600)
     data["blocks"]["es/guides/g.md#1"]["sha256"] = "0" * 64  # the self-test ran with other code

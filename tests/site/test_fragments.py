@@ -194,11 +194,11 @@ def test_the_summary_says_that_blocks_shown_only_are_not_counted():
         return " ".join(_words(html_text).split())
     assert "not counted" not in fragments.page_summary(blocks, "en")
     line = said(fragments.page_summary(blocks, "en", shown=1))
-    assert line.endswith("says why. The page also shows one block that is only there to be read (output, text or an example): it never "
+    assert line.endswith("says why. One more block on this page is for reading only (output, text or an example): it never "
                          "runs and is not counted.")
     assert said(fragments.page_summary(blocks, "es", shown=3)).endswith(
-        "La página muestra además tres bloques que solo están para leerse (salidas, textos o ejemplos): nunca se "
-        "ejecutan y no entran en esta cuenta.")
+        "La página incluye además tres bloques que solo se muestran, sin ejecutarse, y que no entran en este "
+        "recuento.")
     assert said(fragments.page_summary(blocks, "fr", shown=2)).endswith(
         "La page affiche aussi deux blocs destinés seulement à la lecture (sorties, texte ou exemples) : ils ne sont "
         "jamais exécutés et n'entrent pas dans ce décompte.")
@@ -210,11 +210,11 @@ def test_the_summary_says_that_blocks_shown_only_are_not_counted():
         "Les blocs destinés seulement à la lecture (sorties, texte ou exemples) ne sont jamais exécutés et n'entrent "
         "pas dans ce décompte.")
     assert said(fragments.page_summary(blocks, "en", shown=25)).endswith(
-        "says why. Blocks that are only there to be read (output, text or examples) never run and are not counted.")
+        "says why. Blocks for reading only (output, text or examples) never run and are not counted.")
     # nothing here runs (an API page): the sentence still ends the summary
     assert said(fragments.page_summary([(never_run, Verdict([]))], "en", shown=2)).endswith(
-        "The page also shows two blocks that are only there to be read (output, text or examples): they never run "
-        "and are not counted.")
+        "Two more blocks on this page are for reading only (output, text or examples): they never run and are "
+        "not counted.")
 
 
 def test_the_blocks_not_verified_are_listed_kind_by_kind():
@@ -502,10 +502,10 @@ def test_the_summary_never_counts_compiled_code_as_verified():
 @pytest.mark.parametrize(("kind", "lang", "said"), [
     ("python", "en", "(no output)"),
     ("data", "en", "(no output: only its syntax is checked)"),
-    ("doctest", "es", "(cada línea >>> imprimió la salida que figura debajo de ella)"),
+    ("doctest", "es", "(la salida de cada línea >>> coincidió con la que figura debajo de ella)"),
     ("data", "es", "(sin salida: solo se comprueba su sintaxis)"),
     ("data", "fr", "(aucune sortie\u00a0: seule sa syntaxe est vérifiée)"),
-    ("doctest", "en", "(each >>> line printed the output written under it)"),
+    ("doctest", "en", "(the output of each >>> line matched the output written under it)"),
 ])
 def test_an_empty_output_says_what_it_means_for_the_kind_of_block(kind, lang, said):
     """A YAML block is parsed, not run, and a doctest's outputs are those in the block: neither is "no output"."""

@@ -66,7 +66,7 @@ def test_french_spacing(given, expected):
     "(?)",                                   # a sign right after an opening bracket
     "? au début",                            # nothing before the sign
     "a::b et x:=1",                          # inside a token
-    "la version 2 s'affiche, gfx1102 s'affiche",     # a number before a word that is no unit
+    "la version 2 s’affiche, gfx1102 s’affiche",     # a number before a word that is no unit
     "",
 ])
 def test_what_is_not_prose_is_left_alone(untouched):
@@ -142,7 +142,23 @@ def test_readable_attributes_change_other_attributes_do_not():
 def test_escaped_attribute_values_stay_escaped():
     page = '<a title="L&#39;IA : &quot;tout&quot; &amp; rien">x</a>'
     changed = french(page)
-    assert changed == f'<a title="L&#x27;IA{NB}: &quot;tout&quot; &amp; rien">x</a>'
+    assert changed == f'<a title="L’IA{NB}: &quot;tout&quot; &amp; rien">x</a>'
+
+
+@pytest.mark.parametrize("written, french_typography", [
+    ("l'API, aujourd'hui, qu'il s'exécute", "l’API, aujourd’hui, qu’il s’exécute"),
+    ("l’API déjà typographique", "l’API déjà typographique"),
+    ("'cité' et https://x.org/l'a", "'cité' et https://x.org/l'a"),  # no elision: a quotation, an address
+])
+def test_french_elisions_get_the_typographic_apostrophe(written, french_typography):
+    assert french_text(written) == french_typography
+    assert french(f"<p>{written} <code>l'code</code></p>") == f"<p>{french_typography} <code>l'code</code></p>"
+
+
+def test_an_escaped_apostrophe_is_prose_too():
+    """Templates escape the apostrophe (« n&#x27;a été exécuté »): outside code it becomes typographic too."""
+    assert french("<p>N&#x27;a été exécuté, <code>n&#x27;a</code></p>") == "<p>N’a été exécuté, <code>n&#x27;a</code></p>"
+    assert french("<p>a &amp; b, l&#39;API</p>") == "<p>a &amp; b, l’API</p>"
 
 
 def test_another_language_is_left_alone():

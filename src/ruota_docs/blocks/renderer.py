@@ -208,8 +208,8 @@ def _fact_problems(text: str, code: set[int]) -> list[Problem]:
 def assemble(state: CaptureState, html: str, page: str, lang: str, root: Path, text: str = "") -> PageRender:
     """The page's blocks, from one rendering's capture and HTML, and the page's problems.
 
-    The problems are those of the capture, and the ``chart:`` and ``value:`` directives that name
-    no block of the page. ``value:`` directives appear in the prose, so they are searched for
+    The problems include those the capture found and each ``chart:`` or ``value:`` directive that
+    names no block of the page. ``value:`` directives appear in the prose, so they are searched for
     in ``text``, the page's Markdown."""
     visible = {number: position for position, number in enumerate(markers.visible_blocks(html, state.nonce))}
     captured = [c for c in state.captured if c.number in visible]

@@ -109,7 +109,7 @@ def parse_size(text: str) -> int:
 def version_of(text: str) -> tuple[int, ...]:
     """The tuple that requirement terms compare, such as ``(2, 9)`` for ``2.9``.
 
-    Any other form raises `RequirementError`."""
+    Text that is not a version written in digits and dots raises `RequirementError`."""
     if not re.fullmatch(r"\d+(\.\d+)*", text):
         raise RequirementError(f"malformed version {text!r}: write digits and dots, e.g. 2.9")
     return tuple(int(p) for p in text.split("."))

@@ -20,8 +20,8 @@ These are the rules, each with its severity:
       with its type, and there is nothing else (a stored result, described in
       `ruota_docs.records.stored`, holds the fields of `ruota_docs.records.schema.Result` that a
       block's copies share, plus ``at`` and ``credited``);
-    - there is one result per block, and the page's ``lines`` give, for each language's copy of the
-      page, the line at which each block starts (``null`` where it is unknown);
+    - there is one result per block, and each page's ``lines`` field gives, for each language's copy
+      of the page, the line on which each block starts (``null`` where it is unknown);
     - each output and reason is keyed by its hash and referenced by a result;
     - outcomes, hashes and languages are well formed;
     - a ``reason_code`` is one of `ruota_docs.records.reason_codes.CODES`, with its arguments, and

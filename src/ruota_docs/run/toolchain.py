@@ -17,8 +17,8 @@ userland (``requires: hipcc``, ``hipcc arch=gfx906``, ``tool=roc-obj-ls``). It p
 ``hipcc`` always runs with ``HIP_PLATFORM=amd``. Otherwise, on a machine that also has ``nvcc``,
 it would pick NVIDIA's platform.
 
-Results are cached in ``$XDG_CACHE_HOME/ruota-docs/toolchain.json`` (or
-``~/.cache/ruota-docs/``). Their key is made of what can change them: ``hipcc``'s resolved path,
+Results are cached in ``$XDG_CACHE_HOME/ruota-docs/toolchain.json`` (``~/.cache`` by
+default). Their key is made of what can change them: ``hipcc``'s resolved path,
 size and modification time, the environment variables it reads, and the probe kernel. The
 HIP version and the clang binary that ``hipcc`` drives are stored with the key, and that clang
 binary is checked again on every use. Each target is tried once per key. A timeout is never

@@ -192,14 +192,29 @@ def _not_included(lang: str, key: str, snippet: str, text: str) -> str:
             "name the guide's current environment and self-test snippets there")
 
 
-def _excused(block, machine: Machine) -> bool:
-    """A skip that says nothing about the card: no network allowed, or another operating system."""
-    names = {t.name: t for t in block.requirements}
-    if "network" in names:
+#: Requirements whose absence says nothing about the card: network access, another operating system.
+_NOT_THE_CARD = frozenset({"network", "os"})
+
+
+def _excused(block, machine: Machine, entry: Result | None) -> bool:
+    """A skip that says nothing about the card: the machine lacked only network access or another operating
+    system. The record's reason code says which terms were unmet, so a network block skipped because the
+    machine also lacked a package still counts against the guide; a result without one is judged by the
+    block's requirements alone."""
+    if block.kind == "windows" and machine.os != "windows":
         return True
-    if "os" in names and machine.os not in names["os"].values:
+    code = entry.reason_code if entry is not None else None
+    if isinstance(code, dict) and code.get("code") == "requires":
+        written = (code.get("args") or {}).get("terms") or []
+        try:
+            names = {t.name for term in written for t in terms.parse(str(term))}
+        except terms.RequirementError:
+            names = set()
+        return bool(names) and names <= _NOT_THE_CARD
+    names_of = {t.name: t for t in block.requirements}
+    if "network" in names_of:
         return True
-    return block.kind == "windows" and machine.os != "windows"
+    return "os" in names_of and machine.os not in names_of["os"].values
 
 
 def cell(guide: Guide, data: Record, pages: verdicts.PageEntries) -> Cell:
@@ -237,7 +252,8 @@ def cell_of(guide: Guide, machine: Machine, found) -> Cell:
         if block.not_run_reason is not None:  # not meant to run
             continue
         held = state(block)
-        if held == "passed" or (held == "skipped" and _excused(block, machine)):
+        result_of = found.get(block.index)
+        if held == "passed" or (held == "skipped" and _excused(block, machine, result_of.entry if result_of else None)):
             continue
         return stopped(block)
     result.level = LEVELS.index("whole_guide")

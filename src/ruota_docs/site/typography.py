@@ -1,9 +1,11 @@
-"""The typography of built pages: the spaces French sets before ``: ; ? !`` and inside « », and English
+"""The typography of built pages: the spaces French sets before ``: ; ? !`` and inside « », its
+apostrophes, and English quotation marks.
 
 The convention is the Imprimerie nationale's, as commonly applied on the web: a
 no-break space (U+00A0) before ``:`` and inside guillemets ``« »``, a narrow no-break
 space (U+202F) before ``;``, ``?`` and ``!``. An ordinary space there is replaced, a
-missing one is added, a right one is left alone, so the pass is idempotent.
+missing one is added, a right one is left alone, so the pass is idempotent. The
+apostrophe of an elision is the typographic one (``l’API``), as in print.
 
 Only what readers read as French prose changes: text outside code (``pre``, ``code``,
 ``kbd``, ``samp``, ``script``, ``style``, ``textarea``), outside elements marked as
@@ -180,11 +182,22 @@ def _date_edits(text: str, editable) -> Iterator[_Edit | None]:
             yield _respaced(text, editable, space, space + 1, space, NBSP)
 
 
+def _apostrophe_edits(text: str, editable) -> Iterator[_Edit | None]:
+    """The typographic apostrophe of an elision between letters (``l’API``, ``aujourd’hui``, ``qu’il``); a
+    straight mark anywhere else (a quotation, an address) is left alone."""
+    for match in re.finditer("'", text):
+        a = match.start()
+        if (editable[a] and 0 < a < len(text) - 1 and text[a - 1].isalpha() and text[a + 1].isalpha()
+                and not _in_literal(text, a, a + 1)):
+            yield a, a + 1, "’"
+
+
 def _edits(text: str, editable: list[bool]) -> list[_Edit]:
     """``(start, end, replacement)`` over ``text`` (whose characters may or may not be
-    changed, per ``editable``) that give it French spacing."""
+    changed, per ``editable``) that give it French spacing and apostrophes."""
     edits = itertools.chain(_punctuation_edits(text, editable), _guillemet_edits(text, editable),
-                            _unit_edits(text, editable), _date_edits(text, editable))
+                            _unit_edits(text, editable), _date_edits(text, editable),
+                            _apostrophe_edits(text, editable))
     return sorted({edit for edit in edits if edit is not None})  # « » asks twice for the space between them
 
 
@@ -214,7 +227,7 @@ _CODE_BLOCKS = {tag: re.compile(rf"<(/?){tag}(?=[\s/>])", re.I) for tag in ("pre
 #: A heading, its attributes and its content.
 _HEADINGS = re.compile(r"<(h[1-6])(\s[^>]*)?>(.*?)</\1\s*>", re.S | re.I)
 #: A sign French spacing is about: a block without one in its prose is left alone.
-_SIGNS = re.compile(r"[;:!?«»]|\d [%A-Za-z]|1er ")
+_SIGNS = re.compile(r"[;:!?«»']|\d [%A-Za-z]|1er ")
 
 
 def _attributes(inside: str) -> dict[str, str | None]:
@@ -455,7 +468,10 @@ class _Walk:
             else:
                 out.append(raw)
                 if match["ref"]:
-                    self.flow.append(_Piece(len(out) - 1, html.unescape(raw), False))
+                    # an escaped apostrophe (``n&#x27;a``, as templates write one) is prose like any other
+                    char = html.unescape(raw)
+                    code, here = self.stack[-1][1:] if self.stack else (False, self.default)
+                    self.flow.append(_Piece(len(out) - 1, char, char == "'" and here and not code))
         self.flush()
         return "".join(out)
 

@@ -19,9 +19,8 @@ written inside ``<span class="l10n">…</span>`` and ignored.
 Each language's prose is also held to its glossary (`ruota_docs.translations.glossary`), which
 gives one term per concept and rules out its variants.
 
-Each translation records in its front matter the hash of the Spanish page it was translated
-from (``translation_of: 1a2b3c4d5e6f``). When the Spanish page changes, the translation is
-*stale* until ``ruota-docs i18n mark-synced`` records the new hash.
+Whether a translation has fallen behind its Spanish page is a separate question, answered by
+`ruota_docs.translations.staleness`.
 """
 
 from __future__ import annotations

@@ -80,8 +80,8 @@ class PageDocument(Document):
 class BlockParser:
     """A Sybil parser that makes one region per block the page renders, in page order.
 
-    Each region gets the evaluator of its block's kind from ``evaluators``. Other kinds and page
-    problems get ``default``."""
+    Each region gets the evaluator that ``evaluators`` holds for its block's kind. A block whose kind
+    has no entry there, and a page problem, get ``default``."""
 
     def __init__(self, layout: PageLayout, evaluators: dict, default) -> None:
         self.layout = layout
