@@ -153,9 +153,8 @@ def test_machines_with_the_same_need_share_one_line():
     assert fragments.mark(block, verdict, "es").count("<li") == 1
     # a result without its record keeps its label ("CPU x86_64"); each machine after the first has its "en"
     assert "Omitido en CPU x86_64 y en NVIDIA H200 (CUDA): requiere ROCm" in fragments.mark(block, verdict, "es")
-    # French negates two places with « ni … ni … »; one place needs none
-    assert "N'a été exécuté ni sur CPU x86_64 ni sur NVIDIA H200 (CUDA) : nécessite ROCm" in html.unescape(
-        fragments.mark(block, verdict, "fr"))
+    # French joins the places a negated participle names with « ni »; one place needs none
+    assert "Non exécuté sur CPU x86_64 ni sur NVIDIA H200 (CUDA) : nécessite ROCm" in fragments.mark(block, verdict, "fr")
     cpu_only = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", cpu.english(), reason_code=cpu.to_record()))])
     assert "Non exécuté sur CPU x86_64 : nécessite ROCm" in fragments.mark(block, cpu_only, "fr")
 
@@ -194,7 +193,7 @@ def test_the_summary_says_that_blocks_shown_only_are_not_counted():
         return " ".join(_words(html_text).split())
     assert "not counted" not in fragments.page_summary(blocks, "en")
     line = said(fragments.page_summary(blocks, "en", shown=1))
-    assert line.endswith("says why. One more block on this page is for reading only (output, text or an example): it never "
+    assert line.endswith("says why. One more block on this page is display-only (output, text or an example): it never "
                          "runs and is not counted.")
     assert said(fragments.page_summary(blocks, "es", shown=3)).endswith(
         "La página incluye además tres bloques que solo se muestran, sin ejecutarse, y que no entran en este "
@@ -206,14 +205,14 @@ def test_the_summary_says_that_blocks_shown_only_are_not_counted():
     assert said(fragments.page_summary(blocks, "fr", shown=12)).endswith(
         "La page affiche aussi douze blocs destinés seulement à la lecture (sorties, texte ou exemples) : ils ne sont "
         "jamais exécutés et n'entrent pas dans ce décompte.")
-    assert said(fragments.page_summary(blocks, "fr", shown=25)).endswith(
+    assert said(fragments.page_summary(blocks, "fr", shown=35)).endswith(
         "Les blocs destinés seulement à la lecture (sorties, texte ou exemples) ne sont jamais exécutés et n'entrent "
         "pas dans ce décompte.")
-    assert said(fragments.page_summary(blocks, "en", shown=25)).endswith(
-        "says why. Blocks for reading only (output, text or examples) never run and are not counted.")
+    assert said(fragments.page_summary(blocks, "en", shown=35)).endswith(
+        "says why. Display-only blocks (output, text or examples) never run and are not counted.")
     # nothing here runs (an API page): the sentence still ends the summary
     assert said(fragments.page_summary([(never_run, Verdict([]))], "en", shown=2)).endswith(
-        "Two more blocks on this page are for reading only (output, text or examples): they never run and are "
+        "Two more blocks on this page are display-only (output, text or examples): they never run and are "
         "not counted.")
 
 
@@ -287,19 +286,19 @@ def test_parsed_data_blocks_are_not_counted_as_verified():
                                                      "comprobación de sintaxis, la única que se les aplica.")
 
 
-def test_summary_counts_above_twenty_stay_digits_and_machines_are_not_overstated():
-    """Both counts of a pair in digits where one is above twenty ("2 of 23"), else in words ("one of three"); "on
+def test_summary_counts_above_thirty_stay_digits_and_machines_are_not_overstated():
+    """Both counts of a pair in digits where one is above thirty ("2 of 33"), else in words ("one of three"); "on
     two test machines" only where each
     verified block passed on both, else "at least one of the two"."""
     both = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed")),
                     MachineResult("h100", "NVIDIA H100 (CUDA)", "passed", _entry("passed"))])
     cpu_only = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={"skip": True})
-    blocks = [(_block(), both), (_block(), cpu_only)] + [(never_run, Verdict([]))] * 21
+    blocks = [(_block(), both), (_block(), cpu_only)] + [(never_run, Verdict([]))] * 31
     line = " ".join(_words(fragments.page_summary(blocks, "en")).split())
-    assert line.startswith("On this page, 2 of the 23 code blocks have been verified on at least one of the two test "
+    assert line.startswith("On this page, 2 of the 33 code blocks have been verified on at least one of the two test "
                            "machines (last run: 1 December 2026).")
-    assert "The other 21 are not tested by design." in line
+    assert "The other 31 are not tested by design." in line
     line = " ".join(_words(fragments.page_summary(blocks[:1] + blocks[2:4], "fr")).split())
     assert line.startswith("Sur cette page, un bloc de code sur trois a été vérifié sur les deux machines de test (")
     assert "Les deux autres sont volontairement exclus des tests." in line
@@ -544,31 +543,34 @@ def test_a_column_header_never_stacks_two_brackets():
     assert "<th>référence (math, Mio)</th><th>découpé (Mio)</th>" in shown
 
 
-def test_the_summary_writes_counts_up_to_twenty_in_words_and_a_pair_alike():
+def test_the_summary_writes_counts_up_to_thirty_in_words_and_a_pair_alike():
     """Running text writes small numbers in words ("tres de los cinco", "on one test machine", "Eight are not
     tested by design"), larger ones in digits, and the two counts of one phrase alike ("13 of the 28"); a list
     that continues that phrase (French) alike too, while a sentence never opens with a numeral."""
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={"skip": True})
-    blocks = [(_block(), passed)] * 13 + [(_block("rocm"), skipped)] * 7 + [(never_run, Verdict([]))] * 8
+    blocks = [(_block(), passed)] * 23 + [(_block("rocm"), skipped)] * 7 + [(never_run, Verdict([]))] * 8
     shown = fragments.page_summary(blocks, "en")
-    assert "On this page, 13 of the 28 code blocks have been verified on one test machine (last run: " in shown
+    assert "On this page, 23 of the 38 code blocks have been verified on one test machine (last run: " in shown
     assert ("The others:</p><ul><li>eight are not tested by design;</li><li>seven were skipped because no test machine "
             "has ROCm.</li></ul>") in shown
-    # Spanish writes in words every number one word writes (up to thirty), so its summary is words throughout
-    assert "se han verificado trece de los veintiocho bloques de código" in fragments.page_summary(blocks, "es")
+    # up to thirty, a summary is words throughout, in every language
+    fewer = blocks[10:]
+    assert "On this page, thirteen of the twenty-eight code blocks" in fragments.page_summary(fewer, "en")
+    assert "se han verificado trece de los veintiocho bloques de código" in fragments.page_summary(fewer, "es")
+    assert "treize blocs de code sur vingt-huit" in fragments.page_summary(fewer, "fr")
     assert "<li>ocho se excluyen deliberadamente de las pruebas;</li><li>siete se han omitido porque ninguna máquina de " \
         "pruebas tiene ROCm.</li>" in fragments.page_summary(blocks, "es")
-    # a French list writes each count as running text does, whatever the first sentence's pair (« 13 … sur 28 »)
+    # a French list writes each count as running text does, whatever the first sentence's pair (« 23 … sur 38 »)
     assert "<li>huit blocs sont volontairement exclus des tests;</li><li>sept blocs n&#x27;ont pas été exécutés, car aucune " \
         "machine de test ne dispose de ROCm.</li>" in fragments.page_summary(blocks, "fr")
     small = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 2
     line = " ".join(_words(fragments.page_summary(small, "es")).split())
     assert "tres de los cinco" in line and "Los otros dos se excluyen" in line and "en una máquina de pruebas" in line
-    mixed = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 19
+    mixed = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 29
     line = " ".join(_words(fragments.page_summary(mixed, "en")).split())
-    assert "3 of the 22 code blocks" in line and "The other nineteen are not tested by design" in line
+    assert "3 of the 32 code blocks" in line and "The other twenty-nine are not tested by design" in line
     twelve = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 9
     assert "three of the twelve code blocks" in " ".join(_words(fragments.page_summary(twelve, "en")).split())
     listed = [(_block(), passed), (_block("rocm"), skipped), (never_run, Verdict([]))] * 2
@@ -576,9 +578,9 @@ def test_the_summary_writes_counts_up_to_twenty_in_words_and_a_pair_alike():
         fragments.page_summary(listed, "en")
     assert "<li>deux blocs sont volontairement exclus des tests;</li>" in fragments.page_summary(listed, "fr")
     assert "<li>un bloc est volontairement exclu des tests;</li>" in fragments.page_summary(listed[:3], "fr")
-    # one block is « un bloc », never « 1 bloc » opening an item; a count above twenty stays digits
-    one_skipped = [(_block(), passed)] * 11 + [(never_run, Verdict([]))] * 22 + [(_block("rocm"), skipped)]
-    assert "<li>22 blocs sont volontairement exclus des tests;</li><li>un bloc n&#x27;a pas été exécuté, car" in \
+    # one block is « un bloc », never « 1 bloc » opening an item; a count above thirty stays digits
+    one_skipped = [(_block(), passed)] * 11 + [(never_run, Verdict([]))] * 32 + [(_block("rocm"), skipped)]
+    assert "<li>32 blocs sont volontairement exclus des tests;</li><li>un bloc n&#x27;a pas été exécuté, car" in \
         fragments.page_summary(one_skipped, "fr")
 
 

@@ -118,7 +118,7 @@ def test_a_file_is_read_with_its_escapes_and_plural_forms(locale_dir):
 
 def test_the_summary_agrees_with_its_counts():
     """Some blocks verified agrees with the verified ones; all of them, with the total; block counts in
-    words up to twenty (digits where `digits` keeps them so), the number of machines in words, with the gender
+    words up to thirty (digits where `digits` keeps them so), the number of machines in words, with the gender
     of their noun."""
     date = "3 de diciembre de 2026"
     assert text("es", "summary_all", passed=1, total=1, machines=text("es", "machines_count", count=1), date=date) == (
@@ -130,8 +130,8 @@ def test_the_summary_agrees_with_its_counts():
         "Sur cette page, cinq blocs de code sur sept ont été vérifiés")
     assert text("fr", "summary", passed=digits(5, "fr"), total=digits(17, "fr"), machines="2 machines",
                 date="hier").startswith("Sur cette page, 5 blocs de code sur 17 ont été vérifiés")
-    assert text("fr", "summary_all", passed=23, total=23, machines="2 machines", date="hier").startswith(
-        "Les 23 blocs de code de cette page ont été vérifiés")
+    assert text("fr", "summary_all", passed=33, total=33, machines="2 machines", date="hier").startswith(
+        "Les 33 blocs de code de cette page ont été vérifiés")
     assert text("es", "summary", passed=1, total=7, machines="dos máquinas", date="ayer").startswith(
         "En esta página se ha verificado uno de los siete bloques de código")
     assert text("en", "summary", passed=1, total=7, machines="one machine", date="today").startswith(
@@ -142,16 +142,16 @@ def test_the_summary_agrees_with_its_counts():
 
 
 def test_numbers_in_words_and_in_digits():
-    """``{n:w}`` writes zero to twenty in words in English and French, and in Spanish every number one word
+    """``{n:w}`` writes zero to thirty in words in English and French, and in Spanish every number one word
     writes, up to thirty, as the RAE's Ortografía recommends (``wn``/``wf``: the forms before a masculine or a
     feminine noun), digits above; a counted string still picks its plural form by the number."""
     from ruota_docs.site.locales import _shown
     assert "{n:w} {n:wn} {n:wf} {n:Wf}".format(n=_shown(1, "es")) == "uno un una Una"
     assert "{n:w} {n:wn} {n:wf}".format(n=_shown(21, "es")) == "veintiuno veintiún veintiuna"
     assert "{n:w} {n:wf}".format(n=_shown(1, "fr")) == "un une"
-    assert "{n:w} {m:w} {k:w}".format(n=_shown(20, "en"), m=_shown(21, "en"), k=_shown(2.5, "en")) == "twenty 21 2.5"
-    assert "{n:w} {m:w} {k:w}".format(n=_shown(21, "fr"), m=_shown(28, "es"), k=_shown(31, "es")) == "21 veintiocho 31"
-    assert "{n:w}".format(n=_shown(17, "fr")) == "dix-sept"
+    assert "{n:w} {m:w} {k:w}".format(n=_shown(30, "en"), m=_shown(31, "en"), k=_shown(2.5, "en")) == "thirty 31 2.5"
+    assert "{n:w} {m:w} {k:w}".format(n=_shown(31, "fr"), m=_shown(28, "es"), k=_shown(31, "es")) == "31 veintiocho 31"
+    assert "{n:w} {n:wf} {m:w}".format(n=_shown(21, "fr"), m=_shown(28, "en")) == "vingt et un vingt et une twenty-eight"
     assert text("es", "summary_rest_alike", count=13, what="x") == "Los otros trece x."
     assert text("es", "summary_rest_alike", count=31, what="x") == "Los otros 31 x."
     assert text("es", "summary_rest_alike", count=1, what="x") == "El bloque restante x."

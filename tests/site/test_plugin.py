@@ -315,9 +315,9 @@ def test_english_strings(en):
     assert "Failed on an x86-64 CPU on 20 November 2026" in panels(en)[2]
     assert "Not yet verified: this code has changed since it last ran" in panels(en)[3]
     assert "Not tested by design: this block installs packages" in panels(en)[4]
-    # the run time says what it is; the result shared by the three languages is said in the tooltip, not in the line
-    assert (f'<p class="ruota-output-meta" title="All three language versions of this page share this result because '
-            f'their code is identical.">21 November 2026 · took 1.5{NB}s</p>') in panels(en)[1]
+    # the run time says what it is; the copy whose run is credited is said in the tooltip, not in the line
+    assert (f'<p class="ruota-output-meta" title="This result was recorded on the Spanish version of this page, whose '
+            f'code is identical.">21 November 2026 · took 1.5{NB}s</p>') in panels(en)[1]
     assert ("On this page, three of the seven code blocks have been verified on at least one of the two test machines "
             "(last run: 21 November 2026).") in en
     assert "Requiere" not in en and "Verificado" not in en
@@ -330,8 +330,8 @@ def test_french_strings(fr):
     assert f"Échec sur un CPU x86-64 le 20{NB}novembre 2026" in panels(fr)[2]
     # French typography, applied to the built page: no-break space before the colon
     assert f"Volontairement exclu des tests{NB}: ce bloc installe des paquets" in panels(fr)[4]
-    assert f'title="Les trois versions linguistiques de cette page partagent ce résultat{NB}: leur code est identique."' \
-        in panels(fr)[1]
+    assert ('title="Ce résultat a été enregistré sur la version espagnole de cette page, dont le code est identique."'
+            in panels(fr)[1])
     assert f"21{NB}novembre 2026 · durée{NB}: 1,5{NB}s</p>" in panels(fr)[1]  # the run time, said as such
     assert ("Sur cette page, trois blocs de code sur sept ont été vérifiés sur au moins une des deux machines de test "
             f"(dernière exécution{NB}: 21{NB}novembre 2026). Les autres{NB}:</p><ul><li>un bloc a échoué lors de sa dernière "

@@ -53,8 +53,8 @@ These are the rules, each with its severity:
   (`ruota_docs.records.schema.OUTPUT_LIMIT`), plus room for the note that says what was cut.
 - **listing** (error). The record is a regular file, never a hidden one or a link. In the records
   directory, it is named as the engine names records (`ruota_docs.records.listing`).
-- **bounds** (error). The file is read only up to its size limit, and it stays within the engine's
-  other limits (`ruota_docs.records.bounds`):
+- **bounds** (error). The file is read only up to its size limit, and it must stay within the
+  engine's other limits (`ruota_docs.records.bounds`):
     - its nesting stays within the depth limit;
     - its numbers are finite and of a usable size, including the metric lines that charts read;
     - it holds no control, bidirectional or zero-width characters;

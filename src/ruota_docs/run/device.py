@@ -112,7 +112,7 @@ _DRIVER_FILES = ("/proc/driver/nvidia/version", "/sys/module/nvidia/version", "/
 
 
 def cache_key() -> str:
-    """What the GPU facts depend on, without importing torch (a few milliseconds)."""
+    """A hash of what the GPU facts depend on, computed in a few milliseconds without importing torch."""
     parts = [os.path.realpath(sys.executable), sys.version]
     spec = importlib.util.find_spec("torch")
     if spec is not None and spec.origin:

@@ -159,8 +159,8 @@ def plural_form(count: float, lang: str) -> str:
 def join(items: list[str], lang: str, style: str = "standard") -> str:
     """``a, b y c`` / ``a, b et c`` / ``a, b, and c``; ``style="or"`` for alternatives; ``style="nor"``
     for alternatives after a negation, which Spanish joins with «ni» (``ninguna GPU a ni b``);
-    ``style="neither"`` for places a negated verb lists, which French joins with « ni » (« n'a été exécuté
-    ni sur A ni sur B », the template saying the first « ni »), and Spanish and English with "and"."""
+    ``style="neither"`` for places a negated participle lists, which French joins with « ni » (« non exécuté
+    sur A ni sur B »), and Spanish and English with "and"."""
     if not items:
         return ""
     if style == "neither":

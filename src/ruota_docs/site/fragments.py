@@ -202,8 +202,7 @@ def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | No
             found_groups = verdict.kept(("skipped_groups", tuple(keys), on_page), lambda: groups.group(
                 [r for key in keys for r in _by_reason(verdict)[key]], on_page))
             where = _phrases(found_groups, ("skipped",), lang, style="neither")
-            places = min(sum(1 for g in found_groups if g.count("skipped")), NAMED_GROUPS + 1)
-            lines.append(("skipped", text(lang, "skipped_on", machines=where, reason=reason, count=places)))
+            lines.append(("skipped", text(lang, "skipped_on", machines=where, reason=reason)))
     failed = verdict.by_state("failed")
     parsed = passed and getattr(block, "kind", "") == "data"
     if verdict.by_state("stale") and block.not_run_reason is None and not parsed:  # syntax is the same everywhere
@@ -344,7 +343,7 @@ def _summary_state(block: Any, verdict: Verdict) -> str:
 def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str, shown: int = 0) -> str:
     """The lines at the top of a page: one sentence for how many blocks were verified, where and when, then
     what became of the others: one sentence where they are all of one kind, else a short list
-    ("The others:" · "One was only compiled …" · "Eight are not tested by design"). A count up to twenty is a
+    ("The others:" · "One was only compiled …" · "Eight are not tested by design"). A count up to thirty is a
     word ("on two test machines", "The other nine"), as running text writes small numbers, except that the
     two counts of one phrase are written alike ("12 of the 28", "two of the three"). ``shown``: the blocks
     shown only to be read (sample output, Markdown), which are not counted: a last sentence says so, since
@@ -400,8 +399,8 @@ def _summary_rest(rest: list[tuple[str, int]], some_passed: bool, parts: list[st
                   lang: str) -> tuple[list[str], str]:
     """The blocks not verified, after the summary's first sentence (appended to ``parts``): one sentence where
     they are alike, else a list (returned); then where to read why (returned, or appended where no list).
-    Each count of the list is written as running text writes it, a word up to twenty and digits above (« huit
-    blocs », « 25 blocs »), whatever the first sentence's pair needed: the list is sentences or clauses of
+    Each count of the list is written as running text writes it, a word up to thirty and digits above (« huit
+    blocs », « 35 blocs »), whatever the first sentence's pair needed: the list is sentences or clauses of
     its own, and « 8 blocs ; un bloc » or « 1 bloc » opening an item read as mistakes."""
     if not rest:
         return [], ""
