@@ -203,7 +203,7 @@ def test_i18n_check_exit_codes(tree, capsys):
     (tree / "docs/fr/p.md").write_text(page)
     code, out, _ = cli(capsys, "--root", str(tree), "i18n", "check")
     assert code == 1
-    assert out == ("docs/fr/p.md:7: code block 2 differs from es/p.md:7 (language, code, requirements or run options)\n"
+    assert out == ("docs/fr/p.md:7: code block 2 differs from es/p.md:7 (language, code, requirements, run options or evidence)\n"
                    "1 problem (3 languages checked: es, en, fr)\n")
 
 

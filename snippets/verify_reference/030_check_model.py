@@ -16,9 +16,10 @@ def check_model(model, inputs, targets, loss_fn, *, device, dtype=torch.float32)
     """One training step on the device in ``dtype`` against a float64 copy on the CPU.
 
     Run it once with the real input shape of every new model: each layer then sees
-    the shapes it will see in training. TF32 is switched off for the step, because
-    its rounding compounds from layer to layer and the per-op tolerance would no
-    longer apply; the per-op sweep above covers the TF32 case.
+    the shapes it will see in training. cuDNN's TF32 is switched off for the step (matrix
+    products keep their own flag, off by default), because its rounding compounds from
+    layer to layer and the per-op tolerance would no longer apply; the per-op sweep above
+    covers the TF32 case.
     """
     device = torch.device(device)
     with backend_flags(allow_tf32=False):

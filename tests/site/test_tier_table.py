@@ -167,7 +167,7 @@ def test_the_status_page_has_a_row_for_compiled_blocks(project):
     indexed = verdicts.index_ledgers([record_of(record(project, H200))])
     items = [(b, indexed.verdict(g.page, b.index, b.sha256)) for g in guides for b in g.blocks]
     on_gpu = fragments._compiled_row([("Guía", "g/", items)], "en")["lines"]
-    assert len(on_gpu) == 1 and on_gpu[0].startswith("NVIDIA H200: 1 of 1 compiled for gfx906 and gfx1102 (")
+    assert len(on_gpu) == 1 and on_gpu[0].startswith("NVIDIA H200: 1 of 1 compiled, for gfx906 and gfx1102 (")
     two = verdicts.index_ledgers([record_of(record(project, H200)), record_of(record(project, CPU))])
     # CI's line only where a machine without a GPU compiled them, after every machine's line
     both = fragments._compiled_row([("Guía", "g/", [(b, two.verdict(g.page, b.index, b.sha256))
@@ -175,7 +175,7 @@ def test_the_status_page_has_a_row_for_compiled_blocks(project):
     assert both[-1] == "CI compiles these blocks again on every commit, on a machine without a GPU."
     shown = fragments.render("rocm_evidence", rows=[fragments._compiled_row([("Guía", "g/", [
         (b, two.verdict(g.page, b.index, b.sha256)) for g in guides for b in g.blocks])], "en")], lang="en")
-    assert re.search(r"NVIDIA H200: 1 of 1 compiled for [^<;]*<br>x86-64 CPU: 1 of 1 compiled for", shown)  # a line per machine
+    assert re.search(r"NVIDIA H200: 1 of 1 compiled, for [^<;]*<br>x86-64 CPU: 1 of 1 compiled, for", shown)  # a line per machine
     nothing = fragments._compiled_row([("Guía", "g/", [(b, verdicts.index_ledgers([]).verdict(
         "es/guides/g.md", b.index, b.sha256)) for b, _ in items])], "es")
     assert (nothing["lines"], nothing["where"]) == ([], "Ninguna máquina los ha ejecutado todavía")

@@ -165,10 +165,10 @@ def test_the_guides_own_card_first_else_a_gpu_else_the_cpu():
 
 def test_a_value_no_record_holds_is_marked(site):
     page = (site / "index.html").read_text(encoding="utf-8")
-    assert sentence(page, "Nada:") == "Nada: sin medir todavía."
+    assert sentence(page, "Nada:") == "Nada: (valor sin medir todavía)."
     assert 'class="ruota-value ruota-value-missing"' in page
     fr = (site / "fr/index.html").read_text(encoding="utf-8")
-    assert "pas encore mesuré" in sentence(fr, "Rien")
+    assert "(valeur pas encore mesurée)" in sentence(fr, "Rien")
 
 
 def test_a_directive_in_code_is_only_shown(site):
@@ -183,7 +183,7 @@ def test_stale_code_gives_no_value(tmp_path):
     (root / "verification/cpu-x86_64.json").write_text(record_of(ledger("cpu-x86_64", machine, output, code="old code")).to_json())
     assert run_mkdocs(root).returncode == 0
     page = (root / "site/index.html").read_text(encoding="utf-8")
-    assert sentence(page, "Pico:") == "Pico: sin medir todavía."
+    assert sentence(page, "Pico:") == "Pico: (valor sin medir todavía)."
 
 
 def test_status_strict_fails_on_a_value_not_measured(tree, capsys):

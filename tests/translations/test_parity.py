@@ -189,14 +189,14 @@ def test_blocks_in_another_order(tmp_path):
     fr = FR.replace("```powershell\n    Get-Item .", "```powershell\n    Get-Item ..")
     assert check_variant(tmp_path, EN, fr) == [
         ("fr/guide.md", line_of(FR, "```powershell"),
-         f"code block 2 differs from es/guide.md:{line_of(ES, '```powershell')} (language, code, requirements or run options)")]
+         f"code block 2 differs from es/guide.md:{line_of(ES, '```powershell')} (language, code, requirements, run options or evidence)")]
 
 
 def test_different_include(tmp_path):
     en = EN.replace('"g/010_probe.py"', '"g/011_probe.py"')
     assert check_variant(tmp_path, en, FR) == [
         ("en/guide.md", line_of(EN, "```python"),
-         f"code block 1 differs from es/guide.md:{line_of(ES, '```python')} (language, code, requirements or run options)")]
+         f"code block 1 differs from es/guide.md:{line_of(ES, '```python')} (language, code, requirements, run options or evidence)")]
 
 
 @pytest.mark.parametrize("changed", ["<!-- requires: rocm -->", "<!-- requires: rocm os=linux vram>=8GiB -->"])
@@ -204,14 +204,22 @@ def test_different_requirement_directive(tmp_path, changed):
     en = EN.replace("<!-- requires: rocm os=linux -->", changed)
     assert check_variant(tmp_path, en, FR) == [
         ("en/guide.md", line_of(EN, "```python"),
-         f"code block 1 differs from es/guide.md:{line_of(ES, '```python')} (language, code, requirements or run options)")]
+         f"code block 1 differs from es/guide.md:{line_of(ES, '```python')} (language, code, requirements, run options or evidence)")]
+
+
+def test_different_evidence_directive(tmp_path):
+    """A translation that declares other evidence for a block would publish another kind of result for it."""
+    en = EN.replace("<!-- requires: rocm os=linux -->", "<!-- requires: rocm os=linux -->\n    <!-- evidence: checked -->")
+    assert check_variant(tmp_path, en, FR) == [
+        ("en/guide.md", line_of(en, "```python"),
+         f"code block 1 differs from es/guide.md:{line_of(ES, '```python')} (language, code, requirements, run options or evidence)")]
 
 
 def test_different_run_option_but_not_reason(tmp_path):
     en = EN.replace('<!-- run: skip reason="Windows only" -->', '<!-- run: safe -->')
     assert check_variant(tmp_path, en, FR) == [
         ("en/guide.md", line_of(EN, "```powershell"),
-         f"code block 2 differs from es/guide.md:{line_of(ES, '```powershell')} (language, code, requirements or run options)")]
+         f"code block 2 differs from es/guide.md:{line_of(ES, '```powershell')} (language, code, requirements, run options or evidence)")]
 
 
 def test_different_heading_id(tmp_path):

@@ -1,7 +1,7 @@
 """A page's blocks, as the site renders them.
 
-[`render`][ruota_docs.blocks.renderer.render] renders a page with Python-Markdown and the
-site's own ``markdown_extensions`` (`ruota_docs.blocks.site_config`), plus `BlockCapture`
+The [`render`][ruota_docs.blocks.renderer.render] function renders a page with Python-Markdown
+and the site's own ``markdown_extensions`` (`ruota_docs.blocks.site_config`), plus `BlockCapture`
 (`ruota_docs.blocks.capture`). [`assemble`][ruota_docs.blocks.renderer.assemble] then turns
 what was captured into the page's list of `ruota_docs.blocks.Block`. These are the code blocks
 that readers see, in page order, each with its page line, and with ``file:line`` when it was
@@ -51,7 +51,8 @@ def render(root: Path, path: Path, text: str | None = None, docs_dir: Path | Non
            fast: bool = False) -> PageRender:
     """The page at ``path``, rendered as the site renders it. Pass its ``text`` if it has already been read.
 
-    ``fast`` skips syntax highlighting and inline formatting, which play no part in deciding which blocks exist.
+    The ``fast`` option skips syntax highlighting and inline formatting, which play no part in deciding
+    which blocks exist.
     """
     root = Path(root)
     path = Path(path).resolve()
@@ -209,7 +210,7 @@ def assemble(state: CaptureState, html: str, page: str, lang: str, root: Path, t
     """The page's blocks, from one rendering's capture and HTML, and the page's problems.
 
     The problems include those the capture found and each ``chart:`` or ``value:`` directive that
-    names no block of the page. ``value:`` directives appear in the prose, so they are searched for
+    names no block of the page. The ``value:`` directives appear in the prose, so they are searched for
     in ``text``, the page's Markdown."""
     visible = {number: position for position, number in enumerate(markers.visible_blocks(html, state.nonce))}
     captured = [c for c in state.captured if c.number in visible]

@@ -213,8 +213,8 @@ class Requirement:
 def parse(text: str) -> tuple[Requirement, ...]:
     """The arguments of a ``requires:`` directive, parsed into terms.
 
-    ``parse("gpu rocm arch=gfx906")`` gives three terms, and ``parse("hipcc arch=gfx906")``
-    gives one (the compiler and its target). ``parse("rocm colour=red")`` raises
+    For example, ``parse("gpu rocm arch=gfx906")`` gives three terms, and ``parse("hipcc arch=gfx906")``
+    gives one (the compiler and its target). But ``parse("rocm colour=red")`` raises
     `RequirementError`, because ``colour`` is not a requirement.
 
     Examples:

@@ -1,4 +1,4 @@
-"""``ruota-docs record check FILE…``: what a record must be before the site shows it.
+"""What ``ruota-docs record check FILE…`` requires of a record before the site shows it.
 
 A record that someone sends (``verification/<machine-class>-<fingerprint>.json``) is checked
 against the rules below. Each problem is reported on one line, ``FILE: WHERE: error|warning:
@@ -59,7 +59,7 @@ These are the rules, each with its severity:
     - its numbers are finite and of a usable size, including the metric lines that charts read;
     - it holds no control, bidirectional or zero-width characters;
     - its keys, names and other short fields stay within the length limit.
-- **time** (error). ``updated`` and every ``ran_at`` are UTC times:
+- **time** (error). The ``updated`` field and every ``ran_at`` are UTC times:
     - none is in the future (five minutes of clock skew is allowed);
     - none is earlier than the day the engine began writing records (`EARLIEST`);
     - none is later than ``updated``;
@@ -689,7 +689,7 @@ def check_file(path: Path, root: Path, docs_dir: Path, now: dt.datetime | None =
     """Every problem in the record at ``path``, checked against the pages under ``docs_dir``.
 
     The record is first decoded strictly, field by field, and then held to the rules about what
-    it means. ``pages`` holds the pages' blocks as they were read for the records checked before,
+    it means. The ``pages`` argument holds the pages' blocks as they were read for the records checked before,
     so that `check_files` reads each page only once. A record in the records directory,
     ``records_folder`` (``verification/`` by default), must be named as the engine names records. A record elsewhere
     (``--record my.json``) may have any name except a hidden one."""

@@ -108,7 +108,7 @@ def _check(req: Requirement) -> Check:
 def is_met(req: Requirement, device: Machine, network: bool = False) -> bool:
     """Whether ``device`` satisfies one requirement.
 
-    ``network`` says whether the run allows network access. It is the ``network`` field of the
+    The ``network`` argument says whether the run allows network access. It is the ``network`` field of the
     run's settings (`ruota_docs.run.settings.Settings`)."""
     if req.name == "network":
         return network

@@ -1,6 +1,6 @@
 """This machine as the engine sees it: the facts that requirement directives are checked against.
 
-``probe()`` is lazy and cached. Nothing calls it until a block has a requirement or a
+The ``probe()`` function is lazy and cached. Nothing calls it until a block has a requirement or a
 record is written. Its GPU facts come from importing torch, which takes seconds (see
 benchmarks/RESULTS.md), so they are also kept on disk, in
 ``$XDG_CACHE_HOME/ruota-docs/probe.json`` (``~/.cache`` by default). The cache key combines
@@ -12,8 +12,8 @@ everything that could change those facts:
 - the boot ID;
 - the environment variables that hide or rename GPUs.
 
-When the key no longer matches, the machine is probed again. ``probe()`` never imports a
-package that is not installed (it asks ``importlib.util.find_spec`` first), so a machine
+When the key no longer matches, the machine is probed again. The ``probe()`` function never imports
+a package that is not installed (it asks ``importlib.util.find_spec`` first), so a machine
 without torch is simply a CPU machine.
 """
 
@@ -198,7 +198,7 @@ def probe() -> Machine:
 
     A process started by a test run that has already probed this machine reads the result
     from its environment. Otherwise the GPU facts come from the disk cache when nothing they
-    depend on has changed (see the module's docstring), and from torch when something has.
+    depend on has changed (see the module description above), and from torch when something has.
     """
     shared = os.environ.get(PROBED_ENV)
     if shared and not os.environ.get(FAKE_DEVICE_VARIABLE):

@@ -1,7 +1,7 @@
 """ROCm's own software on this machine, with or without a GPU: the HIP compiler and ROCm's programs.
 
-`ruota_docs.run.device.probe` says what PyTorch computes on, and it never starts a ROCm
-program. This module is used only by ``ruota-docs toolchain`` and where a block needs ROCm's
+The `ruota_docs.run.device.probe` function says what PyTorch computes on, and it never starts
+a ROCm program. This module is used only by ``ruota-docs toolchain`` and where a block needs ROCm's
 userland (``requires: hipcc``, ``hipcc arch=gfx906``, ``tool=roc-obj-ls``). It provides:
 
 - `find_program`, which finds a program on ``PATH``, or else in ``bin`` or ``llvm/bin`` of
@@ -9,12 +9,12 @@ userland (``requires: hipcc``, ``hipcc arch=gfx906``, ``tool=roc-obj-ls``). It p
 - `compiler`, which finds ``hipcc`` and the HIP version that ``hipcc --version`` reports.
 - `builds`, which finds the gfx targets ``hipcc`` can build for by compiling a tiny kernel for
   each of them, in parallel. Clang may know a processor's name even when the device libraries
-  for it are not installed: Debian's clang 15 knows gfx1100, but its ROCm 5.2 device libraries
-  do not.
+  for it are not installed: Debian's clang 15 knows gfx1100, but Debian's ROCm 5.2 device
+  libraries do not include it.
 - `describe`, which says what this machine has, in the words that skip reasons use.
 - `rocminfo`, which runs ``rocminfo`` and returns its agents, or why there are none.
 
-``hipcc`` always runs with ``HIP_PLATFORM=amd``. Otherwise, on a machine that also has ``nvcc``,
+The ``hipcc`` compiler always runs with ``HIP_PLATFORM=amd``. Otherwise, on a machine that also has ``nvcc``,
 it would pick NVIDIA's platform.
 
 Results are cached in ``$XDG_CACHE_HOME/ruota-docs/toolchain.json`` (``~/.cache`` by
@@ -22,8 +22,8 @@ default). Their key is made of what can change them: ``hipcc``'s resolved path,
 size and modification time, the environment variables it reads, and the probe kernel. The
 HIP version and the clang binary that ``hipcc`` drives are stored with the key, and that clang
 binary is checked again on every use. Each target is tried once per key. A timeout is never
-cached, because the machine may just have been busy. ``ruota-docs toolchain --refresh``
-probes again.
+cached, because the machine may just have been busy. Run ``ruota-docs toolchain --refresh``
+to probe again.
 """
 
 from __future__ import annotations

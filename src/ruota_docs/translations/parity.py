@@ -102,7 +102,7 @@ class PageText:
 
 
 def read_page(root: Path, docs_dir: Path, page: str) -> PageText:
-    """``docs_dir/page`` rendered as the site renders it. Raises `ValueError` for a page that is not UTF-8."""
+    """The page ``docs_dir/page``, rendered as the site renders it. Raises `ValueError` for a page that is not UTF-8."""
     text = _read(Path(docs_dir) / page)
     rendered = renderer.render(root, Path(docs_dir) / page, text, docs_dir, fast=True)
     return PageText(page, text, rendered.blocks, rendered.problems)
@@ -194,14 +194,15 @@ def structure(text: str, code_lines=frozenset()) -> list[tuple[str, int, int]]:
 def blocks(page: PageText) -> list[tuple[tuple, int]]:
     """What must be equal about each block, with the block's line.
 
-    That is the language, the code, the requirements and the run options. Only the code of a
-    block that runs is compared, since a block that only shows output may be translated."""
+    That is the language, the code, the requirements, the run options and the evidence it declares. Only
+    the code of a block that runs is compared, since a block that only shows output may be translated."""
     result = []
     for block in page.blocks:
         content = "" if block.shown_only else block.sha256[:10]
         options = tuple(sorted((k, str(v)) for k, v in block.options.items() if k != "reason"))
         requires = tuple(str(r) for r in block.requirements)
-        said = (block.fence_language, content, requires, options, block.not_run_reason is not None)
+        evidence = (block.evidence.tier, block.evidence.targets) if block.evidence else None
+        said = (block.fence_language, content, requires, options, block.not_run_reason is not None, evidence)
         result.append((said, block.line))
     return result
 
@@ -255,7 +256,7 @@ def _block_problems(src_blocks: list, dst_blocks: list, page: str, source_page: 
         elif src_blocks[i][0] != dst_blocks[i][0]:
             problems.append(Problem(page, dst_blocks[i][1],
                                     f"code block {i + 1} differs from {source_page}:{src_blocks[i][1]} "
-                                    f"(language, code, requirements or run options)"))
+                                    f"(language, code, requirements, run options or evidence)"))
     return problems
 
 
@@ -282,7 +283,7 @@ def check(docs_dir: Path, languages: list[str], source_lang: str = "es", untrans
           root: Path | None = None, glossaries: dict[str, Glossary] | None = None) -> list[Problem]:
     """Every parity problem in the docs directory, and every variant that a language's glossary rules out.
 
-    ``root`` is the project directory, by default the docs directory's parent."""
+    The ``root`` argument is the project directory, by default the docs directory's parent."""
     docs_dir = Path(docs_dir)
     root = Path(root) if root else docs_dir.parent
     present = pages_by_language(docs_dir, languages)
