@@ -193,21 +193,19 @@ def test_the_summary_says_that_blocks_shown_only_are_not_counted():
         return " ".join(_words(html_text).split())
     assert "not counted" not in fragments.page_summary(blocks, "en")
     line = said(fragments.page_summary(blocks, "en", shown=1))
-    assert line.endswith("says why. One more block on this page is display-only (output, text or an example): it never "
-                         "runs and is not counted.")
+    assert line.endswith("says why. One more block on this page is display-only: it never runs and is not counted.")
     assert said(fragments.page_summary(blocks, "es", shown=3)).endswith(
         "La página incluye además tres bloques que solo se muestran, sin ejecutarse, y que no entran en este "
         "recuento.")
     assert said(fragments.page_summary(blocks, "fr", shown=2)).endswith(
-        "La page affiche aussi deux blocs destinés seulement à la lecture (sorties, texte ou exemples) : ils ne sont "
-        "jamais exécutés et n'entrent pas dans ce décompte.")
+        "La page contient aussi deux blocs d'illustration, qui ne sont jamais exécutés et n'entrent pas dans ce "
+        "décompte.")
     # a count in digits would be the only one among words ("one of two … 12"): the sentence names no count
     assert said(fragments.page_summary(blocks, "fr", shown=12)).endswith(
-        "La page affiche aussi douze blocs destinés seulement à la lecture (sorties, texte ou exemples) : ils ne sont "
-        "jamais exécutés et n'entrent pas dans ce décompte.")
+        "La page contient aussi douze blocs d'illustration, qui ne sont jamais exécutés et n'entrent pas dans ce "
+        "décompte.")
     assert said(fragments.page_summary(blocks, "fr", shown=35)).endswith(
-        "Les blocs destinés seulement à la lecture (sorties, texte ou exemples) ne sont jamais exécutés et n'entrent "
-        "pas dans ce décompte.")
+        "Les blocs d'illustration ne sont jamais exécutés et n'entrent pas dans ce décompte.")
     assert said(fragments.page_summary(blocks, "en", shown=35)).endswith(
         "says why. Display-only blocks (output, text or examples) never run and are not counted.")
     # nothing here runs (an API page): the sentence still ends the summary

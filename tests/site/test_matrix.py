@@ -56,8 +56,18 @@ def test_rows_per_target_amd_first_then_cards_without_records(rendered):
     assert "CI" not in words(found[5])
     missing = [words(r) for r in found if "ruota-matrix-missing" in r]
     # the call to send a record is the page's, once, not repeated in every such row
-    assert missing == ["Radeon VII gfx906 No record yet.", "Radeon RX 6000 gfx1030–gfx1032 No record yet."]
+    assert missing == ["Radeon VII gfx906 No record yet.", "Radeon RX 6000 gfx1030–gfx1032, gfx1034 No record yet."]
     assert "run-on-your-card" not in "".join(found)
+
+
+@pytest.mark.parametrize("targets, shown", [
+    (["gfx1030", "gfx1031", "gfx1032"], "gfx1030–gfx1032"),
+    (["gfx1030", "gfx1031", "gfx1032", "gfx1034"], "gfx1030–gfx1032, gfx1034"),  # never a range over gfx1033
+    (["gfx1100", "gfx1102"], "gfx1100, gfx1102"),
+    (["gfx908", "gfx909", "gfx90a"], "gfx908–gfx90a"),  # hexadecimal: gfx90a follows gfx909
+])
+def test_a_card_row_names_only_its_own_targets(targets, shown):
+    assert matrix.target_runs(targets) == shown
 
 
 def test_cells_link_to_the_blocks(rendered):

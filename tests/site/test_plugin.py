@@ -205,7 +205,7 @@ def test_output_tabs_labelled_with_the_machine(es):
     assert panel.count('<pre class="ruota-output" tabindex="0" role="region" '
                        'aria-label="Salida en NVIDIA H200 y CPU x86-64"><code>hola\n</code></pre>') == 1
     assert '<div class="tabbed-labels" aria-label="Salida en cada máquina">' in panel
-    assert f"21 de noviembre de 2026 · tardó 1,5{NB}s" in panel  # the GPU's run
+    assert f"21 de noviembre de 2026 · duración: 1,5{NB}s" in panel  # the GPU's run
 
 
 def test_verified_mark_with_date(es):

@@ -199,17 +199,11 @@ def test_different_include(tmp_path):
          f"code block 1 differs from es/guide.md:{line_of(ES, '```python')} (language, code, requirements, run options or evidence)")]
 
 
-@pytest.mark.parametrize("changed", ["<!-- requires: rocm -->", "<!-- requires: rocm os=linux vram>=8GiB -->"])
-def test_different_requirement_directive(tmp_path, changed):
+@pytest.mark.parametrize("changed", ["<!-- requires: rocm -->", "<!-- requires: rocm os=linux vram>=8GiB -->",
+                                     # other evidence declared: another kind of result published for the block
+                                     "<!-- requires: rocm os=linux -->\n    <!-- evidence: checked -->"])
+def test_different_requirement_or_evidence_directive(tmp_path, changed):
     en = EN.replace("<!-- requires: rocm os=linux -->", changed)
-    assert check_variant(tmp_path, en, FR) == [
-        ("en/guide.md", line_of(EN, "```python"),
-         f"code block 1 differs from es/guide.md:{line_of(ES, '```python')} (language, code, requirements, run options or evidence)")]
-
-
-def test_different_evidence_directive(tmp_path):
-    """A translation that declares other evidence for a block would publish another kind of result for it."""
-    en = EN.replace("<!-- requires: rocm os=linux -->", "<!-- requires: rocm os=linux -->\n    <!-- evidence: checked -->")
     assert check_variant(tmp_path, en, FR) == [
         ("en/guide.md", line_of(en, "```python"),
          f"code block 1 differs from es/guide.md:{line_of(ES, '```python')} (language, code, requirements, run options or evidence)")]

@@ -14,7 +14,7 @@ Everything else about a record's fields derives from the dataclass fields below:
 - the fields that may be absent in older records (`OPTIONAL_FIELDS`);
 - the fields of the sample entry shown on the *How each block is verified* page.
 
-A new field takes one line in `Result`, plus its display on the site. With ``optional=True``,
+Adding a field takes one line in `Result`, plus the code that displays it on the site. With ``optional=True``,
 it is absent from the JSON while unset, so records that do not use it stay byte-for-byte unchanged.
 """
 

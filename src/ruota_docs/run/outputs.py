@@ -46,7 +46,8 @@ _SHOWN = 240
 
 
 def _loosely(text: str) -> str:
-    """Text as pytest-examples compares it after black: no spaces, no trailing commas, one memory address."""
+    """Text as a print's expected output is compared: no spaces, no trailing commas, one memory address (looser
+    than pytest-examples, which asks for black's exact layout)."""
     text = re.sub(r"0x[a-f0-9]{8,12}>", "0x0123456789ab>", text)
     text = re.sub(r",(\s*[)\]}])", r"\1", text)
     return re.sub(r"\s+", "", text)

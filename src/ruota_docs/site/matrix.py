@@ -249,6 +249,26 @@ def _machine_list(target: _Target, guides: list[evidence.Guide], lang: str) -> s
     return f"<details><summary>{summary}</summary><ul>{''.join(items)}</ul></details>"
 
 
+def target_runs(targets) -> str:
+    """A card's targets as its row names them: three or more consecutive ones as a range (``gfx1030–gfx1032``),
+    the others one by one (``gfx1030–gfx1032, gfx1034``), so that a range never covers a target not listed."""
+    def number(target: str) -> int | None:  # gfx names end in hexadecimal digits (gfx90a follows gfx909)
+        try:
+            return int(target.removeprefix("gfx"), 16) if target.startswith("gfx") else None
+        except ValueError:
+            return None
+
+    runs: list[list[str]] = []
+    for target in targets:
+        n, last = number(target), (number(runs[-1][-1]) if runs else None)
+        if runs and n is not None and last is not None and n == last + 1:
+            runs[-1].append(target)
+        else:
+            runs.append([target])
+    return ", ".join(f"{run[0]}–{run[-1]}" if len(run) >= 3 else ", ".join(run) for run in runs)
+
+
+
 def card_matrix(guides: list[evidence.Guide], ledgers: list[Record], lang: str, url: Callable[[str], str],
                 cards=(), indexed: verdicts.Index | None = None) -> str:
     """The matrix as HTML. ``url(page)`` is the link from the matrix's page to ``page``
@@ -273,7 +293,7 @@ def card_matrix(guides: list[evidence.Guide], ledgers: list[Record], lang: str, 
     reached = tier_table.collect(guides, indexed)
     compiled = tier_table.compiled_targets(reached)
     for name, targets in evidence.missing_cards(ledgers, cards):
-        shown = ", ".join(targets) if len(targets) < 3 else f"{targets[0]}–{targets[-1]}"
+        shown = target_runs(targets)
         built = [t for t in targets if t in compiled]  # compiled for in CI: a record, though not of a run
         rest = [t for t in targets if t not in compiled]  # the card's other targets: said not to be, yet
         said = formatting.join(built, lang)

@@ -3,7 +3,7 @@
 Spanish (``docs/es``) is the source. For every page, each translation must have:
 
 - the same code blocks in the same order, as the site renders them (the same code, languages,
-  requirements and run options);
+  requirements, run options and declared evidence);
 - the same pinned heading IDs;
 - the same link targets;
 - the same admonition and tab structure;
