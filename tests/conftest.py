@@ -48,7 +48,15 @@ def _base_temp_without_the_login_name(config) -> None:
     except (KeyError, OSError):
         return
     if user != "root" and len(user) >= 3:
-        config.option.basetemp = tempfile.mkdtemp(prefix="ruota-pytest-")
+        config.option.basetemp = config._ruota_own_basetemp = tempfile.mkdtemp(prefix="ruota-pytest-")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """The base folder made above is the run's own, so nothing else removes it (pytest prunes only its
+    ``pytest-of-<login>`` ones): removed after a run that passed, kept after one that failed, to look at."""
+    made = getattr(session.config, "_ruota_own_basetemp", None)
+    if made and exitstatus == 0:
+        shutil.rmtree(made, ignore_errors=True)
 
 
 @pytest.hookimpl(wrapper=True, optionalhook=True)  # optional: pytest-xdist may be absent (.ci/lowest)
