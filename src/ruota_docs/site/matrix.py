@@ -268,7 +268,6 @@ def target_runs(targets) -> str:
     return ", ".join(f"{run[0]}–{run[-1]}" if len(run) >= 3 else ", ".join(run) for run in runs)
 
 
-
 def card_matrix(guides: list[evidence.Guide], ledgers: list[Record], lang: str, url: Callable[[str], str],
                 cards=(), indexed: verdicts.Index | None = None) -> str:
     """The matrix as HTML. ``url(page)`` is the link from the matrix's page to ``page``
