@@ -355,7 +355,9 @@ def copy_repo(dest: Path, folders=("docs", "snippets", "overrides", "verificatio
     shutil.copy2(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
     for name in folders:
         shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
-    (dest / "src").symlink_to(ROOT / "src")  # mkdocstrings reads the package from src/
+    # mkdocstrings reads the package from src/, which the preview watches: a copy, as the tests beside it
+    # write Python's caches into the repository's own (a fresh clone's first run), and each would rebuild
+    shutil.copytree(ROOT / "src", dest / "src", ignore=shutil.ignore_patterns("__pycache__"))
     (dest / "hooks").symlink_to(ROOT / "hooks")  # mkdocs.yml's hook, which packs the engine's source archive
     return dest
 

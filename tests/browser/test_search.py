@@ -15,6 +15,7 @@ from collections import defaultdict
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from browserkit import LANGUAGES, SEARCH_READY_JS, SOURCE, copy_repo, mkdocs_serve, open_context, recorded_page, url_path
 from ruota_docs.records import verdicts
@@ -69,7 +70,12 @@ class Search:
         self.page.wait_for_function(SEARCH_READY_JS)
         self.box.fill(query)
         self.box.press("End")
-        self.page.wait_for_function(f"() => !({SEARCH_READY_JS})()", timeout=10_000)  # this query's answer
+        try:  # this query's answer: a count (not the placeholder, nor "Initializing search" after a reload)
+            self.page.wait_for_function(f"() => {{ const f = ({RESULTS_JS})(); "
+                                        "return f.meta === f.none || f.meta === f.one || /\\d/.test(f.meta); }",
+                                        timeout=10_000)
+        except PlaywrightTimeout:
+            raise AssertionError(f"no answer to {query!r}: the search says {self.page.evaluate(RESULTS_JS)['meta']!r}") from None
         found = self.page.evaluate(RESULTS_JS)
         if found["meta"] == found["none"]:
             count = 0

@@ -280,9 +280,9 @@ def test_a_killed_test_run_ends_its_worker_in_the_fallback_too(tree):
     tree.page("es/wait.md", compose("Wait", fence("import time\ntime.sleep(120)"))[0], langs=("es",))
     run = tree.spawn_pytest("docs/es/wait.md", "--isolation", "user")
     deadline = time.time() + STARTUP
-    while not _workers_of(run.pid) and time.time() < deadline and run.poll() is None:
+    while not (workers := _workers_of(run.pid)) and time.time() < deadline and run.poll() is None:
         time.sleep(0.05)
-    assert _workers_of(run.pid), f"no worker started; the run printed:\n{run.output()}"
+    assert workers, f"no worker started; the run printed:\n{run.output()}"
     time.sleep(0.5)  # inside its block
     os.kill(run.pid, signal.SIGKILL)
     run.wait()

@@ -78,7 +78,9 @@ class _Run:
     updated: list[str] = field(default_factory=list)  #: what writing them changed, for the summary
     accounting: Accounting | None = None  #: made once a block is collected or reported
     collectors: dict[Path, Any] = field(default_factory=dict)  #: each site's Sybil collector
-    ahead: bool | None = None  #: the one page of the run starts ahead; False once started
+    #: the one page the run names, whose process starts ahead when it is collected; None once started.
+    #: pytest asks about every file of that page's folder, not that page only.
+    ahead: Path | None = None
     unaccounted: list[str] = field(default_factory=list)  #: blocks collected that never reported
     summary: str | None = None  #: the record's line in the terminal summary
 
@@ -233,7 +235,7 @@ def pytest_configure(config: pytest.Config) -> None:
         from ruota_docs.run.scheduling import SchedulingPlugin  # noqa: PLC0415 — xdist is optional and slow to import
 
         config.pluginmanager.register(SchedulingPlugin(), "ruota-docs-scheduling")
-    run.ahead = _one_page(config) or None
+    run.ahead = Path(config.invocation_params.dir, config.args[0]).resolve() if _one_page(config) else None
     config.pluginmanager.register(_Reports(config), "ruota-docs-reports")
 
 
@@ -380,8 +382,8 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
         root = sites[0] if discovery.docs_dir(sites[0]) in file_path.parents else None
     if root is None or root not in sites or _conftest_collects(config, file_path):
         return None
-    if _run(config).ahead:  # the one page of the run: its process starts while it renders
-        _run(config).ahead = False
+    if _run(config).ahead == file_path.resolve():  # the one page of the run: its process starts while it renders
+        _run(config).ahead = None
         from ruota_docs.run.process import session  # noqa: PLC0415
         from ruota_docs.run.sybil.parsers import PageLayout  # noqa: PLC0415
 

@@ -120,6 +120,21 @@ def test_a_run_naming_one_page_runs_it_in_a_fresh_process_as_any_run(tmp_path):
     assert len(outcomes(both.stdout)) == 2 and set(outcomes(both.stdout).values()) == {"PASSED"}
 
 
+def test_only_the_page_a_run_names_is_started_ahead(tmp_path):
+    """pytest looks at every file in the named page's folder: the process started while it collects
+    is the named page's, not the first page of its folder's (which would be started, then ended)."""
+    page = "# P\n\n```python\nprint(1)\n```\n"
+    spy = ("import ruota_docs.run.process.session as s\n_start = s.start_ahead\n"
+           "def start_ahead(page, *args, **kwargs):\n"
+           "    with open('started.txt', 'a') as f:\n        f.write(page + '\\n')\n"
+           "    return _start(page, *args, **kwargs)\n"
+           "s.start_ahead = start_ahead\n")
+    root = write_tree(tmp_path / "site", {"docs/es/a.md": page, "docs/es/b.md": page, "conftest.py": spy})
+    done = run_pytest(root, "docs/es/b.md", "--no-record", env=clean_env())
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert (root / "started.txt").read_text() == "es/b.md\n"
+
+
 def test_blocks_run_in_the_real_main_module_so_pickling_works(session):
     """What a block defines is ``__main__.Name``, as in a script: pickle and a forked pool find it."""
     code = ("import pickle, multiprocessing, sys\n"
