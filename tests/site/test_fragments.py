@@ -193,7 +193,7 @@ def test_the_summary_says_that_blocks_shown_only_are_not_counted():
         return " ".join(_words(html_text).split())
     assert "not counted" not in fragments.page_summary(blocks, "en")
     line = said(fragments.page_summary(blocks, "en", shown=1))
-    assert line.endswith("says why. One more block on this page is display-only: it never runs and is not counted.")
+    assert line.endswith("says why. One more block on this page is display-only (output, text or an example): it never runs and is not counted.")
     assert said(fragments.page_summary(blocks, "es", shown=3)).endswith(
         "La página incluye además tres bloques que solo se muestran, sin ejecutarse, y que no entran en este "
         "recuento.")
@@ -224,7 +224,7 @@ def test_the_blocks_not_verified_are_listed_kind_by_kind():
     blocks = [(_block(), passed), (_block("rocm"), skipped), (_block("network"), skipped), (never_run, Verdict([]))]
     shown = fragments.page_summary(blocks, "en")
     assert ("<p>On this page, one of the four code blocks has been verified on one test machine (last run: 1 December 2026). "
-            "The others:</p><ul><li>one is not tested by design;</li><li>two were skipped on every test machine.</li></ul><p>The mark under each one says why.</p>") in shown
+            "The others:</p><ul><li>one is not tested by design;</li><li>two were skipped on every test machine.</li></ul><p>For each of these blocks, the mark under it says why.</p>") in shown
     restantes = fragments.page_summary(blocks, "es")
     assert ("Los demás:</p><ul><li>uno se excluye deliberadamente de las pruebas;</li><li>dos se han omitido "
             "en todas las máquinas de pruebas.</li></ul>") in restantes  # a list after a colon: lower case, semicolons

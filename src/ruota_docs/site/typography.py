@@ -5,7 +5,8 @@ The convention is the Imprimerie nationale's, as commonly applied on the web: a
 no-break space (U+00A0) before ``:`` and inside guillemets ``« »``, a narrow no-break
 space (U+202F) before ``;``, ``?`` and ``!``. An ordinary space there is replaced, a
 missing one is added, a right one is left alone, so the pass is idempotent. The
-apostrophe of an elision is the typographic one (``l’API``), as in print.
+apostrophe of an elision is the typographic one (``l’API``), as in print, and the first of the
+month is ``1<sup>er</sup>``.
 
 Only what readers read as French prose changes: text outside code (``pre``, ``code``,
 ``kbd``, ``samp``, ``script``, ``style``, ``textarea``), outside elements marked as
@@ -42,6 +43,8 @@ NBSP = "\u00a0"
 NNBSP = "\u202f"
 #: Elements whose text is code, never prose.
 CODE = frozenset({"pre", "code", "kbd", "samp", "script", "style", "textarea"})
+#: Elements whose text is already set apart from the line (``1<sup>er</sup>``, a footnote's number): left as it is.
+SET_APART = frozenset({"sup", "sub"})
 #: Elements that run inside a line of text; any other element starts or ends a block.
 INLINE = frozenset({"a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "del", "dfn", "em", "i", "ins", "kbd",
                     "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var", "tspan"})
@@ -182,6 +185,15 @@ def _date_edits(text: str, editable) -> Iterator[_Edit | None]:
             yield _respaced(text, editable, space, space + 1, space, NBSP)
 
 
+def _ordinal_edits(text: str, editable) -> Iterator[_Edit | None]:
+    """The first of the month as print sets it, ``1<sup>er</sup> décembre``: markup, so in a page's text only
+    (an attribute keeps ``1er``)."""
+    for match in _DAY.finditer(text):
+        at = match.start()
+        if text.startswith("1er", at) and all(editable[at:at + 3]):
+            yield at + 1, at + 3, "<sup>er</sup>"
+
+
 def _apostrophe_edits(text: str, editable) -> Iterator[_Edit | None]:
     """The typographic apostrophe of an elision between letters (``l’API``, ``aujourd’hui``, ``qu’il``); a
     straight mark anywhere else (a quotation, an address) is left alone."""
@@ -199,6 +211,11 @@ def _edits(text: str, editable: list[bool]) -> list[_Edit]:
                             _unit_edits(text, editable), _date_edits(text, editable),
                             _apostrophe_edits(text, editable))
     return sorted({edit for edit in edits if edit is not None})  # « » asks twice for the space between them
+
+
+def _page_edits(text: str, editable: list[bool]) -> list[_Edit]:
+    """`_edits`, and the superscript of ``1er``: the edits of a page's text, where markup may go."""
+    return sorted({*_edits(text, editable), *(e for e in _ordinal_edits(text, editable) if e is not None)})
 
 
 def french_text(text: str) -> str:
@@ -349,9 +366,9 @@ def _inside(tag: str, attrs: dict, code: bool, in_language: bool, code_ids: set[
             lang: str) -> tuple[bool, bool]:
     """Whether the content of the element ``tag`` opens (with ``attrs``, inside an element
     whose content is ``code`` and ``in_language``) is code, and is in ``lang``: code stays code, a
-    link to a heading of code is code, and a lang= attribute sets the element's language."""
+    link to a heading of code is code, a superscript is set apart, and a lang= attribute sets the element’s language."""
     href = attrs.get("href") or ""
-    code = code or tag in CODE or (tag == "a" and href.startswith("#") and href[1:] in code_ids)
+    code = code or tag in CODE or tag in SET_APART or (tag == "a" and href.startswith("#") and href[1:] in code_ids)
     if attrs.get("lang") is not None:
         in_language = attrs["lang"].lower().startswith(lang)
     return code, in_language
@@ -408,7 +425,7 @@ def english_text(text: str) -> str:
     return out
 
 
-_FRENCH = _Rules("fr", _edits, _SIGNS, french_text)
+_FRENCH = _Rules("fr", _page_edits, _SIGNS, french_text)
 _ENGLISH = _Rules("en", _quote_edits, re.compile("[\"']"), english_text)
 
 
