@@ -106,7 +106,8 @@ import tempfile
 from pathlib import Path
 
 #: Debian 12's ROCm device libraries (5.2) stop at gfx1036, so clang is given none (-nogpulib), for every target
-#: alike, and the one library the kernel calls, ockl (work-item and group IDs), is linked in by hand.
+#: alike. Two are linked in by hand: ockl (work-item and group IDs), the one library the kernel calls, and
+#: oclc_abi_version_400, which sets the ABI version ockl's functions read (this kernel's code is the same without it).
 #: hipcc links them all where they exist.
 DEVICE_LIBS = Path("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode")
 

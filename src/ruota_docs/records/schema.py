@@ -99,7 +99,7 @@ class BlockRef:
 
     @classmethod
     def from_entry(cls, entry: Mapping[str, Any]) -> BlockRef:
-        """The block referred to by an entry in the form that `Result.to_entry` returns."""
+        """The block referred to by an entry of the form that `Result.to_entry` returns."""
         return cls(entry["page"], entry["lang"], entry["index"], entry.get("line"), entry.get("file"))
 
 
@@ -148,7 +148,7 @@ class Result:
 
     @classmethod
     def from_entry(cls, entry: Mapping[str, Any]) -> Result:
-        """The result stored in an entry in the form that `to_entry` returns. Missing fields take their defaults."""
+        """The result stored in an entry of the form that `to_entry` returns. Missing fields take their defaults."""
         missing = [key for name, key in _JSON_NAMES if key not in entry and name in _REQUIRED]
         if missing:
             raise RecordError(f"entry {entry.get('page')}#{entry.get('index')}: missing field {missing[0]!r}")
