@@ -129,11 +129,12 @@ def test_entities_count_as_what_they_are():
     assert french("<p>&laquo;texte&raquo;</p>") == "<p>&laquo;texte&raquo;</p>"  # the signs are not editable text
 
 
-def test_the_first_of_the_month_is_a_superscript_ordinal_in_text_only():
+def test_the_ordinal_first_is_a_superscript_in_text_only():
     page = ('<p title="depuis le 1er mars">Consulté le 1er décembre 2026 : voir <code>1er mars</code>.</p>'
-            '<p>Déjà 1<sup>er</sup> mars ; le 1er de la liste, le 11 mars</p>')
+            '<p>Déjà 1<sup>er</sup> mars ; les 1er et 6 mars, la 1re ligne, 1ers, le 11 mars</p>')
     expected = (f'<p title="depuis le 1er{NB}mars">Consulté le 1<sup>er</sup>{NB}décembre 2026{NB}: voir '
-                f'<code>1er mars</code>.</p><p>Déjà 1<sup>er</sup>{NB}mars{NN}; le 1er de la liste, le 11{NB}mars</p>')
+                f'<code>1er mars</code>.</p><p>Déjà 1<sup>er</sup>{NB}mars{NN}; les 1<sup>er</sup> et 6{NB}mars, '
+                f'la 1<sup>re</sup> ligne, 1ers, le 11{NB}mars</p>')
     assert french(page) == expected
     assert french(expected) == expected
 

@@ -5,8 +5,8 @@ The convention is the Imprimerie nationale's, as commonly applied on the web: a
 no-break space (U+00A0) before ``:`` and inside guillemets ``« »``, a narrow no-break
 space (U+202F) before ``;``, ``?`` and ``!``. An ordinary space there is replaced, a
 missing one is added, a right one is left alone, so the pass is idempotent. The
-apostrophe of an elision is the typographic one (``l’API``), as in print, and the first of the
-month is ``1<sup>er</sup>``.
+apostrophe of an elision is the typographic one (``l’API``), as in print, and an ordinal is set
+as ``1<sup>er</sup>``.
 
 Only what readers read as French prose changes: text outside code (``pre``, ``code``,
 ``kbd``, ``samp``, ``script``, ``style``, ``textarea``), outside elements marked as
@@ -185,13 +185,16 @@ def _date_edits(text: str, editable) -> Iterator[_Edit | None]:
             yield _respaced(text, editable, space, space + 1, space, NBSP)
 
 
+#: ``1er``, ``1re`` (premier, première): a word of its own.
+_FIRST = re.compile(r"(?<![\w.,])1(?:er|re)(?![\w'’])")
+
+
 def _ordinal_edits(text: str, editable) -> Iterator[_Edit | None]:
-    """The first of the month as print sets it, ``1<sup>er</sup> décembre``: markup, so in a page's text only
-    (an attribute keeps ``1er``)."""
-    for match in _DAY.finditer(text):
-        at = match.start()
-        if text.startswith("1er", at) and all(editable[at:at + 3]):
-            yield at + 1, at + 3, "<sup>er</sup>"
+    """The ordinal as print sets it, ``1<sup>er</sup> décembre``: markup, so in a page's text only (an
+    attribute keeps ``1er``)."""
+    for match in _FIRST.finditer(text):
+        if all(editable[match.start():match.end()]):
+            yield match.start() + 1, match.end(), f"<sup>{match[0][1:]}</sup>"
 
 
 def _apostrophe_edits(text: str, editable) -> Iterator[_Edit | None]:
@@ -244,7 +247,7 @@ _CODE_BLOCKS = {tag: re.compile(rf"<(/?){tag}(?=[\s/>])", re.I) for tag in ("pre
 #: A heading, its attributes and its content.
 _HEADINGS = re.compile(r"<(h[1-6])(\s[^>]*)?>(.*?)</\1\s*>", re.S | re.I)
 #: A sign French spacing is about: a block without one in its prose is left alone.
-_SIGNS = re.compile(r"[;:!?«»']|\d [%A-Za-z]|1er ")
+_SIGNS = re.compile(r"[;:!?«»']|\d [%A-Za-z]|1er|1re")
 
 
 def _attributes(inside: str) -> dict[str, str | None]:
