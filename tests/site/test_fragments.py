@@ -193,7 +193,8 @@ def test_the_summary_says_that_blocks_shown_only_are_not_counted():
         return " ".join(_words(html_text).split())
     assert "not counted" not in fragments.page_summary(blocks, "en")
     line = said(fragments.page_summary(blocks, "en", shown=1))
-    assert line.endswith("says why. One more block on this page is display-only (output, text or an example): it never runs and is not counted.")
+    assert line.endswith("says why. One more block on this page is for display only (sample output, text or an example): "
+                         "it is never run and is not counted.")
     assert said(fragments.page_summary(blocks, "es", shown=3)).endswith(
         "La página incluye además tres bloques que solo se muestran, sin ejecutarse, y que no entran en este "
         "recuento.")
@@ -207,11 +208,11 @@ def test_the_summary_says_that_blocks_shown_only_are_not_counted():
     assert said(fragments.page_summary(blocks, "fr", shown=35)).endswith(
         "Les blocs d'illustration ne sont jamais exécutés et n'entrent pas dans ce décompte.")
     assert said(fragments.page_summary(blocks, "en", shown=35)).endswith(
-        "says why. Display-only blocks (output, text or examples) never run and are not counted.")
+        "says why. Blocks for display only (sample output, text or examples) are never run and are not counted.")
     # nothing here runs (an API page): the sentence still ends the summary
     assert said(fragments.page_summary([(never_run, Verdict([]))], "en", shown=2)).endswith(
-        "Two more blocks on this page are display-only (output, text or examples): they never run and are "
-        "not counted.")
+        "Two more blocks on this page are for display only (sample output, text or examples): they are never "
+        "run and are not counted.")
 
 
 def test_the_blocks_not_verified_are_listed_kind_by_kind():
@@ -229,7 +230,7 @@ def test_the_blocks_not_verified_are_listed_kind_by_kind():
     assert ("Los demás:</p><ul><li>uno se excluye deliberadamente de las pruebas;</li><li>dos se han omitido "
             "en todas las máquinas de pruebas.</li></ul>") in restantes  # a list after a colon: lower case, semicolons
     autres = fragments.page_summary(blocks, "fr")
-    assert ("Les autres :</p><ul><li>un bloc est volontairement exclu des tests;</li><li>deux blocs n&#x27;ont été exécutés "
+    assert ("Les autres :</p><ul><li>l&#x27;un est volontairement exclu des tests;</li><li>deux n&#x27;ont été exécutés "
             "sur aucune machine de test.</li></ul>") in autres  # a French list
     none_passed = " ".join(_words(fragments.page_summary(blocks[1:], "es")).split())
     assert none_passed == ("Ningún bloque de código de esta página se ha verificado todavía. Esta página tiene tres bloques "
@@ -244,17 +245,20 @@ def test_the_blocks_not_verified_are_listed_kind_by_kind():
 
 
 @pytest.mark.parametrize("lang, skipped, kept_out, both", [
-    ("en", "For each skipped block, the mark under it says why.",
-     "For each block that is not tested by design, the mark under it says why.",
+    ("en", "two were skipped on every test machine (the mark under each says why).",
+     "two are not tested by design (the mark under each says why).",
      "For each block that was skipped or is not tested by design, the mark under it says why."),
-    ("es", "La marca de cada bloque omitido explica el motivo.", "La marca de cada bloque excluido explica el motivo.",
+    ("es", "dos se han omitido en todas las máquinas de pruebas (la marca de cada uno explica el motivo).",
+     "dos se excluyen deliberadamente de las pruebas (la marca de cada uno explica el motivo).",
      "La marca de cada bloque omitido o excluido explica el motivo."),
-    ("fr", "Le statut de chaque bloc non exécuté en donne la raison.", "Le statut de chaque bloc exclu des tests en donne la raison.",
+    ("fr", "deux n'ont été exécutés sur aucune machine de test (le statut de chacun en donne la raison).",
+     "deux sont volontairement exclus des tests (le statut de chacun en donne la raison).",
      "Le statut de chaque bloc non exécuté ou exclu des tests en donne la raison."),
 ])
-def test_the_reason_sentence_names_only_the_blocks_whose_marks_give_one(lang, skipped, kept_out, both):
-    """Beside syntax-checked blocks (not run, and no reason to give), the closing sentence names the blocks whose
-    mark says why, as the list names them: skipped ones, ones kept out by design, or both kinds."""
+def test_the_reason_is_given_for_the_blocks_whose_marks_give_one(lang, skipped, kept_out, both):
+    """Beside syntax-checked blocks (not run, and no reason to give), the summary says where a reason is to
+    be read: in the list's item where one kind of block has one, else in a sentence that names the kinds, as
+    the list names them (skipped ones and ones kept out by design)."""
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skip = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     data = SimpleNamespace(not_run_reason=None, requires=(), requirements=(), options={}, evidence=None, kind="data")
@@ -273,9 +277,9 @@ def test_parsed_data_blocks_are_not_counted_as_verified():
     never_run = SimpleNamespace(not_run_reason="installs packages", requires=(), options={"skip": True})
     shown = fragments.page_summary([(_block(), passed), (data, passed), (data, passed), (never_run, Verdict([]))], "en")
     assert "one of the four code blocks has been verified" in shown
-    assert "<li>two have only had their syntax checked;</li><li>one is not tested by design.</li>" in shown
-    # only the block not run has a reason to read, and the sentence says which block that is
-    assert "<p>The mark under the block that is not tested by design says why.</p>" in shown
+    # only the block not run has a reason to read, and its item says where
+    assert ("<li>two have had only their syntax checked;</li><li>one is not tested by design (the mark under it says "
+            "why).</li></ul></div>") in shown
     alone = " ".join(_words(fragments.page_summary([(_block(), passed), (data, passed)], "fr")).split())
     assert alone.endswith("Le bloc restant n'a fait l'objet que d'une vérification de syntaxe.")
     only_parsed = fragments.page_summary([(data, passed), (data, passed)], "es")
@@ -561,7 +565,7 @@ def test_the_summary_writes_counts_up_to_thirty_in_words_and_a_pair_alike():
     assert "<li>ocho se excluyen deliberadamente de las pruebas;</li><li>siete se han omitido porque ninguna máquina de " \
         "pruebas tiene ROCm.</li>" in fragments.page_summary(blocks, "es")
     # a French list writes each count as running text does, whatever the first sentence's pair (« 23 … sur 38 »)
-    assert "<li>huit blocs sont volontairement exclus des tests;</li><li>sept blocs n&#x27;ont pas été exécutés, car aucune " \
+    assert "<li>huit sont volontairement exclus des tests;</li><li>sept n&#x27;ont pas été exécutés, car aucune " \
         "machine de test ne dispose de ROCm.</li>" in fragments.page_summary(blocks, "fr")
     small = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 2
     line = " ".join(_words(fragments.page_summary(small, "es")).split())
@@ -574,11 +578,11 @@ def test_the_summary_writes_counts_up_to_thirty_in_words_and_a_pair_alike():
     listed = [(_block(), passed), (_block("rocm"), skipped), (never_run, Verdict([]))] * 2
     assert "<li>two are not tested by design;</li><li>two were skipped because no test machine has ROCm.</li>" in \
         fragments.page_summary(listed, "en")
-    assert "<li>deux blocs sont volontairement exclus des tests;</li>" in fragments.page_summary(listed, "fr")
-    assert "<li>un bloc est volontairement exclu des tests;</li>" in fragments.page_summary(listed[:3], "fr")
-    # one block is « un bloc », never « 1 bloc » opening an item; a count above thirty stays digits
+    assert "<li>deux sont volontairement exclus des tests;</li>" in fragments.page_summary(listed, "fr")
+    assert "<li>l&#x27;un est volontairement exclu des tests;</li>" in fragments.page_summary(listed[:3], "fr")
+    # one block is « l'un », never « 1 » opening an item; a count above thirty stays digits
     one_skipped = [(_block(), passed)] * 11 + [(never_run, Verdict([]))] * 32 + [(_block("rocm"), skipped)]
-    assert "<li>32 blocs sont volontairement exclus des tests;</li><li>un bloc n&#x27;a pas été exécuté, car" in \
+    assert "<li>32 sont volontairement exclus des tests;</li><li>l&#x27;un n&#x27;a pas été exécuté, car" in \
         fragments.page_summary(one_skipped, "fr")
 
 

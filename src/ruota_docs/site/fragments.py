@@ -412,28 +412,31 @@ def _summary_rest(rest: list[tuple[str, int]], some_passed: bool, parts: list[st
             return text(lang, "summary_skipped_named", count=n, what=needed)
         return text(lang, f"summary_{key}", count=n)
 
-    items: list[str] = []
-    if len(rest) == 1:
-        parts.append(text(lang, opening + "_alike", count=left, what=said(*rest[0])))
-    else:
-        parts.append(text(lang, opening + "_list", count=left))
-        items = [text(lang, "summary_item", count=n, what=said(key, n)) for key, n in rest]
-        # punctuated as the language punctuates a list that ends a sentence (French: « ; » then a full stop)
-        sep, end = text(lang, "summary_item_sep"), text(lang, "summary_item_end")
-        items = [item + sep for item in items[:-1]] + [items[-1] + end]
     # the mark under a block says why it was not run; a parsed or compiled block needs no more words, nor
     # do skipped ones alone whose need the summary has named; where the list holds several kinds, the
     # sentence says which (skipped ones too: their mark says more than the need the list names)
     explained = {key for key, _ in rest if key not in ("parsed", "compiled")}
     if needed and explained == {"skipped"}:
         explained = set()
+    items: list[str] = []
+    if len(rest) == 1:
+        parts.append(text(lang, opening + "_alike", count=left, what=said(*rest[0])))
+    else:
+        parts.append(text(lang, opening + "_list", count=left))
+        # one kind of the list whose marks say why: its item says so, rather than a sentence that names it again
+        noted = next(iter(explained)) if len(explained) == 1 else None
+        items = [text(lang, "summary_item", count=n, what=said(key, n))
+                 + (" " + text(lang, "summary_item_why", count=n) if key == noted else "") for key, n in rest]
+        # punctuated as the language punctuates a list that ends a sentence (French: « ; » then a full stop)
+        sep, end = text(lang, "summary_item_sep"), text(lang, "summary_item_end")
+        items = [item + sep for item in items[:-1]] + [items[-1] + end]
+        if noted:
+            return items, ""
     if not explained:
         return items, ""
+    # skipped and kept-out blocks beside others (a parsed block is "not run" too): the sentence names which
     not_run = explained <= {"skipped", "notrun"} and explained != {key for key, _ in rest}
-    why = "summary_why"
-    if not_run:  # which blocks the marks explain, named as the list names them (a parsed block is "not run" too)
-        kinds = {frozenset({"skipped"}): "summary_why_skipped", frozenset({"notrun"}): "summary_why_notrun"}
-        why = kinds.get(frozenset(explained), "summary_why_not_run")
+    why = "summary_why_not_run" if not_run else "summary_why"
     after = text(lang, why, count=sum(n for key, n in rest if key in explained))
     if items:
         return items, after
