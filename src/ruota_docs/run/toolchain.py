@@ -94,7 +94,7 @@ ROCM_LIBRARIES = "libtorch_hip.so of torch, librocblas.so, or Debian's librocran
 
 
 def rocm_library() -> Path | None:
-    """A ROCm library on this machine, or ``None`` if there is none.
+    """The first ROCm library found on this machine, or ``None`` if there is none.
 
     The candidates, in order, are torch's libtorch_hip.so (a ROCm build), ROCm's librocblas.so,
     and the libraries Debian ships (librocblas, librocrand1). The tools that read libraries
