@@ -398,10 +398,11 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str, show
 def _summary_rest(rest: list[tuple[str, int]], some_passed: bool, parts: list[str], needed: str,
                   lang: str) -> tuple[list[str], str]:
     """The blocks not verified, after the summary's first sentence (appended to ``parts``): one sentence where
-    they are alike, else a list (returned); then where to read why (returned, or appended where no list).
-    Each count of the list is written as running text writes it, a word up to thirty and digits above (« huit
-    blocs », « 35 blocs »), whatever the first sentence's pair needed: the list is sentences or clauses of
-    its own, and « 8 blocs ; un bloc » or « 1 bloc » opening an item read as mistakes."""
+    they are alike, else a list (returned); then where to read why: in the item of the one kind whose marks
+    give a reason, else in a sentence (returned, or appended where no list). Each count of the list is
+    written as running text writes it, a word up to thirty and digits above (« huit », « 35 »), whatever the
+    first sentence's pair needed: the list is clauses of its own, and « 8 ; un » or « 1 » opening an item
+    read as mistakes (a single block is « l'un », "one")."""
     if not rest:
         return [], ""
     left = sum(n for _, n in rest)
