@@ -330,7 +330,7 @@ def test_french_strings(fr):
     assert f"Échec sur un CPU x86-64 le 20{NB}novembre 2026" in panels(fr)[2]
     # French typography, applied to the built page: no-break space before the colon
     assert f"Volontairement exclu des tests{NB}: ce bloc installe des paquets" in panels(fr)[4]
-    assert ('title="Ce résultat a été enregistré sur la version espagnole de cette page, dont le code est identique."'
+    assert ('title="Ce résultat provient de l’exécution de la version espagnole de cette page, dont le code est identique."'
             in panels(fr)[1])
     assert f"21{NB}novembre 2026 · durée{NB}: 1,5{NB}s</p>" in panels(fr)[1]  # the run time, said as such
     assert ("Sur cette page, trois blocs de code sur sept ont été vérifiés sur au moins une des deux machines de test "

@@ -2,8 +2,8 @@
 
 The [`render`][ruota_docs.blocks.renderer.render] function renders a page with Python-Markdown
 and the site's own ``markdown_extensions`` (`ruota_docs.blocks.site_config`), plus `BlockCapture`
-(`ruota_docs.blocks.capture`). [`assemble`][ruota_docs.blocks.renderer.assemble] then turns
-what was captured into the page's list of `ruota_docs.blocks.Block`. These are the code blocks
+(`ruota_docs.blocks.capture`). The [`assemble`][ruota_docs.blocks.renderer.assemble] function
+then turns what was captured into the page's list of `ruota_docs.blocks.Block` objects. These are the code blocks
 that readers see, in page order, each with its page line, and with ``file:line`` when it was
 written in an included file.
 

@@ -135,7 +135,8 @@ def _check_targets(values: tuple[str, ...], token: str, following: str | None, f
 
 
 def gfx_target(value: str) -> bool:
-    """Whether ``value`` is an LLVM AMDGPU processor written without features (``gfx1102``)."""
+    """Whether ``value`` is an LLVM AMDGPU processor name without target features
+    (``gfx1102``, not ``gfx90a:xnack+``)."""
     return bool(_GFX.fullmatch(value)) and ":" not in value
 
 

@@ -42,8 +42,8 @@ These are the rules, each with its severity:
     - the skip reasons describe this machine.
 - **agreement** (error). A block may have a passed or failed result only if the record's machine
   meets the block's machine requirements (backend, ``arch=``, ``os=``, ``vram>=``, ``python>=``,
-  ``torch>=``; see `ruota_docs.records.agreement`). The output of a passed Python block contains the
-  lines that its ``#>`` comments state, in order (`ruota_docs.blocks.expected_output`).
+  ``torch>=``; see `ruota_docs.records.agreement`). The output of a passed Python block must contain
+  the lines that its ``#>`` comments state, in order (`ruota_docs.blocks.expected_output`).
 - **GPU name** (error or warning). The target must match the GPU's name (`ruota_docs.records.gpus`);
   a name missing from the table is only a warning. Machine names and versions must be
   printable ASCII, so a Cyrillic "А" in "AMD", which looks identical to a Latin one, is an error.

@@ -1,4 +1,4 @@
-"""ROCm's own software on this machine, with or without a GPU: the HIP compiler and ROCm's programs.
+"""ROCm software on this machine, with or without a GPU: the HIP compiler and ROCm's command-line tools.
 
 The `ruota_docs.run.device.probe` function says what PyTorch computes on, and it never starts
 a ROCm program. This module is used only by ``ruota-docs toolchain`` and where a block needs ROCm's
