@@ -6,9 +6,9 @@ holds. The terms are:
 | Term | Holds when |
 | --- | --- |
 | `gpu` | PyTorch can use a GPU (ROCm or CUDA) |
-| `rocm` | PyTorch runs on ROCm (`torch.version.hip` set, a GPU visible) |
+| `rocm` | PyTorch runs on ROCm (`torch.version.hip` set, and a GPU visible) |
 | `cuda` | PyTorch runs on CUDA (an NVIDIA GPU visible) |
-| `cpu` | no GPU is visible (for blocks that show CPU-only behaviour) |
+| `cpu` | no GPU is visible (for blocks that show CPU behaviour) |
 | `arch=A[,B…]` | the GPU target is one of these (`gfx906`, `gfx1102`, `sm_90`) |
 | `hipcc` | a HIP compiler is installed and works: it builds for at least one gfx target |
 | `hipcc arch=A[,B…]` | `hipcc` can build for every one of these gfx targets (`gfx906`), GPU or not |
@@ -87,7 +87,7 @@ class Term:
     value_label: Callable[[str], str] | None = None  #: how badges and reasons write one value
 
     def strings_key(self, values: tuple[str, ...]) -> str:
-        """The key of this term's badge and skip strings for ``values``."""
+        """The key under which the site's strings hold this term's badge and skip reason, for the given ``values``."""
         return (self.qualified_key if values and self.qualified_key else "") or self.key or self.name
 
 

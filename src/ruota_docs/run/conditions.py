@@ -128,7 +128,8 @@ def unmet_reason(reqs: tuple[Requirement, ...], device: Machine, network: bool =
 
 
 def unmet(reqs: tuple[Requirement, ...], device: Machine, network: bool = False) -> Reason | None:
-    """``None`` where every requirement holds; otherwise the skip reason, with the code ``requires`` and its details.
+    """``None`` where every requirement holds; otherwise the skip reason, with its reason code
+    (``requires``) and details.
 
     The details are the unmet terms as written and a description of this machine."""
     missing = [r for r in reqs if not is_met(r, device, network)]
