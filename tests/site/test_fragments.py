@@ -85,6 +85,10 @@ def test_toolchain_verified_device_without_record():
     es = rows(fragments.rocm_evidence(pages, "es"))
     assert es[1] == ("GPU de AMD con ROCm", "2", "Ninguna máquina los ha ejecutado todavía")
     assert rows(fragments.rocm_evidence(pages, "fr"))[0][2] == "CPU x86_64\u00a0: 2 réussis sur 2 (1er décembre 2026)"
+    # one passed block: the participle agrees with it (« 1 réussi sur 2 »)
+    one_passed = [(name, title, [found[0], (found[1][0], verdict((CPU, "skipped", "2026-12-01T08:00:00Z")))]
+                   + found[2:]) for name, title, found in pages]
+    assert rows(fragments.rocm_evidence(one_passed, "fr"))[0][2] == "CPU x86_64\u00a0: 1 réussi sur 2 (1er décembre 2026)"
 
 
 def test_partial_and_several_machines():

@@ -555,8 +555,7 @@ def rocm_evidence(pages: list[tuple[str, str, list[Any]]], lang: str) -> str:
             where = "; ".join(
                 text(lang, "rocm_passed_on", machine=machine_names.label(results[0], lang)
                      if len({r.machine_id for r in results}) == 1
-                     else groups.target_label(*key, lang), passed=formatting.number(len(blocks), lang, 0),
-                     total=formatting.number(len(items), lang, 0),
+                     else groups.target_label(*key, lang), passed=len(blocks), total=len(items),
                      date=formatting.date(_latest(results), lang))
                 for key, (blocks, results) in passed.items())
         else:
