@@ -252,7 +252,7 @@ def cell_of(guide: Guide, machine: Machine, found) -> Cell:
         if block.not_run_reason is not None:  # not meant to run
             continue
         held = found.get(block.index)
-        if state(block) == "passed" or (state(block) == "skipped" and _excused(block, machine, held.entry)):
+        if held and (held.state == "passed" or (held.state == "skipped" and _excused(block, machine, held.entry))):
             continue
         return stopped(block)
     result.level = LEVELS.index("whole_guide")

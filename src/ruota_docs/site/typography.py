@@ -189,7 +189,7 @@ def _date_edits(text: str, editable) -> Iterator[_Edit | None]:
 _FIRST = re.compile(r"(?<![\w.,])1(?:er|re)(?![\w'’])")
 
 
-def _ordinal_edits(text: str, editable) -> Iterator[_Edit | None]:
+def _ordinal_edits(text: str, editable) -> Iterator[_Edit]:
     """The ordinal as print sets it, ``1<sup>er</sup> décembre``: markup, so in a page's text only (an
     attribute keeps ``1er``)."""
     for match in _FIRST.finditer(text):
@@ -218,7 +218,7 @@ def _edits(text: str, editable: list[bool]) -> list[_Edit]:
 
 def _page_edits(text: str, editable: list[bool]) -> list[_Edit]:
     """`_edits`, and the superscript of ``1er``: the edits of a page's text, where markup may go."""
-    return sorted({*_edits(text, editable), *(e for e in _ordinal_edits(text, editable) if e is not None)})
+    return sorted({*_edits(text, editable), *_ordinal_edits(text, editable)})
 
 
 def french_text(text: str) -> str:
