@@ -49,6 +49,19 @@ def test_loadscope_runs_each_block_once(tmp_path):
                               "es/q.md#0"]
 
 
+@pytest.mark.skipif(importlib.util.find_spec("xdist") is None, reason="needs pytest-xdist")
+def test_n_alone_sends_each_page_to_one_worker(tmp_path):
+    """``-n 2`` without ``--dist``: xdist would deal the blocks out one by one, and a block on the other
+    worker would miss the names its page's earlier blocks defined. The pages go out whole instead."""
+    shared = "# P\n\n```python\nx = 41\n```\n\n```python\nassert x == 41\n```\n\n```python\nprint(x + 1)\n```\n"
+    tree = write_tree(tmp_path, {f"docs/es/{name}.md": shared for name in "abcd"})
+    result = run_pytest(tree, "-n", "2", "docs")
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "12 passed" in result.stdout and "pages go to the workers whole" in result.stdout + result.stderr
+    blocks = read_ledger(next((tree / "verification").glob("*.json")))["blocks"]
+    assert len(blocks) == 12
+
+
 #: A plugin that swallows one test without running it, as a scheduler that loses work would.
 LOSES_ONE = """
 def pytest_runtest_protocol(item, nextitem):

@@ -231,6 +231,14 @@ def pytest_configure(config: pytest.Config) -> None:
         _record_folder_writable(_settings(config))
     # The machine is described only when a block asks something of it or a record is
     # written (device.probe: lazy, and cached on disk for the next run and the workers).
+    if (config.pluginmanager.hasplugin("xdist") and _runs_pages(config) and not hasattr(config, "workerinput")
+            and config.getoption("dist", default="no") in ("load", "worksteal")):
+        # a page's blocks share its process, so one worker must run them all: `-n N` alone (xdist's "load")
+        # would spread them, and a block would miss the names the blocks before it defined
+        config.option.dist = "loadscope"
+        said = "ruota-docs: pages go to the workers whole (--dist loadscope): a page's blocks share one process"
+        reporter = config.pluginmanager.get_plugin("terminalreporter")
+        reporter.write_line(said) if reporter else print(said, file=sys.stderr)
     if config.pluginmanager.hasplugin("xdist") and config.getoption("dist", default="no") == "loadscope":
         from ruota_docs.run.scheduling import SchedulingPlugin  # noqa: PLC0415 — xdist is optional and slow to import
 
