@@ -19,7 +19,7 @@ from ruota_docs.records import reason_codes
 from ruota_docs.records.schema import Machine, Record
 from ruota_docs.records.verdicts import MachineResult, Verdict
 from ruota_docs.run.conditions import unmet
-from ruota_docs.site import fragments, reasons
+from ruota_docs.site import fragments, machine_names, reasons
 from ruota_docs.site.locales import text
 
 CPU = "CPU x86_64"
@@ -339,7 +339,7 @@ def test_a_page_of_docstring_examples_says_where_they_are_tested():
 
 
 def test_chart_series_names_units_and_headers():
-    entries = [(Machine(backend="cpu", machine="x86_64"),
+    entries = [(machine_names.machine_label(Machine(backend="cpu", machine="x86_64"), "fr"),
                 [_entry("passed", output="peak_a: 1081.4\npeak_b: 67.2\n")])]
     options = {"metrics": "peak_a,peak_b", "unit": "MiB", "title": "Pic de mémoire", "labels": "sans découpage; découpé"}
     shown = fragments.chart(options, entries, "fr")
@@ -544,7 +544,7 @@ def test_a_block_the_author_keeps_out_says_so_of_the_block_and_an_engine_reason_
 
 def test_a_column_header_never_stacks_two_brackets():
     """``référence (math)`` in Mio reads ``référence (math, Mio)``, not ``référence (math) (Mio)``."""
-    entries = [(Machine(backend="cpu", machine="x86_64"), [_entry("passed", output="a: 1.5\nb: 2.25\n")])]
+    entries = [(machine_names.machine_label(Machine(backend="cpu", machine="x86_64"), "fr"), [_entry("passed", output="a: 1.5\nb: 2.25\n")])]
     shown = fragments.chart({"metrics": "a,b", "unit": "MiB", "labels": "référence (math); découpé"}, entries, "fr")
     assert "<th>référence (math, Mio)</th><th>découpé (Mio)</th>" in shown
 

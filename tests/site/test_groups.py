@@ -100,3 +100,12 @@ def test_a_thousand_machines_name_a_few_targets_and_count_the_rest():
     labels = re.findall(r'<label for="__ruota_1_\d">(.*?)</label>', tabs)
     assert [words(label) for label in labels] == ["verified 167 machines (gfx1102, confirmed) and x86-64 CPU"]  # the same output
     assert tabs.count("<pre") == 1 and len(fragments.block_panel(BLOCK, verdict, "en", "1")) < 3000
+
+
+def test_a_group_is_labelled_by_its_machine_alone_else_by_its_target():
+    """A chart's bar and a mark name one machine by its card, several by their target: "NVIDIA H200" would
+    say that card drew a bar that RX 7600 and RX 7600 XT runs share."""
+    one, several = groups.group([result(1, H200)])[0], groups.group([result(1, RX), result(2, RX), result(3, CPU)])
+    assert one.label("en") == "NVIDIA H200"
+    assert [g.label("en") for g in several] == ["gfx1102", "x86-64 CPU"]
+    assert groups.target_label("cuda", "sm_90", "fr") == "CUDA sm_90"

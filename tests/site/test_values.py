@@ -300,7 +300,7 @@ def test_prose_rounds_a_value_as_its_chart_does():
     chart of those values (the decimals the block printed, at most two)."""
     from ruota_docs.records.schema import Machine
     from ruota_docs.records.verdicts import Verdict
-    from ruota_docs.site import fragments, values
+    from ruota_docs.site import fragments, machine_names, values
 
     output = "worst: 0.258\nratio: 0.60\npeak: 1076.0\ncalls: 4\ntiny: 1.5e-05"
     found = Verdict([_result("h200", MACHINES["cuda-nvidia-h200"][0], output)])
@@ -308,7 +308,7 @@ def test_prose_rounds_a_value_as_its_chart_does():
                                                          "es")).split(" (")[0]
             for metric in ("worst", "ratio", "peak", "calls", "tiny")}
     assert said == {"worst": "0,26", "ratio": "0,60", "peak": "1076,0", "calls": "4", "tiny": "0"}
-    entries = [(Machine(backend="cuda", gpu_name="NVIDIA H200", arch="sm_90"), [_result("h200", {}, output).entry])]
+    entries = [(machine_names.machine_label(Machine(backend="cuda", gpu_name="NVIDIA H200", arch="sm_90"), "fr"), [_result("h200", {}, output).entry])]
     chart = fragments.chart({"metrics": "worst,ratio", "labels": "a; b"}, entries, "es")
     assert '<td class="ruota-num">0,26</td><td class="ruota-num">0,60</td>' in chart  # one precision per chart
 

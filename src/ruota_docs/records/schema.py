@@ -161,7 +161,7 @@ class Backend:
 
     name: str  #: as the site names a group of machines: ``ROCm``, ``CUDA``, ``CPU`` (``CPU x86_64``)
     described: str  #: as skip reasons describe the machine (`Machine.describe`): ``CPU only, x86_64``
-    order: int  #: where its machines come in the site's lists: ROCm, then CUDA, then the CPU
+    order: int  #: where its machines appear in the site's lists: ROCm, then CUDA, then the CPU
 
 
 #: Every backend by the record's ``machine.backend``: the one table of these words.
@@ -173,7 +173,7 @@ BACKENDS: dict[str, Backend] = {
 
 
 def backend_order(backend: str) -> int:
-    """Where a backend's machines come in the site's lists (`Backend.order`). An unknown backend comes last."""
+    """Where a backend's machines appear in the site's lists (`Backend.order`). An unknown backend comes last."""
     return BACKENDS[backend].order if backend in BACKENDS else len(BACKENDS)
 
 
@@ -336,7 +336,7 @@ class Record:
 
 def merge(old: Record, results: Mapping[BlockRef, Result], complete_pages: set[str], machine: Machine,
           forget: AbstractSet[str] = frozenset()) -> Record:
-    """The record ``old``, updated with this run's ``results``.
+    """The ``old`` record, updated with this run's ``results``.
 
     Pages in ``complete_pages`` were run in full, so their old results are dropped first and
     blocks that no longer exist leave the record. The keys (``page#index``) in ``forget`` are

@@ -297,7 +297,7 @@ def _try_build(hipcc: str, target: str, folder: Path) -> Build:
 
 
 def builds(targets, refresh: bool = False) -> dict[str, Build]:
-    """Whether ``hipcc`` can build for each of ``targets``. Where ``hipcc`` does not work, every target fails."""
+    """Whether ``hipcc`` can build for each target in ``targets``. Where ``hipcc`` does not work, every target fails."""
     targets = list(dict.fromkeys(targets))
     path = find_program("hipcc")
     if path is None:

@@ -19,7 +19,7 @@ from ruota_docs.site.fragment_templates import add_globals, render, render_kept
 from ruota_docs.translations import staleness
 from ruota_docs.site.locales import STRINGS, digits, in_words, text
 from ruota_docs.records import verdicts
-from ruota_docs.records.schema import BACKENDS, Machine, Record, Result
+from ruota_docs.records.schema import BACKENDS, Record, Result
 from ruota_docs.records.verdicts import MachineResult, Verdict
 from ruota_docs.blocks.terms import OS_LABELS, Requirement
 from ruota_docs.blocks.terms import ROCM_PROGRAMS, alternatives
@@ -461,9 +461,9 @@ def _head(name: str, unit: str) -> str:
     return f"{name[:-1]}, {unit})" if name.endswith(")") else f"{name} ({unit})"
 
 
-def chart(options: dict[str, Any], entries_by_machine: list[tuple[Machine, list[Result | None]]],
-          lang: str) -> str:
-    """A ``chart:`` directive: a table and an SVG bar chart of recorded metrics."""
+def chart(options: dict[str, Any], bars: list[tuple[str, list[Result | None]]], lang: str) -> str:
+    """A ``chart:`` directive: a table and an SVG bar chart of recorded metrics, one bar (group of bars) per
+    ``bars`` item: its label ("NVIDIA H100" for one machine, ``gfx1102`` for several) and its entries."""
     metrics = [m for m in str(options.get("metrics", "")).split(",") if m]
     names = _series_labels(options, metrics)
     unit = formatting.unit(str(options.get("unit", "")), lang)
@@ -471,7 +471,7 @@ def chart(options: dict[str, Any], entries_by_machine: list[tuple[Machine, list[
     groups: list[tuple[str, list[tuple[str, float | None, str]]]] = []
     rows: list[tuple[str, str, list[float | None]]] = []
     places: list[int | None] = []  # the decimals of each value as printed: the chart shows them all alike
-    for machine, entries in entries_by_machine:
+    for named, entries in bars:
         values: list[tuple[str, float | None, str]] = []
         for metric, name in zip(metrics, names):
             printed = next((p for e in entries if e is not None and e.outcome == "passed"
@@ -481,7 +481,6 @@ def chart(options: dict[str, Any], entries_by_machine: list[tuple[Machine, list[
                 places.append(charts.decimals(printed))
             values.append((name if len(metrics) > 1 else "", value, "measured"))
         if any(v is not None for _, v, _ in values):
-            named = machine_names.machine_label(machine, lang)
             groups.append((named, values))
             rows.append((named, text(lang, "chart_measured"), [v for _, v, _ in values]))
     for item in str(options.get("reported", "")).split(";"):

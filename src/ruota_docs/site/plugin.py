@@ -404,7 +404,7 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
     def _chart(self, page, directive, lang: str, files, rendered) -> str:
         options = directive.options()
         try:
-            return fragments.chart(options, self._chart_entries(rendered, options, directive.line), lang)
+            return fragments.chart(options, self._chart_entries(rendered, options, lang), lang)
         except ValueError as error:
             raise PluginError(f"{page.file.src_uri}:{directive.line}: chart: {error}") from None
 
@@ -459,15 +459,16 @@ class RuotaDocsPlugin(BasePlugin[PluginConfig]):
 
         return facts.render_page(html, parse, lang, today, self.config.fact_max_age)
 
-    def _chart_entries(self, rendered, options: dict, line: int):
-        """Each machine's entries for the chart's block, for its current code only: what a
-        machine recorded for code that has changed since is not shown."""
+    def _chart_entries(self, rendered, options: dict, lang: str):
+        """Each target's bar for the chart's block, labelled as the marks label it (the machine where it is
+        the only one, else the target), for its current code only: what a machine recorded for code that
+        has changed since is not shown."""
         # renderer.assemble has checked that the chart names a block of the page
         block = next(b for b in rendered.blocks if b.block_id == options.get("block"))
         verdict = verdicts.verdict(block.page, block.index, block.sha256, self.indexed)
         # one bar per backend and target: its latest run (a thousand machines are not a thousand bars)
-        latest = [g.latest("passed", "failed") for g in groups.groups_of(verdict, block.page)]
-        return [(r.machine, [r.entry]) for r in latest if r is not None]
+        latest = [(g, g.latest("passed", "failed")) for g in groups.groups_of(verdict, block.page)]
+        return [(g.label(lang), [r.entry]) for g, r in latest if r is not None]
 
     # -- the site's frame in the reader's language ----------------------------------------
     def on_pre_build(self, config):
