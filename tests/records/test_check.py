@@ -17,7 +17,7 @@ from ruota_docs.records import ledger, stored
 from ruota_docs.records.schema import OUTPUT_LIMIT
 
 #: What a private-data finding tells the sender to do: its hint, below the problem's line.
-FIX = ("Run the page again on that machine (the engine masks that machine's user and host names), or remove the text and "
+FIX = ("Run the page again on that machine (the engine masks the user and host names of that machine), or remove the text and "
        "run `ruota-docs record migrate` on the record. If the docs print this text on purpose, add it to allow_private "
        "in mkdocs.yml.")
 

@@ -200,8 +200,7 @@ def test_the_summary_says_that_blocks_shown_only_are_not_counted():
     assert line.endswith("says why. One more block on this page is for display only (sample output, text or an example): "
                          "it is never run and is not counted.")
     assert said(fragments.page_summary(blocks, "es", shown=3)).endswith(
-        "La página incluye además tres bloques que solo se muestran, sin ejecutarse, y que no entran en este "
-        "recuento.")
+        "Además, hay tres bloques que solo se muestran: no se ejecutan ni entran en este recuento.")
     assert said(fragments.page_summary(blocks, "fr", shown=2)).endswith(
         "La page contient aussi deux blocs d'illustration, qui ne sont jamais exécutés et n'entrent pas dans ce "
         "décompte.")
@@ -344,12 +343,12 @@ def test_chart_series_names_units_and_headers():
     options = {"metrics": "peak_a,peak_b", "unit": "MiB", "title": "Pic de mémoire", "labels": "sans découpage; découpé"}
     shown = fragments.chart(options, entries, "fr")
     # all measured: no Source column; a reported value brings it back
-    assert "<th>GPU ou CPU</th><th>sans découpage (Mio)</th><th>découpé (Mio)</th>" in shown
+    assert "<th>Matériel</th><th>sans découpage (Mio)</th><th>découpé (Mio)</th>" in shown
     reported = fragments.chart(options | {"metrics": "peak_a", "labels": "a", "reported": "article=70"}, entries, "fr")
     # one series: headed by its label where the author gives one, else by the generic word
-    assert "<th>GPU ou CPU</th><th>Source</th><th>a (Mio)</th>" in reported
+    assert "<th>Matériel</th><th>Source</th><th>a (Mio)</th>" in reported
     unlabelled = fragments.chart(options | {"metrics": "peak_a", "labels": "", "reported": "article=70"}, entries, "fr")
-    assert "<th>GPU ou CPU</th><th>Source</th><th>Valeur (Mio)</th>" in unlabelled
+    assert "<th>Matériel</th><th>Source</th><th>Valeur (Mio)</th>" in unlabelled
     assert f">1\u202f081,4{NB}Mio</text>" in shown
     # the machine heads its series (a CPU named as the marks name it, never "x86_64"), each series in full
     assert re.findall(r'class="ruota-chart-(group|label)">([^<]*)</text>', shown) == [

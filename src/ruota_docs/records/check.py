@@ -630,7 +630,7 @@ def _named(where: str, names: dict[str, str]) -> str:
 
 #: What a sender does about private data in a record. Text that the page or its code shows is the
 #: docs' own and never reported, so the allow-list is for what the docs print some other way.
-PRIVATE_HINT = ("Run the page again on that machine (the engine masks that machine's user and host names), or "
+PRIVATE_HINT = ("Run the page again on that machine (the engine masks the user and host names of that machine), or "
                 "remove the text and run `ruota-docs record migrate` on the record. If the docs print this text on "
                 "purpose, add it to allow_private in mkdocs.yml.")
 
