@@ -343,12 +343,12 @@ def test_chart_series_names_units_and_headers():
     options = {"metrics": "peak_a,peak_b", "unit": "MiB", "title": "Pic de mémoire", "labels": "sans découpage; découpé"}
     shown = fragments.chart(options, entries, "fr")
     # all measured: no Source column; a reported value brings it back
-    assert "<th>Matériel</th><th>sans découpage (Mio)</th><th>découpé (Mio)</th>" in shown
+    assert "<th>Machine</th><th>sans découpage (Mio)</th><th>découpé (Mio)</th>" in shown
     reported = fragments.chart(options | {"metrics": "peak_a", "labels": "a", "reported": "article=70"}, entries, "fr")
     # one series: headed by its label where the author gives one, else by the generic word
-    assert "<th>Matériel</th><th>Source</th><th>a (Mio)</th>" in reported
+    assert "<th>Machine</th><th>Source</th><th>a (Mio)</th>" in reported
     unlabelled = fragments.chart(options | {"metrics": "peak_a", "labels": "", "reported": "article=70"}, entries, "fr")
-    assert "<th>Matériel</th><th>Source</th><th>Valeur (Mio)</th>" in unlabelled
+    assert "<th>Machine</th><th>Source</th><th>Valeur (Mio)</th>" in unlabelled
     assert f">1\u202f081,4{NB}Mio</text>" in shown
     # the machine heads its series (a CPU named as the marks name it, never "x86_64"), each series in full
     assert re.findall(r'class="ruota-chart-(group|label)">([^<]*)</text>', shown) == [

@@ -279,7 +279,7 @@ def test_chart(es, en):
     rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td><td class=\"ruota-num\">(.*?)</td></tr>", figure)
     assert rows == [("NVIDIA H200", "medido", "3,50"), ("CPU x86-64", "medido", "12,41"),
                     ("CPU (documento fuente)", "según otras fuentes", "28,60")]  # one precision per chart
-    assert "<th>Hardware</th><th>Procedencia</th><th>Valor (s)</th>" in figure
+    assert "<th>Máquina</th><th>Procedencia</th><th>Valor (s)</th>" in figure
     assert f">12,41{NB}s</text>" in figure and 'class="ruota-chart-bar ruota-chart-reported" fill="url(#ruota-hatch)"' in figure
     assert "<!-- chart:" not in es and "<!-- requires:" not in es
     en_rows = re.findall(r"<td class=\"ruota-num\">(.*?)</td>", en[en.index('<figure class="ruota-figure" tabindex="0">'):])
