@@ -11,7 +11,7 @@ holds. The terms are:
 | `cpu` | no GPU is visible (for blocks that show CPU behaviour) |
 | `arch=A[,B…]` | the GPU target is one of these (`gfx906`, `gfx1102`, `sm_90`) |
 | `hipcc` | a HIP compiler is installed and works: it builds for at least one gfx target |
-| `hipcc arch=A[,B…]` | `hipcc` can build for every one of these gfx targets (`gfx906`), GPU or not |
+| `hipcc arch=A[,B…]` | `hipcc` can build for every listed gfx target (for example `gfx906`), with or without a GPU |
 | `tool=P[,Q…]` | these programs are installed (on `PATH`, or in `bin` or `llvm/bin` of `$ROCM_PATH` or `/opt/rocm`) |
 | `tool=P|Q` | either of these programs is installed |
 | `vram>=N` | the first GPU has at least N of memory (`8GiB`, `512MiB`) |

@@ -310,8 +310,8 @@ class Record:
         """The record as one JSON object, for tools and tests.
 
         The object holds the record's head and ``blocks``, with every result as an entry
-        (`Result.to_entry`) keyed ``page#index``. This is not what is written to disk; `to_json`
-        is."""
+        (`Result.to_entry`) keyed ``page#index``. This is not the form written to disk. That form
+        comes from `to_json`."""
         return self.head() | {"blocks": self.entries()}
 
     @classmethod

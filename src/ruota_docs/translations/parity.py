@@ -13,7 +13,7 @@ Spanish (``docs/es``) is the source. For every page, each translation must have:
 - the same dated claims (``fact:`` directives), with the same dates and sources.
 
 A measured value (``<!-- value: block=ID metric=NAME -->``) counts as a number, so every
-language names the same block and metric. A number that genuinely differs between languages is
+language must name the same block and metric. A number that genuinely differs between languages is
 written inside ``<span class="l10n">…</span>`` and ignored.
 
 Each language's prose is also held to its glossary (`ruota_docs.translations.glossary`), which
