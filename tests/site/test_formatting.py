@@ -30,10 +30,10 @@ def test_sizes_as_the_requirement_vocabulary_writes_them():
 @pytest.mark.parametrize(("value", "lang", "expected"), [
     (0.001, "es", f"0,01{NB}s"), (0.42, "fr", f"0,42{NB}s"), (14.04, "en", f"14{NB}s"),
     (17.14, "es", f"17{NB}s"), (125, "fr", f"2{NB}min 5{NB}s"), (120, "en", f"2{NB}min"),
-    # hundredths, tenths, then whole seconds, trailing zeros dropped: the steps of the shortest shown
-    (1.23, "en", f"1.2{NB}s"), (1.2, "en", f"1.2{NB}s"), (3, "en", f"3{NB}s"), (3.08, "es", f"3,1{NB}s"),
-    (0.1, "en", f"0.1{NB}s"), (0.05, "fr", f"0,05{NB}s"), (0.0123, "fr", f"0,01{NB}s"), (0.016, "en", f"0.02{NB}s"),
-    (0.996, "en", f"1{NB}s"), (9.96, "en", f"10{NB}s"), (59.7, "en", f"1{NB}min"),
+    # hundredths, tenths, then whole seconds, zeros kept: the steps of the shortest shown ("2.0 s" beside "2.7 s")
+    (1.23, "en", f"1.2{NB}s"), (1.2, "en", f"1.2{NB}s"), (3, "en", f"3.0{NB}s"), (3.08, "es", f"3,1{NB}s"),
+    (0.1, "en", f"0.10{NB}s"), (0.05, "fr", f"0,05{NB}s"), (0.0123, "fr", f"0,01{NB}s"), (0.016, "en", f"0.02{NB}s"),
+    (0.996, "en", f"1.0{NB}s"), (9.96, "en", f"10{NB}s"), (59.7, "en", f"1{NB}min"),
 ])
 def test_durations(value, lang, expected):
     assert formatting.seconds(value, lang) == expected

@@ -180,7 +180,7 @@ def test_summary_line_with_singulars():
     passed = Verdict([MachineResult("cpu", "CPU x86_64", "passed", _entry("passed"))])
     skipped = Verdict([MachineResult("cpu", "CPU x86_64", "skipped", _entry("skipped", "requires ROCm"))])
     line = _words(fragments.page_summary([(_block(), passed), (_block("rocm"), skipped)], "fr"))
-    assert ("Sur cette page, un bloc de code sur deux a été vérifié sur une machine de test (dernière exécution : "
+    assert ("Sur cette page, un bloc de code sur deux a été vérifié sur une machine de test (dernière exécution le "
             "1er décembre 2026). Le bloc restant n'a pas été exécuté, car aucune machine de test ne dispose "
             "de ROCm.") in line
     assert "La raison figure" not in line  # the sentence has just said it

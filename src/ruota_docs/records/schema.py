@@ -229,7 +229,8 @@ class Machine:
     def label(self) -> str:
         """The machine's label as records keep it, such as ``NVIDIA H100 80GB HBM3 (CUDA)``,
         ``AMD Radeon VII (ROCm, gfx906)`` or ``CPU x86_64``. Pages name a machine more briefly, in
-        their own language: by its card's model (“NVIDIA H100”, “AMD Radeon VII”), or “x86-64 CPU”."""
+        their own language: by its card's model (“NVIDIA H100”, “AMD Radeon VII”), or for a CPU by its
+        architecture (“x86-64 CPU” in English)."""
         if self.backend == "cuda" and self.gpu_name:
             return f"{self.gpu_name} ({BACKENDS['cuda'].name})"
         if self.backend == "rocm":

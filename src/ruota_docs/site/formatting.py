@@ -132,17 +132,17 @@ def seconds_under(value: float) -> bool:
 
 
 def seconds(value: float, lang: str) -> str:
-    """A duration in hundredths under a second, tenths under ten seconds, whole seconds under a minute,
-    trailing zeros dropped (``0,05 s``, ``0,42 s``, ``1,2 s``, ``3 s``, ``14 s``), then ``2 min 5 s``: the
-    same steps as the shortest shown, so neighbouring durations read alike; under `SHORTEST_SECONDS`,
-    that bound (the caller words it as "less than", see `seconds_under`)."""
+    """A duration in hundredths under a second, tenths under ten seconds, whole seconds under a minute
+    (``0,05 s``, ``0,10 s``, ``1,2 s``, ``2,0 s``, ``14 s``), then ``2 min 5 s``: the steps of the shortest
+    shown, zeros kept, so that neighbouring durations read alike (``2,0 s`` beside ``2,7 s``); under
+    `SHORTEST_SECONDS`, that bound (the caller words it as "less than", see `seconds_under`)."""
     if not math.isfinite(value):
         return "—"  # `record check` refuses it; a reader is shown no number rather than a crash
     if seconds_under(value):
         return quantity(SHORTEST_SECONDS, "s", lang)
     for digits, below in ((2, 1), (1, 10), (0, 60)):
         if round(value, digits) < below:
-            return quantity(round(value, digits), "s", lang, digits)
+            return quantity(fixed(round(value, digits), lang, digits), "s", lang)
     minutes, rest = divmod(round(value), 60)
     if not rest:
         return quantity(minutes, "min", lang, 0)
