@@ -548,7 +548,7 @@ def test_a_column_header_never_stacks_two_brackets():
     assert "<th>référence (math, Mio)</th><th>découpé (Mio)</th>" in shown
 
 
-def test_the_summary_writes_counts_up_to_thirty_in_words_and_a_pair_alike():
+def test_the_summary_writes_small_counts_in_words_and_a_pair_alike():
     """Running text writes small numbers in words ("tres de los cinco", "on one test machine", "Eight are not
     tested by design"), larger ones in digits, and the two counts of one phrase alike ("13 of the 28"); a list
     that continues that phrase (French) alike too, while a sentence never opens with a numeral."""
@@ -560,9 +560,9 @@ def test_the_summary_writes_counts_up_to_thirty_in_words_and_a_pair_alike():
     assert "On this page, 23 of the 38 code blocks have been verified on one test machine (last run: " in shown
     assert ("The others:</p><ul><li>eight are not tested by design;</li><li>seven were skipped because no test machine "
             "has ROCm.</li></ul>") in shown
-    # up to thirty, a summary is words throughout, in every language
+    # up to thirty, a Spanish or French summary is words throughout; English has numerals from 10
     fewer = blocks[10:]
-    assert "On this page, thirteen of the twenty-eight code blocks" in fragments.page_summary(fewer, "en")
+    assert "On this page, 13 of the 28 code blocks" in fragments.page_summary(fewer, "en")
     assert "se han verificado trece de los veintiocho bloques de código" in fragments.page_summary(fewer, "es")
     assert "treize blocs de code sur vingt-huit" in fragments.page_summary(fewer, "fr")
     assert "<li>ocho se excluyen deliberadamente de las pruebas;</li><li>siete se han omitido porque ninguna máquina de " \
@@ -575,9 +575,12 @@ def test_the_summary_writes_counts_up_to_thirty_in_words_and_a_pair_alike():
     assert "tres de los cinco" in line and "Los otros dos se excluyen" in line and "en una máquina de pruebas" in line
     mixed = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 29
     line = " ".join(_words(fragments.page_summary(mixed, "en")).split())
-    assert "3 of the 32 code blocks" in line and "The other twenty-nine are not tested by design" in line
+    assert "3 of the 32 code blocks" in line and "The other 29 are not tested by design" in line
+    assert "Los otros veintinueve se excluyen" in " ".join(_words(fragments.page_summary(mixed, "es")).split())
     twelve = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 9
-    assert "three of the twelve code blocks" in " ".join(_words(fragments.page_summary(twelve, "en")).split())
+    assert "3 of the 12 code blocks" in " ".join(_words(fragments.page_summary(twelve, "en")).split())
+    nine = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 6
+    assert "three of the nine code blocks" in " ".join(_words(fragments.page_summary(nine, "en")).split())
     listed = [(_block(), passed), (_block("rocm"), skipped), (never_run, Verdict([]))] * 2
     assert "<li>two are not tested by design;</li><li>two were skipped because no test machine has ROCm.</li>" in \
         fragments.page_summary(listed, "en")

@@ -158,9 +158,9 @@ _WORDS = {
         "zéro un deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize dix-sept "
         "dix-huit dix-neuf vingt vingt_et_un vingt-deux vingt-trois vingt-quatre vingt-cinq vingt-six vingt-sept "
         "vingt-huit vingt-neuf trente").split()],
-    "en": ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-           "sixteen seventeen eighteen nineteen twenty twenty-one twenty-two twenty-three twenty-four "
-           "twenty-five twenty-six twenty-seven twenty-eight twenty-nine thirty").split(),
+    # English technical prose writes numerals from 10 up ("13 of the 29"); Spanish and French write in words
+    # every number of one or two words up to thirty, as their usage guides do for running text
+    "en": "zero one two three four five six seven eight nine".split(),
 }
 #: The forms that differ before a masculine noun (``n``) and before a feminine one (``f``).
 _GENDERED = {("es", 1): {"n": "un", "f": "una"}, ("es", 21): {"n": "veintiún", "f": "veintiuna"},
