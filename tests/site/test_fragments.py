@@ -197,8 +197,7 @@ def test_the_summary_says_that_blocks_shown_only_are_not_counted():
         return " ".join(_words(html_text).split())
     assert "not counted" not in fragments.page_summary(blocks, "en")
     line = said(fragments.page_summary(blocks, "en", shown=1))
-    assert line.endswith("says why. One more block on this page is for display only (sample output, text or an example): "
-                         "it is never run and is not counted.")
+    assert line.endswith("says why. One more block on this page is for display only: it is never run and is not counted.")
     assert said(fragments.page_summary(blocks, "es", shown=3)).endswith(
         "Además, hay tres bloques que solo se muestran: no se ejecutan ni entran en este recuento.")
     assert said(fragments.page_summary(blocks, "fr", shown=2)).endswith(
@@ -211,11 +210,10 @@ def test_the_summary_says_that_blocks_shown_only_are_not_counted():
     assert said(fragments.page_summary(blocks, "fr", shown=35)).endswith(
         "Les blocs d'illustration ne sont jamais exécutés et n'entrent pas dans ce décompte.")
     assert said(fragments.page_summary(blocks, "en", shown=35)).endswith(
-        "says why. Blocks for display only (sample output, text or examples) are never run and are not counted.")
+        "says why. Blocks for display only are never run and are not counted.")
     # nothing here runs (an API page): the sentence still ends the summary
     assert said(fragments.page_summary([(never_run, Verdict([]))], "en", shown=2)).endswith(
-        "Two more blocks on this page are for display only (sample output, text or examples): they are never "
-        "run and are not counted.")
+        "Two more blocks on this page are for display only: they are never run and are not counted.")
 
 
 def test_the_blocks_not_verified_are_listed_kind_by_kind():
