@@ -42,9 +42,9 @@ print(report.getvalue(), end="")
 print("exit status", status)
 #> verification/rocm-gfx1102.json: machine.hip: error: no HIP version (torch.version.hip): a ROCm machine must record it
 #> verification/rocm-gfx1102.json: es/demo.md#1: warning: stale: the code of block 1 (line 7) has changed since it ran
-#>   hint: The site marks this block “Not yet verified” until the page runs again on this machine.
+#>   hint: The site marks this block “Not yet verified” until the page runs again on the machine that wrote this record.
 #> verification/rocm-gfx1102.json: es/demo.md#0.output: error: contains a home directory (/home/<a…>)
-#>   hint: Run the page again on that machine (the engine masks the user and host names of that machine), or remove the text and run `ruota-docs record migrate` on the record. If the docs print this text on purpose, add it to allow_private in mkdocs.yml.
+#>   hint: Run the page again on the machine that wrote this record (the engine masks its user and host names), or remove the text and run `ruota-docs record migrate` on the record. If the docs print this text on purpose, add it to allow_private in mkdocs.yml.
 #> verification/rocm-gfx1102.json: 2 entries, 1 stale, 2 errors, 1 warning
 #> REFUSED: 1 record, 2 entries (1 stale); 2 errors, 1 warning
 #> exit status 1

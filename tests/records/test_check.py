@@ -17,8 +17,8 @@ from ruota_docs.records import ledger, stored
 from ruota_docs.records.schema import OUTPUT_LIMIT
 
 #: What a private-data finding tells the sender to do: its hint, below the problem's line.
-FIX = ("Run the page again on that machine (the engine masks the user and host names of that machine), or remove the text and "
-       "run `ruota-docs record migrate` on the record. If the docs print this text on purpose, add it to allow_private "
+FIX = ("Run the page again on the machine that wrote this record (the engine masks its user and host names), "
+       "or remove the text and run `ruota-docs record migrate` on the record. If the docs print this text on purpose, add it to allow_private "
        "in mkdocs.yml.")
 
 PAGE = """\
@@ -606,7 +606,7 @@ def test_command_lines_and_exit_status(project, good, capsys):
     assert out == [
         f"{path}: machine.hip: error: no HIP version (torch.version.hip): a ROCm machine must record it",
         f"{path}: es/p.md#1: warning: stale: the code of block 1 (line 7) has changed since it ran",
-        "  hint: The site marks this block “Not yet verified” until the page runs again on this machine.",
+        "  hint: The site marks this block “Not yet verified” until the page runs again on the machine that wrote this record.",
         f"{path}: 9 entries, 1 stale, 1 error, 1 warning",
         "REFUSED: 1 record, 9 entries (1 stale); 1 error, 1 warning",
     ]
@@ -637,7 +637,7 @@ def test_command_json_and_strict(project, good, capsys):
     assert report["records"][0]["problems"][0] | {"file": None} == {
         "file": None, "where": "es/p.md#1", "severity": "warning", "rule": "stale",
         "message": "stale: the code of block 1 (line 7) has changed since it ran",
-        "hint": "The site marks this block “Not yet verified” until the page runs again on this machine."}
+        "hint": "The site marks this block “Not yet verified” until the page runs again on the machine that wrote this record."}
 
 
 def test_command_needs_files_and_reports_missing_ones(project, capsys):

@@ -510,7 +510,8 @@ def _check_reason_code(report: Report, key: str, result: Result) -> None:
 
 
 #: What a stale entry means for readers, and what to do about it.
-STALE_HINT = "The site marks this block “Not yet verified” until the page runs again on this machine."
+STALE_HINT = ("The site marks this block “Not yet verified” until the page runs again on the machine that wrote "
+              "this record.")
 
 
 def _check_current(report: Report, block: BlockRef, result: Result, pages: _Pages) -> None:
@@ -630,9 +631,9 @@ def _named(where: str, names: dict[str, str]) -> str:
 
 #: What a sender does about private data in a record. Text that the page or its code shows is the
 #: docs' own and never reported, so the allow-list is for what the docs print some other way.
-PRIVATE_HINT = ("Run the page again on that machine (the engine masks the user and host names of that machine), or "
-                "remove the text and run `ruota-docs record migrate` on the record. If the docs print this text on "
-                "purpose, add it to allow_private in mkdocs.yml.")
+PRIVATE_HINT = ("Run the page again on the machine that wrote this record (the engine masks its user and host "
+                "names), or remove the text and run `ruota-docs record migrate` on the record. If the docs print this "
+                "text on purpose, add it to allow_private in mkdocs.yml.")
 
 
 def _check_private(report: Report, data: dict[str, Any], pages: _Pages) -> None:
