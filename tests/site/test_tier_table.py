@@ -134,15 +134,15 @@ def test_a_card_compiled_for_but_never_run_on_says_so(project):
     cards = [("Radeon RX 7600", ("gfx1102",)), ("Radeon RX 6000", ("gfx1030",))]
     page = words(matrix.card_matrix(guides, [record_of(record(project, CPU))], "en", url=lambda page: page,
                                     cards=cards))
-    assert "No record yet. Blocks have been compiled for gfx1102 but not run on this card (see “Evidence per target”)." in page
+    assert "No record yet. Code has been compiled for gfx1102 but not run on this card (see “Evidence per target”)." in page
     assert "Radeon RX 6000 gfx1030 No record yet." in page
     # a card of several targets, compiled for some of them: the others are said not to be, yet
     cards = [("Radeon RX 7000", ("gfx1100", "gfx1102"))]
     for lang, said in (("en", "compiled for gfx1102 (not yet for gfx1100) but not run on any of these cards"),
-                       ("es", "compilados para gfx1102 (no para gfx1100), pero ninguno se ha ejecutado todavía en "
+                       ("es", "compilado código para gfx1102 (no para gfx1100), pero todavía no se ha ejecutado en "
                               "estas tarjetas"),
-                       ("fr", "compilés pour gfx1102 (pas encore pour gfx1100), mais aucun n'a été exécuté sur ces "
-                              "cartes")):
+                       ("fr", "compilé pour gfx1102 (pas encore pour gfx1100), mais rien n'a encore été exécuté sur "
+                              "ces cartes")):
         shown = words(matrix.card_matrix(evidence.load_guides(project, project / "docs", lang, TABLE),
                                          [record_of(record(project, CPU))], lang, url=lambda page: page, cards=cards))
         assert said in shown

@@ -343,8 +343,9 @@ def _summary_state(block: Any, verdict: Verdict) -> str:
 def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str, shown: int = 0) -> str:
     """The lines at the top of a page: one sentence for how many blocks were verified, where and when, then
     what became of the others: one sentence where they are all of one kind, else a short list
-    ("The others:" · "One was only compiled …" · "Eight are not tested by design"). A count up to thirty is a
-    word ("on two test machines", "The other nine"), as running text writes small numbers, except that the
+    ("The others:" · "One was only compiled …" · "Eight are not tested by design"). A small count is a word
+    ("on two test machines", "The other nine": up to thirty in Spanish and French, nine in English), as running
+    text writes small numbers, except that the
     two counts of one phrase are written alike ("12 of the 28", "two of the three"). ``shown``: the blocks
     shown only to be read (sample output, Markdown), which are not counted: a last sentence says so, since
     a reader who counts the page's blocks finds them too."""
@@ -400,9 +401,9 @@ def _summary_rest(rest: list[tuple[str, int]], some_passed: bool, parts: list[st
     """The blocks not verified, after the summary's first sentence (appended to ``parts``): one sentence where
     they are alike, else a list (returned); then where to read why: in the item of the one kind whose marks
     give a reason, else in a sentence (returned, or appended where no list). Each count of the list is
-    written as running text writes it, a word up to thirty and digits above (« huit », « 35 »), whatever the
-    first sentence's pair needed: the list is clauses of its own, and « 8 ; un » or « 1 » opening an item
-    read as mistakes (a single block is « l'un », "one")."""
+    written as running text writes it, a small count in words, a larger one in digits (« huit », « 35 »),
+    whatever the first sentence's pair needed: the list is clauses of its own, and « 8 ; un » or « 1 » opening
+    an item read as mistakes (a single block is « l'un », "one")."""
     if not rest:
         return [], ""
     left = sum(n for _, n in rest)
