@@ -81,7 +81,7 @@ class BlockParser:
     """A Sybil parser that makes one region per block the page renders, in page order.
 
     Each region gets the evaluator that ``evaluators`` holds for its block's kind. A block whose kind
-    has no entry there, and a page problem, get ``default``."""
+    has no entry there gets the evaluator in ``default``, and so does a page problem."""
 
     def __init__(self, layout: PageLayout, evaluators: dict, default) -> None:
         self.layout = layout
