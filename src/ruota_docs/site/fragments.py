@@ -345,10 +345,9 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str, show
     what became of the others: one sentence where they are all of one kind, else a short list
     ("The others:" · "One was only compiled …" · "Eight are not tested by design"). A small count is a word
     ("on two test machines", "The other nine": up to thirty in Spanish and French, nine in English), as running
-    text writes small numbers, except that the
-    two counts of one phrase are written alike ("12 of the 28", "two of the three"). ``shown``: the blocks
-    shown only to be read (sample output, Markdown), which are not counted: a last sentence says so, since
-    a reader who counts the page's blocks finds them too."""
+    text writes small numbers, except that the two counts of one phrase are written alike ("12 of the 28",
+    "two of the three"). ``shown``: the blocks shown only to be read (sample output, Markdown), which are not
+    counted: a last sentence says so, since a reader who counts the page's blocks finds them too."""
     total = len(blocks_verdicts)
     if not total:
         return ""
