@@ -192,7 +192,7 @@ MINIMUMS = tuple(name for name, term in TERMS.items() if term.form == MINIMUM)
 
 @dataclass(frozen=True)
 class Requirement:
-    """One term of a particular ``requires:`` directive, parsed: its name and its values."""
+    """One parsed term of a ``requires:`` directive (its name and its values)."""
 
     name: str
     values: tuple[str, ...] = ()
