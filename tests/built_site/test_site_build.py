@@ -128,6 +128,19 @@ def test_every_page_exists_in_every_language(site):
     assert guides <= set(page_paths())
 
 
+def test_every_markdown_list_renders_as_a_list(site):
+    """A list item written right after an indented paragraph with no blank line between them is run into that
+    paragraph by Python-Markdown, and readers see "- **Calcul…**" in running text: no paragraph holds one."""
+    run_in = []
+    for page in page_paths():
+        for lang in LANGUAGES:
+            body = html_path(site, page, lang).read_text(encoding="utf-8")
+            article = body[body.find("<article"):body.find("</article>")]
+            run_in += [f"{lang}/{page}: {text[:80]!r}" for text in re.findall(r"<p>(.*?)</p>", article, flags=re.S)
+                       if re.search(r"\n[-*] \S", text)]
+    assert not run_in, run_in
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_lang_attribute(site, lang):
     for page in page_paths():
