@@ -238,10 +238,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.dist = "loadscope"
         said = "ruota-docs: pages go to the workers whole (--dist loadscope): a page's blocks share one process"
         reporter = config.pluginmanager.get_plugin("terminalreporter")
-        if reporter:
-            reporter.write_line(said)
-        else:
-            print(said, file=sys.stderr)
+        reporter.write_line(said) if reporter else print(said, file=sys.stderr)
     if config.pluginmanager.hasplugin("xdist") and config.getoption("dist", default="no") == "loadscope":
         from ruota_docs.run.scheduling import SchedulingPlugin  # noqa: PLC0415 — xdist is optional and slow to import
 
