@@ -225,8 +225,7 @@ def pytest_configure(config: pytest.Config) -> None:
         finally:
             notice = unprivileged.created_notice()  # the first run as root creates the user: said once, then
             if notice:
-                reporter = config.pluginmanager.get_plugin("terminalreporter")
-                reporter.write_line(notice, yellow=True) if reporter else print(notice, file=sys.stderr)
+                _say(config, notice, yellow=True)
         _isolation(config, runner)
         _record_folder_writable(_settings(config))
     # The machine is described only when a block asks something of it or a record is
@@ -236,15 +235,22 @@ def pytest_configure(config: pytest.Config) -> None:
         # a page's blocks share its process, so one worker must run them all: `-n N` alone (xdist's "load")
         # would spread them, and a block would miss the names the blocks before it defined
         config.option.dist = "loadscope"
-        said = "ruota-docs: pages go to the workers whole (--dist loadscope): a page's blocks share one process"
-        reporter = config.pluginmanager.get_plugin("terminalreporter")
-        reporter.write_line(said) if reporter else print(said, file=sys.stderr)
+        _say(config, "ruota-docs: pages go to the workers whole (--dist loadscope): a page's blocks share one process")
     if config.pluginmanager.hasplugin("xdist") and config.getoption("dist", default="no") == "loadscope":
         from ruota_docs.run.scheduling import SchedulingPlugin  # noqa: PLC0415 — xdist is optional and slow to import
 
         config.pluginmanager.register(SchedulingPlugin(), "ruota-docs-scheduling")
     run.ahead = Path(config.invocation_params.dir, config.args[0]).resolve() if _one_page(config) else None
     config.pluginmanager.register(_Reports(config), "ruota-docs-reports")
+
+
+def _say(config: pytest.Config, line: str, **markup: bool) -> None:
+    """One line on pytest's terminal, or on stderr where no terminal reporter runs (`-p no:terminal`)."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter:
+        reporter.write_line(line, **markup)
+    else:
+        print(line, file=sys.stderr)
 
 
 def _isolation(config: pytest.Config, runner: Any) -> None:
