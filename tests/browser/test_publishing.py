@@ -107,7 +107,7 @@ def test_a_missing_address_gets_the_404_page_of_its_language(request, new_contex
     page.wait_for_load_state("load")
     assert page.locator("article h1").inner_text() == STRINGS[lang]["not_found_title"]
     assert page.url == asked, "the address bar keeps the address the reader asked for"
-    assert page.title() == f"{STRINGS[lang]['not_found_title']} - ruota-docs"
+    assert page.title() == f"{STRINGS[lang]['not_found_title']} – ruota-docs"
     recorder.settle(page)
     # the missing address itself answered 404, as it should (and the console says so)
     expected = {f"failed: {_without_fragment(asked)} (HTTP 404)"} | {

@@ -211,9 +211,18 @@ def test_a_404_page_in_each_language(any_build, lang):
     head = _parse(path)
     assert head.lang == lang
     assert head.h1 == STRINGS[lang]["not_found_title"]
-    assert head.title == f"{STRINGS[lang]['not_found_title']} - ruota-docs"
+    assert head.title == f"{STRINGS[lang]['not_found_title']} – ruota-docs"
     homes = {other: any_build.file_for(href, path) for other, href in head.switcher.items()}
     assert homes == {other: html_path(any_build.dir, "index.md", other) for other in LANGUAGES}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_page_title_joins_page_and_site_with_an_en_dash(any_build, lang):
+    """The browser's title: the page, an en dash, the site (not the theme's spaced hyphen)."""
+    for page in page_paths():
+        head = html_path(any_build.dir, page, lang).read_text(encoding="utf-8").split("</head>")[0]
+        title = html.unescape(re.search(r"<title>(.*?)</title>", head, re.S)[1])
+        assert " - " not in title and (title == "ruota-docs" or title.endswith(" – ruota-docs")), (page, lang, title)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -208,9 +208,10 @@ def test_the_summary_says_that_blocks_shown_only_are_not_counted():
         "La page contient aussi douze blocs d'illustration, qui ne sont jamais exécutés et n'entrent pas dans ce "
         "décompte.")
     assert said(fragments.page_summary(blocks, "fr", shown=35)).endswith(
-        "Les blocs d'illustration ne sont jamais exécutés et n'entrent pas dans ce décompte.")
+        "La page contient aussi des blocs d'illustration, qui ne sont jamais exécutés et n'entrent pas dans ce "
+        "décompte.")
     assert said(fragments.page_summary(blocks, "en", shown=35)).endswith(
-        "says why. Blocks for display only are never run and are not counted.")
+        "says why. This page also has blocks for display only, which are never run and are not counted.")
     # nothing here runs (an API page): the sentence still ends the summary
     assert said(fragments.page_summary([(never_run, Verdict([]))], "en", shown=2)).endswith(
         "Two more blocks on this page are for display only: they are never run and are not counted.")
@@ -243,6 +244,23 @@ def test_the_blocks_not_verified_are_listed_kind_by_kind():
     assert " ".join(_words(alike).split()).endswith(
         "Los otros dos se han omitido en todas las máquinas de pruebas. "
         "La marca de cada uno explica el motivo.")
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "The other two were skipped on both test machines."),
+    ("es", "Los otros dos se han omitido en las dos máquinas de pruebas."),
+    ("fr", "Les deux autres n'ont été exécutés sur aucune des deux machines de test.")])
+def test_blocks_skipped_on_two_machines_are_said_to_be_skipped_on_both(lang, said):
+    """Where the first sentence names two machines, "skipped on every test machine" would read as more."""
+    def on(*machines: str, state: str = "skipped") -> Verdict:
+        return Verdict([MachineResult(m, m, state, _entry(state, "requires ROCm" if state == "skipped" else None))
+                        for m in machines])
+    blocks = [(_block(), on("cpu", "gpu", state="passed")), (_block("rocm"), on("cpu", "gpu")),
+              (_block("network"), on("cpu", "gpu"))]
+    assert said in html.unescape(" ".join(_words(fragments.page_summary(blocks, lang)).split()))
+    # one of them ran on one machine only: "every test machine", as before
+    blocks[2] = (_block("network"), on("cpu"))
+    assert "every test machine" in _words(fragments.page_summary(blocks, "en"))
 
 
 @pytest.mark.parametrize("lang, skipped, kept_out, both", [
@@ -463,10 +481,10 @@ def test_a_compiled_block_is_never_worded_as_verified():
     ran = verdict((CPU, "passed", "2026-12-01T08:00:00Z"))
     said = {lang: " ".join(_words(fragments.mark(compiled, ran, lang)).split()) for lang in ("es", "en", "fr")}
     assert said == {
-        "es": "Compilado para gfx1102 en CPU x86_64 el 1 de diciembre de 2026. Aún no se ha ejecutado en ninguna "
-              "GPU gfx1102.",
-        "en": "Compiled for gfx1102 on CPU x86_64 on 1 December 2026. It has not yet run on a gfx1102 GPU.",
-        "fr": "Compilé pour gfx1102 sur CPU x86_64 le 1er décembre 2026. Pas encore exécuté sur un GPU gfx1102."}
+        "es": "Compilado para gfx1102 en CPU x86_64 el 1 de diciembre de 2026, pero aún no se ha ejecutado en ninguna "
+              "GPU gfx1102",
+        "en": "Compiled for gfx1102 on CPU x86_64 on 1 December 2026, but not yet run on a gfx1102 GPU",
+        "fr": "Compilé pour gfx1102 sur CPU x86_64 le 1er décembre 2026, mais pas encore exécuté sur un GPU gfx1102"}
     panel = fragments.block_panel(compiled, ran, "en", "7")
     assert 'class="ruota-verify ruota-state-compiled"' in panel and "ruota-mark-compiled" in panel
     assert "ruota-mark-passed" not in panel and "Verified" not in panel

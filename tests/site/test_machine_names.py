@@ -1,6 +1,7 @@
 """A machine as a sentence names it (ruota_docs.site.machine_names), and where the site uses it."""
 
 import html
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -54,11 +55,14 @@ def test_marks_name_machines_in_words_and_compiled_code_on_its_machine():
     compiled = SimpleNamespace(kind="python", requirements=(), not_run_reason=None, page="en/p.md",
                                evidence=Evidence("compiled", ("gfx1102", "gfx1100")))
     assert ("Compiled for gfx1102 and gfx1100 on an NVIDIA H100 and an x86-64 CPU, most "
-            "recently on 6 December 2026. It has not yet run on a gfx1102 or gfx1100 GPU.") in fragments.mark(
+            "recently on 6 December 2026, but not yet run on a gfx1102 or gfx1100 GPU") in fragments.mark(
                 compiled, verdict, "en")
     assert ("Compilado para gfx1102 y gfx1100 en una NVIDIA H100 y en una CPU x86-64 "
-            "(última compilación: 6 de diciembre de 2026). Aún no se ha ejecutado en ninguna GPU gfx1102 "
-            "ni gfx1100.") in fragments.mark(compiled, verdict, "es")
+            "(última compilación: 6 de diciembre de 2026), pero aún no se ha ejecutado en ninguna GPU gfx1102 "
+            "ni gfx1100</span>") in fragments.mark(compiled, verdict, "es")
     assert ("Compilé pour gfx1102 et gfx1100 sur une NVIDIA H100 et sur un CPU x86-64, "
-            "dernière compilation le 6 décembre 2026.") in html.unescape(fragments.mark(compiled, verdict, "fr"))
-    assert ";" not in fragments.mark(compiled, verdict, "en")  # two sentences, no clause after a semicolon
+            "dernière compilation le 6 décembre 2026, mais pas encore exécuté sur un GPU gfx1102 ou gfx1100</span>"
+            ) in html.unescape(fragments.mark(compiled, verdict, "fr"))
+    # one line without a full stop, as every line of a mark, and no clause after a semicolon
+    said = re.sub(r"<[^>]+>", "", fragments.mark(compiled, verdict, "en"))
+    assert ";" not in said and not said.endswith(".")

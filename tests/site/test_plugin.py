@@ -263,8 +263,8 @@ def test_page_summary(es):
     assert summary[2] == ("En esta página se han verificado tres de los siete bloques de código en al menos una de las "
                           "dos máquinas de pruebas (última ejecución: 21 de noviembre de 2026). Los demás:")
     assert summary[3] == ("<li>uno falló en su última ejecución;</li><li>uno está sin verificar en su forma actual;</li>"
-                          "<li>uno se excluye deliberadamente de las pruebas;</li><li>uno se ha omitido en todas las "
-                          "máquinas de pruebas.</li>")
+                          "<li>uno se excluye deliberadamente de las pruebas;</li><li>uno se ha omitido en las dos "
+                          "máquinas de pruebas.</li>")  # as the first sentence counts them: two, not "every"
     assert summary[4] == "La marca de cada uno explica el motivo."
     # right under the title
     assert es.index("ruota-summary") > es.index("<h1") and es.index("ruota-summary") < es.index("Una página de prueba")

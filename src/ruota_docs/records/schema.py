@@ -178,7 +178,7 @@ def backend_order(backend: str) -> int:
 
 
 def slug(text: str) -> str:
-    """The ``text`` string as lower-case ASCII words joined by ``-``, so ``NVIDIA H100 80GB HBM3`` becomes
+    """The text as lower-case ASCII words joined by hyphens, so ``NVIDIA H100 80GB HBM3`` becomes
     ``nvidia-h100-80gb-hbm3``."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "unknown"
 

@@ -182,7 +182,7 @@ def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | No
                      machines=_phrases(found, ("passed",), lang, "a"),
                      date=formatting.date(verdict.latest_run("passed"), lang))
         not_run = text(lang, "compiled_not_run", targets=formatting.join(targets, lang, style="nor"))
-        lines.append(("compiled", built + " " + not_run))
+        lines.append(("compiled", text(lang, "compiled_line", built=built, not_run=not_run)))
     elif passed:  # a data block (YAML, JSON, TOML) is parsed, not run: its mark says so
         verb = "parsed_on" if getattr(block, "kind", "") == "data" else "verified_on"
         lines.append(("passed", text(lang, verb, machines=_phrases(found, ("passed",), lang),
@@ -328,6 +328,14 @@ def _needed_by_skipped(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str
     return phrases.pop() if len(phrases) == 1 and "," not in next(iter(phrases)) else ""
 
 
+def _skipped_key(blocks_verdicts: Sequence[tuple[Any, Verdict]]) -> str:
+    """"skipped on both test machines" where every skipped block has results from two machines, else "on
+    every test machine" (« on every » read as many machines where the summary has just named two)."""
+    skipped = [v for b, v in blocks_verdicts if _summary_state(b, v) == "skipped"]
+    both = bool(skipped) and all(len({r.machine_id for r in v.results}) == 2 for v in skipped)
+    return "summary_skipped_both" if both else "summary_skipped"
+
+
 def _summary_state(block: Any, verdict: Verdict) -> str:
     """What the summary line counts a block as: compiled code that passed is compiled, and a data block (YAML,
     JSON) that parsed has had its syntax checked; neither is counted as verified."""
@@ -385,7 +393,8 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str, show
         parts = [text(lang, key, passed=pair[0], total=pair[1], machines=where,
                       date=formatting.date(max(stamps) if stamps else None, lang))]
     rest = [(key, counts[key]) for key in _NOT_VERIFIED if counts[key]]
-    items, after = _summary_rest(rest, bool(counts["passed"]), parts, _needed_by_skipped(blocks_verdicts, lang), lang)
+    items, after = _summary_rest(rest, bool(counts["passed"]), parts, _needed_by_skipped(blocks_verdicts, lang), lang,
+                                 skipped=_skipped_key(blocks_verdicts))
     if uncounted and items:  # after the list, with the sentence on why
         after = " ".join(s for s in (after, uncounted) if s)
     elif uncounted:  # the summary's last sentence
@@ -396,7 +405,7 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str, show
 
 
 def _summary_rest(rest: list[tuple[str, int]], some_passed: bool, parts: list[str], needed: str,
-                  lang: str) -> tuple[list[str], str]:
+                  lang: str, skipped: str = "summary_skipped") -> tuple[list[str], str]:
     """The blocks not verified, after the summary's first sentence (appended to ``parts``): one sentence where
     they are alike, else a list (returned); then where to read why: in the item of the one kind whose marks
     give a reason, else in a sentence (returned, or appended where no list). Each count of the list is
@@ -411,7 +420,7 @@ def _summary_rest(rest: list[tuple[str, int]], some_passed: bool, parts: list[st
     def said(key: str, n: int) -> str:
         if key == "skipped" and needed:  # what they need, where they all need the same
             return text(lang, "summary_skipped_named", count=n, what=needed)
-        return text(lang, f"summary_{key}", count=n)
+        return text(lang, skipped if key == "skipped" else f"summary_{key}", count=n)
 
     # the mark under a block says why it was not run; a parsed or compiled block needs no more words, nor
     # do skipped ones alone whose need the summary has named; where the list holds several kinds, the

@@ -86,7 +86,7 @@ def source_diff(docs_dir: Path, state: TranslationState) -> str:
 
 
 def mark_synced(docs_dir: Path, page: str, source_lang: str = "es") -> str:
-    """Records the current source hash in a translation's front matter, and returns it."""
+    """The current source hash, written into a translation's front matter and returned."""
     lang, _, rel = page.partition("/")
     source = Path(docs_dir) / source_lang / rel
     target = Path(docs_dir) / page
