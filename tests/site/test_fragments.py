@@ -261,6 +261,10 @@ def test_blocks_skipped_on_two_machines_are_said_to_be_skipped_on_both(lang, sai
     # one of them ran on one machine only: "every test machine", as before
     blocks[2] = (_block("network"), on("cpu"))
     assert "every test machine" in _words(fragments.page_summary(blocks, "en"))
+    # a third machine has results on the page: never "both", even where each skipped block ran on two
+    blocks[2] = (_block("network"), on("cpu", "gpu"))
+    blocks.append((_block(), on("cpu", "gpu", "other", state="passed")))
+    assert "every test machine" in _words(fragments.page_summary(blocks, "en"))
 
 
 @pytest.mark.parametrize("lang, skipped, kept_out, both", [

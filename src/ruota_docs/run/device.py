@@ -186,7 +186,7 @@ def gpu_facts() -> dict:
 
 
 def share(device: Machine) -> None:
-    """The probed ``device``, handed to every child process started after this call (the xdist
+    """Hands the probed ``device`` to every child process started after this call (the xdist
     workers among them), so that none of them probes the machine again."""
     data = asdict(device)
     os.environ[PROBED_ENV] = json.dumps(data, sort_keys=True)

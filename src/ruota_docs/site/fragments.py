@@ -329,10 +329,11 @@ def _needed_by_skipped(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str
 
 
 def _skipped_key(blocks_verdicts: Sequence[tuple[Any, Verdict]]) -> str:
-    """"skipped on both test machines" where every skipped block has results from two machines, else "on
-    every test machine" (« on every » read as many machines where the summary has just named two)."""
+    """"skipped on both test machines" where the page has results from two machines and every skipped block
+    from both, else "on every test machine" (which reads as many where the summary has just named two)."""
+    on_page = {r.machine_id for _, v in blocks_verdicts for r in v.results}
     skipped = [v for b, v in blocks_verdicts if _summary_state(b, v) == "skipped"]
-    both = bool(skipped) and all(len({r.machine_id for r in v.results}) == 2 for v in skipped)
+    both = len(on_page) == 2 and bool(skipped) and all({r.machine_id for r in v.results} == on_page for v in skipped)
     return "summary_skipped_both" if both else "summary_skipped"
 
 
