@@ -227,7 +227,7 @@ def test_the_blocks_not_verified_are_listed_kind_by_kind():
     blocks = [(_block(), passed), (_block("rocm"), skipped), (_block("network"), skipped), (never_run, Verdict([]))]
     shown = fragments.page_summary(blocks, "en")
     assert ("<p>On this page, one of the four code blocks has been verified on one test machine (last run: 1 December 2026). "
-            "The others:</p><ul><li>one is not tested by design;</li><li>two were skipped on every test machine.</li></ul><p>The marks under them say why.</p>") in shown
+            "The others:</p><ul><li>one is not tested by design;</li><li>two were skipped on every test machine.</li></ul><p>The mark under each of these blocks says why.</p>") in shown
     restantes = fragments.page_summary(blocks, "es")
     assert ("Los demás:</p><ul><li>uno se excluye deliberadamente de las pruebas;</li><li>dos se han omitido "
             "en todas las máquinas de pruebas.</li></ul>") in restantes  # a list after a colon: lower case, semicolons
