@@ -197,24 +197,21 @@ def test_the_summary_says_that_blocks_shown_only_are_not_counted():
         return " ".join(_words(html_text).split())
     assert "not counted" not in fragments.page_summary(blocks, "en")
     line = said(fragments.page_summary(blocks, "en", shown=1))
-    assert line.endswith("says why. One more block on this page is for display only: it is never run and is not counted.")
+    assert line.endswith("says why. This count leaves out one block for display only, which is never run.")
     assert said(fragments.page_summary(blocks, "es", shown=3)).endswith(
-        "Además, hay tres bloques que solo se muestran: no se ejecutan ni entran en este recuento.")
+        "Este recuento deja fuera tres bloques que solo se muestran y nunca se ejecutan.")
     assert said(fragments.page_summary(blocks, "fr", shown=2)).endswith(
-        "La page contient aussi deux blocs d'illustration, qui ne sont jamais exécutés et n'entrent pas dans ce "
-        "décompte.")
+        "Ce décompte laisse de côté deux blocs d'illustration, qui ne sont jamais exécutés.")
     # a count in digits would be the only one among words ("one of two … 12"): the sentence names no count
     assert said(fragments.page_summary(blocks, "fr", shown=12)).endswith(
-        "La page contient aussi douze blocs d'illustration, qui ne sont jamais exécutés et n'entrent pas dans ce "
-        "décompte.")
+        "Ce décompte laisse de côté douze blocs d'illustration, qui ne sont jamais exécutés.")
     assert said(fragments.page_summary(blocks, "fr", shown=35)).endswith(
-        "La page contient aussi des blocs d'illustration, qui ne sont jamais exécutés et n'entrent pas dans ce "
-        "décompte.")
+        "Ce décompte laisse de côté les blocs d'illustration, qui ne sont jamais exécutés.")
     assert said(fragments.page_summary(blocks, "en", shown=35)).endswith(
-        "says why. This page also has blocks for display only, which are never run and are not counted.")
+        "says why. This count leaves out the blocks for display only, which are never run.")
     # nothing here runs (an API page): the sentence still ends the summary
     assert said(fragments.page_summary([(never_run, Verdict([]))], "en", shown=2)).endswith(
-        "Two more blocks on this page are for display only: they are never run and are not counted.")
+        "This count leaves out two blocks for display only, which are never run.")
 
 
 def test_the_blocks_not_verified_are_listed_kind_by_kind():
