@@ -226,6 +226,17 @@ def test_every_page_title_joins_page_and_site_with_an_en_dash(any_build, lang):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_page_without_sections_shows_no_empty_table_of_contents(any_build, lang):
+    """A page with no heading below its title hides the table of contents (``hide: [toc]``), which would
+    otherwise be an empty panel under its title."""
+    for page in page_paths():
+        body = html_path(any_build.dir, page, lang).read_text(encoding="utf-8")
+        toc = re.search(r'<div class="md-sidebar md-sidebar--secondary"[^>]*>', body)
+        if toc and "<h2" not in body.split('<article', 1)[-1]:
+            assert " hidden" in toc[0], (page, lang)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_search_index_in_each_language(any_build, lang):
     """At the language's root, lunr set to that language, every page of that language and
     only those (addresses relative to that root), the API reference's sections included."""
