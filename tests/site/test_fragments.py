@@ -197,7 +197,7 @@ def test_the_summary_says_that_blocks_shown_only_are_not_counted():
         return " ".join(_words(html_text).split())
     assert "not counted" not in fragments.page_summary(blocks, "en")
     line = said(fragments.page_summary(blocks, "en", shown=1))
-    assert line.endswith("says why. This count leaves out one block for display only, which is never run.")
+    assert line.endswith("says why. This count excludes one display-only block, which is never run.")
     assert said(fragments.page_summary(blocks, "es", shown=3)).endswith(
         "Este recuento deja fuera tres bloques que solo se muestran y nunca se ejecutan.")
     assert said(fragments.page_summary(blocks, "fr", shown=2)).endswith(
@@ -208,10 +208,10 @@ def test_the_summary_says_that_blocks_shown_only_are_not_counted():
     assert said(fragments.page_summary(blocks, "fr", shown=35)).endswith(
         "Ce décompte laisse de côté les blocs d'illustration, qui ne sont jamais exécutés.")
     assert said(fragments.page_summary(blocks, "en", shown=35)).endswith(
-        "says why. This count leaves out the blocks for display only, which are never run.")
+        "says why. This count excludes display-only blocks, which are never run.")
     # nothing here runs (an API page): the sentence still ends the summary
     assert said(fragments.page_summary([(never_run, Verdict([]))], "en", shown=2)).endswith(
-        "This count leaves out two blocks for display only, which are never run.")
+        "This count excludes two display-only blocks, which are never run.")
 
 
 def test_the_blocks_not_verified_are_listed_kind_by_kind():
@@ -224,7 +224,7 @@ def test_the_blocks_not_verified_are_listed_kind_by_kind():
     blocks = [(_block(), passed), (_block("rocm"), skipped), (_block("network"), skipped), (never_run, Verdict([]))]
     shown = fragments.page_summary(blocks, "en")
     assert ("<p>On this page, one of the four code blocks has been verified on one test machine (last run: 1 December 2026). "
-            "The others:</p><ul><li>one is not tested by design;</li><li>two were skipped on every test machine.</li></ul><p>The mark under each of these blocks says why.</p>") in shown
+            "The others:</p><ul><li>one is not tested by design;</li><li>two were skipped on every test machine.</li></ul><p>The mark under each says why.</p>") in shown
     restantes = fragments.page_summary(blocks, "es")
     assert ("Los demás:</p><ul><li>uno se excluye deliberadamente de las pruebas;</li><li>dos se han omitido "
             "en todas las máquinas de pruebas.</li></ul>") in restantes  # a list after a colon: lower case, semicolons
