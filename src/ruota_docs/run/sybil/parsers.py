@@ -124,7 +124,7 @@ def identify(name: str, example) -> str:
     """A test's ID within its page, unique by construction.
 
     The ID starts with the index of the block (or of the problem) on the page. Next comes its
-    location: the line on the page, so that ``-k line:12`` still selects by line, or, for a fence
+    location: the line on the page (so that ``-k line:12`` still selects by line) or, for a fence
     written in an included Markdown file, that file and its line (``file:snippets/part.md,line:5``).
     Last comes the ``id=`` of its ``run:`` directive, where it has one."""
     item = example.parsed
