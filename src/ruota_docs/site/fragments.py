@@ -436,8 +436,9 @@ def _summary_rest(rest: list[tuple[str, int]], some_passed: bool, parts: list[st
         parts.append(text(lang, opening + "_list", count=left))
         # one kind of the list whose marks say why: its item says so, rather than a sentence that names it again
         noted = next(iter(explained)) if len(explained) == 1 else None
-        items = [text(lang, "summary_item", count=n, what=said(key, n))
-                 + (" " + text(lang, "summary_item_why", count=n) if key == noted else "") for key, n in rest]
+        items = [text(lang, "summary_item_next" if i else "summary_item", count=n, what=said(key, n))
+                 + (" " + text(lang, "summary_item_why", count=n) if key == noted else "")
+                 for i, (key, n) in enumerate(rest)]
         # punctuated as the language punctuates a list that ends a sentence (French: « ; » then a full stop)
         sep, end = text(lang, "summary_item_sep"), text(lang, "summary_item_end")
         items = [item + sep for item in items[:-1]] + [items[-1] + end]
