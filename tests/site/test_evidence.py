@@ -159,7 +159,7 @@ def test_cards_without_a_record():
     gfx1031 = Record(machine_id=None, machine=Machine.from_json(RX7600 | {"arch": "gfx1031"}))
     assert evidence.missing_cards([], cards) == list(cards)
     assert evidence.missing_cards([Record(machine_id=None, machine=Machine.from_json(RX7600)), gfx1031], cards) == [
-        ("Radeon VII", ("gfx906",)), ("Radeon RX 6000", ("gfx1030", "gfx1032"))]
+        ("Radeon VII", ("gfx906",)), ("Radeon RX 6600–6950 XT", ("gfx1030", "gfx1032"))]
     # a CUDA record of the same name does not count
     assert ("Radeon RX 7600", ("gfx1102",)) in evidence.missing_cards([Record(machine_id=None, machine=Machine.from_json(H200))], cards)
 

@@ -56,7 +56,7 @@ def test_rows_per_target_amd_first_then_cards_without_records(rendered):
     assert "CI" not in words(found[5])
     missing = [words(r) for r in found if "ruota-matrix-missing" in r]
     # the call to send a record is the page's, once, not repeated in every such row
-    assert missing == ["Radeon VII gfx906 No record yet.", "Radeon RX 6000 gfx1030–gfx1032 No record yet."]
+    assert missing == ["Radeon VII gfx906 No record yet.", "Radeon RX 6600–6950 XT gfx1030–gfx1032 No record yet."]
     assert "run-on-your-card" not in "".join(found)
 
 

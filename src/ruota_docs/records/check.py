@@ -60,8 +60,8 @@ These are the rules, each with its severity:
     - it holds no control, bidirectional or zero-width characters;
     - its keys, names and other short fields stay within the length limit.
 - **time** (error). The ``updated`` field and the time of every result are UTC times. A result's time is
-  its page's ``ran_at``, or its own ``ran_at`` where it ran at a different time from the rest of its page.
-  For all of them:
+  its page's ``ran_at`` (the time most of the page's results share), or its own ``ran_at`` where it ran at
+  another time. For all of them:
     - none is in the future (five minutes of clock skew is allowed);
     - none is earlier than the day the engine began writing records (`EARLIEST`);
     - none is later than ``updated``;
