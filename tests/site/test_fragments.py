@@ -204,7 +204,7 @@ def test_the_summary_says_that_blocks_shown_only_are_not_counted():
         "Ce décompte laisse de côté deux blocs d'illustration, qui ne sont jamais exécutés.")
     # a count in digits would be the only one among words ("one of two … 12"): the sentence names no count
     assert said(fragments.page_summary(blocks, "fr", shown=12)).endswith(
-        "Ce décompte laisse de côté douze blocs d'illustration, qui ne sont jamais exécutés.")
+        "Ce décompte laisse de côté les blocs d'illustration, qui ne sont jamais exécutés.")
     assert said(fragments.page_summary(blocks, "fr", shown=35)).endswith(
         "Ce décompte laisse de côté les blocs d'illustration, qui ne sont jamais exécutés.")
     assert said(fragments.page_summary(blocks, "en", shown=35)).endswith(
@@ -577,11 +577,11 @@ def test_the_summary_writes_small_counts_in_words_and_a_pair_alike():
     assert "On this page, 23 of the 38 code blocks have been verified on one test machine (last run: " in shown
     assert ("The others:</p><ul><li>eight are not tested by design;</li><li>seven were skipped because no test machine "
             "has ROCm.</li></ul>") in shown
-    # up to thirty, a Spanish or French summary is words throughout; English has numerals from 10
+    # from 10, counts are numerals in the three languages, and the pair is written alike
     fewer = blocks[10:]
     assert "On this page, 13 of the 28 code blocks" in fragments.page_summary(fewer, "en")
-    assert "se han verificado trece de los veintiocho bloques de código" in fragments.page_summary(fewer, "es")
-    assert "treize blocs de code sur vingt-huit" in fragments.page_summary(fewer, "fr")
+    assert "se han verificado 13 de los 28 bloques de código" in fragments.page_summary(fewer, "es")
+    assert "13 blocs de code sur 28" in fragments.page_summary(fewer, "fr")
     assert "<li>ocho se excluyen deliberadamente de las pruebas;</li><li>siete se han omitido porque ninguna máquina de " \
         "pruebas tiene ROCm.</li>" in fragments.page_summary(blocks, "es")
     # a French list writes each count as running text does, whatever the first sentence's pair (« 23 … sur 38 »)
@@ -593,7 +593,7 @@ def test_the_summary_writes_small_counts_in_words_and_a_pair_alike():
     mixed = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 29
     line = " ".join(_words(fragments.page_summary(mixed, "en")).split())
     assert "3 of the 32 code blocks" in line and "The other 29 are not tested by design" in line
-    assert "Los otros veintinueve se excluyen" in " ".join(_words(fragments.page_summary(mixed, "es")).split())
+    assert "Los otros 29 se excluyen" in " ".join(_words(fragments.page_summary(mixed, "es")).split())
     twelve = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 9
     assert "3 of the 12 code blocks" in " ".join(_words(fragments.page_summary(twelve, "en")).split())
     nine = [(_block(), passed)] * 3 + [(never_run, Verdict([]))] * 6

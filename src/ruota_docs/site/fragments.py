@@ -353,7 +353,7 @@ def page_summary(blocks_verdicts: Sequence[tuple[Any, Verdict]], lang: str, show
     """The lines at the top of a page: one sentence for how many blocks were verified, where and when, then
     what became of the others: one sentence where they are all of one kind, else a short list
     ("The others:" · "One was only compiled …" · "Eight are not tested by design"). A small count is a word
-    ("on two test machines", "The other nine": up to thirty in Spanish and French, nine in English), as running
+    ("on two test machines", "The other nine": zero to nine, in each language), as running
     text writes small numbers, except that the two counts of one phrase are written alike ("12 of the 28",
     "two of the three"). ``shown``: the blocks shown only to be read (sample output, Markdown), which are not
     counted: a last sentence says so, since a reader who counts the page's blocks finds them too."""

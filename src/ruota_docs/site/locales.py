@@ -12,8 +12,8 @@ treats 0 and 1 as singular, Spanish and English only 1. Numbers passed to
 In running text a template may ask for a small whole number in words: ``{count:w}``
 (``dos``, ``deux``, ``two``; ``uno``/``un``/``one`` standing alone), ``{count:wn}`` before a
 masculine noun (``un bloque``), ``{count:wf}`` before a feminine one (``una máquina``,
-``une machine``); ``W`` capitalises (a sentence's first word). Larger numbers stay digits (above nine in
-English, above thirty in Spanish and French).
+``une machine``); ``W`` capitalises (a sentence's first word). Larger numbers stay digits (from 10, as
+technical text writes counts in the three languages).
 
 A language without a file, a key that its file lacks and a malformed file are errors
 that name the file (and the line), never a silent fall back to English: a page in
@@ -148,23 +148,16 @@ STRINGS: Mapping[str, dict[str, Entry]] = _Tables(0)
 LANGUAGE_NAMES: Mapping[str, dict[str, str]] = _Tables(1)
 
 
-#: Small numbers as running text writes them (tables and panels keep digits): zero to thirty in Spanish and
-#: French, so that a page summary's counts read alike («douze sur vingt-huit … huit», not «12 sur 28 …
-#: huit»; in Spanish that is every number one word writes, as the RAE's Ortografía (2010) recommends), and
-#: zero to nine in English, whose technical prose writes numerals from 10.
-_WORDS = {
-    "es": ("cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciséis "
-           "diecisiete dieciocho diecinueve veinte veintiuno veintidós veintitrés veinticuatro veinticinco "
-           "veintiséis veintisiete veintiocho veintinueve treinta").split(),
-    "fr": [word.replace("_", " ") for word in (
-        "zéro un deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize dix-sept "
-        "dix-huit dix-neuf vingt vingt_et_un vingt-deux vingt-trois vingt-quatre vingt-cinq vingt-six vingt-sept "
-        "vingt-huit vingt-neuf trente").split()],
+#: Small numbers as running text writes them (tables and panels keep digits): zero to nine, in each language;
+#: technical text writes counts from 10 in digits (Fundéu, for Spanish; English and French technical style
+#: alike), so a page summary reads « 13 de los 29 » as the status pages' tables do.
+_WORDS = {  # counts below ten, as technical text writes them in each language; 10 and up are digits
+    "es": "cero uno dos tres cuatro cinco seis siete ocho nueve".split(),
+    "fr": "zéro un deux trois quatre cinq six sept huit neuf".split(),
     "en": "zero one two three four five six seven eight nine".split(),
 }
 #: The forms that differ before a masculine noun (``n``) and before a feminine one (``f``).
-_GENDERED = {("es", 1): {"n": "un", "f": "una"}, ("es", 21): {"n": "veintiún", "f": "veintiuna"},
-             ("fr", 1): {"f": "une"}, ("fr", 21): {"f": "vingt et une"}}
+_GENDERED = {("es", 1): {"n": "un", "f": "una"}, ("fr", 1): {"f": "une"}}
 
 
 def in_words(value: int, lang: str) -> bool:
