@@ -12,7 +12,7 @@ Everything else about a record's fields derives from the dataclass fields below:
 - the field list and types that `record check` holds a record to (`ENTRY_FIELDS`);
 - the fields left out of the JSON when they are null (`OMITTED_IF_NULL`);
 - the fields that may be absent in older records (`OPTIONAL_FIELDS`);
-- the fields of the sample entry on the site's page about verification (``about-verification.md``).
+- the fields of the sample entry on the page *How each block is verified* (``about-verification.md``).
 
 Adding a field takes one line in `Result`, plus the code that displays it on the site. With ``optional=True``,
 it is absent from the JSON while unset, so records that do not use it stay byte-for-byte unchanged.

@@ -1,8 +1,8 @@
 """ROCm software on this machine, with or without a GPU: the HIP compiler and ROCm's command-line tools.
 
 The `ruota_docs.run.device.probe` function says what PyTorch computes on, and it never starts
-a ROCm program. This module is used only by ``ruota-docs toolchain`` and where a block needs ROCm's
-userland (``requires: hipcc``, ``hipcc arch=gfx906``, ``tool=roc-obj-ls``). It provides:
+a ROCm program. Only the ``ruota-docs toolchain`` command and the blocks that need ROCm's userland
+(``requires: hipcc``, ``hipcc arch=gfx906``, ``tool=roc-obj-ls``) use this module. It provides:
 
 - `find_program`, which finds a program on ``PATH``, or else in ``bin`` or ``llvm/bin`` of
   ``$ROCM_PATH`` or ``/opt/rocm``, where ROCm installs its programs without adding them to ``PATH``.
