@@ -47,7 +47,7 @@ def test_a_duration_under_the_shortest_shown_is_worded_as_less_than_it():
 def test_spanish_joins_alternatives_after_a_negation_with_ni():
     assert formatting.join(["gfx906", "gfx1030", "gfx1102"], "es", style="nor") == "gfx906, gfx1030 ni gfx1102"
     assert formatting.join(["gfx1102", "gfx1100"], "en", style="nor") == "gfx1102 or gfx1100"
-    assert formatting.join(["gfx1031", "gfx1032"], "fr", style="nor") == "gfx1031 ou gfx1032"
+    assert formatting.join(["gfx1031", "gfx1032"], "fr", style="nor") == "gfx1031 ni gfx1032"  # after a negation: « pas encore pour gfx1031 ni gfx1032 »
     assert formatting.join(["gfx906"], "es", style="nor") == "gfx906"
     assert formatting.join(["une NVIDIA H100", "sur un CPU x86-64"], "fr", style="neither") == \
         "une NVIDIA H100 ni sur un CPU x86-64"

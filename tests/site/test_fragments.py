@@ -603,10 +603,10 @@ def test_the_summary_writes_small_counts_in_words_and_a_pair_alike():
         fragments.page_summary(listed, "en")
     assert "<li>deux sont volontairement exclus des tests;</li>" in fragments.page_summary(listed, "fr")
     assert "<li>l&#x27;un est volontairement exclu des tests;</li>" in fragments.page_summary(listed[:3], "fr")
-    # one block is « l'un » in the first item, « un autre » after it (« l'un » after « 32 » reads as one of
-    # those 32), never « 1 » opening an item; a count above thirty stays digits
+    # one block is « l'un » in the first item, « un autre » in a middle one and « le dernier » in the last
+    # (« l'un » after « 32 » reads as one of those 32), never « 1 » opening an item; above thirty stays digits
     one_skipped = [(_block(), passed)] * 11 + [(never_run, Verdict([]))] * 32 + [(_block("rocm"), skipped)]
-    assert "<li>32 sont volontairement exclus des tests;</li><li>un autre n&#x27;a pas été exécuté, car" in \
+    assert "<li>32 sont volontairement exclus des tests;</li><li>le dernier n&#x27;a pas été exécuté, car" in \
         fragments.page_summary(one_skipped, "fr")
 
 

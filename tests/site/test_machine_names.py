@@ -61,7 +61,7 @@ def test_marks_name_machines_in_words_and_compiled_code_on_its_machine():
             "(última compilación: 6 de diciembre de 2026), pero aún no se ha ejecutado en ninguna GPU gfx1102 "
             "ni gfx1100</span>") in fragments.mark(compiled, verdict, "es")
     assert ("Compilé pour gfx1102 et gfx1100 sur une NVIDIA H100 et sur un CPU x86-64, "
-            "dernière compilation le 6 décembre 2026, mais pas encore exécuté sur un GPU gfx1102 ou gfx1100</span>"
+            "dernière compilation le 6 décembre 2026, mais pas encore exécuté sur un GPU gfx1102 ni gfx1100</span>"
             ) in html.unescape(fragments.mark(compiled, verdict, "fr"))
     # one line without a full stop, as every line of a mark, and no clause after a semicolon
     said = re.sub(r"<[^>]+>", "", fragments.mark(compiled, verdict, "en"))

@@ -157,7 +157,8 @@ def plural_form(count: float, lang: str) -> str:
 
 def join(items: list[str], lang: str, style: str = "standard") -> str:
     """``a, b y c`` / ``a, b et c`` / ``a, b, and c``; ``style="or"`` for alternatives; ``style="nor"``
-    for alternatives after a negation, which Spanish joins with «ni» (``ninguna GPU a ni b``);
+    for alternatives after a negation, which Spanish and French join with «ni» (``ninguna GPU a ni b``,
+    « pas encore pour a ni b »);
     ``style="neither"`` for places a negated participle lists, which French joins with « ni » (« non exécuté
     sur A ni sur B »), and Spanish and English with "and"."""
     if not items:
@@ -167,7 +168,7 @@ def join(items: list[str], lang: str, style: str = "standard") -> str:
             return " ni ".join(items)
         style = "standard"
     if style == "nor":
-        if lang == "es" and len(items) > 1:
+        if lang in ("es", "fr") and len(items) > 1:
             return f"{', '.join(items[:-1])} ni {items[-1]}"
         style = "or"
     return format_list(list(items), style=style, locale=_dates_locale(lang))

@@ -436,7 +436,8 @@ def _summary_rest(rest: list[tuple[str, int]], some_passed: bool, parts: list[st
         parts.append(text(lang, opening + "_list", count=left))
         # one kind of the list whose marks say why: its item says so, rather than a sentence that names it again
         noted = next(iter(explained)) if len(explained) == 1 else None
-        items = [text(lang, "summary_item_next" if i else "summary_item", count=n, what=said(key, n))
+        place = ["summary_item"] + ["summary_item_next"] * (len(rest) - 2) + ["summary_item_last"]
+        items = [text(lang, place[i], count=n, what=said(key, n))
                  + (" " + text(lang, "summary_item_why", count=n) if key == noted else "")
                  for i, (key, n) in enumerate(rest)]
         # punctuated as the language punctuates a list that ends a sentence (French: « ; » then a full stop)
