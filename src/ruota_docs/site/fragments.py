@@ -177,12 +177,12 @@ def mark(block: Any, verdict: Verdict, lang: str, found: list[groups.Group] | No
     passed = verdict.by_state("passed")
     if passed and compiled_only(block):  # built for its targets without the card: never worded as verified
         targets = list(block.evidence.targets)
-        # what was built, on which machines (named as every mark names them) and when; then, apart, that it never ran
+        # what was built, on which machines (named as every mark names them) and when; then that it never ran
         built = text(lang, "compiled_on", targets=formatting.join(targets, lang), count=len(passed),
                      machines=_phrases(found, ("passed",), lang, "a"),
                      date=formatting.date(verdict.latest_run("passed"), lang))
-        not_run = text(lang, "compiled_not_run", targets=formatting.join(targets, lang, style="nor"))
-        lines.append(("compiled", text(lang, "compiled_line", built=built, not_run=not_run)))
+        lines.append(("compiled", text(lang, "compiled_line", built=built,
+                                       targets=formatting.join(targets, lang, style="nor"))))
     elif passed:  # a data block (YAML, JSON, TOML) is parsed, not run: its mark says so
         verb = "parsed_on" if getattr(block, "kind", "") == "data" else "verified_on"
         lines.append(("passed", text(lang, verb, machines=_phrases(found, ("passed",), lang),

@@ -151,7 +151,7 @@ LANGUAGE_NAMES: Mapping[str, dict[str, str]] = _Tables(1)
 #: Small numbers as running text writes them (tables and panels keep digits): zero to nine, in each language;
 #: technical text writes counts from 10 in digits (Fundéu, for Spanish; English and French technical style
 #: alike), so a page summary reads « 13 de los 29 » as the status pages' tables do.
-_WORDS = {  # counts below ten, as technical text writes them in each language; 10 and up are digits
+_WORDS = {
     "es": "cero uno dos tres cuatro cinco seis siete ocho nueve".split(),
     "fr": "zéro un deux trois quatre cinq six sept huit neuf".split(),
     "en": "zero one two three four five six seven eight nine".split(),
